@@ -1,0 +1,35 @@
+// swz — DXGI format table: element size, block-compressed block shape, planes.
+// Source: the DXGI_FORMAT enumeration (dxgiformat.h) and the D3D12 format
+// properties (DirectX-Headers d3dx12_property_format_table.cpp).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "swz/status.hpp"
+
+namespace swz {
+
+/// One format. An *element* is a texel, or a 4x4 block for BC formats.
+struct FormatInfo {
+  const char* name = "UNKNOWN";  ///< DXGI name without the "DXGI_FORMAT_" prefix
+  uint32_t dxgi = 0;              ///< DXGI_FORMAT enum value
+  uint32_t element_bytes = 0;     ///< bytes per element (per texel, per BC block; plane 0 for planar)
+  uint32_t block_width = 1;       ///< texels per element horizontally (4 for BC)
+  uint32_t block_height = 1;      ///< texels per element vertically (4 for BC)
+  uint32_t planes = 1;            ///< plane count (2 for NV12, P010, depth-stencil typeless pairs)
+  uint32_t channels = 0;          ///< components (0 for BC / video)
+  uint32_t channel_bits = 0;      ///< bits per component when uniform, else 0
+  bool unorm8 = false;            ///< 8-bit UNORM with 1..4 channels (image I/O allowed)
+  bool depth_stencil = false;
+  bool block_compressed() const { return block_width > 1; }
+};
+
+/// Looks up a format by DXGI name, with or without "DXGI_FORMAT_", any case.
+Status find_format(std::string_view name, FormatInfo* out);
+/// Looks up by enum value.
+Status find_format(uint32_t dxgi, FormatInfo* out);
+/// All known formats (for listings). `count` receives the number of entries.
+const FormatInfo* all_formats(size_t* count);
+
+}  // namespace swz

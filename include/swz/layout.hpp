@@ -1,0 +1,132 @@
+// swz — texture descriptions and how their subresources sit in memory.
+//
+// A Layout places every subresource of a texture (mip levels x array slices)
+// in one resource allocation and gives each one a pattern, pitches and an
+// offset. Rules: DESIGN.md §2 rules 5, 6, 9, 12 and "Standard swizzle".
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "swz/format.hpp"
+#include "swz/pattern.hpp"
+#include "swz/status.hpp"
+
+namespace swz {
+
+enum class Dimension { Texture2D, Texture3D };
+
+/// What D3D12_RESOURCE_DESC says about a texture. Sizes in texels.
+struct TextureDesc {
+  Dimension dimension = Dimension::Texture2D;
+  uint32_t width = 1;
+  uint32_t height = 1;
+  uint32_t depth = 1;        ///< 3D only; 1 for 2D
+  uint32_t array_size = 1;   ///< 2D only; 1 for 3D
+  uint32_t mip_levels = 1;   ///< 1..full chain
+  uint32_t samples = 1;
+  FormatInfo format{};
+};
+
+enum class LayoutKind {
+  RowMajor,  ///< linear rows; default pitch = row bytes aligned to 256, placement 512
+  Std64K,    ///< D3D12 64KB standard swizzle
+  Std4K,     ///< 4KB standard swizzle (Intel TileYf / AMD SW_4KB_S; not a D3D12 API layout)
+  Pattern,   ///< one caller-given parameterized swizzle pattern for every subresource
+};
+
+enum class MipTail { None };
+
+/// How to lay out the texture. Pitches of 0 mean "the default" (the tightest
+/// the block shape allows, per mip; row-major: row bytes aligned to 256).
+/// An explicit pitch applies to every subresource and must be large enough
+/// for each. For stacked-depth patterns depth_pitch counts ROWS.
+struct LayoutSpec {
+  LayoutKind kind = LayoutKind::RowMajor;
+  Pattern pattern{};          ///< for LayoutKind::Pattern
+  uint64_t row_pitch = 0;     ///< bytes between rows of blocks (row-major: rows of elements)
+  uint64_t depth_pitch = 0;   ///< bytes between slices of blocks; rows if stacked
+  MipTail mip_tail = MipTail::None;
+};
+
+/// Where one subresource lives. All offsets and pitches in bytes unless noted.
+struct SubresourceLayout {
+  uint32_t index = 0;         ///< D3D12CalcSubresource(mip, slice, 0, mips, arraySize)
+  uint32_t mip = 0, array_slice = 0;
+  uint32_t width = 1, height = 1, depth = 1;           ///< texels
+  uint32_t width_el = 1, height_el = 1;                ///< elements (BC blocks)
+  uint32_t element_bytes = 0;
+  uint64_t offset = 0;        ///< from the start of the resource
+  uint64_t size = 0;          ///< bytes this subresource spans (whole blocks)
+  uint64_t row_pitch = 0;     ///< bytes between rows of blocks
+  uint64_t depth_pitch = 0;   ///< bytes between slices of blocks; ROWS when stack_depth
+  bool stack_depth = false;
+  uint32_t pre_swizzle[3] = {0, 0, 0};  ///< X bytes, Y rows, Z slices (rule 5)
+  int pattern_slot = 0;       ///< index into Layout::patterns()
+};
+
+class Plan;
+
+/// A laid-out texture. Create with make_layout; cheap to copy (shares plans).
+class Layout {
+ public:
+  const TextureDesc& desc() const { return desc_; }
+  LayoutKind kind() const { return kind_; }
+  uint32_t subresource_count() const { return static_cast<uint32_t>(subs_.size()); }
+  /// Subresource i; i must be < subresource_count() (checked: out_of_range).
+  Status subresource(uint32_t i, SubresourceLayout* out) const;
+  const SubresourceLayout& sub(uint32_t i) const { return subs_[i]; }
+  /// Bytes the whole resource spans.
+  uint64_t size() const { return size_; }
+  /// Alignment of the resource allocation (65536, 4096, 512 or block size).
+  uint64_t alignment() const { return alignment_; }
+  const std::vector<Pattern>& patterns() const { return patterns_; }
+  /// The compiled plan of a subresource's pattern (never null for a valid layout).
+  const Plan& plan(uint32_t i) const { return *plans_[subs_[i].pattern_slot]; }
+  /// Short human name ("std64k", "row-major", "pattern").
+  std::string name() const;
+
+ private:
+  friend Status make_layout(const TextureDesc&, const LayoutSpec&, Layout*);
+  TextureDesc desc_{};
+  LayoutKind kind_ = LayoutKind::RowMajor;
+  std::vector<SubresourceLayout> subs_;
+  std::vector<Pattern> patterns_;
+  std::vector<std::shared_ptr<const Plan>> plans_;
+  uint64_t size_ = 0;
+  uint64_t alignment_ = 1;
+};
+
+/// D3D12CalcSubresource for one plane: mip + slice * mip_levels.
+inline uint32_t calc_subresource(uint32_t mip, uint32_t slice, uint32_t plane, uint32_t mips, uint32_t array_size) {
+  return mip + slice * mips + plane * mips * array_size;
+}
+
+/// Validates desc + spec and lays the texture out. Errors name the field:
+/// zero sizes, mip count above the chain, non-power-of-two element for a
+/// swizzled layout, a pattern that fails validate(), pitches too small,
+/// sizes that overflow 64 bits, standard swizzle with MSAA.
+Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out);
+
+/// The built-in standard-swizzle pattern for `kind` (Std64K / Std4K), 2D or 3D,
+/// element size 1..16 bytes (from patterns/std64k.json, patterns/std4k.json).
+Status standard_swizzle_pattern(LayoutKind kind, Dimension dim, uint32_t element_bytes, Pattern* out);
+
+/// Number of mips in the full chain of a width x height x depth texture.
+uint32_t full_mip_count(uint32_t width, uint32_t height, uint32_t depth);
+
+/// Copyable footprint of one subresource (GetCopyableFootprints for a
+/// single-plane texture): row pitch = row bytes aligned up to 256.
+struct Footprint {
+  uint64_t offset = 0;       ///< aligned to 512 from the start of the buffer
+  uint32_t width = 0, height = 0, depth = 0;  ///< texels
+  uint64_t row_pitch = 0;    ///< bytes, multiple of 256
+  uint32_t rows = 0;         ///< rows of elements (height_el)
+  uint64_t row_size = 0;     ///< bytes of one row without padding
+  uint64_t total_bytes = 0;  ///< bytes from offset to the end of the last row
+};
+Status copyable_footprints(const TextureDesc& desc, std::vector<Footprint>* out, uint64_t* total_bytes);
+
+}  // namespace swz

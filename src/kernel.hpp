@@ -1,0 +1,49 @@
+// swz internal — the one interface every CPU kernel implements.
+//
+// A Region is one subresource box, fully validated and bounds-checked by the
+// copy API before any kernel sees it: every address a kernel computes lies
+// inside the resource span and every linear byte inside the linear span.
+#pragma once
+#include <cstdint>
+
+#include "swz/plan.hpp"
+
+namespace swz::detail {
+
+enum class Direction { ToSwizzled, ToLinear };
+
+struct Region {
+  const Plan* plan = nullptr;
+  uint8_t* swz = nullptr;          ///< resource base + subresource offset
+  uint64_t row_pitch = 0;          ///< bytes between rows of blocks
+  uint64_t depth_pitch = 0;        ///< bytes between slices of blocks (0 when stacked)
+  uint64_t stack_rows = 0;         ///< rows between stacked slices; 0 = not stacked
+  uint64_t pre[3] = {0, 0, 0};     ///< pre-swizzle X bytes, Y, Z
+  uint32_t sample = 0;
+  uint32_t x0 = 0, y0 = 0, z0 = 0; ///< box origin in elements
+  uint32_t w = 0, h = 0, d = 0;    ///< box extent in elements (all > 0)
+  uint8_t* lin = nullptr;          ///< first byte of the box on the linear side
+  uint64_t lin_row_pitch = 0;
+  uint64_t lin_depth_pitch = 0;
+  bool streaming = false;          ///< use non-temporal stores where the kernel can
+};
+
+/// Adjusted coordinates of element row (y, z): returns y' and z' after
+/// pre-swizzle and stacking (DESIGN.md §2 rules 5-6).
+inline void adjust_yz(const Region& r, uint64_t y, uint64_t z, uint64_t* yo, uint64_t* zo) {
+  uint64_t yy = y + r.pre[1], zz = z + r.pre[2];
+  if (r.stack_rows) { yy += z * r.stack_rows; zz = 0; }
+  *yo = yy; *zo = zz;
+}
+
+/// Plain per-run scalar tiler over the plan's tables (the fallback backend).
+void scalar_copy(const Region& r, Direction dir);
+
+#ifdef SWZ_HAVE_SIMD
+/// Highway kernels (src/simd, runtime dispatch) and the compact xsimd run-copy
+/// kernel. Same contract as scalar_copy; never allocate.
+void highway_copy(const Region& r, Direction dir);
+void xsimd_copy(const Region& r, Direction dir);
+#endif
+
+}  // namespace swz::detail
