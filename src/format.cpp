@@ -1,0 +1,267 @@
+// swz — the DXGI format table.
+//
+// Enum values: dxgiformat.h (DXGI_FORMAT). Sizes, block shapes and plane
+// counts: the D3D12 format table in DirectX-Headers
+// (src/d3dx12_property_format_table.cpp: BitsPerUnit, Width/HeightAlignment,
+// GetPlaneCount, GetPlaneSubsampledSizeAndFormatForCopyableLayout).
+//
+// Conventions of this table:
+//  * element_bytes is the size of one addressable element: a texel, a 4x4 BC
+//    block, or a 2x1 pair for the packed 4:2:2 formats (R8G8_B8G8, G8R8_G8B8,
+//    YUY2, Y210, Y216), which therefore have block_width 2.
+//  * Planar formats (D3D12 "Planar": the video formats and the two
+//    depth-stencil families) give plane 0's element: NV12 -> R8 (1 byte),
+//    P010/P016 -> R16 (2), and R24G8 / R32G8X24 -> R32 (4 bytes; plane 1 is
+//    R8 stencil). Plane counts follow D3D12 GetPlaneCount, which looks at the
+//    parent format, so every member of the R24G8 / R32G8X24 families has 2
+//    planes; V208 / V408 have 3; DXGI_FORMAT_420_OPAQUE is planar but opaque
+//    and GetPlaneCount gives 1.
+//  * channels counts the components that are not padding (X); channel_bits
+//    is their width when all are equal, else 0. BC and video formats give 0.
+//  * Left out: UNKNOWN (0), R1_UNORM (66, one bit per texel) and the opaque
+//    sampler-feedback formats (189, 190).
+#include "swz/format.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace swz {
+namespace {
+
+struct Row {
+  const char* name;
+  uint32_t dxgi;
+  uint32_t bytes;
+  uint32_t bw, bh;
+  uint32_t planes;
+  uint32_t channels;
+  uint32_t bits;
+  bool unorm8;
+  bool ds;
+};
+
+constexpr FormatInfo make(const Row& r) {
+  FormatInfo f;
+  f.name = r.name;
+  f.dxgi = r.dxgi;
+  f.element_bytes = r.bytes;
+  f.block_width = r.bw;
+  f.block_height = r.bh;
+  f.planes = r.planes;
+  f.channels = r.channels;
+  f.channel_bits = r.bits;
+  f.unorm8 = r.unorm8;
+  f.depth_stencil = r.ds;
+  return f;
+}
+
+// Shorthands: plain texel formats, 8-bit UNORM image formats, depth-stencil,
+// block-compressed, video / palette formats.
+constexpr FormatInfo T(const char* n, uint32_t v, uint32_t bytes, uint32_t ch, uint32_t bits) {
+  return make({n, v, bytes, 1, 1, 1, ch, bits, false, false});
+}
+constexpr FormatInfo U8(const char* n, uint32_t v, uint32_t ch) {
+  return make({n, v, ch == 3 ? 4u : ch, 1, 1, 1, ch, 8, true, false});
+}
+constexpr FormatInfo DS(const char* n, uint32_t v, uint32_t bytes, uint32_t planes, uint32_t ch, uint32_t bits) {
+  return make({n, v, bytes, 1, 1, planes, ch, bits, false, true});
+}
+constexpr FormatInfo BC(const char* n, uint32_t v, uint32_t bytes) {
+  return make({n, v, bytes, 4, 4, 1, 0, 0, false, false});
+}
+constexpr FormatInfo VID(const char* n, uint32_t v, uint32_t bytes, uint32_t bw, uint32_t planes) {
+  return make({n, v, bytes, bw, 1, planes, 0, 0, false, false});
+}
+
+constexpr FormatInfo kFormats[] = {
+    T("R32G32B32A32_TYPELESS", 1, 16, 4, 32),
+    T("R32G32B32A32_FLOAT", 2, 16, 4, 32),
+    T("R32G32B32A32_UINT", 3, 16, 4, 32),
+    T("R32G32B32A32_SINT", 4, 16, 4, 32),
+    T("R32G32B32_TYPELESS", 5, 12, 3, 32),
+    T("R32G32B32_FLOAT", 6, 12, 3, 32),
+    T("R32G32B32_UINT", 7, 12, 3, 32),
+    T("R32G32B32_SINT", 8, 12, 3, 32),
+    T("R16G16B16A16_TYPELESS", 9, 8, 4, 16),
+    T("R16G16B16A16_FLOAT", 10, 8, 4, 16),
+    T("R16G16B16A16_UNORM", 11, 8, 4, 16),
+    T("R16G16B16A16_UINT", 12, 8, 4, 16),
+    T("R16G16B16A16_SNORM", 13, 8, 4, 16),
+    T("R16G16B16A16_SINT", 14, 8, 4, 16),
+    T("R32G32_TYPELESS", 15, 8, 2, 32),
+    T("R32G32_FLOAT", 16, 8, 2, 32),
+    T("R32G32_UINT", 17, 8, 2, 32),
+    T("R32G32_SINT", 18, 8, 2, 32),
+    DS("R32G8X24_TYPELESS", 19, 4, 2, 2, 0),
+    DS("D32_FLOAT_S8X24_UINT", 20, 4, 2, 2, 0),
+    DS("R32_FLOAT_X8X24_TYPELESS", 21, 4, 2, 1, 32),
+    DS("X32_TYPELESS_G8X24_UINT", 22, 4, 2, 1, 8),
+    T("R10G10B10A2_TYPELESS", 23, 4, 4, 0),
+    T("R10G10B10A2_UNORM", 24, 4, 4, 0),
+    T("R10G10B10A2_UINT", 25, 4, 4, 0),
+    T("R11G11B10_FLOAT", 26, 4, 3, 0),
+    T("R8G8B8A8_TYPELESS", 27, 4, 4, 8),
+    U8("R8G8B8A8_UNORM", 28, 4),
+    U8("R8G8B8A8_UNORM_SRGB", 29, 4),
+    T("R8G8B8A8_UINT", 30, 4, 4, 8),
+    T("R8G8B8A8_SNORM", 31, 4, 4, 8),
+    T("R8G8B8A8_SINT", 32, 4, 4, 8),
+    T("R16G16_TYPELESS", 33, 4, 2, 16),
+    T("R16G16_FLOAT", 34, 4, 2, 16),
+    T("R16G16_UNORM", 35, 4, 2, 16),
+    T("R16G16_UINT", 36, 4, 2, 16),
+    T("R16G16_SNORM", 37, 4, 2, 16),
+    T("R16G16_SINT", 38, 4, 2, 16),
+    T("R32_TYPELESS", 39, 4, 1, 32),
+    DS("D32_FLOAT", 40, 4, 1, 1, 32),
+    T("R32_FLOAT", 41, 4, 1, 32),
+    T("R32_UINT", 42, 4, 1, 32),
+    T("R32_SINT", 43, 4, 1, 32),
+    DS("R24G8_TYPELESS", 44, 4, 2, 2, 0),
+    DS("D24_UNORM_S8_UINT", 45, 4, 2, 2, 0),
+    DS("R24_UNORM_X8_TYPELESS", 46, 4, 2, 1, 24),
+    DS("X24_TYPELESS_G8_UINT", 47, 4, 2, 1, 8),
+    T("R8G8_TYPELESS", 48, 2, 2, 8),
+    U8("R8G8_UNORM", 49, 2),
+    T("R8G8_UINT", 50, 2, 2, 8),
+    T("R8G8_SNORM", 51, 2, 2, 8),
+    T("R8G8_SINT", 52, 2, 2, 8),
+    T("R16_TYPELESS", 53, 2, 1, 16),
+    T("R16_FLOAT", 54, 2, 1, 16),
+    DS("D16_UNORM", 55, 2, 1, 1, 16),
+    T("R16_UNORM", 56, 2, 1, 16),
+    T("R16_UINT", 57, 2, 1, 16),
+    T("R16_SNORM", 58, 2, 1, 16),
+    T("R16_SINT", 59, 2, 1, 16),
+    T("R8_TYPELESS", 60, 1, 1, 8),
+    U8("R8_UNORM", 61, 1),
+    T("R8_UINT", 62, 1, 1, 8),
+    T("R8_SNORM", 63, 1, 1, 8),
+    T("R8_SINT", 64, 1, 1, 8),
+    U8("A8_UNORM", 65, 1),
+    // 66 R1_UNORM: one bit per texel, no byte-sized element; left out.
+    T("R9G9B9E5_SHAREDEXP", 67, 4, 3, 0),
+    make({"R8G8_B8G8_UNORM", 68, 4, 2, 1, 1, 3, 8, false, false}),
+    make({"G8R8_G8B8_UNORM", 69, 4, 2, 1, 1, 3, 8, false, false}),
+    BC("BC1_TYPELESS", 70, 8),
+    BC("BC1_UNORM", 71, 8),
+    BC("BC1_UNORM_SRGB", 72, 8),
+    BC("BC2_TYPELESS", 73, 16),
+    BC("BC2_UNORM", 74, 16),
+    BC("BC2_UNORM_SRGB", 75, 16),
+    BC("BC3_TYPELESS", 76, 16),
+    BC("BC3_UNORM", 77, 16),
+    BC("BC3_UNORM_SRGB", 78, 16),
+    BC("BC4_TYPELESS", 79, 8),
+    BC("BC4_UNORM", 80, 8),
+    BC("BC4_SNORM", 81, 8),
+    BC("BC5_TYPELESS", 82, 16),
+    BC("BC5_UNORM", 83, 16),
+    BC("BC5_SNORM", 84, 16),
+    T("B5G6R5_UNORM", 85, 2, 3, 0),
+    T("B5G5R5A1_UNORM", 86, 2, 4, 0),
+    U8("B8G8R8A8_UNORM", 87, 4),
+    U8("B8G8R8X8_UNORM", 88, 3),
+    T("R10G10B10_XR_BIAS_A2_UNORM", 89, 4, 4, 0),
+    T("B8G8R8A8_TYPELESS", 90, 4, 4, 8),
+    U8("B8G8R8A8_UNORM_SRGB", 91, 4),
+    T("B8G8R8X8_TYPELESS", 92, 4, 3, 8),
+    U8("B8G8R8X8_UNORM_SRGB", 93, 3),
+    BC("BC6H_TYPELESS", 94, 16),
+    BC("BC6H_UF16", 95, 16),
+    BC("BC6H_SF16", 96, 16),
+    BC("BC7_TYPELESS", 97, 16),
+    BC("BC7_UNORM", 98, 16),
+    BC("BC7_UNORM_SRGB", 99, 16),
+    VID("AYUV", 100, 4, 1, 1),
+    VID("Y410", 101, 4, 1, 1),
+    VID("Y416", 102, 8, 1, 1),
+    VID("NV12", 103, 1, 1, 2),
+    VID("P010", 104, 2, 1, 2),
+    VID("P016", 105, 2, 1, 2),
+    VID("420_OPAQUE", 106, 1, 1, 1),
+    VID("YUY2", 107, 4, 2, 1),
+    VID("Y210", 108, 8, 2, 1),
+    VID("Y216", 109, 8, 2, 1),
+    VID("NV11", 110, 1, 1, 2),
+    VID("AI44", 111, 1, 1, 1),
+    VID("IA44", 112, 1, 1, 1),
+    VID("P8", 113, 1, 1, 1),
+    VID("A8P8", 114, 2, 1, 1),
+    T("B4G4R4A4_UNORM", 115, 2, 4, 4),
+    VID("P208", 130, 1, 1, 2),
+    VID("V208", 131, 1, 1, 3),
+    VID("V408", 132, 1, 1, 3),
+    // 189, 190: sampler-feedback formats, opaque; left out.
+    T("A4B4G4R4_UNORM", 191, 2, 4, 4),
+};
+
+constexpr size_t kCount = sizeof(kFormats) / sizeof(kFormats[0]);
+
+constexpr bool table_sorted() {
+  for (size_t i = 1; i < kCount; ++i)
+    if (kFormats[i - 1].dxgi >= kFormats[i].dxgi) return false;
+  return true;
+}
+static_assert(table_sorted(), "format table must be sorted by DXGI value, without duplicates");
+
+constexpr char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i])) return false;
+  return true;
+}
+
+bool istarts_with(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
+}
+
+}  // namespace
+
+Status find_format(std::string_view name, FormatInfo* out) {
+  if (out == nullptr) return Status(Code::invalid_argument, "format: output pointer is null");
+  std::string_view key = name;
+  constexpr std::string_view kPrefix = "DXGI_FORMAT_";
+  if (istarts_with(key, kPrefix)) key.remove_prefix(kPrefix.size());
+  if (!key.empty()) {
+    for (const FormatInfo& f : kFormats) {
+      if (iequals(key, f.name)) {
+        *out = f;
+        return Status::Ok();
+      }
+    }
+  }
+  return Status(Code::invalid_argument,
+                "format: unknown DXGI format name \"" + std::string(name) +
+                    "\" (expected a DXGI_FORMAT name such as R8G8B8A8_UNORM or BC7_UNORM, prefix optional)");
+}
+
+Status find_format(uint32_t dxgi, FormatInfo* out) {
+  if (out == nullptr) return Status(Code::invalid_argument, "format: output pointer is null");
+  size_t lo = 0, hi = kCount;
+  while (lo < hi) {
+    const size_t mid = lo + (hi - lo) / 2;
+    if (kFormats[mid].dxgi < dxgi) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  if (lo < kCount && kFormats[lo].dxgi == dxgi) {
+    *out = kFormats[lo];
+    return Status::Ok();
+  }
+  return Status(Code::invalid_argument,
+                "format: unknown or unsupported DXGI_FORMAT value " + std::to_string(dxgi));
+}
+
+const FormatInfo* all_formats(size_t* count) {
+  if (count != nullptr) *count = kCount;
+  return kFormats;
+}
+
+}  // namespace swz
