@@ -1,0 +1,59 @@
+#include "common.hpp"
+
+#include <cctype>
+#include <charconv>
+#include <cstdio>
+#include <filesystem>
+
+namespace swz::cli {
+
+void fail(const std::string& message) { throw Error(message); }
+
+void check(const Status& s, std::string_view context) {
+  if (s.ok()) return;
+  std::string msg(context);
+  if (!msg.empty()) msg += ": ";
+  msg += s.message().empty() ? std::string(code_name(s.code())) : s.message();
+  throw Error(msg);
+}
+
+std::string bytes_text(uint64_t n) {
+  std::string out = std::to_string(n) + (n == 1 ? " byte" : " bytes");
+  if (n >= 1024) {
+    static const char* units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = static_cast<double>(n);
+    int u = -1;
+    while (v >= 1024.0 && u < 5) {
+      v /= 1024.0;
+      ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " (%.1f %s)", v, units[u]);
+    out += buf;
+  }
+  return out;
+}
+
+std::string extension_of(std::string_view path) {
+  std::string ext = std::filesystem::path(std::string(path)).extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext;
+}
+
+uint64_t parse_u64(std::string_view text, std::string_view what) {
+  std::string_view t = text;
+  int base = 10;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    t.remove_prefix(2);
+    base = 16;
+  }
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, base);
+  if (t.empty() || ec == std::errc::result_out_of_range)
+    fail(std::string(what) + " '" + std::string(text) + "' is " + (t.empty() ? "empty" : "too large (more than 64 bits)"));
+  if (ec != std::errc() || p != t.data() + t.size())
+    fail(std::string(what) + " '" + std::string(text) + "' is not a decimal or 0x-hex number");
+  return v;
+}
+
+}  // namespace swz::cli

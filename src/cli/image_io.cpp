@@ -1,0 +1,199 @@
+#include "image_io.hpp"
+
+#include <stb/stb_image.h>
+#include <stb/stb_image_write.h>
+
+#include <climits>
+#include <cstring>
+#include <memory>
+
+#include "common.hpp"
+#include "file_io.hpp"
+
+namespace swz::cli {
+namespace {
+
+/// Channel letters of an 8-bit format from its name: "B8G8R8A8_UNORM" -> "BGRA".
+/// Empty when the name is not a run of <letter>8 groups.
+std::string channel_letters(const FormatInfo& f) {
+  std::string_view name = f.name;
+  std::string out;
+  size_t i = 0;
+  while (i + 1 < name.size() && name[i] != '_') {
+    char c = name[i];
+    if (std::strchr("RGBAX", c) == nullptr || name[i + 1] != '8') return {};
+    if (i + 2 < name.size() && name[i + 2] >= '0' && name[i + 2] <= '9') return {};  // R16, ...
+    out += c;
+    i += 2;
+  }
+  return out;
+}
+
+struct StbFree {
+  void operator()(unsigned char* p) const { stbi_image_free(p); }
+};
+
+void check_dims(int w, int h, const std::string& path) {
+  if (w <= 0 || h <= 0) fail("'" + path + "' has no pixels");
+}
+
+void png_sink(void* ctx, void* data, int size) {
+  auto* v = static_cast<std::vector<uint8_t>*>(ctx);
+  const auto* p = static_cast<const uint8_t*>(data);
+  v->insert(v->end(), p, p + size);
+}
+
+}  // namespace
+
+bool is_image_path(const std::string& path) {
+  std::string e = extension_of(path);
+  return e == ".png" || e == ".jpg" || e == ".jpeg" || e == ".bmp" || e == ".tga";
+}
+
+void require_image_format(const FormatInfo& f, const std::string& why) {
+  std::string letters = channel_letters(f);
+  if (!f.unorm8 || letters.empty() || letters.size() != f.element_bytes || letters.size() > 4)
+    fail(why + " needs an 8-bit UNORM format with 1-4 channels (R8_UNORM, A8_UNORM, R8G8_UNORM, R8G8B8A8_UNORM, "
+               "B8G8R8A8_UNORM, ...), not " +
+         std::string(f.name) + "; use a raw .raw/.bin file for other formats");
+}
+
+Image load_image(const std::string& path, const FormatInfo& f) {
+  require_image_format(f, "image input '" + path + "'");
+  std::string letters = channel_letters(f);
+  (void)file_size(path);  // a clear message for missing files and directories
+  int w = 0, h = 0, n = 0;
+  const bool luminance = letters == "R";
+  std::unique_ptr<unsigned char, StbFree> data(stbi_load(path.c_str(), &w, &h, &n, luminance ? 1 : 4));
+  if (!data) fail("cannot decode image '" + path + "': " + std::string(stbi_failure_reason()));
+  check_dims(w, h, path);
+  Image img;
+  img.width = static_cast<uint32_t>(w);
+  img.height = static_cast<uint32_t>(h);
+  img.channels = static_cast<uint32_t>(letters.size());
+  uint64_t count = uint64_t(img.width) * img.height;
+  img.pixels = allocate(count * img.channels, "image '" + path + "'");
+  const unsigned char* src = data.get();
+  if (luminance) {
+    std::memcpy(img.pixels.data(), src, count);
+    return img;
+  }
+  uint8_t* dst = img.pixels.data();
+  for (uint64_t i = 0; i < count; ++i, src += 4) {
+    for (char c : letters) {
+      switch (c) {
+        case 'R': *dst++ = src[0]; break;
+        case 'G': *dst++ = src[1]; break;
+        case 'B': *dst++ = src[2]; break;
+        case 'A': *dst++ = src[3]; break;
+        default: *dst++ = 255; break;  // X
+      }
+    }
+  }
+  return img;
+}
+
+Image half_size(const Image& src) {
+  Image out;
+  out.width = src.width > 1 ? src.width / 2 : 1;
+  out.height = src.height > 1 ? src.height / 2 : 1;
+  out.channels = src.channels;
+  out.pixels = allocate(uint64_t(out.width) * out.height * out.channels, "a mip level");
+  const uint32_t c = src.channels;
+  const uint64_t pitch = uint64_t(src.width) * c;
+  for (uint32_t y = 0; y < out.height; ++y) {
+    uint32_t y0 = std::min(2 * y, src.height - 1), y1 = std::min(2 * y + 1, src.height - 1);
+    for (uint32_t x = 0; x < out.width; ++x) {
+      uint32_t x0 = std::min(2 * x, src.width - 1), x1 = std::min(2 * x + 1, src.width - 1);
+      for (uint32_t k = 0; k < c; ++k) {
+        unsigned sum = src.pixels[y0 * pitch + x0 * c + k] + src.pixels[y0 * pitch + x1 * c + k] +
+                       src.pixels[y1 * pitch + x0 * c + k] + src.pixels[y1 * pitch + x1 * c + k];
+        out.pixels[(uint64_t(y) * out.width + x) * c + k] = static_cast<uint8_t>((sum + 2) / 4);
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<uint8_t> encode_png(const uint8_t* pixels, uint32_t width, uint32_t height, const FormatInfo& f) {
+  require_image_format(f, "PNG output");
+  std::string letters = channel_letters(f);
+  const uint32_t in_c = static_cast<uint32_t>(letters.size());
+  int out_c = 4;
+  if (letters == "R") out_c = 1;
+  else if (letters == "A") out_c = 2;
+  else if (letters.size() == 2 || letters.find('X') != std::string::npos) out_c = 3;
+  if (width > INT_MAX / 4 || height > INT_MAX / 4)
+    fail("a PNG of " + std::to_string(width) + "x" + std::to_string(height) + " pixels is too large to write");
+
+  uint64_t count = uint64_t(width) * height;
+  std::vector<uint8_t> conv = allocate(count * static_cast<uint64_t>(out_c), "the PNG pixels");
+  uint8_t* dst = conv.data();
+  for (uint64_t i = 0; i < count; ++i) {
+    const uint8_t* px = pixels + i * in_c;
+    uint8_t rgba[4] = {0, 0, 0, 255};
+    for (uint32_t k = 0; k < in_c; ++k) {
+      switch (letters[k]) {
+        case 'R': rgba[0] = px[k]; break;
+        case 'G': rgba[1] = px[k]; break;
+        case 'B': rgba[2] = px[k]; break;
+        case 'A': rgba[3] = px[k]; break;
+        default: break;  // X
+      }
+    }
+    if (out_c == 1) {
+      *dst++ = rgba[0];
+    } else if (out_c == 2) {
+      *dst++ = 255;
+      *dst++ = rgba[3];
+    } else {
+      for (int k = 0; k < out_c; ++k) *dst++ = rgba[k];
+    }
+  }
+  std::vector<uint8_t> png;
+  try {
+    png.reserve(static_cast<size_t>(count / 2 + 1024));
+  } catch (const std::bad_alloc&) {
+    fail("out of memory encoding the PNG");
+  }
+  if (!stbi_write_png_to_func(png_sink, &png, static_cast<int>(width), static_cast<int>(height), out_c, conv.data(),
+                              static_cast<int>(width) * out_c))
+    fail("cannot encode the PNG (stb_image_write failed)");
+  return png;
+}
+
+bool compare_images(const std::string& a, const std::string& b, std::string* report) {
+  int wa = 0, ha = 0, na = 0, wb = 0, hb = 0, nb = 0;
+  (void)file_size(a);
+  (void)file_size(b);
+  std::unique_ptr<unsigned char, StbFree> pa(stbi_load(a.c_str(), &wa, &ha, &na, 4));
+  if (!pa) fail("cannot decode image '" + a + "': " + std::string(stbi_failure_reason()));
+  std::unique_ptr<unsigned char, StbFree> pb(stbi_load(b.c_str(), &wb, &hb, &nb, 4));
+  if (!pb) fail("cannot decode image '" + b + "': " + std::string(stbi_failure_reason()));
+  if (wa != wb || ha != hb) {
+    *report = "different: '" + a + "' is " + std::to_string(wa) + "x" + std::to_string(ha) + ", '" + b + "' is " +
+              std::to_string(wb) + "x" + std::to_string(hb);
+    return false;
+  }
+  uint64_t count = uint64_t(wa) * uint64_t(ha);
+  const unsigned char *p = pa.get(), *q = pb.get();
+  for (uint64_t i = 0; i < count; ++i) {
+    if (std::memcmp(p + 4 * i, q + 4 * i, 4) != 0) {
+      auto px = [](const unsigned char* v) {
+        return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + "," +
+               std::to_string(v[3]) + ")";
+      };
+      uint64_t diff = 0;
+      for (uint64_t j = i; j < count; ++j) diff += std::memcmp(p + 4 * j, q + 4 * j, 4) != 0;
+      *report = "different: " + std::to_string(diff) + " of " + std::to_string(count) +
+                " pixels differ; first at x=" + std::to_string(i % uint64_t(wa)) +
+                " y=" + std::to_string(i / uint64_t(wa)) + ": RGBA " + px(p + 4 * i) + " vs " + px(q + 4 * i);
+      return false;
+    }
+  }
+  *report = "identical: " + std::to_string(count) + " pixels (" + std::to_string(wa) + "x" + std::to_string(ha) +
+            ", compared as RGBA8)";
+  return true;
+}
+
+}  // namespace swz::cli

@@ -1,0 +1,47 @@
+// swz CLI — image files (stb_image / stb_image_write) for 8-bit UNORM formats.
+//
+// Pixels are kept in the FORMAT's byte order and channel count:
+//   R8_UNORM             1 byte:  the image's luminance (stb's grey)
+//   A8_UNORM             1 byte:  the image's alpha
+//   R8G8_UNORM           2 bytes: red, green
+//   R8G8B8A8_UNORM(_SRGB) 4 bytes: red, green, blue, alpha
+//   B8G8R8A8 / B8G8R8X8  4 bytes: red and blue swapped (X = 255)
+// PNG output converts back: R8 -> grey, A8 -> grey+alpha (grey 255),
+// R8G8 -> RGB (blue 0), *X8 -> RGB, the others -> RGBA.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "swz/format.hpp"
+
+namespace swz::cli {
+
+struct Image {
+  uint32_t width = 0, height = 0;
+  uint32_t channels = 0;       ///< bytes per pixel (the format's element size)
+  std::vector<uint8_t> pixels; ///< tightly packed rows
+};
+
+/// True for the extensions read as images: .png .jpg .jpeg .bmp .tga.
+bool is_image_path(const std::string& path);
+
+/// Throws Error unless `f` is an 8-bit UNORM format with 1-4 channels whose
+/// channel order swz knows.
+void require_image_format(const FormatInfo& f, const std::string& why);
+
+/// Decodes an image file into the format's channels. Throws Error.
+Image load_image(const std::string& path, const FormatInfo& f);
+
+/// Next mip: a 2x2 box filter (rounded), width and height halved (at least 1);
+/// at odd sizes the last row/column is clamped (repeated).
+Image half_size(const Image& src);
+
+/// Encodes tightly packed pixels in the format's byte order as a PNG file.
+std::vector<uint8_t> encode_png(const uint8_t* pixels, uint32_t width, uint32_t height, const FormatInfo& f);
+
+/// `swz compare`: decodes both files as RGBA8 and compares them. Returns true
+/// when equal; `report` gets "identical: N pixels" or the first difference.
+bool compare_images(const std::string& a, const std::string& b, std::string* report);
+
+}  // namespace swz::cli

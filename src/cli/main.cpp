@@ -1,0 +1,366 @@
+// swz — the command-line front end. Contract: README.md "The swz command".
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "common.hpp"
+#include "file_io.hpp"
+#include "image_io.hpp"
+#include "layout_names.hpp"
+#include "swz/address.hpp"
+#include "swz/copy.hpp"
+#include "swz/format.hpp"
+#include "swz/layout.hpp"
+#include "texture.hpp"
+
+#ifndef SWZ_VERSION_STRING
+#define SWZ_VERSION_STRING "unknown"
+#endif
+
+namespace swz::cli {
+namespace {
+
+bool g_quiet = false;
+
+void say(const std::string& line) {
+  if (!g_quiet) std::printf("%s\n", line.c_str());
+}
+
+std::string sub_name(const SubresourceLayout& s) {
+  return "subresource " + std::to_string(s.index) + " (mip " + std::to_string(s.mip) + ", slice " +
+         std::to_string(s.array_slice) + ")";
+}
+
+uint64_t total_packed_bytes(const Layout& layout) {
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
+    uint64_t b = packed_subresource_bytes(layout.sub(i));
+    if (total + b < total) fail("the packed texture size overflows 64 bits");
+    total += b;
+  }
+  return total;
+}
+
+// ---- swizzle ---------------------------------------------------------------
+
+void swizzle_image(CommonOptions o, const std::string& in, const std::string& out) {
+  if (o.format.empty()) o.format = "R8G8B8A8_UNORM";
+  FormatInfo f = lookup_format(o.format);
+  Image img = load_image(in, f);
+  SizeArg size = parse_size(o.size);
+  if (!size.given) {
+    size.given = true;
+    size.width = img.width;
+    size.height = img.height;
+  } else if (size.width != img.width || size.height != img.height) {
+    fail("image '" + in + "' is " + std::to_string(img.width) + "x" + std::to_string(img.height) + " but --size says " +
+         o.size);
+  }
+  Texture t = make_texture(o, size);
+  const Layout& layout = t.layout;
+  std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
+
+  // The mip chain, each level a 2x2 box filter of the one above.
+  std::vector<Image> chain;
+  chain.push_back(std::move(img));
+  for (uint32_t m = 1; m < t.desc.mip_levels; ++m) chain.push_back(half_size(chain.back()));
+
+  CopyOptions copts = copy_options(o);
+  std::vector<uint8_t> slab;  // a mip repeated over the depth of a 3D subresource
+  for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
+    const SubresourceLayout& s = layout.sub(i);
+    const Image& mi = chain.at(s.mip);
+    if (mi.width != s.width || mi.height != s.height || uint64_t(mi.width) * mi.channels != packed_of(s).row)
+      fail("internal: mip " + std::to_string(s.mip) + " is " + std::to_string(mi.width) + "x" +
+           std::to_string(mi.height) + " but the layout says " + std::to_string(s.width) + "x" +
+           std::to_string(s.height));
+    Packed p = packed_of(s);
+    const uint8_t* src = mi.pixels.data();
+    uint64_t src_size = mi.pixels.size();
+    if (s.depth > 1) {
+      slab = allocate(p.slice * s.depth, "a 3D mip level");
+      for (uint32_t z = 0; z < s.depth; ++z) std::copy(mi.pixels.begin(), mi.pixels.end(), slab.begin() + z * p.slice);
+      src = slab.data();
+      src_size = slab.size();
+    }
+    check(write_to_subresource(layout, resource.data(), resource.size(), i, nullptr, src, src_size, p.row, p.slice,
+                               copts),
+          "cannot write " + sub_name(s));
+  }
+  write_file_atomic(out, resource.data(), resource.size());
+  say("swizzled " + in + " (" + t.describe() + ") into " + out + ": " + t.layout_arg + ", " +
+      std::to_string(layout.subresource_count()) + " subresource(s), " + bytes_text(layout.size()));
+}
+
+void swizzle_raw(const CommonOptions& o, const std::string& in, const std::string& out) {
+  SizeArg size = parse_size(o.size);
+  if (!size.given || o.format.empty())
+    fail("raw input '" + in + "' needs --size and --format (images are read from .png, .jpg, .jpeg, .bmp, .tga)");
+  Texture t = make_texture(o, size);
+  const Layout& layout = t.layout;
+  uint64_t expected = total_packed_bytes(layout);
+  uint64_t have = file_size(in);
+  if (have != expected)
+    fail("raw input '" + in + "' has " + bytes_text(have) + " but a " + t.describe() + " texture needs exactly " +
+         bytes_text(expected) + " (every subresource tightly packed, in subresource order)");
+  std::vector<uint8_t> linear;
+  read_file_prefix(in, expected, &linear);
+  std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
+  CopyOptions copts = copy_options(o);
+  uint64_t at = 0;
+  for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
+    const SubresourceLayout& s = layout.sub(i);
+    Packed p = packed_of(s);
+    check(write_to_subresource(layout, resource.data(), resource.size(), i, nullptr, linear.data() + at, p.bytes,
+                               p.row, p.slice, copts),
+          "cannot write " + sub_name(s));
+    at += p.bytes;
+  }
+  write_file_atomic(out, resource.data(), resource.size());
+  say("swizzled " + in + " (" + t.describe() + ") into " + out + ": " + t.layout_arg + ", " +
+      std::to_string(layout.subresource_count()) + " subresource(s), " + bytes_text(layout.size()));
+}
+
+// ---- deswizzle -------------------------------------------------------------
+
+void deswizzle(CommonOptions o, const std::string& in, const std::string& out, bool have_sub, uint32_t sub) {
+  const bool png = extension_of(out) == ".png";
+  if (o.format.empty()) {
+    if (!png) fail("--format is required (it defaults to R8G8B8A8_UNORM only for .png output)");
+    o.format = "R8G8B8A8_UNORM";
+  }
+  if (o.size.empty()) fail("deswizzle needs --size (WxH or WxHxD)");
+  Texture t = make_texture(o, parse_size(o.size));
+  const Layout& layout = t.layout;
+  if (png) require_image_format(t.format, "PNG output");
+  if ((have_sub || png) && sub >= layout.subresource_count())
+    fail("--subresource " + std::to_string(sub) + ": a " + t.describe() + " texture has " +
+         std::to_string(layout.subresource_count()) + " subresource(s) (0.." +
+         std::to_string(layout.subresource_count() - 1) + ")");
+  if (!png && is_image_path(out))
+    std::fprintf(stderr, "swz: note: '%s' is written as raw bytes; only .png output is encoded as an image\n",
+                 out.c_str());
+
+  uint64_t have = file_size(in);
+  if (have < layout.size())
+    fail("'" + in + "' has " + bytes_text(have) + ", less than the " + bytes_text(layout.size()) + " that a " +
+         t.describe() + " texture spans in layout " + t.layout_arg);
+  std::vector<uint8_t> resource;
+  read_file_prefix(in, layout.size(), &resource);
+  CopyOptions copts = copy_options(o);
+
+  std::vector<uint32_t> which;
+  if (have_sub || png) which.push_back(sub);
+  else
+    for (uint32_t i = 0; i < layout.subresource_count(); ++i) which.push_back(i);
+  uint64_t total = 0;
+  for (uint32_t i : which) total += packed_subresource_bytes(layout.sub(i));
+  std::vector<uint8_t> linear = allocate(total, "the linear output");
+  uint64_t at = 0;
+  for (uint32_t i : which) {
+    const SubresourceLayout& s = layout.sub(i);
+    Packed p = packed_of(s);
+    check(read_from_subresource(linear.data() + at, p.bytes, p.row, p.slice, layout, resource.data(), resource.size(),
+                                i, nullptr, copts),
+          "cannot read " + sub_name(s));
+    at += p.bytes;
+  }
+  if (png) {
+    const SubresourceLayout& s = layout.sub(sub);
+    // A 3D subresource's tight slices, one under the other, form one image.
+    uint64_t rows = uint64_t(s.height_el) * s.depth;
+    if (rows > UINT32_MAX) fail("the PNG would have more than 2^32 rows");
+    std::vector<uint8_t> file = encode_png(linear.data(), s.width_el, static_cast<uint32_t>(rows), t.format);
+    write_file_atomic(out, file.data(), file.size());
+    say("deswizzled " + sub_name(s) + " of " + in + " (" + t.describe() + ", " + t.layout_arg + ") into " + out +
+        ": " + std::to_string(s.width) + "x" + std::to_string(rows) + " PNG" +
+        (s.depth > 1 ? " (" + std::to_string(s.depth) + " depth slices stacked vertically)" : std::string()));
+  } else {
+    write_file_atomic(out, linear.data(), linear.size());
+    say("deswizzled " + std::to_string(which.size()) + " subresource(s) of " + in + " (" + t.describe() + ", " +
+        t.layout_arg + ") into " + out + ": " + bytes_text(linear.size()) + " raw, tightly packed");
+  }
+}
+
+// ---- offset / locate / info ------------------------------------------------
+
+void offset(const CommonOptions& o, uint32_t sub, const std::vector<uint32_t>& coords) {
+  Texture t = make_texture(o, parse_size(o.size));
+  uint32_t x = coords.at(0), y = coords.at(1);
+  uint32_t z = coords.size() > 2 ? coords[2] : 0;
+  uint32_t s = coords.size() > 3 ? coords[3] : 0;
+  uint64_t off = 0;
+  check(element_offset(t.layout, sub, x, y, z, s, &off),
+        "element (" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ") sample " +
+            std::to_string(s) + " of subresource " + std::to_string(sub));
+  std::printf("%llu\n", static_cast<unsigned long long>(off));
+}
+
+void locate_cmd(const CommonOptions& o, const std::string& offset_text) {
+  Texture t = make_texture(o, parse_size(o.size));
+  uint64_t off = parse_u64(offset_text, "OFFSET");
+  if (off >= t.layout.size())
+    fail("offset " + std::to_string(off) + " is at or past the end of the resource (" + bytes_text(t.layout.size()) +
+         ", a " + t.describe() + " texture in layout " + t.layout_arg + ")");
+  Location loc;
+  check(locate(t.layout, off, &loc), "offset " + std::to_string(off));
+  if (loc.padding)
+    std::printf("padding subresource=%u\n", loc.subresource);
+  else
+    std::printf("subresource=%u x=%u y=%u z=%u sample=%u byte=%u\n", loc.subresource, loc.x, loc.y, loc.z, loc.sample,
+                loc.byte);
+}
+
+void info(const CommonOptions& o) {
+  Texture t = make_texture(o, parse_size(o.size));
+  const Layout& l = t.layout;
+  std::printf("texture    %s\n", t.describe().c_str());
+  std::printf("layout     %s (%s)\n", t.layout_arg.c_str(), l.name().c_str());
+  std::printf("size       %s\n", bytes_text(l.size()).c_str());
+  std::printf("alignment  %llu\n", static_cast<unsigned long long>(l.alignment()));
+  std::printf("packed     %s (all subresources tightly packed)\n", bytes_text(total_packed_bytes(l)).c_str());
+  std::printf("%5s %4s %5s %16s %7s %14s %14s %14s %14s %4s\n", "sub", "mip", "slice", "size (texels)", "elems",
+              "offset", "bytes", "row_pitch", "depth_pitch", "slot");
+  for (uint32_t i = 0; i < l.subresource_count(); ++i) {
+    const SubresourceLayout& s = l.sub(i);
+    std::string dims = std::to_string(s.width) + "x" + std::to_string(s.height) + "x" + std::to_string(s.depth);
+    std::string els = std::to_string(s.width_el) + "x" + std::to_string(s.height_el);
+    std::printf("%5u %4u %5u %16s %7s %14llu %14llu %14llu %14llu%s %4d\n", s.index, s.mip, s.array_slice,
+                dims.c_str(), els.c_str(), static_cast<unsigned long long>(s.offset),
+                static_cast<unsigned long long>(s.size), static_cast<unsigned long long>(s.row_pitch),
+                static_cast<unsigned long long>(s.depth_pitch), s.stack_depth ? "r" : " ", s.pattern_slot);
+  }
+  for (size_t k = 0; k < l.patterns().size(); ++k)
+    std::printf("pattern %zu  %s\n", k, to_text(l.patterns()[k]).c_str());
+}
+
+void layouts() {
+  std::vector<LayoutListing> list = layout_listing();
+  size_t w = 0;
+  for (const auto& e : list) w = std::max(w, e.name.size());
+  for (const auto& e : list) std::printf("%-*s  %s\n", static_cast<int>(w), e.name.c_str(), e.description.c_str());
+}
+
+void formats() {
+  size_t n = 0;
+  const FormatInfo* all = all_formats(&n);
+  for (size_t i = 0; i < n; ++i) {
+    const FormatInfo& f = all[i];
+    std::string block = f.block_compressed() ? std::to_string(f.block_width) + "x" + std::to_string(f.block_height) +
+                                                   " block"
+                                             : std::string("texel");
+    std::printf("%-32s %3u bytes/%s%s%s\n", f.name, f.element_bytes, block.c_str(),
+                f.planes > 1 ? (", " + std::to_string(f.planes) + " planes").c_str() : "",
+                f.unorm8 ? ", image I/O" : "");
+  }
+}
+
+}  // namespace
+}  // namespace swz::cli
+
+int main(int argc, char** argv) {
+  using namespace swz::cli;
+  CLI::App app{"swz: convert textures between linear memory and GPU swizzled layouts\n"
+               "(D3D12 standard swizzle, parameterized swizzle patterns, row-major)."};
+  app.set_version_flag("--version", SWZ_VERSION_STRING);
+  app.require_subcommand(1);
+  app.footer(
+      "Examples:\n"
+      "  swz swizzle --layout std64k photo.png photo.std64k.bin\n"
+      "  swz deswizzle --layout std64k --size 600x400 photo.std64k.bin photo.png\n"
+      "  swz offset --layout std64k --format R8G8B8A8_UNORM --size 600x400 17 3\n"
+      "  swz locate --layout std64k --format R8G8B8A8_UNORM --size 600x400 0x1234\n"
+      "  swz layouts");
+
+  CommonOptions o;
+  std::string in, out, offset_text, cmp_a, cmp_b;
+  uint32_t sub = 0;
+  std::vector<uint32_t> coords;
+
+  auto* sw = app.add_subcommand("swizzle", "Linear -> swizzled: write IN into the resource memory OUT");
+  add_common_options(sw, &o);
+  sw->add_option("IN", in,
+                 "An image (.png .jpg .jpeg .bmp .tga; 8-bit UNORM formats, 1-4 channels) or a raw file with every "
+                 "subresource tightly packed in subresource order (needs --size and --format). With an image, "
+                 "--mips N makes the lower mips with a 2x2 box filter, array slices and 3D depth slices repeat it.")
+      ->required();
+  sw->add_option("OUT", out, "The swizzled resource memory (layout size bytes)")->required();
+  sw->add_flag("--quiet,-q", g_quiet, "Print nothing on success");
+
+  auto* de = app.add_subcommand("deswizzle", "Swizzled -> linear: read the resource memory IN into OUT");
+  add_common_options(de, &o);
+  auto* de_sub = de->add_option("--subresource", sub, "Subresource index (mip + slice * mips); .png default 0");
+  de->add_option("IN", in, "The swizzled resource memory (at least the layout's size)")->required();
+  de->add_option("OUT", out,
+                 "OUT.png: one subresource as an image (8-bit UNORM formats; --format defaults to R8G8B8A8_UNORM; "
+                 "a 3D subresource's depth slices are stacked vertically). Anything else: raw, every subresource "
+                 "tightly packed in subresource order, or only --subresource")
+      ->required();
+  de->add_flag("--quiet,-q", g_quiet, "Print nothing on success");
+
+  auto* of = app.add_subcommand("offset", "Print the byte offset of an element in the resource memory");
+  add_common_options(of, &o);
+  of->add_option("--subresource", sub, "Subresource index (default 0)");
+  of->add_option("coords", coords, "X Y [Z] [SAMPLE]: element coordinates (texels; 4x4 blocks for BC)")
+      ->expected(2, 4)
+      ->required();
+
+  auto* lo = app.add_subcommand("locate", "Print which element a byte of the resource memory belongs to");
+  add_common_options(lo, &o);
+  lo->add_option("OFFSET", offset_text, "Byte offset, decimal or 0x hex")->required();
+
+  auto* in_cmd = app.add_subcommand("info", "Print the layout: size, alignment, every subresource's placement");
+  add_common_options(in_cmd, &o);
+
+  auto* ly = app.add_subcommand("layouts", "List the built-in layouts");
+  auto* fm = app.add_subcommand("formats", "List the DXGI formats swz knows");
+
+  auto* cm = app.add_subcommand("compare", "Compare two images as RGBA8 pixels (exit 1 when they differ)");
+  cm->add_option("A", cmp_a, "First image")->required();
+  cm->add_option("B", cmp_b, "Second image")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+
+  try {
+    if (*sw) {
+      if (is_image_path(in)) swizzle_image(o, in, out);
+      else swizzle_raw(o, in, out);
+    } else if (*de) {
+      deswizzle(o, in, out, de_sub->count() > 0, sub);
+    } else if (*of) {
+      offset(o, sub, coords);
+    } else if (*lo) {
+      locate_cmd(o, offset_text);
+    } else if (*in_cmd) {
+      info(o);
+    } else if (*ly) {
+      layouts();
+    } else if (*fm) {
+      formats();
+    } else if (*cm) {
+      std::string report;
+      bool same = compare_images(cmp_a, cmp_b, &report);
+      std::printf("%s\n", report.c_str());
+      return same ? 0 : 1;
+    }
+  } catch (const Error& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "swz: error: %s\n", e.what());
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "swz: error: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "swz: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,70 @@
+// swz CLI — the common texture options and the layout they describe.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "swz/copy.hpp"
+#include "swz/layout.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace swz::cli {
+
+/// Options every texture command takes (--layout, --format, --size, ...).
+struct CommonOptions {
+  std::string layout;
+  std::string format;
+  std::string size;
+  std::string mips;       ///< "" = 1, a number >= 1, or "full"
+  uint32_t array = 1;
+  uint32_t samples = 1;
+  std::string mip_tail = "none";
+  uint64_t row_pitch = 0;
+  uint64_t depth_pitch = 0;
+  std::string backend = "auto";
+  unsigned threads = 0;
+};
+
+/// Adds the common options to a subcommand. `layout_required`: --layout is
+/// mandatory (every texture command).
+void add_common_options(CLI::App* app, CommonOptions* o);
+
+/// --size parsed: WxH (2D) or WxHxD (3D, even x1).
+struct SizeArg {
+  bool given = false;
+  bool three_d = false;
+  uint32_t width = 0, height = 0, depth = 1;
+};
+SizeArg parse_size(const std::string& text);
+
+/// A texture laid out as the options say.
+struct Texture {
+  FormatInfo format{};
+  TextureDesc desc{};
+  LayoutSpec spec{};
+  Layout layout{};
+  std::string layout_arg;
+  /// "600x400 R8G8B8A8_UNORM, 1 mip, 1 array slice".
+  std::string describe() const;
+};
+
+/// Looks the format up (throws Error naming --format).
+FormatInfo lookup_format(const std::string& name);
+
+/// Validates the options, builds TextureDesc + LayoutSpec and calls
+/// make_layout. Throws Error with the library's message.
+Texture make_texture(const CommonOptions& o, const SizeArg& size);
+
+/// CopyOptions from --backend / --threads.
+CopyOptions copy_options(const CommonOptions& o);
+
+/// Tight linear pitches of a subresource: row = width_el * element_bytes,
+/// slice = row * height_el.
+struct Packed {
+  uint64_t row = 0, slice = 0, bytes = 0;
+};
+Packed packed_of(const SubresourceLayout& s);
+
+}  // namespace swz::cli
