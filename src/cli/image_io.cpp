@@ -3,6 +3,7 @@
 #include <stb/stb_image.h>
 #include <stb/stb_image_write.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <memory>

@@ -1,5 +1,6 @@
 // swz — the command-line front end. Contract: README.md "The swz command".
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <new>
 #include <string>
