@@ -55,12 +55,8 @@ Status parse_bit_token(std::string_view tok, unsigned index, Pattern* p) {
   if (parts.size() > 5)
     return {Code::parse_error, "bit " + std::to_string(index) + " '" + std::string(tok) + "': at most four XOR terms"};
   if (parts[0] == "-") {
-    if (parts.size() > 1)
-      return {Code::parse_error, "bit " + std::to_string(index) + " '" + std::string(tok) + "': an invalid entry '-' takes no XOR terms"};
     p->interleave[index] = BitEntry{};
-    return Status::Ok();
-  }
-  if (!parse_term(parts[0], &p->interleave[index]))
+  } else if (!parse_term(parts[0], &p->interleave[index]))
     return {Code::parse_error, "bit " + std::to_string(index) + ": '" + std::string(parts[0]) +
                                    "' is not a source bit (X0..X31, Y0..Y31, Z0..Z31, S0..S31)"};
   for (size_t j = 1; j < parts.size(); ++j) {
@@ -103,12 +99,14 @@ Status parse_uint32(std::string_view v, const char* field, uint32_t* out) {
 }
 
 std::string bit_token(const Pattern& p, unsigned i) {
-  if (!p.interleave[i].valid) return "-";
-  std::string s = term(p.interleave[i]);
+  std::string s = p.interleave[i].valid ? term(p.interleave[i]) : std::string("-");
   int last = -1;
   for (int j = 0; j < 4; ++j)
     if (p.xors[j][i].valid) last = j;
-  for (int j = 0; j <= last; ++j) s += "^" + term(p.xors[j][i]);
+  for (int j = 0; j <= last; ++j) {
+    s.push_back('^');
+    s += term(p.xors[j][i]);
+  }
   return s;
 }
 
@@ -127,8 +125,16 @@ unsigned token_count(const Pattern& p) {
 std::string post_terms(const Pattern& p, unsigned i) {
   if (!p.postamble[0][i].valid && !p.postamble[1][i].valid) return {};
   std::string s = term(p.postamble[0][i]);
-  if (p.postamble[1][i].valid) s += "^" + term(p.postamble[1][i]);
+  if (p.postamble[1][i].valid) {
+    s.push_back('^');
+    s += term(p.postamble[1][i]);
+  }
   return s;
+}
+
+void add_token(std::string& s, const std::string& t) {
+  if (!s.empty()) s.push_back(' ');
+  s.append(t);
 }
 
 std::string hex(uint32_t v) {
@@ -173,19 +179,18 @@ std::string to_text(const Pattern& p) {
   std::string s;
   unsigned cnt = token_count(p);
   for (unsigned i = 0; i < cnt; ++i) {
-    if (!s.empty()) s += ' ';
-    s += bit_token(p, i);
+    add_token(s, bit_token(p, i));
   }
   for (unsigned i = 0; i < 32; ++i) {
     std::string t = post_terms(p, i);
-    if (!t.empty()) s += (s.empty() ? "" : " ") + ("post" + std::to_string(i) + "=" + t);
+    if (!t.empty()) add_token(s, "post" + std::to_string(i) + "=" + t);
   }
-  if (p.immediate) s += (s.empty() ? "" : " ") + ("imm=" + hex(p.immediate));
+  if (p.immediate) add_token(s, "imm=" + hex(p.immediate));
   uint32_t rest = p.flags;
-  if (rest & kFlagStackDepthSlices) s += (s.empty() ? "" : " ") + std::string("stack");
-  if (rest & kFlagConditionalPostamble) s += (s.empty() ? "" : " ") + std::string("cond-post");
+  if (rest & kFlagStackDepthSlices) add_token(s, "stack");
+  if (rest & kFlagConditionalPostamble) add_token(s, "cond-post");
   rest &= ~uint32_t{kFlagStackDepthSlices | kFlagConditionalPostamble};
-  if (rest) s += (s.empty() ? "" : " ") + ("flags=" + hex(p.flags));
+  if (rest) add_token(s, "flags=" + hex(p.flags));
   return s;
 }
 
