@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -103,8 +104,31 @@ void read_file_prefix(const std::string& path, uint64_t bytes, std::vector<uint8
 }
 
 AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
+  if (path_ == "-") {  // standard output
+    fd_ = STDOUT_FILENO;
+    direct_ = true;
+    return;
+  }
   struct stat st {};
-  if (stat(path_.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) fail("output '" + path_ + "' is a directory");
+  if (stat(path_.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) fail("output '" + path_ + "' is a directory");
+    if (!S_ISREG(st.st_mode)) {
+      // A device, FIFO or socket (/dev/null, /dev/stdout, a pipe): write to it
+      // in place; renaming over it would replace the special file.
+      fd_ = open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd_ < 0) fail("cannot open '" + path_ + "': " + errno_text());
+      direct_ = true;
+      return;
+    }
+    struct stat lst {};
+    if (lstat(path_.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
+      // Keep the symbolic link: replace the file it points to.
+      char* real = realpath(path_.c_str(), nullptr);
+      if (!real) fail("cannot resolve '" + path_ + "': " + errno_text());
+      path_ = real;
+      std::free(real);
+    }
+  }
   tmp_ = path_ + ".tmp-XXXXXX";
   if (tmp_.size() >= sizeof g_tmp_path) fail("output path '" + path_ + "' is too long");
   fd_ = mkstemp(tmp_.data());
@@ -121,6 +145,11 @@ AtomicOutput::~AtomicOutput() {
 }
 
 void AtomicOutput::discard() noexcept {
+  if (direct_) {
+    if (fd_ > STDERR_FILENO) close(fd_);
+    fd_ = -1;
+    return;
+  }
   g_tmp_live = 0;
   if (fd_ >= 0) {
     close(fd_);
@@ -144,6 +173,13 @@ void AtomicOutput::write(const void* data, uint64_t bytes) {
 }
 
 void AtomicOutput::commit() {
+  if (direct_) {
+    int fd = fd_;
+    fd_ = -1;
+    committed_ = true;
+    if (fd > STDERR_FILENO && close(fd) != 0) fail("cannot write '" + path_ + "': " + errno_text());
+    return;
+  }
   // mkstemp makes the file 0600; give it the permissions a plain create would.
   mode_t mask = umask(0);
   umask(mask);

@@ -21,7 +21,9 @@ std::vector<uint8_t> allocate(uint64_t bytes, const std::string& what);
 /// Writes OUT atomically: everything goes to "OUT.tmp-XXXXXX" in the same
 /// directory, which commit() renames to OUT. Without commit() (an error, an
 /// exception, SIGINT/SIGTERM) the temporary file is removed and OUT is left
-/// as it was.
+/// as it was. OUT "-" is standard output; an existing device or FIFO (e.g.
+/// /dev/null) is written in place; a symbolic link keeps pointing at the new
+/// file.
 class AtomicOutput {
  public:
   explicit AtomicOutput(std::string path);
@@ -39,6 +41,7 @@ class AtomicOutput {
   std::string tmp_;
   int fd_ = -1;
   bool committed_ = false;
+  bool direct_ = false;  ///< "-", a device or a FIFO: written in place
 };
 
 /// Writes a whole buffer to `path` through AtomicOutput.

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 
@@ -181,8 +182,9 @@ bool compare_images(const std::string& a, const std::string& b, std::string* rep
   for (uint64_t i = 0; i < count; ++i) {
     if (std::memcmp(p + 4 * i, q + 4 * i, 4) != 0) {
       auto px = [](const unsigned char* v) {
-        return "(" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) + "," +
-               std::to_string(v[3]) + ")";
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "(%u,%u,%u,%u)", v[0], v[1], v[2], v[3]);
+        return std::string(buf);
       };
       uint64_t diff = 0;
       for (uint64_t j = i; j < count; ++j) diff += std::memcmp(p + 4 * j, q + 4 * j, 4) != 0;

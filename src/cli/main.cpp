@@ -1,5 +1,8 @@
 // swz — the command-line front end. Contract: README.md "The swz command".
 #include <CLI/CLI.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <new>
@@ -24,9 +27,18 @@ namespace swz::cli {
 namespace {
 
 bool g_quiet = false;
+bool g_out_is_stdout = false;  // then the summary goes to stderr
 
 void say(const std::string& line) {
-  if (!g_quiet) std::printf("%s\n", line.c_str());
+  if (g_quiet) return;
+  std::fprintf(g_out_is_stdout ? stderr : stdout, "%s\n", line.c_str());
+}
+
+/// True when OUT is "-" or the same file as standard output.
+bool same_as_stdout(const std::string& path) {
+  if (path == "-") return true;
+  struct stat a {}, b {};
+  return stat(path.c_str(), &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 std::string sub_name(const SubresourceLayout& s) {
@@ -287,7 +299,7 @@ int main(int argc, char** argv) {
                  "subresource tightly packed in subresource order (needs --size and --format). With an image, "
                  "--mips N makes the lower mips with a 2x2 box filter, array slices and 3D depth slices repeat it.")
       ->required();
-  sw->add_option("OUT", out, "The swizzled resource memory (layout size bytes)")->required();
+  sw->add_option("OUT", out, "The swizzled resource memory (layout size bytes); '-' for standard output")->required();
   sw->add_flag("--quiet,-q", g_quiet, "Print nothing on success");
 
   auto* de = app.add_subcommand("deswizzle", "Swizzled -> linear: read the resource memory IN into OUT");
@@ -297,7 +309,7 @@ int main(int argc, char** argv) {
   de->add_option("OUT", out,
                  "OUT.png: one subresource as an image (8-bit UNORM formats; --format defaults to R8G8B8A8_UNORM; "
                  "a 3D subresource's depth slices are stacked vertically). Anything else: raw, every subresource "
-                 "tightly packed in subresource order, or only --subresource")
+                 "tightly packed in subresource order, or only --subresource. '-' is standard output")
       ->required();
   de->add_flag("--quiet,-q", g_quiet, "Print nothing on success");
 
@@ -329,6 +341,7 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (*sw || *de) g_out_is_stdout = same_as_stdout(out);
     if (*sw) {
       if (is_image_path(in)) swizzle_image(o, in, out);
       else swizzle_raw(o, in, out);
