@@ -23,37 +23,29 @@ Status element_offset(const Layout& layout, uint32_t subresource, uint32_t x, ui
   return Status::Ok();
 }
 
-Status locate(const Layout& layout, uint64_t offset, Location* out) {
-  if (offset >= layout.size())
-    return {Code::out_of_range, "offset = " + std::to_string(offset) + " is at or past the end of the resource (" + std::to_string(layout.size()) + " bytes)"};
-  // Subresources are placed in increasing offset order.
-  uint32_t n = layout.subresource_count();
-  uint32_t idx = 0;
-  // pick the one with the greatest offset <= target
-  uint64_t best = 0; bool found = false;
-  for (uint32_t i = 0; i < n; ++i) {
-    const auto& s = layout.sub(i);
-    if (s.offset <= offset && (!found || s.offset >= best)) { best = s.offset; idx = i; found = true; }
-  }
-  const SubresourceLayout& s = layout.sub(idx);
-  Location loc;
-  loc.subresource = s.index;
-  loc.padding = true;
-  if (offset >= s.offset + s.size) { *out = loc; return Status::Ok(); }
-  const Plan& p = layout.plan(idx);
-  const uint64_t rel = offset - s.offset;
+namespace {
+
+// Decodes `rel` (bytes from the subresource offset) into element coordinates
+// of subresource i, or returns false when no element of i lives there.
+bool decode(const Layout& layout, uint32_t i, uint64_t rel, Location* loc) {
+  const SubresourceLayout& s = layout.sub(i);
+  const Plan& p = layout.plan(i);
   const unsigned nb = p.block_bits;
   const uint64_t BB = p.block_bytes;
   const uint64_t dp = s.stack_depth ? 0 : s.depth_pitch;
-  // Span of the high (whole-block) G contributions.
+  // Span of the high (whole-block) G contributions: try each value.
   uint32_t by_top[32] = {};
   for (int c = 0; c < 4; ++c)
     for (int b = 0; b < 32; ++b) {
       uint32_t v = p.lin[c][b] & p.high_mask;
       for (int t = 31; t >= 0 && v; --t) {
         if (!(v & (1u << t))) continue;
-        if (!by_top[t]) { by_top[t] = v; v = 0; }
-        else v ^= by_top[t];
+        if (!by_top[t]) {
+          by_top[t] = v;
+          v = 0;
+        } else {
+          v ^= by_top[t];
+        }
       }
     }
   std::vector<uint32_t> basis;
@@ -62,39 +54,76 @@ Status locate(const Layout& layout, uint64_t offset, Location* out) {
   const size_t combos = size_t{1} << basis.size();
   for (size_t k = 0; k < combos; ++k) {
     uint32_t h = 0;
-    for (size_t i = 0; i < basis.size(); ++i)
-      if (k & (size_t{1} << i)) h ^= basis[i];
+    for (size_t j = 0; j < basis.size(); ++j)
+      if (k & (size_t{1} << j)) h ^= basis[j];
     const uint64_t a = rel ^ h;
     const uint64_t in = a & (BB - 1);
     uint64_t rest = a - in;
     uint64_t bz = 0;
-    if (dp) { bz = rest / dp; rest %= dp; }
+    if (dp) {
+      bz = rest / dp;
+      rest %= dp;
+    }
     const uint64_t by = rest / s.row_pitch;
     rest %= s.row_pitch;
     const uint64_t bx = rest / BB;
-    // High coordinate parts from block indices.
     uint64_t c[4] = {bx << p.ext_log2[0], by << p.ext_log2[1], bz << p.ext_log2[2], 0};
     uint32_t g_hi = p.immediate;
     for (int ch = 0; ch < 3; ++ch) g_hi ^= p.g(ch, static_cast<uint32_t>(c[ch]));
-    uint32_t u = static_cast<uint32_t>(in) ^ (g_hi & static_cast<uint32_t>(BB - 1));
-    for (unsigned i = 0; i < nb; ++i)
-      if (u & (1u << i))
-        for (int ch = 0; ch < 4; ++ch) c[ch] ^= p.inverse[i][ch];
-    // Forward check with the plan.
+    const uint32_t u = static_cast<uint32_t>(in) ^ (g_hi & static_cast<uint32_t>(BB - 1));
+    for (unsigned b = 0; b < nb; ++b)
+      if (u & (1u << b))
+        for (int ch = 0; ch < 4; ++ch) c[ch] ^= p.inverse[b][ch];
     if (p.offset(c[0], c[1], c[2], c[3], s.row_pitch, dp) != rel) continue;
-    // Undo pre-swizzle and stacking.
-    uint64_t xb = c[0] - s.pre_swizzle[0], yy = c[1] - s.pre_swizzle[1], zz = c[2] - s.pre_swizzle[2];
     if (c[0] < s.pre_swizzle[0] || c[1] < s.pre_swizzle[1] || c[2] < s.pre_swizzle[2]) continue;
-    if (s.stack_depth) { zz = yy / s.depth_pitch; yy %= s.depth_pitch; }
+    const uint64_t xb = c[0] - s.pre_swizzle[0];
+    uint64_t yy = c[1] - s.pre_swizzle[1], zz = c[2] - s.pre_swizzle[2];
+    if (s.stack_depth) {
+      zz = yy / s.depth_pitch;
+      yy %= s.depth_pitch;
+    }
     const uint64_t x = xb / s.element_bytes;
     if (x >= s.width_el || yy >= s.height_el || zz >= s.depth || c[3] >= layout.desc().samples) continue;
-    loc.padding = false;
-    loc.x = static_cast<uint32_t>(x);
-    loc.y = static_cast<uint32_t>(yy);
-    loc.z = static_cast<uint32_t>(zz);
-    loc.sample = static_cast<uint32_t>(c[3]);
-    loc.byte = static_cast<uint32_t>(xb % s.element_bytes);
-    break;
+    loc->padding = false;
+    loc->subresource = s.index;
+    loc->x = static_cast<uint32_t>(x);
+    loc->y = static_cast<uint32_t>(yy);
+    loc->z = static_cast<uint32_t>(zz);
+    loc->sample = static_cast<uint32_t>(c[3]);
+    loc->byte = static_cast<uint32_t>(xb % s.element_bytes);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status locate(const Layout& layout, uint64_t offset, Location* out) {
+  if (offset >= layout.size())
+    return {Code::out_of_range, "offset = " + std::to_string(offset) + " is at or past the end of the resource (" +
+                                    std::to_string(layout.size()) + " bytes)"};
+  // Several subresources may share bytes (mips packed into one tail block):
+  // try every subresource whose span holds the offset. A padding byte is
+  // reported against the last subresource starting at or before it.
+  Location loc;
+  loc.padding = true;
+  uint64_t best_start = 0;
+  bool any = false;
+  for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
+    const SubresourceLayout& s = layout.sub(i);
+    if (s.offset > offset) continue;
+    if (!any || s.offset >= best_start) {
+      best_start = s.offset;
+      loc.subresource = s.index;
+      any = true;
+    }
+    if (offset - s.offset < s.size) {
+      Location hit;
+      if (decode(layout, i, offset - s.offset, &hit)) {
+        *out = hit;
+        return Status::Ok();
+      }
+    }
   }
   *out = loc;
   return Status::Ok();

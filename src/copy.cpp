@@ -61,9 +61,9 @@ Status resolve(const Layout& layout, uint64_t resource_size, uint32_t subresourc
   if (d.samples > 1)
     return {Code::unsupported, "samples = " + std::to_string(d.samples) + ": D3D12 refuses MSAA resources in WriteToSubresource/ReadFromSubresource"};
   const uint32_t eb = s.element_bytes;
-  if ((eb & (eb - 1)) != 0)
-    return {Code::unsupported, std::string("format ") + d.format.name + " has " + std::to_string(eb) +
-                                   "-byte elements: D3D12 refuses non-power-of-two formats in WriteToSubresource/ReadFromSubresource"};
+  // Non-power-of-two elements (R32G32B32, 12 bytes) reach here only through
+  // row-major and byte-granular explicit layouts: D3D12 refuses them for
+  // swizzled layouts, and make_layout already does (DESIGN.md §2 rule 11).
   if (p.conditional_postamble)
     return {Code::unsupported, "CONDITIONAL_POSTAMBLE_XORS is unspecified by the DDI; swz will not guess its meaning"};
   Box b{0, 0, 0, s.width, s.height, s.depth};

@@ -1,5 +1,6 @@
 // Texture layouts: subresource placement, pitches, built-in patterns
 // (DESIGN.md §2 rules 9 and 12, "Standard swizzle").
+#include <algorithm>
 #include <bit>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -93,6 +94,7 @@ std::string Layout::name() const {
     case LayoutKind::Std64K: return "std64k";
     case LayoutKind::Std4K: return "std4k";
     case LayoutKind::Pattern: return "pattern";
+    case LayoutKind::Explicit: return name_;
   }
   return "?";
 }
@@ -123,6 +125,93 @@ static Status check_desc(const TextureDesc& d) {
                                    " planes; planar formats are not supported yet"};
   uint64_t subs;
   if (!mul_ok(d.mip_levels, d.array_size, &subs) || subs > 0xffffffffu) return overflow("subresource count");
+  return Status::Ok();
+}
+
+// Geometry, pitches and span of one subresource for a plan. rp/dp of 0 mean
+// the tightest; pre = pre-swizzle offsets (X bytes, Y, Z). The span (size)
+// covers every block the subresource's coordinates touch, relative to its
+// offset; for a plan whose postamble moves whole blocks it is a conservative
+// bound, and a pattern that could leave it is refused.
+static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint32_t m, uint32_t slice, uint64_t rp, uint64_t dp,
+                                const uint64_t pre[3], SubresourceLayout* out) {
+  SubresourceLayout s;
+  const uint32_t eb = desc.format.element_bytes;
+  s.index = calc_subresource(m, slice, 0, desc.mip_levels, desc.array_size);
+  s.mip = m;
+  s.array_slice = slice;
+  s.width = std::max(1u, desc.width >> m);
+  s.height = std::max(1u, desc.height >> m);
+  s.depth = desc.dimension == Dimension::Texture3D ? std::max(1u, desc.depth >> m) : 1u;
+  s.width_el = static_cast<uint32_t>(ceil_div(s.width, desc.format.block_width));
+  s.height_el = static_cast<uint32_t>(ceil_div(s.height, desc.format.block_height));
+  s.element_bytes = eb;
+  for (int i = 0; i < 3; ++i) s.pre_swizzle[i] = pre[i];
+  const uint64_t BB = plan.block_bytes;
+  const unsigned ex = plan.ext_log2[0], ey = plan.ext_log2[1], ez = plan.ext_log2[2];
+  uint64_t row_bytes, t;
+  if (!mul_ok(s.width_el, eb, &row_bytes)) return overflow("row size");
+  uint64_t x_end;
+  if (!add_ok(pre[0], row_bytes, &x_end)) return overflow("row size");
+  const uint64_t bx_last = (x_end - 1) >> ex;
+  uint64_t min_rp;
+  if (!mul_ok(bx_last + 1, BB, &min_rp)) return overflow("row pitch");
+  s.row_pitch = rp ? rp : min_rp;
+  if (s.row_pitch < min_rp)
+    return {Code::invalid_argument, "row_pitch = " + std::to_string(s.row_pitch) + " is smaller than a row of " +
+                                        (plan.block_bits ? "blocks" : "elements") + " of mip " + std::to_string(m) + " (" +
+                                        std::to_string(min_rp) + " bytes)"};
+  if (s.row_pitch % BB)
+    return {Code::invalid_argument, "row_pitch = " + std::to_string(s.row_pitch) + " is not a multiple of the block size (" +
+                                        std::to_string(BB) + " bytes)"};
+  uint64_t by_last, bz_last = 0;
+  if (plan.stack_depth) {
+    if (pre[2]) return {Code::invalid_argument, "pre-swizzle Z = " + std::to_string(pre[2]) + " with STACK_DEPTH_SLICES (must be 0)"};
+    const uint64_t ext_y = uint64_t{1} << ey;
+    uint64_t rows_per_slice = dp ? dp : ceil_div(s.height_el, ext_y) * ext_y;
+    if (rows_per_slice < s.height_el)
+      return {Code::invalid_argument, "depth_pitch = " + std::to_string(rows_per_slice) + " rows is smaller than the height of mip " +
+                                          std::to_string(m) + " (" + std::to_string(s.height_el) +
+                                          " rows; stacked-depth patterns count depth pitch in rows)"};
+    uint64_t y_end;
+    if (!mul_ok(rows_per_slice, s.depth - 1, &t) || !add_ok(t, s.height_el, &y_end) || !add_ok(y_end, pre[1], &y_end))
+      return overflow("stacked rows");
+    by_last = (y_end - 1) >> ey;
+    s.stack_depth = true;
+    s.depth_pitch = rows_per_slice;
+  } else {
+    uint64_t y_end, z_end;
+    if (!add_ok(pre[1], s.height_el, &y_end) || !add_ok(pre[2], s.depth, &z_end)) return overflow("coordinates");
+    by_last = (y_end - 1) >> ey;
+    bz_last = (z_end - 1) >> ez;
+    uint64_t min_dp;
+    if (!mul_ok(by_last + 1, s.row_pitch, &min_dp)) return overflow("depth pitch");
+    s.depth_pitch = dp ? dp : min_dp;
+    if (bz_last > 0 && s.depth_pitch < min_dp)
+      return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch) + " is smaller than a slice of mip " +
+                                          std::to_string(m) + " (" + std::to_string(min_dp) + " bytes)"};
+    if (s.depth_pitch % BB)
+      return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch) + " is not a multiple of the block size (" +
+                                          std::to_string(BB) + " bytes)"};
+  }
+  // max base = bz*DP + by*RP + bx*BB; span = max base + BB.
+  uint64_t max_base = 0;
+  if (!mul_ok(bz_last, s.stack_depth ? 0 : s.depth_pitch, &t) || !add_ok(max_base, t, &max_base)) return overflow("subresource size");
+  if (!mul_ok(by_last, s.row_pitch, &t) || !add_ok(max_base, t, &max_base)) return overflow("subresource size");
+  if (!mul_ok(bx_last, BB, &t) || !add_ok(max_base, t, &max_base)) return overflow("subresource size");
+  if (!add_ok(max_base, BB, &s.size)) return overflow("subresource size");
+  if (plan.high_mask) {
+    // Postamble terms above the block move whole blocks: every offset must
+    // stay inside the span (a conservative bound).
+    uint64_t fill = max_base ? (~uint64_t{0} >> std::countl_zero(max_base)) : 0;
+    uint64_t bound = fill | plan.high_mask | (BB - 1);
+    if (bound >= s.size) {
+      unsigned bit = 31 - static_cast<unsigned>(std::countl_zero(plan.high_mask));
+      return {Code::invalid_argument, "postamble term on address bit " + std::to_string(bit) + " can move blocks of mip " +
+                                          std::to_string(m) + " past the end of the subresource (" + std::to_string(s.size) + " bytes)"};
+    }
+  }
+  *out = s;
   return Status::Ok();
 }
 
@@ -159,6 +248,8 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
       placement = spec.kind == LayoutKind::Std64K ? 65536 : 4096;
       break;
     }
+    case LayoutKind::Explicit:
+      return {Code::invalid_argument, "layout kind Explicit: use make_explicit_layout"};
     case LayoutKind::Pattern: {
       if (!pot || eb > 16)
         return {Code::unsupported, std::string("pattern layout: format ") + desc.format.name + " has " + std::to_string(eb) +
@@ -170,7 +261,6 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
   std::shared_ptr<const Plan> plan;
   SWZ_TRY(Plan::compile(pat, eb, &plan));
   if (spec.kind == LayoutKind::Pattern) placement = plan->block_bytes;
-  const uint64_t BB = plan->block_bytes;
   const uint64_t ext_s = uint64_t{1} << plan->ext_log2[3];
   if (desc.samples > ext_s)
     return {Code::invalid_argument, "samples = " + std::to_string(desc.samples) + " but the pattern addresses only " +
@@ -183,95 +273,69 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
   for (uint32_t slice = 0; slice < desc.array_size; ++slice) {
     for (uint32_t m = 0; m < mips; ++m) {
       SubresourceLayout s;
-      s.index = calc_subresource(m, slice, 0, mips, desc.array_size);
-      s.mip = m;
-      s.array_slice = slice;
-      s.width = std::max(1u, desc.width >> m);
-      s.height = std::max(1u, desc.height >> m);
-      s.depth = desc.dimension == Dimension::Texture3D ? std::max(1u, desc.depth >> m) : 1u;
-      s.width_el = static_cast<uint32_t>(ceil_div(s.width, desc.format.block_width));
-      s.height_el = static_cast<uint32_t>(ceil_div(s.height, desc.format.block_height));
-      s.element_bytes = eb;
-      uint64_t row_bytes;
-      if (!mul_ok(s.width_el, eb, &row_bytes)) return overflow("row size");
-      uint64_t blocks_x, blocks_y, blocks_z = 1;
-      if (spec.kind == LayoutKind::RowMajor) {
-        blocks_x = row_bytes / BB;  // BB = element bytes (or 1)
-        uint64_t tight;
-        if (!align_up(row_bytes, 256, &tight)) return overflow("row pitch");
-        s.row_pitch = spec.row_pitch ? spec.row_pitch : tight;
-        if (s.row_pitch < row_bytes)
-          return {Code::invalid_argument, "row_pitch = " + std::to_string(s.row_pitch) + " is smaller than a row of mip " +
-                                              std::to_string(m) + " (" + std::to_string(row_bytes) + " bytes)"};
-        blocks_y = s.height_el;
-        blocks_z = s.depth;
-      } else {
-        blocks_x = ceil_div(row_bytes, uint64_t{1} << plan->ext_log2[0]);
-        uint64_t min_pitch;
-        if (!mul_ok(blocks_x, BB, &min_pitch)) return overflow("row pitch");
-        s.row_pitch = spec.row_pitch ? spec.row_pitch : min_pitch;
-        if (s.row_pitch < min_pitch)
-          return {Code::invalid_argument, "row_pitch = " + std::to_string(s.row_pitch) + " is smaller than a row of blocks of mip " +
-                                              std::to_string(m) + " (" + std::to_string(min_pitch) + " bytes)"};
-        const uint64_t ext_y = uint64_t{1} << plan->ext_log2[1];
-        if (plan->stack_depth) {
-          uint64_t rows_per_slice = spec.depth_pitch ? spec.depth_pitch : ceil_div(s.height_el, ext_y) * ext_y;
-          if (rows_per_slice < s.height_el)
-            return {Code::invalid_argument, "depth_pitch = " + std::to_string(rows_per_slice) +
-                                                " rows is smaller than the height of mip " + std::to_string(m) + " (" +
-                                                std::to_string(s.height_el) + " rows; stacked-depth patterns count depth pitch in rows)"};
-          uint64_t rows;
-          if (!mul_ok(rows_per_slice, s.depth - 1, &rows) || !add_ok(rows, s.height_el, &rows)) return overflow("stacked rows");
-          blocks_y = ceil_div(rows, ext_y);
-          s.stack_depth = true;
-        } else {
-          blocks_y = ceil_div(s.height_el, ext_y);
-          blocks_z = ceil_div(s.depth, uint64_t{1} << plan->ext_log2[2]);
-        }
+      uint64_t rp = spec.row_pitch;
+      if (spec.kind == LayoutKind::RowMajor && rp == 0) {
+        uint64_t row_bytes = uint64_t{std::max(1u, desc.width >> m)};
+        row_bytes = ceil_div(row_bytes, desc.format.block_width) * eb;
+        if (!align_up(row_bytes, 256, &rp)) return overflow("row pitch");
       }
-      if (s.row_pitch % BB)
-        return {Code::invalid_argument, "row_pitch = " + std::to_string(s.row_pitch) + " is not a multiple of the block size (" +
-                                            std::to_string(BB) + " bytes)"};
-      uint64_t slice_bytes;
-      if (!mul_ok(blocks_y, s.row_pitch, &slice_bytes)) return overflow("slice size");
-      if (s.stack_depth) {
-        s.depth_pitch = spec.depth_pitch ? spec.depth_pitch : ceil_div(s.height_el, uint64_t{1} << plan->ext_log2[1]) << plan->ext_log2[1];
-      } else {
-        s.depth_pitch = spec.depth_pitch ? spec.depth_pitch : slice_bytes;
-        if (s.depth_pitch < slice_bytes)
-          return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch) + " is smaller than a slice of mip " +
-                                              std::to_string(m) + " (" + std::to_string(slice_bytes) + " bytes)"};
-        if (s.depth_pitch % BB)
-          return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch) + " is not a multiple of the block size (" +
-                                              std::to_string(BB) + " bytes)"};
-      }
-      // size = (bz-1)*DP + (by-1)*RP + bx*BB
-      uint64_t size = 0, t;
-      if (!mul_ok(blocks_z - 1, s.stack_depth ? 0 : s.depth_pitch, &t) || !add_ok(size, t, &size)) return overflow("subresource size");
-      if (!mul_ok(blocks_y - 1, s.row_pitch, &t) || !add_ok(size, t, &size)) return overflow("subresource size");
-      if (!mul_ok(blocks_x, BB, &t) || !add_ok(size, t, &size)) return overflow("subresource size");
-      if (plan->high_mask) {
-        // Postamble terms above the block move whole blocks: make sure every
-        // offset stays inside the subresource (a conservative bound).
-        uint64_t max_base = size - BB;
-        uint64_t fill = max_base ? (~uint64_t{0} >> std::countl_zero(max_base)) : 0;
-        uint64_t bound = fill | plan->high_mask | (BB - 1);
-        if (bound >= size) {
-          unsigned bit = 31 - static_cast<unsigned>(std::countl_zero(plan->high_mask));
-          return {Code::invalid_argument, "postamble term on address bit " + std::to_string(bit) + " can move blocks of mip " +
-                                              std::to_string(m) + " past the end of the subresource (" + std::to_string(size) + " bytes)"};
-        }
-      }
+      const uint64_t pre[3] = {0, 0, 0};
+      SWZ_TRY(place_subresource(desc, *plan, m, slice, rp, spec.depth_pitch, pre, &s));
       if (!align_up(cursor, placement, &s.offset)) return overflow("resource size");
-      s.size = size;
-      if (!add_ok(s.offset, size, &cursor)) return overflow("resource size");
-      s.pattern_slot = 0;
+      if (!add_ok(s.offset, s.size, &cursor)) return overflow("resource size");
       L.subs_.push_back(s);
     }
   }
   // Subresource order is mip-major within a slice: index = mip + slice*mips,
   // which is the order we pushed in.
   L.size_ = cursor;
+  *out = std::move(L);
+  return Status::Ok();
+}
+
+Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>& patterns,
+                            const std::vector<SubresourcePlacement>& placements, const std::string& name,
+                            uint64_t resource_size, Layout* out) {
+  SWZ_TRY(check_desc(desc));
+  Layout L;
+  L.desc_ = desc;
+  L.kind_ = LayoutKind::Explicit;
+  L.name_ = name;
+  if (patterns.empty()) return {Code::invalid_argument, "patterns: the table is empty"};
+  for (size_t i = 0; i < patterns.size(); ++i) {
+    std::shared_ptr<const Plan> plan;
+    Status st = Plan::compile(patterns[i], desc.format.element_bytes, &plan);
+    if (!st.ok()) return {st.code(), "pattern " + std::to_string(i) + ": " + st.message()};
+    L.patterns_.push_back(patterns[i]);
+    L.plans_.push_back(plan);
+    L.alignment_ = std::max(L.alignment_, plan->block_bytes);
+  }
+  const uint64_t count = uint64_t{desc.mip_levels} * desc.array_size;
+  if (placements.size() != count)
+    return {Code::invalid_argument, "placements: " + std::to_string(placements.size()) + " entries for " + std::to_string(count) +
+                                        " subresources (mip_levels x array_size)"};
+  uint64_t end_max = 0;
+  for (uint32_t slice = 0; slice < desc.array_size; ++slice)
+    for (uint32_t m = 0; m < desc.mip_levels; ++m) {
+      const uint32_t idx = calc_subresource(m, slice, 0, desc.mip_levels, desc.array_size);
+      const SubresourcePlacement& pl = placements[idx];
+      if (pl.pattern_slot < 0 || static_cast<size_t>(pl.pattern_slot) >= patterns.size())
+        return {Code::invalid_argument, "subresource " + std::to_string(idx) + ": pattern_slot = " + std::to_string(pl.pattern_slot) +
+                                            " (the table has " + std::to_string(patterns.size()) + ")"};
+      SubresourceLayout s;
+      Status st = place_subresource(desc, *L.plans_[pl.pattern_slot], m, slice, pl.row_pitch, pl.depth_pitch, pl.pre_swizzle, &s);
+      if (!st.ok()) return {st.code(), "subresource " + std::to_string(idx) + ": " + st.message()};
+      s.offset = pl.offset;
+      s.pattern_slot = pl.pattern_slot;
+      uint64_t end;
+      if (!add_ok(s.offset, s.size, &end)) return overflow("subresource " + std::to_string(idx) + " end");
+      end_max = std::max(end_max, end);
+      L.subs_.push_back(s);
+    }
+  std::sort(L.subs_.begin(), L.subs_.end(), [](const SubresourceLayout& a, const SubresourceLayout& b) { return a.index < b.index; });
+  if (resource_size && resource_size < end_max)
+    return {Code::invalid_argument, "resource_size = " + std::to_string(resource_size) + " but subresources reach byte " + std::to_string(end_max)};
+  L.size_ = resource_size ? resource_size : end_max;
   *out = std::move(L);
   return Status::Ok();
 }

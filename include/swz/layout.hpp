@@ -35,6 +35,7 @@ enum class LayoutKind {
   Std64K,    ///< D3D12 64KB standard swizzle
   Std4K,     ///< 4KB standard swizzle (Intel TileYf / AMD SW_4KB_S; not a D3D12 API layout)
   Pattern,   ///< one caller-given parameterized swizzle pattern for every subresource
+  Explicit,  ///< patterns and placements given per subresource (drivers, vendor layouts)
 };
 
 enum class MipTail { None };
@@ -63,8 +64,20 @@ struct SubresourceLayout {
   uint64_t row_pitch = 0;     ///< bytes between rows of blocks
   uint64_t depth_pitch = 0;   ///< bytes between slices of blocks; ROWS when stack_depth
   bool stack_depth = false;
-  uint32_t pre_swizzle[3] = {0, 0, 0};  ///< X bytes, Y rows, Z slices (rule 5)
+  uint64_t pre_swizzle[3] = {0, 0, 0};  ///< X bytes, Y rows, Z slices (rule 5)
   int pattern_slot = 0;       ///< index into Layout::patterns()
+};
+
+/// One subresource placed explicitly, as a driver's GetResourceLayout reports
+/// it (seed 000 DDI) or as a vendor layout computes it. Entries are in
+/// subresource-index order.
+struct SubresourcePlacement {
+  uint64_t offset = 0;        ///< base of the subresource in the resource, bytes
+  uint64_t row_pitch = 0;     ///< bytes between rows of blocks; 0 = tightest
+  uint64_t depth_pitch = 0;   ///< bytes between slices of blocks (ROWS if stacked); 0 = tightest
+  uint64_t pre_swizzle[3] = {0, 0, 0};  ///< X bytes, Y rows, Z slices added before swizzling (rule 5);
+                                        ///< also the coordinate origin of a mip inside a mip-tail block
+  int pattern_slot = 0;       ///< index into the pattern table
 };
 
 class Plan;
@@ -85,11 +98,15 @@ class Layout {
   const std::vector<Pattern>& patterns() const { return patterns_; }
   /// The compiled plan of a subresource's pattern (never null for a valid layout).
   const Plan& plan(uint32_t i) const { return *plans_[subs_[i].pattern_slot]; }
-  /// Short human name ("std64k", "row-major", "pattern").
+  /// Short human name ("std64k", "row-major", "pattern", or the name given
+  /// to make_explicit_layout).
   std::string name() const;
 
  private:
   friend Status make_layout(const TextureDesc&, const LayoutSpec&, Layout*);
+  friend Status make_explicit_layout(const TextureDesc&, const std::vector<Pattern>&, const std::vector<SubresourcePlacement>&,
+                                     const std::string&, uint64_t, Layout*);
+  std::string name_;
   TextureDesc desc_{};
   LayoutKind kind_ = LayoutKind::RowMajor;
   std::vector<SubresourceLayout> subs_;
@@ -109,6 +126,16 @@ inline uint32_t calc_subresource(uint32_t mip, uint32_t slice, uint32_t plane, u
 /// swizzled layout, a pattern that fails validate(), pitches too small,
 /// sizes that overflow 64 bits, standard swizzle with MSAA.
 Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out);
+
+/// Builds a layout from a pattern table and per-subresource placements
+/// (count = mip_levels * array_size). Each subresource spans the blocks its
+/// coordinates (after pre-swizzle) touch; `resource_size` 0 means "the end of
+/// the last subresource", otherwise it must cover every subresource.
+/// Non-power-of-two elements are allowed here (byte-granular patterns).
+/// Errors name the subresource and field.
+Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>& patterns,
+                            const std::vector<SubresourcePlacement>& placements, const std::string& name,
+                            uint64_t resource_size, Layout* out);
 
 /// The built-in standard-swizzle pattern for `kind` (Std64K / Std4K), 2D or 3D,
 /// element size 1..16 bytes (from patterns/std64k.json, patterns/std4k.json).
