@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Builds swz if needed and runs the whole test suite.
-#   SWZ_BUILD_DIR  build directory (default: build)
+#   SWZ_BUILD_DIR   build directory (default: build)
+#   SWZ_CMAKE_ARGS  extra cmake options for a new build directory
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 BUILD_DIR=${SWZ_BUILD_DIR:-build}
 JOBS=$(nproc 2>/dev/null || echo 2)
 
-if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
+if [ ! -f "$BUILD_DIR/CMakeCache.txt" ] || [ ! -f "$BUILD_DIR/CTestTestfile.cmake" ]; then
   echo "==> configure (Release) in $BUILD_DIR"
-  cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
+  # shellcheck disable=SC2086  # SWZ_CMAKE_ARGS: extra options, e.g. "-DSWZ_GPU=OFF"
+  cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release ${SWZ_CMAKE_ARGS:-}
 fi
 echo "==> build"
 cmake --build "$BUILD_DIR" -j "$JOBS"

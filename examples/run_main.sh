@@ -5,6 +5,7 @@
 #   3. swizzle the bundled photograph into the D3D12 64KB standard swizzle,
 #   4. deswizzle it back to a PNG,
 #   5. check that the decoded RGBA8 pixels of the original equal the round trip.
+# Environment: SWZ_BUILD_DIR (default build), SWZ_SKIP_DEPS=1, SWZ_CMAKE_ARGS (extra cmake options).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -18,10 +19,9 @@ if [ "${SWZ_SKIP_DEPS:-0}" != 1 ]; then
   bash .ci/install-deps.sh
 fi
 
-if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-  echo "==> configure (Release) in $BUILD_DIR"
-  cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release
-fi
+echo "==> configure (Release) in $BUILD_DIR"
+# shellcheck disable=SC2086  # SWZ_CMAKE_ARGS: extra options, e.g. "-DSWZ_GPU=OFF"
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release ${SWZ_CMAKE_ARGS:-}
 echo "==> build the swz command"
 cmake --build "$BUILD_DIR" --target swz_cli -j "$JOBS"
 SWZ="$BUILD_DIR/bin/swz"

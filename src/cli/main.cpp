@@ -234,13 +234,13 @@ void info(const CommonOptions& o) {
   std::printf("size       %s\n", bytes_text(l.size()).c_str());
   std::printf("alignment  %llu\n", static_cast<unsigned long long>(l.alignment()));
   std::printf("packed     %s (all subresources tightly packed)\n", bytes_text(total_packed_bytes(l)).c_str());
-  std::printf("%5s %4s %5s %16s %7s %14s %14s %14s %14s %4s\n", "sub", "mip", "slice", "size (texels)", "elems",
+  std::printf("%5s %4s %5s %16s %11s %14s %14s %14s %14s %4s\n", "sub", "mip", "slice", "size (texels)", "elems",
               "offset", "bytes", "row_pitch", "depth_pitch", "slot");
   for (uint32_t i = 0; i < l.subresource_count(); ++i) {
     const SubresourceLayout& s = l.sub(i);
     std::string dims = std::to_string(s.width) + "x" + std::to_string(s.height) + "x" + std::to_string(s.depth);
     std::string els = std::to_string(s.width_el) + "x" + std::to_string(s.height_el);
-    std::printf("%5u %4u %5u %16s %7s %14llu %14llu %14llu %14llu%s %4d\n", s.index, s.mip, s.array_slice,
+    std::printf("%5u %4u %5u %16s %11s %14llu %14llu %14llu %14llu%s %4d\n", s.index, s.mip, s.array_slice,
                 dims.c_str(), els.c_str(), static_cast<unsigned long long>(s.offset),
                 static_cast<unsigned long long>(s.size), static_cast<unsigned long long>(s.row_pitch),
                 static_cast<unsigned long long>(s.depth_pitch), s.stack_depth ? "r" : " ", s.pattern_slot);
