@@ -70,6 +70,9 @@ for L in row-major std64k std4k "pattern:X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2"; do
     fi
   done
 done
+head -c $((3 * 5 * 12 + 1 * 2 * 12)) /dev/urandom >f3.raw
+expect_ok "row-major R32G32B32_FLOAT (12-byte elements), 2 mips" bash -c "'$SWZ' swizzle -q --layout row-major --format R32G32B32_FLOAT --size 3x5 --mips 2 f3.raw f3.bin && '$SWZ' deswizzle -q --layout row-major --format R32G32B32_FLOAT --size 3x5 --mips 2 f3.bin f3.back && cmp f3.raw f3.back"
+expect_err "std64k refuses 12-byte elements" "12-byte" "$SWZ" swizzle --layout std64k --format R32G32B32_FLOAT --size 3x5 --mips 2 f3.raw e.bin
 # one subresource of many
 expect_ok "BC1 with mips and array" "$SWZ" swizzle -q --layout std64k --format BC1_UNORM --size 10x10 --mips full --array 2 bc1m.raw o.bin
 expect_ok "deswizzle --subresource 5 raw" "$SWZ" deswizzle -q --layout std64k --format BC1_UNORM --size 10x10 --mips full --array 2 --subresource 5 o.bin s5.raw

@@ -14,8 +14,8 @@ namespace {
 struct Builtin {
   const char* name;
   const char* description;
-  /// Sets up the spec. `params` is the text after "name:" ("" when absent).
-  void (*apply)(std::string_view params, LayoutSpec* spec);
+  /// Sets up the choice. `params` is the text after "name:" ("" when absent).
+  void (*apply)(std::string_view params, LayoutChoice* choice);
   bool takes_params;
 };
 
@@ -27,25 +27,25 @@ const Builtin kBuiltins[] = {
     {"row-major",
      "linear rows; row pitch = row bytes aligned up to 256, subresources on 512-byte boundaries (D3D12 copyable "
      "footprints)",
-     [](std::string_view p, LayoutSpec* s) {
+     [](std::string_view p, LayoutChoice* c) {
        no_params("row-major", p);
-       s->kind = LayoutKind::RowMajor;
+       c->spec.kind = LayoutKind::RowMajor;
      },
      false},
     {"std64k",
      "D3D12 64KB standard swizzle (D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE): 2D and 3D, 8-128 bpp and BC; "
      "64KB tiles in row-major order",
-     [](std::string_view p, LayoutSpec* s) {
+     [](std::string_view p, LayoutChoice* c) {
        no_params("std64k", p);
-       s->kind = LayoutKind::Std64K;
+       c->spec.kind = LayoutKind::Std64K;
      },
      false},
     {"std4k",
      "4KB standard swizzle (Intel TileYf, AMD SW_4KB_S): 2D = the low 12 bits of std64k, 3D = 4KB bricks; "
      "NOT a D3D12 API layout",
-     [](std::string_view p, LayoutSpec* s) {
+     [](std::string_view p, LayoutChoice* c) {
        no_params("std4k", p);
-       s->kind = LayoutKind::Std4K;
+       c->spec.kind = LayoutKind::Std4K;
      },
      false},
 };
@@ -75,7 +75,8 @@ std::string builtin_layout_names() {
   return out;
 }
 
-void parse_layout_arg(std::string_view arg, LayoutSpec* spec) {
+void parse_layout_arg(std::string_view arg, LayoutChoice* choice) {
+  LayoutSpec* spec = &choice->spec;
   if (arg.empty()) unknown(arg);
 
   // 1. pattern:TEXT
@@ -98,7 +99,7 @@ void parse_layout_arg(std::string_view arg, LayoutSpec* spec) {
     if (head == b.name) {
       if (!b.takes_params && arg.size() != head.size() && params.empty())
         fail("layout '" + std::string(b.name) + "' takes no parameters");
-      b.apply(params, spec);
+      b.apply(params, choice);
       return;
     }
   }

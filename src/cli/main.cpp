@@ -245,8 +245,10 @@ void info(const CommonOptions& o) {
                 static_cast<unsigned long long>(s.size), static_cast<unsigned long long>(s.row_pitch),
                 static_cast<unsigned long long>(s.depth_pitch), s.stack_depth ? "r" : " ", s.pattern_slot);
   }
-  for (size_t k = 0; k < l.patterns().size(); ++k)
-    std::printf("pattern %zu  %s\n", k, to_text(l.patterns()[k]).c_str());
+  for (size_t k = 0; k < l.patterns().size(); ++k) {
+    std::string text = to_text(l.patterns()[k]);
+    if (!text.empty()) std::printf("pattern %zu  %s\n", k, text.c_str());
+  }
 }
 
 void layouts() {

@@ -131,13 +131,16 @@ Texture make_texture(const CommonOptions& o, const SizeArg& size) {
   if (o.mip_tail == "d3d12")
     fail("--mip-tail d3d12 is not implemented yet; use --mip-tail none (every mip in its own tiles)");
   if (o.mip_tail != "none") fail("--mip-tail '" + o.mip_tail + "': expected none or d3d12");
-  t.spec.mip_tail = MipTail::None;
 
   t.layout_arg = o.layout;
-  parse_layout_arg(o.layout, &t.spec);
+  LayoutChoice choice;
+  choice.spec.mip_tail = MipTail::None;
+  parse_layout_arg(o.layout, &choice);
+  t.spec = choice.spec;
   t.spec.row_pitch = o.row_pitch;
   t.spec.depth_pitch = o.depth_pitch;
-  check(make_layout(t.desc, t.spec, &t.layout), "cannot lay out a " + t.describe() + " texture as " + o.layout);
+  Status st = choice.build ? choice.build(t.desc, t.spec, &t.layout) : make_layout(t.desc, t.spec, &t.layout);
+  check(st, "cannot lay out a " + t.describe() + " texture as " + o.layout);
   return t;
 }
 
