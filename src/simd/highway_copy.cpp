@@ -1,0 +1,163 @@
+// swz — the Highway kernels (DESIGN.md §3): compiled once per SIMD target by
+// hwy/foreach_target.h and chosen at run time with HWY_DYNAMIC_DISPATCH
+// (AVX-512 or AVX2 on x86, NEON/SVE on Arm, a portable fallback elsewhere).
+// The walk itself (strips, chunks, run tables) is walker-inl.h; this file
+// supplies the vector moves.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "kernel.hpp"
+#include "simd/geometry.hpp"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "simd/highway_copy.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/cache_control.h>
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace swz::detail::simd {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#define HWY_SWZ_INLINE HWY_INLINE
+
+struct HwyMover {
+  static constexpr bool kHasLine = HWY_TARGET != HWY_SCALAR;
+
+  template <size_t N>
+  static HWY_INLINE void Run(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src, bool stream) {
+#if HWY_TARGET == HWY_SCALAR
+    (void)stream;
+    std::memcpy(dst, src, N);
+#else
+    if constexpr (N < 16) {
+      (void)stream;
+      std::memcpy(dst, src, N);
+    } else {
+      const hn::FixedTag<uint8_t, 16> d;
+      for (size_t i = 0; i < N; i += 16) {
+        const auto v = hn::LoadU(d, src + i);
+        if (stream) hn::Stream(v, d, dst + i);
+        else hn::StoreU(v, d, dst + i);
+      }
+    }
+#endif
+  }
+
+  /// n bytes, n a multiple of 64; dst 64-aligned when streaming.
+  static HWY_INLINE void RunN(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src, uint64_t n, bool stream) {
+#if HWY_TARGET == HWY_SCALAR
+    (void)stream;
+    std::memcpy(dst, src, n);
+#else
+    const hn::ScalableTag<uint8_t> d;
+    const size_t L = hn::Lanes(d);
+    if (L > 64 || (64 % L) != 0) {  // scalable vectors wider than a line
+      std::memcpy(dst, src, n);
+      return;
+    }
+    for (uint64_t i = 0; i < n; i += L) {
+      const auto v = hn::LoadU(d, src + i);
+      if (stream) hn::Stream(v, d, dst + i);
+      else hn::StoreU(v, d, dst + i);
+    }
+#endif
+  }
+
+  /// One 64-byte line from four 16-byte pieces; dst 64-aligned when streaming.
+  static HWY_INLINE void Line4(uint8_t* HWY_RESTRICT dst, const uint8_t* p0, const uint8_t* p1, const uint8_t* p2,
+                               const uint8_t* p3, bool stream) {
+#if HWY_TARGET == HWY_SCALAR
+    (void)stream;
+    std::memcpy(dst, p0, 16);
+    std::memcpy(dst + 16, p1, 16);
+    std::memcpy(dst + 32, p2, 16);
+    std::memcpy(dst + 48, p3, 16);
+#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+    const hn::Full128<uint8_t> dq;
+    const hn::Full256<uint8_t> dh;
+    const hn::Full512<uint8_t> d;
+    const auto lo = hn::Combine(dh, hn::LoadU(dq, p1), hn::LoadU(dq, p0));
+    const auto hi = hn::Combine(dh, hn::LoadU(dq, p3), hn::LoadU(dq, p2));
+    const auto v = hn::Combine(d, hi, lo);
+    if (stream) hn::Stream(v, d, dst);
+    else hn::StoreU(v, d, dst);
+#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+    const hn::Full128<uint8_t> dq;
+    const hn::Full256<uint8_t> dh;
+    const auto lo = hn::Combine(dh, hn::LoadU(dq, p1), hn::LoadU(dq, p0));
+    const auto hi = hn::Combine(dh, hn::LoadU(dq, p3), hn::LoadU(dq, p2));
+    if (stream) {
+      hn::Stream(lo, dh, dst);
+      hn::Stream(hi, dh, dst + 32);
+    } else {
+      hn::StoreU(lo, dh, dst);
+      hn::StoreU(hi, dh, dst + 32);
+    }
+#else
+    const hn::FixedTag<uint8_t, 16> dq;
+    const auto v0 = hn::LoadU(dq, p0), v1 = hn::LoadU(dq, p1), v2 = hn::LoadU(dq, p2), v3 = hn::LoadU(dq, p3);
+    if (stream) {
+      hn::Stream(v0, dq, dst);
+      hn::Stream(v1, dq, dst + 16);
+      hn::Stream(v2, dq, dst + 32);
+      hn::Stream(v3, dq, dst + 48);
+    } else {
+      hn::StoreU(v0, dq, dst);
+      hn::StoreU(v1, dq, dst + 16);
+      hn::StoreU(v2, dq, dst + 32);
+      hn::StoreU(v3, dq, dst + 48);
+    }
+#endif
+  }
+};
+
+#include "simd/walker-inl.h"
+
+#undef HWY_SWZ_INLINE
+
+void CopyRegion(const Region& r, Direction dir) {
+  Walker<HwyMover> w(r, dir, tuning());
+  w.Run();
+}
+
+int64_t TargetBits() { return HWY_TARGET; }
+
+// NOLINTNEXTLINE(google-readability-namespace-comments)
+}  // namespace HWY_NAMESPACE
+}  // namespace swz::detail::simd
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace swz::detail {
+namespace simd {
+
+Tuning& tuning() {
+  static Tuning t;
+  return t;
+}
+
+HWY_EXPORT(CopyRegion);
+HWY_EXPORT(TargetBits);
+
+}  // namespace simd
+
+void highway_copy(const Region& r, Direction dir) {
+  if (r.plan->element_log2 < 0 || r.w == 0 || r.h == 0 || r.d == 0) {
+    // Byte-granular patterns with element sizes that are not a power of two
+    // (vendor layouts) take the scalar path; it is per run all the same.
+    if (r.w && r.h && r.d) scalar_copy(r, dir);
+    return;
+  }
+  HWY_DYNAMIC_DISPATCH(simd::CopyRegion)(r, dir);
+  if (r.streaming) hwy::FlushStream();
+}
+
+/// Name of the Highway target the dispatcher picks on this machine.
+const char* highway_target_name() { return hwy::TargetName(HWY_DYNAMIC_DISPATCH(simd::TargetBits)()); }
+
+}  // namespace swz::detail
+#endif  // HWY_ONCE
