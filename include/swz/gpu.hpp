@@ -1,0 +1,158 @@
+// swz — the Vulkan compute path (built when SWZ_GPU=ON and Vulkan + glslc are
+// found; then SWZ_HAVE_GPU is defined for users of the swz target).
+//
+// One compute dispatch per subresource region converts between a linear
+// buffer and a laid-out resource buffer, byte for byte what the CPU kernels
+// produce (DESIGN.md §1-§3). The pattern's tables (G byte tables, the inverse
+// in-block map as per-chunk columns) live in a storage buffer; the box,
+// pitches, pre-swizzle offsets and stacking go in push constants; each
+// workgroup owns a contiguous range of the resource (whole blocks or parts
+// of one) and gathers / scatters the linear side in whole sectors.
+//
+// Requirements on the device: Vulkan 1.1, VK_KHR_push_descriptor, a queue
+// with compute; storageBuffer16BitAccess / storageBuffer8BitAccess only for
+// copies whose alignment forces 2- or 1-byte words (see Limits below).
+//
+// No exceptions cross this API; every call returns a Status. A machine with
+// no Vulkan driver gets Code::no_device from Context::create.
+#pragma once
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "swz/copy.hpp"
+#include "swz/layout.hpp"
+#include "swz/status.hpp"
+
+namespace swz::gpu {
+
+/// A range of a VkBuffer. `size` is the number of bytes the call may touch
+/// from `offset` (VK_WHOLE_SIZE is not accepted: give the real size).
+struct BufferRange {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  VkDeviceSize size = 0;
+};
+
+struct ContextOptions {
+  /// Index into vkEnumeratePhysicalDevices; -1 = pick (discrete, then
+  /// integrated, virtual, CPU). The environment variable SWZ_VK_DEVICE, when
+  /// set, overrides -1.
+  int device_index = -1;
+  /// Enable VK_LAYER_KHRONOS_validation when it is installed.
+  bool validation = false;
+};
+
+/// A caller's Vulkan objects to adopt. The caller keeps them alive for the
+/// Context's lifetime and must have created the device with
+/// VK_KHR_push_descriptor enabled (or API >= 1.4), and says which optional
+/// features it enabled.
+struct AdoptInfo {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;          ///< used only by the host-memory conveniences
+  uint32_t queue_family = 0;               ///< family of `queue`, with VK_QUEUE_COMPUTE_BIT
+  bool storage_buffer_8bit = false;        ///< storageBuffer8BitAccess enabled
+  bool storage_buffer_16bit = false;       ///< storageBuffer16BitAccess enabled
+};
+
+/// Tuning knobs; the defaults are what the benchmark found best.
+struct DispatchTuning {
+  /// log2 of the 16-byte chunks one workgroup moves (11 = 32 KiB). 0 = default;
+  /// the environment variable SWZ_GPU_WG_LOG2 overrides the default.
+  unsigned wg_chunks_log2 = 0;
+};
+
+/// What one recorded conversion does (for logs and benchmarks).
+struct DispatchInfo {
+  uint32_t workgroups = 0;   ///< total workgroups of the dispatch (256 invocations each)
+  uint32_t word_bytes = 0;   ///< bytes each load/store moves (16 when the pattern's run and alignment allow)
+  uint32_t chunks_log2 = 0;  ///< log2 of the words one workgroup moves
+};
+
+/// A Vulkan device plus the swizzle pipelines. Movable, not copyable; cheap
+/// to keep. Thread safety: calls on one Context must not overlap.
+class Context {
+ public:
+  Context();
+  ~Context();
+  Context(Context&&) noexcept;
+  Context& operator=(Context&&) noexcept;
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  /// Creates an instance and a device of its own. Code::no_device when there
+  /// is no Vulkan loader/driver/device; unsupported when the device lacks a
+  /// requirement (the message names it).
+  static Status create(Context* out, const ContextOptions& options = {});
+  /// Adopts a caller's instance/device/queue (nothing is destroyed later).
+  static Status adopt(Context* out, const AdoptInfo& info);
+
+  bool valid() const { return impl_ != nullptr; }
+  std::string device_name() const;
+  VkInstance instance() const;
+  VkPhysicalDevice physical_device() const;
+  VkDevice device() const;
+  VkQueue queue() const;
+  uint32_t queue_family() const;
+
+  void set_tuning(const DispatchTuning& t);
+
+  // ---- Recording into a caller's command buffer -----------------------------
+  // These bind a compute pipeline, push descriptors and push constants, then
+  // record ONE vkCmdDispatch; the caller's compute bindings are disturbed.
+  // Synchronisation is the caller's: make prior writes to the source visible
+  // to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT before,
+  // and wait for the compute shader's writes after. The command buffer must
+  // belong to a queue family with compute. Validation is that of
+  // swz::write_to_subresource / read_from_subresource (D3D12 semantics, box in
+  // texels) with the buffers' ranges as the spans. The two ranges must not
+  // overlap. Pattern tables are uploaded to buffers the Context owns and
+  // keeps until trim() or destruction, so nothing recorded here needs the
+  // caller to keep anything alive but the Context and its buffers.
+
+  /// Linear (`src`, pointing at the box's first element) -> resource
+  /// (`resource`: the whole resource, offset 0 = the layout's byte 0).
+  Status record_write_to_subresource(VkCommandBuffer cmd, const Layout& layout, const BufferRange& resource,
+                                     uint32_t subresource, const Box* box, const BufferRange& src,
+                                     uint64_t src_row_pitch, uint64_t src_depth_pitch,
+                                     DispatchInfo* info = nullptr);
+  /// Resource -> linear. Mirror of record_write_to_subresource.
+  Status record_read_from_subresource(VkCommandBuffer cmd, const BufferRange& dst, uint64_t dst_row_pitch,
+                                      uint64_t dst_depth_pitch, const Layout& layout, const BufferRange& resource,
+                                      uint32_t subresource, const Box* box, DispatchInfo* info = nullptr);
+
+  /// A plain compute-shader copy of `size` bytes (vkCmdCopyBuffer is several
+  /// times slower on some drivers). 16-byte words when offsets and size
+  /// allow, else the largest word that divides them; same workgroup shape as
+  /// the swizzle dispatch.
+  Status record_buffer_copy(VkCommandBuffer cmd, const BufferRange& src, const BufferRange& dst, uint64_t size,
+                            DispatchInfo* info = nullptr);
+
+  // ---- Host memory conveniences (same signature and rules as swz/copy.hpp) --
+  // Upload, one dispatch, download, on the Context's queue; blocking.
+  Status write_to_subresource(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource,
+                              const Box* box, const void* src, uint64_t src_size, uint64_t src_row_pitch,
+                              uint64_t src_depth_pitch);
+  Status read_from_subresource(void* dst, uint64_t dst_size, uint64_t dst_row_pitch, uint64_t dst_depth_pitch,
+                               const Layout& layout, const void* resource, uint64_t resource_size,
+                               uint32_t subresource, const Box* box);
+
+  /// Frees the cached pattern tables and staging buffers. Call only when no
+  /// recorded work is pending on the GPU.
+  void trim();
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// Limits: the resource bytes of one subresource and the linear bytes of one
+// box must each fit in the device's maxStorageBufferRange (and 4 GiB); a
+// larger copy fails with Code::unsupported naming the limit.
+
+}  // namespace swz::gpu
