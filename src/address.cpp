@@ -11,6 +11,8 @@ Status element_offset(const Layout& layout, uint32_t subresource, uint32_t x, ui
                       uint64_t* out) {
   SubresourceLayout s;
   SWZ_TRY(layout.subresource(subresource, &s));
+  if (s.packed)
+    return {Code::unsupported, "subresource " + std::to_string(subresource) + " is in the packed mip tail, whose layout is adapter-specific"};
   if (x >= s.width_el) return {Code::out_of_range, "x = " + std::to_string(x) + " (subresource " + std::to_string(subresource) + " is " + std::to_string(s.width_el) + " elements wide)"};
   if (y >= s.height_el) return {Code::out_of_range, "y = " + std::to_string(y) + " (subresource " + std::to_string(subresource) + " is " + std::to_string(s.height_el) + " elements high)"};
   if (z >= s.depth) return {Code::out_of_range, "z = " + std::to_string(z) + " (subresource " + std::to_string(subresource) + " has depth " + std::to_string(s.depth) + ")"};
@@ -116,6 +118,13 @@ Status locate(const Layout& layout, uint64_t offset, Location* out) {
       best_start = s.offset;
       loc.subresource = s.index;
       any = true;
+    }
+    if (offset - s.offset < s.size && s.packed) {
+      Location hit;
+      hit.packed = true;
+      hit.subresource = s.index;
+      *out = hit;
+      return Status::Ok();
     }
     if (offset - s.offset < s.size) {
       Location hit;

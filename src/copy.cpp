@@ -58,6 +58,9 @@ Status resolve(const Layout& layout, uint64_t resource_size, uint32_t subresourc
   SWZ_TRY(layout.subresource(subresource, &s));
   const TextureDesc& d = layout.desc();
   const Plan& p = layout.plan(subresource);
+  if (s.packed)
+    return {Code::unsupported, "subresource " + std::to_string(subresource) +
+                                   " is in the packed mip tail: its layout is adapter-specific, so swz will not copy it"};
   if (d.samples > 1)
     return {Code::unsupported, "samples = " + std::to_string(d.samples) + ": D3D12 refuses MSAA resources in WriteToSubresource/ReadFromSubresource"};
   const uint32_t eb = s.element_bytes;

@@ -264,4 +264,39 @@ const FormatInfo* all_formats(size_t* count) {
   return kFormats;
 }
 
+Status plane_info(const FormatInfo& f, uint32_t plane, PlaneInfo* out) {
+  if (plane >= f.planes)
+    return {Code::out_of_range, "plane = " + std::to_string(plane) + " (format " + f.name + " has " + std::to_string(f.planes) +
+                                    (f.planes == 1 ? " plane)" : " planes)")};
+  PlaneInfo p;
+  p.format_name = f.name;
+  p.element_bytes = f.element_bytes;
+  if (f.planes == 1) {
+    *out = p;
+    return Status::Ok();
+  }
+  const std::string n = f.name;
+  if (n == "NV12" || n == "P010" || n == "P016") {
+    const bool wide = n != "NV12";
+    p.format_name = plane == 0 ? (wide ? "R16_TYPELESS" : "R8_TYPELESS") : (wide ? "R16G16_TYPELESS" : "R8G8_TYPELESS");
+    p.element_bytes = (wide ? 2u : 1u) * (plane == 0 ? 1u : 2u);
+    p.width_divisor = p.height_divisor = plane == 0 ? 1 : 2;
+  } else if (n == "P208" || n == "NV11") {
+    p.format_name = plane == 0 ? "R8_TYPELESS" : "R8G8_TYPELESS";
+    p.element_bytes = plane == 0 ? 1 : 2;
+    p.width_divisor = plane == 0 ? 1 : (n == "NV11" ? 4 : 2);
+  } else if (n == "V208" || n == "V408") {
+    p.format_name = "R8_TYPELESS";
+    p.element_bytes = 1;
+    p.height_divisor = (n == "V208" && plane > 0) ? 2 : 1;
+  } else if (f.depth_stencil) {
+    p.format_name = plane == 0 ? "R32_TYPELESS" : "R8_TYPELESS";
+    p.element_bytes = plane == 0 ? 4 : 1;
+  } else {
+    return {Code::unsupported, std::string("format ") + f.name + ": plane layout unknown"};
+  }
+  *out = p;
+  return Status::Ok();
+}
+
 }  // namespace swz

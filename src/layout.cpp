@@ -120,11 +120,9 @@ static Status check_desc(const TextureDesc& d) {
                                         " for " + std::to_string(d.width) + "x" + std::to_string(d.height) +
                                         (d.dimension == Dimension::Texture3D ? "x" + std::to_string(d.depth) : std::string())};
   if (d.samples > 1 && d.mip_levels > 1) return {Code::invalid_argument, "mip_levels = " + std::to_string(d.mip_levels) + " with MSAA (must be 1)"};
-  if (d.format.planes > 1)
-    return {Code::unsupported, std::string("format ") + d.format.name + " has " + std::to_string(d.format.planes) +
-                                   " planes; planar formats are not supported yet"};
   uint64_t subs;
-  if (!mul_ok(d.mip_levels, d.array_size, &subs) || subs > 0xffffffffu) return overflow("subresource count");
+  if (!mul_ok(d.mip_levels, d.array_size, &subs) || !mul_ok(subs, d.format.planes, &subs) || subs > 0xffffffffu)
+    return overflow("subresource count");
   return Status::Ok();
 }
 
@@ -133,15 +131,18 @@ static Status check_desc(const TextureDesc& d) {
 // covers every block the subresource's coordinates touch, relative to its
 // offset; for a plan whose postamble moves whole blocks it is a conservative
 // bound, and a pattern that could leave it is refused.
-static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint32_t m, uint32_t slice, uint64_t rp, uint64_t dp,
-                                const uint64_t pre[3], SubresourceLayout* out) {
+static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint32_t m, uint32_t slice, uint32_t plane,
+                                uint64_t rp, uint64_t dp, const uint64_t pre[3], SubresourceLayout* out) {
   SubresourceLayout s;
-  const uint32_t eb = desc.format.element_bytes;
-  s.index = calc_subresource(m, slice, 0, desc.mip_levels, desc.array_size);
+  PlaneInfo pi;
+  SWZ_TRY(plane_info(desc.format, plane, &pi));
+  const uint32_t eb = pi.element_bytes;
+  s.index = calc_subresource(m, slice, plane, desc.mip_levels, desc.array_size);
   s.mip = m;
   s.array_slice = slice;
-  s.width = std::max(1u, desc.width >> m);
-  s.height = std::max(1u, desc.height >> m);
+  s.plane = plane;
+  s.width = static_cast<uint32_t>(ceil_div(std::max(1u, desc.width >> m), pi.width_divisor));
+  s.height = static_cast<uint32_t>(ceil_div(std::max(1u, desc.height >> m), pi.height_divisor));
   s.depth = desc.dimension == Dimension::Texture3D ? std::max(1u, desc.depth >> m) : 1u;
   s.width_el = static_cast<uint32_t>(ceil_div(s.width, desc.format.block_width));
   s.height_el = static_cast<uint32_t>(ceil_div(s.height, desc.format.block_height));
@@ -215,79 +216,138 @@ static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint3
   return Status::Ok();
 }
 
+namespace {
+
+// Compiles (or reuses) the plan of pattern slot `slot` for `eb`-byte elements.
+struct PlanCache {
+  std::vector<std::pair<std::pair<int, uint32_t>, std::shared_ptr<const Plan>>> items;
+  Status get(const Pattern& p, int slot, uint32_t eb, std::shared_ptr<const Plan>* out) {
+    for (auto& [key, plan] : items)
+      if (key.first == slot && key.second == eb) {
+        *out = plan;
+        return Status::Ok();
+      }
+    SWZ_TRY(Plan::compile(p, eb, out));
+    items.push_back({{slot, eb}, *out});
+    return Status::Ok();
+  }
+};
+
+uint32_t element_bytes_of_plane(const FormatInfo& f, uint32_t plane) {
+  PlaneInfo pi;
+  return plane_info(f, plane, &pi).ok() ? pi.element_bytes : 0;
+}
+
+}  // namespace
+
 Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out) {
   SWZ_TRY(check_desc(desc));
-  const uint32_t eb = desc.format.element_bytes;
-  const bool pot = (eb & (eb - 1)) == 0;
+  const FormatInfo& fmt = desc.format;
+  const uint32_t planes = fmt.planes;
   Layout L;
   L.desc_ = desc;
   L.kind_ = spec.kind;
-  Pattern pat;
   uint64_t placement = 1;
-  switch (spec.kind) {
-    case LayoutKind::RowMajor: {
-      if (desc.samples > 1) return {Code::unsupported, "row-major layout with samples = " + std::to_string(desc.samples) + " (D3D12 row-major textures cannot be MSAA)"};
-      if (pot && eb <= 16) {
-        for (unsigned i = 0; (1u << i) < eb; ++i) pat.interleave[i] = BitEntry::make(Channel::X, i);
-      }  // else: the empty pattern, byte-granular (rule 11)
-      placement = 512;
-      break;
-    }
-    case LayoutKind::Std64K:
-    case LayoutKind::Std4K: {
-      const char* nm = spec.kind == LayoutKind::Std64K ? "std64k" : "std4k";
-      if (!pot || eb > 16)
-        return {Code::unsupported, std::string(nm) + ": format " + desc.format.name + " has " + std::to_string(eb) +
-                                       "-byte elements; standard swizzle needs 1, 2, 4, 8 or 16"};
-      if (desc.samples > 1)
-        return {Code::unsupported, std::string(nm) + " with samples = " + std::to_string(desc.samples) +
-                                       ": D3D12 standard swizzle does not support MSAA"};
-      if (desc.format.depth_stencil)
-        return {Code::unsupported, std::string(nm) + ": D3D12 standard swizzle does not support depth-stencil format " + desc.format.name};
-      SWZ_TRY(standard_swizzle_pattern(spec.kind, desc.dimension, eb, &pat));
-      placement = spec.kind == LayoutKind::Std64K ? 65536 : 4096;
-      break;
-    }
-    case LayoutKind::Explicit:
-      return {Code::invalid_argument, "layout kind Explicit: use make_explicit_layout"};
-    case LayoutKind::Pattern: {
-      if (!pot || eb > 16)
-        return {Code::unsupported, std::string("pattern layout: format ") + desc.format.name + " has " + std::to_string(eb) +
-                                       "-byte elements; swizzled layouts need 1, 2, 4, 8 or 16"};
-      pat = spec.pattern;
-      break;
+  std::vector<Pattern> slot_pattern(planes);  // one pattern per plane
+  const char* nm = spec.kind == LayoutKind::Std64K ? "std64k" : "std4k";
+  for (uint32_t plane = 0; plane < planes; ++plane) {
+    const uint32_t eb = element_bytes_of_plane(fmt, plane);
+    const bool pot = eb != 0 && (eb & (eb - 1)) == 0;
+    Pattern& pat = slot_pattern[plane];
+    switch (spec.kind) {
+      case LayoutKind::RowMajor:
+        if (desc.samples > 1)
+          return {Code::unsupported, "row-major layout with samples = " + std::to_string(desc.samples) + " (D3D12 row-major textures cannot be MSAA)"};
+        if (pot && eb <= 16)
+          for (unsigned i = 0; (1u << i) < eb; ++i) pat.interleave[i] = BitEntry::make(Channel::X, i);
+        // else: the empty pattern, byte-granular (rule 11)
+        placement = 512;
+        break;
+      case LayoutKind::Std64K:
+      case LayoutKind::Std4K:
+        if (planes > 1 && !fmt.depth_stencil)
+          return {Code::unsupported, std::string(nm) + ": D3D12 standard swizzle does not support planar format " + fmt.name};
+        if (fmt.depth_stencil)
+          return {Code::unsupported, std::string(nm) + ": D3D12 standard swizzle does not support depth-stencil format " + fmt.name};
+        if (!pot || eb > 16)
+          return {Code::unsupported, std::string(nm) + ": format " + fmt.name + " has " + std::to_string(eb) +
+                                         "-byte elements; standard swizzle needs 1, 2, 4, 8 or 16"};
+        if (desc.samples > 1)
+          return {Code::unsupported, std::string(nm) + " with samples = " + std::to_string(desc.samples) +
+                                         ": D3D12 standard swizzle does not support MSAA"};
+        SWZ_TRY(standard_swizzle_pattern(spec.kind, desc.dimension, eb, &pat));
+        placement = spec.kind == LayoutKind::Std64K ? 65536 : 4096;
+        break;
+      case LayoutKind::Explicit:
+        return {Code::invalid_argument, "layout kind Explicit: use make_explicit_layout"};
+      case LayoutKind::Pattern:
+        if (!pot || eb > 16)
+          return {Code::unsupported, std::string("pattern layout: format ") + fmt.name + " has " + std::to_string(eb) +
+                                         "-byte elements; swizzled layouts need 1, 2, 4, 8 or 16"};
+        pat = spec.pattern;
+        break;
     }
   }
-  std::shared_ptr<const Plan> plan;
-  SWZ_TRY(Plan::compile(pat, eb, &plan));
-  if (spec.kind == LayoutKind::Pattern) placement = plan->block_bytes;
-  const uint64_t ext_s = uint64_t{1} << plan->ext_log2[3];
-  if (desc.samples > ext_s)
-    return {Code::invalid_argument, "samples = " + std::to_string(desc.samples) + " but the pattern addresses only " +
-                                        std::to_string(ext_s) + " (its S bits)"};
-  L.patterns_.push_back(pat);
-  L.plans_.push_back(plan);
-  L.alignment_ = placement;
-  const uint32_t mips = desc.mip_levels;
+  if (spec.mip_tail == MipTail::D3D12) {
+    if (spec.kind != LayoutKind::Std64K && spec.kind != LayoutKind::Std4K)
+      return {Code::invalid_argument, "mip_tail = d3d12 applies to std64k and std4k only"};
+    const auto& pk = spec.packed;
+    if (uint64_t{pk.num_standard_mips} + pk.num_packed_mips != desc.mip_levels)
+      return {Code::invalid_argument, "packed mips: num_standard_mips (" + std::to_string(pk.num_standard_mips) + ") + num_packed_mips (" +
+                                          std::to_string(pk.num_packed_mips) + ") != mip_levels (" + std::to_string(desc.mip_levels) + ")"};
+    if (pk.num_packed_mips > 0 && pk.num_tiles_for_packed_mips == 0)
+      return {Code::invalid_argument, "packed mips: num_tiles_for_packed_mips = 0 with " + std::to_string(pk.num_packed_mips) + " packed mips"};
+  }
+  PlanCache cache;
+  L.patterns_ = slot_pattern;
   uint64_t cursor = 0;
-  for (uint32_t slice = 0; slice < desc.array_size; ++slice) {
-    for (uint32_t m = 0; m < mips; ++m) {
-      SubresourceLayout s;
-      uint64_t rp = spec.row_pitch;
-      if (spec.kind == LayoutKind::RowMajor && rp == 0) {
-        uint64_t row_bytes = uint64_t{std::max(1u, desc.width >> m)};
-        row_bytes = ceil_div(row_bytes, desc.format.block_width) * eb;
-        if (!align_up(row_bytes, 256, &rp)) return overflow("row pitch");
+  for (uint32_t plane = 0; plane < planes; ++plane) {
+    const uint32_t eb = element_bytes_of_plane(fmt, plane);
+    std::shared_ptr<const Plan> plan;
+    Status st = cache.get(slot_pattern[plane], static_cast<int>(plane), eb, &plan);
+    if (!st.ok()) return {st.code(), planes > 1 ? "plane " + std::to_string(plane) + ": " + st.message() : st.message()};
+    if (spec.kind == LayoutKind::Pattern) placement = std::max(placement, plan->block_bytes);
+    const uint64_t ext_s = uint64_t{1} << plan->ext_log2[3];
+    if (desc.samples > ext_s)
+      return {Code::invalid_argument, "samples = " + std::to_string(desc.samples) + " but the pattern addresses only " + std::to_string(ext_s) +
+                                          " (its S bits)"};
+    for (uint32_t slice = 0; slice < desc.array_size; ++slice) {
+      uint64_t packed_start = 0;
+      for (uint32_t m = 0; m < desc.mip_levels; ++m) {
+        SubresourceLayout s;
+        const bool packed = spec.mip_tail == MipTail::D3D12 && m >= spec.packed.num_standard_mips;
+        uint64_t rp = spec.row_pitch;
+        if (spec.kind == LayoutKind::RowMajor && rp == 0) {
+          PlaneInfo pi;
+          SWZ_TRY(plane_info(fmt, plane, &pi));
+          uint64_t w = ceil_div(ceil_div(std::max(1u, desc.width >> m), pi.width_divisor), fmt.block_width);
+          if (!align_up(w * eb, planes > 1 ? 512 : 256, &rp)) return overflow("row pitch");
+        }
+        const uint64_t pre[3] = {0, 0, 0};
+        SWZ_TRY(place_subresource(desc, *plan, m, slice, plane, rp, spec.depth_pitch, pre, &s));
+        if (packed) {
+          // The tail: NumTilesForPackedMips tiles right after this slice's standard mips.
+          if (m == spec.packed.num_standard_mips) {
+            if (!align_up(cursor, placement, &packed_start)) return overflow("resource size");
+            uint64_t bytes;
+            if (!mul_ok(spec.packed.num_tiles_for_packed_mips, placement, &bytes) || !add_ok(packed_start, bytes, &cursor))
+              return overflow("resource size");
+          }
+          s.packed = true;
+          s.offset = packed_start;
+          s.size = uint64_t{spec.packed.num_tiles_for_packed_mips} * placement;
+        } else {
+          if (!align_up(cursor, placement, &s.offset)) return overflow("resource size");
+          if (!add_ok(s.offset, s.size, &cursor)) return overflow("resource size");
+        }
+        s.pattern_slot = static_cast<int>(plane);
+        L.subs_.push_back(s);
+        L.sub_plans_.push_back(plan);
       }
-      const uint64_t pre[3] = {0, 0, 0};
-      SWZ_TRY(place_subresource(desc, *plan, m, slice, rp, spec.depth_pitch, pre, &s));
-      if (!align_up(cursor, placement, &s.offset)) return overflow("resource size");
-      if (!add_ok(s.offset, s.size, &cursor)) return overflow("resource size");
-      L.subs_.push_back(s);
     }
   }
-  // Subresource order is mip-major within a slice: index = mip + slice*mips,
-  // which is the order we pushed in.
+  // Pushed in subresource-index order: mip + slice*mips + plane*mips*array.
+  L.alignment_ = placement;
   L.size_ = cursor;
   *out = std::move(L);
   return Status::Ok();
@@ -301,38 +361,37 @@ Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>&
   L.desc_ = desc;
   L.kind_ = LayoutKind::Explicit;
   L.name_ = name;
+  L.patterns_ = patterns;
   if (patterns.empty()) return {Code::invalid_argument, "patterns: the table is empty"};
-  for (size_t i = 0; i < patterns.size(); ++i) {
-    std::shared_ptr<const Plan> plan;
-    Status st = Plan::compile(patterns[i], desc.format.element_bytes, &plan);
-    if (!st.ok()) return {st.code(), "pattern " + std::to_string(i) + ": " + st.message()};
-    L.patterns_.push_back(patterns[i]);
-    L.plans_.push_back(plan);
-    L.alignment_ = std::max(L.alignment_, plan->block_bytes);
-  }
-  const uint64_t count = uint64_t{desc.mip_levels} * desc.array_size;
+  const uint64_t count = uint64_t{desc.mip_levels} * desc.array_size * desc.format.planes;
   if (placements.size() != count)
     return {Code::invalid_argument, "placements: " + std::to_string(placements.size()) + " entries for " + std::to_string(count) +
-                                        " subresources (mip_levels x array_size)"};
+                                        " subresources (mip_levels x array_size x planes)"};
+  PlanCache cache;
   uint64_t end_max = 0;
-  for (uint32_t slice = 0; slice < desc.array_size; ++slice)
-    for (uint32_t m = 0; m < desc.mip_levels; ++m) {
-      const uint32_t idx = calc_subresource(m, slice, 0, desc.mip_levels, desc.array_size);
-      const SubresourcePlacement& pl = placements[idx];
-      if (pl.pattern_slot < 0 || static_cast<size_t>(pl.pattern_slot) >= patterns.size())
-        return {Code::invalid_argument, "subresource " + std::to_string(idx) + ": pattern_slot = " + std::to_string(pl.pattern_slot) +
-                                            " (the table has " + std::to_string(patterns.size()) + ")"};
-      SubresourceLayout s;
-      Status st = place_subresource(desc, *L.plans_[pl.pattern_slot], m, slice, pl.row_pitch, pl.depth_pitch, pl.pre_swizzle, &s);
-      if (!st.ok()) return {st.code(), "subresource " + std::to_string(idx) + ": " + st.message()};
-      s.offset = pl.offset;
-      s.pattern_slot = pl.pattern_slot;
-      uint64_t end;
-      if (!add_ok(s.offset, s.size, &end)) return overflow("subresource " + std::to_string(idx) + " end");
-      end_max = std::max(end_max, end);
-      L.subs_.push_back(s);
-    }
-  std::sort(L.subs_.begin(), L.subs_.end(), [](const SubresourceLayout& a, const SubresourceLayout& b) { return a.index < b.index; });
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t m = i % desc.mip_levels;
+    const uint32_t slice = (i / desc.mip_levels) % desc.array_size;
+    const uint32_t plane = i / (desc.mip_levels * desc.array_size);
+    const SubresourcePlacement& pl = placements[i];
+    if (pl.pattern_slot < 0 || static_cast<size_t>(pl.pattern_slot) >= patterns.size())
+      return {Code::invalid_argument, "subresource " + std::to_string(i) + ": pattern_slot = " + std::to_string(pl.pattern_slot) +
+                                          " (the table has " + std::to_string(patterns.size()) + ")"};
+    std::shared_ptr<const Plan> plan;
+    Status st = cache.get(patterns[pl.pattern_slot], pl.pattern_slot, element_bytes_of_plane(desc.format, plane), &plan);
+    if (!st.ok()) return {st.code(), "pattern " + std::to_string(pl.pattern_slot) + " (subresource " + std::to_string(i) + "): " + st.message()};
+    SubresourceLayout s;
+    st = place_subresource(desc, *plan, m, slice, plane, pl.row_pitch, pl.depth_pitch, pl.pre_swizzle, &s);
+    if (!st.ok()) return {st.code(), "subresource " + std::to_string(i) + ": " + st.message()};
+    s.offset = pl.offset;
+    s.pattern_slot = pl.pattern_slot;
+    uint64_t end;
+    if (!add_ok(s.offset, s.size, &end)) return overflow("subresource " + std::to_string(i) + " end");
+    end_max = std::max(end_max, end);
+    L.subs_.push_back(s);
+    L.sub_plans_.push_back(plan);
+    L.alignment_ = std::max(L.alignment_, plan->block_bytes);
+  }
   if (resource_size && resource_size < end_max)
     return {Code::invalid_argument, "resource_size = " + std::to_string(resource_size) + " but subresources reach byte " + std::to_string(end_max)};
   L.size_ = resource_size ? resource_size : end_max;
@@ -340,29 +399,40 @@ Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>&
   return Status::Ok();
 }
 
-Status copyable_footprints(const TextureDesc& desc, std::vector<Footprint>* out, uint64_t* total_bytes) {
+Status copyable_footprints(const TextureDesc& desc, std::vector<Footprint>* out, uint64_t* total_bytes, uint64_t base_offset) {
   SWZ_TRY(check_desc(desc));
   std::vector<Footprint> v;
-  uint64_t cursor = 0;
-  for (uint32_t slice = 0; slice < desc.array_size; ++slice)
-    for (uint32_t m = 0; m < desc.mip_levels; ++m) {
-      Footprint f;
-      f.width = std::max(1u, desc.width >> m);
-      f.height = std::max(1u, desc.height >> m);
-      f.depth = desc.dimension == Dimension::Texture3D ? std::max(1u, desc.depth >> m) : 1u;
-      uint64_t wel = ceil_div(f.width, desc.format.block_width);
-      f.rows = static_cast<uint32_t>(ceil_div(f.height, desc.format.block_height));
-      if (!mul_ok(wel, desc.format.element_bytes, &f.row_size)) return overflow("row size");
-      if (!align_up(f.row_size, 256, &f.row_pitch)) return overflow("row pitch");
-      if (!align_up(cursor, 512, &f.offset)) return overflow("footprint offset");
-      uint64_t t;
-      if (!mul_ok(f.row_pitch, uint64_t{f.rows} * f.depth - 1, &t) || !add_ok(t, f.row_size, &f.total_bytes))
-        return overflow("footprint size");
-      if (!add_ok(f.offset, f.total_bytes, &cursor)) return overflow("footprint size");
-      v.push_back(f);
-    }
+  uint64_t running = 0;
+  const uint32_t planes = desc.format.planes;
+  const uint64_t pitch_align = planes > 1 ? 512 : 256;
+  for (uint32_t plane = 0; plane < planes; ++plane) {
+    PlaneInfo pi;
+    SWZ_TRY(plane_info(desc.format, plane, &pi));
+    for (uint32_t slice = 0; slice < desc.array_size; ++slice)
+      for (uint32_t m = 0; m < desc.mip_levels; ++m) {
+        Footprint f;
+        f.element_bytes = pi.element_bytes;
+        f.format_name = pi.format_name;
+        const uint64_t bw = desc.format.block_width, bh = desc.format.block_height;
+        const uint64_t wel = ceil_div(ceil_div(std::max(1u, desc.width >> m), pi.width_divisor), bw);
+        const uint64_t hel = ceil_div(ceil_div(std::max(1u, desc.height >> m), pi.height_divisor), bh);
+        f.width = static_cast<uint32_t>(wel * bw);
+        f.height = static_cast<uint32_t>(hel * bh);
+        f.depth = desc.dimension == Dimension::Texture3D ? std::max(1u, desc.depth >> m) : 1u;
+        f.rows = static_cast<uint32_t>(hel);
+        if (!mul_ok(wel, pi.element_bytes, &f.row_size)) return overflow("row size");
+        if (!align_up(f.row_size, pitch_align, &f.row_pitch)) return overflow("row pitch");
+        uint64_t rel;
+        if (!align_up(running, 512, &rel) || !add_ok(base_offset, rel, &f.offset)) return overflow("footprint offset");
+        uint64_t t;
+        if (!mul_ok(f.row_pitch, uint64_t{f.rows} * f.depth - 1, &t) || !add_ok(t, f.row_size, &f.total_bytes))
+          return overflow("footprint size");
+        if (!add_ok(rel, f.total_bytes, &running)) return overflow("footprint size");
+        v.push_back(f);
+      }
+  }
   *out = std::move(v);
-  if (total_bytes) *total_bytes = cursor;
+  if (total_bytes) *total_bytes = running;
   return Status::Ok();
 }
 

@@ -36,6 +36,7 @@ Status element_offset(const Layout& layout, uint32_t subresource, uint32_t x, ui
 /// What a resource byte holds.
 struct Location {
   bool padding = false;       ///< the byte belongs to no element (then only subresource is set)
+  bool packed = false;        ///< the byte is in a packed mip tail (adapter-specific; only subresource is set)
   uint32_t subresource = 0;
   uint32_t x = 0, y = 0, z = 0, sample = 0;  ///< element coordinates
   uint32_t byte = 0;          ///< byte inside the element

@@ -56,4 +56,52 @@ uint64_t packed_subresource_bytes(const SubresourceLayout& s);
 /// Name of a backend ("scalar", "highway", "xsimd").
 const char* backend_name(Backend b);
 
+// ---- Region and tile copies (seed 002) --------------------------------------
+
+/// One CopyTextureRegion: a source box (texels; null = the whole source
+/// subresource) copied to (dst_x, dst_y, dst_z) of the destination subresource.
+struct RegionCopy {
+  uint32_t dst_subresource = 0;
+  uint32_t dst_x = 0, dst_y = 0, dst_z = 0;  ///< texels
+  uint32_t src_subresource = 0;
+  bool whole_source = true;                  ///< ignore src_box, copy the whole source subresource
+  Box src_box{};
+};
+
+/// Copies regions between two laid-out resources of any layouts (for example
+/// two different vendor layouts) directly, with no linear staging copy. The
+/// formats must have the same element size and block shape. BC: dst_x/dst_y
+/// and the box's left/top are multiples of 4; its sizes are multiples of 4 or
+/// reach the source edge. Destination regions of one call must not overlap
+/// (refused, as the batched D3D12 API leaves them undefined). `src` and `dst`
+/// may be the same buffer only when no destination region overlaps its
+/// source region. Nothing is written when any region is invalid.
+Status copy_regions(const Layout& dst_layout, void* dst, uint64_t dst_size, const Layout& src_layout, const void* src,
+                    uint64_t src_size, const RegionCopy* regions, size_t count);
+
+/// D3D12_TILED_RESOURCE_COORDINATE: a tile position (in tiles) in a subresource.
+struct TileCoordinate {
+  uint32_t x = 0, y = 0, z = 0;
+  uint32_t subresource = 0;
+};
+/// D3D12_TILE_REGION_SIZE: num_tiles in linear tile order (x, then y, then z,
+/// wrapping), or, with use_box, a width x height x depth box of tiles
+/// (num_tiles must then equal their product).
+struct TileRegionSize {
+  uint32_t num_tiles = 1;
+  bool use_box = false;
+  uint32_t width = 1, height = 1, depth = 1;
+};
+enum class TileCopyDirection { LinearBufferToSwizzled, SwizzledToLinearBuffer };
+
+/// CopyTiles / CopyTilesAsync: moves whole tiles (the layout's blocks: 64KB
+/// for std64k) between a tiled subresource and a buffer that holds them one
+/// after another from buffer_offset, each "linear within the tile" (D3D11.3
+/// §5.9.3.3): rows of tile-width elements, a partially filled tile still using
+/// the full tile row pitch. Refuses packed mips, MSAA, and tiles outside the
+/// subresource's tile grid.
+Status copy_tiles(const Layout& layout, void* resource, uint64_t resource_size, const TileCoordinate& start,
+                  const TileRegionSize& size, void* buffer, uint64_t buffer_size, uint64_t buffer_offset,
+                  TileCopyDirection direction);
+
 }  // namespace swz

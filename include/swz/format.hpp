@@ -29,6 +29,23 @@ struct FormatInfo {
 Status find_format(std::string_view name, FormatInfo* out);
 /// Looks up by enum value.
 Status find_format(uint32_t dxgi, FormatInfo* out);
+/// One plane of a (possibly planar) format, as D3D12's
+/// GetPlaneSubsampledSizeAndFormatForCopyableLayout (DirectX-Headers) gives it:
+/// the plane's element size and its subsampling. Plane width =
+/// ceil(width / width_divisor), height = ceil(height / height_divisor).
+/// NV12: plane 0 R8, plane 1 R8G8 at half width and height; P010/P016: R16 and
+/// R16G16; P208: R8, R8G8 at half width; NV11: R8, R8G8 at quarter width;
+/// V208: three R8 planes, planes 1-2 at half height; V408: three R8 planes;
+/// depth-stencil (R24G8, R32G8X24 families): plane 0 R32, plane 1 R8 stencil.
+struct PlaneInfo {
+  const char* format_name = "";   ///< the plane's DXGI format (without prefix)
+  uint32_t element_bytes = 0;
+  uint32_t width_divisor = 1;
+  uint32_t height_divisor = 1;
+};
+/// Errors: plane >= format.planes (out_of_range).
+Status plane_info(const FormatInfo& format, uint32_t plane, PlaneInfo* out);
+
 /// All known formats (for listings). `count` receives the number of entries.
 const FormatInfo* all_formats(size_t* count);
 

@@ -38,7 +38,18 @@ enum class LayoutKind {
   Explicit,  ///< patterns and placements given per subresource (drivers, vendor layouts)
 };
 
-enum class MipTail { None };
+/// Mip-tail policy (DESIGN.md "Standard swizzle"). None: every mip in its own
+/// tiles. D3D12: the adapter packs the smallest mips; the caller passes what
+/// D3D12_PACKED_MIP_INFO reports, and the packed tiles are opaque bytes that
+/// copies refuse to touch.
+enum class MipTail { None, D3D12 };
+
+/// D3D12_PACKED_MIP_INFO, per array slice.
+struct PackedMipInfo {
+  uint32_t num_standard_mips = 0;
+  uint32_t num_packed_mips = 0;
+  uint32_t num_tiles_for_packed_mips = 0;
+};
 
 /// How to lay out the texture. Pitches of 0 mean "the default" (the tightest
 /// the block shape allows, per mip; row-major: row bytes aligned to 256).
@@ -50,15 +61,17 @@ struct LayoutSpec {
   uint64_t row_pitch = 0;     ///< bytes between rows of blocks (row-major: rows of elements)
   uint64_t depth_pitch = 0;   ///< bytes between slices of blocks; rows if stacked
   MipTail mip_tail = MipTail::None;
+  PackedMipInfo packed{};     ///< for MipTail::D3D12 (std64k / std4k only)
 };
 
 /// Where one subresource lives. All offsets and pitches in bytes unless noted.
 struct SubresourceLayout {
-  uint32_t index = 0;         ///< D3D12CalcSubresource(mip, slice, 0, mips, arraySize)
-  uint32_t mip = 0, array_slice = 0;
+  uint32_t index = 0;         ///< D3D12CalcSubresource(mip, slice, plane, mips, arraySize)
+  uint32_t mip = 0, array_slice = 0, plane = 0;
+  bool packed = false;        ///< in an adapter-specific packed mip tail: opaque, copies refuse it
   uint32_t width = 1, height = 1, depth = 1;           ///< texels
   uint32_t width_el = 1, height_el = 1;                ///< elements (BC blocks)
-  uint32_t element_bytes = 0;
+  uint32_t element_bytes = 0;  ///< of this plane
   uint64_t offset = 0;        ///< from the start of the resource
   uint64_t size = 0;          ///< bytes this subresource spans (whole blocks)
   uint64_t row_pitch = 0;     ///< bytes between rows of blocks
@@ -95,9 +108,12 @@ class Layout {
   uint64_t size() const { return size_; }
   /// Alignment of the resource allocation (65536, 4096, 512 or block size).
   uint64_t alignment() const { return alignment_; }
+  /// size() rounded up to alignment(), as GetResourceAllocationInfo reports
+  /// SizeInBytes for the layouts swz models.
+  uint64_t allocation_size() const { return (size_ + alignment_ - 1) / alignment_ * alignment_; }
   const std::vector<Pattern>& patterns() const { return patterns_; }
   /// The compiled plan of a subresource's pattern (never null for a valid layout).
-  const Plan& plan(uint32_t i) const { return *plans_[subs_[i].pattern_slot]; }
+  const Plan& plan(uint32_t i) const { return *sub_plans_[i]; }
   /// Short human name ("std64k", "row-major", "pattern", or the name given
   /// to make_explicit_layout).
   std::string name() const;
@@ -111,7 +127,7 @@ class Layout {
   LayoutKind kind_ = LayoutKind::RowMajor;
   std::vector<SubresourceLayout> subs_;
   std::vector<Pattern> patterns_;
-  std::vector<std::shared_ptr<const Plan>> plans_;
+  std::vector<std::shared_ptr<const Plan>> sub_plans_;  ///< per subresource (slot compiled for its plane's element size)
   uint64_t size_ = 0;
   uint64_t alignment_ = 1;
 };
@@ -128,7 +144,7 @@ inline uint32_t calc_subresource(uint32_t mip, uint32_t slice, uint32_t plane, u
 Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out);
 
 /// Builds a layout from a pattern table and per-subresource placements
-/// (count = mip_levels * array_size). Each subresource spans the blocks its
+/// (count = mip_levels * array_size * planes). Each subresource spans the blocks its
 /// coordinates (after pre-swizzle) touch; `resource_size` 0 means "the end of
 /// the last subresource", otherwise it must cover every subresource.
 /// Non-power-of-two elements are allowed here (byte-granular patterns).
@@ -144,16 +160,22 @@ Status standard_swizzle_pattern(LayoutKind kind, Dimension dim, uint32_t element
 /// Number of mips in the full chain of a width x height x depth texture.
 uint32_t full_mip_count(uint32_t width, uint32_t height, uint32_t depth);
 
-/// Copyable footprint of one subresource (GetCopyableFootprints for a
-/// single-plane texture): row pitch = row bytes aligned up to 256.
+/// Copyable footprint of one subresource (GetCopyableFootprints): row pitch =
+/// row bytes aligned up to 256 (512 for formats with two or more planes),
+/// each subresource placed at the next multiple of 512 after `base_offset`
+/// (which itself need not be aligned). Facts: standard_swizzle.md §7
+/// (vkd3d-proton tests against WARP and NVIDIA).
 struct Footprint {
   uint64_t offset = 0;       ///< aligned to 512 from the start of the buffer
-  uint32_t width = 0, height = 0, depth = 0;  ///< texels
-  uint64_t row_pitch = 0;    ///< bytes, multiple of 256
+  uint32_t width = 0, height = 0, depth = 0;  ///< texels of the plane, rounded up to whole blocks
+  uint32_t element_bytes = 0;
+  const char* format_name = "";  ///< the plane's format
+  uint64_t row_pitch = 0;    ///< bytes, multiple of 256 (512 for planar)
   uint32_t rows = 0;         ///< rows of elements (height_el)
   uint64_t row_size = 0;     ///< bytes of one row without padding
   uint64_t total_bytes = 0;  ///< bytes from offset to the end of the last row
 };
-Status copyable_footprints(const TextureDesc& desc, std::vector<Footprint>* out, uint64_t* total_bytes);
+Status copyable_footprints(const TextureDesc& desc, std::vector<Footprint>* out, uint64_t* total_bytes,
+                           uint64_t base_offset = 0);
 
 }  // namespace swz
