@@ -180,9 +180,9 @@ Status legacy_format(const Masks& m, uint32_t cc, FormatInfo* f) {
   const uint32_t kinds = m.flags & (DDPF_RGB | DDPF_LUMINANCE | DDPF_ALPHA | DDPF_BUMPDUDV);
   for (const auto& e : kMasks) {
     if (!(kinds & e.flag) || m.bits != e.bits) continue;
-    // A mask present in the header counts only when its kind of channel can
-    // be there; alpha counts with DDPF_ALPHAPIXELS or DDPF_ALPHA.
-    const uint32_t a = (m.flags & (DDPF_ALPHAPIXELS | DDPF_ALPHA)) ? m.a : 0;
+    // The alpha mask counts with DDPF_ALPHAPIXELS or DDPF_ALPHA, and always
+    // for bump maps (Q8W8V8U8 comes without ALPHAPIXELS).
+    const uint32_t a = (m.flags & (DDPF_ALPHAPIXELS | DDPF_ALPHA | DDPF_BUMPDUDV)) ? m.a : 0;
     if (e.flag == DDPF_ALPHA) {
       if (m.a == e.a || m.a == 0) return format_by_dxgi(e.dxgi, "ddspf", f);
       continue;
@@ -469,7 +469,7 @@ Status write_dds(const DdsTexture& t, std::vector<uint8_t>* out, const DdsWriteO
       }
     for (const auto& e : kMasks)
       if (!done && e.write && e.dxgi == f.dxgi) {
-        wr32(v, O_PF_FLAGS, e.flag | (e.a && e.flag != DDPF_ALPHA ? DDPF_ALPHAPIXELS : 0));
+        wr32(v, O_PF_FLAGS, e.flag | (e.a && (e.flag == DDPF_RGB || e.flag == DDPF_LUMINANCE) ? DDPF_ALPHAPIXELS : 0));
         wr32(v, O_PF_BITS, e.bits);
         wr32(v, O_PF_R, e.r);
         wr32(v, O_PF_G, e.g);
