@@ -95,6 +95,30 @@ expect_ok "B8G8R8A8 round trip" bash -c "'$SWZ' swizzle -q --layout std4k -f B8G
 if [ "$(head -c 4 b.raw | od -An -tx1)" = "$(head -c 4 r.raw | od -An -tx1 | awk '{print " "$3,$2,$1,$4}')" ]; then
   pass "B8G8R8A8 stores blue first"; else failed "B8G8R8A8 byte order"; fi
 
+# --- D3D12 packed mip tail: packed subresources are opaque --------------------------------
+pm=(--layout std64k --size 600x400 --mips full --array 2 --mip-tail d3d12 --packed-mips 2,8,1)
+expect_ok "swizzle with a packed mip tail" "$SWZ" swizzle -q "${pm[@]}" "$PHOTO" pm.bin
+grep -q "packed mip tail" err.txt && pass "a note names the packed subresources" || failed "no packed note: $(cat err.txt)"
+expect_ok "mip 0 of slice 1 round trips" bash -c "'$SWZ' deswizzle -q ${pm[*]} --subresource 10 pm.bin pm10.png && '$SWZ' compare '$PHOTO' pm10.png"
+expect_err "a packed subresource cannot be read" "packed mip tail" "$SWZ" deswizzle "${pm[@]}" --subresource 3 pm.bin e.png
+expect_out "locate in the packed tail" "packed subresource=2" "$SWZ" locate "${pm[@]}" "${rgba[@]}" 1704036
+
+# --- planar formats (raw): every plane is a subresource ----------------------------------
+head -c $(((64 * 48 + 32 * 24 * 2) * 2)) /dev/urandom >nv12.raw
+expect_ok "NV12 x2 round trip through a pattern" bash -c "'$SWZ' swizzle -q --pattern 'X0 X1 X2 X3 Y0 Y1 X4 Y2' -f NV12 --size 64x48 --array 2 nv12.raw nv.bin && '$SWZ' deswizzle -q --pattern 'X0 X1 X2 X3 Y0 Y1 X4 Y2' -f NV12 --size 64x48 --array 2 nv.bin nv.back && cmp nv12.raw nv.back"
+
+# --- a resource layout as a driver reports it (JSON): it fixes the texture ------------------
+cat >dev.json <<'JSON'
+{"format": "R8G8B8A8_UNORM", "width": 600, "height": 400, "mip_levels": 2,
+ "patterns": ["X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5 Y4 X6 Y5 X7 Y6 X8", "X0 X1 X2 X3 Y0 Y1 X4 Y2"],
+ "mip_transitions": [1, 255, 255, 255, 255],
+ "subresources": [{"offset": 0}, {"offset": 1310720, "row_stride": 9728}]}
+JSON
+expect_ok "swizzle with a resource layout" "$SWZ" swizzle -q --layout dev.json "$PHOTO" dev.bin
+expect_ok "deswizzle with a resource layout" bash -c "'$SWZ' deswizzle -q --layout dev.json dev.bin dev0.png && '$SWZ' compare '$PHOTO' dev0.png"
+expect_out "offset in mip 1 (slot 1)" 1311284 "$SWZ" offset --layout dev.json --subresource 1 17 3
+expect_err "options must agree with the resource layout" "disagrees" "$SWZ" info --layout dev.json --size 64x64
+
 # --- errors: exit 1, a message, nothing left at OUT -----------------------------------
 expect_err "unknown layout lists the built-ins" "row-major, std64k, std4k" "$SWZ" swizzle --layout nope "$PHOTO" e.bin
 expect_err "missing JSON layout file" "does not exist" "$SWZ" swizzle --layout nope.json "$PHOTO" e.bin
@@ -105,7 +129,8 @@ expect_err "raw without --size" "needs --size" "$SWZ" swizzle --layout std64k 3x
 expect_err "raw of the wrong size names both sizes" "has 60 bytes.*needs exactly 72 bytes" "$SWZ" swizzle --layout std64k --format BC1_UNORM --size 10x10 3x5.raw e.bin
 expect_err "short resource" "less than the 65536 bytes" "$SWZ" deswizzle --layout std64k "${rgba[@]}" --size 3x5 3x5.raw e.raw
 expect_err "--mips 0" "at least 1" "$SWZ" swizzle --layout std64k --mips 0 "$PHOTO" e.bin
-expect_err "--mip-tail d3d12" "not implemented yet" "$SWZ" swizzle --layout std64k --mip-tail d3d12 "$PHOTO" e.bin
+expect_err "--mip-tail d3d12 without --packed-mips" "needs --packed-mips" "$SWZ" swizzle --layout std64k --mip-tail d3d12 "$PHOTO" e.bin
+expect_err "--packed-mips that do not add up" "mip_levels" "$SWZ" swizzle --layout std64k --mips full --mip-tail d3d12 --packed-mips 3,8,1 "$PHOTO" e.bin
 expect_err "standard swizzle refuses MSAA" "MSAA" "$SWZ" swizzle --layout std64k --samples 4 "${rgba[@]}" --size 3x5 3x5.raw e.bin
 expect_err "bad --size" "WxH" "$SWZ" swizzle --layout std64k "${rgba[@]}" --size 3by5 3x5.raw e.bin
 expect_err "--subresource out of range" "subresource" "$SWZ" deswizzle --layout std64k "${rgba[@]}" --size 3x5 --subresource 1 o.bin e.png

@@ -1,11 +1,13 @@
 #include "layout_names.hpp"
 
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <system_error>
 #include <filesystem>
 
 #include "common.hpp"
+#include "swz/device_layout.hpp"
 #include "swz/pattern.hpp"
 
 namespace swz::cli {
@@ -110,9 +112,23 @@ void parse_layout_arg(std::string_view arg, LayoutChoice* choice) {
   if (std::filesystem::is_regular_file(path, ec)) {
     std::string json = read_text_file(path);
     Pattern p;
-    check(parse_pattern_json(json, &p), "pattern file '" + path + "'");
-    spec->kind = LayoutKind::Pattern;
-    spec->pattern = p;
+    Status ps = parse_pattern_json(json, &p);
+    if (ps.ok()) {
+      spec->kind = LayoutKind::Pattern;
+      spec->pattern = p;
+      return;
+    }
+    // A resource layout as a driver reports it (patterns/README.md).
+    auto dev = std::make_shared<DeviceLayoutDesc>();
+    Status ds = parse_resource_layout_json(json, dev.get());
+    if (ds.ok()) {
+      spec->kind = LayoutKind::Explicit;
+      choice->texture = dev->texture;
+      choice->build = [dev](const TextureDesc&, const LayoutSpec&, Layout* out) { return make_device_layout(*dev, out); };
+      return;
+    }
+    if (json.find("\"subresources\"") != std::string::npos) check(ds, "layout file '" + path + "'");
+    check(ps, "pattern file '" + path + "'");
     return;
   }
   if (extension_of(path) == ".json" || path.find('/') != std::string::npos)
@@ -128,7 +144,9 @@ std::vector<LayoutListing> layout_listing() {
                  "'pattern:X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2' (X in bytes; ^ adds an XOR term; post8=, imm=, stack)"});
   out.push_back({"FILE.json",
                  "one parameterized swizzle pattern as JSON: {\"bits\": [\"X0\", \"X1\", ...], \"postamble\": {...}, "
-                 "\"immediate\": \"0x0\", \"flags\": [...]}"});
+                 "\"immediate\": \"0x0\", \"flags\": [...]}; or a whole resource layout as a driver reports it "
+                 "(\"format\", \"width\", ..., \"patterns\", \"subresources\"; patterns/README.md), which also fixes "
+                 "the texture"});
   return out;
 }
 

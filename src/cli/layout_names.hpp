@@ -7,6 +7,7 @@
 // A layout that make_layout cannot express sets LayoutChoice::build.
 #pragma once
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,9 @@ namespace swz::cli {
 struct LayoutChoice {
   LayoutSpec spec{};
   std::function<Status(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)> build;  ///< empty: make_layout
+  /// Set when the layout fixes the texture itself (a resource-layout JSON):
+  /// the command-line texture options may then only repeat it.
+  std::optional<TextureDesc> texture;
 };
 
 struct LayoutListing {

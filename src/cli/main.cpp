@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,9 +42,22 @@ bool same_as_stdout(const std::string& path) {
   return stat(path.c_str(), &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-std::string sub_name(const SubresourceLayout& s) {
-  return "subresource " + std::to_string(s.index) + " (mip " + std::to_string(s.mip) + ", slice " +
-         std::to_string(s.array_slice) + ")";
+/// Packed (mip-tail) subresources are adapter-specific: copies refuse them.
+std::string packed_note(const Layout& layout, const std::string& what) {
+  std::string list;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < layout.subresource_count(); ++i)
+    if (layout.sub(i).packed) {
+      if (n++ < 8) list += (list.empty() ? "" : ", ") + std::to_string(i);
+    }
+  if (n == 0) return {};
+  if (n > 8) list += ", ...";
+  return std::to_string(n) + " subresource(s) (" + list + ") lie in the D3D12 packed mip tail, whose layout is " +
+         "adapter-specific: " + what;
+}
+
+void note(const std::string& text) {
+  if (!text.empty()) std::fprintf(stderr, "swz: note: %s\n", text.c_str());
 }
 
 uint64_t total_packed_bytes(const Layout& layout) {
@@ -59,8 +73,9 @@ uint64_t total_packed_bytes(const Layout& layout) {
 // ---- swizzle ---------------------------------------------------------------
 
 void swizzle_image(CommonOptions o, const std::string& in, const std::string& out) {
-  if (o.format.empty()) o.format = "R8G8B8A8_UNORM";
-  FormatInfo f = lookup_format(o.format);
+  std::optional<TextureDesc> fixed = fixed_texture(o);
+  FormatInfo f = fixed ? fixed->format : lookup_format(o.format.empty() ? "R8G8B8A8_UNORM" : o.format);
+  if (!fixed && o.format.empty()) o.format = f.name;
   Image img = load_image(in, f);
   SizeArg size = parse_size(o.size);
   if (!size.given) {
@@ -73,7 +88,11 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
   }
   Texture t = make_texture(o, size);
   const Layout& layout = t.layout;
+  if (img.width != t.desc.width || img.height != t.desc.height)
+    fail("image '" + in + "' is " + std::to_string(img.width) + "x" + std::to_string(img.height) + " but the texture is " +
+         t.describe());
   std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
+  note(packed_note(layout, "not written (left zero)"));
 
   // The mip chain, each level a 2x2 box filter of the one above.
   std::vector<Image> chain;
@@ -84,6 +103,7 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
   std::vector<uint8_t> slab;  // a mip repeated over the depth of a 3D subresource
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
     const SubresourceLayout& s = layout.sub(i);
+    if (s.packed) continue;
     const Image& mi = chain.at(s.mip);
     if (mi.width != s.width || mi.height != s.height || uint64_t(mi.width) * mi.channels != packed_of(s).row)
       fail("internal: mip " + std::to_string(s.mip) + " is " + std::to_string(mi.width) + "x" +
@@ -100,7 +120,7 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
     }
     check(write_to_subresource(layout, resource.data(), resource.size(), i, nullptr, src, src_size, p.row, p.slice,
                                copts),
-          "cannot write " + sub_name(s));
+          "cannot write " + sub_name(s, t.desc));
   }
   write_file_atomic(out, resource.data(), resource.size());
   say("swizzled " + in + " (" + t.describe() + ") into " + out + ": " + t.layout_arg + ", " +
@@ -109,7 +129,7 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
 
 void swizzle_raw(const CommonOptions& o, const std::string& in, const std::string& out) {
   SizeArg size = parse_size(o.size);
-  if (!size.given || o.format.empty())
+  if ((!size.given || o.format.empty()) && !fixed_texture(o))
     fail("raw input '" + in + "' needs --size and --format (images are read from .png, .jpg, .jpeg, .bmp, .tga)");
   Texture t = make_texture(o, size);
   const Layout& layout = t.layout;
@@ -122,13 +142,18 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
   read_file_prefix(in, expected, &linear);
   std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
   CopyOptions copts = copy_options(o);
+  note(packed_note(layout, "their bytes in the input are skipped and the tail is left zero"));
   uint64_t at = 0;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
     const SubresourceLayout& s = layout.sub(i);
     Packed p = packed_of(s);
+    if (s.packed) {
+      at += p.bytes;
+      continue;
+    }
     check(write_to_subresource(layout, resource.data(), resource.size(), i, nullptr, linear.data() + at, p.bytes,
                                p.row, p.slice, copts),
-          "cannot write " + sub_name(s));
+          "cannot write " + sub_name(s, t.desc));
     at += p.bytes;
   }
   write_file_atomic(out, resource.data(), resource.size());
@@ -140,11 +165,12 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
 
 void deswizzle(CommonOptions o, const std::string& in, const std::string& out, bool have_sub, uint32_t sub) {
   const bool png = extension_of(out) == ".png";
-  if (o.format.empty()) {
+  const bool fixed = fixed_texture(o).has_value();
+  if (o.format.empty() && !fixed) {
     if (!png) fail("--format is required (it defaults to R8G8B8A8_UNORM only for .png output)");
     o.format = "R8G8B8A8_UNORM";
   }
-  if (o.size.empty()) fail("deswizzle needs --size (WxH or WxHxD)");
+  if (o.size.empty() && !fixed) fail("deswizzle needs --size (WxH or WxHxD)");
   Texture t = make_texture(o, parse_size(o.size));
   const Layout& layout = t.layout;
   if (png) require_image_format(t.format, "PNG output");
@@ -164,6 +190,10 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
   read_file_prefix(in, layout.size(), &resource);
   CopyOptions copts = copy_options(o);
 
+  if ((have_sub || png) && layout.sub(sub).packed)
+    fail(sub_name(layout.sub(sub), t.desc) + " lies in the D3D12 packed mip tail, whose layout is adapter-specific; "
+         "swz cannot read it");
+  if (!have_sub && !png) note(packed_note(layout, "written as zeros"));
   std::vector<uint32_t> which;
   if (have_sub || png) which.push_back(sub);
   else
@@ -175,9 +205,13 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
   for (uint32_t i : which) {
     const SubresourceLayout& s = layout.sub(i);
     Packed p = packed_of(s);
+    if (s.packed) {  // left zero
+      at += p.bytes;
+      continue;
+    }
     check(read_from_subresource(linear.data() + at, p.bytes, p.row, p.slice, layout, resource.data(), resource.size(),
                                 i, nullptr, copts),
-          "cannot read " + sub_name(s));
+          "cannot read " + sub_name(s, t.desc));
     at += p.bytes;
   }
   if (png) {
@@ -187,7 +221,7 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     if (rows > UINT32_MAX) fail("the PNG would have more than 2^32 rows");
     std::vector<uint8_t> file = encode_png(linear.data(), s.width_el, static_cast<uint32_t>(rows), t.format);
     write_file_atomic(out, file.data(), file.size());
-    say("deswizzled " + sub_name(s) + " of " + in + " (" + t.describe() + ", " + t.layout_arg + ") into " + out +
+    say("deswizzled " + sub_name(s, t.desc) + " of " + in + " (" + t.describe() + ", " + t.layout_arg + ") into " + out +
         ": " + std::to_string(s.width) + "x" + std::to_string(rows) + " PNG" +
         (s.depth > 1 ? " (" + std::to_string(s.depth) + " depth slices stacked vertically)" : std::string()));
   } else {
@@ -219,7 +253,9 @@ void locate_cmd(const CommonOptions& o, const std::string& offset_text) {
          ", a " + t.describe() + " texture in layout " + t.layout_arg + ")");
   Location loc;
   check(locate(t.layout, off, &loc), "offset " + std::to_string(off));
-  if (loc.padding)
+  if (loc.packed)
+    std::printf("packed subresource=%u\n", loc.subresource);
+  else if (loc.padding)
     std::printf("padding subresource=%u\n", loc.subresource);
   else
     std::printf("subresource=%u x=%u y=%u z=%u sample=%u byte=%u\n", loc.subresource, loc.x, loc.y, loc.z, loc.sample,
@@ -232,18 +268,20 @@ void info(const CommonOptions& o) {
   std::printf("texture    %s\n", t.describe().c_str());
   std::printf("layout     %s (%s)\n", t.layout_arg.c_str(), l.name().c_str());
   std::printf("size       %s\n", bytes_text(l.size()).c_str());
-  std::printf("alignment  %llu\n", static_cast<unsigned long long>(l.alignment()));
-  std::printf("packed     %s (all subresources tightly packed)\n", bytes_text(total_packed_bytes(l)).c_str());
-  std::printf("%5s %4s %5s %16s %11s %14s %14s %14s %14s %4s\n", "sub", "mip", "slice", "size (texels)", "elems",
-              "offset", "bytes", "row_pitch", "depth_pitch", "slot");
+  std::printf("alignment  %llu (allocation %s)\n", static_cast<unsigned long long>(l.alignment()),
+              bytes_text(l.allocation_size()).c_str());
+  std::printf("linear     %s (every subresource tightly packed)\n", bytes_text(total_packed_bytes(l)).c_str());
+  std::printf("%5s %4s %5s %5s %16s %11s %14s %14s %14s %14s %4s\n", "sub", "mip", "slice", "plane", "size (texels)",
+              "elems", "offset", "bytes", "row_pitch", "depth_pitch", "slot");
   for (uint32_t i = 0; i < l.subresource_count(); ++i) {
     const SubresourceLayout& s = l.sub(i);
     std::string dims = std::to_string(s.width) + "x" + std::to_string(s.height) + "x" + std::to_string(s.depth);
     std::string els = std::to_string(s.width_el) + "x" + std::to_string(s.height_el);
-    std::printf("%5u %4u %5u %16s %11s %14llu %14llu %14llu %14llu%s %4d\n", s.index, s.mip, s.array_slice,
-                dims.c_str(), els.c_str(), static_cast<unsigned long long>(s.offset),
+    std::printf("%5u %4u %5u %5u %16s %11s %14llu %14llu %14llu %14llu%s %4d%s\n", s.index, s.mip, s.array_slice,
+                s.plane, dims.c_str(), els.c_str(), static_cast<unsigned long long>(s.offset),
                 static_cast<unsigned long long>(s.size), static_cast<unsigned long long>(s.row_pitch),
-                static_cast<unsigned long long>(s.depth_pitch), s.stack_depth ? "r" : " ", s.pattern_slot);
+                static_cast<unsigned long long>(s.depth_pitch), s.stack_depth ? "r" : " ", s.pattern_slot,
+                s.packed ? "  packed mip tail" : "");
   }
   for (size_t k = 0; k < l.patterns().size(); ++k) {
     std::string text = to_text(l.patterns()[k]);

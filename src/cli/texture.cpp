@@ -26,21 +26,30 @@ std::string plural(uint64_t n, const char* word) {
 }  // namespace
 
 void add_common_options(CLI::App* app, CommonOptions* o) {
-  app->add_option("--layout,-l", o->layout,
-                  "Layout: a built-in name (" + builtin_layout_names() +
-                      "; see 'swz layouts'), the path of a pattern JSON file, or 'pattern:TEXT'")
-      ->required();
-  app->add_option("--format,-f", o->format,
-                  "DXGI format name (see 'swz formats'); image input defaults to R8G8B8A8_UNORM");
-  app->add_option("--size,-s", o->size, "WxH for a 2D texture, WxHxD (even x1) for a 3D one; texels");
-  app->add_option("--mips,-m", o->mips, "Mip levels: N >= 1 or 'full' (default 1)");
-  app->add_option("--array,-a", o->array, "Array slices of a 2D texture (default 1)");
-  app->add_option("--samples", o->samples, "Samples per texel (default 1)");
-  app->add_option("--mip-tail", o->mip_tail, "Packed-mip policy: none (default) or d3d12 (not implemented yet)");
-  app->add_option("--row-pitch", o->row_pitch,
-                  "Bytes between rows of blocks (row-major: rows of elements); 0 = the default (DESIGN.md §2 rule 12)");
-  app->add_option("--depth-pitch", o->depth_pitch,
-                  "Bytes between slices of blocks; ROWS for stacked-depth patterns; 0 = the default");
+  auto* layout = app->add_option("--layout,-l", o->layout,
+                                 "Layout: a built-in name (" + builtin_layout_names() +
+                                     "; see 'swz layouts'), 'pattern:TEXT', or the path of a JSON file (one pattern, "
+                                     "or a resource layout as a driver reports it)");
+  auto* pattern = app->add_option("--pattern,-p", o->pattern, "A pattern in text form: the same as --layout 'pattern:TEXT'");
+  layout->excludes(pattern);
+  pattern->excludes(layout);
+  o->format_opt = app->add_option("--format,-f", o->format,
+                                  "DXGI format name (see 'swz formats'); image input defaults to R8G8B8A8_UNORM");
+  o->size_opt = app->add_option("--size,-s", o->size, "WxH for a 2D texture, WxHxD (even x1) for a 3D one; texels");
+  o->mips_opt = app->add_option("--mips,-m", o->mips, "Mip levels: N >= 1 or 'full' (default 1)");
+  o->array_opt = app->add_option("--array,-a", o->array, "Array slices of a 2D texture (default 1)");
+  o->samples_opt = app->add_option("--samples", o->samples, "Samples per texel (default 1)");
+  o->mip_tail_opt = app->add_option("--mip-tail", o->mip_tail,
+                                    "Packed mips: none (default; every mip in its own tiles) or d3d12 (the adapter's "
+                                    "packed mip tail; needs --packed-mips)");
+  app->add_option("--packed-mips", o->packed_mips,
+                  "For --mip-tail d3d12: NumStandardMips,NumPackedMips,NumTilesForPackedMips as "
+                  "D3D12_PACKED_MIP_INFO reports them (e.g. 6,4,1)");
+  o->row_pitch_opt = app->add_option(
+      "--row-pitch", o->row_pitch,
+      "Bytes between rows of blocks (row-major: rows of elements); 0 = the default (DESIGN.md §2 rule 12)");
+  o->depth_pitch_opt = app->add_option("--depth-pitch", o->depth_pitch,
+                                       "Bytes between slices of blocks; ROWS for stacked-depth patterns; 0 = the default");
   app->add_option("--backend", o->backend, "Copy kernel: auto (default), scalar, highway, xsimd")
       ->check(CLI::IsMember({"auto", "scalar", "highway", "xsimd"}));
   app->add_option("--threads", o->threads, "Threads for large copies (0 = automatic)");
@@ -86,8 +95,114 @@ std::string Texture::describe() const {
   return s;
 }
 
+namespace {
+
+bool given(const CLI::Option* opt) { return opt != nullptr && opt->count() > 0; }
+
+std::string dims_text(const TextureDesc& d) {
+  std::string s = std::to_string(d.width) + "x" + std::to_string(d.height);
+  if (d.dimension == Dimension::Texture3D) s += "x" + std::to_string(d.depth);
+  return s;
+}
+
+PackedMipInfo parse_packed_mips(const std::string& text) {
+  PackedMipInfo p;
+  std::vector<uint64_t> v;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || text[i] == ',') {
+      std::string part = text.substr(start, i - start);
+      try {
+        v.push_back(parse_u64(part, "--packed-mips"));
+      } catch (const Error&) {
+        v.clear();
+        break;
+      }
+      start = i + 1;
+    }
+  }
+  if (v.size() != 3 || v[0] > UINT32_MAX || v[1] > UINT32_MAX || v[2] > UINT32_MAX)
+    fail("--packed-mips '" + text + "' is not NumStandardMips,NumPackedMips,NumTilesForPackedMips (e.g. 6,4,1)");
+  p.num_standard_mips = static_cast<uint32_t>(v[0]);
+  p.num_packed_mips = static_cast<uint32_t>(v[1]);
+  p.num_tiles_for_packed_mips = static_cast<uint32_t>(v[2]);
+  return p;
+}
+
+/// A resource-layout JSON fixed the texture: the options may only repeat it.
+void check_against_fixed(const CommonOptions& o, const TextureDesc& d, const std::string& file) {
+  auto clash = [&](const std::string& opt, const std::string& value, const std::string& theirs) {
+    fail(opt + " " + value + " disagrees with the resource layout '" + file + "', which says " + theirs);
+  };
+  if (given(o.size_opt)) {
+    SizeArg s = parse_size(o.size);
+    bool same = s.width == d.width && s.height == d.height &&
+                (s.three_d ? d.dimension == Dimension::Texture3D && s.depth == d.depth
+                           : d.dimension == Dimension::Texture2D);
+    if (!same) clash("--size", o.size, dims_text(d));
+  }
+  if (!o.format.empty()) {
+    FormatInfo f = lookup_format(o.format);
+    if (f.dxgi != d.format.dxgi) clash("--format", o.format, d.format.name);
+  }
+  if (given(o.mips_opt)) {
+    uint32_t full = full_mip_count(d.width, d.height, d.depth);
+    uint64_t m = o.mips == "full" ? full : 0;
+    if (o.mips != "full") {
+      try {
+        m = parse_u64(o.mips, "--mips");
+      } catch (const Error&) {
+        m = 0;
+      }
+    }
+    if (m != d.mip_levels) clash("--mips", o.mips, std::to_string(d.mip_levels));
+  }
+  if (given(o.array_opt) && o.array != d.array_size) clash("--array", std::to_string(o.array), std::to_string(d.array_size));
+  if (given(o.samples_opt) && o.samples != d.samples)
+    clash("--samples", std::to_string(o.samples), std::to_string(d.samples));
+  if (given(o.row_pitch_opt) || given(o.depth_pitch_opt) || given(o.mip_tail_opt) || !o.packed_mips.empty())
+    fail("--row-pitch, --depth-pitch, --mip-tail and --packed-mips do not apply to the resource layout '" + file +
+         "': it gives every subresource's placement itself");
+}
+
+}  // namespace
+
+namespace {
+std::string layout_arg_of(const CommonOptions& o) {
+  if (!o.pattern.empty()) return "pattern:" + o.pattern;
+  if (o.layout.empty()) fail("--layout is required (a built-in name, 'pattern:TEXT' or a JSON file; see 'swz layouts')");
+  return o.layout;
+}
+}  // namespace
+
+std::optional<TextureDesc> fixed_texture(const CommonOptions& o) {
+  LayoutChoice choice;
+  parse_layout_arg(layout_arg_of(o), &choice);
+  return choice.texture;
+}
+
+std::string sub_name(const SubresourceLayout& s, const TextureDesc& d) {
+  std::string out = "subresource " + std::to_string(s.index) + " (mip " + std::to_string(s.mip);
+  if (d.dimension == Dimension::Texture2D) out += ", slice " + std::to_string(s.array_slice);
+  if (d.format.planes > 1) out += ", plane " + std::to_string(s.plane);
+  out += ")";
+  return out;
+}
+
 Texture make_texture(const CommonOptions& o, const SizeArg& size) {
   Texture t;
+  t.layout_arg = layout_arg_of(o);
+  LayoutChoice choice;
+  parse_layout_arg(t.layout_arg, &choice);
+
+  if (choice.texture) {
+    check_against_fixed(o, *choice.texture, t.layout_arg);
+    t.desc = *choice.texture;
+    t.format = t.desc.format;
+    check(choice.build(t.desc, t.spec, &t.layout), "cannot lay out the resource layout '" + t.layout_arg + "'");
+    return t;
+  }
+
   if (!size.given) fail("--size is required (WxH or WxHxD)");
   if (o.format.empty()) fail("--format is required");
   t.format = lookup_format(o.format);
@@ -122,25 +237,28 @@ Texture make_texture(const CommonOptions& o, const SizeArg& size) {
     }
     if (m == 0) fail("--mips must be at least 1 (or 'full')");
     if (m > full)
-      fail("--mips " + o.mips + ": a " + std::to_string(t.desc.width) + "x" + std::to_string(t.desc.height) +
-           (size.three_d ? "x" + std::to_string(t.desc.depth) : std::string()) + " texture has at most " +
-           std::to_string(full) + " mip levels");
+      fail("--mips " + o.mips + ": a " + dims_text(t.desc) + " texture has at most " + std::to_string(full) +
+           " mip levels");
     t.desc.mip_levels = static_cast<uint32_t>(m);
   }
 
-  if (o.mip_tail == "d3d12")
-    fail("--mip-tail d3d12 is not implemented yet; use --mip-tail none (every mip in its own tiles)");
-  if (o.mip_tail != "none") fail("--mip-tail '" + o.mip_tail + "': expected none or d3d12");
-
-  t.layout_arg = o.layout;
-  LayoutChoice choice;
-  choice.spec.mip_tail = MipTail::None;
-  parse_layout_arg(o.layout, &choice);
   t.spec = choice.spec;
+  if (o.mip_tail == "d3d12") {
+    if (o.packed_mips.empty())
+      fail("--mip-tail d3d12 needs --packed-mips NumStandardMips,NumPackedMips,NumTilesForPackedMips (what "
+           "D3D12_PACKED_MIP_INFO reports for this resource on the target adapter)");
+    t.spec.mip_tail = MipTail::D3D12;
+    t.spec.packed = parse_packed_mips(o.packed_mips);
+  } else if (o.mip_tail == "none") {
+    if (!o.packed_mips.empty()) fail("--packed-mips applies only with --mip-tail d3d12");
+    t.spec.mip_tail = MipTail::None;
+  } else {
+    fail("--mip-tail '" + o.mip_tail + "': expected none or d3d12");
+  }
   t.spec.row_pitch = o.row_pitch;
   t.spec.depth_pitch = o.depth_pitch;
   Status st = choice.build ? choice.build(t.desc, t.spec, &t.layout) : make_layout(t.desc, t.spec, &t.layout);
-  check(st, "cannot lay out a " + t.describe() + " texture as " + o.layout);
+  check(st, "cannot lay out a " + t.describe() + " texture as " + t.layout_arg);
   return t;
 }
 

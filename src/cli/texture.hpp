@@ -1,6 +1,7 @@
 // swz CLI — the common texture options and the layout they describe.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "swz/copy.hpp"
@@ -8,6 +9,7 @@
 
 namespace CLI {
 class App;
+class Option;
 }
 
 namespace swz::cli {
@@ -21,14 +23,19 @@ struct CommonOptions {
   uint32_t array = 1;
   uint32_t samples = 1;
   std::string mip_tail = "none";
+  std::string packed_mips;  ///< "STANDARD,PACKED,TILES" (D3D12_PACKED_MIP_INFO) for --mip-tail d3d12
+  std::string pattern;      ///< --pattern TEXT: the same as --layout 'pattern:TEXT' 
   uint64_t row_pitch = 0;
   uint64_t depth_pitch = 0;
   std::string backend = "auto";
   unsigned threads = 0;
+  /// The options as added, to tell "given" from "default".
+  CLI::Option *size_opt = nullptr, *format_opt = nullptr, *mips_opt = nullptr, *array_opt = nullptr,
+              *samples_opt = nullptr, *row_pitch_opt = nullptr, *depth_pitch_opt = nullptr, *mip_tail_opt = nullptr;
 };
 
-/// Adds the common options to a subcommand. `layout_required`: --layout is
-/// mandatory (every texture command).
+/// Adds the common options to a subcommand. --layout (or --pattern) is
+/// mandatory.
 void add_common_options(CLI::App* app, CommonOptions* o);
 
 /// --size parsed: WxH (2D) or WxHxD (3D, even x1).
@@ -50,12 +57,21 @@ struct Texture {
   std::string describe() const;
 };
 
+/// "subresource 5 (mip 1, slice 1)", with the plane for planar formats and a
+/// note for packed mips.
+std::string sub_name(const SubresourceLayout& s, const TextureDesc& d);
+
 /// Looks the format up (throws Error naming --format).
 FormatInfo lookup_format(const std::string& name);
 
 /// Validates the options, builds TextureDesc + LayoutSpec and calls
-/// make_layout. Throws Error with the library's message.
+/// make_layout (or the layout's own builder). A resource-layout JSON fixes the
+/// texture itself: then --size, --format, ... are optional and must agree.
+/// Throws Error with the library's message.
 Texture make_texture(const CommonOptions& o, const SizeArg& size);
+
+/// The texture a resource-layout JSON fixes (nullopt for every other layout).
+std::optional<TextureDesc> fixed_texture(const CommonOptions& o);
 
 /// CopyOptions from --backend / --threads.
 CopyOptions copy_options(const CommonOptions& o);
