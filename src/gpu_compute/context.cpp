@@ -329,7 +329,8 @@ struct Context::Impl {
     const uint64_t need = (sizeof(t) + al - 1) / al * al;
     if (arenas.empty() || arena_used + need > arenas.back().size) {
       HostBuffer b;
-      SWZ_TRY(make_host_buffer(std::max<uint64_t>(uint64_t{1} << 20, need), 0, &b));
+      // Device-local when the device has host-visible device memory (BAR).
+      SWZ_TRY(make_host_buffer(std::max<uint64_t>(uint64_t{1} << 20, need), VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &b));
       arenas.push_back(b);
       arena_used = 0;
     }
