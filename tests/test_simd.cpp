@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "kernel.hpp"
+#include "simd/geometry.hpp"
 #include "swz/swz.hpp"
 #include "test_util.hpp"
 
@@ -103,6 +104,15 @@ struct Surface {
 
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
+void fill_random(std::mt19937_64& rng, std::vector<uint8_t>* v) {
+  size_t i = 0;
+  for (; i + 8 <= v->size(); i += 8) {
+    const uint64_t x = rng();
+    std::memcpy(v->data() + i, &x, 8);
+  }
+  for (; i < v->size(); ++i) (*v)[i] = static_cast<uint8_t>(rng());
+}
+
 // Random region for `p`, with buffers sized by brute force.
 bool make_region(std::mt19937_64& rng, const swz::Pattern& p, uint32_t eb, Surface* s, std::string* why) {
   swz::Status st = swz::Plan::compile(p, eb, &s->plan);
@@ -186,8 +196,8 @@ bool make_region(std::mt19937_64& rng, const swz::Pattern& p, uint32_t eb, Surfa
   s->swz_init.resize(maxoff + 1 + 64 + s->swz_pad + 64);
   const uint64_t lin_size = uint64_t{r.d - 1} * r.lin_depth_pitch + uint64_t{r.h - 1} * r.lin_row_pitch + row_bytes;
   s->lin_init.resize(lin_size + 64 + s->lin_pad + 64);
-  for (auto& b : s->swz_init) b = static_cast<uint8_t>(rng());
-  for (auto& b : s->lin_init) b = static_cast<uint8_t>(rng());
+  fill_random(rng, &s->swz_init);
+  fill_random(rng, &s->lin_init);
   return true;
 }
 
@@ -261,10 +271,28 @@ void check_region(const Surface& s, int* failures) {
   }
 }
 
+// Random kernel tunings (strip heights, chunk widths, line kernels on/off)
+// so that every path and chunk boundary case is taken; restored on exit.
+struct TuningScope {
+  swz::detail::simd::Tuning saved = swz::detail::simd::tuning();
+  ~TuningScope() { swz::detail::simd::tuning() = saved; }
+  void randomize(std::mt19937_64& rng) {
+    swz::detail::simd::Tuning& t = swz::detail::simd::tuning();
+    t = saved;
+    if (rng() % 2) return;
+    t.swizzle_strip_bits = 4 + static_cast<unsigned>(rng() % 8);
+    t.deswizzle_strip_bits = 4 + static_cast<unsigned>(rng() % 8);
+    t.chunk_bytes = 64u << (rng() % 7);
+    t.line_kernels = rng() % 4 != 0;
+  }
+};
+
 void run_random_regions(uint64_t seed, int iterations, bool std_like) {
   std::mt19937_64 rng(seed);
+  TuningScope tune;
   int failures = 0;
   for (int it = 0; it < iterations && failures < 5; ++it) {
+    tune.randomize(rng);
     const unsigned k = static_cast<unsigned>(rng() % 5);
     swz::Pattern p;
     if (std_like) {
@@ -345,8 +373,8 @@ void api_compare(std::mt19937_64& rng, const swz::Layout& layout, uint32_t sub, 
   const uint64_t ldp = lrp * h + (rng() % 2 ? 0 : 64 * (rng() % 4));
   const uint64_t lin_size = uint64_t{d - 1} * ldp + uint64_t{h - 1} * lrp + row_bytes;
   std::vector<uint8_t> lin_init(lin_size), res_init(layout.size());
-  for (auto& b : lin_init) b = static_cast<uint8_t>(rng());
-  for (auto& b : res_init) b = static_cast<uint8_t>(rng());
+  fill_random(rng, &lin_init);
+  fill_random(rng, &res_init);
   // Which resource bytes belong to the box (guard check).
   std::vector<uint8_t> in_box(layout.size(), 0);
   for (uint32_t z = 0; z < d; ++z)

@@ -23,6 +23,7 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 #define HWY_SWZ_INLINE HWY_INLINE
+#define HWY_SWZ_RESTRICT HWY_RESTRICT
 
 struct HwyMover {
   static constexpr bool kHasLine = HWY_TARGET != HWY_SCALAR;
@@ -76,7 +77,7 @@ struct HwyMover {
     std::memcpy(dst + 16, p1, 16);
     std::memcpy(dst + 32, p2, 16);
     std::memcpy(dst + 48, p3, 16);
-#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3 && (!defined(LINE_MODE) || LINE_MODE == 0)
     const hn::Full128<uint8_t> dq;
     const hn::Full256<uint8_t> dh;
     const hn::Full512<uint8_t> d;
@@ -85,7 +86,7 @@ struct HwyMover {
     const auto v = hn::Combine(d, hi, lo);
     if (stream) hn::Stream(v, d, dst);
     else hn::StoreU(v, d, dst);
-#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2 && (!defined(LINE_MODE) || LINE_MODE <= 1)
     const hn::Full128<uint8_t> dq;
     const hn::Full256<uint8_t> dh;
     const auto lo = hn::Combine(dh, hn::LoadU(dq, p1), hn::LoadU(dq, p0));
@@ -118,6 +119,7 @@ struct HwyMover {
 #include "simd/walker-inl.h"
 
 #undef HWY_SWZ_INLINE
+#undef HWY_SWZ_RESTRICT
 
 void CopyRegion(const Region& r, Direction dir) {
   Walker<HwyMover> w(r, dir, tuning());

@@ -58,6 +58,21 @@ class Walker {
     if (c < g_.R) c = g_.R;
     if (c > g_.R * kMaxChunkRuns) c = g_.R * kMaxChunkRuns;
     C_ = c;
+    // Add mode folds a chunk's column base into the row part by addition; that
+    // needs the G bits of the x bits inside a chunk and above it disjoint.
+    if (g_.mode == Mode::Add) {
+      unsigned cl = 0;
+      while ((uint64_t{1} << cl) < C_) ++cl;
+      uint32_t lo = 0, hi = 0;
+      for (unsigned b = g_.rl; b < 32; ++b) (b < cl ? lo : hi) |= p.lin[0][b];
+      if (lo & hi) g_.mode = Mode::Or;
+    }
+    // Column parts of the runs of one aligned chunk, relative to its start:
+    // for A a multiple of C and 0 <= o < C, G(A + o) = G(A) ^ G(o) and
+    // ((A + o) >> ex) * B = (A >> ex) * B + (o >> ex) * B (C and 2^ex are
+    // powers of two, so one divides the other).
+    const unsigned nrel = static_cast<unsigned>(C_ >> g_.rl);
+    for (unsigned j = 0; j < nrel; ++j) rel_[j] = col_part(g_, uint64_t{j} << g_.rl);
     // Destination alignment at run starts, for streaming.
     SetupStreaming();
 
@@ -86,6 +101,10 @@ class Walker {
   }
 
  private:
+  // The row part with a chunk's column base folded in: addr(fold(rp, b), q)
+  // == addr(rp, b + q) for every mode (the a parts add, the G parts XOR).
+  static HWY_SWZ_INLINE RowPart Fold(RowPart rp, ColPart b) { return {rp.a + b.a, rp.gg ^ b.gg}; }
+
   void SetupStreaming() {
     const bool to_swz = dir_ == Direction::ToSwizzled;
     uint64_t bits;
@@ -123,46 +142,50 @@ class Walker {
     }
     if (xa0 < fa)
       for (unsigned i = 0; i < n; ++i) copy_piece(r_, g_, rows_[i].rp, rows_[i].lin, xa0, fa, dir_);
-    const bool to_swz = dir_ == Direction::ToSwizzled;
-    const bool de_lines = !to_swz && Mv::kHasLine && t_.line_kernels && R == 16;
-    // First linear-line boundary at or after fa (deswizzle).
-    uint64_t xs = fa;
-    if (de_lines && line_phase_ok_) xs = fa + ((64 - ((fa + lin_phase_) & 63)) & 63);
+    // Chunks are aligned to C in adjusted x, so the column parts of their runs
+    // are the chunk base's plus the per-call table rel_.
+    lead_done_ = false;
     for (uint64_t c0 = fa; c0 < fb;) {
-      uint64_t c1;
-      if (to_swz) c1 = std::min(fb, (c0 & ~(C_ - 1)) + C_);
-      else if (c0 < xs) c1 = std::min(fb, xs);
-      else c1 = std::min(fb, c0 + C_);
+      const uint64_t A = c0 & ~(C_ - 1);
+      const uint64_t c1 = std::min(fb, A + C_);
       const unsigned nj = static_cast<unsigned>((c1 - c0) >> g_.rl);
-      for (unsigned j = 0; j < nj; ++j) cols_[j] = col_part(g_, c0 + uint64_t{j} * R);
-      const bool lines_here = de_lines && (c0 >= xs);
+      const ColPart* cols = rel_ + ((c0 - A) >> g_.rl);
+      const ColPart b0 = col_part(g_, A);
+      for (unsigned i = 0; i < n; ++i) fold_[i] = Fold(rows_[i].rp, b0);
+      ChunkArgs a{n, nj, c0, cols, c0 == fa, c1 == fb, full_groups};
       switch (g_.mode) {
-        case Mode::Add: Chunk<Mode::Add>(n, nj, c0, full_groups, lines_here); break;
-        case Mode::Or: Chunk<Mode::Or>(n, nj, c0, full_groups, lines_here); break;
-        default: Chunk<Mode::Xor>(n, nj, c0, full_groups, lines_here); break;
+        case Mode::Add: Chunk<Mode::Add>(a); break;
+        case Mode::Or: Chunk<Mode::Or>(a); break;
+        default: Chunk<Mode::Xor>(a); break;
       }
       c0 = c1;
     }
-    if (fb < xa1 && fb >= fa)
+    if (fb < xa1)
       for (unsigned i = 0; i < n; ++i) copy_piece(r_, g_, rows_[i].rp, rows_[i].lin, fb, xa1, dir_);
   }
 
+  struct ChunkArgs {
+    unsigned n, nj;
+    uint64_t c0;
+    const ColPart* cols;  // column parts relative to the chunk base (folded into fold_)
+    bool first, last, full_groups;  // first/last chunk of the strip
+  };
+
   template <Mode M>
-  void Chunk(unsigned n, unsigned nj, uint64_t c0, bool full_groups, bool de_lines) {
-    const bool to_swz = dir_ == Direction::ToSwizzled;
-    if (to_swz) {
-      if (Mv::kHasLine && t_.line_kernels && g_.q4 && full_groups) return SwizzleQ4<M>(n, nj, c0);
-    } else if (de_lines) {
-      return DeswizzleLines<M>(n, nj, c0);
+  void Chunk(const ChunkArgs& a) {
+    if (dir_ == Direction::ToSwizzled) {
+      if (Mv::kHasLine && t_.line_kernels && g_.q4 && a.full_groups) return SwizzleQ4<M>(a);
+    } else if (Mv::kHasLine && t_.line_kernels && g_.rl == 4) {
+      return DeswizzleLines<M>(a);
     }
     switch (g_.rl) {
-      case 0: return General<M, 1>(n, nj, c0);
-      case 1: return General<M, 2>(n, nj, c0);
-      case 2: return General<M, 4>(n, nj, c0);
-      case 3: return General<M, 8>(n, nj, c0);
-      case 4: return General<M, 16>(n, nj, c0);
-      case 5: return General<M, 32>(n, nj, c0);
-      default: return General<M, 0>(n, nj, c0);  // 0: runtime length, multiple of 64
+      case 0: return General<M, 1>(a);
+      case 1: return General<M, 2>(a);
+      case 2: return General<M, 4>(a);
+      case 3: return General<M, 8>(a);
+      case 4: return General<M, 16>(a);
+      case 5: return General<M, 32>(a);
+      default: return General<M, 0>(a);  // 0: runtime length, multiple of 64
     }
   }
 
@@ -173,67 +196,107 @@ class Walker {
   }
 
   template <Mode M, size_t N>
-  void General(unsigned n, unsigned nj, uint64_t c0) {
+  void General(const ChunkArgs& a) {
     const uint64_t R = g_.R;
-    const uint64_t x0 = c0 - g_.xa0;
+    const uint64_t x0 = a.c0 - g_.xa0;
     uint8_t* const swz = r_.swz;
+    const ColPart* HWY_SWZ_RESTRICT cols = a.cols;
+    const bool st = (N == 0 ? stream64_ : stream16_) && (N == 0 || N >= 16);
     if (dir_ == Direction::ToSwizzled) {
-      const bool st = (N == 0 ? stream64_ : stream16_) && (N == 0 || N >= 16);
-      for (unsigned j = 0; j < nj; ++j) {
-        const ColPart c = cols_[j];
+      // column-outer: the strip's runs of one column are neighbours in the destination
+      for (unsigned j = 0; j < a.nj; ++j) {
+        const ColPart c = cols[j];
         const uint64_t xo = x0 + j * R;
         if (st) {
-          for (unsigned i = 0; i < n; ++i) Move<N>(swz + addr<M>(rows_[i].rp, c), rows_[i].lin + xo, true);
+          for (unsigned i = 0; i < a.n; ++i) Move<N>(swz + addr<M>(fold_[i], c), rows_[i].lin + xo, true);
         } else {
-          for (unsigned i = 0; i < n; ++i) Move<N>(swz + addr<M>(rows_[i].rp, c), rows_[i].lin + xo, false);
+          for (unsigned i = 0; i < a.n; ++i) Move<N>(swz + addr<M>(fold_[i], c), rows_[i].lin + xo, false);
         }
       }
     } else {
-      const bool st = (N == 0 ? stream64_ : stream16_) && (N == 0 || N >= 16);
-      for (unsigned i = 0; i < n; ++i) {
-        const RowPart rp = rows_[i].rp;
+      // row-outer: each linear row is written in order
+      for (unsigned i = 0; i < a.n; ++i) {
+        const RowPart rp = fold_[i];
         uint8_t* l = rows_[i].lin + x0;
         if (st) {
-          for (unsigned j = 0; j < nj; ++j) Move<N>(l + j * R, swz + addr<M>(rp, cols_[j]), true);
+          for (unsigned j = 0; j < a.nj; ++j) Move<N>(l + j * R, swz + addr<M>(rp, cols[j]), true);
         } else {
-          for (unsigned j = 0; j < nj; ++j) Move<N>(l + j * R, swz + addr<M>(rp, cols_[j]), false);
+          for (unsigned j = 0; j < a.nj; ++j) Move<N>(l + j * R, swz + addr<M>(rp, cols[j]), false);
         }
       }
     }
   }
 
-  // Four aligned rows per 64-byte destination line (q4 shape), rows_ holds
-  // whole groups of four consecutive rows (same z).
+  // Four aligned rows per 64-byte destination line (q4 shape); rows_ holds
+  // whole groups of four consecutive rows (same z, one linear row pitch
+  // apart). Every line is written by one store, so the order of the lines
+  // does not matter to write-combining; group-outer keeps the pointers in
+  // registers.
   template <Mode M>
-  void SwizzleQ4(unsigned n, unsigned nj, uint64_t c0) {
-    const uint64_t x0 = c0 - g_.xa0;
+  void SwizzleQ4(const ChunkArgs& a) {
+    const uint64_t x0 = a.c0 - g_.xa0;
     uint8_t* const swz = r_.swz;
-    const bool st = stream64_;
-    for (unsigned j = 0; j < nj; ++j) {
-      const ColPart c = cols_[j];
-      const uint64_t xo = x0 + j * 16;
-      for (unsigned i = 0; i + 4 <= n; i += 4) {
-        uint8_t* dst = swz + addr<M>(rows_[i].rp, c);
-        Mv::Line4(dst, rows_[i].lin + xo, rows_[i + 1].lin + xo, rows_[i + 2].lin + xo, rows_[i + 3].lin + xo, st);
+    const uint64_t P = r_.lin_row_pitch;
+    const ColPart* HWY_SWZ_RESTRICT cols = a.cols;
+    const unsigned nj = a.nj;
+    for (unsigned i = 0; i + 4 <= a.n; i += 4) {
+      const RowPart rp = fold_[i];
+      const uint8_t* l = rows_[i].lin + x0;
+      if (stream64_) {
+        for (unsigned j = 0; j < nj; ++j, l += 16)
+          Mv::Line4(swz + addr<M>(rp, cols[j]), l, l + P, l + 2 * P, l + 3 * P, true);
+      } else {
+        for (unsigned j = 0; j < nj; ++j, l += 16)
+          Mv::Line4(swz + addr<M>(rp, cols[j]), l, l + P, l + 2 * P, l + 3 * P, false);
       }
     }
   }
 
-  // R == 16: each row's linear bytes written as whole 64-byte lines.
+  // 16-byte runs: each linear row is written in whole 64-byte lines, four
+  // runs gathered from the strip (in L1). Lines follow the linear alignment;
+  // a line that crosses into the next chunk is finished here with the next
+  // chunk's addresses computed directly, and that chunk skips those runs.
   template <Mode M>
-  void DeswizzleLines(unsigned n, unsigned nj, uint64_t c0) {
-    const uint64_t x0 = c0 - g_.xa0;
+  void DeswizzleLines(const ChunkArgs& a) {
+    const uint64_t x0 = a.c0 - g_.xa0;
     const uint8_t* const swz = r_.swz;
     const bool stl = r_.streaming && line_phase_ok_;
-    const bool st = stream16_;
-    for (unsigned i = 0; i < n; ++i) {
-      const RowPart rp = rows_[i].rp;
+    const ColPart* HWY_SWZ_RESTRICT cols = a.cols;
+    const unsigned nj = a.nj;
+    // runs before the first linear line boundary in this chunk
+    const unsigned lead =
+        line_phase_ok_ ? static_cast<unsigned>(((64 - ((a.c0 + lin_phase_) & 63)) & 63) >> 4) : 0;
+    const unsigned j0 = std::min(lead, nj);
+    const unsigned nl = (nj - j0) / 4;           // whole lines inside the chunk
+    const unsigned tail = nj - j0 - 4 * nl;      // runs left over (0..3)
+    const uint64_t c1 = a.c0 + uint64_t{nj} * 16;
+    const bool straddle = tail && !a.last && line_phase_ok_ && c1 + (4 - tail) * 16 <= (g_.xa1 & ~uint64_t{15});
+    const bool skip_lead = lead_done_;
+    lead_done_ = straddle;
+    for (unsigned i = 0; i < a.n; ++i) {
+      const RowPart rp = fold_[i];
       uint8_t* l = rows_[i].lin + x0;
-      unsigned j = 0;
-      for (; j + 4 <= nj; j += 4)
-        Mv::Line4(l + j * 16, swz + addr<M>(rp, cols_[j]), swz + addr<M>(rp, cols_[j + 1]),
-                  swz + addr<M>(rp, cols_[j + 2]), swz + addr<M>(rp, cols_[j + 3]), stl);
-      for (; j < nj; ++j) Mv::template Run<16>(l + j * 16, swz + addr<M>(rp, cols_[j]), st);
+      if (!skip_lead)
+        for (unsigned j = 0; j < j0; ++j) Mv::template Run<16>(l + j * 16, swz + addr<M>(rp, cols[j]), stream16_);
+      unsigned j = j0;
+      if (stl) {
+        for (unsigned k = 0; k < nl; ++k, j += 4)
+          Mv::Line4(l + j * 16, swz + addr<M>(rp, cols[j]), swz + addr<M>(rp, cols[j + 1]),
+                    swz + addr<M>(rp, cols[j + 2]), swz + addr<M>(rp, cols[j + 3]), true);
+      } else {
+        for (unsigned k = 0; k < nl; ++k, j += 4)
+          Mv::Line4(l + j * 16, swz + addr<M>(rp, cols[j]), swz + addr<M>(rp, cols[j + 1]),
+                    swz + addr<M>(rp, cols[j + 2]), swz + addr<M>(rp, cols[j + 3]), false);
+      }
+      if (straddle) {
+        const uint8_t* p[4];
+        for (unsigned k = 0; k < 4; ++k)
+          p[k] = k < tail ? swz + addr<M>(rp, cols[j + k])
+                          : swz + addr_rt(g_.mode, rows_[i].rp, col_part(g_, c1 + (k - tail) * 16));
+        Mv::Line4(l + j * 16, p[0], p[1], p[2], p[3], stl);
+      } else {
+        for (; j < nj; ++j) Mv::template Run<16>(l + j * 16, swz + addr<M>(rp, cols[j]), stream16_);
+      }
     }
   }
 
@@ -245,7 +308,9 @@ class Walker {
   uint64_t C_ = 512;
   bool stream16_ = false, stream64_ = false;
   bool line_phase_ok_ = false;
+  bool lead_done_ = false;  // DeswizzleLines: the previous chunk finished this chunk's leading runs
   uint64_t lin_phase_ = 0;
   StripRow rows_[kMaxStripRows];
-  ColPart cols_[kMaxChunkRuns];
+  RowPart fold_[kMaxStripRows];
+  ColPart rel_[kMaxChunkRuns];
 };

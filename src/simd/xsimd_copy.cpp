@@ -20,6 +20,7 @@
 namespace swz::detail::simd::xs {
 
 #define HWY_SWZ_INLINE inline __attribute__((always_inline))
+#define HWY_SWZ_RESTRICT __restrict__
 
 using Batch = xsimd::batch<uint8_t>;
 constexpr size_t kW = Batch::size;  // bytes per batch
@@ -68,6 +69,7 @@ struct XsimdMover {
 #include "simd/walker-inl.h"
 
 #undef HWY_SWZ_INLINE
+#undef HWY_SWZ_RESTRICT
 
 }  // namespace swz::detail::simd::xs
 
