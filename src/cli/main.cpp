@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "dds_cli.hpp"
 #include "file_io.hpp"
 #include "image_io.hpp"
 #include "layout_names.hpp"
@@ -330,6 +331,7 @@ int main(int argc, char** argv) {
   CommonOptions o;
   std::string in, out, offset_text, cmp_a, cmp_b;
   uint32_t sub = 0;
+  bool cube = false;
   std::vector<uint32_t> coords;
 
   auto* sw = app.add_subcommand("swizzle", "Linear -> swizzled: write IN into the resource memory OUT");
@@ -352,6 +354,7 @@ int main(int argc, char** argv) {
                  "tightly packed in subresource order, or only --subresource. '-' is standard output")
       ->required();
   de->add_flag("--quiet,-q", g_quiet, "Print nothing on success");
+  de->add_flag("--cube", cube, "OUT.dds (every subresource, DX10 header): mark the 2D array (--array 6*N) as cube maps");
 
   auto* of = app.add_subcommand("offset", "Print the byte offset of an element in the resource memory");
   add_common_options(of, &o);
@@ -383,8 +386,11 @@ int main(int argc, char** argv) {
   try {
     if (*sw || *de) g_out_is_stdout = same_as_stdout(out);
     if (*sw) {
-      if (is_image_path(in)) swizzle_image(o, in, out);
+      if (is_dds_path(in)) say(swizzle_dds(o, in, out));
+      else if (is_image_path(in)) swizzle_image(o, in, out);
       else swizzle_raw(o, in, out);
+    } else if (*de && (is_dds_path(out) || cube)) {
+      say(deswizzle_dds(o, cube, de_sub->count() > 0, in, out));
     } else if (*de) {
       deswizzle(o, in, out, de_sub->count() > 0, sub);
     } else if (*of) {

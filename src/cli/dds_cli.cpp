@@ -1,0 +1,173 @@
+#include "dds_cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <span>
+#include <vector>
+
+#include "common.hpp"
+#include "file_io.hpp"
+#include "swz/copy.hpp"
+#include "swz/dds.hpp"
+
+namespace swz::cli {
+namespace {
+
+std::string dims(const TextureDesc& d) {
+  std::string s = std::to_string(d.width) + "x" + std::to_string(d.height);
+  if (d.dimension == Dimension::Texture3D) s += "x" + std::to_string(d.depth);
+  return s;
+}
+
+std::string describe(const TextureDesc& d, bool cube) {
+  std::string s = dims(d) + " " + d.format.name + ", " + std::to_string(d.mip_levels) +
+                  (d.mip_levels == 1 ? " mip" : " mips");
+  if (cube)
+    s += ", " + std::to_string(d.array_size / 6) + (d.array_size == 6 ? " cube map" : " cube maps");
+  else if (d.dimension == Dimension::Texture2D && d.array_size != 1)
+    s += ", " + std::to_string(d.array_size) + " array slices";
+  return s;
+}
+
+/// The DDS fixes the texture: options may only repeat what it says.
+void take_texture_from(const DdsInfo& info, const std::string& in, CommonOptions* o) {
+  const TextureDesc& d = info.desc;
+  auto clash = [&](const std::string& opt, const std::string& value, const std::string& theirs) {
+    fail(opt + " " + value + " disagrees with '" + in + "', which is " + describe(d, info.cube) + " (" + opt + " " +
+         theirs + "); leave it out for DDS input");
+  };
+  if (!o->format.empty()) {
+    FormatInfo f = lookup_format(o->format);
+    if (f.dxgi != d.format.dxgi) clash("--format", o->format, d.format.name);
+  }
+  if (!o->size.empty()) {
+    SizeArg s = parse_size(o->size);
+    bool same = s.width == d.width && s.height == d.height &&
+                (s.three_d ? d.dimension == Dimension::Texture3D && s.depth == d.depth
+                           : d.dimension == Dimension::Texture2D);
+    if (!same) clash("--size", o->size, dims(d));
+  }
+  if (!o->mips.empty()) {
+    const uint32_t full = full_mip_count(d.width, d.height, d.dimension == Dimension::Texture3D ? d.depth : 1);
+    uint64_t m = 0;
+    if (o->mips == "full") {
+      m = full;
+    } else {
+      try {
+        m = parse_u64(o->mips, "--mips");
+      } catch (const Error&) {
+        m = 0;
+      }
+    }
+    if (m != d.mip_levels) clash("--mips", o->mips, std::to_string(d.mip_levels));
+  }
+  // --array defaults to 1: a 1 counts as given only when CLI11 saw it.
+  const bool array_given = o->array != 1 || (o->array_opt && o->array_opt->count() > 0);
+  if (array_given && o->array != d.array_size) clash("--array", std::to_string(o->array), std::to_string(d.array_size));
+  if (o->samples != 1) clash("--samples", std::to_string(o->samples), "1");
+  o->format = d.format.name;
+  o->size = dims(d);
+  o->mips = std::to_string(d.mip_levels);
+  o->array = d.array_size;
+}
+
+bool same_texture(const TextureDesc& a, const TextureDesc& b) {
+  return a.dimension == b.dimension && a.width == b.width && a.height == b.height && a.depth == b.depth &&
+         a.array_size == b.array_size && a.mip_levels == b.mip_levels && a.samples == b.samples &&
+         a.format.dxgi == b.format.dxgi;
+}
+
+void note_packed(uint32_t n, const char* what) {
+  if (n)
+    std::fprintf(stderr,
+                 "swz: note: %u subresource(s) lie in the D3D12 packed mip tail, whose layout is adapter-specific: %s\n",
+                 n, what);
+}
+
+}  // namespace
+
+bool is_dds_path(const std::string& path) { return extension_of(path) == ".dds"; }
+
+std::string swizzle_dds(CommonOptions o, const std::string& in, const std::string& out) {
+  std::vector<uint8_t> file;
+  read_file_prefix(in, file_size(in), &file);
+  DdsInfo info;
+  check(parse_dds(std::span<const uint8_t>(file.data(), file.size()), &info), "'" + in + "'");
+  take_texture_from(info, in, &o);
+  Texture t = make_texture(o, parse_size(o.size));
+  if (!same_texture(t.desc, info.desc))
+    fail("layout " + t.layout_arg + " describes a " + t.describe() + " texture but '" + in + "' is " +
+         describe(info.desc, info.cube));
+  const Layout& layout = t.layout;
+  std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
+  CopyOptions copts = copy_options(o);
+  const uint8_t* texels = file.data() + info.data_offset;
+  uint64_t at = 0;
+  uint32_t packed = 0;
+  for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
+    const SubresourceLayout& s = layout.sub(i);
+    Packed p = packed_of(s);
+    if (at + p.bytes > info.data_size) fail("internal: '" + in + "' is shorter than its subresources");
+    if (s.packed) {
+      ++packed;
+    } else {
+      check(write_to_subresource(layout, resource.data(), resource.size(), i, nullptr, texels + at, p.bytes, p.row,
+                                 p.slice, copts),
+            "cannot write " + sub_name(s, t.desc));
+    }
+    at += p.bytes;
+  }
+  if (at != info.data_size) fail("internal: the subresources of '" + in + "' do not add up to its texel bytes");
+  note_packed(packed, "their texels in the DDS file are skipped and the tail is left zero");
+  write_file_atomic(out, resource.data(), resource.size());
+  return "swizzled " + in + " (" + describe(info.desc, info.cube) + ") into " + out + ": " + t.layout_arg + ", " +
+         std::to_string(layout.subresource_count()) + " subresource(s), " + bytes_text(layout.size());
+}
+
+std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, const std::string& in,
+                          const std::string& out) {
+  if (!is_dds_path(out)) fail("--cube marks the texture of a .dds output as cube maps; '" + out + "' is not .dds");
+  if (have_sub) fail("--subresource: a .dds output holds every subresource; leave --subresource out");
+  Texture t = make_texture(o, parse_size(o.size));
+  if (cube && (t.desc.dimension != Dimension::Texture2D || t.desc.array_size % 6 != 0))
+    fail("--cube needs a 2D texture with --array a multiple of 6 (six faces per cube map), not a " + t.describe() +
+         " texture");
+  const Layout& layout = t.layout;
+  uint64_t have = file_size(in);
+  if (have < layout.size())
+    fail("'" + in + "' has " + bytes_text(have) + ", less than the " + bytes_text(layout.size()) + " that a " +
+         t.describe() + " texture spans in layout " + t.layout_arg);
+  std::vector<uint8_t> resource;
+  read_file_prefix(in, layout.size(), &resource);
+
+  DdsTexture dds;
+  dds.desc = t.desc;
+  dds.cube = cube;
+  uint64_t total = 0;
+  check(dds_data_size(t.desc, &total), "cannot write a " + t.describe() + " texture as DDS");
+  dds.data = allocate(total, "the DDS texels");
+  CopyOptions copts = copy_options(o);
+  uint64_t at = 0;
+  uint32_t packed = 0;
+  for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
+    const SubresourceLayout& s = layout.sub(i);
+    Packed p = packed_of(s);
+    if (at + p.bytes > total) fail("internal: the subresources do not fit the DDS texels");
+    if (s.packed) {
+      ++packed;  // left zero
+    } else {
+      check(read_from_subresource(dds.data.data() + at, p.bytes, p.row, p.slice, layout, resource.data(),
+                                  resource.size(), i, nullptr, copts),
+            "cannot read " + sub_name(s, t.desc));
+    }
+    at += p.bytes;
+  }
+  note_packed(packed, "written as zeros");
+  std::vector<uint8_t> bytes;
+  check(write_dds(dds, &bytes), "cannot write '" + out + "'");
+  write_file_atomic(out, bytes.data(), bytes.size());
+  return "deswizzled " + std::to_string(layout.subresource_count()) + " subresource(s) of " + in + " (" +
+         describe(t.desc, cube) + ", " + t.layout_arg + ") into " + out + ": DDS, " + bytes_text(bytes.size());
+}
+
+}  // namespace swz::cli
