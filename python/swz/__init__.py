@@ -163,11 +163,11 @@ def locate(layout: Layout, offsets: Any) -> Any:
     for offsets < 0 or >= layout.size.
     """
     a = _as_int64(offsets, "offsets")
-    flat = np.ascontiguousarray(a)
+    flat = a if a.flags.c_contiguous else a.copy(order="C")  # (ascontiguousarray would make 0-d 1-d)
     rec = np.zeros(flat.shape, dtype=LOCATION_DTYPE)
     _swz._locate_into(layout, flat, rec)
     r = rec.view(np.recarray)
-    return r[()] if r.ndim == 0 else r
+    return r.reshape(1)[0] if r.ndim == 0 else r
 
 
 def _pattern_and_element(source: Union[Layout, Pattern, str], subresource: int,
@@ -226,7 +226,7 @@ def plot_pattern(source: Union[Layout, Pattern, str], path: Union[str, "os.PathL
     Each cell is an element of the block (x to the right, y down) coloured by
     its position in memory. 3D blocks and sample planes become a grid of
     panels (at most 64). annotate: write the order numbers into the cells
-    (default: when the block has at most 256 elements per panel).
+    (default: when the block has at most 256 elements).
 
     Needs matplotlib (imported only here): raises ImportError with install
     hints when it is missing. Returns the path written.
@@ -253,7 +253,7 @@ def plot_pattern(source: Union[Layout, Pattern, str], path: Union[str, "os.PathL
     rows = int(np.ceil(n / cols))
     h, w = panels.shape[1:]
     if annotate is None:
-        annotate = h * w <= 256
+        annotate = n * h * w <= 256
     cell = 0.45 if annotate else max(0.02, 6.0 / max(h, w))
     fig = Figure(figsize=(max(3.0, cols * w * cell + 1.5), max(3.0, rows * h * cell + 1.0)), dpi=dpi)
     FigureCanvasAgg(fig)

@@ -1,0 +1,189 @@
+"""swz.offsets / swz.locate: agreement with the C++ reference and with a
+pure-Python SimpleSwizzle written from the spec; broadcasting; errors."""
+import json
+import random
+
+import numpy as np
+import pytest
+
+import swz
+from helpers import FORMAT_FOR_BYTES, decode_ddi, random_pattern, simple_swizzle
+
+
+def sample_coords(rng, s, samples, n):
+    """Up to n element coordinates of subresource s (all when few), as int arrays."""
+    total = s.width_el * s.height_el * s.depth * samples
+    if total <= n:
+        idx = np.arange(total)
+    else:
+        idx = np.array(sorted(rng.sample(range(total), n)))
+    x = idx % s.width_el
+    y = (idx // s.width_el) % s.height_el
+    z = (idx // (s.width_el * s.height_el)) % s.depth
+    smp = idx // (s.width_el * s.height_el * s.depth)
+    return x, y, z, smp
+
+
+def check_layout_against_oracles(rng, L, n=300):
+    samples = L.samples
+    for i in range(L.subresource_count):
+        s = L.subresource_layout(i)
+        if s.packed:
+            continue
+        x, y, z, smp = sample_coords(rng, s, samples, n)
+        got = swz.offsets(L, x, y, z, smp, subresource=i)
+        assert got.dtype == np.uint64 and got.shape == x.shape
+        ddi = decode_ddi(s.pattern.to_ddi_bytes())
+        eb = s.element_bytes
+        for k in range(len(x)):
+            xb = int(x[k]) * eb
+            ref = swz._swz.reference_offset(s.pattern, xb, int(y[k]), int(z[k]), int(smp[k]), s.row_pitch, s.depth_pitch,
+                                            s.pre_swizzle)
+            spec = simple_swizzle(ddi, (xb, int(y[k]), int(z[k]), int(smp[k])), s.pre_swizzle, s.row_pitch, s.depth_pitch)
+            assert ref == spec, (s.pattern, i, k)
+            assert int(got[k]) == s.offset + ref, (s.pattern, i, x[k], y[k], z[k], smp[k])
+
+
+def test_random_patterns_agree_with_reference_and_spec():
+    rng = random.Random(11)
+    done = 0
+    while done < 60:
+        k = rng.randint(0, 4)
+        p = random_pattern(rng, k, max_block_bits=rng.choice([6, 10, 16]), allow_samples=done % 4 == 0)
+        eb = 1 << k
+        samples = p.block_extent[3]
+        d = None if samples > 1 else rng.choice([None, None, rng.randint(1, 9)])
+        w, h = rng.randint(1, 300), rng.randint(1, 200)
+        try:
+            L = swz.Layout.pattern(p, FORMAT_FOR_BYTES[eb], w, h, d, samples=samples,
+                                   mips=rng.randint(1, 3) if samples == 1 else 1)
+        except ValueError:
+            continue
+        check_layout_against_oracles(rng, L, 150)
+        done += 1
+
+
+def test_explicit_pitches_and_stacking():
+    rng = random.Random(12)
+    p = swz.Pattern("X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2 X5 Y3 stack")
+    L = swz.Layout.pattern(p, "R8G8B8A8_UNORM", 50, 20, 6, row_pitch=4 * 1024, depth_pitch=24)
+    s = L.subresource_layout(0)
+    assert s.stack_depth and s.depth_pitch == 24
+    check_layout_against_oracles(rng, L, 2000)
+
+
+def test_standard_layouts_agree():
+    rng = random.Random(13)
+    for L in (swz.Layout.std64k("R8G8B8A8_UNORM", 300, 200, mips=3, array=2),
+              swz.Layout.std64k("BC1_UNORM", 260, 130, mips=2),
+              swz.Layout.std64k("R16G16B16A16_FLOAT", 40, 30, 20, mips=2),
+              swz.Layout.std4k("R8_UNORM", 200, 100, 3),
+              swz.Layout.row_major("R32G32B32A32_FLOAT", 33, 7, mips=2)):
+        check_layout_against_oracles(rng, L, 400)
+
+
+def test_device_layout_with_pre_swizzle_offsets():
+    doc = {
+        "format": "R8G8B8A8_UNORM", "width": 40, "height": 24, "mip_levels": 2,
+        "patterns": ["X0 X1 X2 X3 Y0 Y1 X4^Y3 Y2 X5 Y3 post8=X6"],
+        "subresources": [{"offset": 0, "row_byte_pre_swizzle": 16, "column_pre_swizzle": 3},
+                         {"offset": 65536, "row_stride": 4096, "column_pre_swizzle": 5}],
+    }
+    L = swz.Layout.from_resource_layout_json(json.dumps(doc))
+    assert L.subresource_layout(0).pre_swizzle == (16, 3, 0)
+    check_layout_against_oracles(random.Random(14), L, 2000)
+
+
+def test_broadcasting_and_scalars():
+    L = swz.Layout.std64k("R8G8B8A8_UNORM", 256, 256)
+    x = np.arange(256)
+    y = np.arange(256)[:, None]
+    grid = swz.offsets(L, x, y)
+    assert grid.shape == (256, 256)
+    assert sorted(set(grid.ravel().tolist())) == list(range(0, 256 * 256 * 4, 4))  # a bijection onto the elements
+    for yy in (0, 17, 255):
+        for xx in (0, 5, 200):
+            v = swz.offsets(L, xx, yy)
+            assert isinstance(v, np.uint64) and v == grid[yy, xx]
+    # Different integer dtypes and strided views give the same answer.
+    assert np.array_equal(swz.offsets(L, x.astype(np.uint8), y.astype(np.int16)), grid)
+    assert np.array_equal(swz.offsets(L, x[::-1], y)[:, ::-1], grid)
+    assert np.array_equal(swz.offsets(L, np.broadcast_to(x, (256, 256)), np.broadcast_to(y, (256, 256))), grid)
+    assert swz.offsets(L, np.zeros((0, 3), int), 0).shape == (0, 3)
+    assert swz.offsets(L, [1, 2, 3], [0]).tolist() == [4, 8, 12]
+
+
+def test_offsets_errors():
+    L = swz.Layout.std64k("R8G8B8A8_UNORM", 100, 50, mips=2)
+    with pytest.raises(IndexError, match="x = 100"):
+        swz.offsets(L, [0, 100], 0)
+    with pytest.raises(IndexError, match="y = -1"):
+        swz.offsets(L, 0, -1)
+    with pytest.raises(IndexError, match="z"):
+        swz.offsets(L, 0, 0, z=1)
+    with pytest.raises(IndexError, match="sample"):
+        swz.offsets(L, 0, 0, sample=1)
+    with pytest.raises(IndexError, match="x = 50"):
+        swz.offsets(L, 50, 0, subresource=1)
+    with pytest.raises(IndexError, match="subresource"):
+        swz.offsets(L, 0, 0, subresource=2)
+    with pytest.raises(IndexError):
+        swz.offsets(L, np.uint64(2**64 - 1), 0)
+    with pytest.raises(TypeError):
+        swz.offsets(L, 1.5, 0)
+    with pytest.raises(TypeError):
+        swz.offsets(L, np.array([True]), 0)
+    with pytest.raises(ValueError):
+        swz.offsets(L, np.arange(3), np.arange(4))  # shapes do not broadcast
+    P = swz.Layout.std64k("R8G8B8A8_UNORM", 512, 512, mips="full", packed_mips=(3, 7, 1))
+    with pytest.raises(ValueError, match="packed"):
+        swz.offsets(P, 0, 0, subresource=4)
+
+
+def test_locate_inverts_offsets():
+    rng = random.Random(15)
+    layouts = [swz.Layout.std64k("R8G8B8A8_UNORM", 300, 200, mips=2, array=2),
+               swz.Layout.std64k("BC7_UNORM", 100, 60),
+               swz.Layout.std4k("R8_UNORM", 40, 30, 9)]
+    for _ in range(10):
+        p = random_pattern(rng, 2, max_block_bits=12)
+        try:
+            layouts.append(swz.Layout.pattern(p, "R8G8B8A8_UNORM", rng.randint(1, 90), rng.randint(1, 60),
+                                              rng.choice([None, 3])))
+        except ValueError:
+            pass
+    for L in layouts:
+        for i in range(L.subresource_count):
+            s = L.subresource_layout(i)
+            x, y, z, _ = sample_coords(rng, s, 1, 200)
+            off = swz.offsets(L, x, y, z, subresource=i)
+            for byte in range(s.element_bytes):
+                r = swz.locate(L, off + byte)
+                assert isinstance(r, np.recarray) and r.shape == off.shape
+                assert not r.padding.any() and not r.packed.any()
+                assert (r.subresource == i).all() and (r.byte == byte).all()
+                assert np.array_equal(r.x, x) and np.array_equal(r.y, y) and np.array_equal(r.z, z)
+
+
+def test_locate_padding_and_errors():
+    L = swz.Layout.std64k("R8G8B8A8_UNORM", 100, 50)  # one 128x128 tile, mostly padding
+    used = set(swz.offsets(L, np.arange(100), np.arange(50)[:, None]).ravel().tolist())
+    pad = next(o for o in range(0, L.size, 4) if o not in used)
+    r = swz.locate(L, pad)
+    assert isinstance(r, np.record) and r.padding and r.subresource == 0
+    everything = swz.locate(L, np.arange(L.size))
+    assert (~everything.padding).sum() == 100 * 50 * 4
+    assert everything.dtype == swz.LOCATION_DTYPE
+    with pytest.raises(IndexError):
+        swz.locate(L, L.size)
+    with pytest.raises(IndexError):
+        swz.locate(L, [0, -1])
+    with pytest.raises(TypeError):
+        swz.locate(L, 0.5)
+
+
+def test_locate_packed_mips():
+    P = swz.Layout.std64k("R8G8B8A8_UNORM", 512, 512, mips="full", packed_mips=(3, 7, 1))
+    s = P.subresource_layout(3)
+    r = swz.locate(P, s.offset)
+    assert r.packed and r.subresource == 3
