@@ -607,7 +607,9 @@ TEST(Dds, HostileTable) {
   }
   {
     Dx10 x{28, 3, 0, 1, 0};
-    add("DX10 header cut", bytes_of(dx10_base(4, 4), nullptr), Code::parse_error, "DDS_HEADER_DXT10");
+    auto f = bytes_of(dx10_base(4, 4), &x);
+    f.resize(140);
+    add("DX10 header cut", f, Code::parse_error, "DDS_HEADER_DXT10");
   }
   add("texels short by one", with_data(bytes_of(legacy(8, 8, dxt1, 4)), 4 * 8 + 8 + 8 + 8 - 1), Code::parse_error,
       "need 56 bytes");
