@@ -129,10 +129,12 @@ PackedMipInfo parse_packed_mips(const std::string& text) {
   return p;
 }
 
-/// A resource-layout JSON fixed the texture: the options may only repeat it.
-void check_against_fixed(const CommonOptions& o, const TextureDesc& d, const std::string& file) {
+/// A file fixed the texture (a resource-layout JSON, a DDS input): the
+/// options may only repeat it. `placement`: the file also fixes pitches and
+/// the mip tail (resource layouts).
+void check_against_fixed(const CommonOptions& o, const TextureDesc& d, const std::string& what, bool placement) {
   auto clash = [&](const std::string& opt, const std::string& value, const std::string& theirs) {
-    fail(opt + " " + value + " disagrees with the resource layout '" + file + "', which says " + theirs);
+    fail(opt + " " + value + " disagrees with " + what + ", which says " + theirs);
   };
   if (given(o.size_opt)) {
     SizeArg s = parse_size(o.size);
@@ -160,9 +162,22 @@ void check_against_fixed(const CommonOptions& o, const TextureDesc& d, const std
   if (given(o.array_opt) && o.array != d.array_size) clash("--array", std::to_string(o.array), std::to_string(d.array_size));
   if (given(o.samples_opt) && o.samples != d.samples)
     clash("--samples", std::to_string(o.samples), std::to_string(d.samples));
-  if (given(o.row_pitch_opt) || given(o.depth_pitch_opt) || given(o.mip_tail_opt) || !o.packed_mips.empty())
-    fail("--row-pitch, --depth-pitch, --mip-tail and --packed-mips do not apply to the resource layout '" + file +
-         "': it gives every subresource's placement itself");
+  if (placement && (given(o.row_pitch_opt) || given(o.depth_pitch_opt) || given(o.mip_tail_opt) || !o.packed_mips.empty()))
+    fail("--row-pitch, --depth-pitch, --mip-tail and --packed-mips do not apply to " + what +
+         ": it gives every subresource's placement itself");
+}
+
+bool same_texture(const TextureDesc& a, const TextureDesc& b) {
+  return a.dimension == b.dimension && a.width == b.width && a.height == b.height && a.depth == b.depth &&
+         a.array_size == b.array_size && a.mip_levels == b.mip_levels && a.samples == b.samples &&
+         a.format.dxgi == b.format.dxgi;
+}
+
+std::string texture_text(const TextureDesc& d) {
+  Texture t;
+  t.desc = d;
+  t.format = d.format;
+  return t.describe();
 }
 
 }  // namespace
@@ -189,20 +204,41 @@ std::string sub_name(const SubresourceLayout& s, const TextureDesc& d) {
   return out;
 }
 
-Texture make_texture(const CommonOptions& o, const SizeArg& size) {
+Texture make_texture(const CommonOptions& o, const SizeArg& size, const std::optional<TextureDesc>& file_desc,
+                     const std::string& file_what) {
   Texture t;
   t.layout_arg = layout_arg_of(o);
   LayoutChoice choice;
   parse_layout_arg(t.layout_arg, &choice);
 
   if (choice.texture) {
-    check_against_fixed(o, *choice.texture, t.layout_arg);
+    const std::string what = "the resource layout '" + t.layout_arg + "'";
+    check_against_fixed(o, *choice.texture, what, true);
+    if (file_desc && !same_texture(*file_desc, *choice.texture))
+      fail(file_what + " holds a " + texture_text(*file_desc) + " texture but " + what + " describes a " +
+           texture_text(*choice.texture) + " one");
     t.desc = *choice.texture;
     t.format = t.desc.format;
-    check(choice.build(t.desc, t.spec, &t.layout), "cannot lay out the resource layout '" + t.layout_arg + "'");
+    check(choice.build(t.desc, t.spec, &t.layout), "cannot lay out " + what);
     return t;
   }
 
+  if (file_desc) {
+    check_against_fixed(o, *file_desc, file_what, false);
+    t.desc = *file_desc;
+    t.format = t.desc.format;
+  } else {
+    t.desc = desc_from_options(o, size);
+    t.format = t.desc.format;
+  }
+  t.spec = spec_from_options(o, choice.spec);
+  Status st = choice.build ? choice.build(t.desc, t.spec, &t.layout) : make_layout(t.desc, t.spec, &t.layout);
+  check(st, "cannot lay out a " + t.describe() + " texture as " + t.layout_arg);
+  return t;
+}
+
+TextureDesc desc_from_options(const CommonOptions& o, const SizeArg& size) {
+  Texture t;
   if (!size.given) fail("--size is required (WxH or WxHxD)");
   if (o.format.empty()) fail("--format is required");
   t.format = lookup_format(o.format);
@@ -242,7 +278,12 @@ Texture make_texture(const CommonOptions& o, const SizeArg& size) {
     t.desc.mip_levels = static_cast<uint32_t>(m);
   }
 
-  t.spec = choice.spec;
+  return t.desc;
+}
+
+LayoutSpec spec_from_options(const CommonOptions& o, const LayoutSpec& base) {
+  Texture t;
+  t.spec = base;
   if (o.mip_tail == "d3d12") {
     if (o.packed_mips.empty())
       fail("--mip-tail d3d12 needs --packed-mips NumStandardMips,NumPackedMips,NumTilesForPackedMips (what "
@@ -257,9 +298,7 @@ Texture make_texture(const CommonOptions& o, const SizeArg& size) {
   }
   t.spec.row_pitch = o.row_pitch;
   t.spec.depth_pitch = o.depth_pitch;
-  Status st = choice.build ? choice.build(t.desc, t.spec, &t.layout) : make_layout(t.desc, t.spec, &t.layout);
-  check(st, "cannot lay out a " + t.describe() + " texture as " + t.layout_arg);
-  return t;
+  return t.spec;
 }
 
 CopyOptions copy_options(const CommonOptions& o) {

@@ -68,7 +68,15 @@ FormatInfo lookup_format(const std::string& name);
 /// make_layout (or the layout's own builder). A resource-layout JSON fixes the
 /// texture itself: then --size, --format, ... are optional and must agree.
 /// Throws Error with the library's message.
-Texture make_texture(const CommonOptions& o, const SizeArg& size);
+/// `file_desc`: the texture an input file fixes (a DDS file), named by
+/// `file_what` in messages.
+Texture make_texture(const CommonOptions& o, const SizeArg& size, const std::optional<TextureDesc>& file_desc = {},
+                     const std::string& file_what = {});
+
+/// The TextureDesc the options describe (--size, --format, --mips, --array, --samples).
+TextureDesc desc_from_options(const CommonOptions& o, const SizeArg& size);
+/// `base` (kind, pattern) with the options' pitches and mip tail.
+LayoutSpec spec_from_options(const CommonOptions& o, const LayoutSpec& base);
 
 /// The texture a resource-layout JSON fixes (nullopt for every other layout).
 std::optional<TextureDesc> fixed_texture(const CommonOptions& o);
