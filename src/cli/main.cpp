@@ -337,7 +337,8 @@ int main(int argc, char** argv) {
   auto* sw = app.add_subcommand("swizzle", "Linear -> swizzled: write IN into the resource memory OUT");
   add_common_options(sw, &o);
   sw->add_option("IN", in,
-                 "An image (.png .jpg .jpeg .bmp .tga; 8-bit UNORM formats, 1-4 channels) or a raw file with every "
+                 "An image (.png .jpg .jpeg .bmp .tga; 8-bit UNORM formats, 1-4 channels), a .dds file (format, size, "
+                 "mips and arrays from the file), or a raw file with every "
                  "subresource tightly packed in subresource order (needs --size and --format). With an image, "
                  "--mips N makes the lower mips with a 2x2 box filter, array slices and 3D depth slices repeat it.")
       ->required();
@@ -350,7 +351,8 @@ int main(int argc, char** argv) {
   de->add_option("IN", in, "The swizzled resource memory (at least the layout's size)")->required();
   de->add_option("OUT", out,
                  "OUT.png: one subresource as an image (8-bit UNORM formats; --format defaults to R8G8B8A8_UNORM; "
-                 "a 3D subresource's depth slices are stacked vertically). Anything else: raw, every subresource "
+                 "a 3D subresource's depth slices are stacked vertically). OUT.dds: every subresource as a DDS file "
+                 "(DX10 header; --cube marks cube maps). Anything else: raw, every subresource "
                  "tightly packed in subresource order, or only --subresource. '-' is standard output")
       ->required();
   de->add_flag("--quiet,-q", g_quiet, "Print nothing on success");
