@@ -1,0 +1,156 @@
+// Internal interface of the vendor layouts (include/swz/vendor.hpp).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "swz/canonicalize.hpp"
+#include "swz/layout.hpp"
+#include "swz/pattern.hpp"
+#include "swz/status.hpp"
+#include "swz/vendor.hpp"
+
+namespace swz::vendor {
+
+// ---- spec parameters ("family:key=value,key=value") ------------------------
+class Params {
+ public:
+  static Status parse(std::string_view family, std::string_view text, Params* out);
+  bool has(const std::string& key) const { return kv_.count(key) != 0; }
+  /// The value of `key` or `def`; marks the key used.
+  std::string str(const std::string& key, const std::string& def = "");
+  /// Unsigned number (decimal or 0x hex); `present` says whether it was given.
+  Status u64(const std::string& key, uint64_t* out, bool* present);
+  /// "A/B/C" list of unsigned numbers.
+  Status u64_list(const std::string& key, std::vector<uint64_t>* out, bool* present);
+  /// A key given without "=value" (a flag).
+  bool flag(const std::string& key);
+  /// Error naming the first key no family code asked for.
+  Status check_all_used() const;
+  const std::string& family() const { return family_; }
+
+ private:
+  std::string family_;
+  std::map<std::string, std::string> kv_;
+  std::vector<std::string> order_;
+  std::set<std::string> used_;
+};
+
+Status parse_number(std::string_view text, const std::string& what, uint64_t* out);
+
+// ---- pattern data (patterns/vendor/*.json) ---------------------------------
+struct DataPattern {
+  std::vector<uint32_t> element_bytes;  ///< empty = any element size
+  Dimension dim = Dimension::Texture2D;
+  uint32_t samples = 1;
+  std::string config;        ///< "pipes=8" (AMD), "" otherwise
+  std::string config_text;
+  std::string variant;       ///< "bit6", "v2", "4ch", "8ch", ""
+  int compressed = -1;       ///< -1 any, 0 only uncompressed formats, 1 only block-compressed
+  std::string bits_text;     ///< as written in the file (addrlib order for "raw")
+  bool raw = false;          ///< terms in arbitrary order: canonicalize with `block`
+  BlockExtents block{};
+  Pattern pattern{};         ///< canonical (validated) pattern
+  uint32_t pitch_multiple_texels = 0;
+  uint32_t tile_w = 0, tile_h = 0;  ///< Apple: tile texels
+  std::string origin;        ///< "from" row of the research table, or the formula it was derived from
+};
+
+struct DataFamily {
+  std::string name, description, source, placement;
+  std::vector<DataPattern> patterns;
+};
+
+struct NvGob {
+  std::string gob;
+  std::vector<uint32_t> element_bytes;  ///< empty = any
+  std::vector<BitEntry> bits;           ///< 9 entries, no XOR
+  std::string note;
+};
+
+struct VendorData {
+  std::vector<DataFamily> families;
+  std::vector<NvGob> gobs;
+  std::string nv_sources;
+  std::string fermi_note;
+};
+
+/// Loads and checks every embedded vendor file once; errors are internal bugs.
+const VendorData& data(Status* status);
+const DataFamily* find_family(const VendorData& d, std::string_view name);
+
+// ---- what a family builder produces ----------------------------------------
+enum class Arrays {
+  Stacked,  ///< layer s at s * layer_stride bytes (every level inside the layer)
+  ZSlice,   ///< the array slice feeds the Z coordinate (AMD): pre-swizzle Z = s, depth pitch = slice stride
+  YRows,    ///< the array slice starts layer_stride ROWS further down the same surface (Intel QPitch)
+};
+
+struct LevelPlan {
+  int slot = 0;
+  uint64_t row_pitch = 0, depth_pitch = 0;
+  uint64_t origin[3] = {0, 0, 0};  ///< X bytes, Y rows, Z slices
+  uint64_t offset = 0;             ///< inside the layer
+  uint64_t size = 0;               ///< bytes the level spans from `offset` (one layer)
+};
+
+struct FamilyPlan {
+  std::vector<Pattern> patterns;
+  std::vector<LevelPlan> levels;
+  Arrays arrays = Arrays::Stacked;
+  uint64_t layer_stride = 0;   ///< bytes (Stacked, ZSlice) or rows (YRows)
+  uint64_t layer_align = 1;    ///< Stacked: alignment of a recomputed layer stride
+  uint64_t total_size = 0;     ///< 0 = the end of the last subresource
+  bool levels_are_separate = true;  ///< false when levels share one surface (Intel mip layout)
+  std::vector<std::string> notes;   ///< for describe_layout
+};
+
+struct BuildContext {
+  const VendorData& data;
+  Params& params;
+  const TextureDesc& desc;
+};
+
+// Builders (one per "placement" kind).
+Status build_nvidia(BuildContext& c, FamilyPlan* out);
+Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out);
+Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out);
+Status build_tiles(BuildContext& c, const DataFamily& f, FamilyPlan* out);
+Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out);
+Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out);
+
+// Describers: the pattern(s) for an element size with the spec's parameters.
+Status describe_nvidia(const VendorData& d, Params& p, uint32_t element_bytes, std::string* out);
+Status describe_data(const VendorData& d, const DataFamily& f, Params& p, uint32_t element_bytes, std::string* out);
+
+// ---- helpers ----------------------------------------------------------------
+inline uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+inline uint64_t align_up(uint64_t v, uint64_t a) { return a <= 1 ? v : ceil_div(v, a) * a; }
+inline bool is_pow2(uint64_t v) { return v && (v & (v - 1)) == 0; }
+unsigned log2u(uint64_t v);
+uint64_t next_pow2(uint64_t v);
+
+struct LevelDims {
+  uint32_t w = 1, h = 1, d = 1;        ///< texels
+  uint32_t w_el = 1, h_el = 1;         ///< elements
+};
+LevelDims level_dims(const TextureDesc& desc, uint32_t mip);
+
+/// Picks the data pattern for the texture (element size, dimension, samples,
+/// config, variant, compressed), with an error that lists what the family has.
+Status select_pattern(const DataFamily& f, const TextureDesc& desc, const std::string& config, const std::string& variant,
+                      const DataPattern** out);
+Status select_pattern_for(const DataFamily& f, uint32_t element_bytes, Dimension dim, uint32_t samples, int compressed,
+                          const std::string& config, const std::string& variant, const DataPattern** out);
+
+/// Row pitch, depth pitch and size of level m for a plain tiled level: tiles
+/// row-major, pitch = tiles across x tile bytes (or `pitch_el` elements).
+Status tiled_level(const Pattern& pat, const TextureDesc& desc, uint32_t m, uint64_t pitch_el, const std::string& fam, LevelPlan* lp);
+
+/// Block extents of a valid pattern: X bytes, Y, Z, S (log2).
+std::array<unsigned, 4> extents_log2(const Pattern& p);
+
+}  // namespace swz::vendor

@@ -1,0 +1,332 @@
+// NVIDIA block linear through make_named_layout. Independent sources, written
+// out here rather than taken from the library:
+//  * the Tegra X1 TRM GOB formula as tegra_swizzle (src/swizzle.rs gob_offset)
+//    and Ryujinx (BlockLinearLayout.cs) implement it;
+//  * the Turing GOB sector grid drawn in Mesa NIL's tiling.rs (GOBType::TuringColor2D);
+//  * the block/row/slice arithmetic of tegra_swizzle gob_address_x/y/z;
+//  * expected surface sizes from tegra_swizzle's tests (src/arrays.rs, taken
+//    there from Smash Ultimate nutexb footers) and from the public bug reports
+//    named in each test.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+#include "swz/swz.hpp"
+#include "swz/vendor.hpp"
+
+using namespace swz;
+
+namespace {
+
+FormatInfo fmt(const char* name) {
+  FormatInfo f;
+  EXPECT_TRUE(find_format(name, &f).ok()) << name;
+  return f;
+}
+
+TextureDesc tex2d(const char* format, uint32_t w, uint32_t h, uint32_t mips = 1, uint32_t layers = 1) {
+  TextureDesc d;
+  d.format = fmt(format);
+  d.width = w;
+  d.height = h;
+  d.mip_levels = mips;
+  d.array_size = layers;
+  return d;
+}
+
+TextureDesc tex3d(const char* format, uint32_t w, uint32_t h, uint32_t depth, uint32_t mips = 1) {
+  TextureDesc d = tex2d(format, w, h, mips);
+  d.dimension = Dimension::Texture3D;
+  d.depth = depth;
+  return d;
+}
+
+// Tegra X1 TRM GOB: 64 bytes x 8 rows, 16-byte x 2-row sectors.
+uint64_t gob_tegra(uint64_t x, uint64_t y) {
+  return ((x % 64) / 32) * 256 + ((y % 8) / 2) * 64 + ((x % 32) / 16) * 32 + (y % 2) * 16 + (x % 16);
+}
+
+// NVK tiling.rs: TuringColor2D sectors (16 B x 2 rows) in a 4x4 grid
+//   |  0 |  2 |  8 | 10 |
+//   |  1 |  3 |  9 | 11 |
+//   |  4 |  6 | 12 | 14 |
+//   |  5 |  7 | 13 | 15 |
+uint64_t gob_turing(uint64_t x, uint64_t y) {
+  static const int grid[4][4] = {{0, 2, 8, 10}, {1, 3, 9, 11}, {4, 6, 12, 14}, {5, 7, 13, 15}};
+  uint64_t sector = static_cast<uint64_t>(grid[(y % 8) / 2][(x % 64) / 16]);
+  return sector * 32 + (y % 2) * 16 + (x % 16);
+}
+
+using GobFn = uint64_t (*)(uint64_t, uint64_t);
+
+// tegra_swizzle gob_address_x/y/z: blocks of bh x bd GOBs, row-major.
+uint64_t block_linear(uint64_t x, uint64_t y, uint64_t z, uint64_t width_bytes, uint64_t height, uint64_t bh, uint64_t bd, GobFn gob) {
+  const uint64_t gobs_x = (width_bytes + 63) / 64;
+  const uint64_t block = 512 * bh * bd;
+  const uint64_t rows = (height + 8 * bh - 1) / (8 * bh);
+  const uint64_t slice_size = rows * gobs_x * block;
+  return (z / bd) * slice_size + (y / (8 * bh)) * gobs_x * block + (x / 64) * block + (z % bd) * 512 * bh + ((y % (8 * bh)) / 8) * 512 +
+         gob(x % 64, y % 8);
+}
+
+Layout named(const std::string& spec, const TextureDesc& d) {
+  Layout L;
+  Status st = make_named_layout(spec, d, &L);
+  EXPECT_TRUE(st.ok()) << spec << ": " << st.message();
+  return L;
+}
+
+// Every element of subresource `sub` against the formula (level dims given).
+void expect_formula(const Layout& L, uint32_t sub, uint64_t bh, uint64_t bd, GobFn gob, uint64_t base = 0) {
+  const SubresourceLayout& s = L.sub(sub);
+  const uint64_t eb = s.element_bytes;
+  for (uint32_t z = 0; z < s.depth; ++z)
+    for (uint32_t y = 0; y < s.height_el; ++y)
+      for (uint32_t x = 0; x < s.width_el; ++x) {
+        uint64_t off;
+        ASSERT_TRUE(element_offset(L, sub, x, y, z, 0, &off).ok());
+        uint64_t want = base + block_linear(x * eb, y, z, s.width_el * eb, s.height_el, bh, bd, gob);
+        ASSERT_EQ(off, want) << "sub " << sub << " at " << x << "," << y << "," << z;
+      }
+}
+
+// Write every subresource from a pattern, read back, compare; the resource
+// buffer has guard bytes after its end.
+void round_trip(const Layout& L) {
+  std::vector<uint8_t> res(L.size() + 64, 0xcd);
+  std::mt19937 rng(3);
+  std::vector<std::vector<uint8_t>> srcs;
+  for (uint32_t i = 0; i < L.subresource_count(); ++i) {
+    const SubresourceLayout& s = L.sub(i);
+    const uint64_t row = uint64_t{s.width_el} * s.element_bytes, slice = row * s.height_el;
+    std::vector<uint8_t> src(slice * s.depth);
+    for (auto& b : src) b = static_cast<uint8_t>(rng());
+    Status st = write_to_subresource(L, res.data(), L.size(), i, nullptr, src.data(), src.size(), row, slice);
+    ASSERT_TRUE(st.ok()) << st.message();
+    srcs.push_back(src);
+  }
+  for (size_t k = L.size(); k < res.size(); ++k) ASSERT_EQ(res[k], 0xcd);
+  for (uint32_t i = 0; i < L.subresource_count(); ++i) {
+    const SubresourceLayout& s = L.sub(i);
+    const uint64_t row = uint64_t{s.width_el} * s.element_bytes, slice = row * s.height_el;
+    std::vector<uint8_t> dst(slice * s.depth, 0);
+    Status st = read_from_subresource(dst.data(), dst.size(), row, slice, L, res.data(), L.size(), i, nullptr);
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_EQ(dst, srcs[i]) << "subresource " << i;
+  }
+}
+
+}  // namespace
+
+TEST(VendorNvidia, TegraGobMatchesTheTrmFormula) {
+  for (uint64_t bh : {1, 2, 4, 8, 16, 32}) {
+    Layout L = named("nv-block-linear:gob=tegra,bh=" + std::to_string(bh), tex2d("R8G8B8A8_UNORM", 200, 300));
+    uint64_t bh_eff = bh;
+    while (bh_eff > 1 && 300 <= (bh_eff / 2) * 8) bh_eff /= 2;
+    expect_formula(L, 0, bh_eff, 1, gob_tegra);
+  }
+}
+
+TEST(VendorNvidia, TuringGobMatchesNvkSectorGrid) {
+  Layout L = named("nv-block-linear:gob=turing,bh=4", tex2d("R8G8B8A8_UNORM", 100, 70));
+  expect_formula(L, 0, 4, 1, gob_turing);
+  // Desktop aliases and the Blackwell rule: 4-byte formats keep the Turing GOB.
+  Layout B = named("nv-block-linear:gob=blackwell,bh=4", tex2d("R8G8B8A8_UNORM", 100, 70));
+  expect_formula(B, 0, 4, 1, gob_turing);
+  // NIL's default tiling: bh = min(32, next power of two of the height in GOBs) = 16 for 70 rows... 9 GOBs -> 16.
+  Layout D = named("nv-block-linear:gob=desktop", tex2d("R8G8B8A8_UNORM", 100, 70));
+  expect_formula(D, 0, 16, 1, gob_turing);
+}
+
+TEST(VendorNvidia, FermiIsRefusedAsNotExpressible) {
+  Layout L;
+  Status st = make_named_layout("nv-block-linear:gob=fermi", tex2d("R8G8B8A8_UNORM", 64, 64), &L);
+  EXPECT_EQ(st.code(), Code::unsupported);
+  EXPECT_NE(st.message().find("constant XOR"), std::string::npos) << st.message();
+}
+
+// tegra_swizzle issue #36 ("504x156 texture incorrect after deswizzle_surface"):
+// BC7 504x156 = 126 x 39 blocks = 2016 bytes (31.5 GOBs -> 32) x 39 rows. The
+// file stored block height 16, but the hardware shrinks it per level while the
+// level fits in half a block (39 <= 64 -> 8; gdkchan's driver rule in
+// Switch-Toolbox PR #419), and the inferred block height is 4 (39 + 19 = 58 >= 32).
+TEST(VendorNvidia, Bc7_504x156WithBlockHeight16) {
+  TextureDesc d = tex2d("BC7_UNORM", 504, 156);
+  Layout given = named("nv-block-linear:gob=tegra,bh=16", d);
+  EXPECT_EQ(given.size(), 32u * 1 * 512 * 8);  // 131072: bh 8, one row of blocks
+  expect_formula(given, 0, 8, 1, gob_tegra);
+  Layout inferred = named("nv-block-linear", d);
+  EXPECT_EQ(inferred.size(), 32u * 2 * 512 * 4);  // also 131072: bh 4, two rows of blocks
+  expect_formula(inferred, 0, 4, 1, gob_tegra);
+  round_trip(given);
+  round_trip(inferred);
+}
+
+// tegra_swizzle issue #15: Metroid Prime Remastered RGBA8 33x33x33 3D texture
+// with bh=1, bd=16 occupies 368,640 bytes (132 bytes -> 3 GOBs, 33 rows -> 5
+// GOBs, 33 slices -> 3 blocks of 16): tools that did not pad the depth to the
+// block depth expected 253,440.
+TEST(VendorNvidia, Rgba8_33Cubed3DIs368640Bytes) {
+  TextureDesc d = tex3d("R8G8B8A8_UNORM", 33, 33, 33);
+  Layout L = named("nv-block-linear:gob=tegra,bh=1,bd=16", d);
+  EXPECT_EQ(L.size(), 368640u);
+  expect_formula(L, 0, 1, 16, gob_tegra);
+  Layout inferred = named("nv-block-linear", d);  // tegra_swizzle: 3D -> bh 1, block_depth(33) = 16
+  EXPECT_EQ(inferred.size(), 368640u);
+  round_trip(L);
+}
+
+// ImageHeat issue #7: an 8-bpp 320x512 Tegra X1 texture is 5 GOBs wide
+// (320 bytes); block height 16 (512 + 256 >= 128).
+TEST(VendorNvidia, R8_320x512IsFiveGobsWide) {
+  TextureDesc d = tex2d("R8_UNORM", 320, 512);
+  Layout L = named("nv-block-linear:gob=tegra,bh=8", d);
+  EXPECT_EQ(L.sub(0).row_pitch, 5u * 512 * 8);
+  expect_formula(L, 0, 8, 1, gob_tegra);
+  Layout inferred = named("nv-block-linear", d);
+  EXPECT_EQ(inferred.sub(0).row_pitch, 5u * 512 * 16);
+  EXPECT_EQ(inferred.size(), 5u * 4 * 8192);
+  expect_formula(inferred, 0, 16, 1, gob_tegra);
+  round_trip(inferred);
+}
+
+// Widths whose byte count is not a multiple of 64, including 12-byte elements
+// (byte-granular: elements straddle GOB columns).
+TEST(VendorNvidia, WidthsNotAMultipleOf64Bytes) {
+  for (const char* f : {"R8G8B8A8_UNORM", "R32G32B32_FLOAT", "R16G16B16A16_FLOAT", "R8_UNORM", "R32G32B32A32_FLOAT"})
+    for (uint32_t w : {1u, 3u, 7u, 17u, 33u, 65u}) {
+      TextureDesc d = tex2d(f, w, 19);
+      Layout L = named("nv-block-linear:bh=2", d);
+      expect_formula(L, 0, 2, 1, gob_tegra);
+      round_trip(L);
+    }
+}
+
+TEST(VendorNvidia, TwelveByteElementsStraddleGobs) {
+  TextureDesc d = tex2d("R32G32B32_FLOAT", 10, 9);  // 120 bytes a row: element 5 spans bytes 60..71
+  Layout L = named("nv-block-linear:bh=2", d);
+  uint64_t off;
+  ASSERT_TRUE(element_offset(L, 0, 5, 0, 0, 0, &off).ok());
+  EXPECT_EQ(off, block_linear(60, 0, 0, 120, 9, 2, 1, gob_tegra));
+  Location loc;
+  // Byte 64 of the row (the 5th byte of element 5) is in the second GOB column.
+  ASSERT_TRUE(locate(L, block_linear(64, 0, 0, 120, 9, 2, 1, gob_tegra), &loc).ok());
+  EXPECT_FALSE(loc.padding);
+  EXPECT_EQ(loc.x, 5u);
+  EXPECT_EQ(loc.byte, 4u);
+  round_trip(L);
+}
+
+// tegra_swizzle src/arrays.rs tests: sizes of 6-layer surfaces from nutexb
+// footers (block height inferred, levels packed, layers aligned).
+TEST(VendorNvidia, LayerSizesFromNutexbFooters) {
+  struct Case {
+    const char* format;
+    uint32_t w, h, mips;
+    uint64_t size;
+  } cases[] = {
+      {"R8G8B8A8_UNORM", 16, 16, 1, 6144},      {"BC1_UNORM", 16, 16, 1, 3072},
+      {"BC7_UNORM", 2048, 2048, 1, 25165824},   {"R8G8B8A8_UNORM", 256, 256, 1, 1572864},
+      {"R8G8B8A8_UNORM", 64, 64, 1, 98304},     {"R32G32B32A32_FLOAT", 64, 64, 1, 393216},
+      {"BC7_UNORM", 128, 128, 8, 147456},       {"BC7_UNORM", 16, 16, 5, 15360},
+      {"BC7_UNORM", 256, 256, 9, 540672},       {"BC7_UNORM", 288, 288, 9, 1204224},
+      {"BC7_UNORM", 512, 512, 10, 2113536},     {"BC7_UNORM", 64, 64, 7, 49152},
+  };
+  for (const Case& c : cases) {
+    Layout L = named("nv-block-linear", tex2d(c.format, c.w, c.h, c.mips, 6));
+    EXPECT_EQ(L.size(), c.size) << c.format << " " << c.w << "x" << c.h << " mips " << c.mips;
+  }
+}
+
+// Levels: block height shrinks per level, levels packed, each level against the formula.
+TEST(VendorNvidia, MipChainPerLevelBlockHeight) {
+  TextureDesc d = tex2d("R8G8B8A8_UNORM", 300, 200, 9, 2);
+  Layout L = named("nv-block-linear", d);  // bh0 = 16 (200 + 100 >= 128)
+  uint64_t off = 0;
+  for (uint32_t m = 0; m < 9; ++m) {
+    const SubresourceLayout& s = L.sub(m);
+    uint64_t bh = 16;
+    while (bh > 1 && s.height_el <= (bh / 2) * 8) bh /= 2;
+    EXPECT_EQ(s.offset, off) << "mip " << m;
+    expect_formula(L, m, bh, 1, gob_tegra, off);
+    const uint64_t gobs = (uint64_t{s.width_el} * 4 + 63) / 64, rows = (s.height_el + 8 * bh - 1) / (8 * bh);
+    off += gobs * rows * 512 * bh;
+  }
+  // Layer 1 starts at the layer size aligned to the level-0 block (16 GOBs = 8 KiB).
+  const uint64_t layer = (off + 8191) / 8192 * 8192;
+  EXPECT_EQ(L.sub(9).offset, layer);
+  EXPECT_EQ(L.size(), 2 * layer);
+  round_trip(L);
+}
+
+// 3D levels: block depth shrinks with the level depth (tegra_swizzle
+// mip_block_depth(16/2, 16) = 8, mip_block_depth(33/2, 16) = 16).
+TEST(VendorNvidia, MipChainPerLevelBlockDepth) {
+  TextureDesc d = tex3d("R8G8B8A8_UNORM", 16, 16, 16, 2);
+  Layout L = named("nv-block-linear", d);  // bh 1, bd 16
+  expect_formula(L, 0, 1, 16, gob_tegra);
+  expect_formula(L, 1, 1, 8, gob_tegra, L.sub(1).offset);
+  EXPECT_EQ(L.sub(1).offset, 1u * 2 * 1 * 512 * 16);  // level 0: 1 GOB across, 2 GOB rows, 1 block deep
+  TextureDesc d33 = tex3d("R8G8B8A8_UNORM", 33, 33, 33, 2);
+  Layout L33 = named("nv-block-linear", d33);
+  expect_formula(L33, 1, 1, 16, gob_tegra, L33.sub(1).offset);
+  round_trip(L);
+}
+
+TEST(VendorNvidia, BlackwellSmallFormatGobs) {
+  // NVK copy.rs for_each_gob_line tables (commit ab6c5589): Blackwell8Bit
+  // puts the 8-byte line (x/8, y) at x/8 * 0x40 + y * 8; Blackwell16Bit puts
+  // the 16-byte line (x/16, y) at (x/32) * 0x100 + ((x/16) % 2) * 0x80 + y * 0x10.
+  auto gob8 = [](uint64_t x, uint64_t y) -> uint64_t { return (x % 64) / 8 * 0x40 + (y % 8) * 8 + (x % 8); };
+  auto gob16 = [](uint64_t x, uint64_t y) -> uint64_t {
+    return (x % 64) / 32 * 0x100 + ((x % 32) / 16) * 0x80 + (y % 8) * 0x10 + (x % 16);
+  };
+  Layout L8 = named("nv-block-linear:gob=blackwell,bh=2", tex2d("R8_UNORM", 70, 20));
+  expect_formula(L8, 0, 2, 1, +gob8);
+  Layout L16 = named("nv-block-linear:gob=blackwell,bh=2", tex2d("R8G8_UNORM", 70, 20));
+  expect_formula(L16, 0, 2, 1, +gob16);
+  Layout bad;
+  EXPECT_EQ(make_named_layout("nv-block-linear:gob=blackwell8", tex2d("R8G8B8A8_UNORM", 8, 8), &bad).code(), Code::invalid_argument);
+}
+
+TEST(VendorNvidia, ParameterErrorsNameTheParameter) {
+  Layout L;
+  TextureDesc d = tex2d("R8G8B8A8_UNORM", 64, 64);
+  Status st = make_named_layout("nv-block-linear:bh=3", d, &L);
+  EXPECT_EQ(st.code(), Code::invalid_argument);
+  EXPECT_NE(st.message().find("bh = 3"), std::string::npos) << st.message();
+  st = make_named_layout("nv-block-linear:gob=amd", d, &L);
+  EXPECT_NE(st.message().find("gob"), std::string::npos) << st.message();
+  st = make_named_layout("nv-block-linear:colour=red", d, &L);
+  EXPECT_NE(st.message().find("unknown parameter 'colour'"), std::string::npos) << st.message();
+  st = make_named_layout("nv-block-linear:bh=4,bh=8", d, &L);
+  EXPECT_EQ(st.code(), Code::parse_error);
+  st = make_named_layout("nv-block-linar", d, &L);
+  EXPECT_NE(st.message().find("nv-block-linear"), std::string::npos) << st.message();
+}
+
+// Containers that store each level at their own offset (tegra_swizzle issue #33:
+// levels 512-byte aligned).
+TEST(VendorNvidia, ContainerLevelOffsets) {
+  TextureDesc d = tex2d("BC1_UNORM", 64, 64, 3);
+  Layout packed = named("nv-block-linear", d);
+  Layout L = named("nv-block-linear:offsets=0/0x1000/0x2000", d);
+  EXPECT_EQ(L.sub(1).offset, 0x1000u);
+  EXPECT_EQ(L.sub(2).offset, 0x2000u);
+  uint64_t a, b;
+  ASSERT_TRUE(element_offset(packed, 1, 3, 2, 0, 0, &a).ok());
+  ASSERT_TRUE(element_offset(L, 1, 3, 2, 0, 0, &b).ok());
+  EXPECT_EQ(b - 0x1000, a - packed.sub(1).offset);
+  Layout A = named("nv-block-linear:mip_align=0x1000", d);
+  EXPECT_EQ(A.sub(1).offset, 0x1000u);
+  round_trip(L);
+}
+
+TEST(VendorNvidia, DescribeShowsTheEquation) {
+  std::string s;
+  ASSERT_TRUE(describe_layout("nv-block-linear:gob=tegra,bh=16", 4, &s).ok());
+  EXPECT_EQ(s.substr(0, s.find('\n')), "X0 X1 X2 X3 Y0 X4 Y1 Y2 X5 Y3 Y4 Y5 Y6");
+  ASSERT_TRUE(describe_layout("nv-block-linear:gob=turing,bh=1,bd=16", 4, &s).ok());
+  EXPECT_EQ(s.substr(0, s.find('\n')), "X0 X1 X2 X3 Y0 Y1 X4 Y2 X5 Z0 Z1 Z2 Z3");
+}
