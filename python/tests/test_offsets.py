@@ -33,6 +33,10 @@ def check_layout_against_oracles(rng, L, n=300):
         x, y, z, smp = sample_coords(rng, s, samples, n)
         got = swz.offsets(L, x, y, z, smp, subresource=i)
         assert got.dtype == np.uint64 and got.shape == x.shape
+        # Both C++ paths (per-axis tables, the plan's byte tables) agree.
+        args = [np.asarray(v, np.int64) for v in (x, y, z, smp)]
+        for method in (1, 2):
+            assert np.array_equal(swz._swz._offsets(L, i, *args, method=method), got)
         ddi = decode_ddi(s.pattern.to_ddi_bytes())
         eb = s.element_bytes
         for k in range(len(x)):
