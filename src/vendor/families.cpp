@@ -356,7 +356,10 @@ Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     plan.patterns.push_back(p);
     return static_cast<int>(plan.patterns.size() - 1);
   };
-  for (uint32_t l = 0; l < std::min(pot_level, desc.mip_levels); ++l) {
+  // ail_make_miptree: "hardware strides are based on the maximum number of
+  // levels, so always allocate them all" when mipmapped.
+  const uint32_t all_levels = desc.mip_levels > 1 ? full_mip_count(desc.width, desc.height, 1) : 1;
+  for (uint32_t l = 0; l < std::min(pot_level, all_levels); ++l) {
     uint64_t tiles = sarea >> (2 * l);
     const bool pad_left = (stx & ((uint64_t{1} << l) - 1)) != 0;
     const bool pad_bottom = (sty & ((uint64_t{1} << l) - 1)) != 0;
@@ -381,7 +384,7 @@ Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     potw = next_pow2(std::max<uint64_t>(1, w_el >> pot_level));
     poth = next_pow2(std::max<uint64_t>(1, h_el >> pot_level));
   }
-  for (uint32_t l = pot_level; l < desc.mip_levels; ++l) {
+  for (uint32_t l = pot_level; l < all_levels; ++l) {
     uint64_t t = compressed ? next_pow2(std::min(potw, poth)) : next_pow2(std::max<uint64_t>(1, std::min(w_el, h_el) >> l));
     LevelPlan lp;
     lp.slot = slot_for(square_pattern(t));
@@ -397,10 +400,14 @@ Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   // Layers: page aligned when mipmapped and bigger than a page and arrayed
   // (ail: page_aligned_layers; writeable/renderable images force it: pass
   // layer_stride= then).
-  const bool page_aligned = desc.mip_levels != 1 && offset > 16384 && desc.array_size > 1;
+  // 3D textures (not mipmapped in Z) are stacks of 2D slices at the layer stride.
+  const uint64_t layers = desc.dimension == Dimension::Texture3D ? desc.depth : desc.array_size;
+  const bool page_aligned = all_levels != 1 && offset > 16384 && layers > 1;
+  plan.levels.resize(desc.mip_levels);
   plan.layer_align = page_aligned ? 16384 : 1;
   plan.layer_stride = page_aligned ? align_up(offset, 16384) : offset;
-  plan.total_size = align_up(plan.layer_stride * desc.array_size, 128);
+  plan.total_size = align_up(plan.layer_stride * layers, 128);
+  if (desc.dimension == Dimension::Texture3D) plan.levels[0].depth_pitch = plan.layer_stride;
   (void)f;
   *out = std::move(plan);
   return Status::Ok();
