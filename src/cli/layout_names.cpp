@@ -9,6 +9,7 @@
 #include "common.hpp"
 #include "swz/device_layout.hpp"
 #include "swz/pattern.hpp"
+#include "swz/vendor.hpp"
 
 namespace swz::cli {
 namespace {
@@ -106,6 +107,14 @@ void parse_layout_arg(std::string_view arg, LayoutChoice* choice) {
     }
   }
 
+  // 2b. vendor layout families (swz/vendor.hpp): "nv-block-linear:gob=tegra,bh=8", ...
+  if (is_named_layout(arg)) {
+    std::string named(arg);
+    spec->kind = LayoutKind::Explicit;
+    choice->build = [named](const TextureDesc& d, const LayoutSpec&, Layout* out) { return make_named_layout(named, d, out); };
+    return;
+  }
+
   // 3. a pattern JSON file
   std::string path(arg);
   std::error_code ec;
@@ -139,6 +148,8 @@ void parse_layout_arg(std::string_view arg, LayoutChoice* choice) {
 std::vector<LayoutListing> layout_listing() {
   std::vector<LayoutListing> out;
   for (const Builtin& b : kBuiltins) out.push_back({b.name, b.description});
+  for (const LayoutFamily& f : layout_families())
+    out.push_back({f.name, f.description + (f.parameters.empty() ? "" : "; parameters: " + f.parameters) + "; source: " + f.source});
   out.push_back({"pattern:TEXT",
                  "one parameterized swizzle pattern in text form, address bit 0 first, e.g. "
                  "'pattern:X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2' (X in bytes; ^ adds an XOR term; post8=, imm=, stack)"});

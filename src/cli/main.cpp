@@ -16,9 +16,11 @@
 #include "image_io.hpp"
 #include "layout_names.hpp"
 #include "swz/address.hpp"
+#include "swz/canonicalize.hpp"
 #include "swz/copy.hpp"
 #include "swz/format.hpp"
 #include "swz/layout.hpp"
+#include "swz/vendor.hpp"
 #include "texture.hpp"
 
 #ifndef SWZ_VERSION_STRING
@@ -297,6 +299,23 @@ void layouts() {
   for (const auto& e : list) std::printf("%-*s  %s\n", static_cast<int>(w), e.name.c_str(), e.description.c_str());
 }
 
+// swz layouts --show NAME: the bit equation(s) of a vendor layout family.
+void show_layout(const std::string& name, uint32_t element_bytes) {
+  std::string text;
+  check(describe_layout(name, element_bytes, &text), "layouts --show " + name);
+  std::printf("%s", text.c_str());
+}
+
+// swz canonicalize --block WxH[xD] 'TEXT': reorder addrlib-style terms.
+void canonicalize_cmd(const std::string& block, const std::string& text) {
+  BlockExtents ext;
+  check(parse_block_extents(block, &ext), "--block");
+  Pattern p, c;
+  check(parse_pattern_text(text, &p), "pattern");
+  check(canonicalize(p, ext, &c), "canonicalize");
+  std::printf("%s\n", to_text(c).c_str());
+}
+
 void formats() {
   size_t n = 0;
   const FormatInfo* all = all_formats(&n);
@@ -373,6 +392,14 @@ int main(int argc, char** argv) {
   add_common_options(in_cmd, &o);
 
   auto* ly = app.add_subcommand("layouts", "List the built-in layouts");
+  std::string show_name, canon_block, canon_text;
+  uint32_t show_bytes = 4;
+  ly->add_option("--show", show_name, "Print the bit equation of a layout family, e.g. 'nv-block-linear:gob=tegra,bh=16'");
+  ly->add_option("--element-bytes", show_bytes, "Element size for --show (default 4)");
+  auto* cz = app.add_subcommand("canonicalize",
+                                "Reorder a pattern's XOR terms so the primaries are the in-block bits (addrlib equations)");
+  cz->add_option("--block", canon_block, "Block extents WxH[xD[xS]], W in bytes (e.g. 512x128)")->required();
+  cz->add_option("TEXT", canon_text, "Pattern text, address bit 0 first, e.g. 'X0 X1 X2 X3 Y0 Y1 X4 Y2 X9^Y4^Y7 ...'")->required();
   auto* fm = app.add_subcommand("formats", "List the DXGI formats swz knows");
 
   auto* cm = app.add_subcommand("compare", "Compare two images as RGBA8 pixels (exit 1 when they differ)");
@@ -401,6 +428,10 @@ int main(int argc, char** argv) {
       locate_cmd(o, offset_text);
     } else if (*in_cmd) {
       info(o);
+    } else if (*ly && !show_name.empty()) {
+      show_layout(show_name, show_bytes);
+    } else if (*cz) {
+      canonicalize_cmd(canon_block, canon_text);
     } else if (*ly) {
       layouts();
     } else if (*fm) {
