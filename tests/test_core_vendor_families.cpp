@@ -219,6 +219,15 @@ TEST(VendorAmd, Errors) {
       ASSERT_EQ(a, 0x10000 + b);
     }
   round_trip(L);
+  // The same placement written in the spec (offsets=OFF@X.Y).
+  Layout S = named("amd-gfx11-sw64k-r-x:offsets=0/0x20000/0x10000@128.32", tex2d("R8G8B8A8_UNORM", 64, 64, 3));
+  for (uint32_t i = 0; i < 3; ++i) {
+    uint64_t a, b;
+    ASSERT_TRUE(element_offset(L, i, 5, 3, 0, 0, &a).ok());
+    ASSERT_TRUE(element_offset(S, i, 5, 3, 0, 0, &b).ok());
+    EXPECT_EQ(a, b) << i;
+  }
+  EXPECT_EQ(make_named_layout("amd-gfx11-sw64k-r-x:offsets=0/1/2@1.2.3.4", tex2d("R8G8B8A8_UNORM", 64, 64, 3), &L).code(), Code::parse_error);
 }
 
 // ---- Intel -------------------------------------------------------------------------

@@ -330,3 +330,32 @@ TEST(VendorNvidia, DescribeShowsTheEquation) {
   ASSERT_TRUE(describe_layout("nv-block-linear:gob=turing,bh=1,bd=16", 4, &s).ok());
   EXPECT_EQ(s.substr(0, s.find('\n')), "X0 X1 X2 X3 Y0 Y1 X4 Y2 X5 Z0 Z1 Z2 Z3");
 }
+
+// Block-compressed mips whose texel size is not a multiple of 4: level dims
+// round up to whole 4x4 blocks (100x70 -> 25x18 blocks; 50x35 -> 13x9; 25x17 -> 7x5;
+// 12x8 -> 3x2; 6x4 -> 2x1; 3x2, 1x1 -> 1x1); every level against the formula, then a round trip.
+TEST(VendorNvidia, BlockCompressedMipsNotMultiplesOfFour) {
+  for (const char* f : {"BC1_UNORM", "BC7_UNORM"}) {
+    TextureDesc d = tex2d(f, 100, 70, 7, 2);
+    Layout L = named("nv-block-linear", d);
+    const uint32_t eb = d.format.element_bytes;
+    uint64_t bh0 = 1;
+    {
+      const uint64_t h = 18, hh = h + h / 2;
+      bh0 = hh >= 128 ? 16 : hh >= 64 ? 8 : hh >= 32 ? 4 : hh >= 16 ? 2 : 1;
+    }
+    const uint32_t want_w[7] = {25, 13, 7, 3, 2, 1, 1}, want_h[7] = {18, 9, 5, 2, 1, 1, 1};
+    uint64_t off = 0;
+    for (uint32_t m = 0; m < 7; ++m) {
+      const SubresourceLayout& s = L.sub(m);
+      EXPECT_EQ(s.width_el, want_w[m]) << f << " mip " << m;
+      EXPECT_EQ(s.height_el, want_h[m]) << f << " mip " << m;
+      uint64_t bh = bh0;
+      while (bh > 1 && s.height_el <= (bh / 2) * 8) bh /= 2;
+      EXPECT_EQ(s.offset, off);
+      expect_formula(L, m, bh, 1, gob_tegra, off);
+      off += (uint64_t{s.width_el} * eb + 63) / 64 * ((s.height_el + 8 * bh - 1) / (8 * bh)) * 512 * bh;
+    }
+    round_trip(L);
+  }
+}

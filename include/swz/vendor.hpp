@@ -13,7 +13,9 @@
 //
 // Parameters every family accepts (containers that store levels their own way):
 //   offsets=A/B/C...   byte offset of each mip level inside an array layer
-//                      (replaces the family's own placement of the levels)
+//                      (replaces the family's own placement of the levels);
+//                      "B@X.Y.Z" also gives the level's origin inside a
+//                      mip-tail block (X bytes, Y element rows, Z slices)
 //   mip_align=N        align each level's offset up to N bytes
 //   layer_stride=N     bytes between array layers (families that stack layers)
 //   base=N             byte offset of the whole texture in the resource

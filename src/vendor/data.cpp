@@ -94,6 +94,43 @@ Status Params::u64_list(const std::string& key, std::vector<uint64_t>* out, bool
   return Status::Ok();
 }
 
+Status Params::levels_list(const std::string& key, std::vector<LevelPlacement>* out, bool* present) {
+  used_.insert(key);
+  auto it = kv_.find(key);
+  *present = it != kv_.end();
+  out->clear();
+  if (!*present) return Status::Ok();
+  std::string_view s = it->second;
+  size_t pos = 0;
+  while (true) {
+    size_t end = s.find('/', pos);
+    std::string_view item = s.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+    LevelPlacement lp;
+    size_t at = item.find('@');
+    Status st = parse_number(item.substr(0, at), key, &lp.offset);
+    if (st.ok() && at != std::string_view::npos) {
+      std::string_view o = item.substr(at + 1);
+      int i = 0;
+      size_t q = 0;
+      while (st.ok()) {
+        size_t dot = o.find('.', q);
+        if (i == 3) {
+          st = {Code::parse_error, key + " = '" + std::string(item) + "': an origin has at most 3 numbers (X bytes.Y rows.Z slices)"};
+          break;
+        }
+        st = parse_number(o.substr(q, dot == std::string_view::npos ? std::string_view::npos : dot - q), key + " origin", &lp.origin[i++]);
+        if (dot == std::string_view::npos) break;
+        q = dot + 1;
+      }
+    }
+    if (!st.ok()) return {st.code(), "layout '" + family_ + "': " + st.message() + " (write OFFSET[@X.Y.Z]/OFFSET...)"};
+    out->push_back(lp);
+    if (end == std::string_view::npos) break;
+    pos = end + 1;
+  }
+  return Status::Ok();
+}
+
 bool Params::flag(const std::string& key) {
   used_.insert(key);
   return kv_.count(key) != 0;

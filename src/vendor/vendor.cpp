@@ -11,7 +11,7 @@ namespace swz {
 namespace vendor {
 namespace {
 
-const char* kCommonParams = "offsets=A/B/.. (level offsets in a layer), mip_align=N, layer_stride=N, base=N";
+const char* kCommonParams = "offsets=A/B@X.Y/.. (level offsets in a layer, optional origin inside a mip-tail block: X bytes.Y rows.Z slices), mip_align=N, layer_stride=N, base=N";
 
 std::string params_for(const DataFamily& f) {
   std::string s;
@@ -96,10 +96,10 @@ Status unknown_family(std::string_view head) {
 Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& opt, const TextureDesc& desc, const std::string& name,
                 Layout* out) {
   FamilyPlan plan = plan_in;
-  std::vector<uint64_t> offsets;
+  std::vector<LevelPlacement> offsets;
   bool has_offsets, has_align, has_stride, has_base;
   uint64_t mip_align = 0, layer_stride = 0, base = 0;
-  SWZ_TRY(p.u64_list("offsets", &offsets, &has_offsets));
+  SWZ_TRY(p.levels_list("offsets", &offsets, &has_offsets));
   SWZ_TRY(p.u64("mip_align", &mip_align, &has_align));
   SWZ_TRY(p.u64("layer_stride", &layer_stride, &has_stride));
   SWZ_TRY(p.u64("base", &base, &has_base));
@@ -123,8 +123,9 @@ Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& 
     // Each level sits at the given offset, at the given origin (0 for offsets=).
     for (uint32_t m = 0; m < mips; ++m) {
       LevelPlan& lp = plan.levels[m];
-      lp.offset = has_offsets ? offsets[m] : opt.levels[m].offset;
-      for (int i = 0; i < 3; ++i) lp.origin[i] = has_offsets ? 0 : opt.levels[m].origin[i];
+      const LevelPlacement& given = has_offsets ? offsets[m] : opt.levels[m];
+      lp.offset = given.offset;
+      for (int i = 0; i < 3; ++i) lp.origin[i] = given.origin[i];
     }
     overridden = true;
   } else if (has_align) {
@@ -275,10 +276,10 @@ Status describe_layout(std::string_view spec, uint32_t element_bytes, std::strin
     s = f->name + ": " + f->description + "\n" + s + "source: " + f->source + "\n";
   }
   // Common parameters are accepted (they do not change the equation).
-  std::vector<uint64_t> ignore_list;
+  std::vector<LevelPlacement> ignore_list;
   uint64_t ignore;
   bool present;
-  SWZ_TRY(params.u64_list("offsets", &ignore_list, &present));
+  SWZ_TRY(params.levels_list("offsets", &ignore_list, &present));
   SWZ_TRY(params.u64("mip_align", &ignore, &present));
   SWZ_TRY(params.u64("layer_stride", &ignore, &present));
   SWZ_TRY(params.u64("base", &ignore, &present));

@@ -26,6 +26,8 @@ class Params {
   Status u64(const std::string& key, uint64_t* out, bool* present);
   /// "A/B/C" list of unsigned numbers.
   Status u64_list(const std::string& key, std::vector<uint64_t>* out, bool* present);
+  /// "OFF[@X.Y[.Z]]/..." list of level placements (offset, origin X bytes, Y rows, Z slices).
+  Status levels_list(const std::string& key, std::vector<LevelPlacement>* out, bool* present);
   /// A key given without "=value" (a flag).
   bool flag(const std::string& key);
   /// Error naming the first key no family code asked for.
