@@ -172,6 +172,21 @@ TEST(VendorAmd, StandardModeIsTheD3D12StandardSwizzle) {
     ASSERT_TRUE(describe_layout(spec, 4, &s).ok()) << spec;
     EXPECT_NE(s.find(to_text(std64)), std::string::npos) << spec << "\n" << s;
   }
+  // ... and for every element size of GFX9/GFX10 SW_64KB_S (via TileYs): BC7 and R8 addresses equal std64k.
+  for (const char* f : {"BC7_UNORM", "R8_UNORM", "BC1_UNORM", "R8G8_UNORM"}) {
+    TextureDesc d = tex2d(f, 300, 260);
+    Layout a = named("amd-gfx10-sw64k-s", d), b;
+    LayoutSpec spec;
+    spec.kind = LayoutKind::Std64K;
+    ASSERT_TRUE(make_layout(d, spec, &b).ok());
+    for (uint32_t y = 0; y < a.sub(0).height_el; y += 3)
+      for (uint32_t x = 0; x < a.sub(0).width_el; x += 5) {
+        uint64_t oa, ob;
+        ASSERT_TRUE(element_offset(a, 0, x, y, 0, 0, &oa).ok());
+        ASSERT_TRUE(element_offset(b, 0, x, y, 0, 0, &ob).ok());
+        ASSERT_EQ(oa, ob) << f << " at " << x << "," << y;
+      }
+  }
 }
 
 TEST(VendorAmd, Gfx12ThickBlock3D) {

@@ -136,7 +136,7 @@ def nvidia(ref):
         "description": "NVIDIA block-linear GOB orders. A block is 1 GOB (64 B) wide, 2^bh GOBs tall and 2^bd GOBs deep: "
                        "address bits 0-8 are the GOB order below, then Y3..Y(2+log2 bh), then Z0..Z(log2 bd - 1). "
                        "Blocks are row-major (row pitch = GOBs across x 512 x bh x bd bytes).",
-        "sources": [r for r in {by[g["from"]]["source"] for g in gobs}],
+        "sources": list(dict.fromkeys(by[g["from"]]["source"] for g in gobs)),
         "not_expressible": {
             "fermi": "NVK FermiColor (Fermi..Volta) is affine: address bit 5 = NOT(Y1 ^ X4) needs a constant XOR below "
                      "bit 8, which D3D12DDI_SWIZZLE_PATTERN_DESC_0022 cannot hold (" + by["nvidia_fermi_color_nvk_block_linear_bh1"]["source"] + ")"
@@ -194,10 +194,32 @@ def amd(ref):
                 "patterns": [],
             }
             order.append(name)
+        if r["source"] not in fams[name]["source"]:
+            fams[name]["source"] += "; " + r["source"]
         fams[name]["patterns"].append({
             "config": "pipes=%d" % pipes, "config_text": cfg_text, "element_bytes": [4], "dim": "2D", "samples": 1,
             "block": ext_text(ext), "raw": bits, "from": r["name"],
             "checked": "20000/20000 random coordinates vs Addr2ComputeSurfaceAddrFromCoord (research notes)"})
+    # Research notes section 2: for 8/16/32/64/128 bpp, GFX9 and GFX10 SW_64KB_S == Intel TileYs
+    # and SW_4KB_S == Intel TileYf (addrlib output compared bit for bit with the gmmlib masks).
+    # The other element sizes of those modes therefore come from the gmmlib rows.
+    by = {r["name"]: r for r in ref}
+    for gname, pipes in (("gfx9", 4), ("gfx10", 16)):
+        for size, tile in (("64k", "ys"), ("4k", "yf")):
+            fam = fams.get("amd-%s-sw%s-s" % (gname, size))
+            if fam is None:
+                fail("missing amd-%s-sw%s-s" % (gname, size))
+            four = fam["patterns"][0]
+            if four["raw"] != bits_of(by["intel_tile_%s_32" % tile]):
+                fail("identity %s SW_%s_S == Tile%s does not hold at 32 bpp" % (gname, size, tile))
+            for bpp, eb in ((8, 1), (16, 2), (64, 8), (128, 16)):
+                row = by["intel_tile_%s_%d" % (tile, bpp)]
+                fam["patterns"].append({
+                    "config": four["config"], "config_text": four["config_text"], "element_bytes": [eb], "dim": "2D", "samples": 1,
+                    "bits": bits_of(row), "from": row["name"],
+                    "checked": "identity SW_%sB_S == Intel Tile%s for 8-128 bpp (research notes: addrlib output compared bit for bit with gmmlib)" % (size.upper(), tile.capitalize())})
+            fam["source"] += "; other element sizes: " + by["intel_tile_%s_32" % tile]["source"]
+
     # GFX12 (no XOR): primaries already canonical.
     rx12 = re.compile(r"^amd_gfx12_(256B|4KB|64KB|256KB)_(2D|3D)(?:_(\d)xAA)?_32bpp$")
     for r in ref:
