@@ -354,8 +354,11 @@ struct ApiCase {
   bool whole = false;
 };
 
+int g_api_cases = 0;
+
 void api_compare(std::mt19937_64& rng, const swz::Layout& layout, uint32_t sub, const swz::Box* box, int* failures,
                  const std::string& what) {
+  ++g_api_cases;
   const swz::SubresourceLayout& sl = layout.sub(sub);
   const uint32_t eb = sl.element_bytes;
   const uint32_t bw = layout.desc().format.block_width, bh = layout.desc().format.block_height;
@@ -454,6 +457,7 @@ swz::Box random_box(std::mt19937_64& rng, const swz::SubresourceLayout& sl, uint
 TEST(SimdApi, Std64kFormatsAndBoxes) {
   std::mt19937_64 rng(11);
   int failures = 0;
+  g_api_cases = 0;
   const char* formats[] = {"R8_UNORM", "R8G8_UNORM", "R8G8B8A8_UNORM", "R16G16B16A16_FLOAT", "R32G32B32A32_FLOAT",
                            "BC1_UNORM", "BC7_UNORM"};
   for (const char* fname : formats) {
@@ -482,11 +486,13 @@ TEST(SimdApi, Std64kFormatsAndBoxes) {
       }
     }
   }
+  EXPECT_GT(g_api_cases, 100);
 }
 
 TEST(SimdApi, RandomPatternLayouts) {
   std::mt19937_64 rng(12);
   int failures = 0;
+  g_api_cases = 0;
   for (int it = 0; it < 150 && failures < 5; ++it) {
     const unsigned k = static_cast<unsigned>(rng() % 5);
     swz::Pattern p;
@@ -524,6 +530,7 @@ TEST(SimdApi, RandomPatternLayouts) {
       api_compare(rng, layout, sub, &b, &failures, what + " box");
     }
   }
+  EXPECT_GT(g_api_cases, 60);
 }
 
 TEST(SimdApi, BackendNames) {

@@ -31,7 +31,7 @@ struct Tuning {
   /// Use the 64-byte line kernels (four 16-byte runs assembled in registers).
   bool line_kernels = true;
   /// Maximum bytes of x in a chunk (the columns whose addresses are tabled at once).
-  unsigned chunk_bytes = 1024;
+  unsigned chunk_bytes = 2048;
 };
 Tuning& tuning();
 
@@ -62,19 +62,20 @@ inline Geo make_geo(const Region& r) {
   g.xa0 = uint64_t{r.x0} * p.element_bytes + r.pre[0];
   g.xa1 = g.xa0 + uint64_t{r.w} * p.element_bytes;
   g.gs = p.immediate ^ p.g(3, r.sample);
-  // Which G bits can the columns (aligned runs) and the rows produce?
-  uint32_t xm = 0, ym = p.immediate;
+  // Which G bits can the columns (aligned runs) and the rows produce? (One
+  // pass over the plan's 128 masks: this runs on every call.)
+  uint32_t xm = 0, ym = p.immediate, y01 = 0;
   for (unsigned b = g.rl; b < 32; ++b) xm |= p.lin[0][b];
-  for (unsigned c = 1; c < 4; ++c)
-    for (unsigned b = 0; b < 32; ++b) ym |= p.lin[c][b];
+  for (unsigned b = 2; b < 32; ++b) ym |= p.lin[1][b] | p.lin[2][b] | p.lin[3][b];
+  ym |= p.lin[2][0] | p.lin[2][1] | p.lin[3][0] | p.lin[3][1];
+  y01 = p.lin[1][0] | p.lin[1][1];
   if (p.high_mask != 0) g.mode = Mode::Xor;
-  else if ((xm & ym) == 0) g.mode = Mode::Add;
+  else if ((xm & (ym | y01)) == 0) g.mode = Mode::Add;
   else g.mode = Mode::Or;
-  bool q4 = g.rl == 4 && p.block_bits >= 6 && p.lin[1][0] == 16u && p.lin[1][1] == 32u &&
-            (p.immediate & 48u) == 0;
-  for (unsigned c = 0; c < 4 && q4; ++c)
-    for (unsigned b = 0; b < 32 && q4; ++b)
-      if (!(c == 1 && b < 2) && (p.lin[c][b] & 48u)) q4 = false;
+  // q4: nothing but Y0 / Y1 touches address bits 4..5 (X bits below the run
+  // are the identity on bits 0..3).
+  const bool q4 = g.rl == 4 && p.block_bits >= 6 && p.lin[1][0] == 16u && p.lin[1][1] == 32u &&
+                  ((xm | ym) & 48u) == 0;
   g.q4 = q4;
   return g;
 }

@@ -27,6 +27,43 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 struct HwyMover {
   static constexpr bool kHasLine = HWY_TARGET != HWY_SCALAR;
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  static constexpr bool kHasQuad = true;
+#else
+  static constexpr bool kHasQuad = false;
+#endif
+
+  /// Four 64-byte vectors s0..s3 (16-byte blocks s_k[0..3]) are transposed as
+  /// a 4x4 matrix of 16-byte blocks: d_r = [s0[r], s1[r], s2[r], s3[r]]. The
+  /// transpose is its own inverse, so it serves both directions (four rows x
+  /// four runs <-> four lines of four rows). d_r 64-aligned when streaming.
+  static HWY_INLINE void Quad(uint8_t* d0, uint8_t* d1, uint8_t* d2, uint8_t* d3, const uint8_t* s0,
+                              const uint8_t* s1, const uint8_t* s2, const uint8_t* s3, bool stream) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+    const __m512i a = _mm512_loadu_si512(s0), b = _mm512_loadu_si512(s1);
+    const __m512i c = _mm512_loadu_si512(s2), d = _mm512_loadu_si512(s3);
+    const __m512i t0 = _mm512_shuffle_i64x2(a, b, 0x44), t1 = _mm512_shuffle_i64x2(a, b, 0xEE);
+    const __m512i t2 = _mm512_shuffle_i64x2(c, d, 0x44), t3 = _mm512_shuffle_i64x2(c, d, 0xEE);
+    const __m512i r0 = _mm512_shuffle_i64x2(t0, t2, 0x88), r1 = _mm512_shuffle_i64x2(t0, t2, 0xDD);
+    const __m512i r2 = _mm512_shuffle_i64x2(t1, t3, 0x88), r3 = _mm512_shuffle_i64x2(t1, t3, 0xDD);
+    if (stream) {
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(d0), r0);
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(d1), r1);
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(d2), r2);
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(d3), r3);
+    } else {
+      _mm512_storeu_si512(d0, r0);
+      _mm512_storeu_si512(d1, r1);
+      _mm512_storeu_si512(d2, r2);
+      _mm512_storeu_si512(d3, r3);
+    }
+#else
+    Line4(d0, s0, s1, s2, s3, stream);
+    Line4(d1, s0 + 16, s1 + 16, s2 + 16, s3 + 16, stream);
+    Line4(d2, s0 + 32, s1 + 32, s2 + 32, s3 + 32, stream);
+    Line4(d3, s0 + 48, s1 + 48, s2 + 48, s3 + 48, stream);
+#endif
+  }
 
   template <size_t N>
   static HWY_INLINE void Run(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src, bool stream) {

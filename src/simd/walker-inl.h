@@ -55,6 +55,10 @@ class Walker {
     // Chunk: a power of two >= R, at most kMaxChunkRuns runs.
     uint64_t c = 64;
     while (c < t_.chunk_bytes) c <<= 1;
+    // No wider than the box needs (small boxes: the table costs per call).
+    uint64_t need = 64;
+    while (need < g_.xa1 - (g_.xa0 & ~(g_.R - 1))) need <<= 1;
+    if (c > need) c = need;
     if (c < g_.R) c = g_.R;
     if (c > g_.R * kMaxChunkRuns) c = g_.R * kMaxChunkRuns;
     C_ = c;
@@ -85,13 +89,23 @@ class Walker {
         adjusted_row(r_, dy0, dz0, &y, &z);
         const uint32_t dy1 = static_cast<uint32_t>(std::min<uint64_t>(r_.h, dy0 + (Hy - (y & (Hy - 1)))));
         unsigned n = 0;
-        for (uint32_t dz = dz0; dz < dz1; ++dz)
-          for (uint32_t dy = dy0; dy < dy1; ++dy) {
-            adjusted_row(r_, dy, dz, &y, &z);
-            rows_[n].rp = row_part(r_, g_, y, z);
-            rows_[n].lin = r_.lin + dz * r_.lin_depth_pitch + dy * r_.lin_row_pitch;
+        // The strip lies in one row of blocks; its rows' parts are the aligned
+        // corner's plus the G of the low Y/Z bits (one table entry each).
+        adjusted_row(r_, dy0, dz0, &y, &z);
+        const uint64_t ya = y & ~(Hy - 1), za = r_.stack_rows ? z : (z & ~(Hz - 1));
+        const uint64_t rb = (ya >> p.ext_log2[1]) * r_.row_pitch + (za >> p.ext_log2[2]) * r_.depth_pitch;
+        const uint32_t gy0 = g_.gs ^ p.g(1, static_cast<uint32_t>(ya)) ^ p.g(2, static_cast<uint32_t>(za));
+        uint8_t* lz = r_.lin + dz0 * r_.lin_depth_pitch + dy0 * r_.lin_row_pitch;
+        for (uint32_t dz = dz0; dz < dz1; ++dz, lz += r_.lin_depth_pitch) {
+          const uint32_t gz = r_.stack_rows ? 0u : p.g_tab[2][0][(z + (dz - dz0) - za) & 255];
+          uint8_t* l = lz;
+          for (uint32_t dy = dy0; dy < dy1; ++dy, l += r_.lin_row_pitch) {
+            const uint32_t gy = gy0 ^ gz ^ p.g_tab[1][0][(y + (dy - dy0) - ya) & 255];
+            rows_[n].rp = g_.mode == Mode::Add ? RowPart{rb + gy, 0} : RowPart{rb, gy};
+            rows_[n].lin = l;
             ++n;
           }
+        }
         const bool full_groups = (dy1 - dy0) == Hy && Hy >= 4;
         Strip(n, full_groups);
         dy0 = dy1;
@@ -239,15 +253,27 @@ class Walker {
     const uint64_t P = r_.lin_row_pitch;
     const ColPart* HWY_SWZ_RESTRICT cols = a.cols;
     const unsigned nj = a.nj;
+    const bool st = stream64_;
     for (unsigned i = 0; i + 4 <= a.n; i += 4) {
       const RowPart rp = fold_[i];
       const uint8_t* l = rows_[i].lin + x0;
-      if (stream64_) {
-        for (unsigned j = 0; j < nj; ++j, l += 16)
-          Mv::Line4(swz + addr<M>(rp, cols[j]), l, l + P, l + 2 * P, l + 3 * P, true);
+      unsigned j = 0;
+      if constexpr (Mv::kHasQuad) {
+        // four columns of four rows at once: one 4x4 transpose of 16-byte blocks
+        if (st) {
+          for (; j + 4 <= nj; j += 4, l += 64)
+            Mv::Quad(swz + addr<M>(rp, cols[j]), swz + addr<M>(rp, cols[j + 1]), swz + addr<M>(rp, cols[j + 2]),
+                     swz + addr<M>(rp, cols[j + 3]), l, l + P, l + 2 * P, l + 3 * P, true);
+        } else {
+          for (; j + 4 <= nj; j += 4, l += 64)
+            Mv::Quad(swz + addr<M>(rp, cols[j]), swz + addr<M>(rp, cols[j + 1]), swz + addr<M>(rp, cols[j + 2]),
+                     swz + addr<M>(rp, cols[j + 3]), l, l + P, l + 2 * P, l + 3 * P, false);
+        }
+      }
+      if (st) {
+        for (; j < nj; ++j, l += 16) Mv::Line4(swz + addr<M>(rp, cols[j]), l, l + P, l + 2 * P, l + 3 * P, true);
       } else {
-        for (unsigned j = 0; j < nj; ++j, l += 16)
-          Mv::Line4(swz + addr<M>(rp, cols[j]), l, l + P, l + 2 * P, l + 3 * P, false);
+        for (; j < nj; ++j, l += 16) Mv::Line4(swz + addr<M>(rp, cols[j]), l, l + P, l + 2 * P, l + 3 * P, false);
       }
     }
   }
@@ -256,6 +282,8 @@ class Walker {
   // runs gathered from the strip (in L1). Lines follow the linear alignment;
   // a line that crosses into the next chunk is finished here with the next
   // chunk's addresses computed directly, and that chunk skips those runs.
+  // With the q4 shape and whole groups of four rows, four lines (four runs of
+  // four rows) are loaded and transposed into four linear lines (Mv::Quad).
   template <Mode M>
   void DeswizzleLines(const ChunkArgs& a) {
     const uint64_t x0 = a.c0 - g_.xa0;
@@ -273,13 +301,35 @@ class Walker {
     const bool straddle = tail && !a.last && line_phase_ok_ && c1 + (4 - tail) * 16 <= (g_.xa1 & ~uint64_t{15});
     const bool skip_lead = lead_done_;
     lead_done_ = straddle;
+    const bool quad = Mv::kHasQuad && g_.q4 && a.full_groups;
+    const uint64_t P = r_.lin_row_pitch;
     for (unsigned i = 0; i < a.n; ++i) {
       const RowPart rp = fold_[i];
       uint8_t* l = rows_[i].lin + x0;
       if (!skip_lead)
         for (unsigned j = 0; j < j0; ++j) Mv::template Run<16>(l + j * 16, swz + addr<M>(rp, cols[j]), stream16_);
       unsigned j = j0;
-      if (stl) {
+      if (quad) {
+        if ((i & 3) == 0) {
+          // rows i..i+3 together; their lines hold row i+r at +16r
+          uint8_t* l1 = l + P;
+          uint8_t* l2 = l + 2 * P;
+          uint8_t* l3 = l + 3 * P;
+          if (stl) {
+            for (unsigned k = 0; k < nl; ++k, j += 4)
+              Mv::Quad(l + j * 16, l1 + j * 16, l2 + j * 16, l3 + j * 16, swz + addr<M>(rp, cols[j]),
+                       swz + addr<M>(rp, cols[j + 1]), swz + addr<M>(rp, cols[j + 2]), swz + addr<M>(rp, cols[j + 3]),
+                       true);
+          } else {
+            for (unsigned k = 0; k < nl; ++k, j += 4)
+              Mv::Quad(l + j * 16, l1 + j * 16, l2 + j * 16, l3 + j * 16, swz + addr<M>(rp, cols[j]),
+                       swz + addr<M>(rp, cols[j + 1]), swz + addr<M>(rp, cols[j + 2]), swz + addr<M>(rp, cols[j + 3]),
+                       false);
+          }
+        } else {
+          j += 4 * nl;  // done with the group's first row
+        }
+      } else if (stl) {
         for (unsigned k = 0; k < nl; ++k, j += 4)
           Mv::Line4(l + j * 16, swz + addr<M>(rp, cols[j]), swz + addr<M>(rp, cols[j + 1]),
                     swz + addr<M>(rp, cols[j + 2]), swz + addr<M>(rp, cols[j + 3]), true);

@@ -45,6 +45,9 @@ inline __attribute__((always_inline)) void move_block(uint8_t* dst, const uint8_
 
 struct XsimdMover {
   static constexpr bool kHasLine = false;
+  static constexpr bool kHasQuad = false;
+  static inline void Quad(uint8_t*, uint8_t*, uint8_t*, uint8_t*, const uint8_t*, const uint8_t*, const uint8_t*,
+                          const uint8_t*, bool) {}
   template <size_t N>
   static inline __attribute__((always_inline)) void Run(uint8_t* dst, const uint8_t* src, bool stream) {
     if constexpr (N < 16) {
