@@ -319,9 +319,24 @@ Layout layout_from_name(const std::string& name, const TextureDesc& d, py::handl
 std::vector<std::string> layout_names() {
   std::vector<std::string> v = {"row-major", "std64k", "std4k", "pattern:TEXT", "FILE.json"};
 #ifdef SWZ_PY_HAVE_VENDOR
-  for (const auto& f : layout_families()) v.push_back(f.parameters.empty() ? f.name : f.name + ":" + f.parameters);
+  for (const auto& f : layout_families()) v.push_back(f.name);
 #endif
   return v;
+}
+
+py::list layout_family_list() {
+  py::list l;
+#ifdef SWZ_PY_HAVE_VENDOR
+  for (const auto& f : layout_families()) {
+    py::dict d;
+    d["name"] = f.name;
+    d["parameters"] = f.parameters;
+    d["description"] = f.description;
+    d["source"] = f.source;
+    l.append(d);
+  }
+#endif
+  return l;
 }
 
 std::string dims_text(const TextureDesc& d) {
@@ -1259,7 +1274,12 @@ safe to share between threads.)doc")
   m.def("deswizzle", &deswizzle, py::arg("buffer"), py::arg("layout"), py::arg("subresource") = 0, py::arg("box") = py::none(),
         py::arg("out") = py::none(), py::arg("dtype") = py::none(), py::arg("backend") = py::none(), py::arg("threads") = py::none(),
         "See swz.deswizzle.");
-  m.def("layout_names", &layout_names, "Layout names Layout.from_name accepts (families with their parameters).");
+  m.def("layout_names", &layout_names,
+        "Layout names Layout.from_name accepts: the built-ins, 'pattern:TEXT', 'FILE.json', and the vendor families "
+        "(written 'family' or 'family:key=value,...'; see layout_families()).");
+  m.def("layout_families", &layout_family_list,
+        "The vendor layout families of this build as dicts: name, parameters, description, source (empty when the "
+        "library was built without vendor layouts).");
   m.def("backends", &compiled_backends, "Names of the CPU copy backends compiled into this build ('scalar' always).");
 
   // ---- address maps ----

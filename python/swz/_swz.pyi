@@ -1,7 +1,7 @@
 """Type stubs for swz._swz, the compiled core of the swz package."""
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -232,6 +232,7 @@ def deswizzle(buffer: Any, layout: Layout, subresource: int = 0, box: Optional[B
               dtype: Any = None, backend: Optional[str] = None, threads: Optional[int] = None) -> Any: ...
 def backends() -> List[str]: ...
 def layout_names() -> List[str]: ...
+def layout_families() -> List[Dict[str, str]]: ...
 def _offsets(layout: Layout, subresource: int, x: npt.NDArray[np.int64], y: npt.NDArray[np.int64],
              z: npt.NDArray[np.int64], sample: npt.NDArray[np.int64], method: int = 0) -> npt.NDArray[np.uint64]: ...
 def _pattern_offsets(pattern: Pattern, element_bytes: int, x_bytes: npt.NDArray[np.int64], y: npt.NDArray[np.int64],
