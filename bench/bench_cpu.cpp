@@ -27,6 +27,9 @@
 #include <vector>
 
 #include "swz/swz.hpp"
+#ifdef SWZ_HAVE_SIMD
+#include "simd/geometry.hpp"  // kernel tunings, swept by the tune/ benchmarks
+#endif
 
 namespace {
 
@@ -178,6 +181,17 @@ void BM_Copy(benchmark::State& st, Tex tex, swz::Backend be, bool to_swizzled, u
   st.counters["x_memcpy"] = mc / per;
   st.counters["memcpy_GBps"] = static_cast<double>(p.lin_bytes) / mc / 1e9;
 }
+
+#ifdef SWZ_HAVE_SIMD
+// The same copy under a kernel tuning (strip heights, chunk width, streaming
+// threshold): the sweeps behind the defaults and the thread threshold.
+void BM_Tune(benchmark::State& st, Tex tex, bool to_swizzled, unsigned threads, swz::detail::simd::Tuning t) {
+  const swz::detail::simd::Tuning saved = swz::detail::simd::tuning();
+  swz::detail::simd::tuning() = t;
+  BM_Copy(st, tex, swz::Backend::Highway, to_swizzled, threads, false);
+  swz::detail::simd::tuning() = saved;
+}
+#endif
 
 void BM_Memcpy(benchmark::State& st, uint64_t bytes, unsigned threads) {
   g_res.reserve(bytes);
@@ -331,6 +345,56 @@ void register_all() {
     benchmark::RegisterBenchmark(name.c_str(), BM_PlanCompile, std::string(std_texts[i]), std_eb[i]);
   }
   benchmark::RegisterBenchmark("plan_compile/xorheavy/32bpp", BM_PlanCompile, std::string(kXorHeavy), 4u);
+
+#ifdef SWZ_HAVE_SIMD
+  // ---- sweeps (run with --benchmark_filter=tune/...) ----
+  using swz::detail::simd::Tuning;
+  const Tuning def;
+  auto reg_tune = [](const std::string& name, const Tex& t, bool to_swz, unsigned threads, const Tuning& tu) {
+    benchmark::RegisterBenchmark(name.c_str(), BM_Tune, t, to_swz, threads, tu)
+        ->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(0.1);
+  };
+  // thread threshold: 1 vs all threads by size (RGBA8)
+  for (uint32_t n : {128u, 256u, 384u, 512u, 768u, 1024u, 1536u, 2048u})
+    for (bool to_swz : {true, false})
+      for (unsigned th : {1u, all_threads()})
+        reg_tune(std::string("tune/threads/") + (to_swz ? "swizzle/" : "deswizzle/") + std::to_string(n) + "/t" +
+                     std::to_string(th),
+                 make_tex("R8G8B8A8_UNORM", n, n, 1), to_swz, th, def);
+  // streaming threshold: regular vs streaming stores by size (RGBA8, 1 thread)
+  for (uint32_t n : {1024u, 1448u, 2048u, 2896u, 4096u})
+    for (bool to_swz : {true, false})
+      for (int stream : {0, 1}) {
+        Tuning tu = def;
+        tu.stream_min_bytes = stream ? 0 : ~uint64_t{0};
+        reg_tune(std::string("tune/stream/") + (to_swz ? "swizzle/" : "deswizzle/") + std::to_string(n) +
+                     (stream ? "/nt" : "/regular"),
+                 make_tex("R8G8B8A8_UNORM", n, n, 1), to_swz, 1, tu);
+      }
+  // strip height and chunk width
+  for (const char* f : {"R8_UNORM", "R8G8B8A8_UNORM", "R32G32B32A32_FLOAT"})
+    for (uint32_t n : {512u, 4096u})
+      for (bool to_swz : {true, false}) {
+        for (unsigned sb : {6u, 7u, 8u, 9u, 10u}) {
+          Tuning tu = def;
+          tu.swizzle_strip_bits = tu.deswizzle_strip_bits = sb;
+          reg_tune(std::string("tune/strip/") + (to_swz ? "swizzle/" : "deswizzle/") + f + "/" + std::to_string(n) +
+                       "/bits" + std::to_string(sb),
+                   make_tex(f, n, n, 1), to_swz, 1, tu);
+        }
+        for (unsigned cb : {512u, 1024u, 2048u, 4096u}) {
+          Tuning tu = def;
+          tu.chunk_bytes = cb;
+          reg_tune(std::string("tune/chunk/") + (to_swz ? "swizzle/" : "deswizzle/") + f + "/" + std::to_string(n) +
+                       "/bytes" + std::to_string(cb),
+                   make_tex(f, n, n, 1), to_swz, 1, tu);
+        }
+        Tuning nl = def;
+        nl.line_kernels = false;
+        reg_tune(std::string("tune/nolines/") + (to_swz ? "swizzle/" : "deswizzle/") + f + "/" + std::to_string(n),
+                 make_tex(f, n, n, 1), to_swz, 1, nl);
+      }
+#endif
 }
 
 }  // namespace

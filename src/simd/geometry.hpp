@@ -32,7 +32,16 @@ struct Tuning {
   bool line_kernels = true;
   /// Maximum bytes of x in a chunk (the columns whose addresses are tabled at once).
   unsigned chunk_bytes = 2048;
+  /// Streaming (non-temporal) stores are used when the Region asks for them
+  /// (write-combined destination) or when the box holds at least this many
+  /// bytes (larger than the last-level cache can keep; measured, RESULTS.md).
+  uint64_t stream_min_bytes = uint64_t{24} << 20;
 };
+
+/// Bytes of the box of a Region (linear side, without padding).
+inline uint64_t region_bytes(const Region& r) {
+  return uint64_t{r.w} * r.plan->element_bytes * r.h * r.d;
+}
 Tuning& tuning();
 
 enum class Mode { Add, Or, Xor };

@@ -191,6 +191,13 @@ void highway_copy(const Region& r, Direction dir) {
     if (r.w && r.h && r.d) scalar_copy(r, dir);
     return;
   }
+  if (!r.streaming && simd::region_bytes(r) >= simd::tuning().stream_min_bytes) {
+    Region rs = r;
+    rs.streaming = true;
+    HWY_DYNAMIC_DISPATCH(simd::CopyRegion)(rs, dir);
+    hwy::FlushStream();
+    return;
+  }
   HWY_DYNAMIC_DISPATCH(simd::CopyRegion)(r, dir);
   if (r.streaming) hwy::FlushStream();
 }

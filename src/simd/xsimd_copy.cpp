@@ -84,10 +84,12 @@ void xsimd_copy(const Region& r, Direction dir) {
     scalar_copy(r, dir);
     return;
   }
-  simd::xs::Walker<simd::xs::XsimdMover> w(r, dir, simd::tuning());
+  Region rs = r;
+  if (simd::region_bytes(r) >= simd::tuning().stream_min_bytes) rs.streaming = true;
+  simd::xs::Walker<simd::xs::XsimdMover> w(rs, dir, simd::tuning());
   w.Run();
 #if defined(__SSE2__)
-  if (r.streaming) _mm_sfence();
+  if (rs.streaming) _mm_sfence();
 #endif
 }
 
