@@ -1,5 +1,6 @@
 // element_offset and locate: single-element queries over a Layout.
 #include <algorithm>
+#include <bit>
 
 #include "kernel.hpp"
 #include "swz/address.hpp"
@@ -36,9 +37,13 @@ bool decode(const Layout& layout, uint32_t i, uint64_t rel, Location* loc) {
   const uint64_t BB = p.block_bytes;
   const uint64_t dp = s.stack_depth ? 0 : s.depth_pitch;
   // Span of the high (whole-block) G contributions: try each value.
+  // Only coordinate bits that can be set inside this subresource matter.
+  const uint64_t ymax = s.pre_swizzle[1] + (s.stack_depth ? (s.depth - 1) * s.depth_pitch : 0) + s.height_el - 1;
+  const uint64_t cmax[4] = {s.pre_swizzle[0] + uint64_t{s.width_el} * s.element_bytes - 1, ymax,
+                            s.stack_depth ? 0 : s.pre_swizzle[2] + s.depth - 1, layout.desc().samples - 1u};
   uint32_t by_top[32] = {};
   for (int c = 0; c < 4; ++c)
-    for (int b = 0; b < 32; ++b) {
+    for (int b = 0; b < std::min(32, static_cast<int>(std::bit_width(cmax[c]))); ++b) {
       uint32_t v = p.lin[c][b] & p.high_mask;
       for (int t = 31; t >= 0 && v; --t) {
         if (!(v & (1u << t))) continue;

@@ -126,7 +126,7 @@ Status resolve(const Layout& layout, uint64_t resource_size, uint32_t subresourc
 }
 
 Status run(const Resolved& res, uint8_t* swz_base, uint8_t* lin, detail::Direction dir, const CopyOptions& o) {
-  KernelFn fn;
+  KernelFn fn = detail::scalar_copy;
   SWZ_TRY(pick_backend(o.backend, &fn));
   detail::Region r = res.r;
   r.swz = swz_base;

@@ -126,6 +126,63 @@ static Status check_desc(const TextureDesc& d) {
   return Status::Ok();
 }
 
+// Largest offset + 1 (relative to the subresource) that a plan whose
+// postamble moves whole blocks can produce over blocks [first..last] of each
+// axis: per block, base ^ (the block's high G bits ^ any combination of the
+// high G bits of in-block coordinates), maximised greedily over a reduced
+// basis. Conservative for partially covered edge blocks.
+static Status postamble_reach(const Plan& plan, uint64_t bx_last, uint64_t by_last, uint64_t bz_last, const uint64_t pre[3],
+                              const SubresourceLayout& s, uint64_t* out) {
+  uint32_t basis[32] = {};
+  for (int c = 0; c < 4; ++c)
+    for (unsigned b = 0; b < plan.ext_log2[c] && b < 32; ++b) {
+      uint32_t v = plan.lin[c][b] & plan.high_mask;
+      for (int t = 31; t >= 0 && v; --t)
+        if (v & (1u << t)) {
+          if (!basis[t]) {
+            basis[t] = v;
+            v = 0;
+          } else {
+            v ^= basis[t];
+          }
+        }
+    }
+  const uint64_t bx0 = pre[0] >> plan.ext_log2[0], by0 = pre[1] >> plan.ext_log2[1], bz0 = s.stack_depth ? 0 : pre[2] >> plan.ext_log2[2];
+  const uint64_t blocks = (bx_last - bx0 + 1) * (by_last - by0 + 1) * (bz_last - bz0 + 1);
+  const uint64_t dp = s.stack_depth ? 0 : s.depth_pitch;
+  const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(plan.high_mask));
+  if (blocks > (uint64_t{1} << 24))
+    return {Code::unsupported, "postamble terms on address bits up to " + std::to_string(top) + " move whole blocks; swz verifies such"
+                                   " surfaces block by block and this one has " + std::to_string(blocks) + " blocks (limit 2^24)"};
+  // Each source block lands on the target blocks (base ^ h) ^ span(basis);
+  // distinct canonical representatives prove no two blocks collide.
+  std::vector<uint64_t> reps;
+  reps.reserve(blocks);
+  uint64_t best = 0;
+  for (uint64_t bz = bz0; bz <= bz_last; ++bz)
+    for (uint64_t by = by0; by <= by_last; ++by) {
+      const uint32_t gyz = plan.g(1, static_cast<uint32_t>(by << plan.ext_log2[1])) ^ plan.g(2, static_cast<uint32_t>(bz << plan.ext_log2[2]));
+      for (uint64_t bx = bx0; bx <= bx_last; ++bx) {
+        const uint32_t h = (plan.immediate ^ gyz ^ plan.g(0, static_cast<uint32_t>(bx << plan.ext_log2[0]))) & plan.high_mask;
+        const uint64_t v0 = (bx * plan.block_bytes + by * s.row_pitch + bz * dp) ^ h;
+        uint64_t hi = v0, lo = v0;
+        for (int t = 31; t >= 0; --t) {
+          if (basis[t] && (hi ^ basis[t]) > hi) hi ^= basis[t];
+          if (basis[t] && (lo & (uint64_t{1} << t))) lo ^= basis[t];
+        }
+        best = std::max(best, hi);
+        reps.push_back(lo);
+      }
+    }
+  std::sort(reps.begin(), reps.end());
+  if (std::adjacent_find(reps.begin(), reps.end()) != reps.end())
+    return {Code::invalid_argument, "postamble terms on address bits up to " + std::to_string(top) + " make two blocks of mip " +
+                                        std::to_string(s.mip) + " land on the same memory (the pattern is not a bijection on this surface;"
+                                        " try a power-of-two row pitch)"};
+  *out = (best | (plan.block_bytes - 1)) + 1;
+  return Status::Ok();
+}
+
 // Geometry, pitches and span of one subresource for a plan. rp/dp of 0 mean
 // the tightest; pre = pre-swizzle offsets (X bytes, Y, Z). The span (size)
 // covers every block the subresource's coordinates touch, relative to its
@@ -202,15 +259,11 @@ static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint3
   if (!mul_ok(bx_last, BB, &t) || !add_ok(max_base, t, &max_base)) return overflow("subresource size");
   if (!add_ok(max_base, BB, &s.size)) return overflow("subresource size");
   if (plan.high_mask) {
-    // Postamble terms above the block move whole blocks: every offset must
-    // stay inside the span (a conservative bound).
-    uint64_t fill = max_base ? (~uint64_t{0} >> std::countl_zero(max_base)) : 0;
-    uint64_t bound = fill | plan.high_mask | (BB - 1);
-    if (bound >= s.size) {
-      unsigned bit = 31 - static_cast<unsigned>(std::countl_zero(plan.high_mask));
-      return {Code::invalid_argument, "postamble term on address bit " + std::to_string(bit) + " can move blocks of mip " +
-                                          std::to_string(m) + " past the end of the subresource (" + std::to_string(s.size) + " bytes)"};
-    }
+    // Postamble terms above the block move whole blocks: find the largest
+    // offset any block can reach and let the span cover it.
+    uint64_t need = 0;
+    SWZ_TRY(postamble_reach(plan, bx_last, by_last, bz_last, pre, s, &need));
+    s.size = std::max(s.size, need);
   }
   *out = s;
   return Status::Ok();
@@ -392,8 +445,15 @@ Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>&
     L.sub_plans_.push_back(plan);
     L.alignment_ = std::max(L.alignment_, plan->block_bytes);
   }
-  if (resource_size && resource_size < end_max)
-    return {Code::invalid_argument, "resource_size = " + std::to_string(resource_size) + " but subresources reach byte " + std::to_string(end_max)};
+  if (resource_size && resource_size < end_max) {
+    std::string why;
+    for (uint32_t i = 0; i < L.subs_.size(); ++i)
+      if (L.sub_plans_[i]->high_mask && L.subs_[i].offset + L.subs_[i].size > resource_size)
+        why = " (postamble terms on address bit " + std::to_string(31 - std::countl_zero(L.sub_plans_[i]->high_mask)) +
+              " move blocks of subresource " + std::to_string(i) + " that far)";
+    return {Code::invalid_argument, "resource_size = " + std::to_string(resource_size) + " but subresources reach byte " +
+                                        std::to_string(end_max) + why};
+  }
   L.size_ = resource_size ? resource_size : end_max;
   *out = std::move(L);
   return Status::Ok();

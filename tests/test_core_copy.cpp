@@ -68,7 +68,8 @@ TEST(CopyProperty, RandomPatternsMatchReference) {
     Layout L;
     Status st = make_layout(d, spec, &L);
     if (!st.ok()) {
-      // Only the conservative postamble bound may refuse a valid pattern.
+      // Only the postamble check may refuse a valid pattern: terms that move
+      // whole blocks can make two blocks collide on some surfaces.
       ASSERT_NE(st.message().find("postamble"), std::string::npos) << st.message() << " " << to_text(p);
       ++refused;
       continue;
@@ -110,7 +111,7 @@ TEST(CopyProperty, RandomPatternsMatchReference) {
     ++ran;
   }
   EXPECT_GT(ran, 1000);
-  std::printf("ran %d cases, %d refused by the conservative postamble bound\n", ran, refused);
+  std::printf("ran %d cases, %d refused because postamble terms make blocks collide\n", ran, refused);
 }
 
 TEST(CopyProperty, ValidPatternsAreBijectionsAndLocateInvertsOffset) {
@@ -160,9 +161,22 @@ TEST(CopyProperty, ValidPatternsAreBijectionsAndLocateInvertsOffset) {
             EXPECT_EQ(loc.byte, byte);
           }
     }
-    // Every other byte of the resource is padding.
+    // Every other byte of the resource is padding (full scan on small
+    // resources; on large ones, random bytes must decode consistently).
     uint64_t elements_bytes = 0;
     for (uint32_t i = 0; i < L.subresource_count(); ++i) elements_bytes += packed_subresource_bytes(L.sub(i));
+    if (L.size() > (1u << 16)) {
+      for (int k = 0; k < 2000; ++k) {
+        const uint64_t off = rng() % L.size();
+        Location loc;
+        ASSERT_TRUE(locate(L, off, &loc).ok());
+        if (loc.padding) continue;
+        uint64_t back;
+        ASSERT_TRUE(element_offset(L, loc.subresource, loc.x, loc.y, loc.z, 0, &back).ok());
+        ASSERT_EQ(back + loc.byte, off);
+      }
+      continue;
+    }
     uint64_t padding = 0;
     for (uint64_t off = 0; off < L.size(); ++off) {
       Location loc;

@@ -163,8 +163,10 @@ Status validate(const Pattern& p, uint32_t element_bytes) {
   if ((element_bytes & (element_bytes - 1)) == 0) {
     while ((1u << k) < element_bytes) ++k;
   }
-  const unsigned kk = k < n ? k : n;
-  for (unsigned i = 0; i < kk; ++i) {
+  if (n < k)
+    return {Code::invalid_argument, "interleave pattern has " + std::to_string(n) + " bits but " + std::to_string(element_bytes) +
+                                        "-byte elements need at least " + std::to_string(k) + " (X0..X" + std::to_string(k - 1) + ")"};
+  for (unsigned i = 0; i < k; ++i) {
     const BitEntry& e = p.interleave[i];
     if (e.channel != 0 || e.bit != i)
       return {Code::invalid_argument, "InterleavePatternSourceBits[" + std::to_string(i) + "] = " + term_name(e) + ": with " +
