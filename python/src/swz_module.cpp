@@ -910,7 +910,7 @@ Get one with swz.format_info('R8G8B8A8_UNORM') or from Layout.format.)doc")
       .def("__hash__", [](const FormatInfo& f) { return py::hash(py::int_(f.dxgi)); });
 
   m.def(
-      "format_info", [](py::handle f) { return to_format(f); }, py::arg("format"),
+      "format_info", [](py::handle f) { return to_format(f); }, py::arg("format").none(false),
       R"doc(format_info(format) -> Format
 
 format: a DXGI name ('R8G8B8A8_UNORM', 'DXGI_FORMAT_BC7_UNORM'; any case) or a
@@ -936,15 +936,12 @@ Pattern(text=None) parses the text form, e.g. Pattern('X0 X1 X2 X3 Y0 Y1 X4^Y2 Y
 (address bit 0 first; '^' adds an XOR term; then optional 'post8=Y4^X9',
 'imm=0x300', 'stack', 'cond-post'). Parsing does not validate: call validate().
 Immutable and hashable; equal patterns compare equal.)doc")
-      .def(py::init([](py::handle text) {
+      .def(py::init([](std::optional<std::string> text) {
              Pattern p;
-             if (!text.is_none()) {
-               if (!py::isinstance<py::str>(text)) raise_py(PyExc_TypeError, "Pattern(text): text must be a str, not " + type_name(text));
-               check(parse_pattern_text(text.cast<std::string>(), &p));
-             }
+             if (text) check(parse_pattern_text(*text, &p));
              return p;
            }),
-           py::arg("text") = py::none())
+           py::arg("text") = py::none(), "Parses the text form (ValueError when malformed); no argument: the empty pattern.")
       .def_static(
           "from_text",
           [](const std::string& s) {
@@ -1115,6 +1112,11 @@ width, height: texels. depth: None for a 2D texture; an int (even 1) makes a
 array: array slices (2D only). Raises ValueError naming the field at fault
 (zero sizes, too many mips, non-power-of-two elements for swizzled layouts,
 MSAA with standard swizzle, ...), OverflowError when sizes overflow 64 bits.)doc";
+  {
+    // The factories take loosely typed arguments (format names or values,
+    // depth None or int, mips int or 'full'): write their signatures by hand.
+    py::options sig;
+    sig.disable_function_signatures();
   py::class_<Layout>(m, "Layout", R"doc(A laid-out texture: where every subresource (mip x array slice) lives.
 
 Create with Layout.std64k / std4k / row_major / pattern / from_name. Immutable;
@@ -1127,7 +1129,7 @@ safe to share between threads.)doc")
           },
           py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(), py::arg("mips") = 1,
           py::arg("array") = 1, py::arg("packed_mips") = py::none(),
-          (std::string("D3D12 64KB standard swizzle (D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE); every subresource starts on a 64KB "
+          (std::string("std64k(format, width, height, depth=None, mips=1, array=1, packed_mips=None) -> Layout\n\nD3D12 64KB standard swizzle (D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE); every subresource starts on a 64KB "
                        "tile. packed_mips: None (every mip in its own tiles) or (num_standard_mips, num_packed_mips, "
                        "num_tiles_for_packed_mips) from D3D12_PACKED_MIP_INFO: the packed mips become opaque subresources "
                        "(subresource_layout(i).packed) that copies and offsets refuse.\n") +
@@ -1141,7 +1143,7 @@ safe to share between threads.)doc")
           },
           py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(), py::arg("mips") = 1,
           py::arg("array") = 1, py::arg("packed_mips") = py::none(),
-          (std::string("4KB standard swizzle (Intel TileYf / AMD SW_4KB_S; not a D3D12 API layout); subresources on 4KB tiles. "
+          (std::string("std4k(format, width, height, depth=None, mips=1, array=1, packed_mips=None) -> Layout\n\n4KB standard swizzle (Intel TileYf / AMD SW_4KB_S; not a D3D12 API layout); subresources on 4KB tiles. "
                        "packed_mips as for std64k.\n") +
            kFactoryArgs)
               .c_str())
@@ -1152,7 +1154,7 @@ safe to share between threads.)doc")
           },
           py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(), py::arg("mips") = 1,
           py::arg("array") = 1, py::arg("row_pitch") = 0, py::arg("depth_pitch") = 0,
-          (std::string("Linear rows. row_pitch / depth_pitch in bytes; 0 = the default (row bytes aligned up to 256; tight slices); "
+          (std::string("row_major(format, width, height, depth=None, mips=1, array=1, row_pitch=0, depth_pitch=0) -> Layout\n\nLinear rows. row_pitch / depth_pitch in bytes; 0 = the default (row bytes aligned up to 256; tight slices); "
                        "subresources on 512-byte boundaries.\n") +
            kFactoryArgs)
               .c_str())
@@ -1165,7 +1167,7 @@ safe to share between threads.)doc")
           },
           py::arg("pattern"), py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(),
           py::arg("mips") = 1, py::arg("array") = 1, py::arg("row_pitch") = 0, py::arg("depth_pitch") = 0, py::arg("samples") = 1,
-          (std::string("One parameterized swizzle pattern (swz.Pattern or its text form) for every subresource. row_pitch: bytes "
+          (std::string("pattern(pattern, format, width, height, depth=None, mips=1, array=1, row_pitch=0, depth_pitch=0, samples=1) -> Layout\n\nOne parameterized swizzle pattern (swz.Pattern or its text form) for every subresource. row_pitch: bytes "
                        "between rows of blocks; depth_pitch: bytes between slices of blocks, or ROWS for STACK_DEPTH_SLICES "
                        "patterns; 0 = the tightest. Subresources on multiples of the block size. The pattern is validated for the "
                        "format's element size (ValueError).\n") +
@@ -1179,7 +1181,7 @@ safe to share between threads.)doc")
           },
           py::arg("name"), py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(), py::arg("mips") = 1,
           py::arg("array") = 1, py::arg("row_pitch") = 0, py::arg("depth_pitch") = 0,
-          (std::string("A layout by its CLI name (swz --layout): 'row-major', 'std64k', 'std4k', 'pattern:TEXT', the path of a "
+          (std::string("from_name(name, format, width, height, depth=None, mips=1, array=1, row_pitch=0, depth_pitch=0) -> Layout\n\nA layout by its CLI name (swz --layout): 'row-major', 'std64k', 'std4k', 'pattern:TEXT', the path of a "
                        "pattern JSON file, or a vendor layout family such as 'nv-block-linear:gob=tegra,bh=16' when this build has "
                        "them (swz.layout_names()). ValueError for an unknown name, OSError for an unreadable file.\n") +
            kFactoryArgs)
@@ -1194,7 +1196,7 @@ safe to share between threads.)doc")
             return L;
           },
           py::arg("json"),
-          "A device-dependent layout as a driver reported it (GetResourceLayout: pattern slots, transitions, per-subresource "
+          "from_resource_layout_json(json: str) -> Layout\n\nA device-dependent layout as a driver reported it (GetResourceLayout: pattern slots, transitions, per-subresource "
           "offsets, strides and pre-swizzle offsets), from the resource-layout JSON text documented in patterns/README.md. "
           "ValueError when malformed.")
       .def_property_readonly("size", &Layout::size, "Bytes the whole resource spans.")
@@ -1225,7 +1227,7 @@ safe to share between threads.)doc")
       .def(
           "subresource_layout",
           [](const Layout& L, py::handle i) { return make_sub(L, as_subresource(L, i)); }, py::arg("subresource"),
-          "subresource_layout(i) -> SubresourceLayout. IndexError when i is outside 0..subresource_count-1.")
+          "subresource_layout(subresource: int) -> SubresourceLayout\n\nWhere subresource (mip + array_slice * mips) lives. IndexError when it is outside 0..subresource_count-1.")
       .def(
           "subresources",
           [](const Layout& L) {
@@ -1233,7 +1235,7 @@ safe to share between threads.)doc")
             for (uint32_t i = 0; i < L.subresource_count(); ++i) v.push_back(make_sub(L, i));
             return v;
           },
-          "Every SubresourceLayout, in subresource-index order.")
+          "subresources() -> list[SubresourceLayout]\n\nEvery SubresourceLayout, in subresource-index order.")
       .def(
           "subresource_index",
           [](const Layout& L, uint32_t mip, uint32_t slice) {
@@ -1243,7 +1245,8 @@ safe to share between threads.)doc")
               raise_py(PyExc_IndexError, "array_slice = " + std::to_string(slice) + " (the texture has " + std::to_string(d.array_size) + ")");
             return calc_subresource(mip, slice, 0, d.mip_levels, d.array_size);
           },
-          py::arg("mip"), py::arg("array_slice") = 0, "D3D12CalcSubresource: mip + array_slice * mips.")
+          py::arg("mip"), py::arg("array_slice") = 0,
+          "subresource_index(mip: int, array_slice: int = 0) -> int\n\nD3D12CalcSubresource: mip + array_slice * mips.")
       .def(
           "footprints",
           [](const Layout& L, uint64_t base) {
@@ -1253,7 +1256,7 @@ safe to share between threads.)doc")
             return v;
           },
           py::arg("base_offset") = 0,
-          "Copyable footprints (GetCopyableFootprints) of every subresource: row pitch aligned to 256 (512 for planar formats), "
+          "footprints(base_offset: int = 0) -> list[Footprint]\n\nCopyable footprints (GetCopyableFootprints) of every subresource: row pitch aligned to 256 (512 for planar formats), "
           "each placed at the next multiple of 512 after base_offset (bytes).")
       .def(
           "footprints_size",
@@ -1264,8 +1267,9 @@ safe to share between threads.)doc")
             return total;
           },
           py::arg("base_offset") = 0,
-          "Total bytes of the copyable footprints (the upload buffer size).")
+          "footprints_size(base_offset: int = 0) -> int\n\nTotal bytes of the copyable footprints (the upload buffer size).")
       .def("__repr__", &layout_repr);
+  }
 
   // ---- copies ----
   m.def("swizzle", &swizzle, py::arg("array"), py::arg("layout"), py::arg("subresource") = 0, py::arg("box") = py::none(),
