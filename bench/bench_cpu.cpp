@@ -375,7 +375,7 @@ void register_all() {
   for (const char* f : {"R8_UNORM", "R8G8B8A8_UNORM", "R32G32B32A32_FLOAT"})
     for (uint32_t n : {512u, 4096u})
       for (bool to_swz : {true, false}) {
-        for (unsigned sb : {6u, 7u, 8u, 9u, 10u}) {
+        for (unsigned sb : {0u, 6u, 7u, 8u, 9u, 10u}) {
           Tuning tu = def;
           tu.swizzle_strip_bits = tu.deswizzle_strip_bits = sb;
           reg_tune(std::string("tune/strip/") + (to_swz ? "swizzle/" : "deswizzle/") + f + "/" + std::to_string(n) +

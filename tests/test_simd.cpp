@@ -280,8 +280,9 @@ struct TuningScope {
     swz::detail::simd::Tuning& t = swz::detail::simd::tuning();
     t = saved;
     if (rng() % 2) return;
-    t.swizzle_strip_bits = 4 + static_cast<unsigned>(rng() % 8);
-    t.deswizzle_strip_bits = 4 + static_cast<unsigned>(rng() % 8);
+    t.swizzle_strip_bits = static_cast<unsigned>(rng() % 12);  // 0 = automatic
+    t.deswizzle_strip_bits = static_cast<unsigned>(rng() % 12);
+    t.stream_min_bytes = rng() % 3 == 0 ? 0 : t.stream_min_bytes;
     t.chunk_bytes = 64u << (rng() % 7);
     t.line_kernels = rng() % 4 != 0;
   }

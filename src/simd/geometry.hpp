@@ -24,10 +24,11 @@ namespace swz::detail::simd {
 /// Knobs the benchmarks sweep; defaults are the measured best (bench/RESULTS.md).
 struct Tuning {
   /// Rows of a strip when swizzling: the Y (and Z) primaries among the
-  /// lowest `swizzle_strip_bits` address bits.
-  unsigned swizzle_strip_bits = 7;
+  /// lowest `swizzle_strip_bits` address bits; 0 = automatic (the bits above
+  /// the run up to the next X primary, at least the 64-byte line).
+  unsigned swizzle_strip_bits = 0;
   /// Same when deswizzling.
-  unsigned deswizzle_strip_bits = 7;
+  unsigned deswizzle_strip_bits = 0;
   /// Use the 64-byte line kernels (four 16-byte runs assembled in registers).
   bool line_kernels = true;
   /// Maximum bytes of x in a chunk (the columns whose addresses are tabled at once).

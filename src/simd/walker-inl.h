@@ -41,7 +41,17 @@ class Walker {
     const Plan& p = *g_.p;
     const bool to_swz = dir_ == Direction::ToSwizzled;
     // Strip shape.
-    const unsigned sb = std::min<unsigned>(to_swz ? t_.swizzle_strip_bits : t_.deswizzle_strip_bits, p.block_bits);
+    unsigned sb = to_swz ? t_.swizzle_strip_bits : t_.deswizzle_strip_bits;
+    if (sb == 0) {
+      // Auto: the address bits above the run up to the next X primary, so
+      // that one run column of a strip is one contiguous stretch of the
+      // swizzled side (32bpp std64k: 8 rows = 128 bytes; 8bpp: 32 rows =
+      // 512 bytes), and at least the 64-byte line.
+      sb = g_.rl;
+      while (sb < p.block_bits && p.pattern().interleave[sb].channel != 0) ++sb;
+      sb = std::max(sb, 6u);
+    }
+    sb = std::min<unsigned>(sb, p.block_bits);
     unsigned hy = 0, hz = 0;
     for (unsigned i = 0; i < sb; ++i) {
       const BitEntry& e = p.pattern().interleave[i];
@@ -165,8 +175,7 @@ class Walker {
       const unsigned nj = static_cast<unsigned>((c1 - c0) >> g_.rl);
       const ColPart* cols = rel_ + ((c0 - A) >> g_.rl);
       const ColPart b0 = col_part(g_, A);
-      for (unsigned i = 0; i < n; ++i) fold_[i] = Fold(rows_[i].rp, b0);
-      ChunkArgs a{n, nj, c0, cols, c0 == fa, c1 == fb, full_groups};
+      ChunkArgs a{n, nj, c0, cols, b0, c0 == fa, c1 == fb, full_groups};
       switch (g_.mode) {
         case Mode::Add: Chunk<Mode::Add>(a); break;
         case Mode::Or: Chunk<Mode::Or>(a); break;
@@ -181,7 +190,8 @@ class Walker {
   struct ChunkArgs {
     unsigned n, nj;
     uint64_t c0;
-    const ColPart* cols;  // column parts relative to the chunk base (folded into fold_)
+    const ColPart* cols;  // column parts relative to the chunk base b0
+    ColPart b0;           // (folded into the row parts: Fold(rp, b0))
     bool first, last, full_groups;  // first/last chunk of the strip
   };
 
@@ -217,6 +227,7 @@ class Walker {
     const ColPart* HWY_SWZ_RESTRICT cols = a.cols;
     const bool st = (N == 0 ? stream64_ : stream16_) && (N == 0 || N >= 16);
     if (dir_ == Direction::ToSwizzled) {
+      for (unsigned i = 0; i < a.n; ++i) fold_[i] = Fold(rows_[i].rp, a.b0);
       // column-outer: the strip's runs of one column are neighbours in the destination
       for (unsigned j = 0; j < a.nj; ++j) {
         const ColPart c = cols[j];
@@ -230,7 +241,7 @@ class Walker {
     } else {
       // row-outer: each linear row is written in order
       for (unsigned i = 0; i < a.n; ++i) {
-        const RowPart rp = fold_[i];
+        const RowPart rp = Fold(rows_[i].rp, a.b0);
         uint8_t* l = rows_[i].lin + x0;
         if (st) {
           for (unsigned j = 0; j < a.nj; ++j) Move<N>(l + j * R, swz + addr<M>(rp, cols[j]), true);
@@ -255,7 +266,7 @@ class Walker {
     const unsigned nj = a.nj;
     const bool st = stream64_;
     for (unsigned i = 0; i + 4 <= a.n; i += 4) {
-      const RowPart rp = fold_[i];
+      const RowPart rp = Fold(rows_[i].rp, a.b0);
       const uint8_t* l = rows_[i].lin + x0;
       unsigned j = 0;
       if constexpr (Mv::kHasQuad) {
@@ -304,7 +315,7 @@ class Walker {
     const bool quad = Mv::kHasQuad && g_.q4 && a.full_groups;
     const uint64_t P = r_.lin_row_pitch;
     for (unsigned i = 0; i < a.n; ++i) {
-      const RowPart rp = fold_[i];
+      const RowPart rp = Fold(rows_[i].rp, a.b0);
       uint8_t* l = rows_[i].lin + x0;
       if (!skip_lead)
         for (unsigned j = 0; j < j0; ++j) Mv::template Run<16>(l + j * 16, swz + addr<M>(rp, cols[j]), stream16_);
