@@ -9,6 +9,7 @@
 // byte outside the box must be untouched. The scalar tiler itself is checked
 // against the spec reference by the core tests.
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -323,10 +324,25 @@ void run_random_regions(uint64_t seed, int iterations, bool std_like) {
   }
 }
 
-TEST(SimdRegion, RandomPatterns) { run_random_regions(1, 600, false); }
-TEST(SimdRegion, RandomPatternsMore) { run_random_regions(0x5eed, 600, false); }
-TEST(SimdRegion, StandardLikePatterns) { run_random_regions(2, 400, true); }
-TEST(SimdRegion, StandardLikePatternsMore) { run_random_regions(0xbeef, 400, true); }
+TEST(SimdRegion, RandomPatterns) { run_random_regions(1, 400, false); }
+TEST(SimdRegion, RandomPatternsMore) { run_random_regions(0x5eed, 400, false); }
+TEST(SimdRegion, StandardLikePatterns) { run_random_regions(2, 300, true); }
+TEST(SimdRegion, StandardLikePatternsMore) { run_random_regions(0xbeef, 300, true); }
+
+// Every Highway target this binary carries that the CPU runs (AVX-512, AVX2,
+// SSE4, SSSE3, the scalar fallback on x86), not only the one dispatch picks.
+TEST(SimdRegion, EveryHighwayTarget) {
+  const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  EXPECT_FALSE(targets.empty());
+  for (int64_t t : targets) {
+    hwy::SetSupportedTargetsForTest(t);
+    SCOPED_TRACE(hwy::TargetName(t));
+    EXPECT_STREQ(swz::detail::highway_target_name(), hwy::TargetName(t));
+    run_random_regions(100 + static_cast<uint64_t>(t % 97), 120, false);
+    run_random_regions(200 + static_cast<uint64_t>(t % 89), 120, true);
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
 
 // Exact standard swizzle surfaces, whole and in boxes, aligned buffers: the
 // line kernels' main case.
