@@ -4,7 +4,8 @@
 //
 //   bench_cpu --benchmark_repetitions=10 --benchmark_report_aggregates_only=true
 //
-// Counters (take the median row):
+// Counters (take the median row; within a run each is the median of the
+// iterations):
 //   GBps      linear bytes moved per second (10^9 B/s)
 //   x_memcpy  memcpy time / kernel time for the same byte count, memcpy timed
 //             right before the kernel in the same run, same thread count
@@ -76,6 +77,22 @@ void par_memcpy(uint8_t* dst, const uint8_t* src, size_t n, unsigned threads) {
 }
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Per-iteration times of one benchmark run; the counters use their median, as
+// the memcpy reference does, so a time slice lost to another process on this
+// shared 2-core machine does not skew one side only.
+struct Times {
+  std::vector<double> t;
+  Times() { t.reserve(1 << 16); }
+  void add(double s) {
+    if (t.size() < t.capacity()) t.push_back(s);
+  }
+  double median() {
+    if (t.empty()) return 0;
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+  }
+};
 
 // Median time of memcpy over ~kMemcpyBudget seconds (at least 3 runs).
 double memcpy_seconds(uint8_t* dst, const uint8_t* src, size_t n, unsigned threads) {
@@ -160,7 +177,7 @@ void BM_Copy(benchmark::State& st, Tex tex, swz::Backend be, bool to_swizzled, u
   o.threads = threads;
   o.write_combined = wc;
   const double mc = memcpy_seconds(g_res.p, g_lin.p, p.lin_bytes, threads == 0 ? all_threads() : threads);
-  double total = 0;
+  Times times;
   for (auto _ : st) {
     const auto t0 = Clock::now();
     swz::Status s = to_swizzled ? swz::write_to_subresource(p.layout, g_res.p, g_res.cap, 0, nullptr, g_lin.p,
@@ -174,9 +191,9 @@ void BM_Copy(benchmark::State& st, Tex tex, swz::Backend be, bool to_swizzled, u
       return;
     }
     st.SetIterationTime(dt);
-    total += dt;
+    times.add(dt);
   }
-  const double per = total / static_cast<double>(st.iterations());
+  const double per = times.median();
   st.counters["GBps"] = static_cast<double>(p.lin_bytes) / per / 1e9;
   st.counters["x_memcpy"] = mc / per;
   st.counters["memcpy_GBps"] = static_cast<double>(p.lin_bytes) / mc / 1e9;
@@ -196,16 +213,16 @@ void BM_Tune(benchmark::State& st, Tex tex, bool to_swizzled, unsigned threads, 
 void BM_Memcpy(benchmark::State& st, uint64_t bytes, unsigned threads) {
   g_res.reserve(bytes);
   g_lin.reserve(bytes);
-  double total = 0;
+  Times times;
   for (auto _ : st) {
     const auto t0 = Clock::now();
     par_memcpy(g_res.p, g_lin.p, bytes, threads);
     benchmark::ClobberMemory();
     const double dt = seconds_since(t0);
     st.SetIterationTime(dt);
-    total += dt;
+    times.add(dt);
   }
-  st.counters["GBps"] = static_cast<double>(bytes) * static_cast<double>(st.iterations()) / total / 1e9;
+  st.counters["GBps"] = static_cast<double>(bytes) / times.median() / 1e9;
 }
 
 // ---- per-call overhead: 256 boxes of 64x64 texels vs one call of the same bytes ------
@@ -241,16 +258,16 @@ void BM_SmallBoxes(benchmark::State& st, swz::Backend be, bool to_swizzled) {
   }
   std::sort(ts.begin(), ts.end());
   const double one = ts[ts.size() / 2];
-  double total = 0;
+  Times times;
   for (auto _ : st) {
     const auto t0 = Clock::now();
     boxes();
     benchmark::ClobberMemory();
     const double dt = seconds_since(t0);
     st.SetIterationTime(dt);
-    total += dt;
+    times.add(dt);
   }
-  const double per = total / static_cast<double>(st.iterations());
+  const double per = times.median();
   st.counters["ns_per_call"] = per / 256 * 1e9;
   st.counters["overhead_ns_per_call"] = (per - one) / 256 * 1e9;
   st.counters["GBps"] = 1024.0 * 1024 * 4 / per / 1e9;

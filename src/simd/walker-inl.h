@@ -289,6 +289,20 @@ class Walker {
     }
   }
 
+  // Four lines of four rows (q4) <-> four runs of four rows: one transpose
+  // where the target has it, else four gathered lines.
+  static HWY_SWZ_INLINE void Group4(uint8_t* d0, uint8_t* d1, uint8_t* d2, uint8_t* d3, const uint8_t* s0,
+                                    const uint8_t* s1, const uint8_t* s2, const uint8_t* s3, bool stream) {
+    if constexpr (Mv::kHasQuad) {
+      Mv::Quad(d0, d1, d2, d3, s0, s1, s2, s3, stream);
+    } else {
+      Mv::Line4(d0, s0, s1, s2, s3, stream);
+      Mv::Line4(d1, s0 + 16, s1 + 16, s2 + 16, s3 + 16, stream);
+      Mv::Line4(d2, s0 + 32, s1 + 32, s2 + 32, s3 + 32, stream);
+      Mv::Line4(d3, s0 + 48, s1 + 48, s2 + 48, s3 + 48, stream);
+    }
+  }
+
   // 16-byte runs: each linear row is written in whole 64-byte lines, four
   // runs gathered from the strip (in L1). Lines follow the linear alignment;
   // a line that crosses into the next chunk is finished here with the next
@@ -312,7 +326,7 @@ class Walker {
     const bool straddle = tail && !a.last && line_phase_ok_ && c1 + (4 - tail) * 16 <= (g_.xa1 & ~uint64_t{15});
     const bool skip_lead = lead_done_;
     lead_done_ = straddle;
-    const bool quad = Mv::kHasQuad && g_.q4 && a.full_groups;
+    const bool quad = g_.q4 && a.full_groups;
     const uint64_t P = r_.lin_row_pitch;
     for (unsigned i = 0; i < a.n; ++i) {
       const RowPart rp = Fold(rows_[i].rp, a.b0);
@@ -322,20 +336,22 @@ class Walker {
       unsigned j = j0;
       if (quad) {
         if ((i & 3) == 0) {
-          // rows i..i+3 together; their lines hold row i+r at +16r
+          // rows i..i+3 together; their lines hold row i+r at +16r, and each
+          // line is used up at once (no reuse across the chunk, which the
+          // 64KB-periodic addresses would thrash out of L1)
           uint8_t* l1 = l + P;
           uint8_t* l2 = l + 2 * P;
           uint8_t* l3 = l + 3 * P;
           if (stl) {
             for (unsigned k = 0; k < nl; ++k, j += 4)
-              Mv::Quad(l + j * 16, l1 + j * 16, l2 + j * 16, l3 + j * 16, swz + addr<M>(rp, cols[j]),
-                       swz + addr<M>(rp, cols[j + 1]), swz + addr<M>(rp, cols[j + 2]), swz + addr<M>(rp, cols[j + 3]),
-                       true);
+              Group4(l + j * 16, l1 + j * 16, l2 + j * 16, l3 + j * 16, swz + addr<M>(rp, cols[j]),
+                     swz + addr<M>(rp, cols[j + 1]), swz + addr<M>(rp, cols[j + 2]), swz + addr<M>(rp, cols[j + 3]),
+                     true);
           } else {
             for (unsigned k = 0; k < nl; ++k, j += 4)
-              Mv::Quad(l + j * 16, l1 + j * 16, l2 + j * 16, l3 + j * 16, swz + addr<M>(rp, cols[j]),
-                       swz + addr<M>(rp, cols[j + 1]), swz + addr<M>(rp, cols[j + 2]), swz + addr<M>(rp, cols[j + 3]),
-                       false);
+              Group4(l + j * 16, l1 + j * 16, l2 + j * 16, l3 + j * 16, swz + addr<M>(rp, cols[j]),
+                     swz + addr<M>(rp, cols[j + 1]), swz + addr<M>(rp, cols[j + 2]), swz + addr<M>(rp, cols[j + 3]),
+                     false);
           }
         } else {
           j += 4 * nl;  // done with the group's first row

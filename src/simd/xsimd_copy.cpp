@@ -44,7 +44,9 @@ inline __attribute__((always_inline)) void move_block(uint8_t* dst, const uint8_
 }
 
 struct XsimdMover {
-  static constexpr bool kHasLine = false;
+  // Lines are four batch moves (no in-register assembly): the strip walker
+  // then writes whole lines in order, which is what write-combining needs.
+  static constexpr bool kHasLine = true;
   static constexpr bool kHasQuad = false;
   static inline void Quad(uint8_t*, uint8_t*, uint8_t*, uint8_t*, const uint8_t*, const uint8_t*, const uint8_t*,
                           const uint8_t*, bool) {}
