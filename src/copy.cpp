@@ -46,86 +46,7 @@ Status pick_backend(Backend want, KernelFn* fn) {
   return Status::Ok();
 }
 
-struct Resolved {
-  detail::Region r;
-  uint64_t lin_bytes = 0;  // bytes the linear side spans
-  bool empty = false;
-};
-
-Status resolve(const Layout& layout, uint64_t resource_size, uint32_t subresource, const Box* box, uint64_t lin_size,
-               uint64_t lin_row_pitch, uint64_t lin_depth_pitch, const char* lin_name, Resolved* out) {
-  SubresourceLayout s;
-  SWZ_TRY(layout.subresource(subresource, &s));
-  const TextureDesc& d = layout.desc();
-  const Plan& p = layout.plan(subresource);
-  if (s.packed)
-    return {Code::unsupported, "subresource " + std::to_string(subresource) +
-                                   " is in the packed mip tail: its layout is adapter-specific, so swz will not copy it"};
-  if (d.samples > 1)
-    return {Code::unsupported, "samples = " + std::to_string(d.samples) + ": D3D12 refuses MSAA resources in WriteToSubresource/ReadFromSubresource"};
-  const uint32_t eb = s.element_bytes;
-  // Non-power-of-two elements (R32G32B32, 12 bytes) reach here only through
-  // row-major and byte-granular explicit layouts: D3D12 refuses them for
-  // swizzled layouts, and make_layout already does (DESIGN.md §2 rule 11).
-  if (p.conditional_postamble)
-    return {Code::unsupported, "CONDITIONAL_POSTAMBLE_XORS is unspecified by the DDI; swz will not guess its meaning"};
-  Box b{0, 0, 0, s.width, s.height, s.depth};
-  if (box) b = *box;
-  if (b.right <= b.left || b.bottom <= b.top || b.back <= b.front) {
-    out->empty = true;
-    return Status::Ok();
-  }
-  if (b.right > s.width || b.bottom > s.height || b.back > s.depth)
-    return {Code::out_of_range, "box (" + std::to_string(b.left) + "," + std::to_string(b.top) + "," + std::to_string(b.front) + ")-(" +
-                                    std::to_string(b.right) + "," + std::to_string(b.bottom) + "," + std::to_string(b.back) +
-                                    ") lies outside subresource " + std::to_string(subresource) + " (" + std::to_string(s.width) + "x" +
-                                    std::to_string(s.height) + "x" + std::to_string(s.depth) + " texels)"};
-  const uint32_t bw = d.format.block_width, bh = d.format.block_height;
-  if (b.left % bw || b.top % bh)
-    return {Code::invalid_argument, "box left/top = " + std::to_string(b.left) + "/" + std::to_string(b.top) + " must be multiples of the " +
-                                        std::to_string(bw) + "x" + std::to_string(bh) + " block of " + d.format.name};
-  if ((b.right % bw && b.right != s.width) || (b.bottom % bh && b.bottom != s.height))
-    return {Code::invalid_argument, "box right/bottom = " + std::to_string(b.right) + "/" + std::to_string(b.bottom) +
-                                        " must be multiples of the block size or the subresource edge for " + d.format.name};
-  detail::Region& r = out->r;
-  r.plan = &p;
-  r.x0 = b.left / bw;
-  r.y0 = b.top / bh;
-  r.z0 = b.front;
-  r.w = static_cast<uint32_t>(ceil_div(b.right, bw) - r.x0);
-  r.h = static_cast<uint32_t>(ceil_div(b.bottom, bh) - r.y0);
-  r.d = b.back - b.front;
-  // Linear side.
-  const uint64_t row = uint64_t{r.w} * eb;
-  if (r.h > 1 && lin_row_pitch < row)
-    return {Code::invalid_argument, std::string(lin_name) + " row pitch = " + std::to_string(lin_row_pitch) + " is smaller than a row of the box (" +
-                                        std::to_string(row) + " bytes)"};
-  uint64_t slice, t;
-  if (!mul_ok(r.h - 1, lin_row_pitch, &t) || !add_ok(t, row, &slice)) return {Code::overflow, std::string(lin_name) + " slice size does not fit in 64 bits"};
-  if (r.d > 1 && lin_depth_pitch < slice)
-    return {Code::invalid_argument, std::string(lin_name) + " depth pitch = " + std::to_string(lin_depth_pitch) + " is smaller than a slice of the box (" +
-                                        std::to_string(slice) + " bytes)"};
-  uint64_t need;
-  if (!mul_ok(r.d - 1, lin_depth_pitch, &t) || !add_ok(t, slice, &need)) return {Code::overflow, std::string(lin_name) + " size does not fit in 64 bits"};
-  if (lin_size < need)
-    return {Code::buffer_too_small, std::string(lin_name) + " buffer is " + std::to_string(lin_size) + " bytes; the box needs " + std::to_string(need)};
-  out->lin_bytes = need;
-  r.lin_row_pitch = lin_row_pitch;
-  r.lin_depth_pitch = lin_depth_pitch;
-  // Resource side: the layout keeps every offset of the subresource in [offset, offset + size).
-  uint64_t end;
-  if (!add_ok(s.offset, s.size, &end)) return {Code::overflow, "subresource end does not fit in 64 bits"};
-  if (resource_size < end)
-    return {Code::buffer_too_small, "resource buffer is " + std::to_string(resource_size) + " bytes; subresource " + std::to_string(subresource) +
-                                        " ends at byte " + std::to_string(end)};
-  r.row_pitch = s.row_pitch;
-  r.depth_pitch = s.stack_depth ? 0 : s.depth_pitch;
-  r.stack_rows = s.stack_depth ? s.depth_pitch : 0;
-  for (int i = 0; i < 3; ++i) r.pre[i] = s.pre_swizzle[i];
-  return Status::Ok();
-}
-
-Status run(const Resolved& res, uint8_t* swz_base, uint8_t* lin, detail::Direction dir, const CopyOptions& o) {
+Status run(const detail::Resolved& res, uint8_t* swz_base, uint8_t* lin, detail::Direction dir, const CopyOptions& o) {
   KernelFn fn = detail::scalar_copy;
   SWZ_TRY(pick_backend(o.backend, &fn));
   detail::Region r = res.r;
@@ -185,6 +106,85 @@ Status run(const Resolved& res, uint8_t* swz_base, uint8_t* lin, detail::Directi
 
 }  // namespace
 
+namespace detail {
+
+Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t subresource, const Box* box, uint64_t lin_size,
+                      uint64_t lin_row_pitch, uint64_t lin_depth_pitch, const char* lin_name, Resolved* out) {
+  SubresourceLayout s;
+  SWZ_TRY(layout.subresource(subresource, &s));
+  const TextureDesc& d = layout.desc();
+  const Plan& p = layout.plan(subresource);
+  if (s.packed)
+    return {Code::unsupported, "subresource " + std::to_string(subresource) +
+                                   " is in the packed mip tail: its layout is adapter-specific, so swz will not copy it"};
+  if (d.samples > 1)
+    return {Code::unsupported, "samples = " + std::to_string(d.samples) + ": D3D12 refuses MSAA resources in WriteToSubresource/ReadFromSubresource"};
+  const uint32_t eb = s.element_bytes;
+  // Non-power-of-two elements (R32G32B32, 12 bytes) reach here only through
+  // row-major and byte-granular explicit layouts: D3D12 refuses them for
+  // swizzled layouts, and make_layout already does (DESIGN.md §2 rule 11).
+  if (p.conditional_postamble)
+    return {Code::unsupported, "CONDITIONAL_POSTAMBLE_XORS is unspecified by the DDI; swz will not guess its meaning"};
+  Box b{0, 0, 0, s.width, s.height, s.depth};
+  if (box) b = *box;
+  if (b.right <= b.left || b.bottom <= b.top || b.back <= b.front) {
+    out->empty = true;
+    return Status::Ok();
+  }
+  if (b.right > s.width || b.bottom > s.height || b.back > s.depth)
+    return {Code::out_of_range, "box (" + std::to_string(b.left) + "," + std::to_string(b.top) + "," + std::to_string(b.front) + ")-(" +
+                                    std::to_string(b.right) + "," + std::to_string(b.bottom) + "," + std::to_string(b.back) +
+                                    ") lies outside subresource " + std::to_string(subresource) + " (" + std::to_string(s.width) + "x" +
+                                    std::to_string(s.height) + "x" + std::to_string(s.depth) + " texels)"};
+  const uint32_t bw = d.format.block_width, bh = d.format.block_height;
+  if (b.left % bw || b.top % bh)
+    return {Code::invalid_argument, "box left/top = " + std::to_string(b.left) + "/" + std::to_string(b.top) + " must be multiples of the " +
+                                        std::to_string(bw) + "x" + std::to_string(bh) + " block of " + d.format.name};
+  if ((b.right % bw && b.right != s.width) || (b.bottom % bh && b.bottom != s.height))
+    return {Code::invalid_argument, "box right/bottom = " + std::to_string(b.right) + "/" + std::to_string(b.bottom) +
+                                        " must be multiples of the block size or the subresource edge for " + d.format.name};
+  Region& r = out->r;
+  r.plan = &p;
+  r.x0 = b.left / bw;
+  r.y0 = b.top / bh;
+  r.z0 = b.front;
+  r.w = static_cast<uint32_t>(ceil_div(b.right, bw) - r.x0);
+  r.h = static_cast<uint32_t>(ceil_div(b.bottom, bh) - r.y0);
+  r.d = b.back - b.front;
+  // Linear side.
+  const uint64_t row = uint64_t{r.w} * eb;
+  if (r.h > 1 && lin_row_pitch < row)
+    return {Code::invalid_argument, std::string(lin_name) + " row pitch = " + std::to_string(lin_row_pitch) + " is smaller than a row of the box (" +
+                                        std::to_string(row) + " bytes)"};
+  uint64_t slice, t;
+  if (!mul_ok(r.h - 1, lin_row_pitch, &t) || !add_ok(t, row, &slice)) return {Code::overflow, std::string(lin_name) + " slice size does not fit in 64 bits"};
+  if (r.d > 1 && lin_depth_pitch < slice)
+    return {Code::invalid_argument, std::string(lin_name) + " depth pitch = " + std::to_string(lin_depth_pitch) + " is smaller than a slice of the box (" +
+                                        std::to_string(slice) + " bytes)"};
+  uint64_t need;
+  if (!mul_ok(r.d - 1, lin_depth_pitch, &t) || !add_ok(t, slice, &need)) return {Code::overflow, std::string(lin_name) + " size does not fit in 64 bits"};
+  if (lin_size < need)
+    return {Code::buffer_too_small, std::string(lin_name) + " buffer is " + std::to_string(lin_size) + " bytes; the box needs " + std::to_string(need)};
+  out->lin_bytes = need;
+  out->sub_offset = s.offset;
+  out->sub_size = s.size;
+  r.lin_row_pitch = lin_row_pitch;
+  r.lin_depth_pitch = lin_depth_pitch;
+  // Resource side: the layout keeps every offset of the subresource in [offset, offset + size).
+  uint64_t end;
+  if (!add_ok(s.offset, s.size, &end)) return {Code::overflow, "subresource end does not fit in 64 bits"};
+  if (resource_size < end)
+    return {Code::buffer_too_small, "resource buffer is " + std::to_string(resource_size) + " bytes; subresource " + std::to_string(subresource) +
+                                        " ends at byte " + std::to_string(end)};
+  r.row_pitch = s.row_pitch;
+  r.depth_pitch = s.stack_depth ? 0 : s.depth_pitch;
+  r.stack_rows = s.stack_depth ? s.depth_pitch : 0;
+  for (int i = 0; i < 3; ++i) r.pre[i] = s.pre_swizzle[i];
+  return Status::Ok();
+}
+
+}  // namespace detail
+
 const char* backend_name(Backend b) {
   switch (b) {
     case Backend::Auto: return "auto";
@@ -202,8 +202,8 @@ uint64_t packed_subresource_bytes(const SubresourceLayout& s) {
 Status write_to_subresource(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource, const Box* box,
                             const void* src, uint64_t src_size, uint64_t src_row_pitch, uint64_t src_depth_pitch,
                             const CopyOptions& options) {
-  Resolved res;
-  SWZ_TRY(resolve(layout, resource_size, subresource, box, src_size, src_row_pitch, src_depth_pitch, "source", &res));
+  detail::Resolved res;
+  SWZ_TRY(detail::resolve_region(layout, resource_size, subresource, box, src_size, src_row_pitch, src_depth_pitch, "source", &res));
   if (res.empty) return Status::Ok();
   if (!resource) return {Code::invalid_argument, "resource = null"};
   if (!src) return {Code::invalid_argument, "source = null"};
@@ -214,8 +214,8 @@ Status write_to_subresource(const Layout& layout, void* resource, uint64_t resou
 Status read_from_subresource(void* dst, uint64_t dst_size, uint64_t dst_row_pitch, uint64_t dst_depth_pitch, const Layout& layout,
                              const void* resource, uint64_t resource_size, uint32_t subresource, const Box* box,
                              const CopyOptions& options) {
-  Resolved res;
-  SWZ_TRY(resolve(layout, resource_size, subresource, box, dst_size, dst_row_pitch, dst_depth_pitch, "destination", &res));
+  detail::Resolved res;
+  SWZ_TRY(detail::resolve_region(layout, resource_size, subresource, box, dst_size, dst_row_pitch, dst_depth_pitch, "destination", &res));
   if (res.empty) return Status::Ok();
   if (!resource) return {Code::invalid_argument, "resource = null"};
   if (!dst) return {Code::invalid_argument, "destination = null"};

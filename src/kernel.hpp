@@ -6,6 +6,8 @@
 #pragma once
 #include <cstdint>
 
+#include "swz/copy.hpp"
+#include "swz/layout.hpp"
 #include "swz/plan.hpp"
 
 namespace swz::detail {
@@ -27,6 +29,23 @@ struct Region {
   uint64_t lin_depth_pitch = 0;
   bool streaming = false;          ///< use non-temporal stores where the kernel can
 };
+
+/// A validated copy request: the Region (pointers left null), the subresource's
+/// offset and span in the resource, and the bytes the linear side spans.
+struct Resolved {
+  Region r;
+  uint64_t sub_offset = 0;
+  uint64_t sub_size = 0;
+  uint64_t lin_bytes = 0;
+  bool empty = false;  ///< empty box: nothing to do
+};
+
+/// The checks of write_to_subresource / read_from_subresource (D3D12 rules,
+/// box in texels, pitches, buffer sizes), shared by the CPU and GPU paths so
+/// that both accept and refuse exactly the same requests.
+Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t subresource, const Box* box,
+                      uint64_t lin_size, uint64_t lin_row_pitch, uint64_t lin_depth_pitch, const char* lin_name,
+                      Resolved* out);
 
 /// Adjusted coordinates of element row (y, z): returns y' and z' after
 /// pre-swizzle and stacking (DESIGN.md §2 rules 5-6).

@@ -10,6 +10,7 @@
 // result is the plan's offset function by construction; the enumeration order
 // only decides which invocation moves which word (and so the coalescing).
 #include "gpu_compute/gpu_plan.hpp"
+#include "kernel.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -30,78 +31,30 @@ constexpr uint64_t k4G = uint64_t{1} << 32;
 Status resolve_region(const Layout& layout, uint64_t resource_offset, uint64_t resource_size, uint32_t subresource,
                       const Box* box, uint64_t lin_offset, uint64_t lin_size, uint64_t lin_row_pitch,
                       uint64_t lin_depth_pitch, const char* lin_name, GpuRegion* out, bool* empty) {
-  // Mirrors resolve() in src/copy.cpp so that the GPU calls accept and refuse
-  // exactly what the CPU calls do.
-  *empty = false;
-  SubresourceLayout s;
-  SWZ_TRY(layout.subresource(subresource, &s));
-  const TextureDesc& d = layout.desc();
-  const Plan& p = layout.plan(subresource);
-  if (d.samples > 1)
-    return {Code::unsupported, "samples = " + std::to_string(d.samples) + ": D3D12 refuses MSAA resources in WriteToSubresource/ReadFromSubresource"};
-  const uint32_t eb = s.element_bytes;
-  // Non-power-of-two elements reach here only through row-major and
-  // byte-granular explicit layouts (make_layout refuses them otherwise).
-  if (p.conditional_postamble)
-    return {Code::unsupported, "CONDITIONAL_POSTAMBLE_XORS is unspecified by the DDI; swz will not guess its meaning"};
-  Box b{0, 0, 0, s.width, s.height, s.depth};
-  if (box) b = *box;
-  if (b.right <= b.left || b.bottom <= b.top || b.back <= b.front) {
-    *empty = true;
-    return Status::Ok();
-  }
-  if (b.right > s.width || b.bottom > s.height || b.back > s.depth)
-    return {Code::out_of_range, "box (" + std::to_string(b.left) + "," + std::to_string(b.top) + "," + std::to_string(b.front) + ")-(" +
-                                    std::to_string(b.right) + "," + std::to_string(b.bottom) + "," + std::to_string(b.back) +
-                                    ") lies outside subresource " + std::to_string(subresource) + " (" + std::to_string(s.width) + "x" +
-                                    std::to_string(s.height) + "x" + std::to_string(s.depth) + " texels)"};
-  const uint32_t bw = d.format.block_width, bh = d.format.block_height;
-  if (b.left % bw || b.top % bh)
-    return {Code::invalid_argument, "box left/top = " + std::to_string(b.left) + "/" + std::to_string(b.top) + " must be multiples of the " +
-                                        std::to_string(bw) + "x" + std::to_string(bh) + " block of " + d.format.name};
-  if ((b.right % bw && b.right != s.width) || (b.bottom % bh && b.bottom != s.height))
-    return {Code::invalid_argument, "box right/bottom = " + std::to_string(b.right) + "/" + std::to_string(b.bottom) +
-                                        " must be multiples of the block size or the subresource edge for " + d.format.name};
+  // The CPU calls' own checks, so both paths accept and refuse the same requests.
+  swz::detail::Resolved res;
+  SWZ_TRY(swz::detail::resolve_region(layout, resource_size, subresource, box, lin_size, lin_row_pitch, lin_depth_pitch, lin_name, &res));
+  *empty = res.empty;
+  if (res.empty) return Status::Ok();
   GpuRegion& r = *out;
   r = GpuRegion{};
-  r.plan = &p;
-  r.x0 = b.left / bw;
-  r.y0 = b.top / bh;
-  r.z0 = b.front;
-  r.w = static_cast<uint32_t>(ceil_div(b.right, bw) - r.x0);
-  r.h = static_cast<uint32_t>(ceil_div(b.bottom, bh) - r.y0);
-  r.d = b.back - b.front;
-  const uint64_t row = uint64_t{r.w} * eb;
-  if (r.h > 1 && lin_row_pitch < row)
-    return {Code::invalid_argument, std::string(lin_name) + " row pitch = " + std::to_string(lin_row_pitch) +
-                                        " is smaller than a row of the box (" + std::to_string(row) + " bytes)"};
-  uint64_t slice, t;
-  if (!mul_ok(r.h - 1, lin_row_pitch, &t) || !add_ok(t, row, &slice))
-    return {Code::overflow, std::string(lin_name) + " slice size does not fit in 64 bits"};
-  if (r.d > 1 && lin_depth_pitch < slice)
-    return {Code::invalid_argument, std::string(lin_name) + " depth pitch = " + std::to_string(lin_depth_pitch) +
-                                        " is smaller than a slice of the box (" + std::to_string(slice) + " bytes)"};
-  uint64_t need;
-  if (!mul_ok(r.d - 1, lin_depth_pitch, &t) || !add_ok(t, slice, &need))
-    return {Code::overflow, std::string(lin_name) + " size does not fit in 64 bits"};
-  if (lin_size < need)
-    return {Code::buffer_too_small, std::string(lin_name) + " buffer is " + std::to_string(lin_size) + " bytes; the box needs " +
-                                        std::to_string(need)};
+  r.plan = res.r.plan;
+  r.x0 = res.r.x0;
+  r.y0 = res.r.y0;
+  r.z0 = res.r.z0;
+  r.w = res.r.w;
+  r.h = res.r.h;
+  r.d = res.r.d;
   r.lin_offset = lin_offset;
-  r.lin_span = need;
+  r.lin_span = res.lin_bytes;
   r.lin_row_pitch = lin_row_pitch;
   r.lin_depth_pitch = lin_depth_pitch;
-  uint64_t end;
-  if (!add_ok(s.offset, s.size, &end)) return {Code::overflow, "subresource end does not fit in 64 bits"};
-  if (resource_size < end)
-    return {Code::buffer_too_small, "resource buffer is " + std::to_string(resource_size) + " bytes; subresource " +
-                                        std::to_string(subresource) + " ends at byte " + std::to_string(end)};
-  if (!add_ok(resource_offset, s.offset, &r.swz_offset)) return {Code::overflow, "resource offset does not fit in 64 bits"};
-  r.swz_span = s.size;
-  r.row_pitch = s.row_pitch;
-  r.depth_pitch = s.stack_depth ? 0 : s.depth_pitch;
-  r.stack_rows = s.stack_depth ? s.depth_pitch : 0;
-  for (int i = 0; i < 3; ++i) r.pre[i] = s.pre_swizzle[i];
+  if (!add_ok(resource_offset, res.sub_offset, &r.swz_offset)) return {Code::overflow, "resource offset does not fit in 64 bits"};
+  r.swz_span = res.sub_size;
+  r.row_pitch = res.r.row_pitch;
+  r.depth_pitch = res.r.depth_pitch;
+  r.stack_rows = res.r.stack_rows;
+  for (int i = 0; i < 3; ++i) r.pre[i] = res.r.pre[i];
   return Status::Ok();
 }
 
