@@ -154,6 +154,20 @@ grep -q "^pattern:TEXT" out.txt && grep -q "\.json" out.txt && pass "layouts men
 "$SWZ" swizzle --layout >/dev/null 2>&1; rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 1 ] && pass "CLI11 parse errors keep CLI11's exit code ($rc)" || failed "parse error exit code $rc"
 
+# --- --device gpu (Vulkan compute; lavapipe in CI) ------------------------------------------
+"$SWZ" swizzle --layout std64k --mips 3 --device gpu "$PHOTO" gpu.bin >out.txt 2>err.txt; rc=$?
+if [ $rc -eq 0 ]; then
+  "$SWZ" swizzle --layout std64k --mips 3 "$PHOTO" cpu.bin >/dev/null 2>&1
+  cmp -s gpu.bin cpu.bin && pass "--device gpu swizzle equals the CPU bytes" || failed "--device gpu swizzle differs from the CPU"
+  expect_ok "--device gpu deswizzle" "$SWZ" deswizzle --layout std64k --mips 3 --size 600x400 --device gpu gpu.bin gpu.png
+  "$SWZ" compare "$PHOTO" gpu.png >/dev/null 2>&1 && pass "--device gpu round trip" || failed "--device gpu round trip differs"
+elif [ "${SWZ_REQUIRE_VULKAN:-0}" = 1 ]; then
+  failed "--device gpu with SWZ_REQUIRE_VULKAN=1: $(cat err.txt)"
+else
+  grep -q "device gpu" err.txt && pass "--device gpu without a Vulkan device is a clear error (skipped the GPU checks)" \
+    || failed "--device gpu error: $(cat err.txt)"
+fi
+
 echo "---"
 if [ $fails -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
 echo "all CLI checks passed"

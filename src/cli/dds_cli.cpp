@@ -100,7 +100,7 @@ std::string swizzle_dds(CommonOptions o, const std::string& in, const std::strin
          describe(info.desc, info.cube));
   const Layout& layout = t.layout;
   std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
-  CopyOptions copts = copy_options(o);
+  Copier copier(o);
   const uint8_t* texels = file.data() + info.data_offset;
   uint64_t at = 0;
   uint32_t packed = 0;
@@ -111,8 +111,7 @@ std::string swizzle_dds(CommonOptions o, const std::string& in, const std::strin
     if (s.packed) {
       ++packed;
     } else {
-      check(write_to_subresource(layout, resource.data(), resource.size(), i, nullptr, texels + at, p.bytes, p.row,
-                                 p.slice, copts),
+      check(copier.write(layout, resource.data(), resource.size(), i, texels + at, p.bytes, p.row, p.slice),
             "cannot write " + sub_name(s, t.desc));
     }
     at += p.bytes;
@@ -146,7 +145,7 @@ std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, cons
   uint64_t total = 0;
   check(dds_data_size(t.desc, &total), "cannot write a " + t.describe() + " texture as DDS");
   dds.data = allocate(total, "the DDS texels");
-  CopyOptions copts = copy_options(o);
+  Copier copier(o);
   uint64_t at = 0;
   uint32_t packed = 0;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
@@ -156,8 +155,7 @@ std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, cons
     if (s.packed) {
       ++packed;  // left zero
     } else {
-      check(read_from_subresource(dds.data.data() + at, p.bytes, p.row, p.slice, layout, resource.data(),
-                                  resource.size(), i, nullptr, copts),
+      check(copier.read(dds.data.data() + at, p.bytes, p.row, p.slice, layout, resource.data(), resource.size(), i),
             "cannot read " + sub_name(s, t.desc));
     }
     at += p.bytes;

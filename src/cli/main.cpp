@@ -102,7 +102,7 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
   chain.push_back(std::move(img));
   for (uint32_t m = 1; m < t.desc.mip_levels; ++m) chain.push_back(half_size(chain.back()));
 
-  CopyOptions copts = copy_options(o);
+  Copier copier(o);
   std::vector<uint8_t> slab;  // a mip repeated over the depth of a 3D subresource
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
     const SubresourceLayout& s = layout.sub(i);
@@ -121,8 +121,7 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
       src = slab.data();
       src_size = slab.size();
     }
-    check(write_to_subresource(layout, resource.data(), resource.size(), i, nullptr, src, src_size, p.row, p.slice,
-                               copts),
+    check(copier.write(layout, resource.data(), resource.size(), i, src, src_size, p.row, p.slice),
           "cannot write " + sub_name(s, t.desc));
   }
   write_file_atomic(out, resource.data(), resource.size());
@@ -144,7 +143,7 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
   std::vector<uint8_t> linear;
   read_file_prefix(in, expected, &linear);
   std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
-  CopyOptions copts = copy_options(o);
+  Copier copier(o);
   note(packed_note(layout, "their bytes in the input are skipped and the tail is left zero"));
   uint64_t at = 0;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
@@ -154,8 +153,7 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
       at += p.bytes;
       continue;
     }
-    check(write_to_subresource(layout, resource.data(), resource.size(), i, nullptr, linear.data() + at, p.bytes,
-                               p.row, p.slice, copts),
+    check(copier.write(layout, resource.data(), resource.size(), i, linear.data() + at, p.bytes, p.row, p.slice),
           "cannot write " + sub_name(s, t.desc));
     at += p.bytes;
   }
@@ -191,7 +189,7 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
          t.describe() + " texture spans in layout " + t.layout_arg);
   std::vector<uint8_t> resource;
   read_file_prefix(in, layout.size(), &resource);
-  CopyOptions copts = copy_options(o);
+  Copier copier(o);
 
   if ((have_sub || png) && layout.sub(sub).packed)
     fail(sub_name(layout.sub(sub), t.desc) + " lies in the D3D12 packed mip tail, whose layout is adapter-specific; "
@@ -212,8 +210,7 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
       at += p.bytes;
       continue;
     }
-    check(read_from_subresource(linear.data() + at, p.bytes, p.row, p.slice, layout, resource.data(), resource.size(),
-                                i, nullptr, copts),
+    check(copier.read(linear.data() + at, p.bytes, p.row, p.slice, layout, resource.data(), resource.size(), i),
           "cannot read " + sub_name(s, t.desc));
     at += p.bytes;
   }

@@ -1,5 +1,9 @@
 #include "texture.hpp"
 
+#ifdef SWZ_HAVE_GPU
+#include "swz/gpu.hpp"
+#endif
+
 #include <CLI/CLI.hpp>
 #include <charconv>
 
@@ -53,6 +57,8 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
   app->add_option("--backend", o->backend, "Copy kernel: auto (default), scalar, highway, xsimd")
       ->check(CLI::IsMember({"auto", "scalar", "highway", "xsimd"}));
   app->add_option("--threads", o->threads, "Threads for large copies (0 = automatic)");
+  app->add_option("--device", o->device, "Where copies run: cpu (default) or gpu (Vulkan compute shader)")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
 }
 
 SizeArg parse_size(const std::string& text) {
@@ -317,6 +323,47 @@ Packed packed_of(const SubresourceLayout& s) {
   p.slice = p.row * s.height_el;
   p.bytes = packed_subresource_bytes(s);
   return p;
+}
+
+struct Copier::Gpu {
+#ifdef SWZ_HAVE_GPU
+  gpu::Context ctx;
+#endif
+};
+
+Copier::Copier(const CommonOptions& o) : cpu_(copy_options(o)) {
+  if (o.device != "gpu") return;
+#ifdef SWZ_HAVE_GPU
+  gpu_ = std::make_unique<Gpu>();
+  Status st = gpu::Context::create(&gpu_->ctx);
+  if (!st.ok()) fail("--device gpu: " + st.message());
+#else
+  fail("--device gpu: this swz was built without the Vulkan compute path (SWZ_GPU=OFF or no Vulkan/glslc at build time)");
+#endif
+}
+
+Copier::~Copier() = default;
+
+Status Copier::write(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource, const void* src,
+                     uint64_t src_size, uint64_t row_pitch, uint64_t depth_pitch) {
+#ifdef SWZ_HAVE_GPU
+  if (gpu_)
+    return gpu_->ctx.write_to_subresource(layout, resource, resource_size, subresource, nullptr, src, src_size, row_pitch,
+                                          depth_pitch);
+#endif
+  return write_to_subresource(layout, resource, resource_size, subresource, nullptr, src, src_size, row_pitch, depth_pitch,
+                              cpu_);
+}
+
+Status Copier::read(void* dst, uint64_t dst_size, uint64_t row_pitch, uint64_t depth_pitch, const Layout& layout,
+                    const void* resource, uint64_t resource_size, uint32_t subresource) {
+#ifdef SWZ_HAVE_GPU
+  if (gpu_)
+    return gpu_->ctx.read_from_subresource(dst, dst_size, row_pitch, depth_pitch, layout, resource, resource_size, subresource,
+                                           nullptr);
+#endif
+  return read_from_subresource(dst, dst_size, row_pitch, depth_pitch, layout, resource, resource_size, subresource, nullptr,
+                               cpu_);
 }
 
 }  // namespace swz::cli

@@ -1,5 +1,6 @@
 // swz CLI — the common texture options and the layout they describe.
 #pragma once
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,6 +30,7 @@ struct CommonOptions {
   uint64_t depth_pitch = 0;
   std::string backend = "auto";
   unsigned threads = 0;
+  std::string device = "cpu";  ///< --device cpu|gpu
   /// The options as added, to tell "given" from "default".
   CLI::Option *size_opt = nullptr, *format_opt = nullptr, *mips_opt = nullptr, *array_opt = nullptr,
               *samples_opt = nullptr, *row_pitch_opt = nullptr, *depth_pitch_opt = nullptr, *mip_tail_opt = nullptr;
@@ -83,6 +85,23 @@ std::optional<TextureDesc> fixed_texture(const CommonOptions& o);
 
 /// CopyOptions from --backend / --threads.
 CopyOptions copy_options(const CommonOptions& o);
+
+/// Runs the copies of one command on the device --device picks: the CPU
+/// kernels (with --backend / --threads) or the Vulkan compute path.
+class Copier {
+ public:
+  explicit Copier(const CommonOptions& o);  ///< fails (exits) when --device gpu has no Vulkan device
+  ~Copier();
+  Status write(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource, const void* src,
+               uint64_t src_size, uint64_t row_pitch, uint64_t depth_pitch);
+  Status read(void* dst, uint64_t dst_size, uint64_t row_pitch, uint64_t depth_pitch, const Layout& layout,
+              const void* resource, uint64_t resource_size, uint32_t subresource);
+
+ private:
+  CopyOptions cpu_;
+  struct Gpu;
+  std::unique_ptr<Gpu> gpu_;
+};
 
 /// Tight linear pitches of a subresource: row = width_el * element_bytes,
 /// slice = row * height_el.
