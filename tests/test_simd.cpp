@@ -95,6 +95,40 @@ swz::Pattern std_like_pattern(std::mt19937_64& rng, unsigned k, bool* is3d) {
   return base;
 }
 
+// 16-byte runs with any two coordinate bits on address bits 4 and 5 (NVIDIA
+// GOB-like "Y0 X4", AMD display-like, swapped orders...), a random order of
+// the rest, XOR terms from higher bits on bits 6 and up: the general line
+// kernels' shapes.
+swz::Pattern line_like_pattern(std::mt19937_64& rng, unsigned k) {
+  for (;;) {
+    const unsigned n = 6 + static_cast<unsigned>(rng() % 11);
+    const bool use_z = rng() % 4 == 0;
+    std::vector<std::string> toks = {"X0", "X1", "X2", "X3"};
+    std::vector<int> ch;
+    for (unsigned i = 4; i < n; ++i) ch.push_back(static_cast<int>(rng() % (use_z ? 3 : 2)));
+    std::vector<std::string> xs, ys, zs;
+    unsigned nx = 0, ny = 0, nz = 0;
+    for (int c : ch) {
+      if (c == 0) xs.push_back("X" + std::to_string(4 + nx++));
+      else if (c == 1) ys.push_back("Y" + std::to_string(ny++));
+      else zs.push_back("Z" + std::to_string(nz++));
+    }
+    if (rng() % 3 == 0) std::shuffle(ys.begin(), ys.end(), rng);
+    if (rng() % 3 == 0) std::shuffle(xs.begin(), xs.end(), rng);
+    size_t ix = 0, iy = 0, iz = 0;
+    for (int c : ch) toks.push_back(c == 0 ? xs[ix++] : c == 1 ? ys[iy++] : zs[iz++]);
+    std::string text;
+    for (size_t i = 0; i < toks.size(); ++i) {
+      text += (i ? " " : "") + toks[i];
+      if (i >= 6 && rng() % 3 == 0) text += "^" + std::string(rng() % 2 ? "X" : "Y") + std::to_string(12 + rng() % 6);
+    }
+    if (rng() % 3 == 0 && n > 8) text += " post8=Y" + std::to_string(10 + rng() % 4);
+    swz::Pattern p;
+    if (!swz::parse_pattern_text(text, &p).ok()) continue;
+    if (swz::validate(p, 1u << k).ok()) return p;
+  }
+}
+
 struct Surface {
   std::shared_ptr<const swz::Plan> plan;
   Region r;
@@ -289,7 +323,9 @@ struct TuningScope {
   }
 };
 
-void run_random_regions(uint64_t seed, int iterations, bool std_like) {
+enum class Family { Random, StdLike, LineLike };
+
+void run_random_regions(uint64_t seed, int iterations, Family fam) {
   std::mt19937_64 rng(seed);
   TuningScope tune;
   int failures = 0;
@@ -297,9 +333,11 @@ void run_random_regions(uint64_t seed, int iterations, bool std_like) {
     tune.randomize(rng);
     const unsigned k = static_cast<unsigned>(rng() % 5);
     swz::Pattern p;
-    if (std_like) {
+    if (fam == Family::StdLike) {
       bool is3d = false;
       p = std_like_pattern(rng, k, &is3d);
+    } else if (fam == Family::LineLike) {
+      p = line_like_pattern(rng, k);
     } else {
       swz_test::RandomPatternOptions o;
       o.element_log2 = k;
@@ -324,10 +362,11 @@ void run_random_regions(uint64_t seed, int iterations, bool std_like) {
   }
 }
 
-TEST(SimdRegion, RandomPatterns) { run_random_regions(1, 400, false); }
-TEST(SimdRegion, RandomPatternsMore) { run_random_regions(0x5eed, 400, false); }
-TEST(SimdRegion, StandardLikePatterns) { run_random_regions(2, 300, true); }
-TEST(SimdRegion, StandardLikePatternsMore) { run_random_regions(0xbeef, 300, true); }
+TEST(SimdRegion, RandomPatterns) { run_random_regions(1, 400, Family::Random); }
+TEST(SimdRegion, RandomPatternsMore) { run_random_regions(0x5eed, 400, Family::Random); }
+TEST(SimdRegion, StandardLikePatterns) { run_random_regions(2, 300, Family::StdLike); }
+TEST(SimdRegion, LineLikePatterns) { run_random_regions(3, 400, Family::LineLike); }
+TEST(SimdRegion, StandardLikePatternsMore) { run_random_regions(0xbeef, 300, Family::StdLike); }
 
 // Every Highway target this binary carries that the CPU runs (AVX-512, AVX2,
 // SSE4, SSSE3, the scalar fallback on x86), not only the one dispatch picks.
@@ -338,8 +377,9 @@ TEST(SimdRegion, EveryHighwayTarget) {
     hwy::SetSupportedTargetsForTest(t);
     SCOPED_TRACE(hwy::TargetName(t));
     EXPECT_STREQ(swz::detail::highway_target_name(), hwy::TargetName(t));
-    run_random_regions(100 + static_cast<uint64_t>(t % 97), 120, false);
-    run_random_regions(200 + static_cast<uint64_t>(t % 89), 120, true);
+    run_random_regions(100 + static_cast<uint64_t>(t % 97), 100, Family::Random);
+    run_random_regions(200 + static_cast<uint64_t>(t % 89), 100, Family::StdLike);
+    run_random_regions(300 + static_cast<uint64_t>(t % 83), 100, Family::LineLike);
   }
   hwy::SetSupportedTargetsForTest(0);
 }

@@ -15,6 +15,7 @@
 // address bits, off = (rb + gy) + (cb + gx): one add per run ("Add" mode).
 #pragma once
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 
 #include "kernel.hpp"
@@ -58,6 +59,14 @@ struct Geo {
   /// 64-byte destination lines are four consecutive aligned rows (Y0 -> address
   /// bit 4, Y1 -> bit 5, nothing else on bits 4..5, 16-byte runs).
   bool q4 = false;
+  /// General line shape (when not q4): address bits 4 and 5 each come from
+  /// exactly one coordinate bit, Y (a strip row) or X (a run column), and
+  /// nothing else touches them; piece k of a 64-byte line (k = bit4 + 2*bit5)
+  /// is the run at strip row base + gl_row[k], run base + gl_col[k].
+  bool gl = false;
+  uint32_t gl_row[4] = {0, 0, 0, 0}, gl_col[4] = {0, 0, 0, 0};
+  uint32_t gl_row_mask = 0, gl_col_mask = 0;  ///< bits of a line's base row / run index that are 0
+  unsigned gl_y_bits = 0;                     ///< the strip must hold Y bits below this
   uint32_t gs = 0;       ///< immediate ^ g(3, sample)
 };
 
@@ -87,6 +96,42 @@ inline Geo make_geo(const Region& r) {
   const bool q4 = g.rl == 4 && p.block_bits >= 6 && p.lin[1][0] == 16u && p.lin[1][1] == 32u &&
                   ((xm | ym) & 48u) == 0;
   g.q4 = q4;
+  if (!q4 && g.rl == 4 && p.block_bits >= 6 && (p.immediate & 48u) == 0) {
+    int src_c[2] = {-1, -1}, src_b[2] = {-1, -1};
+    bool ok = true;
+    for (unsigned c = 0; c < 4 && ok; ++c)
+      for (unsigned b = 0; b < 32 && ok; ++b) {
+        const uint32_t m = p.lin[c][b];
+        if (!(m & 48u)) continue;
+        if (c > 1 || (m != 16u && m != 32u)) {
+          ok = false;
+          break;
+        }
+        const int i = m == 16u ? 0 : 1;
+        if (src_c[i] >= 0) ok = false;
+        src_c[i] = static_cast<int>(c);
+        src_b[i] = static_cast<int>(b);
+      }
+    if (ok && src_c[0] >= 0 && src_c[1] >= 0) {
+      uint32_t dr[2] = {0, 0}, dc[2] = {0, 0};
+      for (int i = 0; i < 2; ++i) {
+        if (src_c[i] == 1) {
+          dr[i] = 1u << src_b[i];
+          g.gl_row_mask |= dr[i];
+          g.gl_y_bits = std::max(g.gl_y_bits, static_cast<unsigned>(src_b[i]) + 1);
+        } else {
+          dc[i] = 1u << (src_b[i] - 4);
+          g.gl_col_mask |= dc[i];
+        }
+      }
+      for (unsigned k = 0; k < 4; ++k) {
+        g.gl_row[k] = ((k & 1) ? dr[0] : 0) + ((k & 2) ? dr[1] : 0);
+        g.gl_col[k] = ((k & 1) ? dc[0] : 0) + ((k & 2) ? dc[1] : 0);
+      }
+      // a line's runs must lie within one chunk (chunks hold >= 4 runs)
+      g.gl = g.gl_y_bits <= 6 && g.gl_col_mask < 64;
+    }
+  }
   return g;
 }
 

@@ -43,13 +43,12 @@ class Walker {
     // Strip shape.
     unsigned sb = to_swz ? t_.swizzle_strip_bits : t_.deswizzle_strip_bits;
     if (sb == 0) {
-      // Auto: the address bits above the run up to the next X primary, so
-      // that one run column of a strip is one contiguous stretch of the
-      // swizzled side (32bpp std64k: 8 rows = 128 bytes; 8bpp: 32 rows =
-      // 512 bytes), and at least the 64-byte line.
-      sb = g_.rl;
+      // Auto: the 64-byte line and the address bits above it up to the next
+      // X primary, so that one run column of a strip is one contiguous
+      // stretch of the swizzled side (32bpp std64k: 8 rows = 128 bytes; 8bpp:
+      // 32 rows = 512 bytes; NVIDIA-GOB-like "Y0 X4 Y1 Y2": 8 rows).
+      sb = std::max(g_.rl, 6u);  // bits 4..5 of a general line may be X
       while (sb < p.block_bits && p.pattern().interleave[sb].channel != 0) ++sb;
-      sb = std::max(sb, 6u);
     }
     sb = std::min<unsigned>(sb, p.block_bits);
     unsigned hy = 0, hz = 0;
@@ -117,6 +116,7 @@ class Walker {
           }
         }
         const bool full_groups = (dy1 - dy0) == Hy && Hy >= 4;
+        full_strip_ = (dy1 - dy0) == Hy;
         Strip(n, full_groups);
         dy0 = dy1;
       }
@@ -197,6 +197,7 @@ class Walker {
 
   template <Mode M>
   void Chunk(const ChunkArgs& a) {
+    if (Mv::kHasLine && t_.line_kernels && g_.gl && full_strip_ && g_.gl_y_bits <= hy_) return LinesGeneral<M>(a);
     if (dir_ == Direction::ToSwizzled) {
       if (Mv::kHasLine && t_.line_kernels && g_.q4 && a.full_groups) return SwizzleQ4<M>(a);
     } else if (Mv::kHasLine && t_.line_kernels && g_.rl == 4) {
@@ -285,6 +286,81 @@ class Walker {
         for (; j < nj; ++j, l += 16) Mv::Line4(swz + addr<M>(rp, cols[j]), l, l + P, l + 2 * P, l + 3 * P, true);
       } else {
         for (; j < nj; ++j, l += 16) Mv::Line4(swz + addr<M>(rp, cols[j]), l, l + P, l + 2 * P, l + 3 * P, false);
+      }
+    }
+  }
+
+  // The general line shape (Geo::gl): per line base (strip row with the
+  // line's Y bits clear, run with its X bits clear) one address and four
+  // 16-byte pieces. Swizzle writes each line with one (streaming) store;
+  // deswizzle reads each line once. Runs whose line is cut by the chunk or
+  // box edge are copied one by one.
+  template <Mode M>
+  void LinesGeneral(const ChunkArgs& a) {
+    const bool to_swz = dir_ == Direction::ToSwizzled;
+    const uint64_t x0 = a.c0 - g_.xa0;
+    uint8_t* const swz = r_.swz;
+    const ColPart* HWY_SWZ_RESTRICT cols = a.cols;
+    const unsigned nj = a.nj;
+    const uint64_t jbase = a.c0 >> 4;
+    const uint32_t cm = g_.gl_col_mask, rm = g_.gl_row_mask;
+    const unsigned Hy = 1u << hy_;
+    auto singles = [&](unsigned i, unsigned j) {
+      // the rows of row base i's line at run j
+      for (unsigned k = 0; k < 4; ++k) {
+        if (g_.gl_col[k] != 0) continue;  // distinct row deltas are those with no column delta
+        const unsigned ii = i + g_.gl_row[k];
+        const RowPart rpk = Fold(rows_[ii].rp, a.b0);
+        uint8_t* l = rows_[ii].lin + x0 + j * 16;
+        uint8_t* s = swz + addr<M>(rpk, cols[j]);
+        if (to_swz) Mv::template Run<16>(s, l, stream16_);
+        else Mv::template Run<16>(l, s, stream16_);
+      }
+    };
+    // line bases of the strip
+    struct Base {
+      RowPart rp;
+      uint8_t* l[4];
+      unsigned i;
+    };
+    Base bases[kMaxStripRows];
+    unsigned nb = 0;
+    for (unsigned i = 0; i < a.n; ++i) {
+      if ((i & (Hy - 1)) & rm) continue;  // not a line's base row
+      Base& b = bases[nb++];
+      b.rp = Fold(rows_[i].rp, a.b0);
+      b.i = i;
+      for (unsigned k = 0; k < 4; ++k) b.l[k] = rows_[i + g_.gl_row[k]].lin + x0 + g_.gl_col[k] * 16;
+    }
+    // column-outer: the lines of one column of the strip are neighbours in
+    // the swizzled side (its Y bits sit right above the line)
+    for (unsigned j = 0; j < nj; ++j) {
+      const uint64_t J = jbase + j;
+      bool whole = true;
+      if (J & cm) {
+        const uint64_t Jb = J & ~uint64_t{cm};
+        if (Jb >= jbase && (Jb - jbase) + cm < nj) continue;  // part of a whole line
+        whole = false;
+      } else if (j + cm >= nj) {
+        whole = false;
+      }
+      if (!whole) {
+        for (unsigned q = 0; q < nb; ++q) singles(bases[q].i, j);
+        continue;
+      }
+      const ColPart c = cols[j];
+      const uint64_t o = j * 16;
+      for (unsigned q = 0; q < nb; ++q) {
+        const Base& b = bases[q];
+        uint8_t* s = swz + addr<M>(b.rp, c);
+        if (to_swz) {
+          Mv::Line4(s, b.l[0] + o, b.l[1] + o, b.l[2] + o, b.l[3] + o, stream64_);
+        } else {
+          Mv::template Run<16>(b.l[0] + o, s, stream16_);
+          Mv::template Run<16>(b.l[1] + o, s + 16, stream16_);
+          Mv::template Run<16>(b.l[2] + o, s + 32, stream16_);
+          Mv::template Run<16>(b.l[3] + o, s + 48, stream16_);
+        }
       }
     }
   }
@@ -385,7 +461,8 @@ class Walker {
   uint64_t C_ = 512;
   bool stream16_ = false, stream64_ = false;
   bool line_phase_ok_ = false;
-  bool lead_done_ = false;  // DeswizzleLines: the previous chunk finished this chunk's leading runs
+  bool lead_done_ = false;
+  bool full_strip_ = false;  // the current strip holds all its 2^hy rows per z  // DeswizzleLines: the previous chunk finished this chunk's leading runs
   uint64_t lin_phase_ = 0;
   StripRow rows_[kMaxStripRows];
   RowPart fold_[kMaxStripRows];
