@@ -359,3 +359,14 @@ TEST(VendorNvidia, BlockCompressedMipsNotMultiplesOfFour) {
     round_trip(L);
   }
 }
+
+TEST(VendorNvidia, HugeSurfacesAreRefusedNotWrapped) {
+  TextureDesc d = tex2d("R32G32B32A32_FLOAT", 0xffffffffu, 0xffffffffu, 1, 0xffff);
+  Layout L;
+  for (const LayoutFamily& f : layout_families()) {
+    Status st = make_named_layout(f.name, d, &L);
+    EXPECT_FALSE(st.ok()) << f.name;
+  }
+  TextureDesc z = tex2d("R8G8B8A8_UNORM", 0, 16);
+  EXPECT_FALSE(make_named_layout("nv-block-linear", z, &L).ok());
+}

@@ -213,6 +213,16 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
   if (desc.format.element_bytes == 0) return {Code::invalid_argument, "format: not set (element size 0)"};
   if (desc.format.planes > 1)
     return {Code::unsupported, std::string("format ") + desc.format.name + " has " + std::to_string(desc.format.planes) + " planes; planar formats are not supported"};
+  {
+    // The builders compute padded sizes in 64 bits: refuse surfaces whose
+    // padded size could come near 2^62 (generous bound on every family's
+    // padding: tiles up to 1 MiB wide and 64 Ki rows, power-of-two rounding).
+    using u128 = unsigned __int128;
+    const uint64_t depth = desc.dimension == Dimension::Texture3D ? desc.depth : 1;
+    u128 est = u128{4} * (u128{desc.width} * desc.format.element_bytes + (u128{1} << 20)) * 4 * (u128{desc.height} + (1u << 16)) *
+               (u128{depth} + 64) * (u128{desc.array_size} + 1) * 2;
+    if (est >> 62) return {Code::overflow, "layout '" + std::string(head) + "': the texture is too large (its padded size does not fit in 62 bits)"};
+  }
   BuildContext ctx{d, params, desc};
   FamilyPlan plan;
   const uint32_t eb = desc.format.element_bytes;
