@@ -45,9 +45,17 @@ Status parse_block_extents(std::string_view text, BlockExtents* out) {
 }
 
 std::string to_string(const BlockExtents& e) {
-  std::string s = std::to_string(e.x_bytes) + "x" + std::to_string(e.y);
-  if (e.z > 1 || e.s > 1) s += "x" + std::to_string(e.z);
-  if (e.s > 1) s += "x" + std::to_string(e.s);
+  std::string s = std::to_string(e.x_bytes);
+  s += 'x';
+  s += std::to_string(e.y);
+  if (e.z > 1 || e.s > 1) {
+    s += 'x';
+    s += std::to_string(e.z);
+  }
+  if (e.s > 1) {
+    s += 'x';
+    s += std::to_string(e.s);
+  }
   return s;
 }
 
@@ -117,13 +125,13 @@ Status canonicalize(const Pattern& in, const BlockExtents& ext, Pattern* out) {
   std::string unmatched;
   for (unsigned i = 0; i < n; ++i) {
     seen.assign(n, 0);
-    if (!augment(i)) unmatched += (unmatched.empty() ? "" : ", ") + std::to_string(i);
+    if (!augment(i)) { if (!unmatched.empty()) unmatched += ", "; unmatched += std::to_string(i); }
   }
   if (!unmatched.empty()) {
     std::string missing;
     for (int c = 0; c < 4; ++c)
       for (unsigned b = 0; b < m[c]; ++b)
-        if (match_coord[base[c] + b] < 0) missing += (missing.empty() ? "" : ", ") + std::string(1, kChan[c]) + std::to_string(b);
+        if (match_coord[base[c] + b] < 0) { if (!missing.empty()) missing += ", "; missing += std::string(1, kChan[c]) + std::to_string(b); }
     return {Code::invalid_argument, "canonicalize: no term order makes the primaries exactly the in-block bits of a " + to_string(ext) +
                                         " block: address bits {" + unmatched + "} cannot all get a distinct in-block term (in-block bits " +
                                         "left over: {" + missing + "}); the in-block map is singular or the extents are wrong"};

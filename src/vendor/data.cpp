@@ -140,7 +140,7 @@ Status Params::check_all_used() const {
   for (const std::string& k : order_)
     if (!used_.count(k)) {
       std::string known;
-      for (const std::string& u : used_) known += (known.empty() ? "" : ", ") + u;
+      for (const std::string& u : used_) { if (!known.empty()) known += ", "; known += u; }
       return {Code::invalid_argument, "layout '" + family_ + "': unknown parameter '" + k + "' (this family takes: " + known + ")"};
     }
   return Status::Ok();
@@ -171,7 +171,7 @@ std::array<unsigned, 4> extents_log2(const Pattern& p) {
 static std::string eb_list(const std::vector<uint32_t>& v) {
   if (v.empty()) return "any";
   std::string s;
-  for (uint32_t e : v) s += (s.empty() ? "" : "/") + std::to_string(e);
+  for (uint32_t e : v) { if (!s.empty()) s += "/"; s += std::to_string(e); }
   return s;
 }
 
@@ -189,15 +189,23 @@ Status select_pattern_for(const DataFamily& f, uint32_t eb, Dimension dim, uint3
   std::string have;
   for (const DataPattern& p : f.patterns) {
     std::string h = (p.dim == Dimension::Texture3D ? "3D" : "2D") + std::string(" ") + eb_list(p.element_bytes) + "-byte";
-    if (p.samples > 1) h += " " + std::to_string(p.samples) + "x MSAA";
+    if (p.samples > 1) {
+      h += ' ';
+      h += std::to_string(p.samples);
+      h += "x MSAA";
+    }
     if (!p.config.empty()) h += " " + p.config;
     if (!p.variant.empty()) h += " " + p.variant;
     if (p.compressed == 1) h += " block-compressed";
     if (p.compressed == 0) h += " uncompressed";
-    if (have.find(h) == std::string::npos) have += (have.empty() ? "" : "; ") + h;
+    if (have.find(h) == std::string::npos) { if (!have.empty()) have += "; "; have += h; }
   }
   std::string want = (dim == Dimension::Texture3D ? "3D" : "2D") + std::string(" ") + std::to_string(eb) + "-byte";
-  if (samples > 1) want += " " + std::to_string(samples) + "x MSAA";
+  if (samples > 1) {
+    want += ' ';
+    want += std::to_string(samples);
+    want += "x MSAA";
+  }
   if (!config.empty()) want += " " + config;
   if (!variant.empty()) want += " " + variant;
   return {Code::unsupported, "layout '" + f.name + "' has no pattern for " + want + " elements (the public sources give: " + have + ")"};
@@ -219,7 +227,7 @@ Status bad(const std::string& file, const std::string& what) {
 
 std::string join_bits(const nlohmann::json& a) {
   std::string s;
-  for (const auto& t : a) s += (s.empty() ? "" : " ") + t.get<std::string>();
+  for (const auto& t : a) { if (!s.empty()) s += " "; s += t.get<std::string>(); }
   return s;
 }
 
@@ -289,7 +297,7 @@ Status load_file(const char* file, VendorData* d) {
         gob.note = g.value("note", std::string());
         d->gobs.push_back(gob);
       }
-      for (const auto& s : j["sources"]) d->nv_sources += (d->nv_sources.empty() ? "" : "; ") + s.get<std::string>();
+      for (const auto& s : j["sources"]) { if (!d->nv_sources.empty()) d->nv_sources += "; "; d->nv_sources += s.get<std::string>(); }
       if (j.contains("not_expressible")) d->fermi_note = j["not_expressible"].value("fermi", std::string());
     }
     if (j.contains("families")) {

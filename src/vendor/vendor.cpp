@@ -18,7 +18,7 @@ std::string params_for(const DataFamily& f) {
   if (f.placement == "amd") {
     std::string cfgs;
     for (const DataPattern& p : f.patterns)
-      if (!p.config.empty() && cfgs.find(p.config) == std::string::npos) cfgs += (cfgs.empty() ? "" : "|") + p.config.substr(6);
+      if (!p.config.empty() && cfgs.find(p.config) == std::string::npos) { if (!cfgs.empty()) cfgs += "|"; cfgs += p.config.substr(6); }
     if (!cfgs.empty()) s += "pipes=" + cfgs + " (default " + f.patterns.front().config.substr(6) + "), ";
     s += "pbxor=N (pipe/bank XOR; immediate = N << 8), pitch=N elements, slice_size=N bytes";
   } else if (f.placement == "intel") {
@@ -50,7 +50,7 @@ std::string sizes_for(const DataFamily& f) {
   if (any) return "any element size";
   std::sort(v.begin(), v.end());
   std::string s;
-  for (uint32_t e : v) s += (s.empty() ? "" : "/") + std::to_string(e);
+  for (uint32_t e : v) { if (!s.empty()) s += "/"; s += std::to_string(e); }
   return s + "-byte elements";
 }
 
@@ -88,7 +88,7 @@ void split_spec(std::string_view spec, std::string_view* head, std::string_view*
 
 Status unknown_family(std::string_view head) {
   std::string names;
-  for (const LayoutFamily& f : layout_families()) names += (names.empty() ? "" : ", ") + f.name;
+  for (const LayoutFamily& f : layout_families()) { if (!names.empty()) names += ", "; names += f.name; }
   return {Code::invalid_argument, "unknown layout family '" + std::string(head) + "' (known: " + names + ")"};
 }
 
@@ -217,11 +217,26 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
     // The builders compute padded sizes in 64 bits: refuse surfaces whose
     // padded size could come near 2^62 (generous bound on every family's
     // padding: tiles up to 1 MiB wide and 64 Ki rows, power-of-two rounding).
-    using u128 = unsigned __int128;
+    __extension__ typedef unsigned __int128 u128;
     const uint64_t depth = desc.dimension == Dimension::Texture3D ? desc.depth : 1;
     u128 est = u128{4} * (u128{desc.width} * desc.format.element_bytes + (u128{1} << 20)) * 4 * (u128{desc.height} + (1u << 16)) *
                (u128{depth} + 64) * (u128{desc.array_size} + 1) * 2;
     if (est >> 62) return {Code::overflow, "layout '" + std::string(head) + "': the texture is too large (its padded size does not fit in 62 bits)"};
+  }
+  {
+    // The builders index per-level tables and shift sizes by the level: check
+    // the sizes and the mip count before them (make_explicit_layout checks the
+    // whole description again). Found by fuzz_copy_regions: mip_levels = 0 read
+    // an empty vector, mip_levels past the chain shifted by 32 or more.
+    const std::pair<uint32_t, const char*> fields[] = {{desc.width, "width"},           {desc.height, "height"},
+                                                       {desc.depth, "depth"},           {desc.array_size, "array_size"},
+                                                       {desc.mip_levels, "mip_levels"}, {desc.samples, "samples"}};
+    for (const auto& [v, name] : fields)
+      if (v == 0) return {Code::invalid_argument, "layout '" + std::string(head) + "': " + name + " = 0"};
+    const uint32_t full = full_mip_count(desc.width, desc.height, desc.dimension == Dimension::Texture3D ? desc.depth : 1);
+    if (desc.mip_levels > full)
+      return {Code::invalid_argument, "layout '" + std::string(head) + "': mip_levels = " + std::to_string(desc.mip_levels) +
+                                          " exceeds the full chain of " + std::to_string(full)};
   }
   BuildContext ctx{d, params, desc};
   FamilyPlan plan;
