@@ -308,12 +308,13 @@ TEST(VendorIntel, YfAndYsAreTheStandardSwizzles) {
 
 // gmmlib GmmGen9TextureCalc (Get2DTexOffsetAddressPerMip, Get2DMipMapTotalHeight,
 // Fill2DTexOffsetAddress): level 1 below level 0, levels 2.. right of level 1,
-// array slices QPitch rows apart; HALIGN/VALIGN 4 here.
+// array slices QPitch rows apart; HALIGN 16 / VALIGN 4 (gmmlib Gen9 platform "AllOther").
 TEST(VendorIntel, Gen9MipLayoutAndQPitch) {
   TextureDesc d = tex2d("R8G8B8A8_UNORM", 100, 60, 4, 2);
   Layout L = named("intel-tiley", d);
   auto al = [](uint64_t v) { return (v + 3) / 4 * 4; };
-  const uint64_t w[4] = {al(100), al(50), al(25), al(12)}, h[4] = {al(60), al(30), al(15), al(7)};
+  auto al16 = [](uint64_t v) { return (v + 15) / 16 * 16; };  // gmmlib Gen9 HALIGN_16 ("AllOther")
+  const uint64_t w[4] = {al16(100), al16(50), al16(25), al16(12)}, h[4] = {al(60), al(30), al(15), al(7)};
   const uint64_t xo[4] = {0, 0, w[1], w[1]}, yo[4] = {0, h[0], h[0], h[0] + h[2]};
   const uint64_t qpitch = al(h[0] + std::max(h[1], h[2] + h[3]));
   const uint64_t pitch = (std::max(w[0], w[1] + w[2]) * 4 + 127) / 128 * 128;
@@ -323,6 +324,38 @@ TEST(VendorIntel, Gen9MipLayoutAndQPitch) {
         return surface((xo[m] + x) * 4, yo[m] + y + s * qpitch, pitch, 128, 32, tile_y);
       }, "tiley mips");
   round_trip(L);
+}
+
+// Yf/Ys mip tails: gmmlib places each tail level at a byte offset inside the
+// tail tile (GmmGen9TextureCalc::GetMipTailByteOffset, 2D: slot 0..14 = 32K,
+// 16K, 8K, 4K, 2K, 1536, 1280, 1024, 768, 512, 256, 192, 128, 64, 0; Yf
+// starts at slot 4) and, separately, at a geometric offset
+// (GetMipTailGeometryOffset, GEN9_MIPTAIL_SLOT_OFFSET_2D_SURFACE), which the
+// layout uses. Through the tile pattern the two tables must agree.
+TEST(VendorIntel, YfYsMipTailMatchesGmmlibByteOffsets) {
+  const uint64_t bytes[15] = {32768, 16384, 8192, 4096, 2048, 1536, 1280, 1024, 768, 512, 256, 192, 128, 64, 0};
+  for (const char* fam : {"intel-tileys", "intel-tileyf"})
+    for (uint32_t eb : {1u, 2u, 4u, 8u, 16u}) {
+      const bool ys = std::string(fam) == "intel-tileys";
+      const uint32_t size = ys ? 512 : 128;
+      TextureDesc d = tex2d(format_for(eb), size, size, full_mip_count(size, size, 1));
+      Layout L = named(fam, d);
+      // The tail start: the first level no larger than half a tile wide and a tile tall.
+      const Pattern& p = L.patterns()[0];
+      const uint64_t tw = p.block_extent()[0] / eb, th = p.block_extent()[1];
+      uint32_t tail = 0;
+      while (tail + 1 < d.mip_levels && !((size >> tail) <= tw / 2 && (size >> tail) <= th)) ++tail;
+      uint64_t tail_tile;
+      ASSERT_TRUE(element_offset(L, tail, 0, 0, 0, 0, &tail_tile).ok());
+      tail_tile &= ~uint64_t{p.block_extent()[0] * p.block_extent()[1] - 1};  // start of the tail tile
+      for (uint32_t m = tail; m < d.mip_levels; ++m) {
+        uint64_t off;
+        ASSERT_TRUE(element_offset(L, m, 0, 0, 0, 0, &off).ok());
+        const uint32_t slot = m - tail + (ys ? 0 : 4);
+        EXPECT_EQ(off - tail_tile, bytes[slot]) << fam << " " << eb << "-byte mip " << m << " (slot " << slot << ")";
+      }
+      round_trip(L);
+    }
 }
 
 TEST(VendorIntel, Tile64AndMsaaRows) {
@@ -335,7 +368,7 @@ TEST(VendorIntel, Tile64AndMsaaRows) {
   ASSERT_TRUE(element_offset(L, 0, 0, 0, 0, 3, &off).ok());
   EXPECT_EQ(off, 3u << 8);
   Layout bad;
-  EXPECT_EQ(make_named_layout("intel-tileys", tex2d("R8G8B8A8_UNORM", 64, 64, 2), &bad).code(), Code::unsupported);
+  EXPECT_EQ(make_named_layout("intel-tile64", tex2d("R8G8B8A8_UNORM", 64, 64, 2), &bad).code(), Code::unsupported);  // Xe-HP tail tables not modelled
 }
 
 // ---- Xbox 360 ----------------------------------------------------------------------

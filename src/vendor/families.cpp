@@ -123,10 +123,21 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   const uint64_t tile_w_bytes = uint64_t{1} << e[0], tile_h = uint64_t{1} << e[1], bb = uint64_t{1} << pat.block_bits();
   const bool tr_mode = f.name == "intel-tileyf" || f.name == "intel-tileys" || f.name == "intel-tile64";
   const bool z_in_tile = e[2] > 0;
-  if (tr_mode || z_in_tile)
-    SWZ_TRY(need_single_level(desc, f.name, "the mip tail of Yf/Ys/Tile64 surfaces (gmmlib GetMipTailByteOffset) is not modelled yet"));
-  // Alignment units in elements: the tile for TR modes, else VALIGN/HALIGN 4 (1 for block-compressed).
-  uint64_t halign = tr_mode ? std::max<uint64_t>(1, tile_w_bytes / eb) : desc.format.block_compressed() ? 1 : 4;
+  // Yf/Ys 2D single-sample surfaces get their mip tail (below); Tile64
+  // (Xe-HP tables) and the 3D/MSAA tiles do not yet.
+  const bool tail_model = (f.name == "intel-tileyf" || f.name == "intel-tileys") && desc.dimension == Dimension::Texture2D &&
+                          desc.samples == 1 && !z_in_tile;
+  if ((tr_mode && !tail_model) || z_in_tile)
+    SWZ_TRY(need_single_level(desc, f.name, "the mip tail of this tiling (Tile64, 3D or MSAA tiles) is not modelled"));
+  uint64_t gen = 9;
+  bool gen_given;
+  SWZ_TRY(c.params.u64("gen", &gen, &gen_given));
+  if (gen != 9 && gen != 10 && gen != 11)
+    return {Code::invalid_argument, "layout '" + f.name + "': gen = " + std::to_string(gen) + " (mip-tail slot table: 9, 10 or 11)"};
+  // Alignment units in elements: the tile for TR modes (Yf/Ys/Tile64), else
+  // gmmlib Gen9 defaults: HALIGN 16 / VALIGN 4 ("AllOther"), 1 block for
+  // block-compressed formats (4x4 texels).
+  uint64_t halign = tr_mode ? std::max<uint64_t>(1, tile_w_bytes / eb) : desc.format.block_compressed() ? 1 : 16;
   uint64_t valign = tr_mode ? tile_h : desc.format.block_compressed() ? 1 : 4;
   bool h_given, v_given, q_given, p_given;
   uint64_t qpitch = 0, pitch_bytes = 0;
@@ -135,20 +146,67 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   SWZ_TRY(c.params.u64("qpitch", &qpitch, &q_given));
   SWZ_TRY(c.params.u64("pitch", &pitch_bytes, &p_given));
   if (!halign || !valign) return {Code::invalid_argument, "layout '" + f.name + "': halign and valign must be at least 1"};
+  // Mip tail (gmmlib FindMipTailStartLod): the first level that fits in
+  // MaxMipTailStart = half a tile wide, a tile tall (the Gen9 platform table:
+  // e.g. Ys 32 bpe 64 x 128, Yf 32 bpe 16 x 32 elements), searched up to the
+  // last level; levels from there on share one tile at the slot offsets of
+  // GEN9/GEN10_MIPTAIL_SLOT_OFFSET_2D_SURFACE.
+  const uint32_t mips = desc.mip_levels;
+  uint32_t tail = mips;  // none
+  if (tail_model && mips > 1) {
+    const uint64_t mts_w = std::max<uint64_t>(1, tile_w_bytes / eb / 2), mts_h = tile_h;
+    uint32_t lvl = 0;
+    auto fits = [&](uint32_t m) { LevelDims L = level_dims(desc, m); return L.w_el <= mts_w && L.h_el <= mts_h; };
+    while (lvl < mips - 1 && !fits(lvl)) ++lvl;
+    if (fits(lvl)) tail = lvl;
+  }
   // Level positions in elements.
-  std::vector<uint64_t> xs(desc.mip_levels), ys(desc.mip_levels), ws(desc.mip_levels), hs(desc.mip_levels);
-  for (uint32_t m = 0; m < desc.mip_levels; ++m) {
+  std::vector<uint64_t> xs(mips), ys(mips), ws(mips), hs(mips);
+  for (uint32_t m = 0; m < mips; ++m) {
     LevelDims L = level_dims(desc, m);
     ws[m] = align_up(L.w_el, halign);
     hs[m] = align_up(L.h_el, valign);
   }
   uint64_t width = ws[0], h1 = 0, h2 = 0;
-  for (uint32_t m = 0; m < desc.mip_levels; ++m) {
+  for (uint32_t m = 0; m < std::min(mips, tail + 1); ++m) {
     if (m == 0) { xs[m] = 0; ys[m] = 0; }
     else if (m == 1) { xs[m] = 0; ys[m] = hs[0]; h1 = hs[1]; }
     else { xs[m] = ws[1]; ys[m] = hs[0] + h2; h2 += hs[m]; }
   }
-  if (desc.mip_levels > 2) width = std::max(width, ws[1] + ws[2]);
+  if (std::min(mips, tail + 1) > 2) width = std::max(width, ws[1] + ws[2]);
+  // Slot offsets (X elements, Y rows) for 128/64/32/16/8 bpe; Yf starts at slot 4.
+  static const uint8_t kGen9[15][5][2] = {
+      {{32, 0}, {64, 0}, {64, 0}, {128, 0}, {128, 0}}, {{0, 32}, {0, 32}, {0, 64}, {0, 64}, {0, 128}},
+      {{16, 0}, {32, 0}, {32, 0}, {64, 0}, {64, 0}},   {{0, 16}, {0, 16}, {0, 32}, {0, 32}, {0, 64}},
+      {{8, 0}, {16, 0}, {16, 0}, {32, 0}, {32, 0}},    {{4, 8}, {8, 8}, {8, 16}, {16, 16}, {16, 32}},
+      {{0, 12}, {0, 12}, {0, 24}, {0, 24}, {0, 48}},   {{0, 8}, {0, 8}, {0, 16}, {0, 16}, {0, 32}},
+      {{4, 4}, {8, 4}, {8, 8}, {16, 8}, {16, 16}},     {{4, 0}, {8, 0}, {8, 0}, {16, 0}, {16, 0}},
+      {{0, 4}, {0, 4}, {0, 8}, {0, 8}, {0, 16}},       {{3, 0}, {6, 0}, {4, 4}, {8, 4}, {0, 12}},
+      {{2, 0}, {4, 0}, {4, 0}, {8, 0}, {0, 8}},        {{1, 0}, {2, 0}, {0, 4}, {0, 4}, {0, 4}},
+      {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}}};
+  static const uint8_t kGen10[15][5][2] = {
+      {{32, 0}, {64, 0}, {64, 0}, {128, 0}, {128, 0}}, {{0, 32}, {0, 32}, {0, 64}, {0, 64}, {0, 128}},
+      {{16, 0}, {32, 0}, {32, 0}, {64, 0}, {64, 0}},   {{0, 16}, {0, 16}, {0, 32}, {0, 32}, {0, 64}},
+      {{8, 0}, {16, 0}, {16, 0}, {32, 0}, {32, 0}},    {{4, 8}, {8, 8}, {8, 16}, {16, 16}, {16, 32}},
+      {{0, 12}, {0, 12}, {0, 24}, {0, 24}, {0, 48}},   {{0, 8}, {0, 8}, {0, 16}, {0, 16}, {0, 32}},
+      {{4, 4}, {8, 4}, {8, 8}, {16, 8}, {16, 16}},     {{4, 0}, {8, 0}, {8, 0}, {16, 0}, {16, 0}},
+      {{0, 4}, {0, 4}, {0, 8}, {0, 8}, {0, 16}},       {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}},
+      {{1, 0}, {2, 0}, {0, 4}, {0, 4}, {0, 4}},        {{2, 0}, {4, 0}, {4, 0}, {8, 0}, {0, 8}},
+      {{3, 0}, {6, 0}, {4, 4}, {8, 4}, {0, 12}}};
+  const unsigned bpe_index = 4 - log2u(eb);  // 128 bpe first
+  // Every level from the tail start on (the start level included, at slot 0)
+  // sits at the tail tile's position plus its slot offset (gmmlib
+  // Get2DTexOffsetAddressPerMip + GetMipTailByteOffset / GetMipTailGeometryOffset).
+  if (tail < mips) {
+    const uint64_t bx = xs[tail], by = ys[tail];
+    for (uint32_t m = tail; m < mips; ++m) {
+      const uint32_t slot = m - tail + (f.name == "intel-tileyf" ? 4 : 0);
+      if (slot >= 15) return {Code::internal, "layout '" + f.name + "': mip-tail slot " + std::to_string(slot) + " out of range"};
+      const auto& t = gen == 9 ? kGen9 : kGen10;
+      xs[m] = bx + t[slot][bpe_index][0];
+      ys[m] = by + t[slot][bpe_index][1];
+    }
+  }
   uint64_t total_h = hs[0] + std::max(h1, h2);
   if (!q_given) {
     qpitch = align_up(total_h, valign);
@@ -190,6 +248,7 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     total_rows = slices > 1 ? qpitch * slices : total_h;
     plan.total_size = ceil_div(total_rows, tile_h) * row_pitch;
   }
+  if (tail < mips) plan.notes.push_back("mip tail from level " + std::to_string(tail));
   plan.notes.push_back("halign=" + std::to_string(halign) + " valign=" + std::to_string(valign) + " elements" +
                        (slices > 1 && !z_in_tile ? ", qpitch=" + std::to_string(qpitch) + " rows" : ""));
   *out = std::move(plan);

@@ -27,7 +27,8 @@ std::string params_for(const DataFamily& f) {
       bit6 |= p.variant == "bit6";
       v2 |= p.variant == "v2";
     }
-    s += "halign=N, valign=N (elements), qpitch=N (rows), pitch=N (bytes)";
+    s += "halign=N, valign=N (elements; default 16/4, 1/1 for block-compressed, the tile for Yf/Ys/Tile64), qpitch=N (rows), pitch=N (bytes)";
+    if (f.name == "intel-tileyf" || f.name == "intel-tileys") s += ", gen=9|10|11 (mip-tail slot table, default 9)";
     if (bit6) s += ", bit6 (legacy bit-6 address swizzle)";
     if (v2) s += ", v2 (newer-part Tile64 tables)";
   } else if (f.placement == "adreno") {
