@@ -1,9 +1,11 @@
 // swz — umbrella header.
 #pragma once
 #include "swz/address.hpp"
+#include "swz/canonicalize.hpp"
 #include "swz/copy.hpp"
 #include "swz/format.hpp"
 #include "swz/layout.hpp"
 #include "swz/pattern.hpp"
 #include "swz/plan.hpp"
 #include "swz/status.hpp"
+#include "swz/vendor.hpp"

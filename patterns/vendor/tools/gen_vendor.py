@@ -282,9 +282,9 @@ def intel(ref):
          "source": gm, "placement": "intel", "patterns": [row("intel_tile_w", [1])]},
         {"name": "intel-tile4", "description": "Intel Tile4 (Xe-HP and later): 4 KiB tiles of 128 B x 32 rows",
          "source": gm, "placement": "intel", "patterns": [row("intel_tile_4", "any")]},
-        {"name": "intel-tileyf", "description": "Intel TileYf: 4 KiB standard tiles (= std4k 2D = AMD SW_4KB_S)",
+        {"name": "intel-tileyf", "description": "Intel TileYf: 4 KiB standard tiles (= std4k 2D = AMD SW_4KB_S); 2D mips with the gmmlib mip tail",
          "source": gm, "placement": "intel", "patterns": [row("intel_tile_yf_%d" % b, [e]) for b, e in sizes]},
-        {"name": "intel-tileys", "description": "Intel TileYs: 64 KiB standard tiles (= std64k 2D = AMD SW_64KB_S); 4x MSAA and 3D at 4-byte elements",
+        {"name": "intel-tileys", "description": "Intel TileYs: 64 KiB standard tiles (= std64k 2D = AMD SW_64KB_S); 2D mips with the gmmlib mip tail; 4x MSAA and 3D at 4-byte elements",
          "source": gm, "placement": "intel",
          "patterns": [row("intel_tile_ys_%d" % b, [e]) for b, e in sizes] +
                      [row("intel_tile_ys_msaa4_32", [4], samples=4), row("intel_tile_ys_3d_32", [4], dim="3D")]},
