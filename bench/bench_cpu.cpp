@@ -322,8 +322,10 @@ void register_all() {
         }
       }
     }
-  // 3D
+  // 3D: in cache (1 MiB / 4 MiB) and from memory (256 MiB / 1 GiB)
   for (const char* f : {"R8G8B8A8_UNORM", "R32G32B32A32_FLOAT"}) {
+    const Tex small = make_tex(f, 128, 128, 16);
+    for (bool to_swz : {true, false}) reg_copy(small, Backend::Highway, to_swz, 1);
     const Tex t = make_tex(f, 2048, 2048, 16);
     for (bool to_swz : {true, false}) {
       reg_copy(t, Backend::Highway, to_swz, 1);

@@ -266,26 +266,50 @@ class Walker {
     const ColPart* HWY_SWZ_RESTRICT cols = a.cols;
     const unsigned nj = a.nj;
     const bool st = stream64_;
-    for (unsigned i = 0; i + 4 <= a.n; i += 4) {
-      const RowPart rp = Fold(rows_[i].rp, a.b0);
-      const uint8_t* l = rows_[i].lin + x0;
-      unsigned j = 0;
-      if constexpr (Mv::kHasQuad) {
-        // four columns of four rows at once: one 4x4 transpose of 16-byte blocks
-        if (st) {
+    // 3D strips (rows from several slices): column-outer over the strip's
+    // groups, whose lines of one column are neighbours on the swizzled side
+    // (Z0, Z1 sit right above the line); measured 0.53 -> 0.75 of memcpy.
+    struct Grp {
+      RowPart rp;
+      const uint8_t* l;
+    };
+    Grp grp[kMaxStripRows / 4];
+    const unsigned ng = a.n / 4;
+    for (unsigned q = 0; q < ng; ++q) grp[q] = {Fold(rows_[4 * q].rp, a.b0), rows_[4 * q].lin + x0};
+    if (hz_ == 0) {
+      // 2D: group-outer (measured faster: each group's four linear rows are
+      // read in order)
+      for (unsigned q = 0; q < ng; ++q) {
+        const RowPart rp = grp[q].rp;
+        const uint8_t* l = grp[q].l;
+        unsigned j = 0;
+        if constexpr (Mv::kHasQuad) {
           for (; j + 4 <= nj; j += 4, l += 64)
             Mv::Quad(swz + addr<M>(rp, cols[j]), swz + addr<M>(rp, cols[j + 1]), swz + addr<M>(rp, cols[j + 2]),
-                     swz + addr<M>(rp, cols[j + 3]), l, l + P, l + 2 * P, l + 3 * P, true);
-        } else {
-          for (; j + 4 <= nj; j += 4, l += 64)
-            Mv::Quad(swz + addr<M>(rp, cols[j]), swz + addr<M>(rp, cols[j + 1]), swz + addr<M>(rp, cols[j + 2]),
-                     swz + addr<M>(rp, cols[j + 3]), l, l + P, l + 2 * P, l + 3 * P, false);
+                     swz + addr<M>(rp, cols[j + 3]), l, l + P, l + 2 * P, l + 3 * P, st);
+        }
+        for (; j < nj; ++j, l += 16) Mv::Line4(swz + addr<M>(rp, cols[j]), l, l + P, l + 2 * P, l + 3 * P, st);
+      }
+      return;
+    }
+    unsigned j = 0;
+    if constexpr (Mv::kHasQuad) {
+      // four columns of four rows at once: one 4x4 transpose of 16-byte blocks
+      for (; j + 4 <= nj; j += 4) {
+        const ColPart c0 = cols[j], c1 = cols[j + 1], c2 = cols[j + 2], c3 = cols[j + 3];
+        for (unsigned q = 0; q < ng; ++q) {
+          const uint8_t* l = grp[q].l + j * 16;
+          const RowPart rp = grp[q].rp;
+          Mv::Quad(swz + addr<M>(rp, c0), swz + addr<M>(rp, c1), swz + addr<M>(rp, c2), swz + addr<M>(rp, c3), l,
+                   l + P, l + 2 * P, l + 3 * P, st);
         }
       }
-      if (st) {
-        for (; j < nj; ++j, l += 16) Mv::Line4(swz + addr<M>(rp, cols[j]), l, l + P, l + 2 * P, l + 3 * P, true);
-      } else {
-        for (; j < nj; ++j, l += 16) Mv::Line4(swz + addr<M>(rp, cols[j]), l, l + P, l + 2 * P, l + 3 * P, false);
+    }
+    for (; j < nj; ++j) {
+      const ColPart c = cols[j];
+      for (unsigned q = 0; q < ng; ++q) {
+        const uint8_t* l = grp[q].l + j * 16;
+        Mv::Line4(swz + addr<M>(grp[q].rp, c), l, l + P, l + 2 * P, l + 3 * P, st);
       }
     }
   }
