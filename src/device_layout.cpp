@@ -2,6 +2,7 @@
 // construction on make_explicit_layout, and the resource-layout JSON form.
 #include "swz/device_layout.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace swz {
@@ -113,8 +114,22 @@ Status get_u8_array(const json& j, const char* key, std::array<uint8_t, N>* out)
 }  // namespace
 
 Status parse_resource_layout_json(std::string_view text, DeviceLayoutDesc* out) {
-  json j = json::parse(text.begin(), text.end(), nullptr, false);
+  // Pattern objects are handed to parse_pattern_json as text (dump), which
+  // recurses once per nesting level: a hostile file nested 100000 levels deep
+  // overflowed the stack (found by tests/test_core_hostile.cpp). Parsing
+  // itself does not recurse; refuse deep nesting before anything else.
+  constexpr int kMaxDepth = 64;
+  int depth_seen = 0;
+  json j = json::parse(
+      text.begin(), text.end(),
+      [&depth_seen](int depth, json::parse_event_t, json&) {
+        depth_seen = std::max(depth_seen, depth);
+        return true;
+      },
+      false);
   if (j.is_discarded()) return {Code::parse_error, "resource layout: not valid JSON"};
+  if (depth_seen > kMaxDepth)
+    return {Code::parse_error, "resource layout: nested more than " + std::to_string(kMaxDepth) + " levels deep"};
   if (!j.is_object()) return {Code::parse_error, "resource layout: the top level must be an object"};
   DeviceLayoutDesc d;
   TextureDesc& t = d.texture;

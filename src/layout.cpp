@@ -123,6 +123,15 @@ static Status check_desc(const TextureDesc& d) {
   uint64_t subs;
   if (!mul_ok(d.mip_levels, d.array_size, &subs) || !mul_ok(subs, d.format.planes, &subs) || subs > 0xffffffffu)
     return overflow("subresource count");
+  // A layout keeps a record per subresource: a hostile array size must not
+  // make it allocate gigabytes (found by fuzz_copy_tiles: array_size =
+  // 2^32 - 1 took 2 GB before failing). D3D12 allows at most 15 mips x 2048
+  // slices x 3 planes = 92160; Vulkan devices up to a few times that.
+  constexpr uint64_t kMaxSubresources = uint64_t{1} << 20;
+  if (subs > kMaxSubresources)
+    return {Code::unsupported, "subresource count = " + std::to_string(subs) + " (mip_levels " + std::to_string(d.mip_levels) +
+                                   " x array_size " + std::to_string(d.array_size) + " x planes " + std::to_string(d.format.planes) +
+                                   ") is too large (swz's limit is " + std::to_string(kMaxSubresources) + ")"};
   return Status::Ok();
 }
 
@@ -291,6 +300,21 @@ uint32_t element_bytes_of_plane(const FormatInfo& f, uint32_t plane) {
   return plane_info(f, plane, &pi).ok() ? pi.element_bytes : 0;
 }
 
+// The pattern's sample bits (S primaries) must address exactly the texture's
+// samples: fewer would make samples share memory, more would address sample
+// bits a texture without them does not have (channel 3 without samples).
+Status check_samples(const Plan& plan, uint32_t samples) {
+  const uint64_t ext_s = uint64_t{1} << plan.ext_log2[3];
+  if (samples > ext_s)
+    return {Code::invalid_argument, "samples = " + std::to_string(samples) + " but the pattern addresses only " + std::to_string(ext_s) +
+                                        " (its S bits)"};
+  if (samples < ext_s)
+    return {Code::invalid_argument, "the pattern addresses " + std::to_string(ext_s) + " samples (S0" +
+                                        (plan.ext_log2[3] > 1 ? "..S" + std::to_string(plan.ext_log2[3] - 1) : std::string()) +
+                                        ") but the texture has " + std::to_string(samples)};
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out) {
@@ -360,10 +384,8 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
     Status st = cache.get(slot_pattern[plane], static_cast<int>(plane), eb, &plan);
     if (!st.ok()) return {st.code(), planes > 1 ? "plane " + std::to_string(plane) + ": " + st.message() : st.message()};
     if (spec.kind == LayoutKind::Pattern) placement = std::max(placement, plan->block_bytes);
-    const uint64_t ext_s = uint64_t{1} << plan->ext_log2[3];
-    if (desc.samples > ext_s)
-      return {Code::invalid_argument, "samples = " + std::to_string(desc.samples) + " but the pattern addresses only " + std::to_string(ext_s) +
-                                          " (its S bits)"};
+    st = check_samples(*plan, desc.samples);
+    if (!st.ok()) return {st.code(), planes > 1 ? "plane " + std::to_string(plane) + ": " + st.message() : st.message()};
     for (uint32_t slice = 0; slice < desc.array_size; ++slice) {
       uint64_t packed_start = 0;
       for (uint32_t m = 0; m < desc.mip_levels; ++m) {
@@ -432,6 +454,8 @@ Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>&
                                           " (the table has " + std::to_string(patterns.size()) + ")"};
     std::shared_ptr<const Plan> plan;
     Status st = cache.get(patterns[pl.pattern_slot], pl.pattern_slot, element_bytes_of_plane(desc.format, plane), &plan);
+    if (!st.ok()) return {st.code(), "pattern " + std::to_string(pl.pattern_slot) + " (subresource " + std::to_string(i) + "): " + st.message()};
+    st = check_samples(*plan, desc.samples);
     if (!st.ok()) return {st.code(), "pattern " + std::to_string(pl.pattern_slot) + " (subresource " + std::to_string(i) + "): " + st.message()};
     SubresourceLayout s;
     st = place_subresource(desc, *plan, m, slice, plane, pl.row_pitch, pl.depth_pitch, pl.pre_swizzle, &s);

@@ -168,34 +168,32 @@ Status copy_tiles(const Layout& layout, void* resource, uint64_t resource_size, 
   if (ext_x % eb) return {Code::unsupported, "copy_tiles: the tile is narrower than one element"};
   const uint64_t tiles_x = ceil_div(uint64_t{s.width_el} * eb, ext_x), tiles_y = ceil_div(s.height_el, ext_y),
                  tiles_z = ceil_div(s.depth, ext_z);
-  // The list of tiles.
-  std::vector<uint64_t> list;  // linear tile indices
+  // The tiles, counted and checked before anything is allocated or touched:
+  // a hostile num_tiles must not make a list of billions of entries (found by
+  // fuzz_copy_tiles). Tile k of the region is computed from k in the loop.
   const uint64_t total = tiles_x * tiles_y * tiles_z;
   if (start.x >= tiles_x || start.y >= tiles_y || start.z >= tiles_z)
     return {Code::out_of_range, "tile coordinate (" + std::to_string(start.x) + "," + std::to_string(start.y) + "," + std::to_string(start.z) +
                                     ") is outside the " + std::to_string(tiles_x) + "x" + std::to_string(tiles_y) + "x" +
                                     std::to_string(tiles_z) + " tile grid of subresource " + std::to_string(start.subresource)};
+  const uint64_t first = (uint64_t{start.z} * tiles_y + start.y) * tiles_x + start.x;
   if (size.use_box) {
     if (uint64_t{size.width} * size.height * size.depth != size.num_tiles)
       return {Code::invalid_argument, "tile region: num_tiles = " + std::to_string(size.num_tiles) + " but the box holds " +
                                           std::to_string(uint64_t{size.width} * size.height * size.depth)};
     if (start.x + uint64_t{size.width} > tiles_x || start.y + uint64_t{size.height} > tiles_y || start.z + uint64_t{size.depth} > tiles_z)
       return {Code::out_of_range, "tile region box leaves the subresource's tile grid"};
-    for (uint64_t z = 0; z < size.depth; ++z)
-      for (uint64_t y = 0; y < size.height; ++y)
-        for (uint64_t x = 0; x < size.width; ++x) list.push_back(((start.z + z) * tiles_y + start.y + y) * tiles_x + start.x + x);
   } else {
-    const uint64_t first = (uint64_t{start.z} * tiles_y + start.y) * tiles_x + start.x;
     if (first + size.num_tiles > total)
       return {Code::out_of_range, "tile region: " + std::to_string(size.num_tiles) + " tiles from tile " + std::to_string(first) +
                                       " run past the subresource's " + std::to_string(total) + " tiles"};
-    for (uint64_t t = 0; t < size.num_tiles; ++t) list.push_back(first + t);
   }
+  const uint64_t count = size.num_tiles;
   uint64_t need;
-  if (__builtin_mul_overflow(uint64_t{list.size()}, BB, &need) || __builtin_add_overflow(need, buffer_offset, &need))
+  if (__builtin_mul_overflow(count, BB, &need) || __builtin_add_overflow(need, buffer_offset, &need))
     return {Code::overflow, "tile region size does not fit in 64 bits"};
   if (buffer_size < need)
-    return {Code::buffer_too_small, "buffer is " + std::to_string(buffer_size) + " bytes; " + std::to_string(list.size()) + " tiles from offset " +
+    return {Code::buffer_too_small, "buffer is " + std::to_string(buffer_size) + " bytes; " + std::to_string(count) + " tiles from offset " +
                                         std::to_string(buffer_offset) + " need " + std::to_string(need)};
   if (resource_size < s.offset + s.size)
     return {Code::buffer_too_small, "resource buffer is " + std::to_string(resource_size) + " bytes; subresource " +
@@ -205,8 +203,11 @@ Status copy_tiles(const Layout& layout, void* resource, uint64_t resource_size, 
   auto* buf = static_cast<uint8_t*>(buffer) + buffer_offset;
   const uint64_t run = p.row_linear ? ext_x : (uint64_t{1} << p.run_log2);
   const uint64_t dp = s.depth_pitch;
-  for (size_t k = 0; k < list.size(); ++k) {
-    const uint64_t t = list[k];
+  for (uint64_t k = 0; k < count; ++k) {
+    // Linear tile index: a run from `first`, or box order (x, then y, then z).
+    const uint64_t t = !size.use_box ? first + k
+                                     : ((start.z + k / (uint64_t{size.width} * size.height)) * tiles_y + start.y + (k / size.width) % size.height) *
+                                               tiles_x + start.x + k % size.width;
     const uint64_t tx = t % tiles_x, ty = (t / tiles_x) % tiles_y, tz = t / (tiles_x * tiles_y);
     uint8_t* lin = buf + k * BB;
     // Linear within the tile: rows of ext_x bytes, ext_y rows, ext_z slices.

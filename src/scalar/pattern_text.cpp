@@ -231,9 +231,11 @@ Status parse_pattern_json(std::string_view text, Pattern* out) {
     for (const auto& f : *fl) {
       if (!f.is_string()) return {Code::parse_error, "pattern JSON: flags entries must be strings"};
       auto v = f.get<std::string>();
+      uint32_t other = 0;
       if (v == "stack") p.flags |= kFlagStackDepthSlices;
       else if (v == "cond-post") p.flags |= kFlagConditionalPostamble;
-      else return {Code::parse_error, "pattern JSON: unknown flag \"" + v + "\" (known: stack, cond-post)"};
+      else if (!v.empty() && v[0] >= '0' && v[0] <= '9' && parse_uint32(v, "flags", &other).ok()) p.flags |= other;  // other bits, as to_json prints them
+      else return {Code::parse_error, "pattern JSON: unknown flag \"" + v + "\" (known: stack, cond-post, or a number such as \"0x8\")"};
     }
   }
   *out = p;
@@ -257,6 +259,9 @@ std::string to_json(const Pattern& p) {
   json flags = json::array();
   if (p.flags & kFlagStackDepthSlices) flags.push_back("stack");
   if (p.flags & kFlagConditionalPostamble) flags.push_back("cond-post");
+  // Bits with no name (validate() refuses them) print as a number, so that
+  // every pattern round-trips (found by fuzz_pattern_text).
+  if (const uint32_t rest = p.flags & ~uint32_t{kFlagStackDepthSlices | kFlagConditionalPostamble}) flags.push_back(hex(rest));
   if (!flags.empty()) j["flags"] = flags;
   return j.dump();
 }

@@ -1,0 +1,261 @@
+// Shared helpers of the libFuzzer harnesses: guard-page buffers and
+// structured generation of texture descriptions, patterns and layouts from
+// the fuzzer's bytes. See docs/RELIABILITY.md.
+#pragma once
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fuzzer/FuzzedDataProvider.h>
+#include <string>
+#include <vector>
+
+#include "swz/swz.hpp"
+#include "swz/dds.hpp"
+#include "swz/device_layout.hpp"
+#include "swz/vendor.hpp"
+
+namespace swz_fuzz {
+
+[[noreturn]] inline void fail(const char* what, const std::string& detail = {}) {
+  std::fprintf(stderr, "swz fuzz property failed: %s %s\n", what, detail.c_str());
+  std::abort();
+}
+#define SWZ_FUZZ_CHECK(cond, detail) \
+  do {                               \
+    if (!(cond)) ::swz_fuzz::fail(#cond, detail); \
+  } while (0)
+
+/// A caller buffer of exactly `size` bytes whose last byte sits right before a
+/// PROT_NONE page and whose first byte follows a PROT_NONE page (the bytes
+/// between that page and the buffer's start, less than one page, hold a
+/// canary that is checked). Any write or read past either end faults or
+/// breaks the canary.
+class GuardedBuffer {
+ public:
+  static constexpr uint8_t kCanary = 0xA5;
+  explicit GuardedBuffer(size_t size) : size_(size) {
+    page_ = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    body_ = (size + page_ - 1) / page_ * page_;
+    map_len_ = body_ + 2 * page_;
+    void* m = mmap(nullptr, map_len_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) fail("mmap", std::to_string(map_len_));
+    base_ = static_cast<uint8_t*>(m);
+    if (mprotect(base_, page_, PROT_NONE) || mprotect(base_ + page_ + body_, page_, PROT_NONE)) fail("mprotect");
+    data_ = base_ + page_ + (body_ - size);
+    std::memset(base_ + page_, kCanary, body_ - size);
+  }
+  ~GuardedBuffer() { munmap(base_, map_len_); }
+  GuardedBuffer(const GuardedBuffer&) = delete;
+  GuardedBuffer& operator=(const GuardedBuffer&) = delete;
+
+  uint8_t* data() { return data_; }
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+  void fill_pattern(uint32_t seed) {
+    uint32_t x = seed * 2654435761u + 1;
+    for (size_t i = 0; i < size_; ++i) {
+      x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+      data_[i] = static_cast<uint8_t>(x);
+    }
+  }
+  bool canary_intact() const {
+    for (const uint8_t* p = base_ + page_; p < data_; ++p)
+      if (*p != kCanary) return false;
+    return true;
+  }
+  bool equals(const std::vector<uint8_t>& v) const { return v.size() == size_ && (size_ == 0 || std::memcmp(v.data(), data_, size_) == 0); }
+  std::vector<uint8_t> snapshot() const { return std::vector<uint8_t>(data_, data_ + size_); }
+
+ private:
+  size_t size_, page_, body_, map_len_;
+  uint8_t* base_;
+  uint8_t* data_;
+};
+
+/// Largest buffer a harness allocates (bytes): bigger layouts are only
+/// checked for their errors, not copied.
+constexpr uint64_t kMaxBuffer = uint64_t{8} << 20;
+
+inline swz::FormatInfo pick_format(FuzzedDataProvider& f) {
+  static const char* const kNames[] = {
+      "R8_UNORM", "R8G8_UNORM", "R8G8B8A8_UNORM", "R16G16B16A16_FLOAT", "R32G32B32A32_FLOAT",  // 1..16 bytes
+      "R32G32B32_FLOAT",                                                                         // 12 bytes (not a power of two)
+      "BC1_UNORM", "BC7_UNORM",                                                                  // 4x4 blocks
+      "R8G8_B8G8_UNORM", "YUY2",                                                                 // 2x1 blocks
+      "NV12", "P010", "D24_UNORM_S8_UINT", "V208",                                               // planar
+      "R32G32_FLOAT", "B5G6R5_UNORM", "R32_FLOAT", "BC4_UNORM"};
+  constexpr size_t n = sizeof(kNames) / sizeof(kNames[0]);
+  swz::FormatInfo fi;
+  (void)swz::find_format(kNames[f.ConsumeIntegralInRange<size_t>(0, n - 1)], &fi);
+  return fi;
+}
+
+/// A size that is usually small, sometimes an edge value.
+inline uint32_t pick_extent(FuzzedDataProvider& f, uint32_t small_max) {
+  switch (f.ConsumeIntegralInRange<int>(0, 15)) {
+    case 0: return 0;
+    case 1: return 0xffffffffu;
+    case 2: return f.ConsumeIntegral<uint32_t>();
+    case 3: return 1u << f.ConsumeIntegralInRange<int>(0, 31);
+    default: return f.ConsumeIntegralInRange<uint32_t>(1, small_max);
+  }
+}
+
+inline swz::TextureDesc pick_desc(FuzzedDataProvider& f) {
+  swz::TextureDesc d;
+  d.format = pick_format(f);
+  d.dimension = f.ConsumeBool() ? swz::Dimension::Texture3D : swz::Dimension::Texture2D;
+  d.width = pick_extent(f, 300);
+  d.height = pick_extent(f, 200);
+  if (d.dimension == swz::Dimension::Texture3D) d.depth = pick_extent(f, 20);
+  else d.array_size = f.ConsumeIntegralInRange<int>(0, 7) == 0 ? pick_extent(f, 8) : f.ConsumeIntegralInRange<uint32_t>(1, 3);
+  const uint32_t full = swz::full_mip_count(d.width, d.height, d.dimension == swz::Dimension::Texture3D ? d.depth : 1);
+  d.mip_levels = f.ConsumeIntegralInRange<int>(0, 7) == 0 ? f.ConsumeIntegralInRange<uint32_t>(0, 40)
+                                                          : f.ConsumeIntegralInRange<uint32_t>(1, std::max(1u, full));
+  d.samples = f.ConsumeIntegralInRange<int>(0, 7) == 0 ? 1u << f.ConsumeIntegralInRange<int>(0, 3) : 1;
+  return d;
+}
+
+/// A pattern built from the fuzzer's bytes: mostly plausible (element bytes in
+/// place, each channel's bits in use once), with XOR terms, postamble terms,
+/// immediates and flags that are often invalid on purpose.
+inline swz::Pattern pick_pattern(FuzzedDataProvider& f, unsigned element_log2) {
+  using namespace swz;
+  Pattern p;
+  const unsigned k = element_log2;
+  const unsigned n = std::min(32u, k + f.ConsumeIntegralInRange<unsigned>(0, 16));
+  unsigned next[4] = {k, 0, 0, 0};
+  for (unsigned i = 0; i < k && i < 32; ++i) p.interleave[i] = BitEntry::make(Channel::X, i);
+  const bool stack = f.ConsumeIntegralInRange<int>(0, 5) == 0;
+  for (unsigned i = k; i < n; ++i) {
+    unsigned c = f.ConsumeIntegralInRange<unsigned>(0, 12);
+    c = c < 5 ? 0 : c < 10 ? 1 : c < 12 ? 2 : 3;
+    if (stack && c == 2) c = 1;
+    unsigned b = f.ConsumeIntegralInRange<int>(0, 30) == 0 ? f.ConsumeIntegralInRange<unsigned>(0, 31) : next[c]++;
+    p.interleave[i] = BitEntry::make(static_cast<Channel>(c), std::min(b, 31u));
+  }
+  const unsigned terms = f.ConsumeIntegralInRange<unsigned>(0, 6);
+  for (unsigned t = 0; t < terms; ++t) {
+    unsigned slot = f.ConsumeIntegralInRange<unsigned>(0, 3), at = f.ConsumeIntegralInRange<unsigned>(0, std::max(1u, n) - 1);
+    p.xors[slot][at] = BitEntry::make(static_cast<Channel>(f.ConsumeIntegralInRange<unsigned>(0, stack ? 1 : 2)),
+                                      f.ConsumeIntegralInRange<unsigned>(0, 31));
+  }
+  const unsigned posts = f.ConsumeIntegralInRange<unsigned>(0, 3);
+  for (unsigned t = 0; t < posts; ++t)
+    p.postamble[f.ConsumeIntegralInRange<unsigned>(0, 1)][f.ConsumeIntegralInRange<unsigned>(8, 23)] =
+        BitEntry::make(static_cast<Channel>(f.ConsumeIntegralInRange<unsigned>(0, 2)), f.ConsumeIntegralInRange<unsigned>(0, 31));
+  if (f.ConsumeIntegralInRange<int>(0, 3) == 0) p.immediate = f.ConsumeIntegral<uint32_t>() & ((n >= 32 ? 0u : (1u << n)) - 1u) & ~((1u << k) - 1u);
+  if (stack) p.flags |= kFlagStackDepthSlices;
+  if (f.ConsumeIntegralInRange<int>(0, 40) == 0) p.flags |= kFlagConditionalPostamble;
+  return p;
+}
+
+inline unsigned log2_floor(uint32_t v) { return v ? 31u - static_cast<unsigned>(__builtin_clz(v)) : 0u; }
+
+inline uint64_t pick_pitch(FuzzedDataProvider& f) {
+  switch (f.ConsumeIntegralInRange<int>(0, 9)) {
+    case 0: return f.ConsumeIntegral<uint64_t>();
+    case 1: return uint64_t{f.ConsumeIntegralInRange<uint32_t>(1, 64)} << f.ConsumeIntegralInRange<int>(0, 16);
+    case 2: return f.ConsumeIntegralInRange<uint64_t>(0, 1 << 16);
+    default: return 0;  // the default pitch
+  }
+}
+
+/// Builds a layout of any kind (row-major, std64k, std4k, pattern, explicit
+/// device layout, named vendor layout) for `d`. Returns the status of the
+/// layout call; errors are fine, crashes are not.
+inline bool has_postamble(const swz::Pattern& p) {
+  for (const auto& chain : p.postamble)
+    for (const auto& e : chain)
+      if (e.valid) return true;
+  return false;
+}
+
+/// Postamble terms above the block make make_layout check the surface block by
+/// block (up to 2^24 blocks per subresource, by design): seconds per
+/// subresource under the sanitizers. Such layouts get a surface of at most
+/// 2^20 texels in all, so that no input runs into the fuzzer's timeout.
+inline void limit_for_postamble(swz::TextureDesc* d) {
+  auto clamp = [](uint32_t& v, uint32_t hi) { v = std::min(v, hi); };
+  clamp(d->width, 1024);
+  clamp(d->height, 1024);
+  clamp(d->depth, 16);
+  clamp(d->array_size, 4);
+  while (uint64_t{d->width} * d->height * d->depth * d->array_size > (uint64_t{1} << 20)) d->height = std::max(1u, d->height / 2);
+  const uint32_t full = swz::full_mip_count(d->width, d->height, d->dimension == swz::Dimension::Texture3D ? d->depth : 1);
+  if (d->mip_levels > full && d->mip_levels <= 32) d->mip_levels = full;
+}
+
+/// Builds a layout of any kind for *d (which it may shrink, see
+/// limit_for_postamble).
+inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz::Layout* out) {
+  using namespace swz;
+  TextureDesc& d = *dp;
+  const int kind = f.ConsumeIntegralInRange<int>(0, 5);
+  if (kind <= 3) {
+    LayoutSpec spec;
+    spec.kind = kind == 0 ? LayoutKind::RowMajor : kind == 1 ? LayoutKind::Std64K : kind == 2 ? LayoutKind::Std4K : LayoutKind::Pattern;
+    if (spec.kind == LayoutKind::Pattern) {
+      spec.pattern = pick_pattern(f, log2_floor(d.format.element_bytes));
+      if (has_postamble(spec.pattern)) limit_for_postamble(&d);
+    }
+    spec.row_pitch = pick_pitch(f);
+    spec.depth_pitch = pick_pitch(f);
+    if ((kind == 1 || kind == 2) && f.ConsumeIntegralInRange<int>(0, 5) == 0) {
+      spec.mip_tail = MipTail::D3D12;
+      spec.packed.num_packed_mips = f.ConsumeIntegralInRange<uint32_t>(0, d.mip_levels);
+      spec.packed.num_standard_mips = d.mip_levels - spec.packed.num_packed_mips + f.ConsumeIntegralInRange<uint32_t>(0, 1);
+      spec.packed.num_tiles_for_packed_mips = f.ConsumeIntegralInRange<uint32_t>(0, 3);
+    }
+    return make_layout(d, spec, out);
+  }
+  if (kind == 4) {
+    DeviceLayoutDesc dd;
+    dd.texture = d;
+    const unsigned slots = f.ConsumeIntegralInRange<unsigned>(1, 3);
+    const unsigned el = log2_floor(d.format.element_bytes);
+    for (unsigned s = 0; s < slots; ++s) {
+      auto& slot = dd.patterns[s * (f.ConsumeBool() ? 1 : 6) % kPatternSlots];
+      slot = pick_pattern(f, el);
+      if (has_postamble(*slot)) limit_for_postamble(&d);
+    }
+    dd.texture = d;
+    dd.indexable = f.ConsumeIntegralInRange<int>(0, 5) == 0;
+    for (auto& t : dd.mip_transitions) t = f.ConsumeIntegralInRange<int>(0, 2) == 0 ? f.ConsumeIntegral<uint8_t>() : kNoTransition;
+    for (auto& t : dd.plane_transitions) t = f.ConsumeIntegralInRange<int>(0, 2) == 0 ? f.ConsumeIntegral<uint8_t>() : kNoTransition;
+    const uint64_t count = uint64_t{d.mip_levels} * d.array_size * std::max(1u, d.format.planes);
+    const uint64_t want = f.ConsumeIntegralInRange<int>(0, 15) == 0 ? f.ConsumeIntegralInRange<uint64_t>(0, 64) : count;
+    if (want > 4096) return {Code::invalid_argument, "fuzz: too many subresources"};
+    uint64_t cursor = 0;
+    for (uint64_t i = 0; i < want; ++i) {
+      DeviceSubresource s;
+      s.offset = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? f.ConsumeIntegral<uint64_t>() : cursor;
+      cursor += uint64_t{65536} * f.ConsumeIntegralInRange<uint32_t>(0, 4);
+      s.row_stride = pick_pitch(f);
+      s.depth_stride = pick_pitch(f);
+      if (f.ConsumeIntegralInRange<int>(0, 3) == 0) {
+        s.row_byte_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 512);
+        s.column_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 64);
+        s.depth_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 8);
+      }
+      dd.subresources.push_back(s);
+    }
+    dd.size = f.ConsumeIntegralInRange<int>(0, 3) == 0 ? f.ConsumeIntegral<uint64_t>() & 0xffffffffull : 0;
+    return make_device_layout(dd, out);
+  }
+  const auto& fams = layout_families();
+  if (fams.empty()) return {Code::unsupported, "fuzz: no vendor families"};
+  std::string spec = fams[f.ConsumeIntegralInRange<size_t>(0, fams.size() - 1)].name;
+  if (f.ConsumeIntegralInRange<int>(0, 3) == 0) spec += ":" + f.ConsumeRandomLengthString(40);
+  std::string eq;
+  if (describe_layout(spec, d.format.element_bytes ? d.format.element_bytes : 1, &eq).ok() && eq.find("post") != std::string::npos)
+    limit_for_postamble(&d);
+  return make_named_layout(spec, d, out);
+}
+
+}  // namespace swz_fuzz
