@@ -106,6 +106,7 @@ bool decode(const Layout& layout, uint32_t i, uint64_t rel, Location* loc) {
 }  // namespace
 
 Status locate(const Layout& layout, uint64_t offset, Location* out) {
+  if (!out) return {Code::invalid_argument, "out = null"};
   if (offset >= layout.size())
     return {Code::out_of_range, "offset = " + std::to_string(offset) + " is at or past the end of the resource (" +
                                     std::to_string(layout.size()) + " bytes)"};

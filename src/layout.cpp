@@ -214,6 +214,9 @@ static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint3
   s.height_el = static_cast<uint32_t>(ceil_div(s.height, desc.format.block_height));
   s.element_bytes = eb;
   for (int i = 0; i < 3; ++i) s.pre_swizzle[i] = pre[i];
+  if (desc.samples > (uint64_t{1} << plan.ext_log2[3]))
+    return {Code::invalid_argument, "samples = " + std::to_string(desc.samples) + " but the pattern addresses only " +
+                                        std::to_string(uint64_t{1} << plan.ext_log2[3]) + " (its S bits)"};
   const uint64_t BB = plan.block_bytes;
   const unsigned ex = plan.ext_log2[0], ey = plan.ext_log2[1], ez = plan.ext_log2[2];
   uint64_t row_bytes, t;
@@ -428,6 +431,71 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
   return Status::Ok();
 }
 
+// Explicit placements come from drivers, containers and user parameters, so
+// two subresources may be placed on the same bytes by mistake. Spans may
+// overlap legitimately (mips packed into one tail block, mips sharing one
+// surface), so where spans overlap every element byte is marked in a bitmap
+// and a byte claimed twice is refused, naming both subresources.
+Status Layout::check_no_shared_bytes(const Layout& L) {
+  const uint32_t n = L.subresource_count();
+  std::vector<uint32_t> order(n);
+  for (uint32_t i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return L.subs_[a].offset < L.subs_[b].offset; });
+  size_t g = 0;
+  while (g < n) {
+    // A group of subresources whose spans chain-overlap.
+    uint64_t lo = L.subs_[order[g]].offset, hi = lo + L.subs_[order[g]].size;
+    size_t e = g + 1;
+    while (e < n && L.subs_[order[e]].offset < hi) {
+      hi = std::max(hi, L.subs_[order[e]].offset + L.subs_[order[e]].size);
+      ++e;
+    }
+    if (e - g > 1) {
+      if (hi - lo > (uint64_t{1} << 30))
+        return {Code::unsupported, "subresources " + std::to_string(order[g]) + ".." + std::to_string(order[e - 1]) +
+                                       " have overlapping spans over more than 1 GiB; swz cannot verify that they share no bytes"};
+      std::vector<uint64_t> bits((hi - lo + 63) / 64, 0);
+      for (size_t k = g; k < e; ++k) {
+        const uint32_t i = order[k];
+        const SubresourceLayout& s = L.subs_[i];
+        const Plan& p = *L.sub_plans_[i];
+        const uint64_t eb = s.element_bytes, row = uint64_t{s.width_el} * eb;
+        const uint64_t run = p.row_linear ? row : (uint64_t{1} << p.run_log2);
+        for (uint64_t z = 0; z < s.depth; ++z)
+          for (uint64_t y = 0; y < s.height_el; ++y)
+            for (uint64_t samp = 0; samp < L.desc_.samples; ++samp) {
+              uint64_t yy = y + s.pre_swizzle[1], zz = z + s.pre_swizzle[2];
+              if (s.stack_depth) {
+                yy += z * s.depth_pitch;
+                zz = 0;
+              }
+              uint64_t x = 0;
+              while (x < row) {
+                const uint64_t xa = x + s.pre_swizzle[0];
+                const uint64_t len = std::min(row - x, run - (xa & (run - 1)));
+                const uint64_t a = s.offset + p.offset(xa, yy, zz, samp, s.row_pitch, s.stack_depth ? 0 : s.depth_pitch) - lo;
+                // Mark [a, a + len) a word at a time; a bit already set is a shared byte.
+                for (uint64_t b = a; b < a + len;) {
+                  const uint64_t bit = b & 63, take = std::min<uint64_t>(64 - bit, a + len - b);
+                  const uint64_t m = (take == 64 ? ~uint64_t{0} : ((uint64_t{1} << take) - 1)) << bit;
+                  uint64_t& w = bits[b >> 6];
+                  if (w & m)
+                    return {Code::invalid_argument, "subresource " + std::to_string(i) + " shares byte " +
+                                                        std::to_string(lo + b + static_cast<uint64_t>(std::countr_zero(w & m)) - bit) +
+                                                        " with another subresource placed over the same memory (check the offsets)"};
+                  w |= m;
+                  b += take;
+                }
+                x += len;
+              }
+            }
+      }
+    }
+    g = e;
+  }
+  return Status::Ok();
+}
+
 Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>& patterns,
                             const std::vector<SubresourcePlacement>& placements, const std::string& name,
                             uint64_t resource_size, Layout* out) {
@@ -479,6 +547,7 @@ Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>&
                                         std::to_string(end_max) + why};
   }
   L.size_ = resource_size ? resource_size : end_max;
+  SWZ_TRY(Layout::check_no_shared_bytes(L));
   *out = std::move(L);
   return Status::Ok();
 }

@@ -134,7 +134,7 @@ TEST(DeviceLayout, MatchesReferencePerMipAndRoundTripsJson) {
 TEST(DeviceLayout, IndexableSlotsComeFromColumnPreSwizzle) {
   DeviceLayoutDesc d = base_desc(2, {"X0 X1 X2 X3 Y0 Y1", "X0 X1 Y0 X2 X3 Y1", "X0 X1 Y0 Y1 X2 X3"});
   d.indexable = true;
-  d.subresources = {{0, 0, 0, 0, 2, 0}, {4096, 0, 0, 0, 1, 0}};
+  d.subresources = {{0, 0, 0, 0, 2, 0}, {8192, 0, 0, 0, 1, 0}};
   Layout L;
   ASSERT_TRUE(make_device_layout(d, &L).ok());
   EXPECT_EQ(L.patterns()[L.sub(0).pattern_slot], *d.patterns[2]);
@@ -422,4 +422,22 @@ TEST(RegionCopy, BetweenVendorLayoutsEqualsStagedCopy) {
     ASSERT_TRUE(st.ok()) << st.message();
     EXPECT_EQ(rb, rb2) << pr[0] << " -> " << pr[1];
   }
+}
+
+// Placements that put two subresources on the same bytes are refused; mips
+// that share one tail block without sharing bytes are not.
+TEST(DeviceLayout, OverlappingPlacementsAreRefused) {
+  DeviceLayoutDesc d = base_desc(2, {"X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5 Y4 X6 Y5 X7 Y6 X8"});
+  d.texture.width = 60;
+  d.texture.height = 40;
+  d.subresources = {{0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0}};
+  Layout L;
+  Status st = make_device_layout(d, &L);
+  EXPECT_EQ(st.code(), Code::invalid_argument);
+  EXPECT_NE(st.message().find("shares byte"), std::string::npos) << st.message();
+  // Mip 1 (30x20) placed inside mip 0's tile, at an origin past mip 0's texels
+  // (x from 64 texels = 256 bytes): the same block, no shared byte.
+  d.subresources = {{0, 0, 0, 0, 0, 0}, {0, 0, 0, 256, 0, 0}};
+  st = make_device_layout(d, &L);
+  EXPECT_TRUE(st.ok()) << st.message();
 }

@@ -122,6 +122,7 @@ class Layout {
   friend Status make_layout(const TextureDesc&, const LayoutSpec&, Layout*);
   friend Status make_explicit_layout(const TextureDesc&, const std::vector<Pattern>&, const std::vector<SubresourcePlacement>&,
                                      const std::string&, uint64_t, Layout*);
+  static Status check_no_shared_bytes(const Layout& L);
   std::string name_;
   TextureDesc desc_{};
   LayoutKind kind_ = LayoutKind::RowMajor;

@@ -95,9 +95,12 @@ std::vector<uint8_t> to_ddi_bytes_0022(const Pattern& p);
 Status to_ddi_bytes_legacy(const Pattern& p, std::vector<uint8_t>* out);
 
 // ---- Validation (DESIGN.md §2 rule 8) ---------------------------------------
-/// Checks the pattern for use with elements of `element_bytes` bytes (a power
-/// of two, 1..16; pass 1 to check only the element-independent rules). On
-/// failure the message names the field, index and value.
+/// Checks the pattern for use with elements of `element_bytes` bytes, 1..16.
+/// For a power of two 2^k the element rule applies (address bits 0..k-1 are
+/// X0..X(k-1) with no terms; nothing reads those bits). Other sizes (12-byte
+/// R32G32B32) are byte-granular: no element rule. Pass 1 to check only the
+/// element-independent rules. On failure the message names the field, index
+/// and value.
 Status validate(const Pattern& p, uint32_t element_bytes = 1);
 
 }  // namespace swz

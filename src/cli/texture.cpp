@@ -49,11 +49,23 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
   app->add_option("--packed-mips", o->packed_mips,
                   "For --mip-tail d3d12: NumStandardMips,NumPackedMips,NumTilesForPackedMips as "
                   "D3D12_PACKED_MIP_INFO reports them (e.g. 6,4,1)");
+  // CLI11 reads "-1" or 2^64 into a uint64_t as 2^64 - 1: check the text.
+  static const CLI::Validator kByteCount(
+      [](std::string& v) -> std::string {
+        uint64_t x = 0;
+        auto r = std::from_chars(v.data(), v.data() + v.size(), x);
+        if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size())
+          return "'" + v + "' is not a byte count (0 .. 18446744073709551615)";
+        return {};
+      },
+      "BYTES");
   o->row_pitch_opt = app->add_option(
       "--row-pitch", o->row_pitch,
-      "Bytes between rows of blocks (row-major: rows of elements); 0 = the default (DESIGN.md §2 rule 12)");
+      "Bytes between rows of blocks (row-major: rows of elements); 0 = the default (DESIGN.md §2 rule 12)")
+      ->check(kByteCount);
   o->depth_pitch_opt = app->add_option("--depth-pitch", o->depth_pitch,
-                                       "Bytes between slices of blocks; ROWS for stacked-depth patterns; 0 = the default");
+                                       "Bytes between slices of blocks; ROWS for stacked-depth patterns; 0 = the default")
+                           ->check(kByteCount);
   app->add_option("--backend", o->backend, "Copy kernel: auto (default), scalar, highway, xsimd")
       ->check(CLI::IsMember({"auto", "scalar", "highway", "xsimd"}));
   app->add_option("--threads", o->threads, "Threads for large copies (0 = automatic)");

@@ -158,7 +158,8 @@ Status validate(const Pattern& p, uint32_t element_bytes) {
     return {Code::invalid_argument, "PostambleXORImmediate = " + hex(p.immediate) + " is not below the block size 2^" +
                                         std::to_string(n) + " (it would carry into the next block)"};
   // Element rule: bytes of one element stay together and in order.
-  if (element_bytes == 0) return {Code::invalid_argument, "element size = 0 bytes"};
+  if (element_bytes == 0 || element_bytes > 16)
+    return {Code::invalid_argument, "element size = " + std::to_string(element_bytes) + " bytes (1..16)"};
   unsigned k = 0;
   if ((element_bytes & (element_bytes - 1)) == 0) {
     while ((1u << k) < element_bytes) ++k;

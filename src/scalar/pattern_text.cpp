@@ -73,6 +73,8 @@ Status parse_post(std::string_view key_bit, std::string_view terms, Pattern* p) 
   auto r = std::from_chars(key_bit.data(), key_bit.data() + key_bit.size(), bit);
   if (r.ec != std::errc() || r.ptr != key_bit.data() + key_bit.size() || bit > 31)
     return {Code::parse_error, "postamble: '" + std::string(key_bit) + "' is not an address bit number"};
+  if (p->postamble[0][bit].valid || p->postamble[1][bit].valid)
+    return {Code::parse_error, "post" + std::to_string(bit) + " is given twice"};
   auto parts = split(terms, '^');
   if (parts.size() > 2)
     return {Code::parse_error, "post" + std::to_string(bit) + ": at most two postamble terms, got " + std::to_string(parts.size())};
@@ -148,6 +150,7 @@ std::string hex(uint32_t v) {
 Status parse_pattern_text(std::string_view text, Pattern* out) {
   Pattern p;
   unsigned index = 0;
+  bool seen_imm = false;
   std::string s(text);
   for (char& c : s)
     if (c == '\t' || c == '\n' || c == '\r' || c == ',') c = ' ';
@@ -158,6 +161,8 @@ Status parse_pattern_text(std::string_view text, Pattern* out) {
       if (eq == std::string_view::npos) return {Code::parse_error, "'" + std::string(tok) + "': expected postN=TERMS"};
       SWZ_TRY(parse_post(tok.substr(4, eq - 4), tok.substr(eq + 1), &p));
     } else if (tok.substr(0, 4) == "imm=") {
+      if (seen_imm) return {Code::parse_error, "imm= is given twice"};
+      seen_imm = true;
       SWZ_TRY(parse_uint32(tok.substr(4), "imm", &p.immediate));
     } else if (tok == "stack") {
       p.flags |= kFlagStackDepthSlices;

@@ -18,6 +18,8 @@ else()
     ${CMAKE_CURRENT_LIST_DIR}/highway_copy.cpp
     ${CMAKE_CURRENT_LIST_DIR}/xsimd_copy.cpp)
   target_link_libraries(swz PRIVATE hwy::hwy xsimd)
+  # A static swz exports these link dependencies: find_package(swz) must find them.
+  list(APPEND SWZ_CONFIG_DEPS hwy xtl xsimd)
   target_compile_definitions(swz PRIVATE SWZ_HAVE_SIMD=1)
   set(SWZ_HAVE_SIMD ON)
 
