@@ -19,9 +19,6 @@ cmake --build "$BUILD_DIR" -j "$JOBS"
 echo "==> C++ tests (ctest)"
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
 
-# ---- Python tests (pytest) ---------------------------------------------------
-# Placeholder: when the Python module lands, run it here, e.g.
-#   /usr/bin/python3 -m pytest -q python/tests
-# ------------------------------------------------------------------------------
+# The pytest suite (python/tests) runs inside ctest as the test python_tests.
 
 echo "==> all tests passed"

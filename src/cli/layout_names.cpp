@@ -63,8 +63,9 @@ std::string read_text_file(const std::string& path) {
 
 [[noreturn]] void unknown(std::string_view arg) {
   fail("unknown layout '" + std::string(arg) + "'; built-in layouts: " + builtin_layout_names() +
-       "; or 'pattern:TEXT' (e.g. 'pattern:X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2'), or the path of a pattern JSON file "
-       "(see 'swz layouts')");
+       "; vendor families such as nv-block-linear:gob=tegra,bh=8, intel-tile4, amd-gfx10-sw64k-s-x (all of them:"
+       " 'swz layouts'); or 'pattern:TEXT' (e.g. 'pattern:X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2'), or the path of a pattern or"
+       " resource-layout JSON file");
 }
 
 }  // namespace
