@@ -14,32 +14,13 @@
 #include "swz/dds.hpp"
 #include "swz/layout.hpp"
 
+#include "test_util.hpp"
+
 using namespace swz;
 
 namespace {
 
-FormatInfo fmt(const char* name) {
-  FormatInfo f;
-  EXPECT_TRUE(find_format(name, &f).ok()) << name;
-  return f;
-}
-
-TextureDesc desc2d(const char* format, uint32_t w, uint32_t h, uint32_t mips = 1, uint32_t array = 1) {
-  TextureDesc d;
-  d.format = fmt(format);
-  d.width = w;
-  d.height = h;
-  d.mip_levels = mips;
-  d.array_size = array;
-  return d;
-}
-
-TextureDesc desc3d(const char* format, uint32_t w, uint32_t h, uint32_t depth, uint32_t mips = 1) {
-  TextureDesc d = desc2d(format, w, h, mips);
-  d.dimension = Dimension::Texture3D;
-  d.depth = depth;
-  return d;
-}
+using swz_test::fmt;
 
 // Tightly packed bytes of every subresource, by the core's own layout
 // (row-major subresources in subresource order): a second opinion on sizes.
@@ -181,9 +162,9 @@ Status read(const std::vector<uint8_t>& file, DdsTexture* t) { return read_dds(s
 
 TEST(Dds, DataSizeMatchesCoreLayout) {
   const TextureDesc cases[] = {
-      desc2d("R8G8B8A8_UNORM", 37, 21, 6),  desc2d("BC1_UNORM", 13, 7, 4, 3),  desc2d("BC7_UNORM", 256, 64, 9),
-      desc3d("R16G16B16A16_FLOAT", 9, 5, 7, 4), desc2d("R32G32B32_FLOAT", 5, 3, 3, 2), desc2d("YUY2", 7, 4, 3),
-      desc2d("R8_UNORM", 1, 1), desc3d("BC4_UNORM", 17, 9, 5, 5),
+      swz_test::tex2d("R8G8B8A8_UNORM", 37, 21, 6),  swz_test::tex2d("BC1_UNORM", 13, 7, 4, 3),  swz_test::tex2d("BC7_UNORM", 256, 64, 9),
+      swz_test::tex3d("R16G16B16A16_FLOAT", 9, 5, 7, 4), swz_test::tex2d("R32G32B32_FLOAT", 5, 3, 3, 2), swz_test::tex2d("YUY2", 7, 4, 3),
+      swz_test::tex2d("R8_UNORM", 1, 1), swz_test::tex3d("BC4_UNORM", 17, 9, 5, 5),
   };
   for (const auto& d : cases) {
     uint64_t n = 0;
@@ -202,18 +183,18 @@ struct RoundTrip {
 
 TEST(Dds, RoundTripDx10) {
   const RoundTrip cases[] = {
-      {desc2d("R8G8B8A8_UNORM", 64, 48, 7), false},
-      {desc2d("R8G8B8A8_UNORM_SRGB", 31, 17, 5, 4), false},
-      {desc2d("BC1_UNORM", 64, 64, 7), false},
-      {desc2d("BC3_UNORM", 30, 10, 5, 2), false},
-      {desc2d("BC7_UNORM", 16, 16, 5, 6), true},
-      {desc2d("BC6H_UF16", 8, 8, 4, 12), true},
-      {desc2d("R16G16B16A16_FLOAT", 32, 32, 6, 6), true},
-      {desc3d("R8G8B8A8_UNORM", 16, 8, 4, 5), false},
-      {desc3d("BC4_UNORM", 16, 16, 16, 5), false},
-      {desc2d("R32G32B32_FLOAT", 7, 3, 3), false},
-      {desc2d("R8_UNORM", 1, 1), false},
-      {desc2d("YUY2", 10, 6, 2), false},
+      {swz_test::tex2d("R8G8B8A8_UNORM", 64, 48, 7), false},
+      {swz_test::tex2d("R8G8B8A8_UNORM_SRGB", 31, 17, 5, 4), false},
+      {swz_test::tex2d("BC1_UNORM", 64, 64, 7), false},
+      {swz_test::tex2d("BC3_UNORM", 30, 10, 5, 2), false},
+      {swz_test::tex2d("BC7_UNORM", 16, 16, 5, 6), true},
+      {swz_test::tex2d("BC6H_UF16", 8, 8, 4, 12), true},
+      {swz_test::tex2d("R16G16B16A16_FLOAT", 32, 32, 6, 6), true},
+      {swz_test::tex3d("R8G8B8A8_UNORM", 16, 8, 4, 5), false},
+      {swz_test::tex3d("BC4_UNORM", 16, 16, 16, 5), false},
+      {swz_test::tex2d("R32G32B32_FLOAT", 7, 3, 3), false},
+      {swz_test::tex2d("R8_UNORM", 1, 1), false},
+      {swz_test::tex2d("YUY2", 10, 6, 2), false},
   };
   uint64_t seed = 7;
   for (const auto& c : cases) {
@@ -245,23 +226,23 @@ TEST(Dds, RoundTripDx10) {
 
 TEST(Dds, RoundTripLegacy) {
   const RoundTrip cases[] = {
-      {desc2d("BC1_UNORM", 64, 32, 7), false},      {desc2d("BC2_UNORM", 12, 12, 4), false},
-      {desc2d("BC3_UNORM", 16, 16, 5, 6), true},       {desc2d("BC4_UNORM", 8, 8), false},
-      {desc2d("BC4_SNORM", 8, 8), false},           {desc2d("BC5_UNORM", 8, 4, 3), false},
-      {desc2d("BC5_SNORM", 8, 4), false},           {desc2d("R8G8B8A8_UNORM", 9, 5, 4), false},
-      {desc2d("B8G8R8A8_UNORM", 8, 8, 4, 6), true}, {desc2d("B8G8R8X8_UNORM", 3, 3), false},
-      {desc2d("B5G6R5_UNORM", 4, 4), false},        {desc2d("B5G5R5A1_UNORM", 4, 4), false},
-      {desc2d("B4G4R4A4_UNORM", 4, 4), false},      {desc2d("R8_UNORM", 5, 5, 3), false},
-      {desc2d("R8G8_UNORM", 5, 5), false},          {desc2d("R16_UNORM", 5, 5), false},
-      {desc2d("A8_UNORM", 6, 2), false},            {desc2d("R16G16_UNORM", 2, 2), false},
-      {desc2d("R8G8_SNORM", 2, 2), false},          {desc2d("R8G8B8A8_SNORM", 2, 2), false},
-      {desc2d("R16G16_SNORM", 2, 2), false},        {desc2d("R16G16B16A16_UNORM", 4, 4, 3), false},
-      {desc2d("R16G16B16A16_SNORM", 4, 4), false},  {desc2d("R16_FLOAT", 4, 4), false},
-      {desc2d("R16G16_FLOAT", 4, 4), false},        {desc2d("R16G16B16A16_FLOAT", 4, 4), false},
-      {desc2d("R32_FLOAT", 4, 4), false},           {desc2d("R32G32_FLOAT", 4, 4), false},
-      {desc2d("R32G32B32A32_FLOAT", 4, 4, 3, 6), true}, {desc2d("R8G8_B8G8_UNORM", 6, 2), false},
-      {desc2d("G8R8_G8B8_UNORM", 6, 2), false},     {desc2d("YUY2", 6, 2), false},
-      {desc3d("B8G8R8A8_UNORM", 8, 4, 4, 4), false}, {desc3d("BC1_UNORM", 8, 8, 8, 3), false},
+      {swz_test::tex2d("BC1_UNORM", 64, 32, 7), false},      {swz_test::tex2d("BC2_UNORM", 12, 12, 4), false},
+      {swz_test::tex2d("BC3_UNORM", 16, 16, 5, 6), true},       {swz_test::tex2d("BC4_UNORM", 8, 8), false},
+      {swz_test::tex2d("BC4_SNORM", 8, 8), false},           {swz_test::tex2d("BC5_UNORM", 8, 4, 3), false},
+      {swz_test::tex2d("BC5_SNORM", 8, 4), false},           {swz_test::tex2d("R8G8B8A8_UNORM", 9, 5, 4), false},
+      {swz_test::tex2d("B8G8R8A8_UNORM", 8, 8, 4, 6), true}, {swz_test::tex2d("B8G8R8X8_UNORM", 3, 3), false},
+      {swz_test::tex2d("B5G6R5_UNORM", 4, 4), false},        {swz_test::tex2d("B5G5R5A1_UNORM", 4, 4), false},
+      {swz_test::tex2d("B4G4R4A4_UNORM", 4, 4), false},      {swz_test::tex2d("R8_UNORM", 5, 5, 3), false},
+      {swz_test::tex2d("R8G8_UNORM", 5, 5), false},          {swz_test::tex2d("R16_UNORM", 5, 5), false},
+      {swz_test::tex2d("A8_UNORM", 6, 2), false},            {swz_test::tex2d("R16G16_UNORM", 2, 2), false},
+      {swz_test::tex2d("R8G8_SNORM", 2, 2), false},          {swz_test::tex2d("R8G8B8A8_SNORM", 2, 2), false},
+      {swz_test::tex2d("R16G16_SNORM", 2, 2), false},        {swz_test::tex2d("R16G16B16A16_UNORM", 4, 4, 3), false},
+      {swz_test::tex2d("R16G16B16A16_SNORM", 4, 4), false},  {swz_test::tex2d("R16_FLOAT", 4, 4), false},
+      {swz_test::tex2d("R16G16_FLOAT", 4, 4), false},        {swz_test::tex2d("R16G16B16A16_FLOAT", 4, 4), false},
+      {swz_test::tex2d("R32_FLOAT", 4, 4), false},           {swz_test::tex2d("R32G32_FLOAT", 4, 4), false},
+      {swz_test::tex2d("R32G32B32A32_FLOAT", 4, 4, 3, 6), true}, {swz_test::tex2d("R8G8_B8G8_UNORM", 6, 2), false},
+      {swz_test::tex2d("G8R8_G8B8_UNORM", 6, 2), false},     {swz_test::tex2d("YUY2", 6, 2), false},
+      {swz_test::tex3d("B8G8R8A8_UNORM", 8, 4, 4, 4), false}, {swz_test::tex3d("BC1_UNORM", 8, 8, 8, 3), false},
   };
   uint64_t seed = 99;
   for (const auto& c : cases) {
@@ -294,7 +275,7 @@ TEST(Dds, RoundTripLegacy) {
 TEST(Dds, WrittenHeaderFields) {
   // A DX10 cube array with mips: check the written words against the documentation.
   DdsTexture t;
-  t.desc = desc2d("BC7_UNORM_SRGB", 32, 32, 6, 12);
+  t.desc = swz_test::tex2d("BC7_UNORM_SRGB", 32, 32, 6, 12);
   t.cube = true;
   uint64_t n = 0;
   ASSERT_TRUE(dds_data_size(t.desc, &n).ok());
@@ -374,7 +355,7 @@ TEST(Dds, LegacyPixelFormatsByHand) {
     SCOPED_TRACE(c.what);
     const FormatInfo f = fmt(c.format);
     // 8x4 texels, 3 mips (8x4, 4x2, 2x1).
-    TextureDesc d = desc2d(c.format, 8, 4, 3);
+    TextureDesc d = swz_test::tex2d(c.format, 8, 4, 3);
     uint64_t n = 0;
     for (uint32_t m = 0; m < 3; ++m) {
       uint32_t w = std::max(1u, 8u >> m), h = std::max(1u, 4u >> m);
@@ -413,7 +394,7 @@ TEST(Dds, LegacyCubeByHand) {
   Status st = read(file, &t);
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_TRUE(t.cube);
-  expect_same_desc(t.desc, desc2d("B8G8R8A8_UNORM", 4, 4, 3, 6));
+  expect_same_desc(t.desc, swz_test::tex2d("B8G8R8A8_UNORM", 4, 4, 3, 6));
   // Subresource order: face 2 (+Y), mip 1 starts after two whole faces and mip 0.
   Layout l;
   ASSERT_TRUE(make_layout(t.desc, LayoutSpec{}, &l).ok());
@@ -446,7 +427,7 @@ TEST(Dds, LegacyVolumeByHand) {
   DdsTexture t;
   Status st = read(file, &t);
   ASSERT_TRUE(st.ok()) << st.message();
-  expect_same_desc(t.desc, desc3d("R8_UNORM", 8, 4, 4, 4));
+  expect_same_desc(t.desc, swz_test::tex3d("R8_UNORM", 8, 4, 4, 4));
   EXPECT_EQ(t.data.size(), n);
   EXPECT_EQ(n, packed_by_core(t.desc));
 }
@@ -462,7 +443,7 @@ TEST(Dds, Dx10ByHand) {
     DdsTexture t;
     Status st = read(file, &t);
     ASSERT_TRUE(st.ok()) << st.message();
-    expect_same_desc(t.desc, desc2d("BC1_UNORM", 12, 8, 2, 3));
+    expect_same_desc(t.desc, swz_test::tex2d("BC1_UNORM", 12, 8, 2, 3));
     EXPECT_TRUE(std::equal(t.data.begin(), t.data.end(), file.begin() + 148));
   }
   {  // two cube maps, R16G16B16A16_FLOAT 2x2, 2 mips
@@ -474,7 +455,7 @@ TEST(Dds, Dx10ByHand) {
     Status st = read(file, &t);
     ASSERT_TRUE(st.ok()) << st.message();
     EXPECT_TRUE(t.cube);
-    expect_same_desc(t.desc, desc2d("R16G16B16A16_FLOAT", 2, 2, 2, 12));
+    expect_same_desc(t.desc, swz_test::tex2d("R16G16B16A16_FLOAT", 2, 2, 2, 12));
   }
   {  // 3D R8G8B8A8 4x4x2, 3 mips
     Header h = dx10_base(4, 4, 3);
@@ -486,7 +467,7 @@ TEST(Dds, Dx10ByHand) {
     DdsTexture t;
     Status st = read(file, &t);
     ASSERT_TRUE(st.ok()) << st.message();
-    expect_same_desc(t.desc, desc3d("R8G8B8A8_UNORM", 4, 4, 2, 3));
+    expect_same_desc(t.desc, swz_test::tex3d("R8G8B8A8_UNORM", 4, 4, 2, 3));
   }
   {  // 1D R32_FLOAT 16 wide, read as 16x1
     Header h = dx10_base(16, 1);
@@ -497,7 +478,7 @@ TEST(Dds, Dx10ByHand) {
     ASSERT_TRUE(st.ok()) << st.message();
     EXPECT_TRUE(info.one_d);
     EXPECT_EQ(info.alpha_mode, 3u);
-    expect_same_desc(info.desc, desc2d("R32_FLOAT", 16, 1));
+    expect_same_desc(info.desc, swz_test::tex2d("R32_FLOAT", 16, 1));
   }
 }
 
@@ -627,7 +608,7 @@ TEST(Dds, HostileTable) {
 }
 
 TEST(Dds, EveryTruncationFailsCleanly) {
-  const RoundTrip cases[] = {{desc2d("BC1_UNORM", 8, 8, 4, 2), false}, {desc2d("R8G8B8A8_UNORM", 3, 2, 2, 6), true}};
+  const RoundTrip cases[] = {{swz_test::tex2d("BC1_UNORM", 8, 8, 4, 2), false}, {swz_test::tex2d("R8G8B8A8_UNORM", 3, 2, 2, 6), true}};
   for (bool legacy_header : {false, true}) {
     for (const auto& c : cases) {
       if (legacy_header && !c.cube && c.desc.array_size > 1) continue;
@@ -658,7 +639,7 @@ TEST(Dds, EveryTruncationFailsCleanly) {
 
 TEST(Dds, RandomCorruptionNeverCrashes) {
   DdsTexture t;
-  t.desc = desc2d("BC3_UNORM", 16, 8, 3, 2);
+  t.desc = swz_test::tex2d("BC3_UNORM", 16, 8, 3, 2);
   uint64_t n = 0;
   ASSERT_TRUE(dds_data_size(t.desc, &n).ok());
   t.data = random_bytes(n, 11);
@@ -695,7 +676,7 @@ TEST(Dds, WriteErrors) {
   std::vector<uint8_t> out;
   {
     DdsTexture t;
-    t.desc = desc2d("R8G8B8A8_UNORM", 4, 4);
+    t.desc = swz_test::tex2d("R8G8B8A8_UNORM", 4, 4);
     t.data.resize(63);
     Status st = write_dds(t, &out);
     EXPECT_FALSE(st.ok());
@@ -705,7 +686,7 @@ TEST(Dds, WriteErrors) {
   }
   {
     DdsTexture t;
-    t.desc = desc2d("R8G8B8A8_UNORM", 4, 4, 1, 4);
+    t.desc = swz_test::tex2d("R8G8B8A8_UNORM", 4, 4, 1, 4);
     t.cube = true;
     t.data.resize(256);
     Status st = write_dds(t, &out);
@@ -714,12 +695,12 @@ TEST(Dds, WriteErrors) {
   }
   {
     DdsTexture t;
-    t.desc = desc2d("R8G8B8A8_UNORM", 4, 4, 4);
+    t.desc = swz_test::tex2d("R8G8B8A8_UNORM", 4, 4, 4);
     EXPECT_FALSE(write_dds(t, &out).ok());  // mip chain of 4x4 is 3
   }
   {
     DdsTexture t;
-    t.desc = desc2d("R8G8B8A8_UNORM_SRGB", 4, 4);
+    t.desc = swz_test::tex2d("R8G8B8A8_UNORM_SRGB", 4, 4);
     t.data.resize(64);
     DdsWriteOptions o;
     o.legacy_header = true;
@@ -730,7 +711,7 @@ TEST(Dds, WriteErrors) {
   }
   {
     DdsTexture t;
-    t.desc = desc2d("BC1_UNORM", 4, 4, 1, 2);
+    t.desc = swz_test::tex2d("BC1_UNORM", 4, 4, 1, 2);
     t.data.resize(16);
     DdsWriteOptions o;
     o.legacy_header = true;
@@ -740,13 +721,13 @@ TEST(Dds, WriteErrors) {
   }
   {
     DdsTexture t;
-    t.desc = desc2d("NV12", 4, 4);
+    t.desc = swz_test::tex2d("NV12", 4, 4);
     t.data.resize(24);
     EXPECT_EQ(write_dds(t, &out).code(), Code::unsupported);
   }
   {
     DdsTexture t;
-    t.desc = desc2d("R8G8B8A8_UNORM", 4, 4);
+    t.desc = swz_test::tex2d("R8G8B8A8_UNORM", 4, 4);
     t.desc.samples = 4;
     t.data.resize(64);
     EXPECT_EQ(write_dds(t, &out).code(), Code::unsupported);
@@ -780,7 +761,7 @@ TEST(DdsFiles, PillowA8R8G8B8) {
   DdsTexture t;
   Status st = read(file, &t);
   ASSERT_TRUE(st.ok()) << st.message();
-  expect_same_desc(t.desc, desc2d("B8G8R8A8_UNORM", 5, 3));
+  expect_same_desc(t.desc, swz_test::tex2d("B8G8R8A8_UNORM", 5, 3));
   ASSERT_EQ(t.data.size(), 5u * 3 * 4);
   for (uint32_t y = 0; y < 3; ++y)
     for (uint32_t x = 0; x < 5; ++x) {
@@ -811,7 +792,7 @@ TEST(DdsFiles, ImageMagick) {
     DdsTexture t;
     Status st = read(file, &t);
     ASSERT_TRUE(st.ok()) << st.message();
-    expect_same_desc(t.desc, desc2d("B8G8R8A8_UNORM", 16, 8, 5));
+    expect_same_desc(t.desc, swz_test::tex2d("B8G8R8A8_UNORM", 16, 8, 5));
     ASSERT_EQ(t.data.size(), (128u + 32 + 8 + 2 + 1) * 4);
     for (uint32_t y = 0; y < 8; ++y)
       for (uint32_t x = 0; x < 16; ++x) {
@@ -827,7 +808,7 @@ TEST(DdsFiles, ImageMagick) {
     DdsTexture t;
     Status st = read(file, &t);
     ASSERT_TRUE(st.ok()) << st.message();
-    expect_same_desc(t.desc, desc2d("BC3_UNORM", 16, 8, 5));
+    expect_same_desc(t.desc, swz_test::tex2d("BC3_UNORM", 16, 8, 5));
     EXPECT_EQ(t.data.size(), 16u * (8 + 2 + 1 + 1 + 1));
   }
   {
@@ -835,7 +816,7 @@ TEST(DdsFiles, ImageMagick) {
     DdsTexture t;
     Status st = read(file, &t);
     ASSERT_TRUE(st.ok()) << st.message();
-    expect_same_desc(t.desc, desc2d("BC1_UNORM", 12, 12));
+    expect_same_desc(t.desc, swz_test::tex2d("BC1_UNORM", 12, 12));
     EXPECT_EQ(t.data.size(), 8u * 9);
   }
 }

@@ -14,25 +14,14 @@
 #include "swz/swz.hpp"
 #include "swz/vendor.hpp"
 
+#include "test_util.hpp"
+
 using namespace swz;
 
 namespace {
 
-FormatInfo fmt(const char* name) {
-  FormatInfo f;
-  EXPECT_TRUE(find_format(name, &f).ok()) << name;
-  return f;
-}
-
-TextureDesc tex2d(const char* format, uint32_t w, uint32_t h, uint32_t mips = 1, uint32_t layers = 1) {
-  TextureDesc d;
-  d.format = fmt(format);
-  d.width = w;
-  d.height = h;
-  d.mip_levels = mips;
-  d.array_size = layers;
-  return d;
-}
+using swz_test::fmt;
+using swz_test::tex2d;
 
 const char* format_for(uint32_t eb) {
   return eb == 1 ? "R8_UNORM" : eb == 2 ? "R8G8_UNORM" : eb == 4 ? "R8G8B8A8_UNORM" : eb == 8 ? "R16G16B16A16_UNORM" : "R32G32B32A32_FLOAT";

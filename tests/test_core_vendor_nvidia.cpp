@@ -15,32 +15,15 @@
 #include "swz/swz.hpp"
 #include "swz/vendor.hpp"
 
+#include "test_util.hpp"
+
 using namespace swz;
 
 namespace {
 
-FormatInfo fmt(const char* name) {
-  FormatInfo f;
-  EXPECT_TRUE(find_format(name, &f).ok()) << name;
-  return f;
-}
-
-TextureDesc tex2d(const char* format, uint32_t w, uint32_t h, uint32_t mips = 1, uint32_t layers = 1) {
-  TextureDesc d;
-  d.format = fmt(format);
-  d.width = w;
-  d.height = h;
-  d.mip_levels = mips;
-  d.array_size = layers;
-  return d;
-}
-
-TextureDesc tex3d(const char* format, uint32_t w, uint32_t h, uint32_t depth, uint32_t mips = 1) {
-  TextureDesc d = tex2d(format, w, h, mips);
-  d.dimension = Dimension::Texture3D;
-  d.depth = depth;
-  return d;
-}
+using swz_test::fmt;
+using swz_test::tex2d;
+using swz_test::tex3d;
 
 // Tegra X1 TRM GOB: 64 bytes x 8 rows, 16-byte x 2-row sectors.
 uint64_t gob_tegra(uint64_t x, uint64_t y) {

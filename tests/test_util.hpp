@@ -5,9 +5,35 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "swz/swz.hpp"
 
 namespace swz_test {
+
+/// A format by DXGI name (the test fails if it is unknown).
+inline swz::FormatInfo fmt(const char* name) {
+  swz::FormatInfo f;
+  EXPECT_TRUE(swz::find_format(name, &f).ok()) << name;
+  return f;
+}
+
+inline swz::TextureDesc tex2d(const char* format, uint32_t w, uint32_t h, uint32_t mips = 1, uint32_t array = 1) {
+  swz::TextureDesc d;
+  d.format = fmt(format);
+  d.width = w;
+  d.height = h;
+  d.mip_levels = mips;
+  d.array_size = array;
+  return d;
+}
+
+inline swz::TextureDesc tex3d(const char* format, uint32_t w, uint32_t h, uint32_t depth, uint32_t mips = 1) {
+  swz::TextureDesc d = tex2d(format, w, h, mips);
+  d.dimension = swz::Dimension::Texture3D;
+  d.depth = depth;
+  return d;
+}
 
 inline swz::FormatInfo format_for_bytes(uint32_t eb) {
   const char* name = eb == 1 ? "R8_UNORM" : eb == 2 ? "R8G8_UNORM" : eb == 4 ? "R8G8B8A8_UNORM" : eb == 8 ? "R16G16B16A16_UNORM"
