@@ -131,16 +131,21 @@ class Walker {
 
   void SetupStreaming() {
     const bool to_swz = dir_ == Direction::ToSwizzled;
+    // Swizzled side: runs start at multiples of R and lines (q4/general line
+    // kernels) at multiples of 64, so the base pointer's alignment decides.
+    // Linear side: run starts are lin + (x - xa0) + row/slice pitches.
     uint64_t bits;
     if (to_swz) {
-      bits = reinterpret_cast<uintptr_t>(r_.swz) | g_.R;
+      bits = reinterpret_cast<uintptr_t>(r_.swz);
     } else {
-      bits = (reinterpret_cast<uintptr_t>(r_.lin) - g_.xa0) | g_.R;
+      bits = (reinterpret_cast<uintptr_t>(r_.lin) - g_.xa0);
       if (r_.h > 1) bits |= r_.lin_row_pitch;
       if (r_.d > 1) bits |= r_.lin_depth_pitch;
     }
-    const uint64_t align = bits & (~bits + 1);  // lowest set bit
-    stream16_ = r_.streaming && align >= 16;
+    bits |= 64;
+    const uint64_t align = bits & (~bits + 1);  // lowest set bit, at most 64
+    // Run<N> streams need N-aligned (16) destinations; lines and R >= 64 runs 64.
+    stream16_ = r_.streaming && align >= 16 && g_.R >= 16;
     stream64_ = r_.streaming && align >= 64;
     // Deswizzle lines: 64-byte linear lines start where (lin_row + x - xa0)
     // is a multiple of 64; possible for every row when runs are 16-aligned
