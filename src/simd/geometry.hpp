@@ -38,6 +38,9 @@ struct Tuning {
   /// (write-combined destination) or when the box holds at least this many
   /// bytes (larger than the last-level cache can keep; measured, RESULTS.md).
   uint64_t stream_min_bytes = uint64_t{24} << 20;
+  /// Deswizzle with streaming stores walks whole blocks in address order
+  /// (TileDeswizzle in walker-inl.h).
+  bool tile_walk = true;
 };
 
 /// Bytes of the box of a Region (linear side, without padding).

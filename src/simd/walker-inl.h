@@ -396,6 +396,7 @@ class Walker {
 
   // Four lines of four rows (q4) <-> four runs of four rows: one transpose
   // where the target has it, else four gathered lines.
+ public:
   static HWY_SWZ_INLINE void Group4(uint8_t* d0, uint8_t* d1, uint8_t* d2, uint8_t* d3, const uint8_t* s0,
                                     const uint8_t* s1, const uint8_t* s2, const uint8_t* s3, bool stream) {
     if constexpr (Mv::kHasQuad) {
@@ -407,6 +408,8 @@ class Walker {
       Mv::Line4(d3, s0 + 48, s1 + 48, s2 + 48, s3 + 48, stream);
     }
   }
+ private:
+
 
   // 16-byte runs: each linear row is written in whole 64-byte lines, four
   // runs gathered from the strip (in L1). Lines follow the linear alignment;
@@ -497,3 +500,130 @@ class Walker {
   RowPart fold_[kMaxStripRows];
   ColPart rel_[kMaxChunkRuns];
 };
+
+// ---- Deswizzle from memory: whole blocks in address order -------------------
+//
+// Reading the swizzled side in the strip order above touches each block's
+// lines out of address order; from DRAM that caps reads near 9 GB/s here
+// (bench/RESULTS.md), well under memcpy. For large copies (streaming) of the
+// q4 shape, the blocks that lie wholly inside the box are therefore walked in
+// the address order of their lines, four lines (four runs of four rows) at a
+// time, with the next block prefetched; linear rows are written in whole
+// 64-byte lines. The box edges around that interior go through the strip
+// walker. The schedule (which rows/columns each group of four lines holds) is
+// the same for every block up to the per-block constant K = the block
+// origin's in-block offset, XORed in (high-coordinate XOR terms, immediate).
+
+struct TileQuad {
+  uint32_t s[4];  // in-block offsets of the four lines (before ^ K)
+  uint64_t lin;   // linear offset of the group's first row from the block origin
+};
+constexpr unsigned kMaxTileQuads = 256;  // blocks up to 64 KiB
+
+template <class Mv>
+bool TileDeswizzle(const Region& r, const Tuning& t) {
+  if (!Mv::kHasLine || !t.line_kernels || !t.tile_walk) return false;
+  const Geo g = make_geo(r);
+  const Plan& p = *g.p;
+  const uint64_t eb = p.element_bytes;
+  if (!g.q4 || p.high_mask != 0 || r.stack_rows || p.ext_log2[3] != 0 || g.ex < 6 || p.block_bits > 16 ||
+      r.pre[0] % eb != 0)
+    return false;
+  const uint64_t wb = (uint64_t{1} << g.ex) / eb;  // block extent in elements
+  const uint64_t hb = uint64_t{1} << p.ext_log2[1];
+  const uint64_t db = uint64_t{1} << p.ext_log2[2];
+  // interior, box-relative element coordinates
+  auto interior = [](uint64_t a0, uint64_t n, uint64_t pre, uint64_t blk, uint64_t* i0, uint64_t* i1) {
+    const uint64_t s = a0 + pre, e = s + n;
+    const uint64_t bs = (s + blk - 1) / blk * blk, be = e / blk * blk;
+    if (bs >= be) return false;
+    *i0 = bs - s;
+    *i1 = be - s;
+    return true;
+  };
+  uint64_t ix0, ix1, iy0, iy1, iz0, iz1;
+  if (!interior(r.x0, r.w, r.pre[0] / eb, wb, &ix0, &ix1) || !interior(r.y0, r.h, r.pre[1], hb, &iy0, &iy1) ||
+      !interior(r.z0, r.d, r.pre[2], db, &iz0, &iz1))
+    return false;
+  // the schedule: lines of a block in address order, the first of each quad
+  TileQuad q[kMaxTileQuads];
+  unsigned nq = 0;
+  for (uint64_t L = 0; L < g.B; L += 64) {
+    uint32_t c[3] = {0, 0, 0};
+    for (unsigned i = 6; i < p.block_bits; ++i)
+      if (L & (uint64_t{1} << i))
+        for (unsigned k = 0; k < 3; ++k) c[k] ^= p.inverse[i][k];
+    if ((c[0] >> 4) & 3) continue;  // not the first run of a group of four
+    if (nq == kMaxTileQuads) return false;
+    TileQuad& e = q[nq++];
+    const uint32_t gyz = p.g(1, c[1]) ^ p.g(2, c[2]);
+    for (unsigned k = 0; k < 4; ++k) e.s[k] = gyz ^ p.g(0, c[0] + 16 * k);
+    e.lin = c[2] * r.lin_depth_pitch + c[1] * r.lin_row_pitch + c[0];
+  }
+  // linear 64-byte lines aligned: stream them (the walk's stores are all whole lines)
+  const uint64_t ph = (reinterpret_cast<uintptr_t>(r.lin) - g.xa0) | (r.h > 1 ? r.lin_row_pitch : 0) |
+                      (r.d > 1 ? r.lin_depth_pitch : 0);
+  const bool st = r.streaming && (ph & 63) == 0;
+  const uint64_t P = r.lin_row_pitch;
+  auto sub = [&](uint64_t x0, uint64_t x1, uint64_t y0, uint64_t y1, uint64_t z0, uint64_t z1) {
+    if (x0 >= x1 || y0 >= y1 || z0 >= z1) return;
+    Region s = r;
+    s.x0 = r.x0 + static_cast<uint32_t>(x0);
+    s.y0 = r.y0 + static_cast<uint32_t>(y0);
+    s.z0 = r.z0 + static_cast<uint32_t>(z0);
+    s.w = static_cast<uint32_t>(x1 - x0);
+    s.h = static_cast<uint32_t>(y1 - y0);
+    s.d = static_cast<uint32_t>(z1 - z0);
+    s.lin = r.lin + z0 * r.lin_depth_pitch + y0 * r.lin_row_pitch + x0 * eb;
+    Walker<Mv> w(s, Direction::ToLinear, t);
+    w.Run();
+  };
+  // edges: front/back slabs, top/bottom bands, left/right columns
+  sub(0, r.w, 0, r.h, 0, iz0);
+  sub(0, r.w, 0, r.h, iz1, r.d);
+  sub(0, r.w, 0, iy0, iz0, iz1);
+  sub(0, r.w, iy1, r.h, iz0, iz1);
+  sub(0, ix0, iy0, iy1, iz0, iz1);
+  sub(ix1, r.w, iy0, iy1, iz0, iz1);
+  // interior blocks
+  const uint64_t B = g.B;
+  const uint8_t* const swz = r.swz;
+  for (uint64_t zb = iz0; zb < iz1; zb += db)
+    for (uint64_t yb = iy0; yb < iy1; yb += hb) {
+      uint64_t Y, Z;
+      adjust_yz(r, r.y0 + yb, r.z0 + zb, &Y, &Z);
+      const RowPart rp = row_part(r, g, Y, Z);
+      uint8_t* const lrow = r.lin + zb * r.lin_depth_pitch + yb * P;
+      uint64_t next = 0;
+      for (uint64_t xb = ix0; xb < ix1; xb += wb) {
+        const uint64_t X = (r.x0 + xb) * eb + r.pre[0];
+        const uint64_t o0 = next ? next : addr_rt(g.mode, rp, col_part(g, X));
+        next = 0;
+        if (xb + wb < ix1) {
+          // prefetch the next block of this row into L2, in address order
+          next = addr_rt(g.mode, rp, col_part(g, X + (uint64_t{1} << g.ex)));
+          const uint8_t* nb = swz + (next & ~(B - 1));
+          for (uint64_t o = 0; o < B; o += 64) __builtin_prefetch(nb + o, 0, 2);
+        }
+        const uint8_t* tb = swz + (o0 & ~(B - 1));
+        const uint32_t K = static_cast<uint32_t>(o0 & (B - 1));
+        uint8_t* lt = lrow + xb * eb;
+        if (st) {
+          for (unsigned i = 0; i < nq; ++i) {
+            const TileQuad& e = q[i];
+            uint8_t* l = lt + e.lin;
+            Walker<Mv>::Group4(l, l + P, l + 2 * P, l + 3 * P, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K),
+                               tb + (e.s[3] ^ K), true);
+          }
+        } else {
+          for (unsigned i = 0; i < nq; ++i) {
+            const TileQuad& e = q[i];
+            uint8_t* l = lt + e.lin;
+            Walker<Mv>::Group4(l, l + P, l + 2 * P, l + 3 * P, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K),
+                               tb + (e.s[3] ^ K), false);
+          }
+        }
+      }
+    }
+  return true;
+}

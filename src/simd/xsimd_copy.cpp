@@ -88,8 +88,11 @@ void xsimd_copy(const Region& r, Direction dir) {
   }
   Region rs = r;
   if (simd::region_bytes(r) >= simd::tuning().stream_min_bytes) rs.streaming = true;
-  simd::xs::Walker<simd::xs::XsimdMover> w(rs, dir, simd::tuning());
-  w.Run();
+  if (dir == Direction::ToLinear && rs.streaming && simd::xs::TileDeswizzle<simd::xs::XsimdMover>(rs, simd::tuning())) {
+  } else {
+    simd::xs::Walker<simd::xs::XsimdMover> w(rs, dir, simd::tuning());
+    w.Run();
+  }
 #if defined(__SSE2__)
   if (rs.streaming) _mm_sfence();
 #endif
