@@ -201,6 +201,10 @@ inline void copy_piece(const Region& r, const Geo& g, RowPart rp, uint8_t* lin_r
 }  // namespace swz::detail::simd
 
 namespace swz::detail {
+/// Bytes of a copy from which the SIMD kernels stream (simd::tuning().stream_min_bytes).
+/// The kernels compare it with the Region they get; a caller that splits one
+/// copy over threads should compare the whole copy and set Region::streaming.
+uint64_t simd_stream_threshold();
 /// Name of the Highway target the dispatcher picks on this machine ("AVX3", "AVX2", ...).
 const char* highway_target_name();
 /// Name of the xsimd architecture the xsimd kernel was compiled for.

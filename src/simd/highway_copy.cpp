@@ -203,6 +203,8 @@ void highway_copy(const Region& r, Direction dir) {
   if (r.streaming) hwy::FlushStream();
 }
 
+uint64_t simd_stream_threshold() { return simd::tuning().stream_min_bytes; }
+
 /// Name of the Highway target the dispatcher picks on this machine.
 const char* highway_target_name() { return hwy::TargetName(HWY_DYNAMIC_DISPATCH(simd::TargetBits)()); }
 
