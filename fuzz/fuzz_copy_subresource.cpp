@@ -130,6 +130,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   void* rptr = alloc_res ? res.data() : nullptr;
   void* lptr = alloc_lin ? lin.data() : nullptr;
 
+  if (std::getenv("SWZ_FUZZ_VERBOSE")) {
+    std::fprintf(stderr, "%s %ux%ux%u array %u mips %u samples %u, layout %s (%u subresources, %llu bytes), sub %u",
+                 fmt.name, desc.width, desc.height, desc.depth, desc.array_size, desc.mip_levels, desc.samples, L.name().c_str(),
+                 L.subresource_count(), static_cast<unsigned long long>(L.size()), sub);
+    if (pbox) std::fprintf(stderr, " box (%u,%u,%u)-(%u,%u,%u)", box.left, box.top, box.front, box.right, box.bottom, box.back);
+    std::fprintf(stderr, "\n  %s, linear %llu bytes rp %llu dp %llu, resource %llu bytes, backend %s, threads %u, wc %d\n",
+                 to_swizzled ? "write" : "read", static_cast<unsigned long long>(lin_size), static_cast<unsigned long long>(rp),
+                 static_cast<unsigned long long>(dp), static_cast<unsigned long long>(res_size), backend_name(o.backend), o.threads,
+                 o.write_combined);
+    if (valid_sub)
+      std::fprintf(stderr, "  pattern %s, row pitch %llu, depth pitch %llu, pre (%llu,%llu,%llu)\n", to_text(L.patterns()[s.pattern_slot]).c_str(),
+                   static_cast<unsigned long long>(s.row_pitch), static_cast<unsigned long long>(s.depth_pitch),
+                   static_cast<unsigned long long>(s.pre_swizzle[0]), static_cast<unsigned long long>(s.pre_swizzle[1]),
+                   static_cast<unsigned long long>(s.pre_swizzle[2]));
+  }
   Status st = to_swizzled ? write_to_subresource(L, rptr, res_size, sub, pbox, lptr, lin_size, rp, dp, o)
                           : read_from_subresource(lptr, lin_size, rp, dp, L, rptr, res_size, sub, pbox, o);
   SWZ_FUZZ_CHECK(res.canary_intact() && lin.canary_intact(), st.message());

@@ -71,7 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {
     SWZ_FUZZ_CHECK(buf.equals(b0), "buffer changed by a write");
     // Read the tiles back into a zeroed copy of the buffer window.
-    std::vector<uint8_t> back(bsize, 0);
+    std::vector<uint8_t> back(bsize + 1, 0);  // + 1: never a null pointer (copy_tiles refuses null buffers)
     st = copy_tiles(L, res.data(), rsize, start, rs, back.data(), bsize, offset, other);
     SWZ_FUZZ_CHECK(st.ok(), st.message());
     // Duplicate tiles in one call (a box cannot repeat, a run cannot either)

@@ -168,8 +168,13 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
   out->lin_bytes = need;
   out->sub_offset = s.offset;
   out->sub_size = s.size;
-  r.lin_row_pitch = lin_row_pitch;
-  r.lin_depth_pitch = lin_depth_pitch;
+  // A pitch the box does not use (one row, one slice) may hold anything, as
+  // in D3D12; kernels step their pointers by it past the last row or slice,
+  // so give them a harmless value (found by fuzz_copy_subresource: a depth
+  // pitch of 2^64-1 on a 2D box made the Highway walker's slice pointer wrap
+  // around the address space, undefined behaviour even though never read).
+  r.lin_row_pitch = r.h > 1 ? lin_row_pitch : row;
+  r.lin_depth_pitch = r.d > 1 ? lin_depth_pitch : slice;
   // Resource side: the layout keeps every offset of the subresource in [offset, offset + size).
   uint64_t end;
   if (!add_ok(s.offset, s.size, &end)) return {Code::overflow, "subresource end does not fit in 64 bits"};

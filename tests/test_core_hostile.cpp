@@ -668,3 +668,29 @@ TEST(Hostile, CopyTilesHugeTileCount) {
   EXPECT_ERROR(copy_tiles(L, nullptr, L.size(), at, many, buf.data(), buf.size(), 0, TileCopyDirection::SwizzledToLinearBuffer),
                Code::out_of_range, "run past the subresource's 268435456 tiles");
 }
+
+// Pitches the box does not use may hold anything (D3D12 ignores them): a
+// depth pitch of 2^64-1 on a 2D copy, a row pitch of 2^64-1 on a one-row box.
+// The kernels stepped their pointers by such a pitch past the last slice and
+// wrapped around the address space (UBSan; found by fuzz_copy_subresource).
+TEST(Hostile, UnusedPitchesMayHoldAnything) {
+  const Layout L = layout_of(tex2d("R8_UNORM", 283, 127), LayoutKind::RowMajor);
+  const uint64_t all = std::numeric_limits<uint64_t>::max();
+  const Box one_row{0, 5, 0, 283, 6, 1};
+  for (Backend b : {Backend::Scalar, Backend::Highway, Backend::Xsimd})
+    for (unsigned threads : {1u, 3u}) {
+      SCOPED_TRACE(std::string(backend_name(b)) + " x" + std::to_string(threads));
+      CopyOptions o;
+      o.backend = b;
+      o.threads = threads;
+      o.write_combined = true;
+      Fenced res(L.size()), lin(131071 * 126 + 283);
+      Status st = write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), 131071, all, o);
+      if (st.code() == Code::unsupported) continue;  // backend not built
+      EXPECT_TRUE(st.ok()) << st.message();
+      EXPECT_TRUE(read_from_subresource(lin.data(), lin.size(), 131071, all, L, res.data(), res.size(), 0, nullptr, o).ok());
+      EXPECT_TRUE(write_to_subresource(L, res.data(), res.size(), 0, &one_row, lin.data(), 283, all, all, o).ok());
+      EXPECT_TRUE(read_from_subresource(lin.data(), 283, all, all, L, res.data(), res.size(), 0, &one_row, o).ok());
+      EXPECT_TRUE(res.guards_intact() && lin.guards_intact());
+    }
+}
