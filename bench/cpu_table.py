@@ -50,8 +50,8 @@ def copy_table(rows):
         d, layout, fmt_, size, be, th, wc = m.groups()
         key = (layout, fmt_, size, be, th, bool(wc))
         table.setdefault(key, {})[d] = b
-    out = ["| layout | format | size | backend | threads | swizzle GB/s | × memcpy | deswizzle GB/s | × memcpy | memcpy GB/s |",
-           "|---|---|---|---|---|---|---|---|---|---|"]
+    out = ["| layout | format | size | backend | threads | swizzle GB/s | × memcpy | × nt-copy | deswizzle GB/s | × memcpy | × nt-copy | memcpy GB/s | nt-copy GB/s |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     order_fmt = list(FORMAT_LABEL)
 
     def sort_key(k):
@@ -67,8 +67,10 @@ def copy_table(rows):
         s, ds = table[k].get("swizzle"), table[k].get("deswizzle")
         g = lambda b, c: b.get(c) if b else None
         mc = g(s, "memcpy_GBps") or g(ds, "memcpy_GBps")
+        nc = g(s, "ntcopy_GBps") or g(ds, "ntcopy_GBps")
         out.append(f"| {layout}{' (write-combined)' if wc else ''} | {FORMAT_LABEL.get(fmt_, fmt_)} | {size} | {be} | {th} | "
-                   f"{fmt(g(s, 'GBps'), 1)} | **{fmt(g(s, 'x_memcpy'))}** | {fmt(g(ds, 'GBps'), 1)} | **{fmt(g(ds, 'x_memcpy'))}** | {fmt(mc, 1)} |")
+                   f"{fmt(g(s, 'GBps'), 1)} | **{fmt(g(s, 'x_memcpy'))}** | {fmt(g(s, 'x_ntcopy'))} | "
+                   f"{fmt(g(ds, 'GBps'), 1)} | **{fmt(g(ds, 'x_memcpy'))}** | {fmt(g(ds, 'x_ntcopy'))} | {fmt(mc, 1)} | {fmt(nc, 1)} |")
     return "\n".join(out)
 
 
@@ -79,16 +81,16 @@ def other_tables(rows):
             out.append(f"| {name} | {b['ns_per_call']:.0f} ns/call, overhead **{b['overhead_ns_per_call']:.0f} ns/call** above one call of the same bytes |")
         elif name.startswith("plan_compile"):
             out.append(f"| {name} | **{b['us_per_compile']:.2f} µs** per Plan::compile |")
-        elif name.startswith("memcpy"):
+        elif name.startswith("memcpy") or name.startswith("ntcopy"):
             out.append(f"| {name} | {b['GBps']:.1f} GB/s |")
     return "\n".join(out)
 
 
 def tune_table(rows):
-    out = ["", "| sweep | GB/s | × memcpy |", "|---|---|---|"]
+    out = ["", "| sweep | GB/s | × memcpy | × nt-copy |", "|---|---|---|---|"]
     for name, b in sorted(rows.items()):
         if name.startswith("tune/"):
-            out.append(f"| {name[5:]} | {b['GBps']:.1f} | {b['x_memcpy']:.2f} |")
+            out.append(f"| {name[5:]} | {b['GBps']:.1f} | {b['x_memcpy']:.2f} | {b.get('x_ntcopy', float('nan')):.2f} |")
     return "\n".join(out) if len(out) > 3 else ""
 
 
