@@ -1,6 +1,8 @@
 // Plan::compile: a validated pattern turned into tables (DESIGN.md §3).
 #include "swz/plan.hpp"
 
+#include <bit>
+
 namespace swz {
 
 Status Plan::compile(const Pattern& p, uint32_t element_bytes, std::shared_ptr<const Plan>* out) {
@@ -38,14 +40,13 @@ Status Plan::compile(const Pattern& p, uint32_t element_bytes, std::shared_ptr<c
       const BitEntry& x = p.postamble[j][i];
       if (x.valid) q.lin[x.channel][x.bit] ^= 1u << i;
     }
+  // Each entry is the entry without its lowest set bit, XOR that bit's column.
   for (int c = 0; c < 4; ++c)
-    for (int k = 0; k < 4; ++k)
-      for (unsigned v = 0; v < 256; ++v) {
-        uint32_t g = 0;
-        for (int b = 0; b < 8; ++b)
-          if (v & (1u << b)) g ^= q.lin[c][8 * k + b];
-        q.g_tab[c][k][v] = g;
-      }
+    for (int k = 0; k < 4; ++k) {
+      q.g_tab[c][k][0] = 0;
+      for (unsigned v = 1; v < 256; ++v)
+        q.g_tab[c][k][v] = q.g_tab[c][k][v & (v - 1)] ^ q.lin[c][8 * k + std::countr_zero(v)];
+    }
   const uint32_t in_block = n >= 32 ? 0xffffffffu : ((1u << n) - 1);
   q.high_mask = 0;
   for (int c = 0; c < 4; ++c)
