@@ -11,7 +11,7 @@ PACKAGES=(
   libhwy-dev libxsimd-dev xtl-dev libgtest-dev libgmock-dev libbenchmark-dev
   libstb-dev libcli11-dev nlohmann-json3-dev
   # Python module
-  pybind11-dev python3-dev python3-numpy python3-pytest
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-pil
   # GPU path (lavapipe in CI) and the shader compiler
   libvulkan-dev mesa-vulkan-drivers glslc
   # sanitizer and fuzz stages
