@@ -104,11 +104,13 @@ class Walker {
         const uint64_t ya = y & ~(Hy - 1), za = r_.stack_rows ? z : (z & ~(Hz - 1));
         const uint64_t rb = (ya >> p.ext_log2[1]) * r_.row_pitch + (za >> p.ext_log2[2]) * r_.depth_pitch;
         const uint32_t gy0 = g_.gs ^ p.g(1, static_cast<uint32_t>(ya)) ^ p.g(2, static_cast<uint32_t>(za));
-        uint8_t* lz = r_.lin + dz0 * r_.lin_depth_pitch + dy0 * r_.lin_row_pitch;
-        for (uint32_t dz = dz0; dz < dz1; ++dz, lz += r_.lin_depth_pitch) {
+        // (pointers only for rows that exist: no pointer past the box is formed,
+        // whatever pitch an unused dimension carries)
+        for (uint32_t dz = dz0; dz < dz1; ++dz) {
+          uint8_t* const lz = r_.lin + dz * r_.lin_depth_pitch;
           const uint32_t gz = r_.stack_rows ? 0u : p.g_tab[2][0][(z + (dz - dz0) - za) & 255];
-          uint8_t* l = lz;
-          for (uint32_t dy = dy0; dy < dy1; ++dy, l += r_.lin_row_pitch) {
+          for (uint32_t dy = dy0; dy < dy1; ++dy) {
+            uint8_t* const l = lz + dy * r_.lin_row_pitch;
             const uint32_t gy = gy0 ^ gz ^ p.g_tab[1][0][(y + (dy - dy0) - ya) & 255];
             rows_[n].rp = g_.mode == Mode::Add ? RowPart{rb + gy, 0} : RowPart{rb, gy};
             rows_[n].lin = l;
