@@ -215,8 +215,8 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
       spec.pattern = pick_pattern(f, log2_floor(d.format.element_bytes));
       if (has_postamble(spec.pattern)) limit_for_postamble(&d);
     }
-    spec.row_pitch = pick_pitch(f);
-    spec.depth_pitch = pick_pitch(f);
+    spec.row_pitch_B = pick_pitch(f);
+    (spec.kind == LayoutKind::Pattern && spec.pattern.stack_depth_slices() ? spec.stack_rows : spec.depth_pitch_B) = pick_pitch(f);
     if ((kind == 1 || kind == 2) && f.ConsumeIntegralInRange<int>(0, 5) == 0) {
       spec.mip_tail = MipTail::D3D12;
       spec.packed.num_packed_mips = f.ConsumeIntegralInRange<uint32_t>(0, d.mip_levels);

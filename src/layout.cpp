@@ -378,6 +378,15 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
     if (pk.num_packed_mips > 0 && pk.num_tiles_for_packed_mips == 0)
       return {Code::invalid_argument, "packed mips: num_tiles_for_packed_mips = 0 with " + std::to_string(pk.num_packed_mips) + " packed mips"};
   }
+  {
+    const bool stacked = spec.kind == LayoutKind::Pattern && spec.pattern.stack_depth_slices();
+    if (stacked && spec.depth_pitch_B)
+      return {Code::invalid_argument, "depth_pitch_B = " + std::to_string(spec.depth_pitch_B) +
+                                          ": the pattern stacks depth slices as rows; give stack_rows instead"};
+    if (!stacked && spec.stack_rows)
+      return {Code::invalid_argument, "stack_rows = " + std::to_string(spec.stack_rows) +
+                                          ": the layout does not stack depth slices; give depth_pitch_B instead"};
+  }
   PlanCache cache;
   L.patterns_ = slot_pattern;
   uint64_t cursor = 0;
@@ -394,7 +403,7 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
       for (uint32_t m = 0; m < desc.mip_levels; ++m) {
         SubresourceLayout s;
         const bool packed = spec.mip_tail == MipTail::D3D12 && m >= spec.packed.num_standard_mips;
-        uint64_t rp = spec.row_pitch;
+        uint64_t rp = spec.row_pitch_B;
         if (spec.kind == LayoutKind::RowMajor && rp == 0) {
           PlaneInfo pi;
           SWZ_TRY(plane_info(fmt, plane, &pi));
@@ -402,7 +411,7 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
           if (!align_up(w * eb, planes > 1 ? 512 : 256, &rp)) return overflow("row pitch");
         }
         const uint64_t pre[3] = {0, 0, 0};
-        SWZ_TRY(place_subresource(desc, *plan, m, slice, plane, rp, spec.depth_pitch, pre, &s));
+        SWZ_TRY(place_subresource(desc, *plan, m, slice, plane, rp, plan->stack_depth ? spec.stack_rows : spec.depth_pitch_B, pre, &s));
         if (packed) {
           // The tail: NumTilesForPackedMips tiles right after this slice's standard mips.
           if (m == spec.packed.num_standard_mips) {

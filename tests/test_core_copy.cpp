@@ -342,7 +342,7 @@ TEST(LayoutErrors, DescriptionFieldsAreChecked) {
   Status st = make_layout(d, spec, &L);
   EXPECT_EQ(st.code(), Code::overflow) << st.message();
   spec.kind = LayoutKind::RowMajor;
-  spec.row_pitch = 100;
+  spec.row_pitch_B = 100;
   d.width = 30;
   d.height = 2;
   d.array_size = 1;

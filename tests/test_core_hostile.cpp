@@ -302,13 +302,13 @@ TEST(Hostile, RowPitchSmallerThanARow) {
   TextureDesc d = tex2d("R8G8B8A8_UNORM", 200, 10);
   LayoutSpec spec;
   spec.kind = LayoutKind::Std64K;
-  spec.row_pitch = 65536;  // 200 texels of 4 bytes need 2 tiles of 128 texels
+  spec.row_pitch_B = 65536;  // 200 texels of 4 bytes need 2 tiles of 128 texels
   Layout out = sentinel_layout();
   EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument, "row_pitch = 65536 is smaller than a row of blocks of mip 0 (131072 bytes)");
-  spec.row_pitch = 131072 + 4;
+  spec.row_pitch_B = 131072 + 4;
   EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument, "row_pitch = 131076 is not a multiple of the block size (65536 bytes)");
   spec.kind = LayoutKind::RowMajor;
-  spec.row_pitch = 799;
+  spec.row_pitch_B = 799;
   EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument, "row_pitch = 799 is smaller than a row");
   expect_sentinel(out);
 }
@@ -321,13 +321,14 @@ TEST(Hostile, DepthPitchSmallerThanASlice) {
   TextureDesc d = tex3d("R8G8B8A8_UNORM", 64, 64, 8);
   LayoutSpec spec;
   spec.kind = LayoutKind::RowMajor;
-  spec.depth_pitch = 256 * 64 - 256;
+  spec.depth_pitch_B = 256 * 64 - 256;
   Layout out = sentinel_layout();
   EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument, "depth_pitch = 16128 is smaller than a slice of mip 0 (16384 bytes)");
   // Stacked depth: the depth pitch counts rows and must hold the height.
   spec.kind = LayoutKind::Pattern;
   spec.pattern = P("X0 X1 X2 Y0 X3 Y1 stack");
-  spec.depth_pitch = 63;
+  spec.depth_pitch_B = 0;
+  spec.stack_rows = 63;
   EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument, "depth_pitch = 63 rows is smaller than the height of mip 0 (64 rows");
   expect_sentinel(out);
 }

@@ -177,11 +177,11 @@ bool make_case(std::mt19937& g, Case* c) {
   if (coin(g, 0.3) && spec.kind != LayoutKind::RowMajor) {
     // Wider row pitch (multiple of the block).
     const Plan& p = L.plan(0);
-    spec.row_pitch = L.sub(0).row_pitch + rnd(g, 1, 3) * p.block_bytes;
-    if (L.sub(0).stack_depth && coin(g, 0.5)) spec.depth_pitch = L.sub(0).depth_pitch + rnd(g, 1, 9);
+    spec.row_pitch_B = L.sub(0).row_pitch + rnd(g, 1, 3) * p.block_bytes;
+    if (L.sub(0).stack_depth && coin(g, 0.5)) spec.stack_rows = L.sub(0).depth_pitch + rnd(g, 1, 9);
     if (!make_layout(d, spec, &L).ok()) return false;
   } else if (spec.kind == LayoutKind::RowMajor && coin(g, 0.3)) {
-    spec.row_pitch = L.sub(0).row_pitch + 256 * rnd(g, 1, 2);
+    spec.row_pitch_B = L.sub(0).row_pitch + 256 * rnd(g, 1, 2);
     if (!make_layout(d, spec, &L).ok()) return false;
   }
   if (L.size() > (8u << 20)) return false;

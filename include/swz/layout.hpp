@@ -54,12 +54,14 @@ struct PackedMipInfo {
 /// How to lay out the texture. Pitches of 0 mean "the default" (the tightest
 /// the block shape allows, per mip; row-major: row bytes aligned to 256).
 /// An explicit pitch applies to every subresource and must be large enough
-/// for each. For stacked-depth patterns depth_pitch counts ROWS.
+/// for each. A stacked-depth pattern (Pattern::stack_depth_slices) takes
+/// stack_rows and refuses depth_pitch_B; every other layout the reverse.
 struct LayoutSpec {
   LayoutKind kind = LayoutKind::RowMajor;
   Pattern pattern{};          ///< for LayoutKind::Pattern
-  uint64_t row_pitch = 0;     ///< bytes between rows of blocks (row-major: rows of elements)
-  uint64_t depth_pitch = 0;   ///< bytes between slices of blocks; rows if stacked
+  uint64_t row_pitch_B = 0;   ///< bytes between rows of blocks (row-major: rows of elements)
+  uint64_t depth_pitch_B = 0; ///< bytes between slices of blocks
+  uint64_t stack_rows = 0;    ///< stacked-depth patterns: rows between depth slices
   MipTail mip_tail = MipTail::None;
   PackedMipInfo packed{};     ///< for MipTail::D3D12 (std64k / std4k only)
 };

@@ -255,8 +255,9 @@ Layout build_layout(const TextureDesc& d, LayoutKind kind, const Pattern* patter
   LayoutSpec spec;
   spec.kind = kind;
   if (pattern) spec.pattern = *pattern;
-  spec.row_pitch = as_u64(row_pitch, "row_pitch");
-  spec.depth_pitch = as_u64(depth_pitch, "depth_pitch");
+  spec.row_pitch_B = as_u64(row_pitch, "row_pitch");
+  // A stacked-depth pattern counts its depth pitch in rows.
+  (pattern && pattern->stack_depth_slices() ? spec.stack_rows : spec.depth_pitch_B) = as_u64(depth_pitch, "depth_pitch");
   if (!packed_mips.is_none()) {
     if (!py::isinstance<py::sequence>(packed_mips) || py::len(packed_mips) != 3)
       raise_py(PyExc_TypeError, "packed_mips must be None or (num_standard_mips, num_packed_mips, num_tiles_for_packed_mips), "
@@ -272,48 +273,25 @@ Layout build_layout(const TextureDesc& d, LayoutKind kind, const Pattern* patter
   return L;
 }
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) raise_py(PyExc_OSError, "cannot read pattern file '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
-/// The CLI's --layout names (src/cli/layout_names.cpp): row-major, std64k,
-/// std4k, "pattern:TEXT", the path of a pattern JSON file, and (when the
-/// library has them) the vendor layout families ("nv-block-linear:gob=tegra").
+/// Any --layout name (swz/layout_names.hpp), through the library's one parser.
 Layout layout_from_name(const std::string& name, const TextureDesc& d, py::handle row_pitch, py::handle depth_pitch) {
-  Pattern p;
-  if (name == "row-major" || name == "row_major") return build_layout(d, LayoutKind::RowMajor, nullptr, row_pitch, depth_pitch, py::none());
-  if (name == "std64k") return build_layout(d, LayoutKind::Std64K, nullptr, row_pitch, depth_pitch, py::none());
-  if (name == "std4k") return build_layout(d, LayoutKind::Std4K, nullptr, row_pitch, depth_pitch, py::none());
-  const std::string prefix = "pattern:";
-  if (name.rfind(prefix, 0) == 0) {
-    check(parse_pattern_text(name.substr(prefix.size()), &p));
-    return build_layout(d, LayoutKind::Pattern, &p, row_pitch, depth_pitch, py::none());
+  LayoutName n;
+  Status st = LayoutName::parse(name, &n);
+  if (!st.ok()) raise_py(st.code() == Code::io_error ? PyExc_OSError : PyExc_ValueError, st.message());
+  LayoutOptions opt;
+  opt.row_pitch_B = as_u64(row_pitch, "row_pitch");
+  // A stacked-depth pattern counts its depth pitch in rows.
+  (n.pattern() && n.pattern()->stack_depth_slices() ? opt.stack_rows : opt.depth_pitch_B) = as_u64(depth_pitch, "depth_pitch");
+  if (!n.takes_options() && (opt.row_pitch_B || opt.depth_pitch_B))
+    raise_py(PyExc_ValueError, "row_pitch / depth_pitch do not apply to layout '" + name + "' (it places its own levels)");
+  Layout L;
+  {
+    py::gil_scoped_release nogil;
+    st = n.make(n.fixed_texture() ? *n.fixed_texture() : d, opt, &L);
   }
-#ifdef SWZ_PY_HAVE_VENDOR
-  if (is_named_layout(name)) {
-    if (as_u64(row_pitch, "row_pitch") || as_u64(depth_pitch, "depth_pitch"))
-      raise_py(PyExc_ValueError, "row_pitch / depth_pitch do not apply to vendor layout '" + name + "' (it places its own levels)");
-    Layout L;
-    check(make_named_layout(name, d, &L));
-    return L;
-  }
-#endif
-  std::ifstream probe(name);
-  if (probe.good()) {
-    check(parse_pattern_json(read_text_file(name), &p));
-    return build_layout(d, LayoutKind::Pattern, &p, row_pitch, depth_pitch, py::none());
-  }
-  raise_py(PyExc_ValueError, "unknown layout '" + name +
-                                 "'; layouts: row-major, std64k, std4k, 'pattern:TEXT' (e.g. 'pattern:X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2'), "
-                                 "the path of a pattern JSON file"
-#ifdef SWZ_PY_HAVE_VENDOR
-                                 ", or a vendor layout (swz.layout_names())"
-#endif
-  );
+  check(st);
+  return L;
 }
 
 std::vector<std::string> layout_names() {

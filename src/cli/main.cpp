@@ -14,7 +14,7 @@
 #include "dds_cli.hpp"
 #include "file_io.hpp"
 #include "image_io.hpp"
-#include "layout_names.hpp"
+#include "swz/layout_names.hpp"
 #include "swz/address.hpp"
 #include "swz/canonicalize.hpp"
 #include "swz/copy.hpp"

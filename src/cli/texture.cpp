@@ -8,7 +8,7 @@
 #include <charconv>
 
 #include "common.hpp"
-#include "layout_names.hpp"
+#include "swz/layout_names.hpp"
 
 namespace swz::cli {
 namespace {
@@ -31,7 +31,7 @@ std::string plural(uint64_t n, const char* word) {
 
 void add_common_options(CLI::App* app, CommonOptions* o) {
   auto* layout = app->add_option("--layout,-l", o->layout,
-                                 "Layout: a built-in name (" + builtin_layout_names() +
+                                 "Layout: a built-in name (row-major, std64k, std4k, a hardware family such as nv-block-linear:gob=tegra"
                                      "; see 'swz layouts'), 'pattern:TEXT', or the path of a JSON file (one pattern, "
                                      "or a resource layout as a driver reports it)");
   auto* pattern = app->add_option("--pattern,-p", o->pattern, "A pattern in text form: the same as --layout 'pattern:TEXT'");
@@ -208,10 +208,16 @@ std::string layout_arg_of(const CommonOptions& o) {
 }
 }  // namespace
 
+LayoutName parse_layout_name(const CommonOptions& o) {
+  LayoutName name;
+  check(LayoutName::parse(layout_arg_of(o), &name), "--layout");
+  return name;
+}
+
 std::optional<TextureDesc> fixed_texture(const CommonOptions& o) {
-  LayoutChoice choice;
-  parse_layout_arg(layout_arg_of(o), &choice);
-  return choice.texture;
+  LayoutName name = parse_layout_name(o);
+  if (const TextureDesc* d = name.fixed_texture()) return *d;
+  return std::nullopt;
 }
 
 std::string sub_name(const SubresourceLayout& s, const TextureDesc& d) {
@@ -226,18 +232,17 @@ Texture make_texture(const CommonOptions& o, const SizeArg& size, const std::opt
                      const std::string& file_what) {
   Texture t;
   t.layout_arg = layout_arg_of(o);
-  LayoutChoice choice;
-  parse_layout_arg(t.layout_arg, &choice);
+  const LayoutName name = parse_layout_name(o);
 
-  if (choice.texture) {
+  if (const TextureDesc* fixed = name.fixed_texture()) {
     const std::string what = "the resource layout '" + t.layout_arg + "'";
-    check_against_fixed(o, *choice.texture, what, true);
-    if (file_desc && !same_texture(*file_desc, *choice.texture))
+    check_against_fixed(o, *fixed, what, true);
+    if (file_desc && !same_texture(*file_desc, *fixed))
       fail(file_what + " holds a " + texture_text(*file_desc) + " texture but " + what + " describes a " +
-           texture_text(*choice.texture) + " one");
-    t.desc = *choice.texture;
+           texture_text(*fixed) + " one");
+    t.desc = *fixed;
     t.format = t.desc.format;
-    check(choice.build(t.desc, t.spec, &t.layout), "cannot lay out " + what);
+    check(name.make(t.desc, LayoutOptions{}, &t.layout), "cannot lay out " + what);
     return t;
   }
 
@@ -249,9 +254,8 @@ Texture make_texture(const CommonOptions& o, const SizeArg& size, const std::opt
     t.desc = desc_from_options(o, size);
     t.format = t.desc.format;
   }
-  t.spec = spec_from_options(o, choice.spec);
-  Status st = choice.build ? choice.build(t.desc, t.spec, &t.layout) : make_layout(t.desc, t.spec, &t.layout);
-  check(st, "cannot lay out a " + t.describe() + " texture as " + t.layout_arg);
+  t.options = options_from(o, name);
+  check(name.make(t.desc, t.options, &t.layout), "cannot lay out a " + t.describe() + " texture as " + t.layout_arg);
   return t;
 }
 
@@ -299,24 +303,24 @@ TextureDesc desc_from_options(const CommonOptions& o, const SizeArg& size) {
   return t.desc;
 }
 
-LayoutSpec spec_from_options(const CommonOptions& o, const LayoutSpec& base) {
-  Texture t;
-  t.spec = base;
+LayoutOptions options_from(const CommonOptions& o, const LayoutName& name) {
+  LayoutOptions opt;
   if (o.mip_tail == "d3d12") {
     if (o.packed_mips.empty())
       fail("--mip-tail d3d12 needs --packed-mips NumStandardMips,NumPackedMips,NumTilesForPackedMips (what "
            "D3D12_PACKED_MIP_INFO reports for this resource on the target adapter)");
-    t.spec.mip_tail = MipTail::D3D12;
-    t.spec.packed = parse_packed_mips(o.packed_mips);
+    opt.mip_tail = MipTail::D3D12;
+    opt.packed = parse_packed_mips(o.packed_mips);
   } else if (o.mip_tail == "none") {
     if (!o.packed_mips.empty()) fail("--packed-mips applies only with --mip-tail d3d12");
-    t.spec.mip_tail = MipTail::None;
   } else {
     fail("--mip-tail '" + o.mip_tail + "': expected none or d3d12");
   }
-  t.spec.row_pitch = o.row_pitch;
-  t.spec.depth_pitch = o.depth_pitch;
-  return t.spec;
+  opt.row_pitch_B = o.row_pitch;
+  // --depth-pitch counts rows for a stacked-depth pattern (its depth slices are rows).
+  const Pattern* p = name.pattern();
+  (p && p->stack_depth_slices() ? opt.stack_rows : opt.depth_pitch_B) = o.depth_pitch;
+  return opt;
 }
 
 CopyOptions copy_options(const CommonOptions& o) {

@@ -7,6 +7,7 @@
 
 #include "swz/copy.hpp"
 #include "swz/layout.hpp"
+#include "swz/layout_names.hpp"
 
 namespace CLI {
 class App;
@@ -52,7 +53,7 @@ SizeArg parse_size(const std::string& text);
 struct Texture {
   FormatInfo format{};
   TextureDesc desc{};
-  LayoutSpec spec{};
+  LayoutOptions options{};
   Layout layout{};
   std::string layout_arg;
   /// "600x400 R8G8B8A8_UNORM, 1 mip, 1 array slice".
@@ -78,7 +79,7 @@ Texture make_texture(const CommonOptions& o, const SizeArg& size, const std::opt
 /// The TextureDesc the options describe (--size, --format, --mips, --array, --samples).
 TextureDesc desc_from_options(const CommonOptions& o, const SizeArg& size);
 /// `base` (kind, pattern) with the options' pitches and mip tail.
-LayoutSpec spec_from_options(const CommonOptions& o, const LayoutSpec& base);
+LayoutOptions options_from(const CommonOptions& o, const LayoutName& name);
 
 /// The texture a resource-layout JSON fixes (nullopt for every other layout).
 std::optional<TextureDesc> fixed_texture(const CommonOptions& o);

@@ -1,0 +1,229 @@
+// Layout names (swz/layout_names.hpp): the one parser of --layout / layout= strings.
+#include "swz/layout_names.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "swz/device_layout.hpp"
+#include "swz/pattern.hpp"
+#include "swz/vendor.hpp"
+
+namespace swz {
+namespace {
+
+struct Builtin {
+  const char* name;
+  const char* description;
+};
+
+// The layouts of the D3D12 specification itself, in listing order.
+constexpr Builtin kBuiltins[] = {
+    {"row-major",
+     "linear rows; row pitch = row bytes aligned up to 256, subresources on 512-byte boundaries (D3D12 copyable "
+     "footprints)"},
+    {"std64k",
+     "D3D12 64KB standard swizzle (D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE): 2D and 3D, 8-128 bpp and BC; "
+     "64KB tiles in row-major order"},
+    {"std4k",
+     "4KB standard swizzle (Intel TileYf, AMD SW_4KB_S): 2D = the low 12 bits of std64k, 3D = 4KB bricks; "
+     "NOT a D3D12 API layout"},
+};
+
+Status read_text_file(const std::string& path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {Code::io_error, "cannot read layout file '" + path + "': " + std::strerror(errno)};
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return {Code::io_error, "cannot read layout file '" + path + "'"};
+  *out = ss.str();
+  return Status::Ok();
+}
+
+std::string listing_names() {
+  std::string out;
+  for (const Builtin& b : kBuiltins) out += std::string(out.empty() ? "" : ", ") + b.name;
+  return out;
+}
+
+Status unknown(std::string_view text) {
+  std::string msg = "unknown layout '" + std::string(text) + "'";
+  std::vector<std::string> near = closest_layout_names(text);
+  if (!near.empty()) {
+    msg += "; did you mean ";
+    for (size_t i = 0; i < near.size(); ++i) msg += (i ? (i + 1 == near.size() ? " or " : ", ") : "") + ("'" + near[i] + "'");
+    msg += "?";
+  }
+  msg += " Layouts: " + listing_names() +
+         ", a hardware family such as nv-block-linear:gob=tegra,bh=8 or intel-tile4 (all: 'swz layouts'), "
+         "'pattern:TEXT' (e.g. 'pattern:X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2'), or the path of a pattern or resource-layout "
+         "JSON file";
+  return {Code::invalid_argument, msg};
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+Status LayoutName::parse(std::string_view text, LayoutName* out) {
+  LayoutName n;
+  n.text_ = std::string(text);
+  if (text.empty()) return unknown(text);
+
+  constexpr std::string_view kPattern = "pattern:";
+  if (text.substr(0, kPattern.size()) == kPattern) {
+    Status st = parse_pattern_text(text.substr(kPattern.size()), &n.pattern_);
+    if (!st.ok()) return {st.code(), "layout 'pattern:': " + st.message()};
+    n.kind_ = Kind::Pattern;
+    *out = std::move(n);
+    return Status::Ok();
+  }
+
+  std::string_view head = text.substr(0, text.find(':'));
+  const bool has_params = head.size() != text.size();
+  const struct {
+    std::string_view name;
+    Kind kind;
+  } builtin_kinds[] = {{"row-major", Kind::RowMajor}, {"row_major", Kind::RowMajor}, {"std64k", Kind::Std64K}, {"std4k", Kind::Std4K}};
+  for (const auto& b : builtin_kinds) {
+    if (head != b.name) continue;
+    if (has_params)
+      return {Code::invalid_argument, "layout '" + std::string(b.name) + "' takes no parameters (got '" + std::string(text) + "')"};
+    n.kind_ = b.kind;
+    *out = std::move(n);
+    return Status::Ok();
+  }
+
+  if (is_named_layout(text)) {
+    n.kind_ = Kind::Family;
+    *out = std::move(n);
+    return Status::Ok();
+  }
+
+  const std::string path(text);
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(path, ec)) {
+    std::string json;
+    SWZ_TRY(read_text_file(path, &json));
+    Status ps = parse_pattern_json(json, &n.pattern_);
+    if (ps.ok()) {
+      n.kind_ = Kind::Pattern;
+      *out = std::move(n);
+      return Status::Ok();
+    }
+    auto dev = std::make_shared<DeviceLayoutDesc>();
+    Status ds = parse_resource_layout_json(json, dev.get());
+    if (ds.ok()) {
+      n.kind_ = Kind::Resource;
+      n.resource_ = std::move(dev);
+      *out = std::move(n);
+      return Status::Ok();
+    }
+    // Report the error of the form the file looks like.
+    if (json.find("\"subresources\"") != std::string::npos) return {ds.code(), "layout file '" + path + "': " + ds.message()};
+    return {ps.code(), "pattern file '" + path + "': " + ps.message()};
+  }
+  if (path.find('/') != std::string::npos || (path.size() > 5 && path.substr(path.size() - 5) == ".json"))
+    return {Code::io_error, "layout file '" + path + "' does not exist (built-in layouts: " + listing_names() + ")"};
+  return unknown(text);
+}
+
+const TextureDesc* LayoutName::fixed_texture() const { return resource_ ? &resource_->texture : nullptr; }
+
+Status LayoutName::make(const TextureDesc& desc, const LayoutOptions& o, Layout* out) const {
+  if (!takes_options()) {
+    const char* what = kind_ == Kind::Family ? "hardware layout" : "resource layout";
+    auto refuse = [&](const char* field, uint64_t v) -> Status {
+      return {Code::invalid_argument, std::string(field) + " = " + std::to_string(v) + " does not apply to " + what + " '" + text_ +
+                                          "': it places its own subresources"};
+    };
+    if (o.row_pitch_B) return refuse("row_pitch_B", o.row_pitch_B);
+    if (o.depth_pitch_B) return refuse("depth_pitch_B", o.depth_pitch_B);
+    if (o.stack_rows) return refuse("stack_rows", o.stack_rows);
+    if (o.mip_tail != MipTail::None) return {Code::invalid_argument, std::string("mip_tail = d3d12 does not apply to ") + what + " '" + text_ + "'"};
+    if (kind_ == Kind::Family) return make_named_layout(text_, desc, out);
+    return make_device_layout(*resource_, out);
+  }
+  LayoutSpec spec;
+  switch (kind_) {
+    case Kind::RowMajor: spec.kind = LayoutKind::RowMajor; break;
+    case Kind::Std64K: spec.kind = LayoutKind::Std64K; break;
+    case Kind::Std4K: spec.kind = LayoutKind::Std4K; break;
+    default:
+      spec.kind = LayoutKind::Pattern;
+      spec.pattern = pattern_;
+      break;
+  }
+  const bool stacked = spec.kind == LayoutKind::Pattern && pattern_.stack_depth_slices();
+  if (stacked && o.depth_pitch_B)
+    return {Code::invalid_argument, "depth_pitch_B = " + std::to_string(o.depth_pitch_B) + ": layout '" + text_ +
+                                        "' stacks depth slices as rows; give stack_rows (rows between slices) instead"};
+  if (!stacked && o.stack_rows)
+    return {Code::invalid_argument, "stack_rows = " + std::to_string(o.stack_rows) + ": layout '" + text_ +
+                                        "' does not stack depth slices; give depth_pitch_B instead"};
+  spec.row_pitch_B = o.row_pitch_B;
+  spec.depth_pitch_B = o.depth_pitch_B;
+  spec.stack_rows = o.stack_rows;
+  spec.mip_tail = o.mip_tail;
+  spec.packed = o.packed;
+  return make_layout(desc, spec, out);
+}
+
+Status make_layout_from_name(std::string_view name, const TextureDesc& desc, const LayoutOptions& options, Layout* out) {
+  LayoutName n;
+  SWZ_TRY(LayoutName::parse(name, &n));
+  return n.make(desc, options, out);
+}
+
+std::vector<LayoutListing> layout_listing() {
+  std::vector<LayoutListing> out;
+  for (const Builtin& b : kBuiltins) out.push_back({b.name, "", b.description, "D3D12 specification"});
+  for (const LayoutFamily& f : layout_families()) out.push_back({f.name, f.parameters, f.description, f.source});
+  out.push_back({"pattern:TEXT", "",
+                 "one parameterized swizzle pattern in text form, address bit 0 first, e.g. "
+                 "'pattern:X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2' (X in bytes; ^ adds an XOR term; post8=, imm=, stack)",
+                 "D3D12 parameterized swizzle"});
+  out.push_back({"FILE.json", "",
+                 "one parameterized swizzle pattern as JSON: {\"bits\": [\"X0\", \"X1\", ...], \"postamble\": {...}, "
+                 "\"immediate\": \"0x0\", \"flags\": [...]}; or a whole resource layout as a driver reports it "
+                 "(\"format\", \"width\", ..., \"patterns\", \"subresources\"; patterns/README.md), which also fixes "
+                 "the texture",
+                 "D3D12 parameterized swizzle"});
+  return out;
+}
+
+std::vector<std::string> closest_layout_names(std::string_view name, size_t max_count) {
+  const std::string_view head = name.substr(0, name.find(':'));
+  std::vector<std::pair<size_t, std::string>> scored;
+  for (const LayoutListing& l : layout_listing()) {
+    if (l.name == "pattern:TEXT" || l.name == "FILE.json") continue;
+    size_t d = edit_distance(head, l.name);
+    // A name that contains what was typed is close whatever its length.
+    if (!head.empty() && l.name.find(head) != std::string::npos) d = std::min<size_t>(d, 1);
+    if (d <= std::max<size_t>(2, l.name.size() / 3)) scored.emplace_back(d, l.name);
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (size_t i = 0; i < scored.size() && out.size() < max_count; ++i) out.push_back(scored[i].second);
+  return out;
+}
+
+}  // namespace swz

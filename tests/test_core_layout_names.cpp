@@ -1,0 +1,140 @@
+// Layout names: the one parser shared by the CLI, Python and the C API.
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "swz/device_layout.hpp"
+#include "swz/layout_names.hpp"
+#include "test_util.hpp"
+
+using namespace swz;
+using namespace swz_test;
+
+namespace {
+
+// Two layouts are the same when every subresource sits at the same place with
+// the same pitches and pattern.
+void expect_same(const Layout& a, const Layout& b) {
+  ASSERT_EQ(a.subresource_count(), b.subresource_count());
+  EXPECT_EQ(a.size(), b.size());
+  for (uint32_t i = 0; i < a.subresource_count(); ++i) {
+    EXPECT_EQ(a.sub(i).offset, b.sub(i).offset) << i;
+    EXPECT_EQ(a.sub(i).row_pitch, b.sub(i).row_pitch) << i;
+    EXPECT_EQ(a.sub(i).depth_pitch, b.sub(i).depth_pitch) << i;
+    EXPECT_EQ(a.patterns()[a.sub(i).pattern_slot], b.patterns()[b.sub(i).pattern_slot]) << i;
+  }
+}
+
+Layout spec_layout(const TextureDesc& d, LayoutKind k, const Pattern* p = nullptr, uint64_t row_pitch_B = 0) {
+  LayoutSpec s;
+  s.kind = k;
+  if (p) s.pattern = *p;
+  s.row_pitch_B = row_pitch_B;
+  Layout L;
+  EXPECT_TRUE(make_layout(d, s, &L).ok());
+  return L;
+}
+
+}  // namespace
+
+TEST(LayoutNames, BuiltinsEqualMakeLayout) {
+  const TextureDesc d = tex2d("R8G8B8A8_UNORM", 300, 200, 3, 2);
+  Layout L;
+  ASSERT_TRUE(make_layout_from_name("std64k", d, {}, &L).ok());
+  expect_same(L, spec_layout(d, LayoutKind::Std64K));
+  ASSERT_TRUE(make_layout_from_name("std4k", d, {}, &L).ok());
+  expect_same(L, spec_layout(d, LayoutKind::Std4K));
+  for (const char* n : {"row-major", "row_major"}) {
+    LayoutOptions o;
+    o.row_pitch_B = 4096;
+    ASSERT_TRUE(make_layout_from_name(n, d, o, &L).ok()) << n;
+    expect_same(L, spec_layout(d, LayoutKind::RowMajor, nullptr, 4096));
+  }
+  Pattern p;
+  ASSERT_TRUE(parse_pattern_text("X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2", &p).ok());
+  ASSERT_TRUE(make_layout_from_name("pattern:X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2", d, {}, &L).ok());
+  expect_same(L, spec_layout(d, LayoutKind::Pattern, &p));
+}
+
+TEST(LayoutNames, FamiliesEqualMakeNamedLayout) {
+  const TextureDesc d = tex2d("R8G8B8A8_UNORM", 130, 70);  // one mip: AMD families need offsets= for more
+  for (const char* n : {"nv-block-linear:gob=tegra,bh=4", "intel-tile4", "amd-gfx10-sw64k-s-x:pipes=16,pbxor=3"}) {
+    Layout a, b;
+    ASSERT_TRUE(make_layout_from_name(n, d, {}, &a).ok()) << n;
+    ASSERT_TRUE(make_named_layout(n, d, &b).ok()) << n;
+    expect_same(a, b);
+  }
+}
+
+TEST(LayoutNames, Errors) {
+  const TextureDesc d = tex2d("R8G8B8A8_UNORM", 64, 64);
+  Layout L;
+  Status st = make_layout_from_name("std46k", d, {}, &L);
+  EXPECT_EQ(st.code(), Code::invalid_argument);
+  EXPECT_NE(st.message().find("unknown layout 'std46k'; did you mean "), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("'std64k'?"), std::string::npos) << st.message();
+  st = make_layout_from_name("nv-blocklinear:gob=tegra", d, {}, &L);
+  EXPECT_NE(st.message().find("did you mean 'nv-block-linear'"), std::string::npos) << st.message();
+  st = make_layout_from_name("std64k:x=1", d, {}, &L);
+  EXPECT_NE(st.message().find("takes no parameters"), std::string::npos) << st.message();
+  st = make_layout_from_name("pattern:X0 Q1", d, {}, &L);
+  EXPECT_EQ(st.code(), Code::parse_error) << st.message();
+  st = make_layout_from_name("/nonexistent/x.json", d, {}, &L);
+  EXPECT_EQ(st.code(), Code::io_error) << st.message();
+  LayoutOptions o;
+  o.row_pitch_B = 8192;
+  st = make_layout_from_name("intel-tile4", d, o, &L);
+  EXPECT_EQ(st.code(), Code::invalid_argument);
+  EXPECT_NE(st.message().find("row_pitch_B = 8192 does not apply to hardware layout 'intel-tile4'"), std::string::npos) << st.message();
+  // Stacked-depth patterns take rows, the others bytes: each refuses the other field.
+  const TextureDesc d3 = tex3d("R8G8B8A8_UNORM", 16, 16, 4);
+  o = {};
+  o.depth_pitch_B = 4096;
+  st = make_layout_from_name("pattern:X0 X1 X2 X3 Y0 Y1 stack", d3, o, &L);
+  EXPECT_NE(st.message().find("give stack_rows"), std::string::npos) << st.message();
+  o = {};
+  o.stack_rows = 32;
+  ASSERT_TRUE(make_layout_from_name("pattern:X0 X1 X2 X3 Y0 Y1 stack", d3, o, &L).ok());
+  EXPECT_EQ(L.sub(0).depth_pitch, 32u);
+  st = make_layout_from_name("std64k", d3, o, &L);
+  EXPECT_NE(st.message().find("give depth_pitch_B"), std::string::npos) << st.message();
+}
+
+TEST(LayoutNames, ResourceLayoutFileFixesTheTexture) {
+  // A driver-reported resource layout: one 64x64 RGBA8 subresource, row-major pattern.
+  DeviceLayoutDesc dev;
+  dev.texture = tex2d("R8G8B8A8_UNORM", 64, 64);
+  Pattern p;
+  ASSERT_TRUE(parse_pattern_text("X0 X1 X2 X3 X4 X5 X6 X7 Y0 Y1", &p).ok());
+  dev.patterns[0] = p;
+  dev.subresources.resize(1);
+  dev.subresources[0].offset = 512;
+  const std::string path = testing::TempDir() + "swz_layout_names_resource.json";
+  {
+    std::ofstream f(path);
+    f << to_json(dev);
+  }
+  LayoutName n;
+  ASSERT_TRUE(LayoutName::parse(path, &n).ok());
+  ASSERT_NE(n.fixed_texture(), nullptr);
+  EXPECT_EQ(n.fixed_texture()->width, 64u);
+  EXPECT_FALSE(n.takes_options());
+  Layout L;
+  ASSERT_TRUE(n.make(*n.fixed_texture(), {}, &L).ok());
+  EXPECT_EQ(L.sub(0).offset, 512u);
+  std::remove(path.c_str());
+}
+
+TEST(LayoutNames, ListingAndSuggestions) {
+  bool has_std64k = false, has_nv = false;
+  for (const LayoutListing& l : layout_listing()) {
+    has_std64k |= l.name == "std64k";
+    has_nv |= l.name == "nv-block-linear";
+    EXPECT_FALSE(l.description.empty()) << l.name;
+  }
+  EXPECT_TRUE(has_std64k && has_nv);
+  auto near = closest_layout_names("intel-tile-4");
+  ASSERT_FALSE(near.empty());
+  EXPECT_EQ(near[0], "intel-tile4");
+  EXPECT_TRUE(closest_layout_names("zzzzzzzzzzzzzzzz").empty());
+}
