@@ -6,7 +6,7 @@ set -euo pipefail
 
 PACKAGES=(
   # build
-  cmake make g++ pkg-config
+  cmake make g++ pkg-config ccache
   # library, CLI, tests, benchmarks
   libhwy-dev libxsimd-dev xtl-dev libgtest-dev libgmock-dev libbenchmark-dev
   libstb-dev libcli11-dev nlohmann-json3-dev

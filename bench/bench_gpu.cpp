@@ -1,23 +1,38 @@
-// GPU benchmark: swizzle / deswizzle dispatches against a plain compute copy
-// of the same bytes (same buffers, same workgroup shape), timed with
-// timestamp queries in one command buffer after a clock warm-up, the kinds
-// interleaved rep by rep, each after a copy of --scrub-mib unrelated bytes
-// (so every kind starts from the same L2 state); median of --reps runs. GB/s count the surface
-// bytes once. Also reports vkCmdCopyBuffer of the same bytes for reference.
+// GPU benchmark. Three parts, each selectable:
 //
-//   swz_bench_gpu [--quick] [--sizes 64,256,1024] [--reps 20] [--wg 11[,12..]]
-//                 [--warm-gib 16] [--scrub-mib 128] [--verify] [--md FILE]
+// --dispatch (default): swizzle / deswizzle dispatches against a PLAIN
+//   compute copy of the same bytes (bench/plain_copy.comp: one 16-byte load
+//   and store per invocation, exact grid), timed with timestamp queries in
+//   one command buffer after a clock warm-up, the kinds interleaved rep by
+//   rep, each after a copy of --scrub-mib unrelated bytes (so every kind
+//   starts from the same L2 state); median of --reps runs. GB/s count the
+//   surface bytes once. Also reported: Context::record_buffer_copy (the
+//   library's own copy) and vkCmdCopyBuffer of the same bytes.
+// --host: the host-memory conveniences (Context::write_to_subresource /
+//   read_from_subresource) end to end, first call and steady state, next to
+//   the CPU path (swz::write_to_subresource, automatic threads), memcpy, and
+//   the host<->device bus bandwidth (vkCmdCopyBuffer between a pinned host
+//   buffer and device memory).
+// --wc: swz::write_to_subresource into a mapped DEVICE_LOCAL | HOST_VISIBLE
+//   (write-combined) buffer with write_combined off / on, 1 and N threads,
+//   next to memcpy into the same mapping; reads back from it with and
+//   without write_combined (streaming loads) next to memcpy out of it.
 //
-// Cases: std64k 32 bpp (R8G8B8A8) and 8 bpp (R8), and an XOR-heavy pattern
-// (AMD GFX9 SW_64KB_S_X 32 bpp with a pipe/bank immediate), each as one 2D
-// surface of the given MiB (8 bpp 1 GiB = 32768 x 32768, one subresource).
+//   swz_bench_gpu [--quick] [--dispatch] [--host] [--wc] [--sizes 1,2,...] [--reps 30]
+//                 [--wg 11[,12..]] [--warm-gib 16] [--scrub-mib 128] [--verify] [--md FILE]
+//
+// Dispatch cases: std64k 8, 32 and 128 bpp, NVIDIA block linear (Turing
+// GOBs, 32 bpp), AMD GFX9 SW_64KB_S_X (32 bpp, pipe/bank XOR immediate), each
+// as one 2D subresource of exactly the given MiB (power-of-two sides).
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -137,11 +152,96 @@ struct Vk {
   }
 };
 
+
+const uint32_t kPlainCopySpv[] = {
+#include "bench_plain_copy.inc"
+};
+
+// The plain-copy reference pipeline (push descriptors, like the library's).
+struct PlainCopy {
+  VkDevice dev = VK_NULL_HANDLE;
+  VkDescriptorSetLayout dsl = VK_NULL_HANDLE;
+  VkPipelineLayout pl = VK_NULL_HANDLE;
+  VkShaderModule mod = VK_NULL_HANDLE;
+  VkPipeline pipe = VK_NULL_HANDLE;
+  PFN_vkCmdPushDescriptorSetKHR push = nullptr;
+  uint32_t max_x = 65535;
+  void init(VkDevice d, const VkPhysicalDeviceProperties& props) {
+    dev = d;
+    max_x = props.limits.maxComputeWorkGroupCount[0];
+    push = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(dev, "vkCmdPushDescriptorSetKHR"));
+    VkDescriptorSetLayoutBinding b[2]{};
+    for (uint32_t i = 0; i < 2; ++i) {
+      b[i].binding = i;
+      b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      b[i].descriptorCount = 1;
+      b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    }
+    VkDescriptorSetLayoutCreateInfo dci{};
+    dci.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
+    dci.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+    dci.bindingCount = 2;
+    dci.pBindings = b;
+    CHECK_VK(vkCreateDescriptorSetLayout(dev, &dci, nullptr, &dsl));
+    VkPushConstantRange r{VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
+    VkPipelineLayoutCreateInfo pci{};
+    pci.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+    pci.setLayoutCount = 1;
+    pci.pSetLayouts = &dsl;
+    pci.pushConstantRangeCount = 1;
+    pci.pPushConstantRanges = &r;
+    CHECK_VK(vkCreatePipelineLayout(dev, &pci, nullptr, &pl));
+    VkShaderModuleCreateInfo mci{};
+    mci.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+    mci.codeSize = sizeof(kPlainCopySpv);
+    mci.pCode = kPlainCopySpv;
+    CHECK_VK(vkCreateShaderModule(dev, &mci, nullptr, &mod));
+    VkComputePipelineCreateInfo ci{};
+    ci.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    ci.stage.module = mod;
+    ci.stage.pName = "main";
+    ci.layout = pl;
+    CHECK_VK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &ci, nullptr, &pipe));
+  }
+  void destroy() {
+    vkDestroyPipeline(dev, pipe, nullptr);
+    vkDestroyShaderModule(dev, mod, nullptr);
+    vkDestroyPipelineLayout(dev, pl, nullptr);
+    vkDestroyDescriptorSetLayout(dev, dsl, nullptr);
+  }
+  // bytes must be a multiple of 4096 (256 invocations x 16 bytes).
+  void record(VkCommandBuffer cb, VkBuffer src, VkBuffer dst, uint64_t bytes) {
+    if (bytes % 4096) {
+      std::fprintf(stderr, "plain copy of %llu bytes: not a multiple of 4096\n", static_cast<unsigned long long>(bytes));
+      std::exit(2);
+    }
+    uint64_t groups = bytes / 4096;
+    uint32_t gx = static_cast<uint32_t>(std::min<uint64_t>(groups, max_x));
+    while (groups % gx) --gx;  // exact grid: gx * gy == groups
+    const uint32_t gy = static_cast<uint32_t>(groups / gx);
+    VkDescriptorBufferInfo si{src, 0, bytes}, di{dst, 0, bytes};
+    VkWriteDescriptorSet w[2]{};
+    const VkDescriptorBufferInfo* infos[2] = {&si, &di};
+    for (uint32_t i = 0; i < 2; ++i) {
+      w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+      w[i].dstBinding = i;
+      w[i].descriptorCount = 1;
+      w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      w[i].pBufferInfo = infos[i];
+    }
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    push(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 2, w);
+    vkCmdPushConstants(cb, pl, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &gx);
+    vkCmdDispatch(cb, gx, gy, 1);
+  }
+};
+
 struct CaseDef {
   std::string name;
-  LayoutKind kind;
   const char* format;
-  const char* pattern;  // for LayoutKind::Pattern
+  const char* layout;  // "std64k" or a named layout spec
 };
 
 double median(std::vector<double> v) {
@@ -161,15 +261,69 @@ void fill_random(uint8_t* p, uint64_t n, uint64_t seed) {
   for (; i < n; ++i) p[i] = static_cast<uint8_t>(i * 131);
 }
 
+// A 2D subresource of exactly `bytes` with power-of-two sides (wider than tall).
+Layout make_case_layout(const CaseDef& cd, uint64_t bytes, TextureDesc* d) {
+  CHECK_OK(find_format(cd.format, &d->format));
+  const uint64_t texels = bytes / d->format.element_bytes;
+  const unsigned lg = static_cast<unsigned>(std::countr_zero(texels));
+  d->width = 1u << ((lg + 1) / 2);
+  d->height = static_cast<uint32_t>(texels >> ((lg + 1) / 2));
+  Layout L;
+  if (std::strcmp(cd.layout, "std64k") == 0) {
+    LayoutSpec spec;
+    spec.kind = LayoutKind::Std64K;
+    CHECK_OK(make_layout(*d, spec, &L));
+  } else {
+    CHECK_OK(make_named_layout(cd.layout, *d, &L));
+  }
+  return L;
+}
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// malloc-like placement: 16 bytes past a 64-byte boundary, 4 KiB pages.
+struct HostMem {
+  uint8_t* raw = nullptr;
+  uint8_t* p = nullptr;
+  explicit HostMem(uint64_t n) {
+    raw = static_cast<uint8_t*>(std::aligned_alloc(4096, (n + 64 + 4095) / 4096 * 4096));
+    p = raw + 16;
+    std::memset(raw, 0, n + 16);  // fault the pages in
+  }
+  ~HostMem() { std::free(raw); }
+  HostMem(const HostMem&) = delete;
+  HostMem& operator=(const HostMem&) = delete;
+};
+
+// Runs f(t, lo, hi) on `threads` threads over [0, n) in 64-byte-aligned parts.
+template <class F>
+void parallel_parts(unsigned threads, uint64_t n, F f) {
+  if (threads <= 1) {
+    f(0u, uint64_t{0}, n);
+    return;
+  }
+  std::vector<std::thread> th;
+  const uint64_t part = (n / threads + 63) / 64 * 64;
+  for (unsigned t = 0; t < threads; ++t) {
+    const uint64_t lo = std::min<uint64_t>(n, t * part), hi = std::min<uint64_t>(n, lo + part);
+    th.emplace_back([=] { f(t, lo, hi); });
+  }
+  for (auto& x : th) x.join();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<uint64_t> sizes_mib = {64, 256, 1024};
+  std::vector<uint64_t> sizes_mib = {1, 2, 4, 8, 16, 64, 256, 1024};
+  std::vector<uint64_t> host_mib = {16, 64, 256};
+  std::vector<uint64_t> wc_mib = {1, 4, 16, 64, 256};
   std::vector<unsigned> wgs = {0};
-  int reps = 20;
-  uint64_t warm_gib = 16;  // copies run before timing, to bring the clocks up
+  int reps = 30;
+  uint64_t warm_gib = 16;    // copies run before timing, to bring the clocks up
   uint64_t scrub_mib = 128;  // copy of unrelated bytes before each timed dispatch
-  bool verify = false;
+  bool verify = false, do_dispatch = false, do_host = false, do_wc = false;
   std::string md;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -186,12 +340,18 @@ int main(int argc, char** argv) {
     };
     if (a == "--quick") {
       sizes_mib = {4};
+      host_mib = {4};
+      wc_mib = {1};
       reps = 3;
       warm_gib = 0;
       scrub_mib = 0;
       verify = true;
     } else if (a == "--sizes" && i + 1 < argc) {
       list(&sizes_mib);
+    } else if (a == "--host-sizes" && i + 1 < argc) {
+      list(&host_mib);
+    } else if (a == "--wc-sizes" && i + 1 < argc) {
+      list(&wc_mib);
     } else if (a == "--wg" && i + 1 < argc) {
       list(&wgs);
     } else if (a == "--reps" && i + 1 < argc) {
@@ -202,13 +362,23 @@ int main(int argc, char** argv) {
       scrub_mib = std::stoull(argv[++i]);
     } else if (a == "--verify") {
       verify = true;
+    } else if (a == "--dispatch") {
+      do_dispatch = true;
+    } else if (a == "--host") {
+      do_host = true;
+    } else if (a == "--wc") {
+      do_wc = true;
     } else if (a == "--md" && i + 1 < argc) {
       md = argv[++i];
     } else {
-      std::fprintf(stderr, "usage: %s [--quick] [--sizes 64,256,1024] [--reps N] [--wg 11,12] [--warm-gib 16] [--scrub-mib 128] [--verify] [--md FILE]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--quick] [--dispatch] [--host] [--wc] [--sizes 1,2,..] [--host-sizes ..] [--wc-sizes ..] [--reps N] "
+                   "[--wg 11,12] [--warm-gib 16] [--scrub-mib 128] [--verify] [--md FILE]\n",
+                   argv[0]);
       return 1;
     }
   }
+  if (!do_dispatch && !do_host && !do_wc) do_dispatch = true;
   Vk vk;
   Status st = gpu::Context::create(&vk.ctx);
   if (!st.ok()) {
@@ -218,8 +388,8 @@ int main(int argc, char** argv) {
   vk.dev = vk.ctx.device();
   vkGetPhysicalDeviceMemoryProperties(vk.ctx.physical_device(), &vk.mp);
   vkGetPhysicalDeviceProperties(vk.ctx.physical_device(), &vk.props);
-  std::printf("device: %s  maxStorageBufferRange %u  timestampPeriod %.3f ns\n", vk.props.deviceName,
-              vk.props.limits.maxStorageBufferRange, double(vk.props.limits.timestampPeriod));
+  std::printf("device: %s  maxStorageBufferRange %u  timestampPeriod %.3f ns  hardware threads %u\n", vk.props.deviceName,
+              vk.props.limits.maxStorageBufferRange, double(vk.props.limits.timestampPeriod), std::thread::hardware_concurrency());
   VkCommandPoolCreateInfo pci{};
   pci.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
   pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -231,29 +401,25 @@ int main(int argc, char** argv) {
   cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   cai.commandBufferCount = 1;
   CHECK_VK(vkAllocateCommandBuffers(vk.dev, &cai, &vk.cb));
-  vk.qcount = static_cast<uint32_t>(8 * reps);
+  vk.qcount = static_cast<uint32_t>(16 * reps);
   VkQueryPoolCreateInfo qci{};
   qci.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO;
   qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
   qci.queryCount = vk.qcount;
   CHECK_VK(vkCreateQueryPool(vk.dev, &qci, nullptr, &vk.qp));
+  PlainCopy plain;
+  plain.init(vk.dev, vk.props);
 
-  const std::vector<CaseDef> cases = {
-      {"std64k 32bpp", LayoutKind::Std64K, "R8G8B8A8_UNORM", nullptr},
-      {"std64k 8bpp", LayoutKind::Std64K, "R8_UNORM", nullptr},
-      {"xor-heavy 32bpp (AMD SW_64KB_S_X)", LayoutKind::Pattern, "R8G8B8A8_UNORM",
-       "X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3^X8^Z3 X5^Y6^Z2 Y4^X7^Z1 X6^Y5^Z0 Y5^X10^Z7 X7^Y8^Z6 Y6^X9^Z5 X8^Y7^Z4 imm=0x500"},
-  };
-
+  // Times several recorders interleaved (rep by rep, so clock changes hit all
+  // of them alike) after a warm-up that brings the clocks up; returns the
+  // median ms of each.
   Buf scrub_a, scrub_b;
-  if (scrub_mib) {
+  if (scrub_mib && do_dispatch) {
     scrub_a = vk.make(scrub_mib << 20, false);
     scrub_b = vk.make(scrub_mib << 20, false);
   }
-  // Times several recorders interleaved (rep by rep, so clock changes hit all
-  // of them alike) after a warm-up of about 16 GB of copies that brings the
-  // clocks up; returns the median ms of each.
-  auto time_all = [&](const std::vector<std::function<void()>>& recs, const std::function<void()>& warmup, uint64_t bytes) {
+  auto time_all = [&](const std::vector<std::function<void()>>& recs, const std::function<void()>& warmup, uint64_t bytes,
+                      bool scrub) {
     const uint32_t n = static_cast<uint32_t>(recs.size());
     const uint32_t need = 2 * n * static_cast<uint32_t>(reps);
     if (need > vk.qcount) {
@@ -268,17 +434,17 @@ int main(int argc, char** argv) {
     vk.begin();
     vkCmdResetQueryPool(vk.cb, vk.qp, 0, vk.qcount);
     const uint64_t warm_n = std::clamp<uint64_t>((warm_gib << 30) / std::max<uint64_t>(bytes, 1), 1, 2000);
-    for (uint64_t i = 0; i < warm_n; ++i) {
+    for (uint64_t i = 0; i < warm_n && warm_gib; ++i) {
       vk.barrier();
       warmup();
     }
     for (int r = 0; r < reps; ++r)
       for (uint32_t k = 0; k < n; ++k) {
-        if (scrub_mib) {
+        if (scrub && scrub_mib) {
           // Push the previous kind's lines out of the L2 so that each timed
           // dispatch starts from the same cache state.
           vk.barrier();
-          CHECK_OK(vk.ctx.record_buffer_copy(vk.cb, {scrub_a.buf, 0, scrub_a.size}, {scrub_b.buf, 0, scrub_b.size}, scrub_a.size));
+          plain.record(vk.cb, scrub_a.buf, scrub_b.buf, scrub_a.size);
         }
         vk.barrier();
         vkCmdWriteTimestamp(vk.cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, vk.qp, 2 * (r * n + k));
@@ -298,93 +464,284 @@ int main(int argc, char** argv) {
     return out;
   };
 
-  std::string table =
-      "| case | surface | words per workgroup | compute copy GB/s | swizzle GB/s | ratio | deswizzle GB/s | ratio | vkCmdCopyBuffer GB/s |\n"
-      "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  const std::vector<CaseDef> cases = {
+      {"std64k 8bpp", "R8_UNORM", "std64k"},
+      {"std64k 32bpp", "R8G8B8A8_UNORM", "std64k"},
+      {"std64k 128bpp", "R32G32B32A32_FLOAT", "std64k"},
+      {"nv-block-linear turing bh=16 32bpp", "R8G8B8A8_UNORM", "nv-block-linear:gob=turing,bh=16"},
+      {"amd-gfx9-sw64k-s-x pbxor=5 32bpp", "R8G8B8A8_UNORM", "amd-gfx9-sw64k-s-x:pbxor=5"},
+  };
+
+  std::string table;
   bool all_ok = true;
-  for (const CaseDef& cd : cases) {
-    for (uint64_t mib : sizes_mib) {
-      TextureDesc d;
-      CHECK_OK(find_format(cd.format, &d.format));
-      const uint64_t bytes = mib << 20;
-      const uint64_t texels = bytes / d.format.element_bytes;
-      uint32_t side = static_cast<uint32_t>(std::llround(std::sqrt(double(texels))));
-      d.width = side;
-      d.height = static_cast<uint32_t>(texels / side);
-      LayoutSpec spec;
-      spec.kind = cd.kind;
-      if (cd.pattern) CHECK_OK(parse_pattern_text(cd.pattern, &spec.pattern));
-      Layout L;
-      CHECK_OK(make_layout(d, spec, &L));
-      const uint64_t lin_bytes = uint64_t{d.width} * d.height * d.format.element_bytes;
-      const uint64_t rp = uint64_t{d.width} * d.format.element_bytes;
-      Buf lin = vk.make(lin_bytes, false), res = vk.make(L.size(), false), lin2 = vk.make(lin_bytes, false);
-      {
-        Buf stage = vk.make(lin_bytes, true);
-        fill_random(stage.map, lin_bytes, mib);
-        vk.begin();
-        vk.copy(stage, lin, lin_bytes);
-        vk.submit();
-        vk.free(stage);
-      }
-      for (unsigned wg : wgs) {
-        gpu::DispatchTuning t;
-        t.wg_chunks_log2 = wg;
-        vk.ctx.set_tuning(t);
-        gpu::DispatchInfo info_c{}, info_w{}, info_r{};
-        auto rec_copy = [&] {
-          CHECK_OK(vk.ctx.record_buffer_copy(vk.cb, {lin.buf, 0, lin_bytes}, {res.buf, 0, L.size()}, lin_bytes, &info_c));
-        };
-        auto rec_w = [&] {
-          CHECK_OK(vk.ctx.record_write_to_subresource(vk.cb, L, {res.buf, 0, L.size()}, 0, nullptr, {lin.buf, 0, lin_bytes}, rp, 0, &info_w));
-        };
-        auto rec_r = [&] {
-          CHECK_OK(vk.ctx.record_read_from_subresource(vk.cb, {lin2.buf, 0, lin_bytes}, rp, 0, L, {res.buf, 0, L.size()}, 0, nullptr, &info_r));
-        };
-        auto rec_xfer = [&] { vk.copy(lin, lin2, lin_bytes); };
-        const std::vector<double> tm = time_all({rec_copy, rec_w, rec_r, rec_xfer}, rec_copy, lin_bytes);
-        const double t_copy = tm[0], t_w = tm[1], t_r = tm[2], t_x = tm[3];
-        const double gb = double(lin_bytes) * 1e-9;
-        char line[512];
-        std::snprintf(line, sizeof line, "| %s | %ux%u, %llu MiB | 2^%u x %uB | %.1f | %.1f | %.2f | %.1f | %.2f | %.1f |\n",
-                      cd.name.c_str(), d.width, d.height, static_cast<unsigned long long>(mib), info_w.chunks_log2, info_w.word_bytes,
-                      gb / (t_copy * 1e-3), gb / (t_w * 1e-3), t_copy / t_w, gb / (t_r * 1e-3), t_copy / t_r, gb / (t_x * 1e-3));
-        std::printf("%s", line);
-        std::fflush(stdout);
-        table += line;
-      }
-      if (verify) {
-        // Round trip on the device (lin -> res -> lin2, compare), and the
-        // swizzled bytes against the CPU for surfaces up to 256 MiB.
-        vk.ctx.set_tuning({});
-        vk.begin();
-        CHECK_OK(vk.ctx.record_write_to_subresource(vk.cb, L, {res.buf, 0, L.size()}, 0, nullptr, {lin.buf, 0, lin_bytes}, rp, 0));
-        vk.barrier();
-        CHECK_OK(vk.ctx.record_read_from_subresource(vk.cb, {lin2.buf, 0, lin_bytes}, rp, 0, L, {res.buf, 0, L.size()}, 0, nullptr));
-        vk.barrier();
-        Buf h1 = vk.make(lin_bytes, true), h2 = vk.make(lin_bytes, true), hr = vk.make(L.size(), true);
-        vk.copy(lin, h1, lin_bytes);
-        vk.copy(lin2, h2, lin_bytes);
-        vk.copy(res, hr, L.size());
-        vk.submit();
-        bool ok = std::memcmp(h1.map, h2.map, lin_bytes) == 0;
-        if (ok && mib <= 256) {
-          std::vector<uint8_t> cpu(L.size());
-          std::memcpy(cpu.data(), hr.map, L.size());  // padding bytes as the GPU left them
-          CHECK_OK(write_to_subresource(L, cpu.data(), cpu.size(), 0, nullptr, h1.map, lin_bytes, rp, 0));
-          ok = std::memcmp(cpu.data(), hr.map, L.size()) == 0;
+  if (do_dispatch) {
+    table +=
+        "| case | surface | words per workgroup | plain copy GB/s | record_buffer_copy GB/s | swizzle GB/s | ratio | deswizzle GB/s | ratio | "
+        "vkCmdCopyBuffer GB/s |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    for (const CaseDef& cd : cases) {
+      for (uint64_t mib : sizes_mib) {
+        TextureDesc d;
+        const uint64_t bytes = mib << 20;
+        Layout L = make_case_layout(cd, bytes, &d);
+        const uint64_t lin_bytes = uint64_t{d.width} * d.height * d.format.element_bytes;
+        const uint64_t rp = uint64_t{d.width} * d.format.element_bytes;
+        Buf lin = vk.make(lin_bytes, false), res = vk.make(L.size(), false), lin2 = vk.make(lin_bytes, false);
+        {
+          Buf stage = vk.make(lin_bytes, true);
+          fill_random(stage.map, lin_bytes, mib);
+          vk.begin();
+          vk.copy(stage, lin, lin_bytes);
+          vk.submit();
+          vk.free(stage);
         }
-        std::printf("verify %s %llu MiB: %s\n", cd.name.c_str(), static_cast<unsigned long long>(mib), ok ? "ok" : "MISMATCH");
-        all_ok = all_ok && ok;
-        vk.free(h1);
-        vk.free(h2);
-        vk.free(hr);
+        for (unsigned wg : wgs) {
+          gpu::DispatchTuning t;
+          t.wg_chunks_log2 = wg;
+          vk.ctx.set_tuning(t);
+          gpu::DispatchInfo info_c{}, info_w{}, info_r{};
+          auto rec_plain = [&] { plain.record(vk.cb, lin.buf, lin2.buf, lin_bytes); };
+          auto rec_copy = [&] {
+            CHECK_OK(vk.ctx.record_buffer_copy(vk.cb, {lin.buf, 0, lin_bytes}, {lin2.buf, 0, lin_bytes}, lin_bytes, &info_c));
+          };
+          auto rec_w = [&] {
+            CHECK_OK(vk.ctx.record_write_to_subresource(vk.cb, L, {res.buf, 0, L.size()}, 0, nullptr, {lin.buf, 0, lin_bytes}, rp, 0, &info_w));
+          };
+          auto rec_r = [&] {
+            CHECK_OK(vk.ctx.record_read_from_subresource(vk.cb, {lin2.buf, 0, lin_bytes}, rp, 0, L, {res.buf, 0, L.size()}, 0, nullptr, &info_r));
+          };
+          auto rec_xfer = [&] { vk.copy(lin, lin2, lin_bytes); };
+          const std::vector<double> tm = time_all({rec_plain, rec_copy, rec_w, rec_r, rec_xfer}, rec_plain, lin_bytes, true);
+          const double t_plain = tm[0], t_copy = tm[1], t_w = tm[2], t_r = tm[3], t_x = tm[4];
+          const double gb = double(lin_bytes) * 1e-9;
+          char line[512];
+          std::snprintf(line, sizeof line, "| %s | %ux%u, %llu MiB | 2^%u x %uB | %.1f | %.1f | %.1f | %.3f | %.1f | %.3f | %.1f |\n",
+                        cd.name.c_str(), d.width, d.height, static_cast<unsigned long long>(mib), info_w.chunks_log2, info_w.word_bytes,
+                        gb / (t_plain * 1e-3), gb / (t_copy * 1e-3), gb / (t_w * 1e-3), t_plain / t_w, gb / (t_r * 1e-3), t_plain / t_r,
+                        gb / (t_x * 1e-3));
+          std::printf("%s", line);
+          std::fflush(stdout);
+          table += line;
+        }
+        if (verify) {
+          // Round trip on the device (lin -> res -> lin2, compare), and the
+          // swizzled bytes against the CPU for surfaces up to 256 MiB.
+          vk.ctx.set_tuning({});
+          vk.begin();
+          CHECK_OK(vk.ctx.record_write_to_subresource(vk.cb, L, {res.buf, 0, L.size()}, 0, nullptr, {lin.buf, 0, lin_bytes}, rp, 0));
+          vk.barrier();
+          CHECK_OK(vk.ctx.record_read_from_subresource(vk.cb, {lin2.buf, 0, lin_bytes}, rp, 0, L, {res.buf, 0, L.size()}, 0, nullptr));
+          vk.barrier();
+          Buf h1 = vk.make(lin_bytes, true), h2 = vk.make(lin_bytes, true), hr = vk.make(L.size(), true);
+          vk.copy(lin, h1, lin_bytes);
+          vk.copy(lin2, h2, lin_bytes);
+          vk.copy(res, hr, L.size());
+          vk.submit();
+          bool ok = std::memcmp(h1.map, h2.map, lin_bytes) == 0;
+          if (ok && mib <= 256) {
+            std::vector<uint8_t> cpu(L.size());
+            std::memcpy(cpu.data(), hr.map, L.size());  // padding bytes as the GPU left them
+            CHECK_OK(write_to_subresource(L, cpu.data(), cpu.size(), 0, nullptr, h1.map, lin_bytes, rp, 0));
+            ok = std::memcmp(cpu.data(), hr.map, L.size()) == 0;
+          }
+          std::printf("verify %s %llu MiB: %s\n", cd.name.c_str(), static_cast<unsigned long long>(mib), ok ? "ok" : "MISMATCH");
+          all_ok = all_ok && ok;
+          vk.free(h1);
+          vk.free(h2);
+          vk.free(hr);
+        }
+        vk.free(lin);
+        vk.free(res);
+        vk.free(lin2);
       }
-      vk.free(lin);
-      vk.free(res);
-      vk.free(lin2);
+    }
+    if (scrub_mib) {
+      vk.free(scrub_a);
+      vk.free(scrub_b);
     }
   }
+
+  if (do_host) {
+    // Bus bandwidth: vkCmdCopyBuffer between a pinned host buffer and device memory.
+    {
+      const uint64_t n = 256ull << 20;
+      Buf h = vk.make(n, true), dv = vk.make(n, false);
+      std::memset(h.map, 1, n);
+      auto up = [&] { vk.copy(h, dv, n); };
+      auto down = [&] { vk.copy(dv, h, n); };
+      const uint64_t save_warm = warm_gib;
+      warm_gib = 1;
+      const std::vector<double> tm = time_all({up, down}, up, n, false);
+      warm_gib = save_warm;
+      char line[256];
+      std::snprintf(line, sizeof line, "\nbus: host->device %.1f GB/s, device->host %.1f GB/s (vkCmdCopyBuffer, 256 MiB, pinned host buffer)\n",
+                    double(n) * 1e-9 / (tm[0] * 1e-3), double(n) * 1e-9 / (tm[1] * 1e-3));
+      std::printf("%s", line);
+      table += line;
+      vk.free(h);
+      vk.free(dv);
+    }
+    table +=
+        "\n| host path case | surface | GPU swizzle first call GB/s | GPU swizzle GB/s | GPU swizzle staged GB/s | CPU swizzle GB/s | "
+        "GPU deswizzle first GB/s | GPU deswizzle GB/s | GPU deswizzle staged GB/s | CPU deswizzle GB/s | memcpy GB/s |\n"
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    const CaseDef& cd = cases[1];
+    for (uint64_t mib : host_mib) {
+      TextureDesc d;
+      Layout L = make_case_layout(cd, mib << 20, &d);
+      const uint64_t lin_bytes = uint64_t{d.width} * d.height * d.format.element_bytes;
+      const uint64_t rp = uint64_t{d.width} * d.format.element_bytes;
+      HostMem lin(lin_bytes), res(L.size()), lin2(lin_bytes);
+      fill_random(lin.p, lin_bytes, 7);
+      gpu::Context fresh;  // first-call figures from a new Context (pipelines, buffers made in the call)
+      CHECK_OK(gpu::Context::create(&fresh));
+      auto timed = [&](auto f, int n) {
+        std::vector<double> t;
+        for (int i = 0; i < n; ++i) {
+          const double t0 = now_s();
+          f();
+          t.push_back(now_s() - t0);
+        }
+        return median(t);
+      };
+      const int n = std::max(3, std::min(reps, 10));
+      const double gw_first = timed([&] { CHECK_OK(fresh.write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, 1);
+      const double gr_first = timed([&] { CHECK_OK(fresh.read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, 1);
+      const double gw = timed([&] { CHECK_OK(fresh.write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, n);
+      const double gr = timed([&] { CHECK_OK(fresh.read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, n);
+      bool ok = std::memcmp(lin.p, lin2.p, lin_bytes) == 0;
+      // The same Context through staging buffers (no host-memory import).
+      setenv("SWZ_GPU_HOST_IMPORT", "0", 1);
+      const double sw = timed([&] { CHECK_OK(fresh.write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, n);
+      std::memset(lin2.p, 0, lin_bytes);
+      const double sr = timed([&] { CHECK_OK(fresh.read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, n);
+      unsetenv("SWZ_GPU_HOST_IMPORT");
+      ok = ok && std::memcmp(lin.p, lin2.p, lin_bytes) == 0;
+      const double cw = timed([&] { CHECK_OK(write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, n);
+      const double cr = timed([&] { CHECK_OK(read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, n);
+      const double mc = timed([&] { std::memcpy(lin2.p, lin.p, lin_bytes); }, n);
+      ok = ok && std::memcmp(lin.p, lin2.p, lin_bytes) == 0;
+      all_ok = all_ok && ok;
+      const double gb = double(lin_bytes) * 1e-9;
+      char line[512];
+      std::snprintf(line, sizeof line, "| %s%s | %ux%u, %llu MiB | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                    cd.name.c_str(), ok ? "" : " (MISMATCH)", d.width, d.height, static_cast<unsigned long long>(mib), gb / gw_first, gb / gw,
+                    gb / sw, gb / cw, gb / gr_first, gb / gr, gb / sr, gb / cr, gb / mc);
+      std::printf("%s", line);
+      std::fflush(stdout);
+      table += line;
+    }
+  }
+
+  if (do_wc) {
+    // A DEVICE_LOCAL | HOST_VISIBLE mapping (write-combined on discrete GPUs).
+    int wc_type = -1;
+    for (uint32_t i = 0; i < vk.mp.memoryTypeCount; ++i) {
+      const VkMemoryPropertyFlags f = vk.mp.memoryTypes[i].propertyFlags;
+      if ((f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && (f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) && !(f & VK_MEMORY_PROPERTY_HOST_CACHED_BIT)) {
+        wc_type = static_cast<int>(i);
+        break;
+      }
+    }
+    if (wc_type < 0) {
+      std::printf("\nwc: no DEVICE_LOCAL | HOST_VISIBLE uncached memory type on this device\n");
+    } else {
+      const unsigned nt = std::max(2u, std::min(8u, std::thread::hardware_concurrency()));
+      char hdr[640];
+      std::snprintf(hdr, sizeof hdr,
+                    "\nWC memory type %d (flags 0x%x)\n\n| case | surface | memcpy 1T GB/s | swz wc=off 1T | swz wc=on 1T | ratio on/memcpy 1T | memcpy %uT | "
+                    "swz wc=off %uT | swz wc=on %uT | ratio on/memcpy %uT |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+                    wc_type, unsigned(vk.mp.memoryTypes[wc_type].propertyFlags), nt, nt, nt, nt);
+      std::printf("%s", hdr);
+      table += hdr;
+      std::string reads =
+          "\n| read from WC | surface | memcpy out 1T GB/s | swz read wc=off 1T | swz read wc=on 1T |\n| --- | --- | --- | --- | --- |\n";
+      const CaseDef wc_cases[2] = {cases[1], cases[3]};
+      for (const CaseDef& cd : wc_cases) {
+        for (uint64_t mib : wc_mib) {
+          TextureDesc d;
+          Layout L = make_case_layout(cd, mib << 20, &d);
+          const uint64_t lin_bytes = uint64_t{d.width} * d.height * d.format.element_bytes;
+          const uint64_t rp = uint64_t{d.width} * d.format.element_bytes;
+          HostMem lin(lin_bytes), back(lin_bytes);
+          fill_random(lin.p, lin_bytes, 3);
+          VkBufferCreateInfo bi{};
+          bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+          bi.size = L.size();
+          bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+          VkBuffer b;
+          CHECK_VK(vkCreateBuffer(vk.dev, &bi, nullptr, &b));
+          VkMemoryRequirements mr;
+          vkGetBufferMemoryRequirements(vk.dev, b, &mr);
+          VkMemoryAllocateInfo ai{};
+          ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+          ai.allocationSize = mr.size;
+          ai.memoryTypeIndex = static_cast<uint32_t>(wc_type);
+          VkDeviceMemory mem;
+          if (vkAllocateMemory(vk.dev, &ai, nullptr, &mem) != VK_SUCCESS) {
+            std::printf("wc: %llu MiB allocation refused\n", static_cast<unsigned long long>(mib));
+            vkDestroyBuffer(vk.dev, b, nullptr);
+            continue;
+          }
+          void* m;
+          CHECK_VK(vkMapMemory(vk.dev, mem, 0, VK_WHOLE_SIZE, 0, &m));
+          uint8_t* wc = static_cast<uint8_t*>(m);
+          const int n = std::max(3, std::min(reps, 10));
+          auto timed = [&](auto f) {
+            std::vector<double> t;
+            f();  // first touch of the mapping
+            for (int i = 0; i < n; ++i) {
+              const double t0 = now_s();
+              f();
+              t.push_back(now_s() - t0);
+            }
+            return median(t);
+          };
+          double r[2][3];
+          for (int ti = 0; ti < 2; ++ti) {
+            const unsigned th = ti ? nt : 1;
+            CopyOptions off, on;
+            off.threads = on.threads = th;
+            on.write_combined = true;
+            r[ti][0] = timed([&] { parallel_parts(th, lin_bytes, [&](unsigned, uint64_t lo, uint64_t hi) { std::memcpy(wc + lo, lin.p + lo, hi - lo); }); });
+            r[ti][1] = timed([&] { CHECK_OK(write_to_subresource(L, wc, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0, off)); });
+            r[ti][2] = timed([&] { CHECK_OK(write_to_subresource(L, wc, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0, on)); });
+          }
+          const double gb = double(lin_bytes) * 1e-9;
+          char line[512];
+          std::snprintf(line, sizeof line, "| %s | %llu MiB | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", cd.name.c_str(),
+                        static_cast<unsigned long long>(mib), gb / r[0][0], gb / r[0][1], gb / r[0][2], r[0][0] / r[0][2], gb / r[1][0],
+                        gb / r[1][1], gb / r[1][2], r[1][0] / r[1][2]);
+          std::printf("%s", line);
+          std::fflush(stdout);
+          table += line;
+          if (mib <= 4) {
+            // Reads from WC memory are uncached: keep them to small surfaces.
+            CopyOptions off, on;
+            off.threads = on.threads = 1;
+            on.write_combined = true;
+            CHECK_OK(write_to_subresource(L, wc, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0));
+            const double mo = timed([&] { std::memcpy(back.p, wc, lin_bytes); });
+            const double ro = timed([&] { CHECK_OK(read_from_subresource(back.p, lin_bytes, rp, 0, L, wc, L.size(), 0, nullptr, off)); });
+            const bool ok1 = std::memcmp(back.p, lin.p, lin_bytes) == 0;
+            std::memset(back.p, 0, lin_bytes);
+            const double rn = timed([&] { CHECK_OK(read_from_subresource(back.p, lin_bytes, rp, 0, L, wc, L.size(), 0, nullptr, on)); });
+            const bool ok2 = std::memcmp(back.p, lin.p, lin_bytes) == 0;
+            all_ok = all_ok && ok1 && ok2;
+            std::snprintf(line, sizeof line, "| %s%s | %llu MiB | %.3f | %.3f | %.3f |\n", cd.name.c_str(), ok1 && ok2 ? "" : " (MISMATCH)",
+                          static_cast<unsigned long long>(mib), gb / mo, gb / ro, gb / rn);
+            std::printf("%s", line);
+            std::fflush(stdout);
+            reads += line;
+          }
+          vkUnmapMemory(vk.dev, mem);
+          vkDestroyBuffer(vk.dev, b, nullptr);
+          vkFreeMemory(vk.dev, mem, nullptr);
+        }
+      }
+      table += reads;
+    }
+  }
+
   std::printf("\n%s", table.c_str());
   if (!md.empty()) {
     if (FILE* f = std::fopen(md.c_str(), "w")) {
@@ -392,6 +749,7 @@ int main(int argc, char** argv) {
       std::fclose(f);
     }
   }
+  plain.destroy();
   vkDestroyQueryPool(vk.dev, vk.qp, nullptr);
   vkDestroyCommandPool(vk.dev, vk.pool, nullptr);
   return all_ok ? 0 : 3;

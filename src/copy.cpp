@@ -4,10 +4,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <memory>
+#include <new>
 #include <thread>
 #include <vector>
 
 #include "kernel.hpp"
+#include "simd/stream_load.hpp"
 #include "swz/copy.hpp"
 #include "swz/plan.hpp"
 
@@ -224,8 +227,22 @@ Status read_from_subresource(void* dst, uint64_t dst_size, uint64_t dst_row_pitc
   if (res.empty) return Status::Ok();
   if (!resource) return {Code::invalid_argument, "resource = null"};
   if (!dst) return {Code::invalid_argument, "destination = null"};
-  return run(res, const_cast<uint8_t*>(static_cast<const uint8_t*>(resource)) + layout.sub(subresource).offset,
-             static_cast<uint8_t*>(dst), detail::Direction::ToLinear, options);
+  const uint8_t* sub = static_cast<const uint8_t*>(resource) + layout.sub(subresource).offset;
+  if (options.write_combined) {
+    // The resource is write-combined (uncached) memory: copy the subresource
+    // out with streaming loads into a cached temporary, then convert from it.
+    std::unique_ptr<uint8_t[]> cached(new (std::nothrow) uint8_t[res.sub_size]);
+    if (cached) {
+      unsigned threads = options.threads;
+      if (threads == 0) threads = res.sub_size >= kThreadThresholdBytes ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+      detail::stream_load_copy(cached.get(), sub, res.sub_size, threads);
+      CopyOptions o = options;
+      o.write_combined = false;  // the destination is ordinary memory
+      return run(res, cached.get(), static_cast<uint8_t*>(dst), detail::Direction::ToLinear, o);
+    }
+    // No memory for the temporary: read in place (correct, slower).
+  }
+  return run(res, const_cast<uint8_t*>(sub), static_cast<uint8_t*>(dst), detail::Direction::ToLinear, options);
 }
 
 }  // namespace swz

@@ -29,8 +29,14 @@ struct CopyOptions {
   Backend backend = Backend::Auto;
   /// 0 = automatic (hardware threads for large copies, 1 for small ones).
   unsigned threads = 0;
-  /// The destination is write-combined (e.g. an UPLOAD heap on a non-coherent
-  /// UMA GPU, seed 004): write whole lines in order with streaming stores.
+  /// The resource is write-combined memory (e.g. an UPLOAD heap on a
+  /// non-coherent UMA GPU, or Vulkan DEVICE_LOCAL | HOST_VISIBLE memory
+  /// mapped on the host, as the D3D12 WriteToSubresource documentation
+  /// describes for UMA). Writes: whole lines in order with streaming stores.
+  /// Reads (read_from_subresource): the subresource is first copied out with
+  /// 16-byte streaming loads (SSE4.1 movntdqa) into a temporary of the
+  /// subresource's size, then converted from there; ordinary loads from WC
+  /// memory are uncached and about 10x slower (bench/RESULTS.md, GPU section).
   bool write_combined = false;
 };
 

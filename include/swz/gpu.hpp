@@ -71,6 +71,7 @@ struct DispatchInfo {
   uint32_t workgroups = 0;   ///< total workgroups of the dispatch (256 invocations each)
   uint32_t word_bytes = 0;   ///< bytes each load/store moves (16 when the pattern's run and alignment allow)
   uint32_t chunks_log2 = 0;  ///< log2 of the words one workgroup moves
+  uint32_t dispatches = 0;   ///< vkCmdDispatch calls recorded (> 1 when the region was split into bands)
 };
 
 /// A Vulkan device plus the swizzle pipelines. Movable, not copyable; cheap
@@ -103,7 +104,11 @@ class Context {
 
   // ---- Recording into a caller's command buffer -----------------------------
   // These bind a compute pipeline, push descriptors and push constants, then
-  // record ONE vkCmdDispatch; the caller's compute bindings are disturbed.
+  // record one vkCmdDispatch, or one per band when the subresource or the
+  // linear box exceeds one storage-buffer binding (maxStorageBufferRange, at
+  // most 4 GiB - 1): the box is then split into bands of whole block rows,
+  // each bound to its own window of both buffers. The caller's compute
+  // bindings are disturbed.
   // Synchronisation is the caller's: make prior writes to the source visible
   // to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT before,
   // and wait for the compute shader's writes after. The command buffer must
@@ -141,6 +146,15 @@ class Context {
                                const Layout& layout, const void* resource, uint64_t resource_size,
                                uint32_t subresource, const Box* box);
 
+  /// Checks that the host conveniences (and the recording calls) can convert
+  /// this subresource box with these linear pitches on this device: the
+  /// validation of the copy calls (with buffers assumed large enough) plus
+  /// every device limit (binding size, band split, 32-bit shader
+  /// arithmetic). Allocates nothing; callers can refuse a request before
+  /// reading or allocating anything for it.
+  Status check_subresource(const Layout& layout, uint32_t subresource, const Box* box, uint64_t lin_row_pitch,
+                           uint64_t lin_depth_pitch) const;
+
   /// Frees the cached pattern tables and staging buffers. Call only when no
   /// recorded work is pending on the GPU.
   void trim();
@@ -151,8 +165,12 @@ class Context {
   std::unique_ptr<Impl> impl_;
 };
 
-// Limits: the resource bytes of one subresource and the linear bytes of one
-// box must each fit in the device's maxStorageBufferRange (and 4 GiB); a
-// larger copy fails with Code::unsupported naming the limit.
+// Limits: a subresource or linear box larger than the device's
+// maxStorageBufferRange (and 4 GiB - 1) is split into bands of block rows.
+// That needs a 2D box (depth 1) and a pattern whose G stays inside the block
+// (no postamble terms, no immediate above the block); any other oversized
+// copy fails with Code::unsupported naming the limit, before anything is
+// allocated or recorded. The host conveniences also check everything
+// (every band's plan) before they allocate staging memory.
 
 }  // namespace swz::gpu

@@ -154,18 +154,25 @@ grep -q "^pattern:TEXT" out.txt && grep -q "\.json" out.txt && pass "layouts men
 "$SWZ" swizzle --layout >/dev/null 2>&1; rc=$?
 [ $rc -ne 0 ] && [ $rc -ne 1 ] && pass "CLI11 parse errors keep CLI11's exit code ($rc)" || failed "parse error exit code $rc"
 
-# --- --device gpu (Vulkan compute; lavapipe in CI) ------------------------------------------
-"$SWZ" swizzle --layout std64k --mips 3 --device gpu "$PHOTO" gpu.bin >out.txt 2>err.txt; rc=$?
+# --- --device gpu (Vulkan compute; lavapipe in CI, hence gpu:any) ---------------------------
+"$SWZ" swizzle --layout std64k --mips 3 --device gpu:any "$PHOTO" gpu.bin >out.txt 2>err.txt; rc=$?
 if [ $rc -eq 0 ]; then
   "$SWZ" swizzle --layout std64k --mips 3 "$PHOTO" cpu.bin >/dev/null 2>&1
-  cmp -s gpu.bin cpu.bin && pass "--device gpu swizzle equals the CPU bytes" || failed "--device gpu swizzle differs from the CPU"
-  expect_ok "--device gpu deswizzle" "$SWZ" deswizzle --layout std64k --mips 3 --size 600x400 --device gpu gpu.bin gpu.png
-  "$SWZ" compare "$PHOTO" gpu.png >/dev/null 2>&1 && pass "--device gpu round trip" || failed "--device gpu round trip differs"
+  cmp -s gpu.bin cpu.bin && pass "--device gpu:any swizzle equals the CPU bytes" || failed "--device gpu:any swizzle differs from the CPU"
+  expect_ok "--device gpu:any deswizzle" "$SWZ" deswizzle --layout std64k --mips 3 --size 600x400 --device gpu:any gpu.bin gpu.png
+  "$SWZ" compare "$PHOTO" gpu.png >/dev/null 2>&1 && pass "--device gpu:any round trip" || failed "--device gpu:any round trip differs"
+  # Plain --device gpu refuses a software rasterizer (lavapipe) before reading anything.
+  "$SWZ" swizzle --layout std64k --mips 3 --device gpu "$PHOTO" gpu2.bin >out.txt 2>err.txt; rc=$?
+  if grep -q "software rasterizer" err.txt; then
+    [ $rc -ne 0 ] && [ ! -e gpu2.bin ] && grep -q "gpu:any" err.txt && pass "--device gpu refuses a software rasterizer, naming gpu:any"       || failed "--device gpu on a software rasterizer: rc=$rc $(cat err.txt)"
+  else
+    [ $rc -eq 0 ] && cmp -s gpu2.bin cpu.bin && pass "--device gpu on a hardware GPU equals the CPU bytes"       || failed "--device gpu: rc=$rc $(cat err.txt)"
+  fi
 elif [ "${SWZ_REQUIRE_VULKAN:-0}" = 1 ]; then
-  failed "--device gpu with SWZ_REQUIRE_VULKAN=1: $(cat err.txt)"
+  failed "--device gpu:any with SWZ_REQUIRE_VULKAN=1: $(cat err.txt)"
 else
-  grep -q "device gpu" err.txt && pass "--device gpu without a Vulkan device is a clear error (skipped the GPU checks)" \
-    || failed "--device gpu error: $(cat err.txt)"
+  grep -q "device gpu" err.txt && pass "--device gpu:any without a Vulkan device is a clear error (skipped the GPU checks)" \
+    || failed "--device gpu:any error: $(cat err.txt)"
 fi
 
 echo "---"

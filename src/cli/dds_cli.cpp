@@ -99,8 +99,9 @@ std::string swizzle_dds(CommonOptions o, const std::string& in, const std::strin
     fail("layout " + t.layout_arg + " describes a " + t.describe() + " texture but '" + in + "' is " +
          describe(info.desc, info.cube));
   const Layout& layout = t.layout;
-  std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
   Copier copier(o);
+  copier.check(layout, "a " + t.describe() + " texture");
+  std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
   const uint8_t* texels = file.data() + info.data_offset;
   uint64_t at = 0;
   uint32_t packed = 0;
@@ -136,6 +137,8 @@ std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, cons
   if (have < layout.size())
     fail("'" + in + "' has " + bytes_text(have) + ", less than the " + bytes_text(layout.size()) + " that a " +
          t.describe() + " texture spans in layout " + t.layout_arg);
+  Copier copier(o);
+  copier.check(layout, "a " + t.describe() + " texture");
   std::vector<uint8_t> resource;
   read_file_prefix(in, layout.size(), &resource);
 
@@ -145,7 +148,6 @@ std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, cons
   uint64_t total = 0;
   check(dds_data_size(t.desc, &total), "cannot write a " + t.describe() + " texture as DDS");
   dds.data = allocate(total, "the DDS texels");
-  Copier copier(o);
   uint64_t at = 0;
   uint32_t packed = 0;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {

@@ -94,6 +94,8 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
   if (img.width != t.desc.width || img.height != t.desc.height)
     fail("image '" + in + "' is " + std::to_string(img.width) + "x" + std::to_string(img.height) + " but the texture is " +
          t.describe());
+  Copier copier(o);
+  copier.check(layout, "a " + t.describe() + " texture");
   std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
   note(packed_note(layout, "not written (left zero)"));
 
@@ -102,7 +104,6 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
   chain.push_back(std::move(img));
   for (uint32_t m = 1; m < t.desc.mip_levels; ++m) chain.push_back(half_size(chain.back()));
 
-  Copier copier(o);
   std::vector<uint8_t> slab;  // a mip repeated over the depth of a 3D subresource
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
     const SubresourceLayout& s = layout.sub(i);
@@ -135,6 +136,8 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
     fail("raw input '" + in + "' needs --size and --format (images are read from .png, .jpg, .jpeg, .bmp, .tga)");
   Texture t = make_texture(o, size);
   const Layout& layout = t.layout;
+  Copier copier(o);
+  copier.check(layout, "a " + t.describe() + " texture");
   uint64_t expected = total_packed_bytes(layout);
   uint64_t have = file_size(in);
   if (have != expected)
@@ -143,7 +146,6 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
   std::vector<uint8_t> linear;
   read_file_prefix(in, expected, &linear);
   std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
-  Copier copier(o);
   note(packed_note(layout, "their bytes in the input are skipped and the tail is left zero"));
   uint64_t at = 0;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
@@ -187,9 +189,10 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
   if (have < layout.size())
     fail("'" + in + "' has " + bytes_text(have) + ", less than the " + bytes_text(layout.size()) + " that a " +
          t.describe() + " texture spans in layout " + t.layout_arg);
+  Copier copier(o);
+  copier.check(layout, "a " + t.describe() + " texture");
   std::vector<uint8_t> resource;
   read_file_prefix(in, layout.size(), &resource);
-  Copier copier(o);
 
   if ((have_sub || png) && layout.sub(sub).packed)
     fail(sub_name(layout.sub(sub), t.desc) + " lies in the D3D12 packed mip tail, whose layout is adapter-specific; "

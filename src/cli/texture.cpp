@@ -69,8 +69,10 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
   app->add_option("--backend", o->backend, "Copy kernel: auto (default), scalar, highway, xsimd")
       ->check(CLI::IsMember({"auto", "scalar", "highway", "xsimd"}));
   app->add_option("--threads", o->threads, "Threads for large copies (0 = automatic)");
-  app->add_option("--device", o->device, "Where copies run: cpu (default) or gpu (Vulkan compute shader)")
-      ->check(CLI::IsMember({"cpu", "gpu"}));
+  app->add_option("--device", o->device,
+                  "Where copies run: cpu (default), gpu (Vulkan compute shader on a hardware GPU; a software "
+                  "rasterizer such as llvmpipe is refused) or gpu:any (any Vulkan device, software ones too)")
+      ->check(CLI::IsMember({"cpu", "gpu", "gpu:any"}));
 }
 
 SizeArg parse_size(const std::string& text) {
@@ -348,17 +350,38 @@ struct Copier::Gpu {
 };
 
 Copier::Copier(const CommonOptions& o) : cpu_(copy_options(o)) {
-  if (o.device != "gpu") return;
+  if (o.device != "gpu" && o.device != "gpu:any") return;
 #ifdef SWZ_HAVE_GPU
   gpu_ = std::make_unique<Gpu>();
   Status st = gpu::Context::create(&gpu_->ctx);
-  if (!st.ok()) fail("--device gpu: " + st.message());
+  if (!st.ok()) fail("--device " + o.device + ": " + st.message());
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(gpu_->ctx.physical_device(), &props);
+  if (props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && o.device != "gpu:any")
+    fail("--device gpu: the Vulkan device found is a software rasterizer (" + std::string(props.deviceName) +
+         "), slower than --device cpu; pass --device gpu:any to use it anyway");
 #else
   fail("--device gpu: this swz was built without the Vulkan compute path (SWZ_GPU=OFF or no Vulkan/glslc at build time)");
 #endif
 }
 
 Copier::~Copier() = default;
+
+void Copier::check(const Layout& layout, const std::string& what) {
+#ifdef SWZ_HAVE_GPU
+  if (!gpu_) return;
+  for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
+    const SubresourceLayout& s = layout.sub(i);
+    if (s.packed) continue;
+    const Packed p = packed_of(s);
+    Status st = gpu_->ctx.check_subresource(layout, i, nullptr, p.row, p.slice);
+    if (!st.ok()) fail("--device gpu cannot convert " + what + ": subresource " + std::to_string(i) + ": " + st.message());
+  }
+#else
+  (void)layout;
+  (void)what;
+#endif
+}
 
 Status Copier::write(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource, const void* src,
                      uint64_t src_size, uint64_t row_pitch, uint64_t depth_pitch) {

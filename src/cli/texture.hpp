@@ -93,6 +93,9 @@ class Copier {
  public:
   explicit Copier(const CommonOptions& o);  ///< fails (exits) when --device gpu has no Vulkan device
   ~Copier();
+  /// With --device gpu: fails (exits) unless the GPU can convert every
+  /// subresource of `layout` (device limits), before anything is read or allocated.
+  void check(const Layout& layout, const std::string& what);
   Status write(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource, const void* src,
                uint64_t src_size, uint64_t row_pitch, uint64_t depth_pitch);
   Status read(void* dst, uint64_t dst_size, uint64_t row_pitch, uint64_t depth_pitch, const Layout& layout,

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <thread>
 #include <new>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "gpu_compute/gpu_plan.hpp"
@@ -64,6 +67,35 @@ bool has_ext(VkPhysicalDevice pd, const char* name) {
   return false;
 }
 
+// memcpy over up to 8 threads for large staging copies (one thread copies
+// about 10 GB/s on a server core; the bus moves 50).
+void copy_mt(void* dst, const void* src, uint64_t n) {
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned t = n >= (uint64_t{8} << 20) ? std::min(8u, hw) : 1u;
+  if (t <= 1) {
+    std::memcpy(dst, src, n);
+    return;
+  }
+  const uint64_t part = (n / t + 4095) / 4096 * 4096;
+  std::vector<std::thread> th;
+  try {
+    for (unsigned i = 1; i < t; ++i) {
+      const uint64_t lo = std::min<uint64_t>(n, i * part), hi = std::min<uint64_t>(n, lo + part);
+      if (lo < hi)
+        th.emplace_back([=] { std::memcpy(static_cast<uint8_t*>(dst) + lo, static_cast<const uint8_t*>(src) + lo, hi - lo); });
+    }
+  } catch (...) {
+    // No thread: the rest is copied below, on this thread.
+  }
+  // This thread: part 0, then any part whose thread did not start.
+  std::memcpy(dst, src, std::min(n, part));
+  for (unsigned i = static_cast<unsigned>(th.size()) + 1; i < t; ++i) {
+    const uint64_t lo = std::min<uint64_t>(n, i * part), hi = std::min<uint64_t>(n, lo + part);
+    if (lo < hi) std::memcpy(static_cast<uint8_t*>(dst) + lo, static_cast<const uint8_t*>(src) + lo, hi - lo);
+  }
+  for (auto& x : th) x.join();
+}
+
 uint64_t fnv1a(const void* p, size_t n) {
   const auto* b = static_cast<const uint8_t*>(p);
   uint64_t h = 1469598103934665603ull;
@@ -72,6 +104,32 @@ uint64_t fnv1a(const void* p, size_t n) {
 }
 
 }  // namespace
+
+// ---- Teardown at process exit ---------------------------------------------
+// A Context held in a static (a function-local static, a global, a Python
+// module object) is destroyed from exit(). Its destructor's atexit entry was
+// registered when the static was constructed, which is usually BEFORE
+// Context::create loaded the Vulkan driver; exit() runs atexit entries in
+// reverse order, so the driver's own exit handlers (the NVIDIA driver tears
+// its threads and device state down from an atexit handler registered when
+// the loader opened it) have already run when ~Context calls
+// vkDeviceWaitIdle / vkDestroyDevice, which then crash (SIGSEGV on the
+// H200). The fix: every create()/adopt() registers, AFTER the driver is
+// loaded and the device made, an atexit handler that tears down every live
+// Context while the driver is still whole; a Context destroyed later finds
+// nothing left to destroy. The registry itself is never destroyed (a static
+// object's destructor could run before the handler).
+struct ExitRegistry {
+  std::mutex mu;
+  std::unordered_set<Context::Impl*> live;
+  bool exiting = false;
+  unsigned registrations = 0;
+};
+ExitRegistry& exit_registry() {
+  static ExitRegistry* r = new ExitRegistry;  // leaked on purpose: usable from any exit handler
+  return *r;
+}
+void teardown_at_exit();
 
 struct HostBuffer {
   VkBuffer buf = VK_NULL_HANDLE;
@@ -93,6 +151,11 @@ struct Context::Impl {
   VkPhysicalDeviceMemoryProperties memprops{};
   detail::DeviceLimits lim;
   PFN_vkCmdPushDescriptorSetKHR push_desc = nullptr;
+  // VK_EXT_external_memory_host: the host conveniences bind the caller's
+  // memory directly (no staging copies) when the device offers it.
+  bool host_import = false;
+  uint64_t import_align = 4096;
+  PFN_vkGetMemoryHostPointerPropertiesEXT host_ptr_props = nullptr;
   VkDescriptorSetLayout swz_dsl = VK_NULL_HANDLE, copy_dsl = VK_NULL_HANDLE;
   VkPipelineLayout swz_pl = VK_NULL_HANDLE, copy_pl = VK_NULL_HANDLE;
   VkShaderModule swz_mod[5] = {}, copy_mod[5] = {};
@@ -113,7 +176,30 @@ struct Context::Impl {
   VkCommandBuffer cmd = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
 
-  ~Impl() { destroy(); }
+  ~Impl() {
+    {
+      ExitRegistry& R = exit_registry();
+      std::lock_guard<std::mutex> g(R.mu);
+      R.live.erase(this);
+    }
+    destroy();
+  }
+
+  // Called from the exit handler, before the driver's own exit handlers.
+  // An owned device and instance are destroyed; objects made on an adopted
+  // device are left to the process's end (the caller owns that device and
+  // may already have destroyed it).
+  void exit_teardown() {
+    if (owns) {
+      destroy();
+    } else {
+      device = VK_NULL_HANDLE;
+      instance = VK_NULL_HANDLE;
+      arenas.clear();
+      lin_stage = HostBuffer{};
+      res_stage = HostBuffer{};
+    }
+  }
 
   void free_buffer(HostBuffer* b) {
     if (!device) return;
@@ -221,6 +307,12 @@ struct Context::Impl {
                                      std::to_string(VK_API_VERSION_MAJOR(props.apiVersion)) + "." +
                                      std::to_string(VK_API_VERSION_MINOR(props.apiVersion)) + " (1.1 needed)"};
     lim.max_storage_range = props.limits.maxStorageBufferRange;
+    // Testing knob: pretend the device binds at most this many bytes, so
+    // that the band split runs on small surfaces (never raises the limit).
+    if (const char* e = std::getenv("SWZ_GPU_MAX_BINDING")) {
+      const unsigned long long v = std::strtoull(e, nullptr, 0);
+      if (v >= 4096 && v < lim.max_storage_range) lim.max_storage_range = v;
+    }
     lim.min_storage_align = std::max<uint64_t>(props.limits.minStorageBufferOffsetAlignment, 4);
     lim.max_groups_x = props.limits.maxComputeWorkGroupCount[0];
     lim.max_groups_y = props.limits.maxComputeWorkGroupCount[1];
@@ -346,10 +438,39 @@ struct Context::Impl {
     return Status::Ok();
   }
 
+  // Plans every band of a region (nothing recorded, nothing allocated).
+  Status plan_region(const detail::GpuRegion& r, uint64_t max_band_B, std::vector<detail::GpuRegion>* bands,
+                     std::vector<detail::SwizzleDispatch>* plans) const {
+    SWZ_TRY(detail::split_bands(r, lim, max_band_B, bands));
+    plans->resize(bands->size());
+    for (size_t i = 0; i < bands->size(); ++i) SWZ_TRY(detail::plan_swizzle((*bands)[i], lim, wg_log2(), &(*plans)[i]));
+    return Status::Ok();
+  }
+
+  // One dispatch per band (one band unless the region exceeds a binding).
+  // Bands write disjoint resource words and read disjoint linear rows, so no
+  // barrier separates them.
   Status record_region(VkCommandBuffer cb, const detail::GpuRegion& r, bool to_swz, VkBuffer swz_buf, VkBuffer lin_buf,
                        DispatchInfo* info) {
-    detail::SwizzleDispatch D;
-    SWZ_TRY(detail::plan_swizzle(r, lim, wg_log2(), &D));
+    std::vector<detail::GpuRegion> bands;
+    std::vector<detail::SwizzleDispatch> plans;
+    SWZ_TRY(plan_region(r, 0, &bands, &plans));
+    if (info) *info = DispatchInfo{};
+    for (const detail::SwizzleDispatch& D : plans) {
+      DispatchInfo one;
+      SWZ_TRY(record_planned(cb, D, to_swz, swz_buf, lin_buf, &one));
+      if (info) {
+        info->workgroups += one.workgroups;
+        info->word_bytes = one.word_bytes;
+        info->chunks_log2 = one.chunks_log2;
+        ++info->dispatches;
+      }
+    }
+    return Status::Ok();
+  }
+
+  Status record_planned(VkCommandBuffer cb, const detail::SwizzleDispatch& D, bool to_swz, VkBuffer swz_buf, VkBuffer lin_buf,
+                        DispatchInfo* info) {
     VkPipeline pipe = VK_NULL_HANDLE;
     SWZ_TRY(pipeline(false, D.word_log2, to_swz ? 0u : 1u, &pipe));
     VkBuffer tbuf = VK_NULL_HANDLE;
@@ -398,35 +519,188 @@ struct Context::Impl {
     return Status::Ok();
   }
 
+  // Imports [p, p + n) rounded out to the import alignment as a storage
+  // buffer; *skew = p - (the imported base). False when the driver refuses
+  // (read-only or file-backed pages, for example): the caller stages instead.
+  bool import_host(const void* p, uint64_t n, HostBuffer* out, uint64_t* skew) {
+    if (!host_import || !host_ptr_props || n == 0) return false;
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    const uintptr_t base = a / import_align * import_align;
+    const uint64_t size = (a + n - base + import_align - 1) / import_align * import_align;
+    VkMemoryHostPointerPropertiesEXT hp = vk_init<VkMemoryHostPointerPropertiesEXT>(VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT);
+    if (host_ptr_props(device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, reinterpret_cast<void*>(base), &hp) != VK_SUCCESS)
+      return false;
+    VkExternalMemoryBufferCreateInfo eb = vk_init<VkExternalMemoryBufferCreateInfo>(VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO);
+    eb.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+    VkBufferCreateInfo bi = vk_init<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+    bi.pNext = &eb;
+    bi.size = size;
+    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    HostBuffer b;
+    if (vkCreateBuffer(device, &bi, nullptr, &b.buf) != VK_SUCCESS) return false;
+    VkMemoryRequirements mr;
+    vkGetBufferMemoryRequirements(device, b.buf, &mr);
+    const uint32_t bits = mr.memoryTypeBits & hp.memoryTypeBits;
+    int type = -1;
+    for (uint32_t i = 0; i < memprops.memoryTypeCount && type < 0; ++i)
+      if (bits & (1u << i)) type = static_cast<int>(i);
+    if (type < 0 || mr.size > size) {
+      vkDestroyBuffer(device, b.buf, nullptr);
+      return false;
+    }
+    VkImportMemoryHostPointerInfoEXT ii = vk_init<VkImportMemoryHostPointerInfoEXT>(VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT);
+    ii.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+    ii.pHostPointer = reinterpret_cast<void*>(base);
+    VkMemoryAllocateInfo ai = vk_init<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+    ai.pNext = &ii;
+    ai.allocationSize = size;
+    ai.memoryTypeIndex = static_cast<uint32_t>(type);
+    if (vkAllocateMemory(device, &ai, nullptr, &b.mem) != VK_SUCCESS) {
+      vkDestroyBuffer(device, b.buf, nullptr);
+      return false;
+    }
+    if (vkBindBufferMemory(device, b.buf, b.mem, 0) != VK_SUCCESS) {
+      vkDestroyBuffer(device, b.buf, nullptr);
+      vkFreeMemory(device, b.mem, nullptr);
+      return false;
+    }
+    b.size = size;
+    *out = b;
+    *skew = a - base;
+    return true;
+  }
+
+  // Host path through imported caller memory: one dispatch per band straight
+  // between the caller's buffers (the GPU reads and writes them over the
+  // bus). False (nothing done) when either side cannot be imported.
+  bool host_convert_imported(const detail::GpuRegion& r0, bool to_swz, uint8_t* res_sub, uint8_t* lin, Status* result) {
+    if (const char* e = std::getenv("SWZ_GPU_HOST_IMPORT"))
+      if (std::strcmp(e, "0") == 0) return false;
+    HostBuffer rb, lb;
+    uint64_t rskew = 0, lskew = 0;
+    if (!import_host(res_sub, r0.swz_span, &rb, &rskew)) return false;
+    if (!import_host(lin, r0.lin_span, &lb, &lskew)) {
+      vkDestroyBuffer(device, rb.buf, nullptr);
+      vkFreeMemory(device, rb.mem, nullptr);
+      return false;
+    }
+    detail::GpuRegion r = r0;
+    r.swz_offset = rskew;
+    r.lin_offset = lskew;
+    *result = [&]() -> Status {
+      SWZ_VK(vkResetCommandBuffer(cmd, 0), "vkResetCommandBuffer");
+      VkCommandBufferBeginInfo bi = vk_init<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+      bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+      SWZ_VK(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
+      Status s = record_region(cmd, r, to_swz, rb.buf, lb.buf, nullptr);
+      VkMemoryBarrier mb = vk_init<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+      mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+      mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+      SWZ_VK(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+      SWZ_TRY(s);
+      return submit_and_wait();
+    }();
+    vkDestroyBuffer(device, rb.buf, nullptr);
+    vkFreeMemory(device, rb.mem, nullptr);
+    vkDestroyBuffer(device, lb.buf, nullptr);
+    vkFreeMemory(device, lb.mem, nullptr);
+    return true;
+  }
+
   // Host path: both sides staged in host-visible buffers; everything the
-  // call may change is uploaded first so untouched bytes round-trip.
+  // call may change is uploaded first so untouched bytes round-trip. Every
+  // band is planned (and so every limit checked) before anything is
+  // allocated; then each band goes up, is converted, and comes back.
   Status host_convert(const detail::GpuRegion& r0, bool to_swz, uint8_t* res_sub, uint8_t* lin) {
     detail::GpuRegion r = r0;
     r.swz_offset = 0;
     r.lin_offset = 0;
-    SWZ_TRY(ensure_stage(&res_stage, r.swz_span));
-    SWZ_TRY(ensure_stage(&lin_stage, r.lin_span));
-    std::memcpy(res_stage.map, res_sub, r.swz_span);
-    std::memcpy(lin_stage.map, lin, r.lin_span);
-    SWZ_VK(vkResetCommandBuffer(cmd, 0), "vkResetCommandBuffer");
-    VkCommandBufferBeginInfo bi = vk_init<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    SWZ_VK(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
-    Status s = record_region(cmd, r, to_swz, res_stage.buf, lin_stage.buf, nullptr);
-    VkMemoryBarrier mb = vk_init<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
-    SWZ_VK(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
-    SWZ_TRY(s);
-    SWZ_TRY(submit_and_wait());
-    if (to_swz) std::memcpy(res_sub, res_stage.map, r.swz_span);
-    else std::memcpy(lin, lin_stage.map, r.lin_span);
+    std::vector<detail::GpuRegion> bands;
+    SWZ_TRY(detail::split_bands(r, lim, 0, &bands));
+    std::vector<detail::SwizzleDispatch> plans(bands.size());
+    std::vector<uint64_t> lin_at(bands.size()), res_at(bands.size()), res_len(bands.size());
+    uint64_t max_res = 0, max_lin = 0;
+    for (size_t i = 0; i < bands.size(); ++i) {
+      detail::GpuRegion& b = bands[i];
+      res_at[i] = b.band_span ? b.band_lo : 0;
+      res_len[i] = b.band_span ? b.band_span : b.swz_span;
+      lin_at[i] = b.lin_offset;
+      // Each band's window starts at byte 0 of the staging buffer: the
+      // subresource then starts 'band_lo' bytes before it (modulo 2^64; the
+      // plan only uses swz_offset + band_lo and its alignment).
+      b.swz_offset = uint64_t{0} - res_at[i];
+      b.lin_offset = 0;
+      SWZ_TRY(detail::plan_swizzle(b, lim, wg_log2(), &plans[i]));
+      max_res = std::max(max_res, res_len[i]);
+      max_lin = std::max(max_lin, b.lin_span);
+    }
+    // Everything is checked: the caller's memory directly, when it imports.
+    {
+      Status s;
+      if (host_convert_imported(r0, to_swz, res_sub, lin, &s)) return s;
+    }
+    SWZ_TRY(ensure_stage(&res_stage, max_res));
+    SWZ_TRY(ensure_stage(&lin_stage, max_lin));
+    for (size_t i = 0; i < bands.size(); ++i) {
+      copy_mt(res_stage.map, res_sub + res_at[i], res_len[i]);
+      copy_mt(lin_stage.map, lin + lin_at[i], bands[i].lin_span);
+      SWZ_VK(vkResetCommandBuffer(cmd, 0), "vkResetCommandBuffer");
+      VkCommandBufferBeginInfo bi = vk_init<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+      bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+      SWZ_VK(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
+      Status s = record_planned(cmd, plans[i], to_swz, res_stage.buf, lin_stage.buf, nullptr);
+      VkMemoryBarrier mb = vk_init<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+      mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+      mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+      SWZ_VK(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+      SWZ_TRY(s);
+      SWZ_TRY(submit_and_wait());
+      if (to_swz) copy_mt(res_sub + res_at[i], res_stage.map, res_len[i]);
+      else copy_mt(lin + lin_at[i], lin_stage.map, bands[i].lin_span);
+    }
     return Status::Ok();
+  }
+
+  // Checks a host-path request completely (every band planned) without
+  // allocating or recording anything.
+  Status check_region(const detail::GpuRegion& r0) const {
+    detail::GpuRegion r = r0;
+    std::vector<detail::GpuRegion> bands;
+    std::vector<detail::SwizzleDispatch> plans;
+    return plan_region(r, 0, &bands, &plans);
   }
 };
 
 // ---- Creation ----------------------------------------------------------------
+
+void teardown_at_exit() {
+  ExitRegistry& R = exit_registry();
+  std::lock_guard<std::mutex> g(R.mu);
+  R.exiting = true;
+  for (Context::Impl* I : R.live) I->exit_teardown();
+  R.live.clear();
+}
+
+namespace {
+// Registers the exit handler anew after each successful create/adopt, so
+// that it runs before any exit handler the driver registered while the
+// device was made (a driver unloaded with its last instance and loaded again
+// registers again). Bounded: a program that makes thousands of contexts
+// keeps the first 256 registrations, the last of which is the one that
+// counts for a driver loaded once. SWZ_GPU_EXIT_TEARDOWN=0 turns the handler
+// off (to reproduce the crash it prevents).
+void register_live(Context::Impl* I) {
+  ExitRegistry& R = exit_registry();
+  std::lock_guard<std::mutex> g(R.mu);
+  R.live.insert(I);
+  const char* e = std::getenv("SWZ_GPU_EXIT_TEARDOWN");
+  if (e && std::strcmp(e, "0") == 0) return;
+  if (R.registrations < 256 && std::atexit(&teardown_at_exit) == 0) ++R.registrations;
+}
+}  // namespace
 
 Context::Context() = default;
 Context::~Context() = default;
@@ -528,6 +802,8 @@ static Status create_impl(Context::Impl* I, const ContextOptions& o) {
   if (e8.storageBuffer8BitAccess) e16.pNext = &e8;
   std::vector<const char*> exts{VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
   if (ext8 && e8.storageBuffer8BitAccess) exts.push_back(VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
+  const bool host_import = has_ext(I->phys, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  if (host_import) exts.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
   const float prio = 1.0f;
   VkDeviceQueueCreateInfo qci = vk_init<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
   qci.queueFamilyIndex = I->family;
@@ -540,6 +816,18 @@ static Status create_impl(Context::Impl* I, const ContextOptions& o) {
   dci.enabledExtensionCount = static_cast<uint32_t>(exts.size());
   dci.ppEnabledExtensionNames = exts.data();
   SWZ_VK(vkCreateDevice(I->phys, &dci, nullptr, &I->device), "vkCreateDevice");
+  if (host_import) {
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp =
+        vk_init<VkPhysicalDeviceExternalMemoryHostPropertiesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT);
+    VkPhysicalDeviceProperties2 p2 = vk_init<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    p2.pNext = &hp;
+    vkGetPhysicalDeviceProperties2(I->phys, &p2);
+    I->host_ptr_props = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+        vkGetDeviceProcAddr(I->device, "vkGetMemoryHostPointerPropertiesEXT"));
+    const uint64_t al = hp.minImportedHostPointerAlignment;
+    I->host_import = I->host_ptr_props != nullptr && al != 0 && (al & (al - 1)) == 0;
+    I->import_align = al ? al : 4096;
+  }
   I->lim.word1 = e8.storageBuffer8BitAccess == VK_TRUE;
   I->lim.word2 = e16.storageBuffer16BitAccess == VK_TRUE;
   return I->init_common();
@@ -551,6 +839,7 @@ Status Context::create(Context* out, const ContextOptions& options) {
     auto impl = std::make_unique<Impl>();
     Status s = create_impl(impl.get(), options);
     if (!s.ok()) return s;
+    register_live(impl.get());
     out->impl_ = std::move(impl);
     return Status::Ok();
   } catch (const std::bad_alloc&) {
@@ -580,6 +869,7 @@ Status Context::adopt(Context* out, const AdoptInfo& info) {
     Status s = impl->init_common();
     if (!s.ok()) return s;
     if (info.queue) impl->queue = info.queue;
+    register_live(impl.get());
     out->impl_ = std::move(impl);
     return Status::Ok();
   } catch (const std::bad_alloc&) {
@@ -697,6 +987,25 @@ Status Context::record_buffer_copy(VkCommandBuffer cmd, const BufferRange& src, 
 }
 
 // ---- Host conveniences -------------------------------------------------------
+
+Status Context::check_subresource(const Layout& layout, uint32_t subresource, const Box* box, uint64_t lin_row_pitch,
+                                  uint64_t lin_depth_pitch) const {
+  if (!impl_) return {Code::invalid_argument, "GPU context not created"};
+  try {
+    detail::GpuRegion r;
+    bool empty = false;
+    SWZ_TRY(detail::resolve_region(layout, 0, layout.size(), subresource, box, 0, UINT64_MAX, lin_row_pitch, lin_depth_pitch,
+                                   "linear", &r, &empty));
+    if (empty) return Status::Ok();
+    // The host path binds the linear box from byte 0 of its staging buffer.
+    detail::GpuRegion h = r;
+    h.swz_offset = 0;
+    h.lin_offset = 0;
+    return impl_->check_region(h);
+  } catch (const std::bad_alloc&) {
+    return {Code::internal, "out of host memory"};
+  }
+}
 
 Status Context::write_to_subresource(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource,
                                      const Box* box, const void* src, uint64_t src_size, uint64_t src_row_pitch,

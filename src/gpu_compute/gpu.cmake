@@ -61,10 +61,25 @@ if(SWZ_TESTS)
   target_compile_options(swz_gpu_tests PRIVATE ${SWZ_WARN})
   add_test(NAME swz_gpu_tests COMMAND swz_gpu_tests)
   set_tests_properties(swz_gpu_tests PROPERTIES TIMEOUT 600 LABELS gpu)
+  # Contexts held in statics, destroyed from exit() (exit status must be 0).
+  add_executable(swz_gpu_static_exit ${PROJECT_SOURCE_DIR}/tests/gpu_static_exit.cpp)
+  target_link_libraries(swz_gpu_static_exit PRIVATE swz)
+  target_compile_options(swz_gpu_static_exit PRIVATE ${SWZ_WARN})
+  add_test(NAME swz_gpu_static_exit COMMAND swz_gpu_static_exit)
+  set_tests_properties(swz_gpu_static_exit PROPERTIES TIMEOUT 120 LABELS gpu SKIP_RETURN_CODE 77)
 endif()
 
 if(SWZ_BENCH AND EXISTS ${PROJECT_SOURCE_DIR}/bench/bench_gpu.cpp)
-  add_executable(swz_bench_gpu ${PROJECT_SOURCE_DIR}/bench/bench_gpu.cpp)
+  # The benchmark's plain-copy reference shader, as SPIR-V words to #include.
+  set(_swz_plain_inc ${_swz_gpu_out}/bench_plain_copy.inc)
+  add_custom_command(
+    OUTPUT ${_swz_plain_inc}
+    COMMAND ${SWZ_GLSLC} -O --target-env=vulkan1.1 -mfmt=num -o ${_swz_plain_inc} ${PROJECT_SOURCE_DIR}/bench/plain_copy.comp
+    DEPENDS ${PROJECT_SOURCE_DIR}/bench/plain_copy.comp
+    COMMENT "glslc bench/plain_copy.comp"
+    VERBATIM)
+  add_executable(swz_bench_gpu ${PROJECT_SOURCE_DIR}/bench/bench_gpu.cpp ${_swz_plain_inc})
+  target_include_directories(swz_bench_gpu PRIVATE ${_swz_gpu_out})
   target_link_libraries(swz_bench_gpu PRIVATE swz Vulkan::Vulkan)
   target_compile_options(swz_bench_gpu PRIVATE ${SWZ_WARN})
 endif()

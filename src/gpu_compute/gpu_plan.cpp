@@ -104,11 +104,15 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   const uint64_t Zlast = stacked ? 0 : Z0 + r.d - 1;
   if (X1 >= k4G || Ylast >= k4G || Zlast >= k4G)
     return {Code::unsupported, "GPU path: adjusted coordinates do not fit in 32 bits"};
-  // Bound ranges.
+  // Bound ranges. A band binds only its window of the subresource; the
+  // shader still computes addresses relative to the subresource, modulo 2^32,
+  // and the push constant swz_rem (also modulo 2^32) moves them to the
+  // window, so every index that lands in the window is exact.
   const uint64_t al = std::max<uint64_t>(lim.min_storage_align, 1);
-  D.swz_bind_offset = r.swz_offset / al * al;
-  const uint64_t swz_rem = r.swz_offset - D.swz_bind_offset;
-  D.swz_bind_range = swz_rem + r.swz_span;
+  const uint64_t band_lo = r.band_span ? r.band_lo : 0, band_span = r.band_span ? r.band_span : r.swz_span;
+  D.swz_bind_offset = (r.swz_offset + band_lo) / al * al;
+  const uint64_t swz_rem = r.swz_offset + band_lo - D.swz_bind_offset;
+  D.swz_bind_range = swz_rem + band_span;
   D.lin_bind_offset = r.lin_offset / al * al;
   const uint64_t lin_rem = r.lin_offset - D.lin_bind_offset;
   D.lin_bind_range = lin_rem + r.lin_span;
@@ -148,7 +152,13 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   const uint64_t bz = stacked ? 1 : (Zlast >> ez) - (Z0 >> ez) + 1;
   // Tile shape: extend the block along x, then y, then z until a tile holds
   // the chunks of one workgroup (or the box).
-  unsigned ut = wg_chunks_log2 ? wg_chunks_log2 : std::min(12u, kDefaultWgBytesLog2 - q);
+  // Default workgroup size by the box's bytes, from the H200 sweep in
+  // bench/RESULTS.md (2^13..2^15 bytes: small boxes need more workgroups
+  // than there are multiprocessors; large ones amortise the per-invocation
+  // setup over more words).
+  const uint64_t box_B = uint64_t{r.w} * e * r.h * r.d;
+  const unsigned wg_B_log2 = box_B <= (uint64_t{4} << 20) ? 13u : box_B <= (uint64_t{512} << 20) ? 14u : kDefaultWgBytesLog2;
+  unsigned ut = wg_chunks_log2 ? wg_chunks_log2 : std::min(12u, wg_B_log2 > q + 5 ? wg_B_log2 - q : 5u);
   ut = std::clamp(ut, 5u, 20u);
   const unsigned mb = q <= n ? n - q : 0;
   const unsigned kx_min = q > n ? q - n : 0;
@@ -263,7 +273,7 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   P.depth_pitch = static_cast<uint32_t>(DP);
   P.gconst = p.immediate ^ p.g(3, r.sample);
   P.sample_in = es ? (r.sample & ((1u << es) - 1)) : 0;
-  P.swz_rem = static_cast<uint32_t>(swz_rem);
+  P.swz_rem = static_cast<uint32_t>(swz_rem - band_lo);  // modulo 2^32 (see the bound ranges above)
   P.lin_rem = static_cast<uint32_t>(lin_rem);
   P.lin_rp = static_cast<uint32_t>(LRP);
   P.lin_dp = static_cast<uint32_t>(LDP);
@@ -275,6 +285,69 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   P.d = r.d;
   P.stack_rows = static_cast<uint32_t>(S);
   if (S >= k4G) return {Code::unsupported, "GPU path: stacked depth pitch exceeds 32 bits"};
+  return Status::Ok();
+}
+
+Status split_bands(const GpuRegion& r, const DeviceLimits& lim, uint64_t max_band_B, std::vector<GpuRegion>* out) {
+  out->clear();
+  const uint64_t maxr = std::min<uint64_t>(lim.max_storage_range, k4G - 1);
+  const uint64_t cap = max_band_B ? std::min(maxr, max_band_B) : maxr;
+  const uint64_t al = std::max<uint64_t>(lim.min_storage_align, 1);
+  const uint64_t swz_need = r.swz_offset % al + r.swz_span, lin_need = r.lin_offset % al + r.lin_span;
+  if (swz_need <= cap && lin_need <= cap) {
+    out->push_back(r);
+    return Status::Ok();
+  }
+  const Plan& p = *r.plan;
+  const unsigned ex = p.ext_log2[0], ey = p.ext_log2[1], ez = p.ext_log2[2], n = p.block_bits;
+  const std::string what = swz_need > maxr || lin_need > maxr
+                               ? "the subresource (" + std::to_string(r.swz_span) + " bytes) or the linear box (" +
+                                     std::to_string(r.lin_span) + " bytes) exceeds one storage-buffer binding (" + std::to_string(maxr) + " bytes)"
+                               : std::string();
+  auto refuse = [&](const std::string& why) -> Status {
+    if (what.empty()) {  // only the caller's band cap was exceeded: one band
+      out->push_back(r);
+      return Status::Ok();
+    }
+    return {Code::unsupported, "GPU path: " + what + ", and it cannot be split into bands: " + why};
+  };
+  if (r.stack_rows != 0 || r.d > 1) return refuse("the box has depth " + std::to_string(r.d) + " (bands split 2D boxes only)");
+  if (n > 31 || p.high_mask != 0 || (p.immediate >> n) != 0 || (p.g(3, r.sample) >> n) != 0)
+    return refuse("the pattern moves bytes between blocks (postamble terms or an immediate above the block)");
+  const uint64_t RP = r.row_pitch, B = uint64_t{1} << n, e = p.element_bytes;
+  const uint64_t X0 = r.x0 * e + r.pre[0], X1 = X0 + uint64_t{r.w} * e;
+  const uint64_t Y0 = r.y0 + r.pre[1], Ylast = Y0 + r.h - 1;
+  const uint64_t zbase = ((r.z0 + r.pre[2]) >> ez) * r.depth_pitch;
+  const uint64_t xlo = (X0 >> ex) << n, xhi = (((X1 - 1) >> ex) + 1) << n;
+  const uint64_t by0 = Y0 >> ey, by1 = Ylast >> ey;  // block rows of the box
+  if (by0 == by1 || RP == 0) return refuse("the box lies in one block row");
+  const uint64_t rows_per_block = uint64_t{1} << ey, lrp = r.lin_row_pitch;
+  // Block rows per band: kb block rows span a resource window of at most
+  // (kb - 1) * RP + (xhi - xlo) bytes, plus a block of slack at each end
+  // when the pitches are not multiples of the block; and kb * 2^ey linear rows.
+  const uint64_t slack = (RP % B == 0 && r.depth_pitch % B == 0) ? 0 : 2 * B;
+  const uint64_t fixed = al + (xhi - xlo) + slack;
+  const uint64_t kb_res = cap >= fixed ? (cap - fixed) / RP + 1 : 0;
+  const uint64_t kb_lin = lrp ? (cap > al + e * r.w ? (cap - al - e * r.w) / (rows_per_block * lrp) : 0) : by1 - by0 + 1;
+  const uint64_t kb = std::min(kb_res, kb_lin);
+  if (kb == 0)
+    return refuse("one block row (" + std::to_string(RP) + " resource bytes, " + std::to_string(rows_per_block) +
+                  " linear rows) is more than one band can bind (" + std::to_string(cap) + " bytes)");
+  for (uint64_t by = by0; by <= by1; by += kb) {
+    const uint64_t lastb = std::min(by1, by + kb - 1);
+    const uint64_t ya = std::max(Y0, by << ey), yb = std::min(Ylast + 1, (lastb + 1) << ey);
+    GpuRegion b = r;
+    b.y0 = static_cast<uint32_t>(ya - r.pre[1]);
+    b.h = static_cast<uint32_t>(yb - ya);
+    b.lin_offset = r.lin_offset + (ya - Y0) * lrp;
+    b.lin_span = (uint64_t{b.h} - 1) * lrp + uint64_t{r.w} * e;
+    const uint64_t lo = (by * RP + zbase + xlo) / B * B;
+    const uint64_t hi = std::min(r.swz_span, (lastb * RP + zbase + xhi + B - 1) / B * B);
+    if (hi <= lo) return {Code::internal, "GPU path: empty band window"};
+    b.band_lo = lo;
+    b.band_span = hi - lo;
+    out->push_back(b);
+  }
   return Status::Ok();
 }
 

@@ -29,6 +29,10 @@ struct GpuRegion {
   uint64_t lin_offset = 0;      ///< absolute byte offset of the box's first element in the linear buffer
   uint64_t lin_span = 0;        ///< bytes the linear side spans
   uint64_t lin_row_pitch = 0, lin_depth_pitch = 0;
+  /// A band of a split region (split_bands): the resource bytes the band can
+  /// touch, [band_lo, band_lo + band_span) relative to the subresource.
+  /// band_span = 0: the whole subresource.
+  uint64_t band_lo = 0, band_span = 0;
 };
 
 /// Validation of swz::write_to_subresource / read_from_subresource
@@ -77,6 +81,16 @@ struct DeviceLimits {
   uint32_t max_groups_x = 65535, max_groups_y = 65535;
   bool word1 = true, word2 = true;  ///< 8-bit / 16-bit storage available
 };
+
+/// Splits a region whose subresource or linear box exceeds one storage-buffer
+/// binding (or `max_band_B`, when nonzero) into bands of whole block rows,
+/// each of which fits; a region that fits comes back as itself. Only 2D
+/// boxes (depth 1, not depth-stacked) of patterns whose G stays inside the
+/// block (no postamble terms, immediate below the block) can be split, since
+/// only then does a band of block rows own a contiguous address window;
+/// other oversized regions get Code::unsupported naming the limit. Pure
+/// arithmetic: callers check every band before allocating anything.
+Status split_bands(const GpuRegion& r, const DeviceLimits& lim, uint64_t max_band_B, std::vector<GpuRegion>* out);
 
 /// Plans the dispatch. `wg_chunks_log2` = 0 picks the default.
 Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chunks_log2, SwizzleDispatch* out);

@@ -1,0 +1,71 @@
+#!/bin/bash
+# One full measurement session on a machine with an NVIDIA GPU (the H200 of
+# bench/RESULTS.md): binaries built on the Debian 12 build machine and carried
+# (build/swz_*), the Vulkan loader from Debian's libvulkan1 .deb (.gl/) and
+# libhwy (.devlib/). Writes logs to $OUT (or ./gpu-out). Steps:
+#   crash  - the static-Context exit crash with the exit handler turned off
+#            (SWZ_GPU_EXIT_TEARDOWN=0) under cuda-gdb for a backtrace
+#   ctest  - the GPU tests under ctest, SWZ_REQUIRE_VULKAN=1
+#   bench  - swz_bench_gpu --dispatch --verify, --host, --wc
+# Usage: bench/gpu_device_run.sh [crash] [ctest] [bench] [cli]   (default: all)
+set -u
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+for f in .gl/*.deb; do dpkg -x "$f" /; done
+ldconfig
+export LD_LIBRARY_PATH=$PWD/.devlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
+  export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+fi
+B=$PWD/build
+steps=("$@")
+[ ${#steps[@]} -eq 0 ] && steps=(crash ctest bench cli)
+has() { local s; for s in "${steps[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv 2>&1
+  lscpu | grep -E 'Model name|^CPU\(s\)|L3|NUMA node\(s\)'
+  uname -r
+} 2>&1 | tee "$OUT/machine.txt"
+
+if has crash; then
+  echo "== static Context at exit, exit handler OFF (the old behaviour) =="
+  SWZ_GPU_EXIT_TEARDOWN=0 "$B/swz_gpu_static_exit"; echo "exit status: $?"
+  if command -v cuda-gdb >/dev/null; then
+    SWZ_GPU_EXIT_TEARDOWN=0 timeout 180 cuda-gdb -q -batch -ex run -ex bt -ex 'info threads' \
+      --args "$B/swz_gpu_static_exit" 2>&1 | grep -v '^\[New Thread\|^\[Thread .* exited' | tail -60
+  fi
+  echo "== same, exit handler ON (default) =="
+  "$B/swz_gpu_static_exit"; echo "exit status: $?"
+fi 2>&1 | tee "$OUT/crash.txt"
+
+if has ctest; then
+  mkdir -p /tmp/ct
+  cat > /tmp/ct/CTestTestfile.cmake <<CT
+add_test(swz_gpu_tests "$B/swz_gpu_tests")
+set_tests_properties(swz_gpu_tests PROPERTIES TIMEOUT 600 ENVIRONMENT "SWZ_REQUIRE_VULKAN=1")
+add_test(swz_gpu_static_exit "$B/swz_gpu_static_exit")
+set_tests_properties(swz_gpu_static_exit PROPERTIES TIMEOUT 120 ENVIRONMENT "SWZ_REQUIRE_VULKAN=1")
+CT
+  (cd /tmp/ct && ctest --output-on-failure; echo "ctest exit status: $?")
+fi 2>&1 | tee "$OUT/ctest.txt"
+
+if has bench; then
+  "$B/swz_bench_gpu" --dispatch --verify --reps 30 --md "$OUT/dispatch.md" > "$OUT/dispatch.txt" 2>&1; echo "dispatch exit $?"
+  tail -45 "$OUT/dispatch.txt"
+  "$B/swz_bench_gpu" --host --reps 10 --md "$OUT/host.md" > "$OUT/host.txt" 2>&1; echo "host exit $?"
+  tail -8 "$OUT/host.txt"
+  "$B/swz_bench_gpu" --wc --reps 10 --md "$OUT/wc.md" > "$OUT/wc.txt" 2>&1; echo "wc exit $?"
+  tail -22 "$OUT/wc.txt"
+fi
+
+if has cli && [ -x "$B/bin/swz" ]; then
+  {
+    head -c $((256 << 20)) /dev/urandom > /tmp/in.bin
+    for dev in cpu gpu; do
+      TIMEFORMAT="$dev: %R s"; time "$B/bin/swz" swizzle --layout std64k --format R8G8B8A8_UNORM --size 8192x8192 \
+        --device $dev /tmp/in.bin /tmp/out-$dev.bin
+    done
+    cmp /tmp/out-cpu.bin /tmp/out-gpu.bin && echo "cli gpu == cpu"
+  } 2>&1 | tee "$OUT/cli.txt"
+fi
