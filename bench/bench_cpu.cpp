@@ -32,8 +32,9 @@
 #include <vector>
 
 #include "swz/swz.hpp"
+#include "core/plan.hpp"  // internal: the compiled tables
 #ifdef SWZ_HAVE_SIMD
-#include "simd/geometry.hpp"  // kernel tunings, swept by the tune/ benchmarks
+#include "backends/simd/geometry.hpp"  // kernel tunings, swept by the tune/ benchmarks
 #endif
 
 namespace {

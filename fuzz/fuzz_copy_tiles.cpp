@@ -6,6 +6,7 @@
 // back the other way gives the same bytes (tiles to buffer and back leaves the
 // resource as it was; buffer to tiles and back returns the buffer).
 #include "fuzz_common.hpp"
+#include "core/plan.hpp"  // internal: the compiled tables
 
 using namespace swz;
 using namespace swz_fuzz;

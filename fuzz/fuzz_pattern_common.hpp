@@ -3,6 +3,7 @@
 // pattern compiles and addresses like the reference.
 #pragma once
 #include "fuzz_common.hpp"
+#include "core/plan.hpp"  // internal: the compiled tables
 
 namespace swz_fuzz {
 

@@ -9,6 +9,5 @@
 #include "swz/layout.hpp"
 #include "swz/layout_names.hpp"
 #include "swz/pattern.hpp"
-#include "swz/plan.hpp"
 #include "swz/status.hpp"
 #include "swz/vendor.hpp"

@@ -28,9 +28,8 @@
 
 #include "swz/device_layout.hpp"
 #include "swz/swz.hpp"
-#ifdef SWZ_PY_HAVE_VENDOR
 #include "swz/vendor.hpp"
-#endif
+#include "core/plan.hpp"  // internal: the compiled tables
 
 namespace py = pybind11;
 using namespace swz;
@@ -296,15 +295,12 @@ Layout layout_from_name(const std::string& name, const TextureDesc& d, py::handl
 
 std::vector<std::string> layout_names() {
   std::vector<std::string> v = {"row-major", "std64k", "std4k", "pattern:TEXT", "FILE.json"};
-#ifdef SWZ_PY_HAVE_VENDOR
   for (const auto& f : layout_families()) v.push_back(f.name);
-#endif
   return v;
 }
 
 py::list layout_family_list() {
   py::list l;
-#ifdef SWZ_PY_HAVE_VENDOR
   for (const auto& f : layout_families()) {
     py::dict d;
     d["name"] = f.name;
@@ -313,7 +309,6 @@ py::list layout_family_list() {
     d["source"] = f.source;
     l.append(d);
   }
-#endif
   return l;
 }
 

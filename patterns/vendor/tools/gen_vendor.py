@@ -6,7 +6,7 @@ Usage:
     gen_vendor.py --check [REFERENCE_JSON [OUT_DIR]]  exit 1 if they would change
 
 REFERENCE_JSON is the research table of real vendor bit equations
-(tests/data/vendor/real_patterns.json in this repository is a verbatim copy;
+(tests/data/hw/real_patterns.json in this repository is a verbatim copy;
 its companion notes explain how each row was read and checked). OUT_DIR
 defaults to patterns/vendor/ next to this script. Standard library only.
 

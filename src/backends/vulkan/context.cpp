@@ -1,0 +1,1048 @@
+// swz::gpu::Context: Vulkan instance/device setup, pipelines, table upload,
+// recording, and the host-memory conveniences.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <new>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "backends/vulkan/gpu_plan.hpp"
+#include "swz/gpu.hpp"
+#include "core/plan.hpp"
+
+namespace swz::gpu {
+namespace detail {
+const uint32_t* embedded_spirv(const char* name, size_t* size);
+}
+
+namespace {
+
+template <class T>
+T vk_init(VkStructureType s) {
+  T t{};
+  t.sType = s;
+  return t;
+}
+
+std::string vk_err(VkResult r) {
+  switch (r) {
+    case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+    case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
+    case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
+    case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
+    case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
+    case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
+    case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
+    case VK_ERROR_TOO_MANY_OBJECTS: return "VK_ERROR_TOO_MANY_OBJECTS";
+    default: return "VkResult " + std::to_string(static_cast<int>(r));
+  }
+}
+
+Status vk_fail(const char* what, VkResult r) {
+  Code c = (r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY) ? Code::buffer_too_small : Code::internal;
+  if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY)
+    return {c, std::string(what) + " failed: " + vk_err(r) + " (out of memory)"};
+  return {c, std::string(what) + " failed: " + vk_err(r)};
+}
+
+#define SWZ_VK(call, what)                           \
+  do {                                               \
+    VkResult swz_vk_r_ = (call);                     \
+    if (swz_vk_r_ != VK_SUCCESS) return vk_fail(what, swz_vk_r_); \
+  } while (0)
+
+bool has_ext(VkPhysicalDevice pd, const char* name) {
+  uint32_t n = 0;
+  vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr);
+  std::vector<VkExtensionProperties> e(n);
+  vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, e.data());
+  for (auto& x : e)
+    if (std::strcmp(x.extensionName, name) == 0) return true;
+  return false;
+}
+
+// memcpy over up to 8 threads for large staging copies (one thread copies
+// about 10 GB/s on a server core; the bus moves 50).
+void copy_mt(void* dst, const void* src, uint64_t n) {
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned t = n >= (uint64_t{8} << 20) ? std::min(8u, hw) : 1u;
+  if (t <= 1) {
+    std::memcpy(dst, src, n);
+    return;
+  }
+  const uint64_t part = (n / t + 4095) / 4096 * 4096;
+  std::vector<std::thread> th;
+  try {
+    for (unsigned i = 1; i < t; ++i) {
+      const uint64_t lo = std::min<uint64_t>(n, i * part), hi = std::min<uint64_t>(n, lo + part);
+      if (lo < hi)
+        th.emplace_back([=] { std::memcpy(static_cast<uint8_t*>(dst) + lo, static_cast<const uint8_t*>(src) + lo, hi - lo); });
+    }
+  } catch (...) {
+    // No thread: the rest is copied below, on this thread.
+  }
+  // This thread: part 0, then any part whose thread did not start.
+  std::memcpy(dst, src, std::min(n, part));
+  for (unsigned i = static_cast<unsigned>(th.size()) + 1; i < t; ++i) {
+    const uint64_t lo = std::min<uint64_t>(n, i * part), hi = std::min<uint64_t>(n, lo + part);
+    if (lo < hi) std::memcpy(static_cast<uint8_t*>(dst) + lo, static_cast<const uint8_t*>(src) + lo, hi - lo);
+  }
+  for (auto& x : th) x.join();
+}
+
+uint64_t fnv1a(const void* p, size_t n) {
+  const auto* b = static_cast<const uint8_t*>(p);
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}
+
+}  // namespace
+
+// ---- Teardown at process exit ---------------------------------------------
+// A Context held in a static (a function-local static, a global, a Python
+// module object) is destroyed from exit(). Its destructor's atexit entry was
+// registered when the static was constructed, which is usually BEFORE
+// Context::create loaded the Vulkan driver; exit() runs atexit entries in
+// reverse order, so the driver's own exit handlers (the NVIDIA driver tears
+// its threads and device state down from an atexit handler registered when
+// the loader opened it) have already run when ~Context calls
+// vkDeviceWaitIdle / vkDestroyDevice, which then crash (SIGSEGV on the
+// H200). The fix: every create()/adopt() registers, AFTER the driver is
+// loaded and the device made, an atexit handler that tears down every live
+// Context while the driver is still whole; a Context destroyed later finds
+// nothing left to destroy. The registry itself is never destroyed (a static
+// object's destructor could run before the handler).
+struct ExitRegistry {
+  std::mutex mu;
+  std::unordered_set<Context::Impl*> live;
+  bool exiting = false;
+  unsigned registrations = 0;
+};
+ExitRegistry& exit_registry() {
+  static ExitRegistry* r = new ExitRegistry;  // leaked on purpose: usable from any exit handler
+  return *r;
+}
+void teardown_at_exit();
+
+struct HostBuffer {
+  VkBuffer buf = VK_NULL_HANDLE;
+  VkDeviceMemory mem = VK_NULL_HANDLE;
+  uint8_t* map = nullptr;
+  uint64_t size = 0;
+  bool coherent = true;
+  VkDeviceSize atom = 1;
+};
+
+struct Context::Impl {
+  bool owns = false;
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice phys = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t family = 0;
+  VkPhysicalDeviceProperties props{};
+  VkPhysicalDeviceMemoryProperties memprops{};
+  detail::DeviceLimits lim;
+  PFN_vkCmdPushDescriptorSetKHR push_desc = nullptr;
+  // VK_EXT_external_memory_host: the host conveniences bind the caller's
+  // memory directly (no staging copies) when the device offers it.
+  bool host_import = false;
+  uint64_t import_align = 4096;
+  PFN_vkGetMemoryHostPointerPropertiesEXT host_ptr_props = nullptr;
+  VkDescriptorSetLayout swz_dsl = VK_NULL_HANDLE, copy_dsl = VK_NULL_HANDLE;
+  VkPipelineLayout swz_pl = VK_NULL_HANDLE, copy_pl = VK_NULL_HANDLE;
+  VkShaderModule swz_mod[5] = {}, copy_mod[5] = {};
+  VkPipeline swz_pipe[5][2] = {}, copy_pipe[5] = {};
+  DispatchTuning tuning;
+  // Pattern tables: arenas of host-visible memory, content-addressed.
+  std::vector<HostBuffer> arenas;
+  uint64_t arena_used = 0;  // bytes used in arenas.back()
+  struct TableEntry {
+    size_t arena;
+    uint64_t offset;
+    std::vector<uint8_t> bytes;
+  };
+  std::unordered_map<uint64_t, std::vector<TableEntry>> tables;
+  // Host conveniences.
+  HostBuffer lin_stage, res_stage;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+
+  ~Impl() {
+    {
+      ExitRegistry& R = exit_registry();
+      std::lock_guard<std::mutex> g(R.mu);
+      R.live.erase(this);
+    }
+    destroy();
+  }
+
+  // Called from the exit handler, before the driver's own exit handlers.
+  // An owned device and instance are destroyed; objects made on an adopted
+  // device are left to the process's end (the caller owns that device and
+  // may already have destroyed it).
+  void exit_teardown() {
+    if (owns) {
+      destroy();
+    } else {
+      device = VK_NULL_HANDLE;
+      instance = VK_NULL_HANDLE;
+      arenas.clear();
+      lin_stage = HostBuffer{};
+      res_stage = HostBuffer{};
+    }
+  }
+
+  void free_buffer(HostBuffer* b) {
+    if (!device) return;
+    if (b->map) vkUnmapMemory(device, b->mem);
+    if (b->buf) vkDestroyBuffer(device, b->buf, nullptr);
+    if (b->mem) vkFreeMemory(device, b->mem, nullptr);
+    *b = HostBuffer{};
+  }
+
+  void trim() {
+    if (device) vkDeviceWaitIdle(device);
+    for (auto& a : arenas) free_buffer(&a);
+    arenas.clear();
+    arena_used = 0;
+    tables.clear();
+    free_buffer(&lin_stage);
+    free_buffer(&res_stage);
+  }
+
+  void destroy() {
+    if (device) {
+      vkDeviceWaitIdle(device);
+      trim();
+      for (auto& p : swz_pipe)
+        for (auto& x : p)
+          if (x) vkDestroyPipeline(device, x, nullptr);
+      for (auto& x : copy_pipe)
+        if (x) vkDestroyPipeline(device, x, nullptr);
+      for (auto& m : swz_mod)
+        if (m) vkDestroyShaderModule(device, m, nullptr);
+      for (auto& m : copy_mod)
+        if (m) vkDestroyShaderModule(device, m, nullptr);
+      if (swz_pl) vkDestroyPipelineLayout(device, swz_pl, nullptr);
+      if (copy_pl) vkDestroyPipelineLayout(device, copy_pl, nullptr);
+      if (swz_dsl) vkDestroyDescriptorSetLayout(device, swz_dsl, nullptr);
+      if (copy_dsl) vkDestroyDescriptorSetLayout(device, copy_dsl, nullptr);
+      if (fence) vkDestroyFence(device, fence, nullptr);
+      if (pool) vkDestroyCommandPool(device, pool, nullptr);
+      if (owns) vkDestroyDevice(device, nullptr);
+    }
+    if (owns && instance) vkDestroyInstance(instance, nullptr);
+    device = VK_NULL_HANDLE;
+    instance = VK_NULL_HANDLE;
+  }
+
+  int find_memory(uint32_t bits, VkMemoryPropertyFlags req, VkMemoryPropertyFlags pref) const {
+    int best = -1;
+    for (uint32_t i = 0; i < memprops.memoryTypeCount; ++i) {
+      if (!(bits & (1u << i))) continue;
+      const VkMemoryPropertyFlags f = memprops.memoryTypes[i].propertyFlags;
+      if ((f & req) != req) continue;
+      if ((f & pref) == pref) return static_cast<int>(i);
+      if (best < 0) best = static_cast<int>(i);
+    }
+    return best;
+  }
+
+  Status make_host_buffer(uint64_t size, VkMemoryPropertyFlags pref, HostBuffer* out) {
+    HostBuffer b;
+    VkBufferCreateInfo bi = vk_init<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+    bi.size = std::max<uint64_t>(size, 16);
+    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    SWZ_VK(vkCreateBuffer(device, &bi, nullptr, &b.buf), "vkCreateBuffer");
+    VkMemoryRequirements mr;
+    vkGetBufferMemoryRequirements(device, b.buf, &mr);
+    int type = find_memory(mr.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, pref);
+    if (type < 0) {
+      vkDestroyBuffer(device, b.buf, nullptr);
+      return {Code::unsupported, "GPU path: no host-visible coherent memory type for staging"};
+    }
+    VkMemoryAllocateInfo ai = vk_init<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+    ai.allocationSize = mr.size;
+    ai.memoryTypeIndex = static_cast<uint32_t>(type);
+    VkResult r = vkAllocateMemory(device, &ai, nullptr, &b.mem);
+    if (r != VK_SUCCESS) {
+      vkDestroyBuffer(device, b.buf, nullptr);
+      return vk_fail("vkAllocateMemory (staging)", r);
+    }
+    vkBindBufferMemory(device, b.buf, b.mem, 0);
+    void* m = nullptr;
+    r = vkMapMemory(device, b.mem, 0, VK_WHOLE_SIZE, 0, &m);
+    if (r != VK_SUCCESS) {
+      vkDestroyBuffer(device, b.buf, nullptr);
+      vkFreeMemory(device, b.mem, nullptr);
+      return vk_fail("vkMapMemory", r);
+    }
+    b.map = static_cast<uint8_t*>(m);
+    b.size = bi.size;
+    *out = b;
+    return Status::Ok();
+  }
+
+  Status ensure_stage(HostBuffer* b, uint64_t size) {
+    if (b->buf && b->size >= size) return Status::Ok();
+    free_buffer(b);
+    return make_host_buffer(size, VK_MEMORY_PROPERTY_HOST_CACHED_BIT, b);
+  }
+
+  Status init_common() {
+    vkGetPhysicalDeviceProperties(phys, &props);
+    vkGetPhysicalDeviceMemoryProperties(phys, &memprops);
+    if (props.apiVersion < VK_API_VERSION_1_1)
+      return {Code::unsupported, std::string("GPU path: device ") + props.deviceName + " supports only Vulkan " +
+                                     std::to_string(VK_API_VERSION_MAJOR(props.apiVersion)) + "." +
+                                     std::to_string(VK_API_VERSION_MINOR(props.apiVersion)) + " (1.1 needed)"};
+    lim.max_storage_range = props.limits.maxStorageBufferRange;
+    // Testing knob: pretend the device binds at most this many bytes, so
+    // that the band split runs on small surfaces (never raises the limit).
+    if (const char* e = std::getenv("SWZ_GPU_MAX_BINDING")) {
+      const unsigned long long v = std::strtoull(e, nullptr, 0);
+      if (v >= 4096 && v < lim.max_storage_range) lim.max_storage_range = v;
+    }
+    lim.min_storage_align = std::max<uint64_t>(props.limits.minStorageBufferOffsetAlignment, 4);
+    lim.max_groups_x = props.limits.maxComputeWorkGroupCount[0];
+    lim.max_groups_y = props.limits.maxComputeWorkGroupCount[1];
+    if (props.limits.maxPushConstantsSize < sizeof(detail::SwizzlePush))
+      return {Code::unsupported, "GPU path: device allows " + std::to_string(props.limits.maxPushConstantsSize) +
+                                     " bytes of push constants (" + std::to_string(sizeof(detail::SwizzlePush)) + " needed)"};
+    if (props.limits.maxComputeWorkGroupSize[0] < detail::kWorkgroupSize ||
+        props.limits.maxComputeWorkGroupInvocations < detail::kWorkgroupSize)
+      return {Code::unsupported, "GPU path: device allows fewer than 256 invocations per workgroup"};
+    push_desc = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(device, "vkCmdPushDescriptorSetKHR"));
+    if (!push_desc)
+      return {Code::unsupported, "GPU path: VK_KHR_push_descriptor is not enabled on the device"};
+    vkGetDeviceQueue(device, family, 0, &queue);
+    // Layouts.
+    auto make_dsl = [&](uint32_t n, VkDescriptorSetLayout* out) -> Status {
+      VkDescriptorSetLayoutBinding b[3]{};
+      for (uint32_t i = 0; i < n; ++i) {
+        b[i].binding = i;
+        b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        b[i].descriptorCount = 1;
+        b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+      }
+      VkDescriptorSetLayoutCreateInfo ci = vk_init<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+      ci.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+      ci.bindingCount = n;
+      ci.pBindings = b;
+      SWZ_VK(vkCreateDescriptorSetLayout(device, &ci, nullptr, out), "vkCreateDescriptorSetLayout");
+      return Status::Ok();
+    };
+    SWZ_TRY(make_dsl(3, &swz_dsl));
+    SWZ_TRY(make_dsl(2, &copy_dsl));
+    auto make_pl = [&](VkDescriptorSetLayout dsl, uint32_t pc_size, VkPipelineLayout* out) -> Status {
+      VkPushConstantRange r{VK_SHADER_STAGE_COMPUTE_BIT, 0, pc_size};
+      VkPipelineLayoutCreateInfo ci = vk_init<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+      ci.setLayoutCount = 1;
+      ci.pSetLayouts = &dsl;
+      ci.pushConstantRangeCount = 1;
+      ci.pPushConstantRanges = &r;
+      SWZ_VK(vkCreatePipelineLayout(device, &ci, nullptr, out), "vkCreatePipelineLayout");
+      return Status::Ok();
+    };
+    SWZ_TRY(make_pl(swz_dsl, sizeof(detail::SwizzlePush), &swz_pl));
+    SWZ_TRY(make_pl(copy_dsl, sizeof(detail::CopyPush), &copy_pl));
+    VkCommandPoolCreateInfo pci = vk_init<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+    pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    pci.queueFamilyIndex = family;
+    SWZ_VK(vkCreateCommandPool(device, &pci, nullptr, &pool), "vkCreateCommandPool");
+    VkCommandBufferAllocateInfo cai = vk_init<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+    cai.commandPool = pool;
+    cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cai.commandBufferCount = 1;
+    SWZ_VK(vkAllocateCommandBuffers(device, &cai, &cmd), "vkAllocateCommandBuffers");
+    VkFenceCreateInfo fci = vk_init<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+    SWZ_VK(vkCreateFence(device, &fci, nullptr, &fence), "vkCreateFence");
+    return Status::Ok();
+  }
+
+  Status module(bool copy, unsigned q, VkShaderModule* out) {
+    VkShaderModule& m = copy ? copy_mod[q] : swz_mod[q];
+    if (!m) {
+      const std::string name = std::string(copy ? "copy" : "swizzle") + "_w" + std::to_string(1u << q) + ".spv";
+      size_t size = 0;
+      const uint32_t* code = detail::embedded_spirv(name.c_str(), &size);
+      if (!code) return {Code::internal, "GPU path: SPIR-V " + name + " is not embedded"};
+      VkShaderModuleCreateInfo ci = vk_init<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+      ci.codeSize = size;
+      ci.pCode = code;
+      SWZ_VK(vkCreateShaderModule(device, &ci, nullptr, &m), "vkCreateShaderModule");
+    }
+    *out = m;
+    return Status::Ok();
+  }
+
+  Status pipeline(bool copy, unsigned q, unsigned dir, VkPipeline* out) {
+    VkPipeline& p = copy ? copy_pipe[q] : swz_pipe[q][dir];
+    if (!p) {
+      VkShaderModule m;
+      SWZ_TRY(module(copy, q, &m));
+      VkSpecializationMapEntry me{0, 0, sizeof(uint32_t)};
+      const uint32_t dirv = dir;
+      VkSpecializationInfo si{1, &me, sizeof(uint32_t), &dirv};
+      VkComputePipelineCreateInfo ci = vk_init<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+      ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+      ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+      ci.stage.module = m;
+      ci.stage.pName = "main";
+      ci.stage.pSpecializationInfo = copy ? nullptr : &si;
+      ci.layout = copy ? copy_pl : swz_pl;
+      SWZ_VK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &ci, nullptr, &p), "vkCreateComputePipelines");
+    }
+    *out = p;
+    return Status::Ok();
+  }
+
+  // Returns the buffer and offset holding `t` (uploaded once per content).
+  Status upload_tables(const detail::SwizzleTables& t, VkBuffer* buf, uint64_t* off) {
+    const uint64_t h = fnv1a(&t, sizeof(t));
+    auto& bucket = tables[h];
+    for (auto& e : bucket)
+      if (e.bytes.size() == sizeof(t) && std::memcmp(e.bytes.data(), &t, sizeof(t)) == 0) {
+        *buf = arenas[e.arena].buf;
+        *off = e.offset;
+        return Status::Ok();
+      }
+    const uint64_t al = lim.min_storage_align;
+    const uint64_t need = (sizeof(t) + al - 1) / al * al;
+    if (arenas.empty() || arena_used + need > arenas.back().size) {
+      HostBuffer b;
+      // Device-local when the device has host-visible device memory (BAR).
+      SWZ_TRY(make_host_buffer(std::max<uint64_t>(uint64_t{1} << 20, need), VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &b));
+      arenas.push_back(b);
+      arena_used = 0;
+    }
+    TableEntry e;
+    e.arena = arenas.size() - 1;
+    e.offset = arena_used;
+    e.bytes.assign(reinterpret_cast<const uint8_t*>(&t), reinterpret_cast<const uint8_t*>(&t) + sizeof(t));
+    std::memcpy(arenas.back().map + e.offset, &t, sizeof(t));
+    arena_used += need;
+    *buf = arenas[e.arena].buf;
+    *off = e.offset;
+    bucket.push_back(std::move(e));
+    return Status::Ok();
+  }
+
+  // Plans every band of a region (nothing recorded, nothing allocated).
+  Status plan_region(const detail::GpuRegion& r, uint64_t max_band_B, std::vector<detail::GpuRegion>* bands,
+                     std::vector<detail::SwizzleDispatch>* plans) const {
+    SWZ_TRY(detail::split_bands(r, lim, max_band_B, bands));
+    plans->resize(bands->size());
+    for (size_t i = 0; i < bands->size(); ++i) SWZ_TRY(detail::plan_swizzle((*bands)[i], lim, wg_log2(), &(*plans)[i]));
+    return Status::Ok();
+  }
+
+  // One dispatch per band (one band unless the region exceeds a binding).
+  // Bands write disjoint resource words and read disjoint linear rows, so no
+  // barrier separates them.
+  Status record_region(VkCommandBuffer cb, const detail::GpuRegion& r, bool to_swz, VkBuffer swz_buf, VkBuffer lin_buf,
+                       DispatchInfo* info) {
+    std::vector<detail::GpuRegion> bands;
+    std::vector<detail::SwizzleDispatch> plans;
+    SWZ_TRY(plan_region(r, 0, &bands, &plans));
+    if (info) *info = DispatchInfo{};
+    for (const detail::SwizzleDispatch& D : plans) {
+      DispatchInfo one;
+      SWZ_TRY(record_planned(cb, D, to_swz, swz_buf, lin_buf, &one));
+      if (info) {
+        info->workgroups += one.workgroups;
+        info->word_bytes = one.word_bytes;
+        info->chunks_log2 = one.chunks_log2;
+        ++info->dispatches;
+      }
+    }
+    return Status::Ok();
+  }
+
+  Status record_planned(VkCommandBuffer cb, const detail::SwizzleDispatch& D, bool to_swz, VkBuffer swz_buf, VkBuffer lin_buf,
+                        DispatchInfo* info) {
+    VkPipeline pipe = VK_NULL_HANDLE;
+    SWZ_TRY(pipeline(false, D.word_log2, to_swz ? 0u : 1u, &pipe));
+    VkBuffer tbuf = VK_NULL_HANDLE;
+    uint64_t toff = 0;
+    SWZ_TRY(upload_tables(D.tables, &tbuf, &toff));
+    VkDescriptorBufferInfo swz_i{swz_buf, D.swz_bind_offset, D.swz_bind_range};
+    VkDescriptorBufferInfo lin_i{lin_buf, D.lin_bind_offset, D.lin_bind_range};
+    VkDescriptorBufferInfo tab_i{tbuf, toff, sizeof(detail::SwizzleTables)};
+    VkWriteDescriptorSet w[3]{};
+    const VkDescriptorBufferInfo* infos[3] = {to_swz ? &lin_i : &swz_i, to_swz ? &swz_i : &lin_i, &tab_i};
+    for (uint32_t i = 0; i < 3; ++i) {
+      w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+      w[i].dstBinding = i;
+      w[i].descriptorCount = 1;
+      w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      w[i].pBufferInfo = infos[i];
+    }
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    push_desc(cb, VK_PIPELINE_BIND_POINT_COMPUTE, swz_pl, 0, 3, w);
+    vkCmdPushConstants(cb, swz_pl, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(D.push), &D.push);
+    vkCmdDispatch(cb, D.groups_x, D.groups_y, 1);
+    if (info) {
+      info->workgroups = D.push.total_wg;
+      info->word_bytes = 1u << D.word_log2;
+      info->chunks_log2 = (D.push.cfg >> 8) & 255u;
+    }
+    return Status::Ok();
+  }
+
+  unsigned wg_log2() const {
+    if (tuning.wg_chunks_log2) return tuning.wg_chunks_log2;
+    if (const char* e = std::getenv("SWZ_GPU_WG_LOG2")) {
+      int v = std::atoi(e);
+      if (v >= 5 && v <= 20) return static_cast<unsigned>(v);
+    }
+    return 0;
+  }
+
+  Status submit_and_wait() {
+    VkSubmitInfo si = vk_init<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    SWZ_VK(vkResetFences(device, 1, &fence), "vkResetFences");
+    SWZ_VK(vkQueueSubmit(queue, 1, &si, fence), "vkQueueSubmit");
+    SWZ_VK(vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX), "vkWaitForFences");
+    return Status::Ok();
+  }
+
+  // Imports [p, p + n) rounded out to the import alignment as a storage
+  // buffer; *skew = p - (the imported base). False when the driver refuses
+  // (read-only or file-backed pages, for example): the caller stages instead.
+  bool import_host(const void* p, uint64_t n, HostBuffer* out, uint64_t* skew) {
+    if (!host_import || !host_ptr_props || n == 0) return false;
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    const uintptr_t base = a / import_align * import_align;
+    const uint64_t size = (a + n - base + import_align - 1) / import_align * import_align;
+    VkMemoryHostPointerPropertiesEXT hp = vk_init<VkMemoryHostPointerPropertiesEXT>(VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT);
+    if (host_ptr_props(device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, reinterpret_cast<void*>(base), &hp) != VK_SUCCESS)
+      return false;
+    VkExternalMemoryBufferCreateInfo eb = vk_init<VkExternalMemoryBufferCreateInfo>(VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO);
+    eb.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+    VkBufferCreateInfo bi = vk_init<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+    bi.pNext = &eb;
+    bi.size = size;
+    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    HostBuffer b;
+    if (vkCreateBuffer(device, &bi, nullptr, &b.buf) != VK_SUCCESS) return false;
+    VkMemoryRequirements mr;
+    vkGetBufferMemoryRequirements(device, b.buf, &mr);
+    const uint32_t bits = mr.memoryTypeBits & hp.memoryTypeBits;
+    int type = -1;
+    for (uint32_t i = 0; i < memprops.memoryTypeCount && type < 0; ++i)
+      if (bits & (1u << i)) type = static_cast<int>(i);
+    if (type < 0 || mr.size > size) {
+      vkDestroyBuffer(device, b.buf, nullptr);
+      return false;
+    }
+    VkImportMemoryHostPointerInfoEXT ii = vk_init<VkImportMemoryHostPointerInfoEXT>(VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT);
+    ii.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+    ii.pHostPointer = reinterpret_cast<void*>(base);
+    VkMemoryAllocateInfo ai = vk_init<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+    ai.pNext = &ii;
+    ai.allocationSize = size;
+    ai.memoryTypeIndex = static_cast<uint32_t>(type);
+    if (vkAllocateMemory(device, &ai, nullptr, &b.mem) != VK_SUCCESS) {
+      vkDestroyBuffer(device, b.buf, nullptr);
+      return false;
+    }
+    if (vkBindBufferMemory(device, b.buf, b.mem, 0) != VK_SUCCESS) {
+      vkDestroyBuffer(device, b.buf, nullptr);
+      vkFreeMemory(device, b.mem, nullptr);
+      return false;
+    }
+    b.size = size;
+    *out = b;
+    *skew = a - base;
+    return true;
+  }
+
+  // Host path through imported caller memory: one dispatch per band straight
+  // between the caller's buffers (the GPU reads and writes them over the
+  // bus). False (nothing done) when either side cannot be imported.
+  bool host_convert_imported(const detail::GpuRegion& r0, bool to_swz, uint8_t* res_sub, uint8_t* lin, Status* result) {
+    if (const char* e = std::getenv("SWZ_GPU_HOST_IMPORT"))
+      if (std::strcmp(e, "0") == 0) return false;
+    HostBuffer rb, lb;
+    uint64_t rskew = 0, lskew = 0;
+    if (!import_host(res_sub, r0.swz_span, &rb, &rskew)) return false;
+    if (!import_host(lin, r0.lin_span, &lb, &lskew)) {
+      vkDestroyBuffer(device, rb.buf, nullptr);
+      vkFreeMemory(device, rb.mem, nullptr);
+      return false;
+    }
+    detail::GpuRegion r = r0;
+    r.swz_offset = rskew;
+    r.lin_offset = lskew;
+    *result = [&]() -> Status {
+      SWZ_VK(vkResetCommandBuffer(cmd, 0), "vkResetCommandBuffer");
+      VkCommandBufferBeginInfo bi = vk_init<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+      bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+      SWZ_VK(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
+      Status s = record_region(cmd, r, to_swz, rb.buf, lb.buf, nullptr);
+      VkMemoryBarrier mb = vk_init<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+      mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+      mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+      SWZ_VK(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+      SWZ_TRY(s);
+      return submit_and_wait();
+    }();
+    vkDestroyBuffer(device, rb.buf, nullptr);
+    vkFreeMemory(device, rb.mem, nullptr);
+    vkDestroyBuffer(device, lb.buf, nullptr);
+    vkFreeMemory(device, lb.mem, nullptr);
+    return true;
+  }
+
+  // Host path: both sides staged in host-visible buffers; everything the
+  // call may change is uploaded first so untouched bytes round-trip. Every
+  // band is planned (and so every limit checked) before anything is
+  // allocated; then each band goes up, is converted, and comes back.
+  Status host_convert(const detail::GpuRegion& r0, bool to_swz, uint8_t* res_sub, uint8_t* lin) {
+    detail::GpuRegion r = r0;
+    r.swz_offset = 0;
+    r.lin_offset = 0;
+    std::vector<detail::GpuRegion> bands;
+    SWZ_TRY(detail::split_bands(r, lim, 0, &bands));
+    std::vector<detail::SwizzleDispatch> plans(bands.size());
+    std::vector<uint64_t> lin_at(bands.size()), res_at(bands.size()), res_len(bands.size());
+    uint64_t max_res = 0, max_lin = 0;
+    for (size_t i = 0; i < bands.size(); ++i) {
+      detail::GpuRegion& b = bands[i];
+      res_at[i] = b.band_span ? b.band_lo : 0;
+      res_len[i] = b.band_span ? b.band_span : b.swz_span;
+      lin_at[i] = b.lin_offset;
+      // Each band's window starts at byte 0 of the staging buffer: the
+      // subresource then starts 'band_lo' bytes before it (modulo 2^64; the
+      // plan only uses swz_offset + band_lo and its alignment).
+      b.swz_offset = uint64_t{0} - res_at[i];
+      b.lin_offset = 0;
+      SWZ_TRY(detail::plan_swizzle(b, lim, wg_log2(), &plans[i]));
+      max_res = std::max(max_res, res_len[i]);
+      max_lin = std::max(max_lin, b.lin_span);
+    }
+    // Everything is checked: the caller's memory directly, when it imports.
+    {
+      Status s;
+      if (host_convert_imported(r0, to_swz, res_sub, lin, &s)) return s;
+    }
+    SWZ_TRY(ensure_stage(&res_stage, max_res));
+    SWZ_TRY(ensure_stage(&lin_stage, max_lin));
+    for (size_t i = 0; i < bands.size(); ++i) {
+      copy_mt(res_stage.map, res_sub + res_at[i], res_len[i]);
+      copy_mt(lin_stage.map, lin + lin_at[i], bands[i].lin_span);
+      SWZ_VK(vkResetCommandBuffer(cmd, 0), "vkResetCommandBuffer");
+      VkCommandBufferBeginInfo bi = vk_init<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+      bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+      SWZ_VK(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
+      Status s = record_planned(cmd, plans[i], to_swz, res_stage.buf, lin_stage.buf, nullptr);
+      VkMemoryBarrier mb = vk_init<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+      mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+      mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+      SWZ_VK(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+      SWZ_TRY(s);
+      SWZ_TRY(submit_and_wait());
+      if (to_swz) copy_mt(res_sub + res_at[i], res_stage.map, res_len[i]);
+      else copy_mt(lin + lin_at[i], lin_stage.map, bands[i].lin_span);
+    }
+    return Status::Ok();
+  }
+
+  // Checks a host-path request completely (every band planned) without
+  // allocating or recording anything.
+  Status check_region(const detail::GpuRegion& r0) const {
+    detail::GpuRegion r = r0;
+    std::vector<detail::GpuRegion> bands;
+    std::vector<detail::SwizzleDispatch> plans;
+    return plan_region(r, 0, &bands, &plans);
+  }
+};
+
+// ---- Creation ----------------------------------------------------------------
+
+void teardown_at_exit() {
+  ExitRegistry& R = exit_registry();
+  std::lock_guard<std::mutex> g(R.mu);
+  R.exiting = true;
+  for (Context::Impl* I : R.live) I->exit_teardown();
+  R.live.clear();
+}
+
+namespace {
+// Registers the exit handler anew after each successful create/adopt, so
+// that it runs before any exit handler the driver registered while the
+// device was made (a driver unloaded with its last instance and loaded again
+// registers again). Bounded: a program that makes thousands of contexts
+// keeps the first 256 registrations, the last of which is the one that
+// counts for a driver loaded once. SWZ_GPU_EXIT_TEARDOWN=0 turns the handler
+// off (to reproduce the crash it prevents).
+void register_live(Context::Impl* I) {
+  ExitRegistry& R = exit_registry();
+  std::lock_guard<std::mutex> g(R.mu);
+  R.live.insert(I);
+  const char* e = std::getenv("SWZ_GPU_EXIT_TEARDOWN");
+  if (e && std::strcmp(e, "0") == 0) return;
+  if (R.registrations < 256 && std::atexit(&teardown_at_exit) == 0) ++R.registrations;
+}
+}  // namespace
+
+Context::Context() = default;
+Context::~Context() = default;
+Context::Context(Context&&) noexcept = default;
+Context& Context::operator=(Context&&) noexcept = default;
+
+static Status create_impl(Context::Impl* I, const ContextOptions& o) {
+  uint32_t inst_ver = VK_API_VERSION_1_0;
+  if (vkEnumerateInstanceVersion(&inst_ver) != VK_SUCCESS) inst_ver = VK_API_VERSION_1_0;
+  if (inst_ver < VK_API_VERSION_1_1)
+    return {Code::no_device, "no Vulkan 1.1 loader (the installed loader reports 1.0)"};
+  VkApplicationInfo app = vk_init<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
+  app.pApplicationName = "swz";
+  app.pEngineName = "swz";
+  app.apiVersion = std::min<uint32_t>(inst_ver, VK_API_VERSION_1_3);
+  VkInstanceCreateInfo ici = vk_init<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
+  ici.pApplicationInfo = &app;
+  const char* layer = "VK_LAYER_KHRONOS_validation";
+  if (o.validation) {
+    uint32_t n = 0;
+    vkEnumerateInstanceLayerProperties(&n, nullptr);
+    std::vector<VkLayerProperties> L(n);
+    vkEnumerateInstanceLayerProperties(&n, L.data());
+    for (auto& l : L)
+      if (std::strcmp(l.layerName, layer) == 0) {
+        ici.enabledLayerCount = 1;
+        ici.ppEnabledLayerNames = &layer;
+      }
+  }
+  VkResult r = vkCreateInstance(&ici, nullptr, &I->instance);
+  if (r == VK_ERROR_INCOMPATIBLE_DRIVER || r == VK_ERROR_INITIALIZATION_FAILED)
+    return {Code::no_device, "no Vulkan driver: vkCreateInstance returned " + vk_err(r)};
+  if (r != VK_SUCCESS) return vk_fail("vkCreateInstance", r);
+  I->owns = true;
+  uint32_t n = 0;
+  r = vkEnumeratePhysicalDevices(I->instance, &n, nullptr);
+  if (r != VK_SUCCESS && r != VK_INCOMPLETE) return {Code::no_device, "vkEnumeratePhysicalDevices returned " + vk_err(r)};
+  if (n == 0) return {Code::no_device, "no Vulkan device (the loader found no driver that reports a physical device)"};
+  std::vector<VkPhysicalDevice> devs(n);
+  vkEnumeratePhysicalDevices(I->instance, &n, devs.data());
+  int want = o.device_index;
+  if (want < 0)
+    if (const char* e = std::getenv("SWZ_VK_DEVICE")) want = std::atoi(e);
+  // Pick: requirements first, then device type.
+  std::string why;
+  int best = -1, best_score = -1;
+  uint32_t best_family = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (want >= 0 && static_cast<uint32_t>(want) != i) continue;
+    VkPhysicalDeviceProperties p;
+    vkGetPhysicalDeviceProperties(devs[i], &p);
+    if (p.apiVersion < VK_API_VERSION_1_1) { why += std::string(p.deviceName) + ": Vulkan 1.0 only; "; continue; }
+    if (!has_ext(devs[i], VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) { why += std::string(p.deviceName) + ": no VK_KHR_push_descriptor; "; continue; }
+    uint32_t qn = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(devs[i], &qn, nullptr);
+    std::vector<VkQueueFamilyProperties> qf(qn);
+    vkGetPhysicalDeviceQueueFamilyProperties(devs[i], &qn, qf.data());
+    int fam = -1;
+    for (uint32_t f = 0; f < qn; ++f)
+      if ((qf[f].queueFlags & VK_QUEUE_COMPUTE_BIT) && qf[f].timestampValidBits > 0) { fam = static_cast<int>(f); break; }
+    if (fam < 0)
+      for (uint32_t f = 0; f < qn; ++f)
+        if (qf[f].queueFlags & VK_QUEUE_COMPUTE_BIT) { fam = static_cast<int>(f); break; }
+    if (fam < 0) { why += std::string(p.deviceName) + ": no compute queue; "; continue; }
+    int score = 0;
+    switch (p.deviceType) {
+      case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: score = 4; break;
+      case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: score = 3; break;
+      case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: score = 2; break;
+      case VK_PHYSICAL_DEVICE_TYPE_CPU: score = 1; break;
+      default: score = 0;
+    }
+    if (score > best_score) { best = static_cast<int>(i); best_score = score; best_family = static_cast<uint32_t>(fam); }
+  }
+  if (best < 0) {
+    if (want >= 0 && static_cast<uint32_t>(want) >= n)
+      return {Code::no_device, "Vulkan device index " + std::to_string(want) + " requested; " + std::to_string(n) + " present"};
+    return {Code::unsupported, "no usable Vulkan device: " + why};
+  }
+  I->phys = devs[static_cast<size_t>(best)];
+  I->family = best_family;
+  VkPhysicalDeviceProperties p;
+  vkGetPhysicalDeviceProperties(I->phys, &p);
+  // Optional 8/16-bit storage.
+  const bool v12 = p.apiVersion >= VK_API_VERSION_1_2;
+  const bool ext8 = !v12 && has_ext(I->phys, VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
+  VkPhysicalDevice8BitStorageFeatures f8 = vk_init<VkPhysicalDevice8BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES);
+  VkPhysicalDevice16BitStorageFeatures f16 = vk_init<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
+  VkPhysicalDeviceFeatures2 f2 = vk_init<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+  f2.pNext = &f16;
+  if (v12 || ext8) f16.pNext = &f8;
+  vkGetPhysicalDeviceFeatures2(I->phys, &f2);
+  VkPhysicalDevice8BitStorageFeatures e8 = vk_init<VkPhysicalDevice8BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES);
+  VkPhysicalDevice16BitStorageFeatures e16 = vk_init<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
+  e16.storageBuffer16BitAccess = f16.storageBuffer16BitAccess;
+  e8.storageBuffer8BitAccess = (v12 || ext8) ? f8.storageBuffer8BitAccess : VK_FALSE;
+  VkPhysicalDeviceFeatures2 en = vk_init<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
+  en.pNext = &e16;
+  if (e8.storageBuffer8BitAccess) e16.pNext = &e8;
+  std::vector<const char*> exts{VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+  if (ext8 && e8.storageBuffer8BitAccess) exts.push_back(VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
+  const bool host_import = has_ext(I->phys, VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  if (host_import) exts.push_back(VK_EXT_EXTERNAL_MEMORY_HOST_EXTENSION_NAME);
+  const float prio = 1.0f;
+  VkDeviceQueueCreateInfo qci = vk_init<VkDeviceQueueCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
+  qci.queueFamilyIndex = I->family;
+  qci.queueCount = 1;
+  qci.pQueuePriorities = &prio;
+  VkDeviceCreateInfo dci = vk_init<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
+  dci.pNext = &en;
+  dci.queueCreateInfoCount = 1;
+  dci.pQueueCreateInfos = &qci;
+  dci.enabledExtensionCount = static_cast<uint32_t>(exts.size());
+  dci.ppEnabledExtensionNames = exts.data();
+  SWZ_VK(vkCreateDevice(I->phys, &dci, nullptr, &I->device), "vkCreateDevice");
+  if (host_import) {
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp =
+        vk_init<VkPhysicalDeviceExternalMemoryHostPropertiesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT);
+    VkPhysicalDeviceProperties2 p2 = vk_init<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    p2.pNext = &hp;
+    vkGetPhysicalDeviceProperties2(I->phys, &p2);
+    I->host_ptr_props = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+        vkGetDeviceProcAddr(I->device, "vkGetMemoryHostPointerPropertiesEXT"));
+    const uint64_t al = hp.minImportedHostPointerAlignment;
+    I->host_import = I->host_ptr_props != nullptr && al != 0 && (al & (al - 1)) == 0;
+    I->import_align = al ? al : 4096;
+  }
+  I->lim.word1 = e8.storageBuffer8BitAccess == VK_TRUE;
+  I->lim.word2 = e16.storageBuffer16BitAccess == VK_TRUE;
+  return I->init_common();
+}
+
+Status Context::create(Context* out, const ContextOptions& options) {
+  if (!out) return {Code::invalid_argument, "out = null"};
+  try {
+    auto impl = std::make_unique<Impl>();
+    Status s = create_impl(impl.get(), options);
+    if (!s.ok()) return s;
+    register_live(impl.get());
+    out->impl_ = std::move(impl);
+    return Status::Ok();
+  } catch (const std::bad_alloc&) {
+    return {Code::internal, "out of host memory creating the Vulkan context"};
+  }
+}
+
+Status Context::adopt(Context* out, const AdoptInfo& info) {
+  if (!out) return {Code::invalid_argument, "out = null"};
+  if (!info.instance || !info.physical_device || !info.device)
+    return {Code::invalid_argument, "AdoptInfo: instance, physical_device and device must be set"};
+  try {
+    auto impl = std::make_unique<Impl>();
+    impl->owns = false;
+    impl->instance = info.instance;
+    impl->phys = info.physical_device;
+    impl->device = info.device;
+    impl->family = info.queue_family;
+    impl->lim.word1 = info.storage_buffer_8bit;
+    impl->lim.word2 = info.storage_buffer_16bit;
+    uint32_t qn = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(info.physical_device, &qn, nullptr);
+    std::vector<VkQueueFamilyProperties> qf(qn);
+    vkGetPhysicalDeviceQueueFamilyProperties(info.physical_device, &qn, qf.data());
+    if (info.queue_family >= qn || !(qf[info.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT))
+      return {Code::invalid_argument, "AdoptInfo: queue_family = " + std::to_string(info.queue_family) + " has no compute queue"};
+    Status s = impl->init_common();
+    if (!s.ok()) return s;
+    if (info.queue) impl->queue = info.queue;
+    register_live(impl.get());
+    out->impl_ = std::move(impl);
+    return Status::Ok();
+  } catch (const std::bad_alloc&) {
+    return {Code::internal, "out of host memory adopting the Vulkan device"};
+  }
+}
+
+std::string Context::device_name() const { return impl_ ? std::string(impl_->props.deviceName) : std::string(); }
+VkInstance Context::instance() const { return impl_ ? impl_->instance : VK_NULL_HANDLE; }
+VkPhysicalDevice Context::physical_device() const { return impl_ ? impl_->phys : VK_NULL_HANDLE; }
+VkDevice Context::device() const { return impl_ ? impl_->device : VK_NULL_HANDLE; }
+VkQueue Context::queue() const { return impl_ ? impl_->queue : VK_NULL_HANDLE; }
+uint32_t Context::queue_family() const { return impl_ ? impl_->family : 0; }
+void Context::set_tuning(const DispatchTuning& t) {
+  if (impl_) impl_->tuning = t;
+}
+void Context::trim() {
+  if (impl_) impl_->trim();
+}
+
+// ---- Recording ---------------------------------------------------------------
+
+namespace {
+Status check_ranges(const detail::GpuRegion& r, const BufferRange& res, const BufferRange& lin) {
+  if (!res.buffer) return {Code::invalid_argument, "resource buffer = VK_NULL_HANDLE"};
+  if (!lin.buffer) return {Code::invalid_argument, "linear buffer = VK_NULL_HANDLE"};
+  if (res.buffer == lin.buffer) {
+    const uint64_t a0 = r.swz_offset, a1 = r.swz_offset + r.swz_span;
+    const uint64_t b0 = r.lin_offset, b1 = r.lin_offset + r.lin_span;
+    if (a0 < b1 && b0 < a1) return {Code::invalid_argument, "the linear range and the subresource overlap in one VkBuffer"};
+  }
+  return Status::Ok();
+}
+}  // namespace
+
+Status Context::record_write_to_subresource(VkCommandBuffer cmd, const Layout& layout, const BufferRange& resource,
+                                            uint32_t subresource, const Box* box, const BufferRange& src,
+                                            uint64_t src_row_pitch, uint64_t src_depth_pitch, DispatchInfo* info) {
+  if (!impl_) return {Code::invalid_argument, "GPU context not created"};
+  if (!cmd) return {Code::invalid_argument, "command buffer = VK_NULL_HANDLE"};
+  try {
+    detail::GpuRegion r;
+    bool empty = false;
+    SWZ_TRY(detail::resolve_region(layout, resource.offset, resource.size, subresource, box, src.offset, src.size, src_row_pitch,
+                                   src_depth_pitch, "source", &r, &empty));
+    if (info) *info = DispatchInfo{};
+    if (empty) return Status::Ok();
+    SWZ_TRY(check_ranges(r, resource, src));
+    return impl_->record_region(cmd, r, true, resource.buffer, src.buffer, info);
+  } catch (const std::bad_alloc&) {
+    return {Code::internal, "out of host memory"};
+  }
+}
+
+Status Context::record_read_from_subresource(VkCommandBuffer cmd, const BufferRange& dst, uint64_t dst_row_pitch,
+                                             uint64_t dst_depth_pitch, const Layout& layout, const BufferRange& resource,
+                                             uint32_t subresource, const Box* box, DispatchInfo* info) {
+  if (!impl_) return {Code::invalid_argument, "GPU context not created"};
+  if (!cmd) return {Code::invalid_argument, "command buffer = VK_NULL_HANDLE"};
+  try {
+    detail::GpuRegion r;
+    bool empty = false;
+    SWZ_TRY(detail::resolve_region(layout, resource.offset, resource.size, subresource, box, dst.offset, dst.size, dst_row_pitch,
+                                   dst_depth_pitch, "destination", &r, &empty));
+    if (info) *info = DispatchInfo{};
+    if (empty) return Status::Ok();
+    SWZ_TRY(check_ranges(r, resource, dst));
+    return impl_->record_region(cmd, r, false, resource.buffer, dst.buffer, info);
+  } catch (const std::bad_alloc&) {
+    return {Code::internal, "out of host memory"};
+  }
+}
+
+Status Context::record_buffer_copy(VkCommandBuffer cmd, const BufferRange& src, const BufferRange& dst, uint64_t size,
+                                   DispatchInfo* info) {
+  if (!impl_) return {Code::invalid_argument, "GPU context not created"};
+  if (!cmd || !src.buffer || !dst.buffer) return {Code::invalid_argument, "null command buffer or buffer"};
+  if (size > src.size || size > dst.size)
+    return {Code::buffer_too_small, "copy of " + std::to_string(size) + " bytes exceeds a range (" + std::to_string(src.size) + " / " +
+                                        std::to_string(dst.size) + " bytes)"};
+  if (info) *info = DispatchInfo{};
+  if (size == 0) return Status::Ok();
+  if (src.buffer == dst.buffer && src.offset < dst.offset + size && dst.offset < src.offset + size)
+    return {Code::invalid_argument, "copy ranges overlap"};
+  try {
+    Impl& I = *impl_;
+    detail::CopyDispatch D;
+    SWZ_TRY(detail::plan_copy(src.offset, dst.offset, size, I.lim, I.wg_log2(), &D));
+    VkPipeline pipe = VK_NULL_HANDLE;
+    SWZ_TRY(I.pipeline(true, D.word_log2, 0, &pipe));
+    VkDescriptorBufferInfo si{src.buffer, D.src_bind_offset, D.src_bind_range};
+    VkDescriptorBufferInfo di{dst.buffer, D.dst_bind_offset, D.dst_bind_range};
+    VkWriteDescriptorSet w[2]{};
+    const VkDescriptorBufferInfo* infos[2] = {&si, &di};
+    for (uint32_t i = 0; i < 2; ++i) {
+      w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+      w[i].dstBinding = i;
+      w[i].descriptorCount = 1;
+      w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      w[i].pBufferInfo = infos[i];
+    }
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    I.push_desc(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, I.copy_pl, 0, 2, w);
+    vkCmdPushConstants(cmd, I.copy_pl, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(D.push), &D.push);
+    vkCmdDispatch(cmd, D.groups_x, D.groups_y, 1);
+    if (info) {
+      info->workgroups = D.push.total_wg;
+      info->word_bytes = 1u << D.word_log2;
+      info->chunks_log2 = D.push.u;
+    }
+    return Status::Ok();
+  } catch (const std::bad_alloc&) {
+    return {Code::internal, "out of host memory"};
+  }
+}
+
+// ---- Host conveniences -------------------------------------------------------
+
+Status Context::check_subresource(const Layout& layout, uint32_t subresource, const Box* box, uint64_t lin_row_pitch,
+                                  uint64_t lin_depth_pitch) const {
+  if (!impl_) return {Code::invalid_argument, "GPU context not created"};
+  try {
+    detail::GpuRegion r;
+    bool empty = false;
+    SWZ_TRY(detail::resolve_region(layout, 0, layout.size(), subresource, box, 0, UINT64_MAX, lin_row_pitch, lin_depth_pitch,
+                                   "linear", &r, &empty));
+    if (empty) return Status::Ok();
+    // The host path binds the linear box from byte 0 of its staging buffer.
+    detail::GpuRegion h = r;
+    h.swz_offset = 0;
+    h.lin_offset = 0;
+    return impl_->check_region(h);
+  } catch (const std::bad_alloc&) {
+    return {Code::internal, "out of host memory"};
+  }
+}
+
+Status Context::write_to_subresource(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource,
+                                     const Box* box, const void* src, uint64_t src_size, uint64_t src_row_pitch,
+                                     uint64_t src_depth_pitch) {
+  if (!impl_) return {Code::invalid_argument, "GPU context not created"};
+  try {
+    detail::GpuRegion r;
+    bool empty = false;
+    SWZ_TRY(detail::resolve_region(layout, 0, resource_size, subresource, box, 0, src_size, src_row_pitch, src_depth_pitch,
+                                   "source", &r, &empty));
+    if (empty) return Status::Ok();
+    if (!resource) return {Code::invalid_argument, "resource = null"};
+    if (!src) return {Code::invalid_argument, "source = null"};
+    return impl_->host_convert(r, true, static_cast<uint8_t*>(resource) + r.swz_offset,
+                               const_cast<uint8_t*>(static_cast<const uint8_t*>(src)));
+  } catch (const std::bad_alloc&) {
+    return {Code::internal, "out of host memory"};
+  }
+}
+
+Status Context::read_from_subresource(void* dst, uint64_t dst_size, uint64_t dst_row_pitch, uint64_t dst_depth_pitch,
+                                      const Layout& layout, const void* resource, uint64_t resource_size,
+                                      uint32_t subresource, const Box* box) {
+  if (!impl_) return {Code::invalid_argument, "GPU context not created"};
+  try {
+    detail::GpuRegion r;
+    bool empty = false;
+    SWZ_TRY(detail::resolve_region(layout, 0, resource_size, subresource, box, 0, dst_size, dst_row_pitch, dst_depth_pitch,
+                                   "destination", &r, &empty));
+    if (empty) return Status::Ok();
+    if (!resource) return {Code::invalid_argument, "resource = null"};
+    if (!dst) return {Code::invalid_argument, "destination = null"};
+    return impl_->host_convert(r, false, const_cast<uint8_t*>(static_cast<const uint8_t*>(resource)) + r.swz_offset,
+                               static_cast<uint8_t*>(dst));
+  } catch (const std::bad_alloc&) {
+    return {Code::internal, "out of host memory"};
+  }
+}
+
+}  // namespace swz::gpu

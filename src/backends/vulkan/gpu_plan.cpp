@@ -1,0 +1,461 @@
+// Dispatch planning for the Vulkan compute path (see gpu_plan.hpp).
+//
+// The shader enumerates, per workgroup, a contiguous range of a "tile": an
+// aligned group of 2^kx x 2^ky x 2^kz pattern blocks. A tile address j (bits
+// below n: in-block address, then x-, y-, z-block bits) maps to in-tile
+// coordinates through the inverse in-block map, which is linear over GF(2);
+// so every address bit has a "column" (dx, dy, dz, ds, g) and the coordinates
+// of any chunk are the XOR of the columns of its set bits. The shader then
+// computes the real address FORWARD (base ^ G) from those coordinates, so the
+// result is the plan's offset function by construction; the enumeration order
+// only decides which invocation moves which word (and so the coalescing).
+#include "backends/vulkan/gpu_plan.hpp"
+#include "core/kernel.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <numeric>
+
+namespace swz::gpu::detail {
+namespace {
+
+bool mul_ok(uint64_t a, uint64_t b, uint64_t* out) { return !__builtin_mul_overflow(a, b, out); }
+bool add_ok(uint64_t a, uint64_t b, uint64_t* out) { return !__builtin_add_overflow(a, b, out); }
+uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+unsigned ceil_log2(uint64_t v) { return v <= 1 ? 0u : static_cast<unsigned>(64 - std::countl_zero(v - 1)); }
+constexpr uint64_t k4G = uint64_t{1} << 32;
+
+}  // namespace
+
+Status resolve_region(const Layout& layout, uint64_t resource_offset, uint64_t resource_size, uint32_t subresource,
+                      const Box* box, uint64_t lin_offset, uint64_t lin_size, uint64_t lin_row_pitch,
+                      uint64_t lin_depth_pitch, const char* lin_name, GpuRegion* out, bool* empty) {
+  // The CPU calls' own checks, so both paths accept and refuse the same requests.
+  swz::detail::Resolved res;
+  SWZ_TRY(swz::detail::resolve_region(layout, resource_size, subresource, box, lin_size, lin_row_pitch, lin_depth_pitch, lin_name, &res));
+  *empty = res.empty;
+  if (res.empty) return Status::Ok();
+  GpuRegion& r = *out;
+  r = GpuRegion{};
+  r.plan = res.r.plan;
+  r.x0 = res.r.x0;
+  r.y0 = res.r.y0;
+  r.z0 = res.r.z0;
+  r.w = res.r.w;
+  r.h = res.r.h;
+  r.d = res.r.d;
+  r.lin_offset = lin_offset;
+  r.lin_span = res.lin_bytes;
+  r.lin_row_pitch = lin_row_pitch;
+  r.lin_depth_pitch = lin_depth_pitch;
+  if (!add_ok(resource_offset, res.sub_offset, &r.swz_offset)) return {Code::overflow, "resource offset does not fit in 64 bits"};
+  r.swz_span = res.sub_size;
+  r.row_pitch = res.r.row_pitch;
+  r.depth_pitch = res.r.depth_pitch;
+  r.stack_rows = res.r.stack_rows;
+  for (int i = 0; i < 3; ++i) r.pre[i] = res.r.pre[i];
+  return Status::Ok();
+}
+
+namespace {
+
+// Largest k <= 4 such that every aligned run of 2^k bytes along x maps to
+// 2^k consecutive addresses (within a block, or across blocks of an X-only
+// block shape when the pitches keep the alignment).
+unsigned chunk_log2(const Plan& p, const GpuRegion& r) {
+  const unsigned ex = p.ext_log2[0], n = p.block_bits;
+  unsigned best = 0;
+  for (unsigned k = 1; k <= 4; ++k) {
+    const uint32_t mask = (1u << k) - 1;
+    bool ok = (p.immediate & mask) == 0;
+    if (k > ex) {
+      ok = ok && n == ex && r.row_pitch % (1u << k) == 0 && r.depth_pitch % (1u << k) == 0;
+    }
+    for (unsigned c = 0; c < 4 && ok; ++c)
+      for (unsigned b = 0; b < 32 && ok; ++b) {
+        const uint32_t v = p.lin[c][b];
+        if (c == 0 && b < k) ok = b < ex ? v == (1u << b) : v == 0;
+        else ok = (v & mask) == 0;
+      }
+    if (!ok) break;
+    best = k;
+  }
+  return best;
+}
+
+}  // namespace
+
+Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chunks_log2, SwizzleDispatch* out) {
+  const Plan& p = *r.plan;
+  SwizzleDispatch& D = *out;
+  D = SwizzleDispatch{};
+  const unsigned ex = p.ext_log2[0], ey = p.ext_log2[1], ez = p.ext_log2[2], es = p.ext_log2[3];
+  const unsigned n = p.block_bits;
+  if (n > 31) return {Code::unsupported, "GPU path: blocks of 2^" + std::to_string(n) + " bytes exceed the 32-bit shader addressing"};
+  const uint64_t e = p.element_bytes;
+  const bool stacked = r.stack_rows != 0;
+  const uint64_t S = r.stack_rows;
+  // Adjusted coordinate ranges (DESIGN.md §2 rules 5-6; detail::adjust_yz).
+  const uint64_t X0 = r.x0 * e + r.pre[0], X1 = X0 + r.w * e;
+  const uint64_t Y0 = r.y0 + r.pre[1] + (stacked ? uint64_t{r.z0} * S : 0);
+  const uint64_t Ylast = Y0 + (stacked ? uint64_t{r.d - 1} * S : 0) + r.h - 1;
+  const uint64_t Z0 = stacked ? 0 : r.z0 + r.pre[2];
+  const uint64_t Zlast = stacked ? 0 : Z0 + r.d - 1;
+  if (X1 >= k4G || Ylast >= k4G || Zlast >= k4G)
+    return {Code::unsupported, "GPU path: adjusted coordinates do not fit in 32 bits"};
+  // Bound ranges. A band binds only its window of the subresource; the
+  // shader still computes addresses relative to the subresource, modulo 2^32,
+  // and the push constant swz_rem (also modulo 2^32) moves them to the
+  // window, so every index that lands in the window is exact.
+  const uint64_t al = std::max<uint64_t>(lim.min_storage_align, 1);
+  const uint64_t band_lo = r.band_span ? r.band_lo : 0, band_span = r.band_span ? r.band_span : r.swz_span;
+  D.swz_bind_offset = (r.swz_offset + band_lo) / al * al;
+  const uint64_t swz_rem = r.swz_offset + band_lo - D.swz_bind_offset;
+  D.swz_bind_range = swz_rem + band_span;
+  D.lin_bind_offset = r.lin_offset / al * al;
+  const uint64_t lin_rem = r.lin_offset - D.lin_bind_offset;
+  D.lin_bind_range = lin_rem + r.lin_span;
+  const uint64_t maxr = std::min<uint64_t>(lim.max_storage_range, k4G - 1);
+  if (D.swz_bind_range > maxr)
+    return {Code::unsupported, "GPU path: subresource spans " + std::to_string(r.swz_span) +
+                                   " bytes, more than one storage-buffer binding allows (" + std::to_string(maxr) + ")"};
+  if (D.lin_bind_range > maxr)
+    return {Code::unsupported, "GPU path: the linear box spans " + std::to_string(r.lin_span) +
+                                   " bytes, more than one storage-buffer binding allows (" + std::to_string(maxr) + ")"};
+  // Word size: the pattern's run, the alignment of both sides and of the box edges.
+  const unsigned kmax = chunk_log2(p, r);
+  uint64_t g = uint64_t{1} << kmax;
+  g = std::gcd(g, r.swz_offset);
+  g = std::gcd(g, r.lin_offset);
+  g = std::gcd(g, X0);
+  g = std::gcd(g, X1);
+  if (r.h > 1) g = std::gcd(g, r.lin_row_pitch);
+  if (r.d > 1) g = std::gcd(g, r.lin_depth_pitch);
+  const unsigned q = static_cast<unsigned>(std::countr_zero(g));
+  if (q == 0 && !lim.word1)
+    return {Code::unsupported, "GPU path: this copy needs byte loads (alignment), and the device lacks storageBuffer8BitAccess"};
+  if (q == 1 && !lim.word2)
+    return {Code::unsupported, "GPU path: this copy needs 2-byte loads (alignment), and the device lacks storageBuffer16BitAccess"};
+  D.word_log2 = q;
+  // Blocks the box covers, per axis.
+  const uint64_t bx = ((X1 - 1) >> ex) - (X0 >> ex) + 1;
+  uint64_t by = 0;
+  if (stacked) {
+    for (uint32_t zs = 0; zs < r.d; ++zs) {
+      const uint64_t yb = Y0 + zs * S;
+      by = std::max(by, ((yb + r.h - 1) >> ey) - (yb >> ey) + 1);
+    }
+  } else {
+    by = (Ylast >> ey) - (Y0 >> ey) + 1;
+  }
+  const uint64_t bz = stacked ? 1 : (Zlast >> ez) - (Z0 >> ez) + 1;
+  // Tile shape: extend the block along x, then y, then z until a tile holds
+  // the chunks of one workgroup (or the box).
+  // Default workgroup size by the box's bytes, from the H200 sweep in
+  // bench/RESULTS.md (2^13..2^15 bytes: small boxes need more workgroups
+  // than there are multiprocessors; large ones amortise the per-invocation
+  // setup over more words).
+  const uint64_t box_B = uint64_t{r.w} * e * r.h * r.d;
+  const unsigned wg_B_log2 = box_B <= (uint64_t{4} << 20) ? 13u : box_B <= (uint64_t{512} << 20) ? 14u : kDefaultWgBytesLog2;
+  unsigned ut = wg_chunks_log2 ? wg_chunks_log2 : std::min(12u, wg_B_log2 > q + 5 ? wg_B_log2 - q : 5u);
+  ut = std::clamp(ut, 5u, 20u);
+  const unsigned mb = q <= n ? n - q : 0;
+  const unsigned kx_min = q > n ? q - n : 0;
+  const unsigned want = ut > mb ? ut - mb : 0;
+  const unsigned kx = std::max(kx_min, std::min(ceil_log2(bx), want));
+  unsigned rest = want > kx ? want - kx : 0;
+  const unsigned ky = std::min(ceil_log2(by), rest);
+  rest -= ky;
+  const unsigned kz = stacked ? 0 : std::min(ceil_log2(bz), rest);
+  const unsigned tbits = n + kx + ky + kz;  // tile address bits
+  if (tbits > 31) return {Code::unsupported, "GPU path: tile of 2^" + std::to_string(tbits) + " bytes"};
+  const unsigned m = tbits - q;             // chunk index bits
+  const unsigned u = std::min(m, ut);
+  const unsigned parts_log2 = m - u;
+  const unsigned txsh = ex + kx, tysh = ey + ky, tzsh = ez + kz;
+  if (txsh > 31 || tysh > 31 || tzsh > 31) return {Code::unsupported, "GPU path: tile extent exceeds 32-bit coordinates"};
+  const uint64_t tx0 = X0 >> txsh, ntx = ((X1 - 1) >> txsh) - tx0 + 1;
+  uint64_t ty0 = 0, nty = 0, tz0 = 0, ntz = 0;
+  if (stacked) {
+    for (uint32_t zs = 0; zs < r.d; ++zs) {
+      const uint64_t yb = Y0 + zs * S;
+      nty = std::max(nty, ((yb + r.h - 1) >> tysh) - (yb >> tysh) + 1);
+    }
+    ntz = r.d;
+  } else {
+    ty0 = Y0 >> tysh;
+    nty = (Ylast >> tysh) - ty0 + 1;
+    tz0 = Z0 >> tzsh;
+    ntz = (Zlast >> tzsh) - tz0 + 1;
+  }
+  uint64_t total = ntx * nty;
+  if (!mul_ok(total, ntz, &total) || total >= k4G || (total << parts_log2) >= k4G)
+    return {Code::unsupported, "GPU path: more than 2^32 workgroups"};
+  total <<= parts_log2;
+  const uint64_t gx = std::min<uint64_t>(total, lim.max_groups_x);
+  const uint64_t gy = ceil_div(total, gx);
+  if (gy > lim.max_groups_y) return {Code::unsupported, "GPU path: dispatch grid exceeds the device's workgroup count limits"};
+  D.groups_x = static_cast<uint32_t>(gx);
+  D.groups_y = static_cast<uint32_t>(gy);
+  // Pitches: only used when the box spans more than one block row / slice.
+  uint64_t RP = r.row_pitch, DP = r.depth_pitch;
+  if ((Ylast >> ey) == 0 || RP == 0) RP = 0;  // unused
+  if (stacked || (Zlast >> ez) == 0) DP = 0;
+  if (RP >= k4G || DP >= k4G) return {Code::unsupported, "GPU path: resource pitches exceed 32 bits"};
+  const uint64_t LRP = r.h > 1 ? r.lin_row_pitch : 0, LDP = r.d > 1 ? r.lin_depth_pitch : 0;
+  if (LRP >= k4G || LDP >= k4G) return {Code::unsupported, "GPU path: linear pitches exceed 32 bits"};
+  // Columns of the tile address bits.
+  struct ColV { uint32_t dx, dy, dz, ds, g; };
+  std::vector<ColV> cols(tbits);
+  for (unsigned j = 0; j < tbits; ++j) {
+    ColV c{};
+    if (j < n) {
+      c.dx = p.inverse[j][0];
+      c.dy = p.inverse[j][1];
+      c.dz = p.inverse[j][2];
+      c.ds = p.inverse[j][3];
+      c.g = p.g(0, c.dx) ^ p.g(1, c.dy) ^ p.g(2, c.dz);
+    } else if (j < n + kx) {
+      const unsigned b = ex + (j - n);
+      c.dx = 1u << b;
+      c.g = p.lin[0][b];
+    } else if (j < n + kx + ky) {
+      const unsigned b = ey + (j - n - kx);
+      c.dy = 1u << b;
+      c.g = p.lin[1][b];
+    } else {
+      const unsigned b = ez + (j - n - kx - ky);
+      c.dz = 1u << b;
+      c.g = p.lin[2][b];
+    }
+    cols[j] = c;
+  }
+  // Order of the chunk index bits: the two lowest address bits (the resource
+  // side gets >= 4 contiguous words per warp) and the address bits of the two
+  // lowest x bits above the word (the linear side gets >= 4 contiguous
+  // words per row), then the rest ascending.
+  std::vector<unsigned> order;
+  auto add = [&](unsigned j) {
+    if (j >= q && j < tbits && std::find(order.begin(), order.end(), j) == order.end()) order.push_back(j);
+  };
+  add(q);
+  add(q + 1);
+  for (unsigned b = q; b < q + 2; ++b)
+    for (unsigned j = q; j < tbits; ++j)
+      if ((cols[j].dx >> b) & 1u) {
+        add(j);
+        break;
+      }
+  for (unsigned j = q; j < tbits; ++j) add(j);
+  for (unsigned i = 0; i < m; ++i) {
+    const ColV& c = cols[order[i]];
+    D.tables.col[i][0] = c.dx;
+    D.tables.col[i][1] = c.dy;
+    D.tables.col[i][2] = c.dz;
+    D.tables.col[i][3] = c.g;
+    D.tables.col_s[i] = c.ds;
+  }
+  for (unsigned c = 0; c < 3; ++c)
+    for (unsigned k = 0; k < 4; ++k) std::memcpy(D.tables.gtab[c][k], p.g_tab[c][k], sizeof(D.tables.gtab[c][k]));
+  SwizzlePush& P = D.push;
+  P.grid_x = D.groups_x;
+  P.total_wg = static_cast<uint32_t>(total);
+  P.ntx = static_cast<uint32_t>(ntx);
+  P.nty = static_cast<uint32_t>(nty);
+  P.tx0 = static_cast<uint32_t>(tx0);
+  P.ty0 = static_cast<uint32_t>(ty0);
+  P.tz0 = static_cast<uint32_t>(tz0);
+  P.shifts0 = ex | (ey << 8) | (ez << 16) | (n << 24);
+  P.shifts1 = txsh | (tysh << 8) | (tzsh << 16) | (q << 24);
+  P.cfg = parts_log2 | (u << 8) | (stacked ? 1u << 16 : 0u);
+  P.row_pitch = static_cast<uint32_t>(RP);
+  P.depth_pitch = static_cast<uint32_t>(DP);
+  P.gconst = p.immediate ^ p.g(3, r.sample);
+  P.sample_in = es ? (r.sample & ((1u << es) - 1)) : 0;
+  P.swz_rem = static_cast<uint32_t>(swz_rem - band_lo);  // modulo 2^32 (see the bound ranges above)
+  P.lin_rem = static_cast<uint32_t>(lin_rem);
+  P.lin_rp = static_cast<uint32_t>(LRP);
+  P.lin_dp = static_cast<uint32_t>(LDP);
+  P.x0 = static_cast<uint32_t>(X0);
+  P.xw = static_cast<uint32_t>(X1 - X0);
+  P.y0 = static_cast<uint32_t>(Y0);
+  P.h = r.h;
+  P.z0 = static_cast<uint32_t>(Z0);
+  P.d = r.d;
+  P.stack_rows = static_cast<uint32_t>(S);
+  if (S >= k4G) return {Code::unsupported, "GPU path: stacked depth pitch exceeds 32 bits"};
+  return Status::Ok();
+}
+
+Status split_bands(const GpuRegion& r, const DeviceLimits& lim, uint64_t max_band_B, std::vector<GpuRegion>* out) {
+  out->clear();
+  const uint64_t maxr = std::min<uint64_t>(lim.max_storage_range, k4G - 1);
+  const uint64_t cap = max_band_B ? std::min(maxr, max_band_B) : maxr;
+  const uint64_t al = std::max<uint64_t>(lim.min_storage_align, 1);
+  const uint64_t swz_need = r.swz_offset % al + r.swz_span, lin_need = r.lin_offset % al + r.lin_span;
+  if (swz_need <= cap && lin_need <= cap) {
+    out->push_back(r);
+    return Status::Ok();
+  }
+  const Plan& p = *r.plan;
+  const unsigned ex = p.ext_log2[0], ey = p.ext_log2[1], ez = p.ext_log2[2], n = p.block_bits;
+  const std::string what = swz_need > maxr || lin_need > maxr
+                               ? "the subresource (" + std::to_string(r.swz_span) + " bytes) or the linear box (" +
+                                     std::to_string(r.lin_span) + " bytes) exceeds one storage-buffer binding (" + std::to_string(maxr) + " bytes)"
+                               : std::string();
+  auto refuse = [&](const std::string& why) -> Status {
+    if (what.empty()) {  // only the caller's band cap was exceeded: one band
+      out->push_back(r);
+      return Status::Ok();
+    }
+    return {Code::unsupported, "GPU path: " + what + ", and it cannot be split into bands: " + why};
+  };
+  if (r.stack_rows != 0 || r.d > 1) return refuse("the box has depth " + std::to_string(r.d) + " (bands split 2D boxes only)");
+  if (n > 31 || p.high_mask != 0 || (p.immediate >> n) != 0 || (p.g(3, r.sample) >> n) != 0)
+    return refuse("the pattern moves bytes between blocks (postamble terms or an immediate above the block)");
+  const uint64_t RP = r.row_pitch, B = uint64_t{1} << n, e = p.element_bytes;
+  const uint64_t X0 = r.x0 * e + r.pre[0], X1 = X0 + uint64_t{r.w} * e;
+  const uint64_t Y0 = r.y0 + r.pre[1], Ylast = Y0 + r.h - 1;
+  const uint64_t zbase = ((r.z0 + r.pre[2]) >> ez) * r.depth_pitch;
+  const uint64_t xlo = (X0 >> ex) << n, xhi = (((X1 - 1) >> ex) + 1) << n;
+  const uint64_t by0 = Y0 >> ey, by1 = Ylast >> ey;  // block rows of the box
+  if (by0 == by1 || RP == 0) return refuse("the box lies in one block row");
+  const uint64_t rows_per_block = uint64_t{1} << ey, lrp = r.lin_row_pitch;
+  // Block rows per band: kb block rows span a resource window of at most
+  // (kb - 1) * RP + (xhi - xlo) bytes, plus a block of slack at each end
+  // when the pitches are not multiples of the block; and kb * 2^ey linear rows.
+  const uint64_t slack = (RP % B == 0 && r.depth_pitch % B == 0) ? 0 : 2 * B;
+  const uint64_t fixed = al + (xhi - xlo) + slack;
+  const uint64_t kb_res = cap >= fixed ? (cap - fixed) / RP + 1 : 0;
+  const uint64_t kb_lin = lrp ? (cap > al + e * r.w ? (cap - al - e * r.w) / (rows_per_block * lrp) : 0) : by1 - by0 + 1;
+  const uint64_t kb = std::min(kb_res, kb_lin);
+  if (kb == 0)
+    return refuse("one block row (" + std::to_string(RP) + " resource bytes, " + std::to_string(rows_per_block) +
+                  " linear rows) is more than one band can bind (" + std::to_string(cap) + " bytes)");
+  for (uint64_t by = by0; by <= by1; by += kb) {
+    const uint64_t lastb = std::min(by1, by + kb - 1);
+    const uint64_t ya = std::max(Y0, by << ey), yb = std::min(Ylast + 1, (lastb + 1) << ey);
+    GpuRegion b = r;
+    b.y0 = static_cast<uint32_t>(ya - r.pre[1]);
+    b.h = static_cast<uint32_t>(yb - ya);
+    b.lin_offset = r.lin_offset + (ya - Y0) * lrp;
+    b.lin_span = (uint64_t{b.h} - 1) * lrp + uint64_t{r.w} * e;
+    const uint64_t lo = (by * RP + zbase + xlo) / B * B;
+    const uint64_t hi = std::min(r.swz_span, (lastb * RP + zbase + xhi + B - 1) / B * B);
+    if (hi <= lo) return {Code::internal, "GPU path: empty band window"};
+    b.band_lo = lo;
+    b.band_span = hi - lo;
+    out->push_back(b);
+  }
+  return Status::Ok();
+}
+
+Status plan_copy(uint64_t src_offset, uint64_t dst_offset, uint64_t size, const DeviceLimits& lim, unsigned wg_chunks_log2,
+                 CopyDispatch* out) {
+  CopyDispatch& D = *out;
+  D = CopyDispatch{};
+  uint64_t g = std::gcd(std::gcd(uint64_t{16}, src_offset), std::gcd(dst_offset, size));
+  const unsigned q = static_cast<unsigned>(std::countr_zero(g));
+  if (q == 0 && !lim.word1) return {Code::unsupported, "GPU copy: needs byte loads and the device lacks storageBuffer8BitAccess"};
+  if (q == 1 && !lim.word2) return {Code::unsupported, "GPU copy: needs 2-byte loads and the device lacks storageBuffer16BitAccess"};
+  D.word_log2 = q;
+  const uint64_t al = std::max<uint64_t>(lim.min_storage_align, 1);
+  D.src_bind_offset = src_offset / al * al;
+  D.dst_bind_offset = dst_offset / al * al;
+  D.src_bind_range = src_offset - D.src_bind_offset + size;
+  D.dst_bind_range = dst_offset - D.dst_bind_offset + size;
+  const uint64_t maxr = std::min<uint64_t>(lim.max_storage_range, k4G - 1);
+  if (D.src_bind_range > maxr || D.dst_bind_range > maxr)
+    return {Code::unsupported, "GPU copy: " + std::to_string(size) + " bytes exceed one storage-buffer binding (" + std::to_string(maxr) + ")"};
+  unsigned u = wg_chunks_log2 ? wg_chunks_log2 : std::min(12u, kDefaultWgBytesLog2 - q);
+  u = std::clamp(u, 5u, 20u);
+  const uint64_t words = size >> q;
+  const uint64_t total = ceil_div(words, uint64_t{1} << u);
+  const uint64_t gx = std::max<uint64_t>(1, std::min<uint64_t>(total, lim.max_groups_x));
+  const uint64_t gy = ceil_div(total, gx);
+  if (gy > lim.max_groups_y) return {Code::unsupported, "GPU copy: dispatch grid too large"};
+  D.groups_x = static_cast<uint32_t>(gx);
+  D.groups_y = static_cast<uint32_t>(std::max<uint64_t>(gy, 1));
+  D.push.grid_x = D.groups_x;
+  D.push.total_wg = static_cast<uint32_t>(total);
+  D.push.u = u;
+  D.push.nwords = static_cast<uint32_t>(words);
+  D.push.src_w0 = static_cast<uint32_t>((src_offset - D.src_bind_offset) >> q);
+  D.push.dst_w0 = static_cast<uint32_t>((dst_offset - D.dst_bind_offset) >> q);
+  return Status::Ok();
+}
+
+// ---- CPU mirror of swizzle.comp ---------------------------------------------
+namespace {
+uint32_t G3(const SwizzleTables& t, unsigned c, uint32_t v) {
+  return t.gtab[c][0][v & 255] ^ t.gtab[c][1][(v >> 8) & 255] ^ t.gtab[c][2][(v >> 16) & 255] ^ t.gtab[c][3][v >> 24];
+}
+}  // namespace
+
+void emulate(const SwizzleDispatch& D, bool to_swizzled, uint8_t* swz, uint8_t* lin) {
+  const SwizzlePush& pc = D.push;
+  const SwizzleTables& T = D.tables;
+  const uint32_t ex = pc.shifts0 & 255, ey = (pc.shifts0 >> 8) & 255, ez = (pc.shifts0 >> 16) & 255, n = pc.shifts0 >> 24;
+  const uint32_t txsh = pc.shifts1 & 255, tysh = (pc.shifts1 >> 8) & 255, tzsh = (pc.shifts1 >> 16) & 255, q = pc.shifts1 >> 24;
+  const uint32_t parts_log2 = pc.cfg & 255, u = (pc.cfg >> 8) & 255;
+  const bool stacked = ((pc.cfg >> 16) & 1) != 0;
+  const uint32_t wbytes = 1u << q;
+  for (uint32_t gy = 0; gy < D.groups_y; ++gy)
+    for (uint32_t gx = 0; gx < D.groups_x; ++gx) {
+      const uint32_t wg = gx + gy * pc.grid_x;
+      if (wg >= pc.total_wg) continue;
+      const uint32_t part = wg & ((1u << parts_log2) - 1u);
+      const uint32_t tile = wg >> parts_log2;
+      const uint32_t tx = tile % pc.ntx, t2 = tile / pc.ntx, ty = t2 % pc.nty, tz = t2 / pc.nty;
+      const uint32_t xt = (pc.tx0 + tx) << txsh;
+      uint32_t yb, yt, zt;
+      if (stacked) {
+        yb = pc.y0 + tz * pc.stack_rows;
+        yt = ((yb >> tysh) + ty) << tysh;
+        zt = 0;
+      } else {
+        yb = pc.y0;
+        yt = (pc.ty0 + ty) << tysh;
+        zt = (pc.tz0 + tz) << tzsh;
+      }
+      const uint32_t gt = pc.gconst ^ G3(T, 0, xt) ^ G3(T, 1, yt) ^ G3(T, 2, zt);
+      uint32_t H[4] = {0, 0, 0, 0}, Hs = 0;
+      for (uint32_t i = 0; i < parts_log2; ++i)
+        if ((part >> i) & 1u) {
+          for (int k = 0; k < 4; ++k) H[k] ^= T.col[u + i][k];
+          Hs ^= T.col_s[u + i];
+        }
+      const uint32_t lanes = u < 8 ? 1u << u : 256u;
+      const uint32_t iters = u > 8 ? 1u << (u - 8) : 1u;
+      for (uint32_t lid = 0; lid < lanes; ++lid) {
+        uint32_t L[4] = {0, 0, 0, 0}, Ls = 0;
+        for (uint32_t i = 0; i < std::min(u, 8u); ++i)
+          if ((lid >> i) & 1u) {
+            for (int k = 0; k < 4; ++k) L[k] ^= T.col[i][k];
+            Ls ^= T.col_s[i];
+          }
+        uint32_t Hi[4] = {H[0], H[1], H[2], H[3]}, His = Hs;
+        for (uint32_t it = 0; it < iters; ++it) {
+          if (it > 0) {
+            const uint32_t bit = static_cast<uint32_t>(std::countr_zero(it)) + 8;
+            for (int k = 0; k < 4; ++k) Hi[k] ^= T.col[bit][k];
+            His ^= T.col_s[bit];
+          }
+          const uint32_t cx = L[0] ^ Hi[0], cy = L[1] ^ Hi[1], cz = L[2] ^ Hi[2], cg = L[3] ^ Hi[3];
+          const uint32_t x = xt | cx, y = yt | cy, z = zt | cz;
+          const uint32_t row = y - yb;
+          const uint32_t sl = stacked ? tz : z - pc.z0;
+          const uint32_t xr = x - pc.x0;
+          if ((Ls ^ His) != pc.sample_in || row >= pc.h || sl >= pc.d || xr >= pc.xw) continue;
+          const uint32_t off = (((x >> ex) << n) + (y >> ey) * pc.row_pitch + (z >> ez) * pc.depth_pitch) ^ (gt ^ cg);
+          const uint32_t si = (pc.swz_rem + off) >> q;
+          const uint32_t li = (pc.lin_rem + xr + row * pc.lin_rp + sl * pc.lin_dp) >> q;
+          if (to_swizzled) std::memcpy(swz + uint64_t{si} * wbytes, lin + uint64_t{li} * wbytes, wbytes);
+          else std::memcpy(lin + uint64_t{li} * wbytes, swz + uint64_t{si} * wbytes, wbytes);
+        }
+      }
+    }
+}
+
+}  // namespace swz::gpu::detail

@@ -1,0 +1,253 @@
+// write_to_subresource / read_from_subresource: validation, bounds, backend
+// choice and thread split. Kernels only ever see fully checked Regions.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <memory>
+#include <new>
+#include <thread>
+#include <vector>
+
+#include "core/kernel.hpp"
+#include "backends/simd/stream_load.hpp"
+#include "swz/copy.hpp"
+#include "core/plan.hpp"
+
+namespace swz {
+namespace {
+
+bool mul_ok(uint64_t a, uint64_t b, uint64_t* out) { return !__builtin_mul_overflow(a, b, out); }
+bool add_ok(uint64_t a, uint64_t b, uint64_t* out) { return !__builtin_add_overflow(a, b, out); }
+uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+
+// Below this many bytes a copy runs on the calling thread.
+constexpr uint64_t kThreadThresholdBytes = uint64_t{4} << 20;
+
+using KernelFn = void (*)(const detail::Region&, detail::Direction);
+
+Status pick_backend(Backend want, KernelFn* fn) {
+  Backend b = want;
+  if (b == Backend::Auto) {
+    const char* env = std::getenv("SWZ_BACKEND");
+    if (env && *env) {
+      std::string e(env);
+      if (e == "scalar") b = Backend::Scalar;
+      else if (e == "highway") b = Backend::Highway;
+      else if (e == "xsimd") b = Backend::Xsimd;
+      else return {Code::invalid_argument, "SWZ_BACKEND = '" + e + "' (expected scalar, highway or xsimd)"};
+    }
+  }
+#ifdef SWZ_HAVE_HIGHWAY
+  if (b == Backend::Auto || b == Backend::Highway) { *fn = detail::highway_copy; return Status::Ok(); }
+#else
+  if (b == Backend::Highway)
+    return {Code::unsupported, "backend highway is not built into this swz (SWZ_SIMD=OFF or SWZ_HIGHWAY=OFF)"};
+#endif
+#ifdef SWZ_HAVE_XSIMD
+  if (b == Backend::Auto || b == Backend::Xsimd) { *fn = detail::xsimd_copy; return Status::Ok(); }
+#else
+  if (b == Backend::Xsimd)
+    return {Code::unsupported, "backend xsimd is not built into this swz (SWZ_SIMD=OFF or SWZ_XSIMD=OFF)"};
+#endif
+  *fn = detail::scalar_copy;
+  return Status::Ok();
+}
+
+Status run(const detail::Resolved& res, uint8_t* swz_base, uint8_t* lin, detail::Direction dir, const CopyOptions& o) {
+  KernelFn fn = detail::scalar_copy;
+  SWZ_TRY(pick_backend(o.backend, &fn));
+  detail::Region r = res.r;
+  r.swz = swz_base;
+  r.lin = lin;
+  r.streaming = o.write_combined;
+  unsigned threads = o.threads;
+  if (threads == 0) threads = res.lin_bytes >= kThreadThresholdBytes ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+  // Split by block rows (or by slices for tall 3D boxes); each part covers
+  // whole rows of blocks so threads never write the same destination line.
+  const Plan& p = *r.plan;
+  const uint64_t ext_y = uint64_t{1} << p.ext_log2[1];
+  if (threads > 1 && r.d >= threads && !r.stack_rows) {
+    std::vector<std::thread> pool;
+    const uint32_t ext_z = 1u << std::min(p.ext_log2[2], 31u);
+    uint32_t chunks = static_cast<uint32_t>(ceil_div(r.d + (r.z0 % ext_z), ext_z));
+    uint32_t per = static_cast<uint32_t>(ceil_div(chunks, threads));
+    uint32_t zs = r.z0;
+    const uint32_t zend = r.z0 + r.d;
+    while (zs < zend) {
+      uint64_t lim = (uint64_t{zs} / ext_z + per) * ext_z;
+      uint32_t ze = static_cast<uint32_t>(std::min<uint64_t>(lim, zend));
+      detail::Region part = r;
+      part.z0 = zs;
+      part.d = ze - zs;
+      part.lin = lin + uint64_t{zs - r.z0} * r.lin_depth_pitch;
+      pool.emplace_back([part, fn, dir] { fn(part, dir); });
+      zs = ze;
+    }
+    for (auto& t : pool) t.join();
+    return Status::Ok();
+  }
+  if (threads > 1 && r.d == 1 && r.h > ext_y) {
+    std::vector<std::thread> pool;
+    // y is the adjusted row coordinate only through pre-swizzle/stacking; split on
+    // multiples of the block height in the unadjusted coordinate, which is a
+    // block-row split whenever the Y pre-swizzle offset is block-aligned.
+    uint64_t rows = r.h;
+    uint64_t per = ceil_div(ceil_div(rows, ext_y), threads) * ext_y;
+    uint64_t ys = r.y0;
+    const uint64_t yend = uint64_t{r.y0} + r.h;
+    while (ys < yend) {
+      uint64_t ye = std::min(yend, (ys / ext_y) * ext_y + per);
+      detail::Region part = r;
+      part.y0 = static_cast<uint32_t>(ys);
+      part.h = static_cast<uint32_t>(ye - ys);
+      part.lin = lin + (ys - r.y0) * r.lin_row_pitch;
+      pool.emplace_back([part, fn, dir] { fn(part, dir); });
+      ys = ye;
+    }
+    for (auto& t : pool) t.join();
+    return Status::Ok();
+  }
+  fn(r, dir);
+  return Status::Ok();
+}
+
+}  // namespace
+
+namespace detail {
+
+Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t subresource, const Box* box, uint64_t lin_size,
+                      uint64_t lin_row_pitch, uint64_t lin_depth_pitch, const char* lin_name, Resolved* out) {
+  SubresourceLayout s;
+  SWZ_TRY(layout.subresource(subresource, &s));
+  const TextureDesc& d = layout.desc();
+  const Plan& p = layout.plan(subresource);
+  if (s.packed)
+    return {Code::unsupported, "subresource " + std::to_string(subresource) +
+                                   " is in the packed mip tail: its layout is adapter-specific, so swz will not copy it"};
+  if (d.samples > 1)
+    return {Code::unsupported, "samples = " + std::to_string(d.samples) + ": D3D12 refuses MSAA resources in WriteToSubresource/ReadFromSubresource"};
+  const uint32_t eb = s.element_bytes;
+  // Non-power-of-two elements (R32G32B32, 12 bytes) reach here only through
+  // row-major and byte-granular explicit layouts: D3D12 refuses them for
+  // swizzled layouts, and make_layout already does (DESIGN.md §2 rule 11).
+  if (p.conditional_postamble)
+    return {Code::unsupported, "CONDITIONAL_POSTAMBLE_XORS is unspecified by the DDI; swz will not guess its meaning"};
+  Box b{0, 0, 0, s.width, s.height, s.depth};
+  if (box) b = *box;
+  if (b.right <= b.left || b.bottom <= b.top || b.back <= b.front) {
+    out->empty = true;
+    return Status::Ok();
+  }
+  if (b.right > s.width || b.bottom > s.height || b.back > s.depth)
+    return {Code::out_of_range, "box (" + std::to_string(b.left) + "," + std::to_string(b.top) + "," + std::to_string(b.front) + ")-(" +
+                                    std::to_string(b.right) + "," + std::to_string(b.bottom) + "," + std::to_string(b.back) +
+                                    ") lies outside subresource " + std::to_string(subresource) + " (" + std::to_string(s.width) + "x" +
+                                    std::to_string(s.height) + "x" + std::to_string(s.depth) + " texels)"};
+  const uint32_t bw = d.format.block_width, bh = d.format.block_height;
+  if (b.left % bw || b.top % bh)
+    return {Code::invalid_argument, "box left/top = " + std::to_string(b.left) + "/" + std::to_string(b.top) + " must be multiples of the " +
+                                        std::to_string(bw) + "x" + std::to_string(bh) + " block of " + d.format.name};
+  if ((b.right % bw && b.right != s.width) || (b.bottom % bh && b.bottom != s.height))
+    return {Code::invalid_argument, "box right/bottom = " + std::to_string(b.right) + "/" + std::to_string(b.bottom) +
+                                        " must be multiples of the block size or the subresource edge for " + d.format.name};
+  Region& r = out->r;
+  r.plan = &p;
+  r.x0 = b.left / bw;
+  r.y0 = b.top / bh;
+  r.z0 = b.front;
+  r.w = static_cast<uint32_t>(ceil_div(b.right, bw) - r.x0);
+  r.h = static_cast<uint32_t>(ceil_div(b.bottom, bh) - r.y0);
+  r.d = b.back - b.front;
+  // Linear side.
+  const uint64_t row = uint64_t{r.w} * eb;
+  if (r.h > 1 && lin_row_pitch < row)
+    return {Code::invalid_argument, std::string(lin_name) + " row pitch = " + std::to_string(lin_row_pitch) + " is smaller than a row of the box (" +
+                                        std::to_string(row) + " bytes)"};
+  uint64_t slice, t;
+  if (!mul_ok(r.h - 1, lin_row_pitch, &t) || !add_ok(t, row, &slice)) return {Code::overflow, std::string(lin_name) + " slice size does not fit in 64 bits"};
+  if (r.d > 1 && lin_depth_pitch < slice)
+    return {Code::invalid_argument, std::string(lin_name) + " depth pitch = " + std::to_string(lin_depth_pitch) + " is smaller than a slice of the box (" +
+                                        std::to_string(slice) + " bytes)"};
+  uint64_t need;
+  if (!mul_ok(r.d - 1, lin_depth_pitch, &t) || !add_ok(t, slice, &need)) return {Code::overflow, std::string(lin_name) + " size does not fit in 64 bits"};
+  if (lin_size < need)
+    return {Code::buffer_too_small, std::string(lin_name) + " buffer is " + std::to_string(lin_size) + " bytes; the box needs " + std::to_string(need)};
+  out->lin_bytes = need;
+  out->sub_offset = s.offset;
+  out->sub_size = s.size;
+  // A pitch the box does not use (one row, one slice) may hold anything, as
+  // in D3D12; kernels step their pointers by it past the last row or slice,
+  // so give them a harmless value (found by fuzz_copy_subresource: a depth
+  // pitch of 2^64-1 on a 2D box made the Highway walker's slice pointer wrap
+  // around the address space, undefined behaviour even though never read).
+  r.lin_row_pitch = r.h > 1 ? lin_row_pitch : row;
+  r.lin_depth_pitch = r.d > 1 ? lin_depth_pitch : slice;
+  // Resource side: the layout keeps every offset of the subresource in [offset, offset + size).
+  uint64_t end;
+  if (!add_ok(s.offset, s.size, &end)) return {Code::overflow, "subresource end does not fit in 64 bits"};
+  if (resource_size < end)
+    return {Code::buffer_too_small, "resource buffer is " + std::to_string(resource_size) + " bytes; subresource " + std::to_string(subresource) +
+                                        " ends at byte " + std::to_string(end)};
+  r.row_pitch = s.row_pitch;
+  r.depth_pitch = s.stack_depth ? 0 : s.depth_pitch;
+  r.stack_rows = s.stack_depth ? s.depth_pitch : 0;
+  for (int i = 0; i < 3; ++i) r.pre[i] = s.pre_swizzle[i];
+  return Status::Ok();
+}
+
+}  // namespace detail
+
+const char* backend_name(Backend b) {
+  switch (b) {
+    case Backend::Auto: return "auto";
+    case Backend::Scalar: return "scalar";
+    case Backend::Highway: return "highway";
+    case Backend::Xsimd: return "xsimd";
+  }
+  return "?";
+}
+
+uint64_t packed_subresource_bytes(const SubresourceLayout& s) {
+  return uint64_t{s.width_el} * s.element_bytes * s.height_el * s.depth;
+}
+
+Status write_to_subresource(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource, const Box* box,
+                            const void* src, uint64_t src_size, uint64_t src_row_pitch, uint64_t src_depth_pitch,
+                            const CopyOptions& options) {
+  detail::Resolved res;
+  SWZ_TRY(detail::resolve_region(layout, resource_size, subresource, box, src_size, src_row_pitch, src_depth_pitch, "source", &res));
+  if (res.empty) return Status::Ok();
+  if (!resource) return {Code::invalid_argument, "resource = null"};
+  if (!src) return {Code::invalid_argument, "source = null"};
+  return run(res, static_cast<uint8_t*>(resource) + layout.sub(subresource).offset,
+             const_cast<uint8_t*>(static_cast<const uint8_t*>(src)), detail::Direction::ToSwizzled, options);
+}
+
+Status read_from_subresource(void* dst, uint64_t dst_size, uint64_t dst_row_pitch, uint64_t dst_depth_pitch, const Layout& layout,
+                             const void* resource, uint64_t resource_size, uint32_t subresource, const Box* box,
+                             const CopyOptions& options) {
+  detail::Resolved res;
+  SWZ_TRY(detail::resolve_region(layout, resource_size, subresource, box, dst_size, dst_row_pitch, dst_depth_pitch, "destination", &res));
+  if (res.empty) return Status::Ok();
+  if (!resource) return {Code::invalid_argument, "resource = null"};
+  if (!dst) return {Code::invalid_argument, "destination = null"};
+  const uint8_t* sub = static_cast<const uint8_t*>(resource) + layout.sub(subresource).offset;
+  if (options.write_combined) {
+    // The resource is write-combined (uncached) memory: copy the subresource
+    // out with streaming loads into a cached temporary, then convert from it.
+    std::unique_ptr<uint8_t[]> cached(new (std::nothrow) uint8_t[res.sub_size]);
+    if (cached) {
+      unsigned threads = options.threads;
+      if (threads == 0) threads = res.sub_size >= kThreadThresholdBytes ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+      detail::stream_load_copy(cached.get(), sub, res.sub_size, threads);
+      CopyOptions o = options;
+      o.write_combined = false;  // the destination is ordinary memory
+      return run(res, cached.get(), static_cast<uint8_t*>(dst), detail::Direction::ToLinear, o);
+    }
+    // No memory for the temporary: read in place (correct, slower).
+  }
+  return run(res, const_cast<uint8_t*>(sub), static_cast<uint8_t*>(dst), detail::Direction::ToLinear, options);
+}
+
+}  // namespace swz

@@ -1,0 +1,601 @@
+// Texture layouts: subresource placement, pitches, built-in patterns
+// (DESIGN.md §2 rules 9 and 12, "Standard swizzle").
+#include <algorithm>
+#include <bit>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "swz/layout.hpp"
+#include "core/plan.hpp"
+
+namespace swz {
+namespace detail {
+const char* embedded_file(const char* name);
+}
+
+namespace {
+
+bool mul_ok(uint64_t a, uint64_t b, uint64_t* out) { return !__builtin_mul_overflow(a, b, out); }
+bool add_ok(uint64_t a, uint64_t b, uint64_t* out) { return !__builtin_add_overflow(a, b, out); }
+uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
+bool align_up(uint64_t v, uint64_t a, uint64_t* out) {
+  uint64_t t;
+  if (!add_ok(v, a - 1, &t)) return false;
+  *out = t / a * a;
+  return true;
+}
+Status overflow(const std::string& what) { return {Code::overflow, what + " does not fit in 64 bits"}; }
+
+struct BuiltinEntry {
+  Dimension dim;
+  uint32_t element_bytes;
+  Pattern pattern;
+};
+
+// Parses patterns/std64k.json or std4k.json (embedded at build time).
+Status load_family(const char* file, std::vector<BuiltinEntry>* out) {
+  const char* text = detail::embedded_file(file);
+  if (!text) return {Code::internal, std::string("built-in pattern file ") + file + " is not embedded"};
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.contains("patterns")) return {Code::internal, std::string("built-in pattern file ") + file + " is malformed"};
+  for (const auto& e : j["patterns"]) {
+    if (e.contains("confirmed") && !e["confirmed"].get<bool>()) continue;  // DESIGN.md: unconfirmed shapes not built in
+    BuiltinEntry b;
+    b.dim = e["dim"].get<std::string>() == "3D" ? Dimension::Texture3D : Dimension::Texture2D;
+    b.element_bytes = e["element_bytes"].get<uint32_t>();
+    SWZ_TRY(parse_pattern_json(e.dump(), &b.pattern));
+    out->push_back(b);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status standard_swizzle_pattern(LayoutKind kind, Dimension dim, uint32_t element_bytes, Pattern* out) {
+  static std::once_flag once;
+  static std::vector<BuiltinEntry> k64, k4;
+  static Status load_status;
+  std::call_once(once, [] {
+    load_status = load_family("std64k.json", &k64);
+    if (load_status.ok()) load_status = load_family("std4k.json", &k4);
+  });
+  SWZ_TRY(load_status);
+  const std::vector<BuiltinEntry>* fam = nullptr;
+  if (kind == LayoutKind::Std64K) fam = &k64;
+  else if (kind == LayoutKind::Std4K) fam = &k4;
+  else return {Code::invalid_argument, "standard_swizzle_pattern: layout kind is not std64k or std4k"};
+  for (const auto& e : *fam)
+    if (e.dim == dim && e.element_bytes == element_bytes) {
+      *out = e.pattern;
+      return Status::Ok();
+    }
+  return {Code::unsupported, std::string(kind == LayoutKind::Std64K ? "std64k" : "std4k") + " has no " +
+                                 (dim == Dimension::Texture3D ? "3D" : "2D") + " pattern for " + std::to_string(element_bytes) +
+                                 "-byte elements" + (kind == LayoutKind::Std4K && dim == Dimension::Texture3D ?
+                                 " (the 4KB 3D bricks for 2-, 4- and 16-byte elements are unconfirmed: sources disagree)" : "")};
+}
+
+uint32_t full_mip_count(uint32_t w, uint32_t h, uint32_t d) {
+  uint32_t m = std::max(w, std::max(h, d));
+  return static_cast<uint32_t>(std::bit_width(m));
+}
+
+Status Layout::subresource(uint32_t i, SubresourceLayout* out) const {
+  if (i >= subs_.size())
+    return {Code::out_of_range, "subresource = " + std::to_string(i) + " (the resource has " + std::to_string(subs_.size()) + ")"};
+  *out = subs_[i];
+  return Status::Ok();
+}
+
+std::string Layout::name() const {
+  switch (kind_) {
+    case LayoutKind::RowMajor: return "row-major";
+    case LayoutKind::Std64K: return "std64k";
+    case LayoutKind::Std4K: return "std4k";
+    case LayoutKind::Pattern: return "pattern";
+    case LayoutKind::Explicit: return name_;
+  }
+  return "?";
+}
+
+static Status check_desc(const TextureDesc& d) {
+  if (d.format.element_bytes == 0) return {Code::invalid_argument, "format: not set (element size 0)"};
+  if (d.width == 0) return {Code::invalid_argument, "width = 0"};
+  if (d.height == 0) return {Code::invalid_argument, "height = 0"};
+  if (d.depth == 0) return {Code::invalid_argument, "depth = 0"};
+  if (d.array_size == 0) return {Code::invalid_argument, "array_size = 0"};
+  if (d.samples == 0 || (d.samples & (d.samples - 1)) != 0 || d.samples > 32)
+    return {Code::invalid_argument, "samples = " + std::to_string(d.samples) + " (a power of two, 1..32)"};
+  if (d.dimension == Dimension::Texture2D && d.depth != 1)
+    return {Code::invalid_argument, "depth = " + std::to_string(d.depth) + " for a 2D texture (use array_size, or a 3D texture)"};
+  if (d.dimension == Dimension::Texture3D && d.array_size != 1)
+    return {Code::invalid_argument, "array_size = " + std::to_string(d.array_size) + " for a 3D texture (3D textures have no arrays)"};
+  if (d.dimension == Dimension::Texture3D && d.samples != 1)
+    return {Code::invalid_argument, "samples = " + std::to_string(d.samples) + " for a 3D texture"};
+  if (d.mip_levels == 0) return {Code::invalid_argument, "mip_levels = 0"};
+  uint32_t full = full_mip_count(d.width, d.height, d.dimension == Dimension::Texture3D ? d.depth : 1);
+  if (d.mip_levels > full)
+    return {Code::invalid_argument, "mip_levels = " + std::to_string(d.mip_levels) + " exceeds the full chain of " + std::to_string(full) +
+                                        " for " + std::to_string(d.width) + "x" + std::to_string(d.height) +
+                                        (d.dimension == Dimension::Texture3D ? "x" + std::to_string(d.depth) : std::string())};
+  if (d.samples > 1 && d.mip_levels > 1) return {Code::invalid_argument, "mip_levels = " + std::to_string(d.mip_levels) + " with MSAA (must be 1)"};
+  uint64_t subs;
+  if (!mul_ok(d.mip_levels, d.array_size, &subs) || !mul_ok(subs, d.format.planes, &subs) || subs > 0xffffffffu)
+    return overflow("subresource count");
+  // A layout keeps a record per subresource: a hostile array size must not
+  // make it allocate gigabytes (found by fuzz_copy_tiles: array_size =
+  // 2^32 - 1 took 2 GB before failing). D3D12 allows at most 15 mips x 2048
+  // slices x 3 planes = 92160; Vulkan devices up to a few times that.
+  constexpr uint64_t kMaxSubresources = uint64_t{1} << 20;
+  if (subs > kMaxSubresources)
+    return {Code::unsupported, "subresource count = " + std::to_string(subs) + " (mip_levels " + std::to_string(d.mip_levels) +
+                                   " x array_size " + std::to_string(d.array_size) + " x planes " + std::to_string(d.format.planes) +
+                                   ") is too large (swz's limit is " + std::to_string(kMaxSubresources) + ")"};
+  return Status::Ok();
+}
+
+// Largest offset + 1 (relative to the subresource) that a plan whose
+// postamble moves whole blocks can produce over blocks [first..last] of each
+// axis: per block, base ^ (the block's high G bits ^ any combination of the
+// high G bits of in-block coordinates), maximised greedily over a reduced
+// basis. Conservative for partially covered edge blocks.
+static Status postamble_reach(const Plan& plan, uint64_t bx_last, uint64_t by_last, uint64_t bz_last, const uint64_t pre[3],
+                              const SubresourceLayout& s, uint64_t* out) {
+  uint32_t basis[32] = {};
+  for (int c = 0; c < 4; ++c)
+    for (unsigned b = 0; b < plan.ext_log2[c] && b < 32; ++b) {
+      uint32_t v = plan.lin[c][b] & plan.high_mask;
+      for (int t = 31; t >= 0 && v; --t)
+        if (v & (1u << t)) {
+          if (!basis[t]) {
+            basis[t] = v;
+            v = 0;
+          } else {
+            v ^= basis[t];
+          }
+        }
+    }
+  const uint64_t bx0 = pre[0] >> plan.ext_log2[0], by0 = pre[1] >> plan.ext_log2[1], bz0 = s.stack_depth ? 0 : pre[2] >> plan.ext_log2[2];
+  const uint64_t blocks = (bx_last - bx0 + 1) * (by_last - by0 + 1) * (bz_last - bz0 + 1);
+  const uint64_t dp = s.stack_depth ? 0 : s.depth_pitch;
+  const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(plan.high_mask));
+  if (blocks > (uint64_t{1} << 24))
+    return {Code::unsupported, "postamble terms on address bits up to " + std::to_string(top) + " move whole blocks; swz verifies such"
+                                   " surfaces block by block and this one has " + std::to_string(blocks) + " blocks (limit 2^24)"};
+  // Each source block lands on the target blocks (base ^ h) ^ span(basis);
+  // distinct canonical representatives prove no two blocks collide.
+  std::vector<uint64_t> reps;
+  reps.reserve(blocks);
+  uint64_t best = 0;
+  for (uint64_t bz = bz0; bz <= bz_last; ++bz)
+    for (uint64_t by = by0; by <= by_last; ++by) {
+      const uint32_t gyz = plan.g(1, static_cast<uint32_t>(by << plan.ext_log2[1])) ^ plan.g(2, static_cast<uint32_t>(bz << plan.ext_log2[2]));
+      for (uint64_t bx = bx0; bx <= bx_last; ++bx) {
+        const uint32_t h = (plan.immediate ^ gyz ^ plan.g(0, static_cast<uint32_t>(bx << plan.ext_log2[0]))) & plan.high_mask;
+        const uint64_t v0 = (bx * plan.block_bytes + by * s.row_pitch + bz * dp) ^ h;
+        uint64_t hi = v0, lo = v0;
+        for (int t = 31; t >= 0; --t) {
+          if (basis[t] && (hi ^ basis[t]) > hi) hi ^= basis[t];
+          if (basis[t] && (lo & (uint64_t{1} << t))) lo ^= basis[t];
+        }
+        best = std::max(best, hi);
+        reps.push_back(lo);
+      }
+    }
+  std::sort(reps.begin(), reps.end());
+  if (std::adjacent_find(reps.begin(), reps.end()) != reps.end())
+    return {Code::invalid_argument, "postamble terms on address bits up to " + std::to_string(top) + " make two blocks of mip " +
+                                        std::to_string(s.mip) + " land on the same memory (the pattern is not a bijection on this surface;"
+                                        " try a power-of-two row pitch)"};
+  *out = (best | (plan.block_bytes - 1)) + 1;
+  return Status::Ok();
+}
+
+// Geometry, pitches and span of one subresource for a plan. rp/dp of 0 mean
+// the tightest; pre = pre-swizzle offsets (X bytes, Y, Z). The span (size)
+// covers every block the subresource's coordinates touch, relative to its
+// offset; for a plan whose postamble moves whole blocks it is a conservative
+// bound, and a pattern that could leave it is refused.
+static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint32_t m, uint32_t slice, uint32_t plane,
+                                uint64_t rp, uint64_t dp, const uint64_t pre[3], SubresourceLayout* out) {
+  SubresourceLayout s;
+  PlaneInfo pi;
+  SWZ_TRY(plane_info(desc.format, plane, &pi));
+  const uint32_t eb = pi.element_bytes;
+  s.index = calc_subresource(m, slice, plane, desc.mip_levels, desc.array_size);
+  s.mip = m;
+  s.array_slice = slice;
+  s.plane = plane;
+  s.width = static_cast<uint32_t>(ceil_div(std::max(1u, desc.width >> m), pi.width_divisor));
+  s.height = static_cast<uint32_t>(ceil_div(std::max(1u, desc.height >> m), pi.height_divisor));
+  s.depth = desc.dimension == Dimension::Texture3D ? std::max(1u, desc.depth >> m) : 1u;
+  s.width_el = static_cast<uint32_t>(ceil_div(s.width, desc.format.block_width));
+  s.height_el = static_cast<uint32_t>(ceil_div(s.height, desc.format.block_height));
+  s.element_bytes = eb;
+  for (int i = 0; i < 3; ++i) s.pre_swizzle[i] = pre[i];
+  if (desc.samples > (uint64_t{1} << plan.ext_log2[3]))
+    return {Code::invalid_argument, "samples = " + std::to_string(desc.samples) + " but the pattern addresses only " +
+                                        std::to_string(uint64_t{1} << plan.ext_log2[3]) + " (its S bits)"};
+  const uint64_t BB = plan.block_bytes;
+  const unsigned ex = plan.ext_log2[0], ey = plan.ext_log2[1], ez = plan.ext_log2[2];
+  uint64_t row_bytes, t;
+  if (!mul_ok(s.width_el, eb, &row_bytes)) return overflow("row size");
+  uint64_t x_end;
+  if (!add_ok(pre[0], row_bytes, &x_end)) return overflow("row size");
+  const uint64_t bx_last = (x_end - 1) >> ex;
+  uint64_t min_rp;
+  if (!mul_ok(bx_last + 1, BB, &min_rp)) return overflow("row pitch");
+  s.row_pitch = rp ? rp : min_rp;
+  if (s.row_pitch < min_rp)
+    return {Code::invalid_argument, "row_pitch = " + std::to_string(s.row_pitch) + " is smaller than a row of " +
+                                        (plan.block_bits ? "blocks" : "elements") + " of mip " + std::to_string(m) + " (" +
+                                        std::to_string(min_rp) + " bytes)"};
+  if (s.row_pitch % BB)
+    return {Code::invalid_argument, "row_pitch = " + std::to_string(s.row_pitch) + " is not a multiple of the block size (" +
+                                        std::to_string(BB) + " bytes)"};
+  uint64_t by_last, bz_last = 0;
+  if (plan.stack_depth) {
+    if (pre[2]) return {Code::invalid_argument, "pre-swizzle Z = " + std::to_string(pre[2]) + " with STACK_DEPTH_SLICES (must be 0)"};
+    const uint64_t ext_y = uint64_t{1} << ey;
+    uint64_t rows_per_slice = dp ? dp : ceil_div(s.height_el, ext_y) * ext_y;
+    if (rows_per_slice < s.height_el)
+      return {Code::invalid_argument, "depth_pitch = " + std::to_string(rows_per_slice) + " rows is smaller than the height of mip " +
+                                          std::to_string(m) + " (" + std::to_string(s.height_el) +
+                                          " rows; stacked-depth patterns count depth pitch in rows)"};
+    uint64_t y_end;
+    if (!mul_ok(rows_per_slice, s.depth - 1, &t) || !add_ok(t, s.height_el, &y_end) || !add_ok(y_end, pre[1], &y_end))
+      return overflow("stacked rows");
+    by_last = (y_end - 1) >> ey;
+    s.stack_depth = true;
+    s.depth_pitch = rows_per_slice;
+  } else {
+    uint64_t y_end, z_end;
+    if (!add_ok(pre[1], s.height_el, &y_end) || !add_ok(pre[2], s.depth, &z_end)) return overflow("coordinates");
+    by_last = (y_end - 1) >> ey;
+    bz_last = (z_end - 1) >> ez;
+    uint64_t min_dp;
+    if (!mul_ok(by_last + 1, s.row_pitch, &min_dp)) return overflow("depth pitch");
+    s.depth_pitch = dp ? dp : min_dp;
+    if (bz_last > 0 && s.depth_pitch < min_dp)
+      return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch) + " is smaller than a slice of mip " +
+                                          std::to_string(m) + " (" + std::to_string(min_dp) + " bytes)"};
+    if (s.depth_pitch % BB)
+      return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch) + " is not a multiple of the block size (" +
+                                          std::to_string(BB) + " bytes)"};
+  }
+  // max base = bz*DP + by*RP + bx*BB; span = max base + BB.
+  uint64_t max_base = 0;
+  if (!mul_ok(bz_last, s.stack_depth ? 0 : s.depth_pitch, &t) || !add_ok(max_base, t, &max_base)) return overflow("subresource size");
+  if (!mul_ok(by_last, s.row_pitch, &t) || !add_ok(max_base, t, &max_base)) return overflow("subresource size");
+  if (!mul_ok(bx_last, BB, &t) || !add_ok(max_base, t, &max_base)) return overflow("subresource size");
+  if (!add_ok(max_base, BB, &s.size)) return overflow("subresource size");
+  if (plan.high_mask) {
+    // Postamble terms above the block move whole blocks: find the largest
+    // offset any block can reach and let the span cover it.
+    uint64_t need = 0;
+    SWZ_TRY(postamble_reach(plan, bx_last, by_last, bz_last, pre, s, &need));
+    s.size = std::max(s.size, need);
+  }
+  *out = s;
+  return Status::Ok();
+}
+
+namespace {
+
+// Compiles (or reuses) the plan of pattern slot `slot` for `eb`-byte elements.
+struct PlanCache {
+  std::vector<std::pair<std::pair<int, uint32_t>, std::shared_ptr<const Plan>>> items;
+  Status get(const Pattern& p, int slot, uint32_t eb, std::shared_ptr<const Plan>* out) {
+    for (auto& [key, plan] : items)
+      if (key.first == slot && key.second == eb) {
+        *out = plan;
+        return Status::Ok();
+      }
+    SWZ_TRY(Plan::compile(p, eb, out));
+    items.push_back({{slot, eb}, *out});
+    return Status::Ok();
+  }
+};
+
+uint32_t element_bytes_of_plane(const FormatInfo& f, uint32_t plane) {
+  PlaneInfo pi;
+  return plane_info(f, plane, &pi).ok() ? pi.element_bytes : 0;
+}
+
+// The pattern's sample bits (S primaries) must address exactly the texture's
+// samples: fewer would make samples share memory, more would address sample
+// bits a texture without them does not have (channel 3 without samples).
+Status check_samples(const Plan& plan, uint32_t samples) {
+  const uint64_t ext_s = uint64_t{1} << plan.ext_log2[3];
+  if (samples > ext_s)
+    return {Code::invalid_argument, "samples = " + std::to_string(samples) + " but the pattern addresses only " + std::to_string(ext_s) +
+                                        " (its S bits)"};
+  if (samples < ext_s)
+    return {Code::invalid_argument, "the pattern addresses " + std::to_string(ext_s) + " samples (S0" +
+                                        (plan.ext_log2[3] > 1 ? "..S" + std::to_string(plan.ext_log2[3] - 1) : std::string()) +
+                                        ") but the texture has " + std::to_string(samples)};
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out) {
+  SWZ_TRY(check_desc(desc));
+  const FormatInfo& fmt = desc.format;
+  const uint32_t planes = fmt.planes;
+  Layout L;
+  L.desc_ = desc;
+  L.kind_ = spec.kind;
+  uint64_t placement = 1;
+  std::vector<Pattern> slot_pattern(planes);  // one pattern per plane
+  const char* nm = spec.kind == LayoutKind::Std64K ? "std64k" : "std4k";
+  for (uint32_t plane = 0; plane < planes; ++plane) {
+    const uint32_t eb = element_bytes_of_plane(fmt, plane);
+    const bool pot = eb != 0 && (eb & (eb - 1)) == 0;
+    Pattern& pat = slot_pattern[plane];
+    switch (spec.kind) {
+      case LayoutKind::RowMajor:
+        if (desc.samples > 1)
+          return {Code::unsupported, "row-major layout with samples = " + std::to_string(desc.samples) + " (D3D12 row-major textures cannot be MSAA)"};
+        if (pot && eb <= 16)
+          for (unsigned i = 0; (1u << i) < eb; ++i) pat.interleave[i] = BitEntry::make(Channel::X, i);
+        // else: the empty pattern, byte-granular (rule 11)
+        placement = 512;
+        break;
+      case LayoutKind::Std64K:
+      case LayoutKind::Std4K:
+        if (planes > 1 && !fmt.depth_stencil)
+          return {Code::unsupported, std::string(nm) + ": D3D12 standard swizzle does not support planar format " + fmt.name};
+        if (fmt.depth_stencil)
+          return {Code::unsupported, std::string(nm) + ": D3D12 standard swizzle does not support depth-stencil format " + fmt.name};
+        if (!pot || eb > 16)
+          return {Code::unsupported, std::string(nm) + ": format " + fmt.name + " has " + std::to_string(eb) +
+                                         "-byte elements; standard swizzle needs 1, 2, 4, 8 or 16"};
+        if (desc.samples > 1)
+          return {Code::unsupported, std::string(nm) + " with samples = " + std::to_string(desc.samples) +
+                                         ": D3D12 standard swizzle does not support MSAA"};
+        SWZ_TRY(standard_swizzle_pattern(spec.kind, desc.dimension, eb, &pat));
+        placement = spec.kind == LayoutKind::Std64K ? 65536 : 4096;
+        break;
+      case LayoutKind::Explicit:
+        return {Code::invalid_argument, "layout kind Explicit: use make_explicit_layout"};
+      case LayoutKind::Pattern:
+        if (!pot || eb > 16)
+          return {Code::unsupported, std::string("pattern layout: format ") + fmt.name + " has " + std::to_string(eb) +
+                                         "-byte elements; swizzled layouts need 1, 2, 4, 8 or 16"};
+        pat = spec.pattern;
+        break;
+    }
+  }
+  if (spec.mip_tail == MipTail::D3D12) {
+    if (spec.kind != LayoutKind::Std64K && spec.kind != LayoutKind::Std4K)
+      return {Code::invalid_argument, "mip_tail = d3d12 applies to std64k and std4k only"};
+    const auto& pk = spec.packed;
+    if (uint64_t{pk.num_standard_mips} + pk.num_packed_mips != desc.mip_levels)
+      return {Code::invalid_argument, "packed mips: num_standard_mips (" + std::to_string(pk.num_standard_mips) + ") + num_packed_mips (" +
+                                          std::to_string(pk.num_packed_mips) + ") != mip_levels (" + std::to_string(desc.mip_levels) + ")"};
+    if (pk.num_packed_mips > 0 && pk.num_tiles_for_packed_mips == 0)
+      return {Code::invalid_argument, "packed mips: num_tiles_for_packed_mips = 0 with " + std::to_string(pk.num_packed_mips) + " packed mips"};
+  }
+  {
+    const bool stacked = spec.kind == LayoutKind::Pattern && spec.pattern.stack_depth_slices();
+    if (stacked && spec.depth_pitch_B)
+      return {Code::invalid_argument, "depth_pitch_B = " + std::to_string(spec.depth_pitch_B) +
+                                          ": the pattern stacks depth slices as rows; give stack_rows instead"};
+    if (!stacked && spec.stack_rows)
+      return {Code::invalid_argument, "stack_rows = " + std::to_string(spec.stack_rows) +
+                                          ": the layout does not stack depth slices; give depth_pitch_B instead"};
+  }
+  PlanCache cache;
+  L.patterns_ = slot_pattern;
+  uint64_t cursor = 0;
+  for (uint32_t plane = 0; plane < planes; ++plane) {
+    const uint32_t eb = element_bytes_of_plane(fmt, plane);
+    std::shared_ptr<const Plan> plan;
+    Status st = cache.get(slot_pattern[plane], static_cast<int>(plane), eb, &plan);
+    if (!st.ok()) return {st.code(), planes > 1 ? "plane " + std::to_string(plane) + ": " + st.message() : st.message()};
+    if (spec.kind == LayoutKind::Pattern) placement = std::max(placement, plan->block_bytes);
+    st = check_samples(*plan, desc.samples);
+    if (!st.ok()) return {st.code(), planes > 1 ? "plane " + std::to_string(plane) + ": " + st.message() : st.message()};
+    for (uint32_t slice = 0; slice < desc.array_size; ++slice) {
+      uint64_t packed_start = 0;
+      for (uint32_t m = 0; m < desc.mip_levels; ++m) {
+        SubresourceLayout s;
+        const bool packed = spec.mip_tail == MipTail::D3D12 && m >= spec.packed.num_standard_mips;
+        uint64_t rp = spec.row_pitch_B;
+        if (spec.kind == LayoutKind::RowMajor && rp == 0) {
+          PlaneInfo pi;
+          SWZ_TRY(plane_info(fmt, plane, &pi));
+          uint64_t w = ceil_div(ceil_div(std::max(1u, desc.width >> m), pi.width_divisor), fmt.block_width);
+          if (!align_up(w * eb, planes > 1 ? 512 : 256, &rp)) return overflow("row pitch");
+        }
+        const uint64_t pre[3] = {0, 0, 0};
+        SWZ_TRY(place_subresource(desc, *plan, m, slice, plane, rp, plan->stack_depth ? spec.stack_rows : spec.depth_pitch_B, pre, &s));
+        if (packed) {
+          // The tail: NumTilesForPackedMips tiles right after this slice's standard mips.
+          if (m == spec.packed.num_standard_mips) {
+            if (!align_up(cursor, placement, &packed_start)) return overflow("resource size");
+            uint64_t bytes;
+            if (!mul_ok(spec.packed.num_tiles_for_packed_mips, placement, &bytes) || !add_ok(packed_start, bytes, &cursor))
+              return overflow("resource size");
+          }
+          s.packed = true;
+          s.offset = packed_start;
+          s.size = uint64_t{spec.packed.num_tiles_for_packed_mips} * placement;
+        } else {
+          if (!align_up(cursor, placement, &s.offset)) return overflow("resource size");
+          if (!add_ok(s.offset, s.size, &cursor)) return overflow("resource size");
+        }
+        s.pattern_slot = static_cast<int>(plane);
+        L.subs_.push_back(s);
+        L.sub_plans_.push_back(plan);
+      }
+    }
+  }
+  // Pushed in subresource-index order: mip + slice*mips + plane*mips*array.
+  L.alignment_ = placement;
+  L.size_ = cursor;
+  *out = std::move(L);
+  return Status::Ok();
+}
+
+// Explicit placements come from drivers, containers and user parameters, so
+// two subresources may be placed on the same bytes by mistake. Spans may
+// overlap legitimately (mips packed into one tail block, mips sharing one
+// surface), so where spans overlap every element byte is marked in a bitmap
+// and a byte claimed twice is refused, naming both subresources.
+Status Layout::check_no_shared_bytes(const Layout& L) {
+  const uint32_t n = L.subresource_count();
+  std::vector<uint32_t> order(n);
+  for (uint32_t i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return L.subs_[a].offset < L.subs_[b].offset; });
+  size_t g = 0;
+  while (g < n) {
+    // A group of subresources whose spans chain-overlap.
+    uint64_t lo = L.subs_[order[g]].offset, hi = lo + L.subs_[order[g]].size;
+    size_t e = g + 1;
+    while (e < n && L.subs_[order[e]].offset < hi) {
+      hi = std::max(hi, L.subs_[order[e]].offset + L.subs_[order[e]].size);
+      ++e;
+    }
+    if (e - g > 1) {
+      if (hi - lo > (uint64_t{1} << 30))
+        return {Code::unsupported, "subresources " + std::to_string(order[g]) + ".." + std::to_string(order[e - 1]) +
+                                       " have overlapping spans over more than 1 GiB; swz cannot verify that they share no bytes"};
+      std::vector<uint64_t> bits((hi - lo + 63) / 64, 0);
+      for (size_t k = g; k < e; ++k) {
+        const uint32_t i = order[k];
+        const SubresourceLayout& s = L.subs_[i];
+        const Plan& p = *L.sub_plans_[i];
+        const uint64_t eb = s.element_bytes, row = uint64_t{s.width_el} * eb;
+        const uint64_t run = p.row_linear ? row : (uint64_t{1} << p.run_log2);
+        for (uint64_t z = 0; z < s.depth; ++z)
+          for (uint64_t y = 0; y < s.height_el; ++y)
+            for (uint64_t samp = 0; samp < L.desc_.samples; ++samp) {
+              uint64_t yy = y + s.pre_swizzle[1], zz = z + s.pre_swizzle[2];
+              if (s.stack_depth) {
+                yy += z * s.depth_pitch;
+                zz = 0;
+              }
+              uint64_t x = 0;
+              while (x < row) {
+                const uint64_t xa = x + s.pre_swizzle[0];
+                const uint64_t len = std::min(row - x, run - (xa & (run - 1)));
+                const uint64_t a = s.offset + p.offset(xa, yy, zz, samp, s.row_pitch, s.stack_depth ? 0 : s.depth_pitch) - lo;
+                // Mark [a, a + len) a word at a time; a bit already set is a shared byte.
+                for (uint64_t b = a; b < a + len;) {
+                  const uint64_t bit = b & 63, take = std::min<uint64_t>(64 - bit, a + len - b);
+                  const uint64_t m = (take == 64 ? ~uint64_t{0} : ((uint64_t{1} << take) - 1)) << bit;
+                  uint64_t& w = bits[b >> 6];
+                  if (w & m)
+                    return {Code::invalid_argument, "subresource " + std::to_string(i) + " shares byte " +
+                                                        std::to_string(lo + b + static_cast<uint64_t>(std::countr_zero(w & m)) - bit) +
+                                                        " with another subresource placed over the same memory (check the offsets)"};
+                  w |= m;
+                  b += take;
+                }
+                x += len;
+              }
+            }
+      }
+    }
+    g = e;
+  }
+  return Status::Ok();
+}
+
+Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>& patterns,
+                            const std::vector<SubresourcePlacement>& placements, const std::string& name,
+                            uint64_t resource_size, Layout* out) {
+  SWZ_TRY(check_desc(desc));
+  Layout L;
+  L.desc_ = desc;
+  L.kind_ = LayoutKind::Explicit;
+  L.name_ = name;
+  L.patterns_ = patterns;
+  if (patterns.empty()) return {Code::invalid_argument, "patterns: the table is empty"};
+  const uint64_t count = uint64_t{desc.mip_levels} * desc.array_size * desc.format.planes;
+  if (placements.size() != count)
+    return {Code::invalid_argument, "placements: " + std::to_string(placements.size()) + " entries for " + std::to_string(count) +
+                                        " subresources (mip_levels x array_size x planes)"};
+  PlanCache cache;
+  uint64_t end_max = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t m = i % desc.mip_levels;
+    const uint32_t slice = (i / desc.mip_levels) % desc.array_size;
+    const uint32_t plane = i / (desc.mip_levels * desc.array_size);
+    const SubresourcePlacement& pl = placements[i];
+    if (pl.pattern_slot < 0 || static_cast<size_t>(pl.pattern_slot) >= patterns.size())
+      return {Code::invalid_argument, "subresource " + std::to_string(i) + ": pattern_slot = " + std::to_string(pl.pattern_slot) +
+                                          " (the table has " + std::to_string(patterns.size()) + ")"};
+    std::shared_ptr<const Plan> plan;
+    Status st = cache.get(patterns[pl.pattern_slot], pl.pattern_slot, element_bytes_of_plane(desc.format, plane), &plan);
+    if (!st.ok()) return {st.code(), "pattern " + std::to_string(pl.pattern_slot) + " (subresource " + std::to_string(i) + "): " + st.message()};
+    st = check_samples(*plan, desc.samples);
+    if (!st.ok()) return {st.code(), "pattern " + std::to_string(pl.pattern_slot) + " (subresource " + std::to_string(i) + "): " + st.message()};
+    SubresourceLayout s;
+    st = place_subresource(desc, *plan, m, slice, plane, pl.row_pitch, pl.depth_pitch, pl.pre_swizzle, &s);
+    if (!st.ok()) return {st.code(), "subresource " + std::to_string(i) + ": " + st.message()};
+    s.offset = pl.offset;
+    s.pattern_slot = pl.pattern_slot;
+    uint64_t end;
+    if (!add_ok(s.offset, s.size, &end)) return overflow("subresource " + std::to_string(i) + " end");
+    end_max = std::max(end_max, end);
+    L.subs_.push_back(s);
+    L.sub_plans_.push_back(plan);
+    L.alignment_ = std::max(L.alignment_, plan->block_bytes);
+  }
+  if (resource_size && resource_size < end_max) {
+    std::string why;
+    for (uint32_t i = 0; i < L.subs_.size(); ++i)
+      if (L.sub_plans_[i]->high_mask && L.subs_[i].offset + L.subs_[i].size > resource_size)
+        why = " (postamble terms on address bit " + std::to_string(31 - std::countl_zero(L.sub_plans_[i]->high_mask)) +
+              " move blocks of subresource " + std::to_string(i) + " that far)";
+    return {Code::invalid_argument, "resource_size = " + std::to_string(resource_size) + " but subresources reach byte " +
+                                        std::to_string(end_max) + why};
+  }
+  L.size_ = resource_size ? resource_size : end_max;
+  SWZ_TRY(Layout::check_no_shared_bytes(L));
+  *out = std::move(L);
+  return Status::Ok();
+}
+
+Status copyable_footprints(const TextureDesc& desc, std::vector<Footprint>* out, uint64_t* total_bytes, uint64_t base_offset) {
+  SWZ_TRY(check_desc(desc));
+  std::vector<Footprint> v;
+  uint64_t running = 0;
+  const uint32_t planes = desc.format.planes;
+  const uint64_t pitch_align = planes > 1 ? 512 : 256;
+  for (uint32_t plane = 0; plane < planes; ++plane) {
+    PlaneInfo pi;
+    SWZ_TRY(plane_info(desc.format, plane, &pi));
+    for (uint32_t slice = 0; slice < desc.array_size; ++slice)
+      for (uint32_t m = 0; m < desc.mip_levels; ++m) {
+        Footprint f;
+        f.element_bytes = pi.element_bytes;
+        f.format_name = pi.format_name;
+        const uint64_t bw = desc.format.block_width, bh = desc.format.block_height;
+        const uint64_t wel = ceil_div(ceil_div(std::max(1u, desc.width >> m), pi.width_divisor), bw);
+        const uint64_t hel = ceil_div(ceil_div(std::max(1u, desc.height >> m), pi.height_divisor), bh);
+        f.width = static_cast<uint32_t>(wel * bw);
+        f.height = static_cast<uint32_t>(hel * bh);
+        f.depth = desc.dimension == Dimension::Texture3D ? std::max(1u, desc.depth >> m) : 1u;
+        f.rows = static_cast<uint32_t>(hel);
+        if (!mul_ok(wel, pi.element_bytes, &f.row_size)) return overflow("row size");
+        if (!align_up(f.row_size, pitch_align, &f.row_pitch)) return overflow("row pitch");
+        uint64_t rel;
+        if (!align_up(running, 512, &rel) || !add_ok(base_offset, rel, &f.offset)) return overflow("footprint offset");
+        uint64_t t;
+        if (!mul_ok(f.row_pitch, uint64_t{f.rows} * f.depth - 1, &t) || !add_ok(t, f.row_size, &f.total_bytes))
+          return overflow("footprint size");
+        if (!add_ok(rel, f.total_bytes, &running)) return overflow("footprint size");
+        v.push_back(f);
+      }
+  }
+  *out = std::move(v);
+  if (total_bytes) *total_bytes = running;
+  return Status::Ok();
+}
+
+}  // namespace swz

@@ -1,0 +1,318 @@
+// Named vendor layouts: registry, spec parsing, common placement parameters
+// (include/swz/vendor.hpp).
+#include "swz/vendor.hpp"
+
+#include <algorithm>
+
+#include "core/plan.hpp"
+#include "hw/hw_internal.hpp"
+
+namespace swz {
+namespace vendor {
+namespace {
+
+const char* kCommonParams = "offsets=A/B@X.Y/.. (level offsets in a layer, optional origin inside a mip-tail block: X bytes.Y rows.Z slices), mip_align=N, layer_stride=N, base=N";
+
+std::string params_for(const DataFamily& f) {
+  std::string s;
+  if (f.placement == "amd") {
+    std::string cfgs;
+    for (const DataPattern& p : f.patterns)
+      if (!p.config.empty() && cfgs.find(p.config) == std::string::npos) { if (!cfgs.empty()) cfgs += "|"; cfgs += p.config.substr(6); }
+    if (!cfgs.empty()) s += "pipes=" + cfgs + " (default " + f.patterns.front().config.substr(6) + "), ";
+    s += "pbxor=N (pipe/bank XOR; immediate = N << 8), pitch=N elements, slice_size=N bytes";
+  } else if (f.placement == "intel") {
+    bool bit6 = false, v2 = false;
+    for (const DataPattern& p : f.patterns) {
+      bit6 |= p.variant == "bit6";
+      v2 |= p.variant == "v2";
+    }
+    s += "halign=N, valign=N (elements; default 16/4, 1/1 for block-compressed, the tile for Yf/Ys/Tile64), qpitch=N (rows), pitch=N (bytes)";
+    if (f.name == "intel-tileyf" || f.name == "intel-tileys") s += ", gen=9|10|11 (mip-tail slot table, default 9)";
+    if (bit6) s += ", bit6 (legacy bit-6 address swizzle)";
+    if (v2) s += ", v2 (newer-part Tile64 tables)";
+  } else if (f.placement == "adreno") {
+    s += "mode=4ch|8ch (macrotile mode, default 4ch), hbb=13..16 (highest bank bit: enables the bank swizzle), bank_levels=mask (default 6), stride=N macrotiles";
+  } else if (f.placement == "tiles") {
+    s += "pitch=N (elements, level 0)";
+  }
+  if (!s.empty()) s += "; ";
+  return s + kCommonParams;
+}
+
+std::string sizes_for(const DataFamily& f) {
+  std::vector<uint32_t> v;
+  bool any = false;
+  for (const DataPattern& p : f.patterns) {
+    if (p.element_bytes.empty()) any = true;
+    for (uint32_t e : p.element_bytes)
+      if (std::find(v.begin(), v.end(), e) == v.end()) v.push_back(e);
+  }
+  if (any) return "any element size";
+  std::sort(v.begin(), v.end());
+  std::string s;
+  for (uint32_t e : v) { if (!s.empty()) s += "/"; s += std::to_string(e); }
+  return s + "-byte elements";
+}
+
+std::vector<LayoutFamily> make_families() {
+  std::vector<LayoutFamily> out;
+  Status st;
+  const VendorData& d = data(&st);
+  LayoutFamily nv;
+  nv.name = "nv-block-linear";
+  nv.parameters = std::string("gob=tegra|turing|blackwell (default tegra), bh=1..32 GOBs, bd=1..32 GOBs (omitted: inferred from the "
+                              "surface as the public Tegra tools / NVK do); ") + kCommonParams;
+  nv.description = "NVIDIA block linear: 64 B x 8-row GOBs in blocks of bh x bd GOBs, any element size (byte-granular for 12-byte "
+                   "elements); per-level block shrink, packed levels, aligned layers";
+  nv.source = d.nv_sources;
+  out.push_back(nv);
+  for (const DataFamily& f : d.families) {
+    LayoutFamily lf;
+    lf.name = f.name;
+    lf.parameters = params_for(f);
+    lf.description = f.description + " [" + sizes_for(f) + "]";
+    lf.source = f.source;
+    out.push_back(lf);
+  }
+  return out;
+}
+
+void split_spec(std::string_view spec, std::string_view* head, std::string_view* params) {
+  *head = spec;
+  *params = {};
+  if (auto colon = spec.find(':'); colon != std::string_view::npos) {
+    *head = spec.substr(0, colon);
+    *params = spec.substr(colon + 1);
+  }
+}
+
+Status unknown_family(std::string_view head) {
+  std::string names;
+  for (const LayoutFamily& f : layout_families()) { if (!names.empty()) names += ", "; names += f.name; }
+  return {Code::invalid_argument, "unknown layout family '" + std::string(head) + "' (known: " + names + ")"};
+}
+
+// Turns a family plan plus the common parameters into placements.
+Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& opt, const TextureDesc& desc, const std::string& name,
+                Layout* out) {
+  FamilyPlan plan = plan_in;
+  std::vector<LevelPlacement> offsets;
+  bool has_offsets, has_align, has_stride, has_base;
+  uint64_t mip_align = 0, layer_stride = 0, base = 0;
+  SWZ_TRY(p.levels_list("offsets", &offsets, &has_offsets));
+  SWZ_TRY(p.u64("mip_align", &mip_align, &has_align));
+  SWZ_TRY(p.u64("layer_stride", &layer_stride, &has_stride));
+  SWZ_TRY(p.u64("base", &base, &has_base));
+  SWZ_TRY(p.check_all_used());
+  const uint32_t mips = desc.mip_levels;
+  if (has_offsets && !opt.levels.empty())
+    return {Code::invalid_argument, "layout '" + name + "': offsets= and NamedLayoutOptions::levels both given"};
+  if (has_offsets && offsets.size() != mips)
+    return {Code::invalid_argument, "layout '" + name + "': offsets= has " + std::to_string(offsets.size()) + " entries for " + std::to_string(mips) + " mip levels"};
+  if (!opt.levels.empty() && opt.levels.size() != mips)
+    return {Code::invalid_argument, "layout '" + name + "': NamedLayoutOptions::levels has " + std::to_string(opt.levels.size()) + " entries for " +
+                                        std::to_string(mips) + " mip levels"};
+  if (has_align && (mip_align == 0 || has_offsets || !opt.levels.empty()))
+    return {Code::invalid_argument, "layout '" + name + "': mip_align = " + std::to_string(mip_align) + " (at least 1, and not together with explicit offsets)"};
+  bool overridden = false;
+  // The family computes level 0 only when levels are given from outside.
+  if (plan.levels.size() < mips && !(has_offsets || !opt.levels.empty()))
+    return {Code::internal, "layout '" + name + "': the family placed " + std::to_string(plan.levels.size()) + " of " + std::to_string(mips) + " levels"};
+  while (plan.levels.size() < mips) plan.levels.push_back(plan.levels.back());
+  if (has_offsets || !opt.levels.empty()) {
+    // Each level sits at the given offset, at the given origin (0 for offsets=).
+    for (uint32_t m = 0; m < mips; ++m) {
+      LevelPlan& lp = plan.levels[m];
+      const LevelPlacement& given = has_offsets ? offsets[m] : opt.levels[m];
+      lp.offset = given.offset;
+      for (int i = 0; i < 3; ++i) lp.origin[i] = given.origin[i];
+    }
+    overridden = true;
+  } else if (has_align) {
+    if (!plan.levels_are_separate)
+      return {Code::invalid_argument, "layout '" + name + "': mip_align does not apply: this family keeps every level inside one surface"};
+    uint64_t off = 0;
+    for (uint32_t m = 0; m < mips; ++m) {
+      plan.levels[m].offset = align_up(off, mip_align);
+      off = plan.levels[m].offset + plan.levels[m].size;
+    }
+    overridden = true;
+  }
+  if (overridden && plan.arrays == Arrays::Stacked && !has_stride) {
+    uint64_t end = 0;
+    for (const LevelPlan& lp : plan.levels) end = std::max(end, lp.offset + lp.size);
+    plan.layer_stride = desc.array_size > 1 ? align_up(end, plan.layer_align) : end;
+    plan.total_size = plan.layer_stride * desc.array_size;
+  }
+  if (has_stride) {
+    if (plan.arrays == Arrays::YRows)
+      return {Code::invalid_argument, "layout '" + name + "': layer_stride does not apply (array slices are qpitch= rows apart)"};
+    plan.layer_stride = layer_stride;
+    plan.total_size = layer_stride * desc.array_size;
+  }
+  std::vector<SubresourcePlacement> placements(static_cast<size_t>(mips) * desc.array_size);
+  for (uint32_t s = 0; s < desc.array_size; ++s)
+    for (uint32_t m = 0; m < mips; ++m) {
+      const LevelPlan& lp = plan.levels[m];
+      SubresourcePlacement& pl = placements[calc_subresource(m, s, 0, mips, desc.array_size)];
+      pl.pattern_slot = lp.slot;
+      pl.row_pitch = lp.row_pitch;
+      pl.depth_pitch = lp.depth_pitch;
+      for (int i = 0; i < 3; ++i) pl.pre_swizzle[i] = lp.origin[i];
+      pl.offset = base + lp.offset;
+      switch (plan.arrays) {
+        case Arrays::Stacked: pl.offset += s * plan.layer_stride; break;
+        case Arrays::ZSlice:
+          pl.pre_swizzle[2] += s;
+          pl.depth_pitch = plan.layer_stride;
+          break;
+        case Arrays::YRows: pl.pre_swizzle[1] += s * plan.layer_stride; break;
+      }
+    }
+  Layout L;
+  Status st = make_explicit_layout(desc, plan.patterns, placements, name, 0, &L);
+  if (!st.ok()) return {st.code(), "layout '" + name + "': " + st.message()};
+  const uint64_t want = plan.total_size ? base + plan.total_size : 0;
+  if (want > L.size()) {
+    st = make_explicit_layout(desc, plan.patterns, placements, name, want, &L);
+    if (!st.ok()) return {st.code(), "layout '" + name + "': " + st.message()};
+  }
+  *out = std::move(L);
+  return Status::Ok();
+}
+
+}  // namespace
+}  // namespace vendor
+
+const std::vector<LayoutFamily>& layout_families() {
+  static const std::vector<LayoutFamily> fams = vendor::make_families();
+  return fams;
+}
+
+bool is_named_layout(std::string_view spec) {
+  std::string_view head, params;
+  vendor::split_spec(spec, &head, &params);
+  for (const LayoutFamily& f : layout_families())
+    if (f.name == head) return true;
+  return false;
+}
+
+Status make_named_layout(std::string_view spec, const TextureDesc& desc, Layout* out) {
+  return make_named_layout(spec, desc, NamedLayoutOptions{}, out);
+}
+
+Status make_named_layout(std::string_view spec, const TextureDesc& desc, const NamedLayoutOptions& options, Layout* out) {
+  using namespace vendor;
+  Status st;
+  const VendorData& d = data(&st);
+  SWZ_TRY(st);
+  std::string_view head, ptext;
+  split_spec(spec, &head, &ptext);
+  Params params;
+  SWZ_TRY(Params::parse(head, ptext, &params));
+  if (desc.format.element_bytes == 0) return {Code::invalid_argument, "format: not set (element size 0)"};
+  if (desc.format.planes > 1)
+    return {Code::unsupported, std::string("format ") + desc.format.name + " has " + std::to_string(desc.format.planes) + " planes; planar formats are not supported"};
+  {
+    // The builders compute padded sizes in 64 bits: refuse surfaces whose
+    // padded size could come near 2^62 (generous bound on every family's
+    // padding: tiles up to 1 MiB wide and 64 Ki rows, power-of-two rounding).
+    __extension__ typedef unsigned __int128 u128;
+    const uint64_t depth = desc.dimension == Dimension::Texture3D ? desc.depth : 1;
+    u128 est = u128{4} * (u128{desc.width} * desc.format.element_bytes + (u128{1} << 20)) * 4 * (u128{desc.height} + (1u << 16)) *
+               (u128{depth} + 64) * (u128{desc.array_size} + 1) * 2;
+    if (est >> 62) return {Code::overflow, "layout '" + std::string(head) + "': the texture is too large (its padded size does not fit in 62 bits)"};
+  }
+  {
+    // The builders index per-level tables and shift sizes by the level: check
+    // the sizes and the mip count before them (make_explicit_layout checks the
+    // whole description again). Found by fuzz_copy_regions: mip_levels = 0 read
+    // an empty vector, mip_levels past the chain shifted by 32 or more.
+    const std::pair<uint32_t, const char*> fields[] = {{desc.width, "width"},           {desc.height, "height"},
+                                                       {desc.depth, "depth"},           {desc.array_size, "array_size"},
+                                                       {desc.mip_levels, "mip_levels"}, {desc.samples, "samples"}};
+    for (const auto& [v, name] : fields)
+      if (v == 0) return {Code::invalid_argument, "layout '" + std::string(head) + "': " + name + " = 0"};
+    const uint32_t full = full_mip_count(desc.width, desc.height, desc.dimension == Dimension::Texture3D ? desc.depth : 1);
+    if (desc.mip_levels > full)
+      return {Code::invalid_argument, "layout '" + std::string(head) + "': mip_levels = " + std::to_string(desc.mip_levels) +
+                                          " exceeds the full chain of " + std::to_string(full)};
+  }
+  BuildContext ctx{d, params, desc};
+  FamilyPlan plan;
+  const uint32_t eb = desc.format.element_bytes;
+  const bool pot = is_pow2(eb) && eb <= 16;
+  if (head == "nv-block-linear") {
+    SWZ_TRY(build_nvidia(ctx, &plan));
+  } else {
+    const DataFamily* f = find_family(d, head);
+    if (!f) return unknown_family(head);
+    if (!pot)
+      return {Code::unsupported, "layout '" + f->name + "': format " + desc.format.name + " has " + std::to_string(eb) +
+                                     "-byte elements; this family's bit equations address power-of-two elements (1-16 bytes)"};
+    if (f->placement == "amd") st = build_amd(ctx, *f, &plan);
+    else if (f->placement == "intel") st = build_intel(ctx, *f, &plan);
+    else if (f->placement == "tiles") st = build_tiles(ctx, *f, &plan);
+    else if (f->placement == "adreno") st = build_adreno(ctx, *f, &plan);
+    else if (f->placement == "apple") st = build_apple(ctx, *f, &plan);
+    else st = {Code::internal, "layout '" + f->name + "': unknown placement '" + f->placement + "'"};
+    if (!st.ok()) {
+      // Offsets given from outside replace the level placement a family lacks.
+      bool outside = !options.levels.empty() || params.has("offsets");
+      if (!(outside && st.code() == Code::unsupported && st.message().find("mip_levels") != std::string::npos)) return st;
+      TextureDesc one = desc;
+      one.mip_levels = 1;
+      BuildContext c1{d, params, one};
+      if (f->placement == "amd") st = build_amd(c1, *f, &plan);
+      else st = build_intel(c1, *f, &plan);
+      SWZ_TRY(st);
+      // Each level then uses level 0's pattern with its own tight pitch.
+      const Pattern pat0 = plan.patterns[static_cast<size_t>(plan.levels[0].slot)];
+      std::vector<LevelPlan> lv;
+      for (uint32_t m = 0; m < desc.mip_levels; ++m) {
+        LevelPlan lp = plan.levels[0];
+        SWZ_TRY(tiled_level(pat0, desc, m, 0, f->name, &lp));
+        if (plan.arrays == Arrays::ZSlice) lp.depth_pitch = plan.layer_stride;
+        lv.push_back(lp);
+      }
+      plan.levels_are_separate = true;
+      plan.levels = lv;
+    }
+  }
+  return assemble(plan, params, options, desc, std::string(spec), out);
+}
+
+Status describe_layout(std::string_view spec, uint32_t element_bytes, std::string* bit_equation) {
+  using namespace vendor;
+  Status st;
+  const VendorData& d = data(&st);
+  SWZ_TRY(st);
+  std::string_view head, ptext;
+  split_spec(spec, &head, &ptext);
+  Params params;
+  SWZ_TRY(Params::parse(head, ptext, &params));
+  std::string s;
+  if (head == "nv-block-linear") {
+    SWZ_TRY(describe_nvidia(d, params, element_bytes, &s));
+  } else {
+    const DataFamily* f = find_family(d, head);
+    if (!f) return unknown_family(head);
+    SWZ_TRY(describe_data(d, *f, params, element_bytes, &s));
+    s = f->name + ": " + f->description + "\n" + s + "source: " + f->source + "\n";
+  }
+  // Common parameters are accepted (they do not change the equation).
+  std::vector<LevelPlacement> ignore_list;
+  uint64_t ignore;
+  bool present;
+  SWZ_TRY(params.levels_list("offsets", &ignore_list, &present));
+  SWZ_TRY(params.u64("mip_align", &ignore, &present));
+  SWZ_TRY(params.u64("layer_stride", &ignore, &present));
+  SWZ_TRY(params.u64("base", &ignore, &present));
+  for (const char* k : {"pitch", "slice_size", "halign", "valign", "qpitch", "hbb", "bank_levels", "stride", "bh", "bd"}) (void)params.str(k);
+  SWZ_TRY(params.check_all_used());
+  *bit_equation = s;
+  return Status::Ok();
+}
+
+}  // namespace swz

@@ -1,0 +1,720 @@
+// GPU compute path: byte-identical to the scalar CPU kernel over random
+// patterns, element sizes, texture shapes, boxes and pitches, in both
+// directions; the planner's CPU mirror of the shader too (runs without a
+// device). With no Vulkan device the device tests skip with a message, unless
+// SWZ_REQUIRE_VULKAN=1, when they fail.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "backends/vulkan/gpu_plan.hpp"
+#include "swz/gpu.hpp"
+#include "swz/swz.hpp"
+#include "core/plan.hpp"  // internal: the compiled tables
+
+namespace {
+
+using namespace swz;
+
+bool require_vulkan() {
+  const char* e = std::getenv("SWZ_REQUIRE_VULKAN");
+  return e && std::string(e) == "1";
+}
+
+// One context for the whole run (pipelines compile once).
+struct Shared {
+  gpu::Context ctx;
+  Status status;
+  bool tried = false;
+};
+Shared& shared() {
+  static Shared s;
+  if (!s.tried) {
+    s.tried = true;
+    s.status = gpu::Context::create(&s.ctx);
+    if (s.status.ok()) std::printf("[ swz gpu ] device: %s\n", s.ctx.device_name().c_str());
+  }
+  return s;
+}
+
+#define SWZ_NEED_GPU()                                                                                  \
+  do {                                                                                                  \
+    Shared& sh_ = shared();                                                                             \
+    if (!sh_.status.ok()) {                                                                             \
+      if (require_vulkan()) FAIL() << "SWZ_REQUIRE_VULKAN=1 but no Vulkan device: " << sh_.status.message(); \
+      GTEST_SKIP() << "no Vulkan device (" << code_name(sh_.status.code()) << ": " << sh_.status.message()  \
+                   << "); set SWZ_REQUIRE_VULKAN=1 to make this a failure";                             \
+    }                                                                                                   \
+  } while (0)
+
+FormatInfo format_named(const char* name) {
+  FormatInfo f;
+  Status s = find_format(name, &f);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return f;
+}
+
+FormatInfo format_for(uint32_t e) {
+  switch (e) {
+    case 1: return format_named("R8_UNORM");
+    case 2: return format_named("R8G8_UNORM");
+    case 4: return format_named("R8G8B8A8_UNORM");
+    case 8: return format_named("R16G16B16A16_UNORM");
+    default: return format_named("R32G32B32A32_FLOAT");
+  }
+}
+
+uint32_t rnd(std::mt19937& g, uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(g); }
+bool coin(std::mt19937& g, double p) { return std::uniform_real_distribution<double>(0, 1)(g) < p; }
+
+// A random valid pattern for elements of e bytes: the in-block bits are a
+// random order of the block's coordinate bits after the element bytes; XOR
+// terms name bits above the block or in-block bits whose primary comes
+// earlier (so the in-block map stays invertible); postamble terms likewise;
+// an immediate; the stack flag for some 3D patterns.
+Pattern random_pattern(std::mt19937& g, uint32_t e, bool is3d) {
+  Pattern p{};
+  const unsigned k = static_cast<unsigned>(std::countr_zero(e));
+  const unsigned nx = k + rnd(g, 0, 4);
+  const unsigned ny = rnd(g, 0, 5);
+  const bool stack = is3d && coin(g, 0.4);
+  const unsigned nz = (is3d && !stack) ? rnd(g, 0, 2) : 0;
+  struct Src { Channel c; unsigned b; };
+  std::vector<Src> rest;
+  for (unsigned b = k; b < nx; ++b) rest.push_back({Channel::X, b});
+  for (unsigned b = 0; b < ny; ++b) rest.push_back({Channel::Y, b});
+  for (unsigned b = 0; b < nz; ++b) rest.push_back({Channel::Z, b});
+  if (coin(g, 0.6)) {
+    std::shuffle(rest.begin(), rest.end(), g);
+  } else {
+    // std-like: X bits up to 16 bytes first, then a shuffle.
+    auto mid = std::stable_partition(rest.begin(), rest.end(), [](const Src& s) { return s.c == Channel::X && s.b < 4; });
+    std::shuffle(mid, rest.end(), g);
+  }
+  std::vector<Src> entries;
+  for (unsigned b = 0; b < k; ++b) entries.push_back({Channel::X, b});
+  for (auto& s : rest) entries.push_back(s);
+  const unsigned n = static_cast<unsigned>(entries.size());
+  for (unsigned i = 0; i < n; ++i) p.interleave[i] = BitEntry::make(entries[i].c, entries[i].b);
+  auto above = [&]() -> Src {
+    for (;;) {
+      unsigned c = rnd(g, 0, 2);
+      if (c == 0) return {Channel::X, nx + rnd(g, 0, 6)};
+      if (c == 1) return {Channel::Y, ny + rnd(g, 0, 6)};
+      if (is3d && !stack) return {Channel::Z, nz + rnd(g, 0, 2)};
+    }
+  };
+  auto term_for = [&](unsigned i) -> Src {
+    // In-block bit of an earlier entry (>= k), or a bit above the block.
+    if (i > k && coin(g, 0.5)) return entries[rnd(g, k, i - 1)];
+    return above();
+  };
+  const double xor_p = coin(g, 0.5) ? 0.6 : 0.1;  // some patterns are XOR-heavy
+  for (unsigned i = k; i < n; ++i) {
+    if (!coin(g, xor_p)) continue;
+    const unsigned terms = rnd(g, 1, 4);
+    for (unsigned t = 0; t < terms; ++t) {
+      Src s = term_for(i);
+      p.xors[t][i] = BitEntry::make(s.c, s.b);
+    }
+  }
+  if (coin(g, 0.3)) {
+    for (unsigned a = 8; a < std::min(n, 24u); ++a) {
+      if (!coin(g, 0.4)) continue;
+      for (unsigned t = 0; t < 2; ++t)
+        if (coin(g, 0.6)) {
+          Src s = term_for(a);
+          p.postamble[t][a] = BitEntry::make(s.c, s.b);
+        }
+    }
+  }
+  if (coin(g, 0.3) && n > k) p.immediate = (rnd(g, 0, 0xffffffu) << k) & ((1u << n) - 1);
+  if (stack) p.flags |= kFlagStackDepthSlices;
+  return p;
+}
+
+struct Case {
+  Layout layout;
+  uint32_t sub = 0;
+  bool has_box = false;
+  Box box{};
+  uint64_t rp = 0, dp = 0, lin_size = 0;
+  std::string text;
+};
+
+// Builds a random texture/layout/box/pitch case; false when the random
+// choice is refused by the layout rules (the caller draws again).
+bool make_case(std::mt19937& g, Case* c) {
+  TextureDesc d;
+  const bool is3d = coin(g, 0.3);
+  d.dimension = is3d ? Dimension::Texture3D : Dimension::Texture2D;
+  const uint32_t sizes[] = {1, 2, 3, 5, 7, 16, 17, 31, 33, 64, 65, 100};
+  d.width = coin(g, 0.5) ? sizes[rnd(g, 0, 11)] : rnd(g, 1, 130);
+  d.height = coin(g, 0.5) ? sizes[rnd(g, 0, 11)] : rnd(g, 1, 90);
+  d.depth = is3d ? rnd(g, 1, 6) : 1;
+  d.array_size = is3d ? 1 : rnd(g, 1, 3);
+  const uint32_t es[] = {1, 2, 4, 8, 16};
+  uint32_t e = es[rnd(g, 0, 4)];
+  d.format = format_for(e);
+  const bool bc = !is3d && coin(g, 0.1);
+  if (bc) {
+    d.format = format_named(coin(g, 0.5) ? "BC1_UNORM" : "BC7_UNORM");
+    e = d.format.element_bytes;
+  }
+  d.mip_levels = std::min(rnd(g, 1, 3), full_mip_count(d.width, d.height, d.depth));
+  LayoutSpec spec;
+  const uint32_t kind = rnd(g, 0, 19);
+  spec.kind = kind < 11 ? LayoutKind::Pattern : kind < 15 ? LayoutKind::Std64K : kind < 17 ? LayoutKind::Std4K : LayoutKind::RowMajor;
+  if (spec.kind == LayoutKind::Pattern) spec.pattern = random_pattern(g, e, is3d);
+  Layout L;
+  if (!make_layout(d, spec, &L).ok()) return false;
+  if (coin(g, 0.3) && spec.kind != LayoutKind::RowMajor) {
+    // Wider row pitch (multiple of the block).
+    const Plan& p = L.plan(0);
+    spec.row_pitch_B = L.sub(0).row_pitch + rnd(g, 1, 3) * p.block_bytes;
+    if (L.sub(0).stack_depth && coin(g, 0.5)) spec.stack_rows = L.sub(0).depth_pitch + rnd(g, 1, 9);
+    if (!make_layout(d, spec, &L).ok()) return false;
+  } else if (spec.kind == LayoutKind::RowMajor && coin(g, 0.3)) {
+    spec.row_pitch_B = L.sub(0).row_pitch + 256 * rnd(g, 1, 2);
+    if (!make_layout(d, spec, &L).ok()) return false;
+  }
+  if (L.size() > (8u << 20)) return false;
+  c->layout = L;
+  c->sub = rnd(g, 0, L.subresource_count() - 1);
+  const SubresourceLayout& s = L.sub(c->sub);
+  const uint32_t bw = d.format.block_width, bh = d.format.block_height;
+  uint32_t x0 = 0, y0 = 0, z0 = 0, x1 = s.width, y1 = s.height, z1 = s.depth;
+  c->has_box = coin(g, 0.5);
+  if (c->has_box) {
+    x0 = rnd(g, 0, (s.width - 1) / bw) * bw;
+    y0 = rnd(g, 0, (s.height - 1) / bh) * bh;
+    z0 = rnd(g, 0, s.depth - 1);
+    x1 = std::min(s.width, x0 + rnd(g, 1, s.width - x0 + bw - 1) / bw * bw + bw);
+    y1 = std::min(s.height, y0 + rnd(g, 1, s.height - y0 + bh - 1) / bh * bh + bh);
+    z1 = rnd(g, z0 + 1, s.depth);
+    c->box = Box{x0, y0, z0, x1, y1, z1};
+  }
+  const uint64_t w = (x1 - x0 + bw - 1) / bw, h = (y1 - y0 + bh - 1) / bh, dd = z1 - z0;
+  const uint64_t row = w * e;
+  const uint32_t pad_kind = rnd(g, 0, 3);
+  c->rp = row + (pad_kind == 0 ? 0 : pad_kind == 1 ? rnd(g, 1, 40) : pad_kind == 2 ? 16 * rnd(g, 1, 4) : 256);
+  c->dp = c->rp * h + (coin(g, 0.5) ? 0 : rnd(g, 1, 50));
+  c->lin_size = (dd - 1) * c->dp + (h - 1) * c->rp + row + rnd(g, 0, 20);
+  std::ostringstream os;
+  os << (is3d ? "3D " : "2D ") << d.width << "x" << d.height << "x" << (is3d ? d.depth : d.array_size) << " mips " << d.mip_levels
+     << " " << d.format.name << " layout " << L.name() << " sub " << c->sub;
+  if (spec.kind == LayoutKind::Pattern) os << " pattern '" << to_text(spec.pattern) << "'";
+  os << " box " << x0 << "," << y0 << "," << z0 << "-" << x1 << "," << y1 << "," << z1 << " rp " << c->rp << " dp " << c->dp
+     << " layout rp " << s.row_pitch << " dp " << s.depth_pitch;
+  c->text = os.str();
+  return true;
+}
+
+std::vector<uint8_t> random_bytes(std::mt19937& g, uint64_t n) {
+  std::vector<uint8_t> v(n);
+  for (auto& b : v) b = static_cast<uint8_t>(g());
+  return v;
+}
+
+CopyOptions scalar() {
+  CopyOptions o;
+  o.backend = Backend::Scalar;
+  o.threads = 1;
+  return o;
+}
+
+size_t first_diff(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i]) return i;
+  return a.size();
+}
+
+// Runs `convert(res, lin, to_swizzled)` against the scalar CPU path over
+// `count` random cases.
+template <class Convert>
+void run_matrix(uint32_t seed, int count, Convert convert) {
+  std::mt19937 g(seed);
+  int done = 0, tries = 0;
+  while (done < count && tries < count * 20) {
+    ++tries;
+    Case c;
+    if (!make_case(g, &c)) continue;
+    ++done;
+    const Box* box = c.has_box ? &c.box : nullptr;
+    const uint64_t rs = c.layout.size();
+    // Write direction.
+    auto res0 = random_bytes(g, rs);
+    auto lin = random_bytes(g, c.lin_size);
+    auto res_cpu = res0, res_gpu = res0;
+    Status a = write_to_subresource(c.layout, res_cpu.data(), rs, c.sub, box, lin.data(), lin.size(), c.rp, c.dp, scalar());
+    ASSERT_TRUE(a.ok()) << c.text << ": " << a.message();
+    Status b = convert(c, res_gpu, lin, true);
+    ASSERT_TRUE(b.ok()) << c.text << ": " << b.message();
+    size_t dpos = first_diff(res_cpu, res_gpu);
+    ASSERT_EQ(dpos, res_cpu.size()) << "write differs at resource byte " << dpos << " (cpu " << int(res_cpu[dpos]) << " gpu "
+                                    << int(res_gpu[dpos]) << ") in " << c.text;
+    // Read direction (from the written resource, into a prefilled buffer).
+    auto lin0 = random_bytes(g, c.lin_size);
+    auto lin_cpu = lin0, lin_gpu = lin0;
+    a = read_from_subresource(lin_cpu.data(), lin_cpu.size(), c.rp, c.dp, c.layout, res_cpu.data(), rs, c.sub, box, scalar());
+    ASSERT_TRUE(a.ok()) << c.text << ": " << a.message();
+    b = convert(c, res_cpu, lin_gpu, false);
+    ASSERT_TRUE(b.ok()) << c.text << ": " << b.message();
+    dpos = first_diff(lin_cpu, lin_gpu);
+    ASSERT_EQ(dpos, lin_cpu.size()) << "read differs at linear byte " << dpos << " in " << c.text;
+  }
+  EXPECT_EQ(done, count) << "too many random cases refused by the layout rules";
+}
+
+// ---- Planner (no device needed) -----------------------------------------------
+
+TEST(GpuPlanner, EmulationMatchesScalar) {
+  gpu::detail::DeviceLimits lim;
+  lim.min_storage_align = 64;
+  run_matrix(1234, 400, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
+    gpu::detail::GpuRegion r;
+    bool empty = false;
+    SWZ_TRY(gpu::detail::resolve_region(c.layout, 0, res.size(), c.sub, c.has_box ? &c.box : nullptr, 0, lin.size(), c.rp, c.dp,
+                                        "linear", &r, &empty));
+    if (empty) return Status::Ok();
+    gpu::detail::SwizzleDispatch D;
+    SWZ_TRY(gpu::detail::plan_swizzle(r, lim, 0, &D));
+    gpu::detail::emulate(D, to_swz, res.data() + D.swz_bind_offset, lin.data() + D.lin_bind_offset);
+    return Status::Ok();
+  });
+}
+
+TEST(GpuPlanner, SmallWorkgroupsAndOffsets) {
+  // Other workgroup shares and odd buffer offsets exercise the tile split.
+  gpu::detail::DeviceLimits lim;
+  lim.min_storage_align = 16;
+  for (unsigned u : {5u, 8u, 9u, 13u}) {
+    run_matrix(77 + u, 60, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
+      const uint64_t ro = 3 + u, lo = 7;
+      std::vector<uint8_t> rbuf(res.size() + ro), lbuf(lin.size() + lo);
+      std::memcpy(rbuf.data() + ro, res.data(), res.size());
+      std::memcpy(lbuf.data() + lo, lin.data(), lin.size());
+      gpu::detail::GpuRegion r;
+      bool empty = false;
+      SWZ_TRY(gpu::detail::resolve_region(c.layout, ro, res.size(), c.sub, c.has_box ? &c.box : nullptr, lo, lin.size(), c.rp, c.dp,
+                                          "linear", &r, &empty));
+      if (empty) return Status::Ok();
+      gpu::detail::SwizzleDispatch D;
+      SWZ_TRY(gpu::detail::plan_swizzle(r, lim, u, &D));
+      gpu::detail::emulate(D, to_swz, rbuf.data() + D.swz_bind_offset, lbuf.data() + D.lin_bind_offset);
+      std::memcpy(res.data(), rbuf.data() + ro, res.size());
+      std::memcpy(lin.data(), lbuf.data() + lo, lin.size());
+      return Status::Ok();
+    });
+  }
+}
+
+// Bands: regions split into block-row bands (here by a small band cap, as a
+// subresource larger than one binding is split on a device) convert exactly
+// like the scalar path; each band binds only its own window of the buffers.
+TEST(GpuPlanner, BandsMatchScalar) {
+  gpu::detail::DeviceLimits lim;
+  lim.min_storage_align = 16;
+  int split = 0;
+  for (uint64_t cap : {uint64_t{4096}, uint64_t{20000}, uint64_t{70000}}) {
+    run_matrix(900 + static_cast<uint32_t>(cap), 150,
+               [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
+                 gpu::detail::GpuRegion r;
+                 bool empty = false;
+                 SWZ_TRY(gpu::detail::resolve_region(c.layout, 0, res.size(), c.sub, c.has_box ? &c.box : nullptr, 0, lin.size(), c.rp,
+                                                     c.dp, "linear", &r, &empty));
+                 if (empty) return Status::Ok();
+                 std::vector<gpu::detail::GpuRegion> bands;
+                 SWZ_TRY(gpu::detail::split_bands(r, lim, cap, &bands));
+                 if (bands.size() > 1) ++split;
+                 for (const auto& b : bands) {
+                   gpu::detail::SwizzleDispatch D;
+                   SWZ_TRY(gpu::detail::plan_swizzle(b, lim, 0, &D));
+                   if (bands.size() > 1 && (D.swz_bind_range > cap || D.lin_bind_range > cap))
+                     return {Code::internal, "band binds more than the cap"};
+                   gpu::detail::emulate(D, to_swz, res.data() + D.swz_bind_offset, lin.data() + D.lin_bind_offset);
+                 }
+                 return Status::Ok();
+               });
+  }
+  EXPECT_GT(split, 30) << "too few cases were split into bands";
+}
+
+TEST(GpuPlanner, OversizedRegionsThatCannotSplitAreRefused) {
+  gpu::detail::DeviceLimits lim;
+  lim.min_storage_align = 16;
+  lim.max_storage_range = 64 * 1024;
+  // A 3D box larger than one binding: refused, naming the limit.
+  TextureDesc d;
+  d.dimension = Dimension::Texture3D;
+  d.width = 64;
+  d.height = 64;
+  d.depth = 64;
+  d.format = format_for(4);
+  LayoutSpec spec;
+  spec.kind = LayoutKind::Std64K;
+  Layout L;
+  ASSERT_TRUE(make_layout(d, spec, &L).ok());
+  gpu::detail::GpuRegion r;
+  bool empty = false;
+  ASSERT_TRUE(gpu::detail::resolve_region(L, 0, L.size(), 0, nullptr, 0, 64ull * 64 * 64 * 4, 256, 256 * 64, "linear", &r, &empty).ok());
+  std::vector<gpu::detail::GpuRegion> bands;
+  Status s = gpu::detail::split_bands(r, lim, 0, &bands);
+  EXPECT_EQ(s.code(), Code::unsupported);
+  EXPECT_NE(s.message().find("storage-buffer binding"), std::string::npos) << s.message();
+  // A pattern with a postamble term (moves whole blocks) over the limit: refused.
+  TextureDesc d2;
+  d2.width = 256;
+  d2.height = 1024;
+  d2.format = format_for(1);
+  LayoutSpec p2;
+  p2.kind = LayoutKind::Pattern;
+  ASSERT_TRUE(parse_pattern_text("X0 X1 X2 X3 X4 X5 X6 X7 Y0 Y1 Y2 Y3 post12=Y8", &p2.pattern).ok());
+  Layout L2;
+  ASSERT_TRUE(make_layout(d2, p2, &L2).ok());
+  ASSERT_TRUE(gpu::detail::resolve_region(L2, 0, L2.size(), 0, nullptr, 0, 256ull * 1024, 256, 0, "linear", &r, &empty).ok());
+  lim.max_storage_range = 160 * 1024;
+  s = gpu::detail::split_bands(r, lim, 0, &bands);
+  EXPECT_EQ(s.code(), Code::unsupported) << s.message();
+  EXPECT_NE(s.message().find("cannot be split"), std::string::npos) << s.message();
+  // The same surface in std64k splits into bands that each fit.
+  LayoutSpec p3;
+  p3.kind = LayoutKind::Std64K;
+  Layout L3;
+  ASSERT_TRUE(make_layout(d2, p3, &L3).ok());
+  ASSERT_TRUE(gpu::detail::resolve_region(L3, 0, L3.size(), 0, nullptr, 0, 256ull * 1024, 256, 0, "linear", &r, &empty).ok());
+  s = gpu::detail::split_bands(r, lim, 0, &bands);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_GT(bands.size(), 1u);
+}
+
+TEST(GpuPlanner, StandardSwizzleUses16ByteWords) {
+  for (uint32_t e : {1u, 2u, 4u, 8u, 16u}) {
+    TextureDesc d;
+    d.width = 256;
+    d.height = 256;
+    d.format = format_for(e);
+    LayoutSpec spec;
+    spec.kind = LayoutKind::Std64K;
+    Layout L;
+    ASSERT_TRUE(make_layout(d, spec, &L).ok());
+    gpu::detail::GpuRegion r;
+    bool empty;
+    ASSERT_TRUE(gpu::detail::resolve_region(L, 0, L.size(), 0, nullptr, 0, 256ull * 256 * e, 256ull * e, 0, "src", &r, &empty).ok());
+    gpu::detail::SwizzleDispatch D;
+    ASSERT_TRUE(gpu::detail::plan_swizzle(r, {}, 0, &D).ok());
+    EXPECT_EQ(D.word_log2, 4u) << e;
+  }
+}
+
+// ---- Device ------------------------------------------------------------------
+
+TEST(Gpu, ContextReportsDevice) {
+  SWZ_NEED_GPU();
+  EXPECT_FALSE(shared().ctx.device_name().empty());
+}
+
+TEST(Gpu, HostConveniencesMatchScalar) {
+  SWZ_NEED_GPU();
+  gpu::Context& ctx = shared().ctx;
+  run_matrix(42, 250, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
+    const Box* box = c.has_box ? &c.box : nullptr;
+    if (to_swz) return ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp, c.dp);
+    return ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(), c.sub, box);
+  });
+}
+
+// Host-visible VkBuffer for the recording tests.
+struct TestBuffer {
+  VkDevice dev = VK_NULL_HANDLE;
+  VkBuffer buf = VK_NULL_HANDLE;
+  VkDeviceMemory mem = VK_NULL_HANDLE;
+  uint8_t* map = nullptr;
+  uint64_t size = 0;
+  ~TestBuffer() {
+    if (!dev) return;
+    if (map) vkUnmapMemory(dev, mem);
+    if (buf) vkDestroyBuffer(dev, buf, nullptr);
+    if (mem) vkFreeMemory(dev, mem, nullptr);
+  }
+  bool init(gpu::Context& ctx, uint64_t n) {
+    dev = ctx.device();
+    size = n;
+    VkBufferCreateInfo bi{};
+    bi.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+    bi.size = std::max<uint64_t>(n, 16);
+    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    if (vkCreateBuffer(dev, &bi, nullptr, &buf) != VK_SUCCESS) return false;
+    VkMemoryRequirements mr;
+    vkGetBufferMemoryRequirements(dev, buf, &mr);
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(ctx.physical_device(), &mp);
+    const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    uint32_t type = UINT32_MAX;
+    for (uint32_t i = 0; i < mp.memoryTypeCount && type == UINT32_MAX; ++i)
+      if ((mr.memoryTypeBits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want) type = i;
+    if (type == UINT32_MAX) return false;
+    VkMemoryAllocateInfo ai{};
+    ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
+    ai.allocationSize = mr.size;
+    ai.memoryTypeIndex = type;
+    if (vkAllocateMemory(dev, &ai, nullptr, &mem) != VK_SUCCESS) return false;
+    vkBindBufferMemory(dev, buf, mem, 0);
+    void* m = nullptr;
+    if (vkMapMemory(dev, mem, 0, VK_WHOLE_SIZE, 0, &m) != VK_SUCCESS) return false;
+    map = static_cast<uint8_t*>(m);
+    return true;
+  }
+};
+
+// Records one conversion into a fresh command buffer on `ctx`'s queue and waits.
+template <class Rec>
+Status run_recorded(gpu::Context& ctx, Rec rec) {
+  VkDevice dev = ctx.device();
+  VkCommandPoolCreateInfo pci{};
+  pci.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
+  pci.queueFamilyIndex = ctx.queue_family();
+  VkCommandPool pool;
+  if (vkCreateCommandPool(dev, &pci, nullptr, &pool) != VK_SUCCESS) return {Code::internal, "pool"};
+  VkCommandBufferAllocateInfo cai{};
+  cai.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
+  cai.commandPool = pool;
+  cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  cai.commandBufferCount = 1;
+  VkCommandBuffer cb;
+  vkAllocateCommandBuffers(dev, &cai, &cb);
+  VkCommandBufferBeginInfo bi{};
+  bi.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
+  vkBeginCommandBuffer(cb, &bi);
+  Status s = rec(cb);
+  VkMemoryBarrier mb{};
+  mb.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
+  mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+  vkEndCommandBuffer(cb);
+  if (s.ok()) {
+    VkSubmitInfo si{};
+    si.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cb;
+    vkQueueSubmit(ctx.queue(), 1, &si, VK_NULL_HANDLE);
+    vkQueueWaitIdle(ctx.queue());
+  }
+  vkDestroyCommandPool(dev, pool, nullptr);
+  return s;
+}
+
+TEST(Gpu, RecordedBetweenBuffersWithOffsetsMatchScalar) {
+  SWZ_NEED_GPU();
+  gpu::Context& ctx = shared().ctx;
+  std::mt19937 og(9);
+  run_matrix(4242, 80, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
+    const uint64_t ro = (og() % 2) ? 512 * (og() % 3) : og() % 300, lo = og() % 100;
+    TestBuffer rb, lb;
+    if (!rb.init(ctx, res.size() + ro + 64) || !lb.init(ctx, lin.size() + lo + 64)) return {Code::internal, "test buffer"};
+    std::memcpy(rb.map + ro, res.data(), res.size());
+    std::memcpy(lb.map + lo, lin.data(), lin.size());
+    const Box* box = c.has_box ? &c.box : nullptr;
+    gpu::BufferRange R{rb.buf, ro, res.size()}, Lr{lb.buf, lo, lin.size()};
+    SWZ_TRY(run_recorded(ctx, [&](VkCommandBuffer cb) {
+      return to_swz ? ctx.record_write_to_subresource(cb, c.layout, R, c.sub, box, Lr, c.rp, c.dp)
+                    : ctx.record_read_from_subresource(cb, Lr, c.rp, c.dp, c.layout, R, c.sub, box);
+    }));
+    std::memcpy(res.data(), rb.map + ro, res.size());
+    std::memcpy(lin.data(), lb.map + lo, lin.size());
+    return Status::Ok();
+  });
+}
+
+TEST(Gpu, AdoptedDeviceWorks) {
+  SWZ_NEED_GPU();
+  gpu::Context& own = shared().ctx;
+  gpu::AdoptInfo ai;
+  ai.instance = own.instance();
+  ai.physical_device = own.physical_device();
+  ai.device = own.device();
+  ai.queue = own.queue();
+  ai.queue_family = own.queue_family();
+  ai.storage_buffer_8bit = true;   // the owning context enabled what the device has
+  ai.storage_buffer_16bit = true;
+  gpu::Context adopted;
+  Status s = gpu::Context::adopt(&adopted, ai);
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(adopted.device(), own.device());
+  run_matrix(5, 15, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
+    const Box* box = c.has_box ? &c.box : nullptr;
+    if (to_swz) return adopted.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp, c.dp);
+    return adopted.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(), c.sub, box);
+  });
+}
+
+TEST(Gpu, StandardSwizzleAllElementSizesFullAndBoxed) {
+  SWZ_NEED_GPU();
+  gpu::Context& ctx = shared().ctx;
+  std::mt19937 g(11);
+  for (LayoutKind kind : {LayoutKind::Std64K, LayoutKind::Std4K})
+    for (uint32_t e : {1u, 2u, 4u, 8u, 16u})
+      for (bool is3d : {false, true}) {
+        TextureDesc d;
+        d.dimension = is3d ? Dimension::Texture3D : Dimension::Texture2D;
+        d.width = is3d ? 37 : 300;
+        d.height = is3d ? 21 : 77;
+        d.depth = is3d ? 9 : 1;
+        d.format = format_for(e);
+        LayoutSpec spec;
+        spec.kind = kind;
+        Layout L;
+        if (!make_layout(d, spec, &L).ok()) continue;  // e.g. no 4KB 3D shape for this size
+        for (int boxed = 0; boxed < 2; ++boxed) {
+          Box b{3, 5, is3d ? 2u : 0u, d.width - 4, d.height - 1, is3d ? 7u : 1u};
+          const Box* box = boxed ? &b : nullptr;
+          const uint64_t w = boxed ? b.right - b.left : d.width, h = boxed ? b.bottom - b.top : d.height,
+                         dd = boxed ? b.back - b.front : d.depth;
+          const uint64_t rp = w * e, dp = rp * h, n = dp * dd;
+          auto lin = random_bytes(g, n);
+          auto res0 = random_bytes(g, L.size());
+          auto a = res0, bgpu = res0;
+          ASSERT_TRUE(write_to_subresource(L, a.data(), a.size(), 0, box, lin.data(), n, rp, dp, scalar()).ok());
+          Status s = ctx.write_to_subresource(L, bgpu.data(), bgpu.size(), 0, box, lin.data(), n, rp, dp);
+          ASSERT_TRUE(s.ok()) << s.message();
+          ASSERT_EQ(first_diff(a, bgpu), a.size()) << L.name() << " e=" << e << " 3d=" << is3d << " boxed=" << boxed;
+          std::vector<uint8_t> back(n, 0);
+          s = ctx.read_from_subresource(back.data(), n, rp, dp, L, bgpu.data(), bgpu.size(), 0, box);
+          ASSERT_TRUE(s.ok()) << s.message();
+          EXPECT_EQ(back, lin) << L.name() << " e=" << e << " round trip";
+        }
+      }
+}
+
+// The host conveniences on a Context told (SWZ_GPU_MAX_BINDING) that one
+// binding holds 8 KiB: regions past it are split into bands; those that
+// cannot be split are refused by check_subresource and by the call itself,
+// before anything is allocated.
+TEST(Gpu, HostConveniencesSplitIntoBands) {
+  SWZ_NEED_GPU();
+  setenv("SWZ_GPU_MAX_BINDING", "8192", 1);
+  gpu::Context ctx;
+  Status cs = gpu::Context::create(&ctx);
+  unsetenv("SWZ_GPU_MAX_BINDING");
+  ASSERT_TRUE(cs.ok()) << cs.message();
+  int split = 0, refused = 0;
+  run_matrix(31337, 120, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
+    const Box* box = c.has_box ? &c.box : nullptr;
+    Status chk = ctx.check_subresource(c.layout, c.sub, box, c.rp, c.dp);
+    if (!chk.ok()) {
+      if (chk.code() != Code::unsupported || chk.message().find("cannot be split") == std::string::npos) return chk;
+      ++refused;
+      Status s = to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp, c.dp)
+                        : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(), c.sub, box);
+      if (s.code() != Code::unsupported) return {Code::internal, "check refused but the call did not: " + s.message()};
+      // Same bytes as the CPU, so the matrix goes on.
+      return to_swz ? write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp, c.dp, scalar())
+                    : read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(), c.sub, box, scalar());
+    }
+    if (c.layout.sub(c.sub).size > 8192) ++split;
+    return to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp, c.dp)
+                  : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(), c.sub, box);
+  });
+  std::printf("[ swz gpu ] 8 KiB bindings: %d conversions of subresources past 8 KiB, %d refused\n", split, refused);
+  EXPECT_GT(split, 20);
+}
+
+// A surface larger than one storage-buffer binding on lavapipe (128 MiB):
+// 8192 x 4160 RGBA8 = 130 MiB, swizzled through the host path (two bands
+// there), against the CPU path. One direction only, to keep the test short
+// on lavapipe (the read direction's bands are covered at 8 KiB bindings
+// above). On devices with larger bindings it is one dispatch.
+TEST(Gpu, SurfaceLargerThanLavapipeBinding) {
+  SWZ_NEED_GPU();
+  gpu::Context& ctx = shared().ctx;
+  TextureDesc d;
+  d.width = 8192;
+  d.height = 4160;
+  d.format = format_for(4);
+  LayoutSpec spec;
+  spec.kind = LayoutKind::Std64K;
+  Layout L;
+  ASSERT_TRUE(make_layout(d, spec, &L).ok());
+  const uint64_t rp = 8192ull * 4, lin_bytes = rp * d.height;
+  ASSERT_GT(L.size(), 128ull << 20);
+  std::vector<uint8_t> lin(lin_bytes);
+  uint64_t st = 88172645463325252ull;
+  for (uint64_t i = 0; i + 8 <= lin_bytes; i += 8) {
+    st ^= st << 13;
+    st ^= st >> 7;
+    st ^= st << 17;
+    std::memcpy(&lin[i], &st, 8);
+  }
+  std::vector<uint8_t> gpu_res(L.size(), 0xA5), cpu_res(L.size(), 0xA5);
+  ASSERT_TRUE(ctx.check_subresource(L, 0, nullptr, rp, 0).ok());
+  Status s = ctx.write_to_subresource(L, gpu_res.data(), gpu_res.size(), 0, nullptr, lin.data(), lin.size(), rp, 0);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_TRUE(write_to_subresource(L, cpu_res.data(), cpu_res.size(), 0, nullptr, lin.data(), lin.size(), rp, 0).ok());
+  ASSERT_EQ(first_diff(cpu_res, gpu_res), cpu_res.size());
+}
+
+TEST(Gpu, BufferCopy) {
+  SWZ_NEED_GPU();
+  gpu::Context& ctx = shared().ctx;
+  std::mt19937 g(3);
+  for (int i = 0; i < 20; ++i) {
+    const uint64_t so = g() % 64, dof = g() % 64, n = (i < 5) ? (uint64_t{1} << (10 + i)) : g() % 200000 + 1;
+    TestBuffer sb, db;
+    ASSERT_TRUE(sb.init(ctx, so + n) && db.init(ctx, dof + n + 32));
+    auto src = random_bytes(g, n);
+    std::memcpy(sb.map + so, src.data(), n);
+    std::memset(db.map, 0xAB, dof + n + 32);
+    gpu::DispatchInfo info;
+    Status s = run_recorded(ctx, [&](VkCommandBuffer cb) {
+      return ctx.record_buffer_copy(cb, {sb.buf, so, n}, {db.buf, dof, n}, n, &info);
+    });
+    ASSERT_TRUE(s.ok()) << s.message();
+    EXPECT_EQ(std::memcmp(db.map + dof, src.data(), n), 0) << "copy " << n << " bytes " << so << "->" << dof;
+    for (uint64_t j = 0; j < dof; ++j) ASSERT_EQ(db.map[j], 0xAB);
+    for (uint64_t j = dof + n; j < dof + n + 32; ++j) ASSERT_EQ(db.map[j], 0xAB);
+  }
+}
+
+TEST(Gpu, ErrorsMatchTheCpuCalls) {
+  SWZ_NEED_GPU();
+  gpu::Context& ctx = shared().ctx;
+  TextureDesc d;
+  d.width = 64;
+  d.height = 32;
+  d.mip_levels = 2;
+  d.format = format_for(4);
+  LayoutSpec spec;
+  spec.kind = LayoutKind::Std64K;
+  Layout L;
+  ASSERT_TRUE(make_layout(d, spec, &L).ok());
+  std::vector<uint8_t> res(L.size()), lin(64 * 32 * 4);
+  struct T { uint32_t sub; Box box; bool has_box; uint64_t res_size, lin_size, rp; };
+  const T cases[] = {
+      {5, {}, false, res.size(), lin.size(), 256},                          // subresource out of range
+      {0, {0, 0, 0, 65, 1, 1}, true, res.size(), lin.size(), 256},          // box outside
+      {0, {}, false, res.size() - 1, lin.size(), 256},                      // resource too small
+      {0, {}, false, res.size(), lin.size() - 1, 256},                      // linear too small
+      {0, {}, false, res.size(), lin.size(), 255},                          // pitch below a row
+      {0, {4, 4, 0, 4, 9, 1}, true, res.size(), lin.size(), 256},           // empty box: no-op
+  };
+  for (const T& t : cases) {
+    Status a = write_to_subresource(L, res.data(), t.res_size, t.sub, t.has_box ? &t.box : nullptr, lin.data(), t.lin_size, t.rp, 0, scalar());
+    Status b = ctx.write_to_subresource(L, res.data(), t.res_size, t.sub, t.has_box ? &t.box : nullptr, lin.data(), t.lin_size, t.rp, 0);
+    EXPECT_EQ(a.code(), b.code()) << a.message() << " | " << b.message();
+    a = read_from_subresource(lin.data(), t.lin_size, t.rp, 0, L, res.data(), t.res_size, t.sub, t.has_box ? &t.box : nullptr, scalar());
+    b = ctx.read_from_subresource(lin.data(), t.lin_size, t.rp, 0, L, res.data(), t.res_size, t.sub, t.has_box ? &t.box : nullptr);
+    EXPECT_EQ(a.code(), b.code()) << a.message() << " | " << b.message();
+  }
+  gpu::Context none;
+  EXPECT_EQ(none.write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), 256, 0).code(), Code::invalid_argument);
+}
+
+}  // namespace

@@ -1,0 +1,698 @@
+// The hostile-input table (docs/RELIABILITY.md): each row feeds one kind of
+// bad input to every entry point it reaches and asserts the error code, a
+// fragment of the message that names the field and value, and that the
+// caller's output is untouched (guard bytes around and inside every buffer;
+// output objects unchanged).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "swz/dds.hpp"
+#include "swz/device_layout.hpp"
+#include "swz/vendor.hpp"
+#include "swz/swz.hpp"
+#include "core/plan.hpp"  // internal: the compiled tables
+
+using namespace swz;
+
+namespace {
+
+constexpr size_t kGuard = 64;
+
+// A caller buffer of n bytes with kGuard guard bytes on both sides; every byte
+// (guards and contents) starts with a pseudo-random value, so "untouched"
+// means "equal to the initial state".
+class Fenced {
+ public:
+  explicit Fenced(uint64_t n, uint32_t seed = 1) : n_(n), v_(n + 2 * kGuard) {
+    uint32_t x = seed * 2654435761u + 12345;
+    for (auto& b : v_) {
+      x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+      b = static_cast<uint8_t>(x);
+    }
+    orig_ = v_;
+  }
+  uint8_t* data() { return v_.data() + kGuard; }
+  uint64_t size() const { return n_; }
+  bool untouched() const { return v_ == orig_; }
+  bool guards_intact() const {
+    return std::equal(v_.begin(), v_.begin() + kGuard, orig_.begin()) && std::equal(v_.end() - kGuard, v_.end(), orig_.end() - kGuard);
+  }
+
+ private:
+  uint64_t n_;
+  std::vector<uint8_t> v_, orig_;
+};
+
+#define EXPECT_ERROR(expr, want_code, fragment)                                                        \
+  do {                                                                                                 \
+    const ::swz::Status st_ = (expr);                                                                  \
+    EXPECT_EQ(st_.code(), (want_code)) << #expr << ": " << code_name(st_.code()) << ": " << st_.message(); \
+    EXPECT_NE(st_.message().find(fragment), std::string::npos) << #expr << ": message '" << st_.message()  \
+                                                                << "' lacks '" << (fragment) << "'";  \
+  } while (0)
+
+FormatInfo fmt(const char* name) {
+  FormatInfo f;
+  EXPECT_TRUE(find_format(name, &f).ok()) << name;
+  return f;
+}
+
+TextureDesc tex2d(const char* format, uint32_t w, uint32_t h, uint32_t mips = 1, uint32_t array = 1) {
+  TextureDesc d;
+  d.format = fmt(format);
+  d.width = w;
+  d.height = h;
+  d.mip_levels = mips;
+  d.array_size = array;
+  return d;
+}
+
+TextureDesc tex3d(const char* format, uint32_t w, uint32_t h, uint32_t depth, uint32_t mips = 1) {
+  TextureDesc d = tex2d(format, w, h, mips);
+  d.dimension = Dimension::Texture3D;
+  d.depth = depth;
+  return d;
+}
+
+Pattern P(const char* text) {
+  Pattern p;
+  const Status st = parse_pattern_text(text, &p);
+  EXPECT_TRUE(st.ok()) << text << ": " << st.message();
+  return p;
+}
+
+Layout layout_of(const TextureDesc& d, LayoutKind kind, const Pattern& p = {}) {
+  LayoutSpec spec;
+  spec.kind = kind;
+  spec.pattern = p;
+  Layout L;
+  const Status st = make_layout(d, spec, &L);
+  EXPECT_TRUE(st.ok()) << st.message();
+  return L;
+}
+
+// A layout that a failing make_layout call must leave as it was.
+Layout sentinel_layout() { return layout_of(tex2d("R8_UNORM", 3, 5), LayoutKind::RowMajor); }
+void expect_sentinel(const Layout& L) {
+  EXPECT_EQ(L.desc().width, 3u);
+  EXPECT_EQ(L.desc().height, 5u);
+  EXPECT_EQ(L.subresource_count(), 1u);
+}
+
+Status make(const TextureDesc& d, LayoutKind kind, const Pattern& p, Layout* out) {
+  LayoutSpec spec;
+  spec.kind = kind;
+  spec.pattern = p;
+  return make_layout(d, spec, out);
+}
+
+// Both copy directions of one request, each against fresh fenced buffers;
+// asserts the error and that neither buffer changed.
+void expect_copy_error(const Layout& L, uint32_t sub, const Box* box, uint64_t res_size, uint64_t lin_size, uint64_t rp, uint64_t dp,
+                       Code code, const std::string& fragment_write, const std::string& fragment_read) {
+  {
+    Fenced res(res_size, 1), lin(lin_size, 2);
+    EXPECT_ERROR(write_to_subresource(L, res.data(), res.size(), sub, box, lin.data(), lin.size(), rp, dp), code, fragment_write);
+    EXPECT_TRUE(res.untouched()) << "write: resource changed on error";
+    EXPECT_TRUE(lin.untouched()) << "write: source changed";
+  }
+  {
+    Fenced res(res_size, 3), lin(lin_size, 4);
+    EXPECT_ERROR(read_from_subresource(lin.data(), lin.size(), rp, dp, L, res.data(), res.size(), sub, box), code, fragment_read);
+    EXPECT_TRUE(res.untouched()) << "read: resource changed";
+    EXPECT_TRUE(lin.untouched()) << "read: destination changed on error";
+  }
+}
+
+// The copy succeeds and writes nothing outside its buffers (guards intact).
+void expect_copy_ok(const Layout& L, uint32_t sub, const Box* box, uint64_t lin_size, uint64_t rp, uint64_t dp) {
+  Fenced res(L.size(), 5), lin(lin_size, 6);
+  Status st = write_to_subresource(L, res.data(), res.size(), sub, box, lin.data(), lin.size(), rp, dp);
+  EXPECT_TRUE(st.ok()) << st.message();
+  st = read_from_subresource(lin.data(), lin.size(), rp, dp, L, res.data(), res.size(), sub, box);
+  EXPECT_TRUE(st.ok()) << st.message();
+  EXPECT_TRUE(res.guards_intact() && lin.guards_intact());
+}
+
+}  // namespace
+
+// ---- Patterns ---------------------------------------------------------------
+
+// A repeated primary, a singular XOR combination, and the spec's row-major
+// example as printed ({1,0,1},{1,0,1}: X0 twice, DESIGN.md §2 rule 10).
+TEST(Hostile, NonBijectivePattern) {
+  EXPECT_ERROR(validate(P("X0 X1 Y0 Y0")), Code::invalid_argument, "InterleavePatternSourceBits[3] = Y0 repeats a primary");
+  EXPECT_ERROR(validate(P("X0 X0")), Code::invalid_argument, "InterleavePatternSourceBits[1] = X0 repeats a primary");
+  EXPECT_ERROR(validate(P("X0 Y0^Y1 Y1^Y0")), Code::invalid_argument, "singular over GF(2): address bits {1, 2}");
+  EXPECT_ERROR(validate(P("X0 X1 Y1 Y2")), Code::invalid_argument, "Y0 is missing");
+  // Through every entry point that takes a pattern; the output is untouched.
+  Layout L = sentinel_layout();
+  EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 16, 16), LayoutKind::Pattern, P("X0 X1 Y0^Y1 Y1^Y0"), &L), Code::invalid_argument,
+               "singular over GF(2)");
+  expect_sentinel(L);
+  std::shared_ptr<const Plan> plan;
+  EXPECT_ERROR(Plan::compile(P("X0 X1 X2 X2"), 4, &plan), Code::invalid_argument, "repeats a primary");
+  EXPECT_EQ(plan, nullptr);
+  // A postamble term that lands inside the block and makes it singular.
+  EXPECT_ERROR(validate(P("X0 X1 X2 X3 X4 X5 X6 X7 Y0 post8=Y0")), Code::invalid_argument, "singular over GF(2): address bits {8}");
+  // Postamble terms above the block that send two blocks to the same memory.
+  DeviceLayoutDesc dd;
+  dd.texture = tex2d("R8_UNORM", 64, 64);
+  dd.patterns[0] = P("X0 X1 X2 X3 Y0 Y1 Y2 Y3 post8=X4 post9=X4");
+  dd.subresources.resize(1);
+  dd.subresources[0].row_stride = 4096;  // not a power of two multiple of the reach: blocks collide
+  Status st = make_device_layout(dd, &L);
+  if (!st.ok()) EXPECT_NE(st.message().find("land on the same memory"), std::string::npos) << st.message();
+  expect_sentinel(L);
+}
+
+// The DDI byte keeps SourceBitIndex in 5 bits, so DDI bytes cannot name bit 32
+// or more: every byte decodes to a bit < 32. Text, JSON and hand-built
+// patterns can, and are refused naming the field.
+TEST(Hostile, BitIndexAtLeast32) {
+  for (int v = 0; v < 256; ++v) EXPECT_LT(BitEntry::from_byte(static_cast<uint8_t>(v)).bit, 32);
+  Pattern untouched = P("X0 X1");
+  Pattern out = untouched;
+  EXPECT_ERROR(parse_pattern_text("X0 X1 Y32", &out), Code::parse_error, "Y32");
+  EXPECT_EQ(out, untouched);
+  EXPECT_ERROR(parse_pattern_text("X0 X1 Y0^X40", &out), Code::parse_error, "X40");
+  EXPECT_ERROR(parse_pattern_text("X0 X1 Y0 post8=Z99", &out), Code::parse_error, "Z99");
+  EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0", "X1", "Y32"]})", &out), Code::parse_error, "Y32");
+  EXPECT_EQ(out, untouched);
+  Pattern p = P("X0 X1 Y0 Y1");
+  p.xors[0][2] = BitEntry{true, 0, 32};
+  EXPECT_ERROR(validate(p), Code::invalid_argument, "InterleavePatternXORSourceBits[2].SourceBitIndex = 32 (must be < 32)");
+  p = P("X0 X1 Y0 Y1");
+  p.interleave[3] = BitEntry{true, 1, 200};
+  EXPECT_ERROR(validate(p), Code::invalid_argument, "InterleavePatternSourceBits[3].SourceBitIndex = 200");
+  Layout L = sentinel_layout();
+  EXPECT_ERROR(make(tex2d("R8_UNORM", 8, 8), LayoutKind::Pattern, p, &L), Code::invalid_argument, "SourceBitIndex = 200");
+  expect_sentinel(L);
+  // The largest index the DDI byte holds, 31, as a primary: Y31 without
+  // Y0..Y30 is refused by the primaries rule.
+  std::vector<uint8_t> ddi(kDdiBytes0022, 0);
+  ddi[0] = BitEntry::make(Channel::X, 0).to_byte();
+  ddi[1] = 0xFB;  // valid, channel 1 (Y), bit 31
+  ASSERT_TRUE(from_ddi_bytes(ddi, &p).ok());
+  EXPECT_EQ(p.interleave[1], BitEntry::make(Channel::Y, 31));
+  EXPECT_ERROR(validate(p), Code::invalid_argument, "channel Y uses 1 primary bits but Y0 is missing");
+}
+
+// A pattern that addresses sample bits (channel 3) used for a texture that
+// has fewer samples than the pattern's sample extent.
+TEST(Hostile, Channel3WithoutSamples) {
+  const Pattern p = P("X0 X1 S0 Y0 X2 Y1");
+  Layout L = sentinel_layout();
+  EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 16, 16), LayoutKind::Pattern, p, &L), Code::invalid_argument,
+               "addresses 2 samples (S0) but the texture has 1");
+  expect_sentinel(L);
+  // A sample term in an XOR chain reads sample bit 0, which is 0 for a
+  // single-sample texture: harmless, accepted.
+  EXPECT_TRUE(make(tex2d("R8G8B8A8_UNORM", 16, 16), LayoutKind::Pattern, P("X0 X1 Y0^S0 X2 Y1"), &L).ok());
+  // More samples than the pattern addresses.
+  TextureDesc ms = tex2d("R8G8B8A8_UNORM", 16, 16);
+  ms.samples = 4;
+  L = sentinel_layout();
+  EXPECT_ERROR(make(ms, LayoutKind::Pattern, p, &L), Code::invalid_argument, "samples = 4 but the pattern addresses only 2");
+  expect_sentinel(L);
+  // Device layouts check it too.
+  DeviceLayoutDesc dd;
+  dd.texture = tex2d("R8G8B8A8_UNORM", 16, 16);
+  dd.patterns[0] = p;
+  dd.subresources.resize(1);
+  EXPECT_ERROR(make_device_layout(dd, &L), Code::invalid_argument, "addresses 2 samples (S0) but the texture has 1");
+  expect_sentinel(L);
+  // With the samples it addresses, the pattern is fine; the D3D12 copies refuse MSAA.
+  ms.samples = 2;
+  ASSERT_TRUE(make(ms, LayoutKind::Pattern, p, &L).ok());
+  Fenced res(L.size()), lin(16 * 16 * 4);
+  EXPECT_ERROR(write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), 64, 1024), Code::unsupported,
+               "samples = 2: D3D12 refuses MSAA");
+  EXPECT_TRUE(res.untouched() && lin.untouched());
+}
+
+TEST(Hostile, ZBitsWithStackedDepth) {
+  EXPECT_ERROR(validate(P("X0 X1 Y0 Z0 Y1 stack")), Code::invalid_argument,
+               "InterleavePatternSourceBits[3] = Z0: STACK_DEPTH_SLICES patterns must not use Z bits");
+  EXPECT_ERROR(validate(P("X0 X1 Y0^Z1 Y1 stack")), Code::invalid_argument,
+               "InterleavePatternXORSourceBits[2] = Z1: STACK_DEPTH_SLICES patterns must not use Z bits");
+  EXPECT_ERROR(validate(P("X0 X1 X2 X3 X4 X5 X6 X7 Y0 Y1 post9=Z2 stack")), Code::invalid_argument,
+               "PostambleXORSourceBits[9] = Z2: STACK_DEPTH_SLICES");
+  Layout L = sentinel_layout();
+  EXPECT_ERROR(make(tex3d("R8G8B8A8_UNORM", 8, 8, 4), LayoutKind::Pattern, P("X0 X1 Y0 Z0 Y1 stack"), &L), Code::invalid_argument,
+               "STACK_DEPTH_SLICES patterns must not use Z bits");
+  expect_sentinel(L);
+  // A depth pre-swizzle offset with a stacked pattern (device layouts).
+  DeviceLayoutDesc dd;
+  dd.texture = tex3d("R8G8B8A8_UNORM", 8, 8, 4);
+  dd.patterns[0] = P("X0 X1 X2 Y0 X3 Y1 stack");
+  dd.subresources.resize(1);
+  dd.subresources[0].depth_pre_swizzle = 1;
+  EXPECT_ERROR(make_device_layout(dd, &L), Code::invalid_argument, "pre-swizzle Z = 1 with STACK_DEPTH_SLICES");
+  expect_sentinel(L);
+}
+
+// ---- Copies -----------------------------------------------------------------
+
+TEST(Hostile, BoxOutsideOrInverted) {
+  const Layout L = layout_of(tex3d("R8G8B8A8_UNORM", 20, 10, 4), LayoutKind::Std64K);
+  const uint64_t big = 20 * 4 * 10 * 4;
+  for (const Box& b : {Box{0, 0, 0, 21, 10, 4}, Box{0, 0, 0, 20, 11, 4}, Box{0, 0, 0, 20, 10, 5}, Box{19, 0, 0, 0xffffffffu, 1, 1}}) {
+    SCOPED_TRACE(std::to_string(b.right) + "," + std::to_string(b.bottom) + "," + std::to_string(b.back));
+    expect_copy_error(L, 0, &b, L.size(), big, 80, 800, Code::out_of_range, "lies outside subresource 0 (20x10x4 texels)",
+                      "lies outside subresource 0");
+  }
+  // An inverted (empty) box is D3D12's no-op: success, nothing written.
+  for (const Box& b : {Box{5, 0, 0, 4, 10, 4}, Box{0, 7, 0, 20, 3, 4}, Box{0, 0, 3, 20, 10, 1}, Box{30, 0, 0, 25, 10, 4}}) {
+    Fenced res(L.size()), lin(big);
+    EXPECT_TRUE(write_to_subresource(L, res.data(), res.size(), 0, &b, lin.data(), lin.size(), 80, 800).ok());
+    EXPECT_TRUE(read_from_subresource(lin.data(), lin.size(), 80, 800, L, res.data(), res.size(), 0, &b).ok());
+    EXPECT_TRUE(res.untouched() && lin.untouched());
+  }
+  // BC: left/top off the 4x4 grid; right/bottom neither on it nor at the edge.
+  const Layout B = layout_of(tex2d("BC1_UNORM", 30, 30), LayoutKind::Std64K);
+  const Box off_grid{2, 0, 0, 8, 8, 1}, bad_edge{0, 0, 0, 9, 8, 1};
+  expect_copy_error(B, 0, &off_grid, B.size(), 4096, 64, 4096, Code::invalid_argument,
+                    "box left/top = 2/0 must be multiples of the 4x4 block", "box left/top = 2/0");
+  expect_copy_error(B, 0, &bad_edge, B.size(), 4096, 64, 4096, Code::invalid_argument,
+                    "box right/bottom = 9/8 must be multiples of the block size or the subresource edge", "box right/bottom = 9/8");
+  // copy_regions: source box outside, destination outside.
+  RegionCopy r;
+  r.whole_source = false;
+  r.src_box = Box{0, 0, 0, 21, 10, 1};
+  Fenced dst(L.size(), 7), src(L.size(), 8);
+  EXPECT_ERROR(copy_regions(L, dst.data(), dst.size(), L, src.data(), src.size(), &r, 1), Code::out_of_range,
+               "region 0: source box lies outside source subresource 0");
+  r.src_box = Box{0, 0, 0, 8, 8, 1};
+  r.dst_x = 16;
+  EXPECT_ERROR(copy_regions(L, dst.data(), dst.size(), L, src.data(), src.size(), &r, 1), Code::out_of_range,
+               "region 0: the region at (16,0,0) does not fit in destination subresource 0");
+  EXPECT_TRUE(dst.untouched() && src.untouched());
+}
+
+TEST(Hostile, RowPitchSmallerThanARow) {
+  const Layout L = layout_of(tex2d("R8G8B8A8_UNORM", 20, 10), LayoutKind::Std64K);
+  expect_copy_error(L, 0, nullptr, L.size(), 20 * 4 * 10, 79, 800, Code::invalid_argument,
+                    "source row pitch = 79 is smaller than a row of the box (80 bytes)",
+                    "destination row pitch = 79 is smaller than a row of the box (80 bytes)");
+  // A layout whose row pitch cannot hold a row of blocks, or is not a multiple of the block.
+  TextureDesc d = tex2d("R8G8B8A8_UNORM", 200, 10);
+  LayoutSpec spec;
+  spec.kind = LayoutKind::Std64K;
+  spec.row_pitch_B = 65536;  // 200 texels of 4 bytes need 2 tiles of 128 texels
+  Layout out = sentinel_layout();
+  EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument, "row_pitch = 65536 is smaller than a row of blocks of mip 0 (131072 bytes)");
+  spec.row_pitch_B = 131072 + 4;
+  EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument, "row_pitch = 131076 is not a multiple of the block size (65536 bytes)");
+  spec.kind = LayoutKind::RowMajor;
+  spec.row_pitch_B = 799;
+  EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument, "row_pitch = 799 is smaller than a row");
+  expect_sentinel(out);
+}
+
+TEST(Hostile, DepthPitchSmallerThanASlice) {
+  const Layout L = layout_of(tex3d("R8G8B8A8_UNORM", 20, 10, 4), LayoutKind::Std64K);
+  expect_copy_error(L, 0, nullptr, L.size(), 800 * 4, 80, 799, Code::invalid_argument,
+                    "source depth pitch = 799 is smaller than a slice of the box (800 bytes)",
+                    "destination depth pitch = 799 is smaller than a slice of the box (800 bytes)");
+  TextureDesc d = tex3d("R8G8B8A8_UNORM", 64, 64, 8);
+  LayoutSpec spec;
+  spec.kind = LayoutKind::RowMajor;
+  spec.depth_pitch_B = 256 * 64 - 256;
+  Layout out = sentinel_layout();
+  EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument, "depth_pitch = 16128 is smaller than a slice of mip 0 (16384 bytes)");
+  // Stacked depth: the depth pitch counts rows and must hold the height.
+  spec.kind = LayoutKind::Pattern;
+  spec.pattern = P("X0 X1 X2 Y0 X3 Y1 stack");
+  spec.depth_pitch_B = 0;
+  spec.stack_rows = 63;
+  EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument, "depth_pitch = 63 rows is smaller than the height of mip 0 (64 rows");
+  expect_sentinel(out);
+}
+
+TEST(Hostile, BufferOneByteShort) {
+  const Layout L = layout_of(tex3d("R16G16B16A16_FLOAT", 20, 10, 3), LayoutKind::Std64K);
+  const uint64_t rp = 20 * 8 + 16, dp = rp * 10 + 8;
+  const uint64_t need = 2 * dp + 9 * rp + 20 * 8;
+  // Linear side one byte short; resource one byte short.
+  expect_copy_error(L, 0, nullptr, L.size(), need - 1, rp, dp, Code::buffer_too_small,
+                    "source buffer is " + std::to_string(need - 1) + " bytes; the box needs " + std::to_string(need),
+                    "destination buffer is " + std::to_string(need - 1) + " bytes; the box needs " + std::to_string(need));
+  expect_copy_error(L, 0, nullptr, L.size() - 1, need, rp, dp, Code::buffer_too_small,
+                    "resource buffer is " + std::to_string(L.size() - 1) + " bytes; subresource 0 ends at byte " + std::to_string(L.size()),
+                    "resource buffer is " + std::to_string(L.size() - 1));
+  expect_copy_ok(L, 0, nullptr, need, rp, dp);  // exact sizes work
+  // A box: the linear side needs only the box.
+  const Box b{4, 2, 1, 9, 5, 3};
+  const uint64_t bneed = 1 * dp + 2 * rp + 5 * 8;
+  expect_copy_error(L, 0, &b, L.size(), bneed - 1, rp, dp, Code::buffer_too_small, "the box needs " + std::to_string(bneed),
+                    "the box needs " + std::to_string(bneed));
+  expect_copy_ok(L, 0, &b, bneed, rp, dp);
+  // copy_regions, both sides.
+  RegionCopy r;
+  Fenced dst(L.size() - 1, 1), src(L.size(), 2), dst_ok(L.size(), 3), src_short(L.size() - 1, 4);
+  EXPECT_ERROR(copy_regions(L, dst.data(), dst.size(), L, src.data(), src.size(), &r, 1), Code::buffer_too_small,
+               "region 0: destination buffer is " + std::to_string(L.size() - 1) + " bytes");
+  EXPECT_ERROR(copy_regions(L, dst_ok.data(), dst_ok.size(), L, src_short.data(), src_short.size(), &r, 1), Code::buffer_too_small,
+               "region 0: source buffer is " + std::to_string(L.size() - 1) + " bytes");
+  EXPECT_TRUE(dst.untouched() && src.untouched() && dst_ok.untouched() && src_short.untouched());
+  // copy_tiles: the buffer one byte short of two 64KB tiles after its offset; the resource one byte short.
+  TileCoordinate at;
+  TileRegionSize two;
+  two.num_tiles = 2;
+  const Layout T = layout_of(tex2d("R8G8B8A8_UNORM", 300, 100), LayoutKind::Std64K);
+  for (auto dir : {TileCopyDirection::LinearBufferToSwizzled, TileCopyDirection::SwizzledToLinearBuffer}) {
+    Fenced res(T.size(), 5), buf(2 * 65536 + 16 - 1, 6), res_short(T.size() - 1, 7), buf_ok(2 * 65536 + 16, 8);
+    EXPECT_ERROR(copy_tiles(T, res.data(), res.size(), at, two, buf.data(), buf.size(), 16, dir), Code::buffer_too_small,
+                 "buffer is 131087 bytes; 2 tiles from offset 16 need 131088");
+    EXPECT_ERROR(copy_tiles(T, res_short.data(), res_short.size(), at, two, buf_ok.data(), buf_ok.size(), 16, dir), Code::buffer_too_small,
+                 "resource buffer is " + std::to_string(T.size() - 1));
+    EXPECT_TRUE(res.untouched() && buf.untouched() && res_short.untouched() && buf_ok.untouched());
+  }
+}
+
+TEST(Hostile, SizesOverflow64Bits) {
+  // 2^32-1 x 2^32-1 texels of 16 bytes: 2^68 bytes per slice.
+  TextureDesc d = tex2d("R32G32B32A32_FLOAT", 0xffffffffu, 0xffffffffu);
+  Layout L = sentinel_layout();
+  for (LayoutKind k : {LayoutKind::RowMajor, LayoutKind::Std64K, LayoutKind::Std4K}) {
+    SCOPED_TRACE(static_cast<int>(k));
+    EXPECT_ERROR(make(d, k, {}, &L), Code::overflow, "does not fit in 64 bits");
+  }
+  EXPECT_ERROR(make(d, LayoutKind::Pattern, P("X0 X1 X2 X3 Y0 X4 Y1"), &L), Code::overflow, "does not fit in 64 bits");
+  // 3D: each slice fits, the volume does not.
+  EXPECT_ERROR(make(tex3d("R32G32B32A32_FLOAT", 0xffffffu, 0xffffffu, 0xffffffu), LayoutKind::RowMajor, {}, &L), Code::overflow,
+               "does not fit in 64 bits");
+  expect_sentinel(L);
+  std::vector<Footprint> fp;
+  uint64_t total = 0;
+  EXPECT_ERROR(copyable_footprints(d, &fp, &total), Code::overflow, "does not fit in 64 bits");
+  uint64_t bytes = 0;
+  EXPECT_ERROR(dds_data_size(d, &bytes), Code::overflow, "overflows 64 bits");
+  // Pitches whose product with the box overflows.
+  const Layout S = layout_of(tex3d("R8_UNORM", 8, 8, 4), LayoutKind::Std4K);
+  const uint64_t huge = uint64_t{1} << 62;
+  expect_copy_error(S, 0, nullptr, S.size(), 4096, huge, huge * 3, Code::overflow, "source slice size does not fit in 64 bits",
+                    "destination slice size does not fit in 64 bits");
+  expect_copy_error(S, 0, nullptr, S.size(), 4096, 32, huge * 2, Code::overflow, "source size does not fit in 64 bits",
+                    "destination size does not fit in 64 bits");
+  // A device layout placing a subresource at the top of the address space.
+  DeviceLayoutDesc dd;
+  dd.texture = tex2d("R8_UNORM", 64, 64);
+  dd.patterns[0] = P("X0 X1 X2 X3 Y0 Y1 Y2 Y3");
+  dd.subresources.resize(1);
+  dd.subresources[0].offset = std::numeric_limits<uint64_t>::max() - 100;
+  EXPECT_ERROR(make_device_layout(dd, &L), Code::overflow, "subresource 0 end does not fit in 64 bits");
+  expect_sentinel(L);
+  // Resource-side copy checks when offset + size overflow are covered by the
+  // layout: no layout can hold such a subresource.
+}
+
+TEST(Hostile, WidthOrHeightZero) {
+  Layout L = sentinel_layout();
+  for (LayoutKind k : {LayoutKind::RowMajor, LayoutKind::Std64K, LayoutKind::Std4K}) {
+    EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 0, 16), k, {}, &L), Code::invalid_argument, "width = 0");
+    EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 16, 0), k, {}, &L), Code::invalid_argument, "height = 0");
+  }
+  EXPECT_ERROR(make(tex3d("R8G8B8A8_UNORM", 16, 16, 0), LayoutKind::RowMajor, {}, &L), Code::invalid_argument, "depth = 0");
+  EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 16, 16, 1, 0), LayoutKind::RowMajor, {}, &L), Code::invalid_argument, "array_size = 0");
+  EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 16, 16, 0), LayoutKind::RowMajor, {}, &L), Code::invalid_argument, "mip_levels = 0");
+  expect_sentinel(L);
+  DeviceLayoutDesc dd;
+  dd.texture = tex2d("R8_UNORM", 0, 64);
+  dd.patterns[0] = P("X0 X1 X2 X3 Y0 Y1 Y2 Y3");
+  dd.subresources.resize(1);
+  EXPECT_ERROR(make_device_layout(dd, &L), Code::invalid_argument, "width = 0");
+  expect_sentinel(L);
+  std::vector<Footprint> fp;
+  EXPECT_ERROR(copyable_footprints(tex2d("R8_UNORM", 4, 0), &fp, nullptr), Code::invalid_argument, "height = 0");
+  EXPECT_TRUE(fp.empty());
+  uint64_t bytes = 7;
+  EXPECT_ERROR(dds_data_size(tex2d("R8_UNORM", 0, 4), &bytes), Code::invalid_argument, "width = 0");
+  // The resource-layout JSON and the vendor layouts reach the same check.
+  DeviceLayoutDesc j;
+  ASSERT_TRUE(parse_resource_layout_json(R"({"format": "R8_UNORM", "width": 0, "height": 4, "patterns": ["X0 Y0"],)"
+                                         R"( "subresources": [{"offset": 0}]})",
+                                         &j)
+                  .ok());
+  EXPECT_ERROR(make_device_layout(j, &L), Code::invalid_argument, "width = 0");
+  EXPECT_FALSE(make_named_layout("intel-tile4", tex2d("R8G8B8A8_UNORM", 0, 16), &L).ok());
+  expect_sentinel(L);
+}
+
+TEST(Hostile, MipCountLargerThanTheChain) {
+  Layout L = sentinel_layout();
+  EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 16, 16, 6), LayoutKind::Std64K, {}, &L), Code::invalid_argument,
+               "mip_levels = 6 exceeds the full chain of 5 for 16x16");
+  EXPECT_ERROR(make(tex3d("R8G8B8A8_UNORM", 4, 4, 32, 7), LayoutKind::RowMajor, {}, &L), Code::invalid_argument,
+               "mip_levels = 7 exceeds the full chain of 6 for 4x4x32");
+  EXPECT_ERROR(make(tex2d("R8_UNORM", 1, 1, 0xffffffffu), LayoutKind::RowMajor, {}, &L), Code::invalid_argument,
+               "mip_levels = 4294967295 exceeds the full chain of 1");
+  expect_sentinel(L);
+  // A full chain works.
+  EXPECT_TRUE(make(tex2d("R8G8B8A8_UNORM", 16, 16, 5), LayoutKind::Std64K, {}, &L).ok());
+  // Packed-mip info that does not add up to the chain.
+  LayoutSpec spec;
+  spec.kind = LayoutKind::Std64K;
+  spec.mip_tail = MipTail::D3D12;
+  spec.packed = {3, 3, 1};
+  Layout out = sentinel_layout();
+  EXPECT_ERROR(make_layout(tex2d("R8G8B8A8_UNORM", 256, 256, 5), spec, &out), Code::invalid_argument,
+               "num_standard_mips (3) + num_packed_mips (3) != mip_levels (5)");
+  expect_sentinel(out);
+}
+
+TEST(Hostile, ArrayIndexOutOfRange) {
+  const Layout L = layout_of(tex2d("R8G8B8A8_UNORM", 16, 16, 2, 3), LayoutKind::Std4K);  // 6 subresources
+  ASSERT_EQ(L.subresource_count(), 6u);
+  const uint32_t bad = calc_subresource(0, 3, 0, 2, 3);  // slice 3 of 3
+  expect_copy_error(L, bad, nullptr, L.size(), 16 * 16 * 4, 64, 1024, Code::out_of_range, "subresource = 6 (the resource has 6)",
+                    "subresource = 6 (the resource has 6)");
+  expect_copy_error(L, 0xffffffffu, nullptr, L.size(), 16 * 16 * 4, 64, 1024, Code::out_of_range, "subresource = 4294967295",
+                    "subresource = 4294967295");
+  SubresourceLayout s;
+  EXPECT_ERROR(L.subresource(bad, &s), Code::out_of_range, "subresource = 6");
+  uint64_t off = 0;
+  EXPECT_ERROR(element_offset(L, bad, 0, 0, 0, 0, &off), Code::out_of_range, "subresource = 6");
+  EXPECT_ERROR(element_offset(L, 0, 16, 0, 0, 0, &off), Code::out_of_range, "x = 16 (subresource 0 is 16 elements wide)");
+  EXPECT_ERROR(element_offset(L, 0, 0, 0, 0, 1, &off), Code::out_of_range, "sample = 1");
+  Location loc;
+  EXPECT_ERROR(locate(L, L.size(), &loc), Code::out_of_range, "at or past the end of the resource");
+  // copy_regions, either side; copy_tiles.
+  Fenced dst(L.size(), 1), src(L.size(), 2);
+  RegionCopy r;
+  r.dst_subresource = 6;
+  EXPECT_ERROR(copy_regions(L, dst.data(), dst.size(), L, src.data(), src.size(), &r, 1), Code::out_of_range,
+               "region 0: destination subresource = 6");
+  r.dst_subresource = 0;
+  r.src_subresource = 9;
+  EXPECT_ERROR(copy_regions(L, dst.data(), dst.size(), L, src.data(), src.size(), &r, 1), Code::out_of_range,
+               "region 0: source subresource = 9");
+  TileCoordinate at;
+  at.subresource = 6;
+  TileRegionSize one;
+  EXPECT_ERROR(copy_tiles(L, dst.data(), dst.size(), at, one, src.data(), src.size(), 0, TileCopyDirection::SwizzledToLinearBuffer),
+               Code::out_of_range, "subresource = 6");
+  at.subresource = 0;
+  at.x = 1;  // a 16x16 surface has one 4KB tile
+  EXPECT_ERROR(copy_tiles(L, dst.data(), dst.size(), at, one, src.data(), src.size(), 0, TileCopyDirection::LinearBufferToSwizzled),
+               Code::out_of_range, "tile coordinate (1,0,0) is outside the 1x1x1 tile grid of subresource 0");
+  EXPECT_TRUE(dst.untouched() && src.untouched());
+  // Device layouts: an indexable slot that names no pattern.
+  DeviceLayoutDesc dd;
+  dd.texture = tex2d("R8_UNORM", 16, 16);
+  dd.patterns[0] = P("X0 X1 X2 X3 Y0 Y1 Y2 Y3");
+  dd.indexable = true;
+  dd.subresources.resize(1);
+  dd.subresources[0].column_pre_swizzle = 18;
+  Layout out = sentinel_layout();
+  EXPECT_ERROR(make_device_layout(dd, &out), Code::invalid_argument, "ColumnPreSwizzleOffset = 18 names no pattern slot");
+  expect_sentinel(out);
+}
+
+TEST(Hostile, NonPowerOfTwoElementInSwizzledLayout) {
+  const TextureDesc d = tex2d("R32G32B32_FLOAT", 16, 16);  // 12-byte elements
+  Layout L = sentinel_layout();
+  EXPECT_ERROR(make(d, LayoutKind::Std64K, {}, &L), Code::unsupported, "std64k: format R32G32B32_FLOAT has 12-byte elements");
+  EXPECT_ERROR(make(d, LayoutKind::Std4K, {}, &L), Code::unsupported, "std4k: format R32G32B32_FLOAT has 12-byte elements");
+  EXPECT_ERROR(make(d, LayoutKind::Pattern, P("X0 X1 X2 X3 Y0 Y1"), &L), Code::unsupported,
+               "pattern layout: format R32G32B32_FLOAT has 12-byte elements");
+  expect_sentinel(L);
+  std::shared_ptr<const Plan> plan;
+  EXPECT_FALSE(Plan::compile(P("X0 X1 X2 X3 Y0 Y1"), 12, &plan).ok() && plan && plan->element_log2 >= 0);
+  // Row-major handles them (rule 11); exact buffers copy, guards intact.
+  const Layout R = layout_of(d, LayoutKind::RowMajor);
+  expect_copy_ok(R, 0, nullptr, 16 * 16 * 12, 16 * 12, 16 * 16 * 12);
+}
+
+TEST(Hostile, TruncatedDds) {
+  // A valid 8x8 BC1 file with 4 mips, then every shorter prefix.
+  DdsTexture t;
+  t.desc = tex2d("BC1_UNORM", 8, 8, 4);
+  uint64_t n = 0;
+  ASSERT_TRUE(dds_data_size(t.desc, &n).ok());
+  t.data.assign(n, 0x5a);
+  std::vector<uint8_t> file;
+  ASSERT_TRUE(write_dds(t, &file).ok());
+  DdsTexture sentinel;
+  sentinel.desc = tex2d("R8_UNORM", 3, 5);
+  sentinel.data = {1, 2, 3};
+  for (size_t len = 0; len < file.size(); ++len) {
+    std::vector<uint8_t> cut(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(len));  // exact size: ASan sees overreads
+    DdsTexture out = sentinel;
+    const Status st = read_dds(cut, &out);
+    ASSERT_EQ(st.code(), Code::parse_error) << len << ": " << st.message();
+    const char* frag = len < 4     ? "too short for the magic"
+                       : len < 128 ? "truncated inside DDS_HEADER (needs 128)"
+                       : len < 148 ? "truncated inside DDS_HEADER_DXT10 (needs 148)"
+                                   : "file is truncated: the texels of a 8x8";
+    EXPECT_NE(st.message().find(frag), std::string::npos) << len << ": " << st.message();
+    EXPECT_EQ(out.data, sentinel.data);
+    EXPECT_EQ(out.desc.width, 3u);
+  }
+  DdsTexture back;
+  ASSERT_TRUE(read_dds(file, &back).ok());
+  EXPECT_EQ(back.data, t.data);
+  // The texel bytes of the last mip one short: the message names the texture.
+  std::vector<uint8_t> cut(file.begin(), file.end() - 1);
+  EXPECT_ERROR(read_dds(cut, &back), Code::parse_error, "file is truncated: the texels of a 8x8");
+}
+
+TEST(Hostile, JsonWithWrongTypes) {
+  const Pattern keep = P("X0 X1 Y0");
+  struct Row {
+    const char* json;
+    const char* fragment;
+  };
+  const Row pattern_rows[] = {
+      {R"({"bits": "X0 X1"})", "\"bits\" must be an array of strings"},
+      {R"({"bits": ["X0", 1]})", "bits[1] is not a string"},
+      {R"({"bits": ["X0", null]})", "bits[1] is not a string"},
+      {R"({"bits": ["X0"], "postamble": ["Y4"]})", "\"postamble\" must be an object"},
+      {R"({"bits": ["X0"], "postamble": {"8": 5}})", "postamble[\"8\"] is not a string"},
+      {R"({"bits": ["X0"], "immediate": [1]})", "\"immediate\" must be a 32-bit unsigned integer"},
+      {R"({"bits": ["X0"], "immediate": -1})", "\"immediate\" must be a 32-bit unsigned integer"},
+      {R"({"bits": ["X0"], "immediate": 4294967296})", "\"immediate\" must be a 32-bit unsigned integer"},
+      {R"({"bits": ["X0"], "immediate": 1.5})", "\"immediate\" must be a 32-bit unsigned integer"},
+      {R"({"bits": ["X0"], "flags": "stack"})", "\"flags\" must be an array"},
+      {R"({"bits": ["X0"], "flags": [1]})", "flags entries must be strings"},
+      {R"(["X0", "X1"])", "the top level must be an object"},
+      {R"({"bits": ["X0")", "not valid JSON"},
+  };
+  for (const Row& r : pattern_rows) {
+    Pattern out = keep;
+    EXPECT_ERROR(parse_pattern_json(r.json, &out), Code::parse_error, r.fragment);
+    EXPECT_EQ(out, keep) << r.json;
+  }
+  const Row layout_rows[] = {
+      {R"({"format": 28, "width": 4, "patterns": ["X0"], "subresources": []})", "\"format\" must be a DXGI format name"},
+      {R"({"format": "R8_UNORM", "width": "4", "patterns": ["X0"], "subresources": []})", "\"width\" must be an unsigned integer"},
+      {R"({"format": "R8_UNORM", "width": -4, "patterns": ["X0"], "subresources": []})", "\"width\" must be an unsigned integer"},
+      {R"({"format": "R8_UNORM", "width": 4.5, "patterns": ["X0"], "subresources": []})", "\"width\" must be an unsigned integer"},
+      {R"({"format": "R8_UNORM", "width": 4294967296, "patterns": ["X0"], "subresources": []})", "does not fit in 32 bits"},
+      {R"({"format": "R8_UNORM", "width": 4, "dimension": 3, "patterns": ["X0"], "subresources": []})", "\"dimension\" must be"},
+      {R"({"format": "R8_UNORM", "width": 4, "indexable": 1, "patterns": ["X0"], "subresources": []})", "\"indexable\" must be true or false"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": "X0", "subresources": []})", "\"patterns\" must be an array"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": [7], "subresources": []})", "patterns[0]: not a pattern"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": 7}], "subresources": []})", "patterns[0]: pattern JSON"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "mip_transitions": "1", "subresources": []})", "\"mip_transitions\" must be an array"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "mip_transitions": [true], "subresources": []})", "\"mip_transitions\"[0] must be an integer"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": {}})", "\"subresources\" must be an array"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": [3]})", "subresources[0] must be an object"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": [{"offset": "0"}]})", "subresources[0]: \"offset\" must be an unsigned integer"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": [{"offset": 0, "row_stride": [1]}]})", "\"row_stride\" must be an unsigned integer"},
+      {R"([1, 2])", "the top level must be an object"},
+  };
+  for (const Row& r : layout_rows) {
+    DeviceLayoutDesc out;
+    out.size = 77;
+    EXPECT_ERROR(parse_resource_layout_json(r.json, &out), Code::parse_error, r.fragment);
+    EXPECT_EQ(out.size, 77u) << r.json;
+    EXPECT_TRUE(out.subresources.empty()) << r.json;
+  }
+}
+
+// Hostile JSON that nests deeply: no parser may recurse per level. The
+// resource-layout parser refuses more than 64 levels (it used to overflow the
+// stack printing a pattern object back to text).
+TEST(Hostile, DeeplyNestedJson) {
+  const size_t depth = 100000;
+  const std::string nested = std::string(depth, '[') + std::string(depth, ']');
+  Pattern p = P("X0 X1"), keep = p;
+  EXPECT_ERROR(parse_pattern_json(nested, &p), Code::parse_error, "the top level must be an object");
+  EXPECT_ERROR(parse_pattern_json(R"({"bits": )" + nested + "}", &p), Code::parse_error, "bits[0] is not a string");
+  // Unknown keys are ignored, however deep.
+  ASSERT_TRUE(parse_pattern_json(R"({"bits": ["X0", "X1"], "note": )" + nested + "}", &p).ok());
+  EXPECT_EQ(p, keep);
+  DeviceLayoutDesc d;
+  d.size = 77;
+  const std::string doc = R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": ["X0"], "note": )" + nested +
+                          R"(}], "subresources": [{"offset": 0}]})";
+  EXPECT_ERROR(parse_resource_layout_json(doc, &d), Code::parse_error, "resource layout: nested more than 64 levels deep");
+  EXPECT_EQ(d.size, 77u);
+  // 64 levels are fine.
+  const std::string ok_doc = R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": ["X0"], "note": )" + std::string(60, '[') +
+                             std::string(60, ']') + R"(}], "subresources": [{"offset": 0}]})";
+  EXPECT_TRUE(parse_resource_layout_json(ok_doc, &d).ok());
+}
+
+// A hostile array size must not make a layout allocate a record per
+// subresource before failing (it took 2 GB; found by fuzz_copy_tiles).
+TEST(Hostile, HugeSubresourceCount) {
+  Layout L = sentinel_layout();
+  EXPECT_ERROR(make(tex2d("R8_UNORM", 4, 4, 1, 0xffffffffu), LayoutKind::RowMajor, {}, &L), Code::unsupported,
+               "subresource count = 4294967295 (mip_levels 1 x array_size 4294967295 x planes 1) is too large (swz's limit is 1048576)");
+  EXPECT_ERROR(make(tex2d("R8_UNORM", 1 << 15, 4, 16, (1 << 16) + 1), LayoutKind::Std64K, {}, &L), Code::unsupported, "is too large (swz's limit is 1048576)");
+  expect_sentinel(L);
+  std::vector<Footprint> fp;
+  EXPECT_ERROR(copyable_footprints(tex2d("NV12", 64, 64, 1, 1 << 20), &fp, nullptr), Code::unsupported, "is too large (swz's limit is 1048576)");
+  // D3D12's largest (2048 slices x 15 mips) is fine.
+  EXPECT_TRUE(make(tex2d("R8_UNORM", 16384, 16384, 15, 2048), LayoutKind::RowMajor, {}, &L).ok());
+}
+
+// copy_tiles with a hostile tile count fails on the buffer size before it
+// allocates or touches anything (it built a list of 2^28 entries first; found
+// by fuzz_copy_tiles).
+TEST(Hostile, CopyTilesHugeTileCount) {
+  const Layout L = layout_of(tex2d("R8_UNORM", 0x40000000u, 0x4000u), LayoutKind::Std64K);  // 2^28 tiles, never allocated
+  TileCoordinate at;
+  TileRegionSize many;
+  many.num_tiles = 1u << 28;
+  Fenced buf(65536);
+  EXPECT_ERROR(copy_tiles(L, nullptr, L.size(), at, many, buf.data(), buf.size(), 0, TileCopyDirection::SwizzledToLinearBuffer),
+               Code::buffer_too_small, "buffer is 65536 bytes; 268435456 tiles from offset 0 need 17592186044416");
+  EXPECT_TRUE(buf.untouched());
+  many.num_tiles = (1u << 28) + 1;
+  EXPECT_ERROR(copy_tiles(L, nullptr, L.size(), at, many, buf.data(), buf.size(), 0, TileCopyDirection::SwizzledToLinearBuffer),
+               Code::out_of_range, "run past the subresource's 268435456 tiles");
+}
+
+// Pitches the box does not use may hold anything (D3D12 ignores them): a
+// depth pitch of 2^64-1 on a 2D copy, a row pitch of 2^64-1 on a one-row box.
+// The kernels stepped their pointers by such a pitch past the last slice and
+// wrapped around the address space (UBSan; found by fuzz_copy_subresource).
+TEST(Hostile, UnusedPitchesMayHoldAnything) {
+  const Layout L = layout_of(tex2d("R8_UNORM", 283, 127), LayoutKind::RowMajor);
+  const uint64_t all = std::numeric_limits<uint64_t>::max();
+  const Box one_row{0, 5, 0, 283, 6, 1};
+  for (Backend b : {Backend::Scalar, Backend::Highway, Backend::Xsimd})
+    for (unsigned threads : {1u, 3u}) {
+      SCOPED_TRACE(std::string(backend_name(b)) + " x" + std::to_string(threads));
+      CopyOptions o;
+      o.backend = b;
+      o.threads = threads;
+      o.write_combined = true;
+      Fenced res(L.size()), lin(131071 * 126 + 283);
+      Status st = write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), 131071, all, o);
+      if (st.code() == Code::unsupported) continue;  // backend not built
+      EXPECT_TRUE(st.ok()) << st.message();
+      EXPECT_TRUE(read_from_subresource(lin.data(), lin.size(), 131071, all, L, res.data(), res.size(), 0, nullptr, o).ok());
+      EXPECT_TRUE(write_to_subresource(L, res.data(), res.size(), 0, &one_row, lin.data(), 283, all, all, o).ok());
+      EXPECT_TRUE(read_from_subresource(lin.data(), 283, all, all, L, res.data(), res.size(), 0, &one_row, o).ok());
+      EXPECT_TRUE(res.guards_intact() && lin.guards_intact());
+    }
+}
