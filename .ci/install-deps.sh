@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the Debian packages swz needs to build, test and run (DESIGN.md §4).
+# Installs the Debian packages swz needs to build, test and run (.ci/install-deps.sh).
 # Works as root on a fresh Debian 12 (no sudo needed) or as a user with sudo.
 # Does nothing when every package is already installed.
 set -euo pipefail

@@ -1,6 +1,8 @@
 // swz — single addresses: the spec reference routine and element lookup.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 #include "swz/layout.hpp"
 #include "swz/pattern.hpp"
@@ -12,26 +14,69 @@ namespace swz {
 struct AddressParams {
   uint64_t row_pitch = 0;    ///< bytes between rows of blocks
   uint64_t depth_pitch = 0;  ///< bytes between slices of blocks; ROWS with STACK_DEPTH_SLICES
-  uint64_t pre_swizzle[3] = {0, 0, 0};  ///< X bytes, Y, Z added first (DESIGN.md §2 rule 5)
+  uint64_t pre_swizzle[3] = {0, 0, 0};  ///< X bytes, Y, Z added first (docs/ARCHITECTURE.md rule 5)
 };
 
-/// The oracle: the spec's SimpleSwizzle (seed 000) with DESIGN.md §2's
+/// The oracle: the spec's SimpleSwizzle (the D3D12 parameterized-swizzle specification) with docs/ARCHITECTURE.md §2's
 /// decisions: 64-bit, sample channel, stacking per the prose (rule 6), block
 /// extents derived from the pattern. x is in BYTES. Scalar, per bit, slow.
 uint64_t reference_offset(const Pattern& p, uint64_t x_bytes, uint64_t y, uint64_t z, uint64_t sample,
                           const AddressParams& a);
-
-/// The spec's sample routine transcribed literally (32-bit, block indices taken
-/// before stacking, depthStride added in bytes). Kept only to show where it
-/// departs from the prose for stacked depth (tests/test_reference.cpp).
-uint32_t literal_simple_swizzle(const Pattern& p, const uint32_t src[3], const uint32_t pre[3], uint32_t stride,
-                                uint32_t depth_stride);
 
 /// Byte offset, in the resource, of the first byte of element (x, y, z) and
 /// sample of a subresource. Coordinates are ELEMENTS (texels; 4x4 blocks for
 /// BC). Errors: subresource or coordinate out of range.
 Status element_offset(const Layout& layout, uint32_t subresource, uint32_t x, uint32_t y, uint32_t z,
                       uint32_t sample, uint64_t* out);
+
+/// The element-to-byte map of one subresource, built once and queried many
+/// times (the batch form of element_offset; Python's swz.offsets uses it).
+/// Coordinates are ELEMENTS, as for element_offset. Building it costs one
+/// table entry per column, row, slice and sample when `method` allows tables;
+/// lookups are then four loads, an add and XORs. Cheap to copy.
+class AddressMap {
+ public:
+  enum class Method { Automatic, AxisTables, Plan };
+  /// Builds the map of `subresource`. `expected_queries` guides Automatic:
+  /// tables are built when they are small next to the number of lookups.
+  /// Errors: subresource out of range, or in a packed mip tail (unsupported).
+  static Status make(const Layout& layout, uint32_t subresource, AddressMap* out, uint64_t expected_queries = 0,
+                     Method method = Method::Automatic);
+
+  /// Element counts per coordinate: width_el, height_el, depth, samples.
+  const uint64_t* limits() const { return limit_; }
+  bool uses_tables() const { return !tx_.empty(); }
+
+  /// Offset in the resource; every coordinate must be below limits() (not checked).
+  uint64_t offset_unchecked(uint64_t x, uint64_t y, uint64_t z, uint64_t sample) const {
+    if (tx_.empty()) return offset_by_plan(x, y, z, sample);
+    const Axis& ex = tx_[x];
+    const Axis& ey = ty_[y + z * stack_rows_];
+    const Axis& ez = tz_[stack_rows_ ? 0 : z];
+    return base_B_ + ((ex.base + ey.base + ez.base) ^ ex.g ^ ey.g ^ ez.g ^ ts_[sample].g);
+  }
+  /// Checked single lookup; out_of_range names the coordinate.
+  Status offset(uint64_t x, uint64_t y, uint64_t z, uint64_t sample, uint64_t* out) const;
+  /// Batch lookup of n elements: out[i] = offset of (x[i], y[i], z[i], sample[i]);
+  /// `sample` may be null (sample 0). Stops at the first coordinate out of
+  /// range (out_of_range naming it and its index); out[0..i) are then written.
+  Status offsets(const uint32_t* x, const uint32_t* y, const uint32_t* z, const uint32_t* sample, uint64_t n,
+                 uint64_t* out) const;
+
+ private:
+  struct Axis {
+    uint64_t base;  ///< whole-block share (added)
+    uint64_t g;     ///< in-block and postamble share (XORed)
+  };
+  uint64_t offset_by_plan(uint64_t x, uint64_t y, uint64_t z, uint64_t sample) const;
+  std::shared_ptr<const Plan> plan_;
+  uint32_t subresource_ = 0;
+  uint32_t element_bytes_ = 0;
+  uint64_t limit_[4] = {0, 0, 0, 0};
+  uint64_t base_B_ = 0, stack_rows_ = 0;
+  uint64_t pre_[3] = {0, 0, 0}, row_pitch_B_ = 0, depth_pitch_B_ = 0;
+  std::vector<Axis> tx_, ty_, tz_, ts_;
+};
 
 /// What a resource byte holds.
 struct Location {

@@ -1,7 +1,7 @@
 // swz — D3D12-style copies between linear memory and a laid-out resource.
 //
 // Semantics of ID3D12Resource::WriteToSubresource / ReadFromSubresource
-// (seed 000): a subresource index, an optional box IN TEXELS (right, bottom,
+// (the D3D12 parameterized-swizzle specification): a subresource index, an optional box IN TEXELS (right, bottom,
 // back exclusive; BC: left/top multiples of 4, right/bottom multiples of 4 or
 // the subresource edge), the linear side's row and depth pitch in bytes (row =
 // one row of elements, i.e. of 4x4 blocks for BC). Every buffer comes with its
@@ -20,6 +20,21 @@ namespace swz {
 struct Box {
   uint32_t left = 0, top = 0, front = 0, right = 0, bottom = 0, back = 0;
 };
+
+/// A box converted from texels to elements (4x4 blocks for block-compressed
+/// formats): origin and extent in elements, depth in slices.
+struct ElementBox {
+  uint32_t x_el = 0, y_el = 0, z = 0;
+  uint32_t width_el = 0, height_el = 0, depth = 0;
+  bool empty = false;  ///< the box has no texels (right <= left, ...): nothing to copy
+};
+
+/// Converts `box` (texels; null = the whole subresource) of `subresource`
+/// to elements, with D3D12's rules: the box lies inside the subresource
+/// (out_of_range otherwise); for block-compressed formats left/top are
+/// multiples of the block and right/bottom multiples of it or the subresource
+/// edge (invalid_argument). Every copy call uses this conversion.
+Status to_element_box(const Layout& layout, uint32_t subresource, const Box* box, ElementBox* out);
 
 enum class Backend { Auto, Scalar, Highway, Xsimd };
 
@@ -62,7 +77,7 @@ uint64_t packed_subresource_bytes(const SubresourceLayout& s);
 /// Name of a backend ("scalar", "highway", "xsimd").
 const char* backend_name(Backend b);
 
-// ---- Region and tile copies (seed 002) --------------------------------------
+// ---- Region and tile copies (the D3D12 batched copy APIs) --------------------------------------
 
 /// One CopyTextureRegion: a source box (texels; null = the whole source
 /// subresource) copied to (dst_x, dst_y, dst_z) of the destination subresource.

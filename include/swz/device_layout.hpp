@@ -8,7 +8,7 @@
 // offset, row stride, depth stride and pre-swizzle offsets. With
 // IndexableSwizzlePatterns the subresource's ColumnPreSwizzleOffset selects
 // the pattern slot instead, and no pre-swizzle offsets apply.
-// Slot rule: DESIGN.md §2 rule 9.
+// Slot rule: docs/ARCHITECTURE.md rule 9.
 #pragma once
 #include <array>
 #include <cstdint>

@@ -3,7 +3,7 @@
 //
 // One compute dispatch per subresource region converts between a linear
 // buffer and a laid-out resource buffer, byte for byte what the CPU kernels
-// produce (DESIGN.md §1-§3). The pattern's tables (G byte tables, the inverse
+// produce (docs/ARCHITECTURE.md). The pattern's tables (G byte tables, the inverse
 // in-block map as per-chunk columns) live in a storage buffer; the box,
 // pitches, pre-swizzle offsets and stacking go in push constants; each
 // workgroup owns a contiguous range of the resource (whole blocks or parts

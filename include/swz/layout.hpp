@@ -2,7 +2,7 @@
 //
 // A Layout places every subresource of a texture (mip levels x array slices)
 // in one resource allocation and gives each one a pattern, pitches and an
-// offset. Rules: DESIGN.md §2 rules 5, 6, 9, 12 and "Standard swizzle".
+// offset. Rules: docs/ARCHITECTURE.md rules 5, 6, 9, 12 and "Standard swizzle".
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -38,7 +38,7 @@ enum class LayoutKind {
   Explicit,  ///< patterns and placements given per subresource (drivers, vendor layouts)
 };
 
-/// Mip-tail policy (DESIGN.md "Standard swizzle"). None: every mip in its own
+/// Mip-tail policy (docs/ARCHITECTURE.md "Standard swizzle"). None: every mip in its own
 /// tiles. D3D12: the adapter packs the smallest mips; the caller passes what
 /// D3D12_PACKED_MIP_INFO reports, and the packed tiles are opaque bytes that
 /// copies refuse to touch.
@@ -84,7 +84,7 @@ struct SubresourceLayout {
 };
 
 /// One subresource placed explicitly, as a driver's GetResourceLayout reports
-/// it (seed 000 DDI) or as a vendor layout computes it. Entries are in
+/// it (the D3D12 DDI) or as a vendor layout computes it. Entries are in
 /// subresource-index order.
 struct SubresourcePlacement {
   uint64_t offset = 0;        ///< base of the subresource in the resource, bytes
@@ -124,6 +124,7 @@ class Layout {
   friend Status make_layout(const TextureDesc&, const LayoutSpec&, Layout*);
   friend Status make_explicit_layout(const TextureDesc&, const std::vector<Pattern>&, const std::vector<SubresourcePlacement>&,
                                      const std::string&, uint64_t, Layout*);
+  friend class AddressMap;
   static Status check_no_shared_bytes(const Layout& L);
   std::string name_;
   TextureDesc desc_{};

@@ -1,10 +1,10 @@
 // swz — the parameterized swizzle pattern descriptor.
 //
-// Models D3D12DDI_SWIZZLE_PATTERN_DESC_0022 (spec seed 000, "Parameterized
+// Models D3D12DDI_SWIZZLE_PATTERN_DESC_0022 (the D3D12 parameterized-swizzle specification, "Parameterized
 // swizzle"): 32 interleave entries, four interleave XOR chains, two postamble
 // XOR chains, the postamble immediate and flags. Channels: 0 = X in BYTES,
 // 1 = Y (rows of elements), 2 = Z (slices), 3 = sample index.
-// Semantic decisions: DESIGN.md §2.
+// Semantic decisions: docs/ARCHITECTURE.md §2.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -56,12 +56,12 @@ struct Pattern {
   /// Number of leading valid interleave entries: the block holds 2^n bytes.
   unsigned block_bits() const;
   /// Block extent per channel (X in bytes, Y, Z, samples): 2^(number of
-  /// primaries from that channel) (DESIGN.md §2 rule 2).
+  /// primaries from that channel) (docs/ARCHITECTURE.md rule 2).
   std::array<uint64_t, 4> block_extent() const;
   bool stack_depth_slices() const { return (flags & kFlagStackDepthSlices) != 0; }
 };
 
-// ---- Text form (DESIGN.md §2 "Text and binary forms") ----------------------
+// ---- Text form (docs/ARCHITECTURE.md "Text and binary forms") ----------------------
 // One token per address bit from bit 0: primary then up to four XOR terms,
 // e.g. "X0 X1 Y0^X5 Y1". "-" is an invalid interleave entry; "_" inside a chain
 // is an invalid XOR slot (keeps gaps exact). Then optional "post8=Y4^X9"
@@ -94,7 +94,7 @@ std::vector<uint8_t> to_ddi_bytes_0022(const Pattern& p);
 /// entries, which the older struct cannot hold.
 Status to_ddi_bytes_legacy(const Pattern& p, std::vector<uint8_t>* out);
 
-// ---- Validation (DESIGN.md §2 rule 8) ---------------------------------------
+// ---- Validation (docs/ARCHITECTURE.md rule 8) ---------------------------------------
 /// Checks the pattern for use with elements of `element_bytes` bytes, 1..16.
 /// For a power of two 2^k the element rule applies (address bits 0..k-1 are
 /// X0..X(k-1) with no terms; nothing reads those bits). Other sizes (12-byte

@@ -372,7 +372,6 @@ struct Extent {
 
 Extent resolve_extent(const Layout& L, uint32_t sub, py::handle box) {
   const SubresourceLayout& s = L.sub(sub);
-  const FormatInfo& f = L.desc().format;
   Extent e;
   e.eb = s.element_bytes;
   e.is3d = L.desc().dimension == Dimension::Texture3D;
@@ -392,22 +391,15 @@ Extent resolve_extent(const Layout& L, uint32_t sub, py::handle box) {
     e.has_box = true;
   }
   e.box = b;
-  if (b.right <= b.left || b.bottom <= b.top || b.back <= b.front) {
+  ElementBox eb;
+  check(to_element_box(L, sub, &b, &eb));
+  if (eb.empty) {
     e.empty = true;
     return e;
   }
-  if (b.right > s.width || b.bottom > s.height || b.back > s.depth)
-    raise_py(PyExc_IndexError, "box (" + std::to_string(b.left) + "," + std::to_string(b.top) + "," + std::to_string(b.front) + ")-(" +
-                                   std::to_string(b.right) + "," + std::to_string(b.bottom) + "," + std::to_string(b.back) +
-                                   ") lies outside subresource " + std::to_string(sub) + " (" + std::to_string(s.width) + "x" +
-                                   std::to_string(s.height) + "x" + std::to_string(s.depth) + " texels)");
-  const uint32_t bw = f.block_width, bh = f.block_height;
-  if (b.left % bw || b.top % bh || (b.right % bw && b.right != s.width) || (b.bottom % bh && b.bottom != s.height))
-    raise_py(PyExc_ValueError, std::string("box edges of a ") + f.name + " texture must lie on its " + std::to_string(bw) + "x" +
-                                   std::to_string(bh) + " blocks (right/bottom may also be the subresource edge)");
-  e.w = (b.right + bw - 1) / bw - b.left / bw;
-  e.h = (b.bottom + bh - 1) / bh - b.top / bh;
-  e.d = b.back - b.front;
+  e.w = eb.width_el;
+  e.h = eb.height_el;
+  e.d = eb.depth;
   return e;
 }
 
@@ -627,92 +619,44 @@ std::array<py::array, N> int64_inputs(const std::array<py::handle, N>& h) {
 
 const char* const kCoordNames[4] = {"x", "y", "z", "sample"};
 
-/// One coordinate value's share of an offset: its whole-block base (a sum)
-/// and its G bits (XORed), DESIGN.md §3: off = sum(base) ^ xor(G) ^ imm.
-struct AxisEntry {
-  uint64_t base;
-  uint64_t g;
-};
-
 /// swz.offsets core: byte offsets in the resource of elements (x, y, z, sample)
 /// of one subresource; x, y, z, sample int64 arrays of one shape. method: 0
-/// automatic, 1 per-axis tables (one lookup per coordinate; built when they
-/// are small next to the call), 2 the plan's byte tables (Plan::offset). Both
-/// give the same result; tests compare them.
+/// automatic, 1 per-axis tables, 2 the plan's byte tables (swz::AddressMap).
+/// Both give the same result; tests compare them.
 py::array offsets(const Layout& L, py::handle subresource, py::handle x, py::handle y, py::handle z, py::handle s, int method) {
   const uint32_t sub = as_subresource(L, subresource);
   auto in = int64_inputs<4>({x, y, z, s});
-  const SubresourceLayout& sl = L.sub(sub);
-  if (sl.packed)
-    raise_py(PyExc_ValueError, "subresource " + std::to_string(sub) + " is in the packed mip tail, whose layout is adapter-specific");
-  const Plan& plan = L.plan(sub);
   std::vector<py::ssize_t> shape(in[0].shape(), in[0].shape() + in[0].ndim());
   py::array_t<uint64_t> out(shape);
   uint64_t* o = out.mutable_data();
   const auto n = static_cast<uint64_t>(out.size());
-  const uint64_t limit[4] = {sl.width_el, sl.height_el, sl.depth, L.desc().samples};
-  const uint64_t eb = sl.element_bytes, pre0 = sl.pre_swizzle[0], pre1 = sl.pre_swizzle[1], pre2 = sl.pre_swizzle[2];
-  const uint64_t rp = sl.row_pitch, dp = sl.stack_depth ? 0 : sl.depth_pitch, stack = sl.stack_depth ? sl.depth_pitch : 0;
-  const uint64_t base = sl.offset;
-  // Per-axis tables: x (elements), y' (rows, after stacking: y + z * stack), z, s.
-  const uint64_t y_entries = stack ? limit[1] + (limit[2] - 1) * stack : limit[1];
-  const uint64_t z_entries = stack ? 1 : limit[2];
-  const uint64_t entries = limit[0] + y_entries + z_entries + limit[3];
-  const bool tables = method == 1 || (method == 0 && entries <= std::max<uint64_t>(4096, 2 * n) && entries <= (uint64_t{1} << 24));
+  AddressMap map;
+  Status built;
+  {
+    py::gil_scoped_release nogil;
+    const AddressMap::Method m =
+        method == 1 ? AddressMap::Method::AxisTables : method == 2 ? AddressMap::Method::Plan : AddressMap::Method::Automatic;
+    built = AddressMap::make(L, sub, &map, n, m);
+  }
+  check(built);
+  const uint64_t* limit = map.limits();
   int bad_coord = -1;
   size_t bad_index = 0;
   int64_t bad_value = 0;
   {
     py::gil_scoped_release nogil;
-    auto bad = [&](size_t i, const int64_t* v) {
+    for_each_broadcast<4>(in, [&](size_t i, const int64_t* v) {
       for (int c = 0; c < 4; ++c)
         if (static_cast<uint64_t>(v[c]) >= limit[c]) {
           bad_coord = c;
           bad_index = i;
           bad_value = v[c];
-          return true;
+          return false;
         }
-      return false;
-    };
-    if (tables) {
-      std::vector<AxisEntry> tx(limit[0]), ty(y_entries), tz(z_entries), ts(limit[3]);
-      for (uint64_t i = 0; i < limit[0]; ++i) {
-        const uint64_t xb = i * eb + pre0;
-        tx[i] = {(xb >> plan.ext_log2[0]) * plan.block_bytes, plan.g(0, static_cast<uint32_t>(xb))};
-      }
-      for (uint64_t i = 0; i < y_entries; ++i) {
-        const uint64_t yy = i + pre1;
-        ty[i] = {(yy >> plan.ext_log2[1]) * rp, plan.g(1, static_cast<uint32_t>(yy))};
-      }
-      for (uint64_t i = 0; i < z_entries; ++i) {
-        const uint64_t zz = stack ? 0 : i + pre2;
-        tz[i] = {(zz >> plan.ext_log2[2]) * dp, plan.g(2, static_cast<uint32_t>(zz))};
-      }
-      for (uint64_t i = 0; i < limit[3]; ++i) ts[i] = {0, plan.g(3, static_cast<uint32_t>(i)) ^ uint64_t{plan.immediate}};
-      const AxisEntry *X = tx.data(), *Y = ty.data(), *Z = tz.data(), *S = ts.data();
-      for_each_broadcast<4>(in, [&](size_t i, const int64_t* v) {
-        if (static_cast<uint64_t>(v[0]) >= limit[0] || static_cast<uint64_t>(v[1]) >= limit[1] ||
-            static_cast<uint64_t>(v[2]) >= limit[2] || static_cast<uint64_t>(v[3]) >= limit[3])
-          return !bad(i, v);
-        const AxisEntry& ex = X[v[0]];
-        const AxisEntry& ey = Y[static_cast<uint64_t>(v[1]) + static_cast<uint64_t>(v[2]) * stack];
-        const AxisEntry& ez = Z[stack ? 0 : v[2]];
-        o[i] = base + ((ex.base + ey.base + ez.base) ^ ex.g ^ ey.g ^ ez.g ^ S[v[3]].g);
-        return true;
-      });
-    } else {
-      for_each_broadcast<4>(in, [&](size_t i, const int64_t* v) {
-        if (bad(i, v)) return false;
-        const uint64_t xb = static_cast<uint64_t>(v[0]) * eb + pre0;
-        uint64_t yy = static_cast<uint64_t>(v[1]) + pre1, zz = static_cast<uint64_t>(v[2]) + pre2;
-        if (stack) {
-          yy += static_cast<uint64_t>(v[2]) * stack;
-          zz = 0;
-        }
-        o[i] = base + plan.offset(xb, yy, zz, static_cast<uint64_t>(v[3]), rp, dp);
-        return true;
-      });
-    }
+      o[i] = map.offset_unchecked(static_cast<uint64_t>(v[0]), static_cast<uint64_t>(v[1]), static_cast<uint64_t>(v[2]),
+                                  static_cast<uint64_t>(v[3]));
+      return true;
+    });
   }
   if (bad_coord >= 0) {
     static const char* const what[4] = {"elements wide", "elements high", "slices deep", "samples"};
@@ -1281,7 +1225,7 @@ safe to share between threads.)doc")
       },
       py::arg("pattern"), py::arg("x_bytes"), py::arg("y"), py::arg("z"), py::arg("sample"), py::arg("row_pitch"),
       py::arg("depth_pitch"), py::arg("pre_swizzle") = std::array<uint64_t, 3>{0, 0, 0},
-      "The C++ oracle (the spec's SimpleSwizzle per bit, DESIGN.md §2): byte offset of byte x_bytes of row y, slice z, sample. "
+      "The C++ oracle (the spec's SimpleSwizzle per bit, docs/ARCHITECTURE.md §2): byte offset of byte x_bytes of row y, slice z, sample. "
       "depth_pitch counts rows for STACK_DEPTH_SLICES patterns. For tests.");
   m.attr("LOCATION_ITEMSIZE") = sizeof(LocationRecord);
 }

@@ -108,8 +108,8 @@ def decode_ddi(data: bytes) -> DdiPattern:
 
 def simple_swizzle(p: DdiPattern, source: Tuple[int, int, int, int], pre: Tuple[int, int, int], stride: int,
                    depth_stride: int) -> int:
-    """The spec's SimpleSwizzle (seed 000, "Sample routine to convert a source
-    address to a swizzled address"), per bit, read with DESIGN.md §2:
+    """The spec's SimpleSwizzle (the D3D12 parameterized-swizzle specification, "Sample routine to convert a source
+    address to a swizzled address"), per bit, read with docs/ARCHITECTURE.md §2:
     source = (X bytes, Y, Z, sample); 64-bit (Python ints); elementsPerBlock
     derived from the pattern; STACK_DEPTH_SLICES per the prose: slices are
     stacked (y += z * depthStride rows, z = 0) BEFORE block indices are taken

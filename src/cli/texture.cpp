@@ -61,7 +61,7 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
       "BYTES");
   o->row_pitch_opt = app->add_option(
       "--row-pitch", o->row_pitch,
-      "Bytes between rows of blocks (row-major: rows of elements); 0 = the default (DESIGN.md §2 rule 12)")
+      "Bytes between rows of blocks (row-major: rows of elements); 0 = the default (docs/ARCHITECTURE.md rule 12)")
       ->check(kByteCount);
   o->depth_pitch_opt = app->add_option("--depth-pitch", o->depth_pitch,
                                        "Bytes between slices of blocks; ROWS for stacked-depth patterns; 0 = the default")

@@ -13,13 +13,14 @@
 #include "backends/simd/stream_load.hpp"
 #include "swz/copy.hpp"
 #include "core/plan.hpp"
+#include "core/checked_math.hpp"
 
 namespace swz {
 namespace {
+using swz::detail::mul_ok;
+using swz::detail::add_ok;
+using swz::detail::ceil_div;
 
-bool mul_ok(uint64_t a, uint64_t b, uint64_t* out) { return !__builtin_mul_overflow(a, b, out); }
-bool add_ok(uint64_t a, uint64_t b, uint64_t* out) { return !__builtin_add_overflow(a, b, out); }
-uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 // Below this many bytes a copy runs on the calling thread.
 constexpr uint64_t kThreadThresholdBytes = uint64_t{4} << 20;
@@ -114,6 +115,38 @@ Status run(const detail::Resolved& res, uint8_t* swz_base, uint8_t* lin, detail:
 
 }  // namespace
 
+Status to_element_box(const Layout& layout, uint32_t subresource, const Box* box, ElementBox* out) {
+  SubresourceLayout s;
+  SWZ_TRY(layout.subresource(subresource, &s));
+  const FormatInfo& f = layout.desc().format;
+  Box b{0, 0, 0, s.width, s.height, s.depth};
+  if (box) b = *box;
+  *out = ElementBox{};
+  if (b.right <= b.left || b.bottom <= b.top || b.back <= b.front) {
+    out->empty = true;
+    return Status::Ok();
+  }
+  if (b.right > s.width || b.bottom > s.height || b.back > s.depth)
+    return {Code::out_of_range, "box (" + std::to_string(b.left) + "," + std::to_string(b.top) + "," + std::to_string(b.front) + ")-(" +
+                                    std::to_string(b.right) + "," + std::to_string(b.bottom) + "," + std::to_string(b.back) +
+                                    ") lies outside subresource " + std::to_string(subresource) + " (" + std::to_string(s.width) + "x" +
+                                    std::to_string(s.height) + "x" + std::to_string(s.depth) + " texels)"};
+  const uint32_t bw = f.block_width, bh = f.block_height;
+  if (b.left % bw || b.top % bh)
+    return {Code::invalid_argument, "box left/top = " + std::to_string(b.left) + "/" + std::to_string(b.top) + " must be multiples of the " +
+                                        std::to_string(bw) + "x" + std::to_string(bh) + " block of " + f.name};
+  if ((b.right % bw && b.right != s.width) || (b.bottom % bh && b.bottom != s.height))
+    return {Code::invalid_argument, "box right/bottom = " + std::to_string(b.right) + "/" + std::to_string(b.bottom) +
+                                        " must be multiples of the block size or the subresource edge for " + f.name};
+  out->x_el = b.left / bw;
+  out->y_el = b.top / bh;
+  out->z = b.front;
+  out->width_el = static_cast<uint32_t>(ceil_div(b.right, bw) - out->x_el);
+  out->height_el = static_cast<uint32_t>(ceil_div(b.bottom, bh) - out->y_el);
+  out->depth = b.back - b.front;
+  return Status::Ok();
+}
+
 namespace detail {
 
 Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t subresource, const Box* box, uint64_t lin_size,
@@ -130,35 +163,23 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
   const uint32_t eb = s.element_bytes;
   // Non-power-of-two elements (R32G32B32, 12 bytes) reach here only through
   // row-major and byte-granular explicit layouts: D3D12 refuses them for
-  // swizzled layouts, and make_layout already does (DESIGN.md §2 rule 11).
+  // swizzled layouts, and make_layout already does (docs/ARCHITECTURE.md rule 11).
   if (p.conditional_postamble)
     return {Code::unsupported, "CONDITIONAL_POSTAMBLE_XORS is unspecified by the DDI; swz will not guess its meaning"};
-  Box b{0, 0, 0, s.width, s.height, s.depth};
-  if (box) b = *box;
-  if (b.right <= b.left || b.bottom <= b.top || b.back <= b.front) {
+  ElementBox eb_box;
+  SWZ_TRY(to_element_box(layout, subresource, box, &eb_box));
+  if (eb_box.empty) {
     out->empty = true;
     return Status::Ok();
   }
-  if (b.right > s.width || b.bottom > s.height || b.back > s.depth)
-    return {Code::out_of_range, "box (" + std::to_string(b.left) + "," + std::to_string(b.top) + "," + std::to_string(b.front) + ")-(" +
-                                    std::to_string(b.right) + "," + std::to_string(b.bottom) + "," + std::to_string(b.back) +
-                                    ") lies outside subresource " + std::to_string(subresource) + " (" + std::to_string(s.width) + "x" +
-                                    std::to_string(s.height) + "x" + std::to_string(s.depth) + " texels)"};
-  const uint32_t bw = d.format.block_width, bh = d.format.block_height;
-  if (b.left % bw || b.top % bh)
-    return {Code::invalid_argument, "box left/top = " + std::to_string(b.left) + "/" + std::to_string(b.top) + " must be multiples of the " +
-                                        std::to_string(bw) + "x" + std::to_string(bh) + " block of " + d.format.name};
-  if ((b.right % bw && b.right != s.width) || (b.bottom % bh && b.bottom != s.height))
-    return {Code::invalid_argument, "box right/bottom = " + std::to_string(b.right) + "/" + std::to_string(b.bottom) +
-                                        " must be multiples of the block size or the subresource edge for " + d.format.name};
   Region& r = out->r;
   r.plan = &p;
-  r.x0 = b.left / bw;
-  r.y0 = b.top / bh;
-  r.z0 = b.front;
-  r.w = static_cast<uint32_t>(ceil_div(b.right, bw) - r.x0);
-  r.h = static_cast<uint32_t>(ceil_div(b.bottom, bh) - r.y0);
-  r.d = b.back - b.front;
+  r.x0 = eb_box.x_el;
+  r.y0 = eb_box.y_el;
+  r.z0 = eb_box.z;
+  r.w = eb_box.width_el;
+  r.h = eb_box.height_el;
+  r.d = eb_box.depth;
   // Linear side.
   const uint64_t row = uint64_t{r.w} * eb;
   if (r.h > 1 && lin_row_pitch < row)
@@ -189,10 +210,11 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
   if (resource_size < end)
     return {Code::buffer_too_small, "resource buffer is " + std::to_string(resource_size) + " bytes; subresource " + std::to_string(subresource) +
                                         " ends at byte " + std::to_string(end)};
-  r.row_pitch = s.row_pitch;
-  r.depth_pitch = s.stack_depth ? 0 : s.depth_pitch;
-  r.stack_rows = s.stack_depth ? s.depth_pitch : 0;
-  for (int i = 0; i < 3; ++i) r.pre[i] = s.pre_swizzle[i];
+  const Frame f = Frame::of(s);
+  r.row_pitch = f.row_pitch_B;
+  r.depth_pitch = f.depth_pitch_B;
+  r.stack_rows = f.stack_rows;
+  for (int i = 0; i < 3; ++i) r.pre[i] = f.pre[i];
   return Status::Ok();
 }
 

@@ -1,4 +1,4 @@
-// Device-dependent layouts: slot selection (DESIGN.md §2 rule 9), layout
+// Device-dependent layouts: slot selection (docs/ARCHITECTURE.md rule 9), layout
 // construction on make_explicit_layout, and the resource-layout JSON form.
 #include "swz/device_layout.hpp"
 

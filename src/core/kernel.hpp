@@ -8,6 +8,7 @@
 
 #include "swz/copy.hpp"
 #include "swz/layout.hpp"
+#include "core/addresser.hpp"
 #include "core/plan.hpp"
 
 namespace swz::detail {
@@ -47,12 +48,12 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
                       uint64_t lin_size, uint64_t lin_row_pitch, uint64_t lin_depth_pitch, const char* lin_name,
                       Resolved* out);
 
-/// Adjusted coordinates of element row (y, z): returns y' and z' after
-/// pre-swizzle and stacking (DESIGN.md §2 rules 5-6).
+/// Adjusted coordinates of element row (y, z): y' and z' after pre-swizzle
+/// and stacking (the rule of core/addresser.hpp).
 inline void adjust_yz(const Region& r, uint64_t y, uint64_t z, uint64_t* yo, uint64_t* zo) {
-  uint64_t yy = y + r.pre[1], zz = z + r.pre[2];
-  if (r.stack_rows) { yy += z * r.stack_rows; zz = 0; }
-  *yo = yy; *zo = zz;
+  const Adjusted a = Frame::adjust(r.pre, r.stack_rows, 0, y, z);
+  *yo = a.y;
+  *zo = a.z;
 }
 
 /// Plain per-run scalar tiler over the plan's tables (the fallback backend).

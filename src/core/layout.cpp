@@ -1,5 +1,5 @@
 // Texture layouts: subresource placement, pitches, built-in patterns
-// (DESIGN.md §2 rules 9 and 12, "Standard swizzle").
+// (docs/ARCHITECTURE.md rules 9 and 12, "Standard swizzle").
 #include <algorithm>
 #include <bit>
 #include <mutex>
@@ -7,7 +7,9 @@
 #include <string>
 
 #include "swz/layout.hpp"
+#include "core/addresser.hpp"
 #include "core/plan.hpp"
+#include "core/checked_math.hpp"
 
 namespace swz {
 namespace detail {
@@ -15,16 +17,11 @@ const char* embedded_file(const char* name);
 }
 
 namespace {
+using swz::detail::mul_ok;
+using swz::detail::add_ok;
+using swz::detail::ceil_div;
+using swz::detail::align_up;
 
-bool mul_ok(uint64_t a, uint64_t b, uint64_t* out) { return !__builtin_mul_overflow(a, b, out); }
-bool add_ok(uint64_t a, uint64_t b, uint64_t* out) { return !__builtin_add_overflow(a, b, out); }
-uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
-bool align_up(uint64_t v, uint64_t a, uint64_t* out) {
-  uint64_t t;
-  if (!add_ok(v, a - 1, &t)) return false;
-  *out = t / a * a;
-  return true;
-}
 Status overflow(const std::string& what) { return {Code::overflow, what + " does not fit in 64 bits"}; }
 
 struct BuiltinEntry {
@@ -40,7 +37,7 @@ Status load_family(const char* file, std::vector<BuiltinEntry>* out) {
   auto j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.contains("patterns")) return {Code::internal, std::string("built-in pattern file ") + file + " is malformed"};
   for (const auto& e : j["patterns"]) {
-    if (e.contains("confirmed") && !e["confirmed"].get<bool>()) continue;  // DESIGN.md: unconfirmed shapes not built in
+    if (e.contains("confirmed") && !e["confirmed"].get<bool>()) continue;  // docs/ARCHITECTURE.md "Standard swizzle": unconfirmed shapes not built in
     BuiltinEntry b;
     b.dim = e["dim"].get<std::string>() == "3D" ? Dimension::Texture3D : Dimension::Texture2D;
     b.element_bytes = e["element_bytes"].get<uint32_t>();
@@ -470,19 +467,15 @@ Status Layout::check_no_shared_bytes(const Layout& L) {
         const Plan& p = *L.sub_plans_[i];
         const uint64_t eb = s.element_bytes, row = uint64_t{s.width_el} * eb;
         const uint64_t run = p.row_linear ? row : (uint64_t{1} << p.run_log2);
+        const detail::SubresourceAddresser addr(s, p);
         for (uint64_t z = 0; z < s.depth; ++z)
           for (uint64_t y = 0; y < s.height_el; ++y)
-            for (uint64_t samp = 0; samp < L.desc_.samples; ++samp) {
-              uint64_t yy = y + s.pre_swizzle[1], zz = z + s.pre_swizzle[2];
-              if (s.stack_depth) {
-                yy += z * s.depth_pitch;
-                zz = 0;
-              }
+            for (uint32_t samp = 0; samp < L.desc_.samples; ++samp) {
               uint64_t x = 0;
               while (x < row) {
                 const uint64_t xa = x + s.pre_swizzle[0];
                 const uint64_t len = std::min(row - x, run - (xa & (run - 1)));
-                const uint64_t a = s.offset + p.offset(xa, yy, zz, samp, s.row_pitch, s.stack_depth ? 0 : s.depth_pitch) - lo;
+                const uint64_t a = addr.offset_B(x, y, z, samp) - lo;
                 // Mark [a, a + len) a word at a time; a bit already set is a shared byte.
                 for (uint64_t b = a; b < a + len;) {
                   const uint64_t bit = b & 63, take = std::min<uint64_t>(64 - bit, a + len - b);

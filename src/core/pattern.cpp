@@ -1,4 +1,4 @@
-// Pattern model: block geometry, DDI byte forms, validation (DESIGN.md §2).
+// Pattern model: block geometry, DDI byte forms, validation (docs/ARCHITECTURE.md §2).
 #include <cstdio>
 #include <string>
 

@@ -1,4 +1,4 @@
-// Text and JSON forms of a pattern (DESIGN.md §2 "Text and binary forms").
+// Text and JSON forms of a pattern (docs/ARCHITECTURE.md "Text and binary forms").
 #include <cctype>
 #include <charconv>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Plan::compile: a validated pattern turned into tables (DESIGN.md §3).
+// Plan::compile: a validated pattern turned into tables (docs/ARCHITECTURE.md §8).
 #include "core/plan.hpp"
 
 #include <bit>

@@ -1,7 +1,7 @@
 // swz — a pattern compiled for one element size.
 //
 // The address of a byte at coordinates (x in bytes, y, z, s), after the
-// pre-swizzle offsets and depth stacking of DESIGN.md §2 rules 5-6, is
+// pre-swizzle offsets and depth stacking of docs/ARCHITECTURE.md rules 5-6, is
 //
 //   offset = base ^ G(x, y, z, s)
 //   base   = (x >> ext_log2[0]) * block_bytes + (y >> ext_log2[1]) * row_pitch

@@ -7,11 +7,12 @@
 #include "core/kernel.hpp"
 #include "swz/copy.hpp"
 #include "core/plan.hpp"
+#include "core/checked_math.hpp"
 
 namespace swz {
 namespace {
+using swz::detail::ceil_div;
 
-uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 // Address of byte xb (bytes, relative to the subresource, before pre-swizzle)
 // of row (y, z), and how many following bytes are contiguous with it.
@@ -19,12 +20,9 @@ struct Walker {
   const SubresourceLayout* s;
   const Plan* p;
   uint64_t addr(uint64_t xb, uint64_t y, uint64_t z, uint64_t* contiguous, uint64_t row_end) const {
-    uint64_t x = xb + s->pre_swizzle[0], yy = y + s->pre_swizzle[1], zz = z + s->pre_swizzle[2];
-    if (s->stack_depth) {
-      yy += z * s->depth_pitch;
-      zz = 0;
-    }
-    const uint64_t off = s->offset + p->offset(x, yy, zz, 0, s->row_pitch, s->stack_depth ? 0 : s->depth_pitch);
+    const detail::SubresourceAddresser a(*s, *p);
+    const uint64_t off = a.offset_B(xb, y, z, 0);
+    const uint64_t x = xb + a.frame().pre[0];
     if (p->row_linear) {
       *contiguous = row_end - xb;
     } else {
@@ -54,27 +52,24 @@ Status check_region(const Layout& dl, const Layout& sl, const RegionCopy& r, siz
   const FormatInfo& df = dl.desc().format;
   if (ss.element_bytes != ds.element_bytes || sf.block_width != df.block_width || sf.block_height != df.block_height)
     return {Code::invalid_argument, at + std::string("formats ") + sf.name + " and " + df.name + " differ in element size or block shape"};
-  Box b{0, 0, 0, ss.width, ss.height, ss.depth};
-  if (!r.whole_source) b = r.src_box;
-  if (b.right <= b.left || b.bottom <= b.top || b.back <= b.front) {
+  ElementBox e;
+  st = to_element_box(sl, r.src_subresource, r.whole_source ? nullptr : &r.src_box, &e);
+  if (!st.ok()) return {st.code(), at + "source " + st.message()};
+  if (e.empty) {
     *out = Checked{0, 0, 0, 0, 0, 0, 0, 0, 0};
     return Status::Ok();
   }
-  if (b.right > ss.width || b.bottom > ss.height || b.back > ss.depth)
-    return {Code::out_of_range, at + "source box lies outside source subresource " + std::to_string(r.src_subresource)};
   const uint32_t bw = sf.block_width, bh = sf.block_height;
-  if (b.left % bw || b.top % bh || r.dst_x % bw || r.dst_y % bh)
-    return {Code::invalid_argument, at + "box left/top and dst_x/dst_y must be multiples of the " + std::to_string(bw) + "x" +
-                                        std::to_string(bh) + " block of " + sf.name};
-  if (((b.right - b.left) % bw && b.right != ss.width) || ((b.bottom - b.top) % bh && b.bottom != ss.height))
-    return {Code::invalid_argument, at + "box sizes must be multiples of the block size or reach the source edge (" + sf.name + ")"};
+  if (r.dst_x % bw || r.dst_y % bh)
+    return {Code::invalid_argument, at + "dst_x/dst_y = " + std::to_string(r.dst_x) + "/" + std::to_string(r.dst_y) +
+                                        " must be multiples of the " + std::to_string(bw) + "x" + std::to_string(bh) + " block of " + sf.name};
   Checked c;
-  c.sx = b.left / bw;
-  c.sy = b.top / bh;
-  c.sz = b.front;
-  c.w = static_cast<uint32_t>(ceil_div(b.right, bw) - c.sx);
-  c.h = static_cast<uint32_t>(ceil_div(b.bottom, bh) - c.sy);
-  c.d = b.back - b.front;
+  c.sx = e.x_el;
+  c.sy = e.y_el;
+  c.sz = e.z;
+  c.w = e.width_el;
+  c.h = e.height_el;
+  c.d = e.depth;
   c.dx = r.dst_x / bw;
   c.dy = r.dst_y / bh;
   c.dz = r.dst_z;

@@ -12,6 +12,7 @@
 #include "swz/pattern.hpp"
 #include "swz/status.hpp"
 #include "swz/vendor.hpp"
+#include "core/checked_math.hpp"
 
 namespace swz::vendor {
 
@@ -129,8 +130,8 @@ Status describe_nvidia(const VendorData& d, Params& p, uint32_t element_bytes, s
 Status describe_data(const VendorData& d, const DataFamily& f, Params& p, uint32_t element_bytes, std::string* out);
 
 // ---- helpers ----------------------------------------------------------------
-inline uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
-inline uint64_t align_up(uint64_t v, uint64_t a) { return a <= 1 ? v : ceil_div(v, a) * a; }
+using swz::detail::ceil_div;
+using swz::detail::align_up;
 inline bool is_pow2(uint64_t v) { return v && (v & (v - 1)) == 0; }
 unsigned log2u(uint64_t v);
 uint64_t next_pow2(uint64_t v);

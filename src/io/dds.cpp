@@ -15,6 +15,7 @@
 //       resourceDimension, miscFlag, arraySize, miscFlags2
 //   128 or 148: the texels, each array slice (cube face) with all its mips.
 #include "swz/dds.hpp"
+#include "core/checked_math.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -22,6 +23,9 @@
 
 namespace swz {
 namespace {
+using swz::detail::mul_ok;
+using swz::detail::add_ok;
+using swz::detail::ceil_div;
 
 constexpr uint32_t fourcc(char a, char b, char c, char d) {
   return uint32_t(uint8_t(a)) | uint32_t(uint8_t(b)) << 8 | uint32_t(uint8_t(c)) << 16 | uint32_t(uint8_t(d)) << 24;
@@ -88,9 +92,6 @@ std::string fourcc_text(uint32_t cc) {
   return "'" + s + "' (" + hex(cc) + ")";
 }
 
-bool mul_ok(uint64_t a, uint64_t b, uint64_t* r) { return !__builtin_mul_overflow(a, b, r); }
-bool add_ok(uint64_t a, uint64_t b, uint64_t* r) { return !__builtin_add_overflow(a, b, r); }
-uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 
 Status err(Code c, const std::string& m) { return Status(c, "DDS: " + m); }
 

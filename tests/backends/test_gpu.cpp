@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/vulkan/gpu_plan.hpp"
+#include "gpu_emulate.hpp"
 #include "swz/gpu.hpp"
 #include "swz/swz.hpp"
 #include "core/plan.hpp"  // internal: the compiled tables

@@ -56,7 +56,7 @@ const NamedKernel kKernels[] = {
 #endif
 };
 
-// The 64KB standard swizzle 2D patterns (DESIGN.md "Standard swizzle"),
+// The 64KB standard swizzle 2D patterns (docs/ARCHITECTURE.md "Standard swizzle"),
 // written out so that part 1 does not depend on the layout code.
 const char* std64k_text(unsigned element_log2) {
   switch (element_log2) {

@@ -143,7 +143,7 @@ void expect_copy_ok(const Layout& L, uint32_t sub, const Box* box, uint64_t lin_
 // ---- Patterns ---------------------------------------------------------------
 
 // A repeated primary, a singular XOR combination, and the spec's row-major
-// example as printed ({1,0,1},{1,0,1}: X0 twice, DESIGN.md §2 rule 10).
+// example as printed ({1,0,1},{1,0,1}: X0 twice, docs/ARCHITECTURE.md rule 10).
 TEST(Hostile, NonBijectivePattern) {
   EXPECT_ERROR(validate(P("X0 X1 Y0 Y0")), Code::invalid_argument, "InterleavePatternSourceBits[3] = Y0 repeats a primary");
   EXPECT_ERROR(validate(P("X0 X0")), Code::invalid_argument, "InterleavePatternSourceBits[1] = X0 repeats a primary");
@@ -286,7 +286,7 @@ TEST(Hostile, BoxOutsideOrInverted) {
   r.src_box = Box{0, 0, 0, 21, 10, 1};
   Fenced dst(L.size(), 7), src(L.size(), 8);
   EXPECT_ERROR(copy_regions(L, dst.data(), dst.size(), L, src.data(), src.size(), &r, 1), Code::out_of_range,
-               "region 0: source box lies outside source subresource 0");
+               "region 0: source box (0,0,0)-(21,10,1) lies outside subresource 0 (20x10x4 texels)");
   r.src_box = Box{0, 0, 0, 8, 8, 1};
   r.dst_x = 16;
   EXPECT_ERROR(copy_regions(L, dst.data(), dst.size(), L, src.data(), src.size(), &r, 1), Code::out_of_range,

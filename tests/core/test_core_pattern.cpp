@@ -1,4 +1,4 @@
-// Pattern forms and validation (DESIGN.md §2 rule 8, "Text and binary forms").
+// Pattern forms and validation (docs/ARCHITECTURE.md rule 8, "Text and binary forms").
 #include <gtest/gtest.h>
 
 #include <random>
@@ -10,7 +10,7 @@ using namespace swz;
 
 namespace {
 
-// The spec's StandardSwizzle_2d_NonMSAA_16_32bpp demonstration (seed 000),
+// The spec's StandardSwizzle_2d_NonMSAA_16_32bpp demonstration (the D3D12 parameterized-swizzle specification),
 // written as {Valid, ChannelIndex, SourceBitIndex} triples.
 Pattern spec_standard_swizzle_16_32() {
   const int t[16][3] = {{1, 0, 0}, {1, 0, 1}, {1, 0, 2}, {1, 0, 3}, {1, 1, 0}, {1, 1, 1}, {1, 1, 2}, {1, 0, 4},

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "swz/swz.hpp"
+#include "literal_reference.hpp"
 
 using namespace swz;
 
@@ -114,7 +115,7 @@ TEST(Reference, BuiltinPatternsEqualReferenceTable) {
 // STACK_DEPTH_SLICES: the prose says slices are stacked vertically, DepthStride
 // rows apart, before swizzling. The sample routine takes block indices before
 // stacking and also adds z * depthStride as bytes. The two agree for z = 0 and
-// disagree for z > 0; we follow the prose (DESIGN.md §2 rule 6).
+// disagree for z > 0; we follow the prose (docs/ARCHITECTURE.md rule 6).
 TEST(Reference, StackedDepthDepartsFromLiteralSample) {
   Pattern p;
   ASSERT_TRUE(parse_pattern_text("X0 X1 X2 X3 Y0 Y1 X4 Y2 stack", &p).ok());
@@ -136,7 +137,7 @@ TEST(Reference, StackedDepthDepartsFromLiteralSample) {
         Pattern p2 = p;
         p2.flags = 0;
         ASSERT_EQ(ours, reference_offset(p2, x, y + z * depth_rows, 0, 0, flat));
-        uint32_t lit = literal_simple_swizzle(p, src, pre, stride, depth_rows);
+        uint32_t lit = swz::test::literal_simple_swizzle(p, src, pre, stride, depth_rows);
         if (z == 0) {
           ASSERT_EQ(ours, lit);
         }
@@ -147,7 +148,7 @@ TEST(Reference, StackedDepthDepartsFromLiteralSample) {
   // sample keeps block row 0 and adds 1 * depthStride (16) as bytes.
   uint32_t src[3] = {0, 0, 1};
   EXPECT_EQ(reference_offset(p, 0, 0, 1, 0, a), 1024u);
-  EXPECT_EQ(literal_simple_swizzle(p, src, pre, stride, depth_rows), 16u);
+  EXPECT_EQ(swz::test::literal_simple_swizzle(p, src, pre, stride, depth_rows), 16u);
 }
 
 TEST(Reference, PostambleAppliesAfterBlockRowsAndBeforeBase) {

@@ -1,5 +1,5 @@
-// Whole resources: device-dependent layouts and transitions (seed 000), planes
-// and footprints, packed mip tails, region and tile copies (seed 002).
+// Whole resources: device-dependent layouts and transitions (the D3D12 parameterized-swizzle specification), planes
+// and footprints, packed mip tails, region and tile copies (the D3D12 batched copy APIs).
 #include <gtest/gtest.h>
 
 #include <cstring>

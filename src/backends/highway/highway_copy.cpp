@@ -1,4 +1,4 @@
-// swz — the Highway kernels (DESIGN.md §3): compiled once per SIMD target by
+// swz — the Highway kernels (docs/ARCHITECTURE.md §8): compiled once per SIMD target by
 // hwy/foreach_target.h and chosen at run time with HWY_DYNAMIC_DISPATCH
 // (AVX-512 or AVX2 on x86, NEON/SVE on Arm, a portable fallback elsewhere).
 // The walk itself (strips, chunks, run tables) is walker-inl.h; this file

@@ -5,7 +5,7 @@
 // the xsimd kernel once in its own namespace. It needs, in the including
 // namespace: geometry.hpp's names (swz::detail::simd) and a Mover type.
 //
-// Order of work (DESIGN.md §3, issue "SIMD tilers"):
+// Order of work (docs/ARCHITECTURE.md §8, issue "SIMD tilers"):
 // * A strip is the set of rows (y, and z for 3D) that share destination
 //   lines: the Y/Z primaries among the lowest address bits. Rows are read in
 //   strips, so each 64-byte line of the swizzled side is filled by consecutive

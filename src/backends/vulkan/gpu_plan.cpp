@@ -11,6 +11,7 @@
 // only decides which invocation moves which word (and so the coalescing).
 #include "backends/vulkan/gpu_plan.hpp"
 #include "core/kernel.hpp"
+#include "core/checked_math.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -19,10 +20,10 @@
 
 namespace swz::gpu::detail {
 namespace {
+using swz::detail::mul_ok;
+using swz::detail::add_ok;
+using swz::detail::ceil_div;
 
-bool mul_ok(uint64_t a, uint64_t b, uint64_t* out) { return !__builtin_mul_overflow(a, b, out); }
-bool add_ok(uint64_t a, uint64_t b, uint64_t* out) { return !__builtin_add_overflow(a, b, out); }
-uint64_t ceil_div(uint64_t a, uint64_t b) { return a / b + (a % b != 0); }
 unsigned ceil_log2(uint64_t v) { return v <= 1 ? 0u : static_cast<unsigned>(64 - std::countl_zero(v - 1)); }
 constexpr uint64_t k4G = uint64_t{1} << 32;
 
@@ -96,12 +97,13 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   const uint64_t e = p.element_bytes;
   const bool stacked = r.stack_rows != 0;
   const uint64_t S = r.stack_rows;
-  // Adjusted coordinate ranges (DESIGN.md §2 rules 5-6; detail::adjust_yz).
-  const uint64_t X0 = r.x0 * e + r.pre[0], X1 = X0 + r.w * e;
-  const uint64_t Y0 = r.y0 + r.pre[1] + (stacked ? uint64_t{r.z0} * S : 0);
-  const uint64_t Ylast = Y0 + (stacked ? uint64_t{r.d - 1} * S : 0) + r.h - 1;
-  const uint64_t Z0 = stacked ? 0 : r.z0 + r.pre[2];
-  const uint64_t Zlast = stacked ? 0 : Z0 + r.d - 1;
+  // Adjusted coordinate ranges (the rule of core/addresser.hpp).
+  const swz::detail::Adjusted first = swz::detail::Frame::adjust(r.pre, S, uint64_t{r.x0} * e, r.y0, r.z0);
+  const swz::detail::Adjusted last =
+      swz::detail::Frame::adjust(r.pre, S, uint64_t{r.x0} * e, uint64_t{r.y0} + r.h - 1, uint64_t{r.z0} + r.d - 1);
+  const uint64_t X0 = first.x_B, X1 = X0 + r.w * e;
+  const uint64_t Y0 = first.y, Ylast = last.y;
+  const uint64_t Z0 = first.z, Zlast = last.z;
   if (X1 >= k4G || Ylast >= k4G || Zlast >= k4G)
     return {Code::unsupported, "GPU path: adjusted coordinates do not fit in 32 bits"};
   // Bound ranges. A band binds only its window of the subresource; the
@@ -315,9 +317,10 @@ Status split_bands(const GpuRegion& r, const DeviceLimits& lim, uint64_t max_ban
   if (n > 31 || p.high_mask != 0 || (p.immediate >> n) != 0 || (p.g(3, r.sample) >> n) != 0)
     return refuse("the pattern moves bytes between blocks (postamble terms or an immediate above the block)");
   const uint64_t RP = r.row_pitch, B = uint64_t{1} << n, e = p.element_bytes;
-  const uint64_t X0 = r.x0 * e + r.pre[0], X1 = X0 + uint64_t{r.w} * e;
-  const uint64_t Y0 = r.y0 + r.pre[1], Ylast = Y0 + r.h - 1;
-  const uint64_t zbase = ((r.z0 + r.pre[2]) >> ez) * r.depth_pitch;
+  const swz::detail::Adjusted first = swz::detail::Frame::adjust(r.pre, 0, uint64_t{r.x0} * e, r.y0, r.z0);
+  const uint64_t X0 = first.x_B, X1 = X0 + uint64_t{r.w} * e;
+  const uint64_t Y0 = first.y, Ylast = Y0 + r.h - 1;
+  const uint64_t zbase = (first.z >> ez) * r.depth_pitch;
   const uint64_t xlo = (X0 >> ex) << n, xhi = (((X1 - 1) >> ex) + 1) << n;
   const uint64_t by0 = Y0 >> ey, by1 = Ylast >> ey;  // block rows of the box
   if (by0 == by1 || RP == 0) return refuse("the box lies in one block row");
@@ -384,78 +387,6 @@ Status plan_copy(uint64_t src_offset, uint64_t dst_offset, uint64_t size, const 
   D.push.src_w0 = static_cast<uint32_t>((src_offset - D.src_bind_offset) >> q);
   D.push.dst_w0 = static_cast<uint32_t>((dst_offset - D.dst_bind_offset) >> q);
   return Status::Ok();
-}
-
-// ---- CPU mirror of swizzle.comp ---------------------------------------------
-namespace {
-uint32_t G3(const SwizzleTables& t, unsigned c, uint32_t v) {
-  return t.gtab[c][0][v & 255] ^ t.gtab[c][1][(v >> 8) & 255] ^ t.gtab[c][2][(v >> 16) & 255] ^ t.gtab[c][3][v >> 24];
-}
-}  // namespace
-
-void emulate(const SwizzleDispatch& D, bool to_swizzled, uint8_t* swz, uint8_t* lin) {
-  const SwizzlePush& pc = D.push;
-  const SwizzleTables& T = D.tables;
-  const uint32_t ex = pc.shifts0 & 255, ey = (pc.shifts0 >> 8) & 255, ez = (pc.shifts0 >> 16) & 255, n = pc.shifts0 >> 24;
-  const uint32_t txsh = pc.shifts1 & 255, tysh = (pc.shifts1 >> 8) & 255, tzsh = (pc.shifts1 >> 16) & 255, q = pc.shifts1 >> 24;
-  const uint32_t parts_log2 = pc.cfg & 255, u = (pc.cfg >> 8) & 255;
-  const bool stacked = ((pc.cfg >> 16) & 1) != 0;
-  const uint32_t wbytes = 1u << q;
-  for (uint32_t gy = 0; gy < D.groups_y; ++gy)
-    for (uint32_t gx = 0; gx < D.groups_x; ++gx) {
-      const uint32_t wg = gx + gy * pc.grid_x;
-      if (wg >= pc.total_wg) continue;
-      const uint32_t part = wg & ((1u << parts_log2) - 1u);
-      const uint32_t tile = wg >> parts_log2;
-      const uint32_t tx = tile % pc.ntx, t2 = tile / pc.ntx, ty = t2 % pc.nty, tz = t2 / pc.nty;
-      const uint32_t xt = (pc.tx0 + tx) << txsh;
-      uint32_t yb, yt, zt;
-      if (stacked) {
-        yb = pc.y0 + tz * pc.stack_rows;
-        yt = ((yb >> tysh) + ty) << tysh;
-        zt = 0;
-      } else {
-        yb = pc.y0;
-        yt = (pc.ty0 + ty) << tysh;
-        zt = (pc.tz0 + tz) << tzsh;
-      }
-      const uint32_t gt = pc.gconst ^ G3(T, 0, xt) ^ G3(T, 1, yt) ^ G3(T, 2, zt);
-      uint32_t H[4] = {0, 0, 0, 0}, Hs = 0;
-      for (uint32_t i = 0; i < parts_log2; ++i)
-        if ((part >> i) & 1u) {
-          for (int k = 0; k < 4; ++k) H[k] ^= T.col[u + i][k];
-          Hs ^= T.col_s[u + i];
-        }
-      const uint32_t lanes = u < 8 ? 1u << u : 256u;
-      const uint32_t iters = u > 8 ? 1u << (u - 8) : 1u;
-      for (uint32_t lid = 0; lid < lanes; ++lid) {
-        uint32_t L[4] = {0, 0, 0, 0}, Ls = 0;
-        for (uint32_t i = 0; i < std::min(u, 8u); ++i)
-          if ((lid >> i) & 1u) {
-            for (int k = 0; k < 4; ++k) L[k] ^= T.col[i][k];
-            Ls ^= T.col_s[i];
-          }
-        uint32_t Hi[4] = {H[0], H[1], H[2], H[3]}, His = Hs;
-        for (uint32_t it = 0; it < iters; ++it) {
-          if (it > 0) {
-            const uint32_t bit = static_cast<uint32_t>(std::countr_zero(it)) + 8;
-            for (int k = 0; k < 4; ++k) Hi[k] ^= T.col[bit][k];
-            His ^= T.col_s[bit];
-          }
-          const uint32_t cx = L[0] ^ Hi[0], cy = L[1] ^ Hi[1], cz = L[2] ^ Hi[2], cg = L[3] ^ Hi[3];
-          const uint32_t x = xt | cx, y = yt | cy, z = zt | cz;
-          const uint32_t row = y - yb;
-          const uint32_t sl = stacked ? tz : z - pc.z0;
-          const uint32_t xr = x - pc.x0;
-          if ((Ls ^ His) != pc.sample_in || row >= pc.h || sl >= pc.d || xr >= pc.xw) continue;
-          const uint32_t off = (((x >> ex) << n) + (y >> ey) * pc.row_pitch + (z >> ez) * pc.depth_pitch) ^ (gt ^ cg);
-          const uint32_t si = (pc.swz_rem + off) >> q;
-          const uint32_t li = (pc.lin_rem + xr + row * pc.lin_rp + sl * pc.lin_dp) >> q;
-          if (to_swizzled) std::memcpy(swz + uint64_t{si} * wbytes, lin + uint64_t{li} * wbytes, wbytes);
-          else std::memcpy(lin + uint64_t{li} * wbytes, swz + uint64_t{si} * wbytes, wbytes);
-        }
-      }
-    }
 }
 
 }  // namespace swz::gpu::detail

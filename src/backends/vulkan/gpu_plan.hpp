@@ -1,6 +1,6 @@
 // swz internal — turns one validated subresource region into the parameters
 // of one compute dispatch (push constants + a table buffer). Pure C++, no
-// Vulkan: the shader's arithmetic is mirrored by emulate() so the planner can
+// Vulkan: the tests mirror the shader's arithmetic (tests/support/gpu_emulate.cpp) so the planner can
 // be checked without a device.
 #pragma once
 #include <cstdint>
@@ -103,9 +103,5 @@ struct CopyDispatch {
 };
 Status plan_copy(uint64_t src_offset, uint64_t dst_offset, uint64_t size, const DeviceLimits& lim,
                  unsigned wg_chunks_log2, CopyDispatch* out);
-
-/// Runs the shader's arithmetic on the CPU over host copies of the bound
-/// ranges (tests of the planner). `to_swizzled` picks the direction.
-void emulate(const SwizzleDispatch& d, bool to_swizzled, uint8_t* swz_bound, uint8_t* lin_bound);
 
 }  // namespace swz::gpu::detail

@@ -1,5 +1,5 @@
 // swz — the compact second implementation of the run-copy kernel, on xsimd
-// (DESIGN.md §3, "the design card names both"). It shares the strip walker
+// (docs/ARCHITECTURE.md §8, "the design card names both"). It shares the strip walker
 // with the Highway kernel and supplies only the moves: a run is copied in
 // xsimd batches (the architecture chosen at compile time; SSE2 on plain
 // x86-64 builds, NEON on AArch64). xsimd 8.1 has no streaming store, so the
