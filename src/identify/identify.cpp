@@ -1,6 +1,7 @@
 // identify(): rank built-in layouts for a dump of an ordinary image
 // (include/swz/identify.hpp).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -152,15 +153,62 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
   sc.data = dump.data() + opt.offset_B;
   sc.feat = feature_bytes(format);
 
-  // Normaliser: mean difference of random element pairs of the texel bytes.
+  // Normaliser: mean difference of random texel pairs (the same positions
+  // for every candidate), the median over the candidates: one constant, so
+  // that padding (zeros, usually) a layout decodes does not change it.
   Rng rng{0x5157A7E5ull};
-  const uint64_t texel_span = std::min<uint64_t>(avail, uint64_t{width} * height * eb) / eb;
-  double norm = 0;
-  {
-    const int n = 4096;
+  std::vector<std::array<uint32_t, 4>> randoms(2048);
+  for (auto& r : randoms) r = {rng.below(width), rng.below(height), rng.below(width), rng.below(height)};
+  auto norm_of = [&](const AddressTables& t) {
     uint64_t s = 0;
-    for (int i = 0; i < n; ++i) s += sc.diff(uint64_t{rng.below(texel_span)} * eb, uint64_t{rng.below(texel_span)} * eb);
-    norm = std::max(1.0, static_cast<double>(s) / n);
+    for (const auto& r : randoms) s += sc.diff(t.at(r[0], r[1]), t.at(r[2], r[3]));
+    return std::max(1.0, static_cast<double>(s) / static_cast<double>(randoms.size()));
+  };
+
+  // Padding: the most frequent element value of the dump (zeros, usually),
+  // when it is frequent. A layout that decodes more of it than the best one
+  // loses the difference in score: a wrong layout over a sparse dump (a wide
+  // pitch) decodes mostly smooth padding.
+  std::vector<uint8_t> pad_value;
+  {
+    const uint64_t slots = avail / eb;
+    const int n = 4096;
+    std::vector<std::array<uint8_t, 16>> seen(n);
+    for (auto& v : seen) {
+      v.fill(0);
+      std::memcpy(v.data(), sc.data + (rng.next() % slots) * eb, eb);
+    }
+    std::sort(seen.begin(), seen.end());
+    int best_run = 0;
+    size_t best_at = 0;
+    for (size_t i = 0, j; i < seen.size(); i = j) {
+      for (j = i; j < seen.size() && seen[j] == seen[i]; ++j) {}
+      if (static_cast<int>(j - i) > best_run) {
+        best_run = static_cast<int>(j - i);
+        best_at = i;
+      }
+    }
+    if (best_run * 20 >= n) pad_value.assign(seen[best_at].begin(), seen[best_at].begin() + eb);
+  }
+  auto padding_fraction = [&](const AddressTables& t) {
+    if (pad_value.empty()) return 0.0;
+    uint32_t hits = 0;
+    for (const auto& r : randoms) {
+      hits += std::memcmp(sc.data + t.at(r[0], r[1]), pad_value.data(), eb) == 0;
+      hits += std::memcmp(sc.data + t.at(r[2], r[3]), pad_value.data(), eb) == 0;
+    }
+    return hits / (2.0 * static_cast<double>(randoms.size()));
+  };
+  std::vector<double> pad(cands.size());
+  for (size_t i = 0; i < cands.size(); ++i) pad[i] = padding_fraction(cands[i].tab);
+  const double pad_min = *std::min_element(pad.begin(), pad.end());
+
+  double norm = 1;
+  {
+    std::vector<double> norms;
+    for (const Cand& c : cands) norms.push_back(norm_of(c.tab));
+    std::nth_element(norms.begin(), norms.begin() + norms.size() / 2, norms.end());
+    norm = norms[norms.size() / 2];
   }
 
   // Sample: per seam level (x+1 = 2^t * odd, y+1 likewise), up to P pairs.
@@ -202,7 +250,7 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
         sum[p.level] += sc.diff(a, b);
         ++cnt[p.level];
       }
-      score[i] = combine(sum, cnt, norm);
+      score[i] = combine(sum, cnt, norm) - (pad[i] - pad_min);
       sig[i] = h;
     }
   }
@@ -278,7 +326,7 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
       }
       std::swap(rowa, rowb);
     }
-    g.score = combine(sum, cnt, norm);
+    g.score = combine(sum, cnt, norm) - (pad[g.members.front()] - pad_min);
   }
   std::stable_sort(finals.begin(), finals.end(), [](const Group& a, const Group& b) { return a.score > b.score; });
   // Groups past the full decode keep their sampled score, below the decoded ones.
