@@ -432,6 +432,26 @@ Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t 
         }
       msg += " (" + std::to_string(total) + " texels disagree: " + more + (total > 8 ? ", ..." : "") + ")";
     }
+    if (!have_wrong) {
+      // No block split even gives a pattern: name a small linearity violation.
+      auto lin_msg = [&](uint64_t x1, uint64_t y1, uint64_t x2, uint64_t y2) -> std::string {
+        if (x1 + x2 >= width || y1 + y2 >= height) return {};
+        const uint64_t pred = p.A(x1, y1) ^ p.A(x2, y2) ^ p.A(0, 0), got = p.A(x1 + x2, y1 + y2);
+        if (pred == got) return {};
+        return "; texels " + texel(y1 * width + x1, width) + ", " + texel(y2 * width + x2, width) + " and (0,0) are at bytes " +
+               std::to_string(p.A(x1, y1)) + ", " + std::to_string(p.A(x2, y2)) + " and " + std::to_string(p.A(0, 0)) + ", so a linear map puts " +
+               texel((y1 + y2) * width + x1 + x2, width) + " at byte " + std::to_string(pred) + " (if both bits are in the block), but the probe has it at byte " +
+               std::to_string(got) + ". Check --size and --format";
+      };
+      std::string why;
+      for (uint64_t a = 1; a < 64 && why.empty(); a <<= 1)
+        for (uint64_t b = a << 1; b < 64 && why.empty(); b <<= 1) {
+          why = lin_msg(a, 0, b, 0);
+          if (why.empty()) why = lin_msg(0, a, 0, b);
+          if (why.empty()) why = lin_msg(a, 0, 0, b);
+        }
+      msg += why;
+    }
     return {Code::parse_error, msg};
   }
   *out = std::move(r);
