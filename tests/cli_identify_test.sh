@@ -14,16 +14,15 @@ failed() { echo "FAIL $*"; fails=$((fails + 1)); }
 rgba=(--format R8G8B8A8_UNORM --size 600x400)
 
 # identify: the photo swizzled into a layout; the best candidate must decode it back exactly.
-for L in row-major std64k "nv-block-linear:gob=tegra,bh=4" intel-tile4 amd-gfx10.3-sw64k-r-x adreno-a6xx xbox360-tiled; do
+for L in row-major row-major:pitch=4096 std64k "nv-block-linear:gob=tegra,bh=4" intel-tile4 amd-gfx10.3-sw64k-r-x adreno-a6xx xbox360-tiled; do
   "$SWZ" swizzle -q --layout "$L" "$PHOTO" dump.bin || { failed "swizzle $L"; continue; }
   if ! "$SWZ" identify "${rgba[@]}" --top 3 dump.bin >out.txt 2>err.txt; then failed "identify $L: $(cat err.txt)"; continue; fi
   [ "$(wc -l <out.txt)" -eq 3 ] && pass "identify $L: 3 lines" || failed "identify $L: $(cat out.txt)"
   best=$(head -1 out.txt)
-  # "<score> <layout> [--row-pitch N]": the words after the score are options for the other commands.
-  eval "set -- ${best#* }"
-  layout=$1; shift
-  if "$SWZ" deswizzle -q --layout "$layout" "$@" "${rgba[@]}" dump.bin back.png 2>err.txt && "$SWZ" compare "$PHOTO" back.png >/dev/null; then
-    pass "identify $L -> $layout $*: decodes the photo exactly"
+  # "<score> <layout>": the layout is accepted verbatim by --layout.
+  layout=${best#* }
+  if "$SWZ" deswizzle -q --layout "$layout" "${rgba[@]}" dump.bin back.png 2>err.txt && "$SWZ" compare "$PHOTO" back.png >/dev/null; then
+    pass "identify $L -> $layout: decodes the photo exactly"
   else failed "identify $L -> $best: does not decode the photo ($(cat err.txt))"; fi
 done
 "$SWZ" swizzle -q --layout std4k "$PHOTO" dump.bin
@@ -46,7 +45,7 @@ import struct, sys
 W, H = 200, 90
 sys.stdout.buffer.write(b''.join(struct.pack('<I', i) for i in range(W * H)))" >index.raw
 probe=(--format R32_UINT --size 200x90)
-for L in row-major std64k "nv-block-linear:gob=tegra,bh=2" amd-gfx9-sw64k-s-x intel-tiley "pattern:X0 X1 X2 X3^Y5 Y0 Y1 X4 Y2^X6 Y3 X5 imm=0x40"; do
+for L in row-major row-major:pitch=2048 std64k "nv-block-linear:gob=tegra,bh=2" amd-gfx9-sw64k-s-x intel-tiley "pattern:X0 X1 X2 X3^Y5 Y0 Y1 X4 Y2^X6 Y3 X5 imm=0x40"; do
   "$SWZ" swizzle -q --layout "$L" "${probe[@]}" index.raw probe.bin || { failed "swizzle probe $L"; continue; }
   if ! "$SWZ" infer "${probe[@]}" probe.bin >out.txt 2>err.txt; then failed "infer $L: $(cat err.txt)"; continue; fi
   grep -q "^verified: bytes 0-3" out.txt && pass "infer $L: verified line" || failed "infer $L: $(cat out.txt)"

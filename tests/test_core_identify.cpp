@@ -114,7 +114,7 @@ void run_accuracy(uint32_t w, uint32_t h, uint32_t eb, uint32_t x0, uint32_t y0,
     ASSERT_TRUE(st.ok()) << st.message();
     ASSERT_FALSE(got.empty());
     Layout best;
-    ident::CandidateName bn{got[0].layout, got[0].row_pitch_B, 0};
+    ident::CandidateName bn{got[0].layout, 0, 0};
     ASSERT_TRUE(ident::make_candidate(bn, f, w, h, &best).ok()) << got[0].layout;
     Tally& t = (*tally)[family_of(n.name)];
     ++t.cases;

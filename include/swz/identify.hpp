@@ -44,7 +44,7 @@ struct IdentifyOptions {
 struct IdentifyCandidate {
   double score = 0;          ///< 1 = perfectly smooth decode, ~0 = noise; higher is better
   std::string layout;        ///< a name --layout / make_layout_from_name accepts verbatim
-  uint64_t row_pitch_B = 0;  ///< non-zero: pass as the row pitch (--row-pitch) with `layout`
+                             ///< (row-major with another pitch: "row-major:pitch=N")
   uint32_t equivalents = 0;  ///< other tried names that give the same bytes for this texture
 };
 

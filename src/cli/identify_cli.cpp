@@ -73,7 +73,7 @@ void add_identify_commands(CLI::App& app, IdentifyArgs* a, CLI::App** identify, 
       "Every layout family is tried, with parameter sweeps (NVIDIA block heights and GOB kinds, AMD pipes, Intel\n"
       "pitches, Adreno and Xbox 360 variants, row-major pitches); each decode is scored by how smooth neighbouring\n"
       "texels are (1 = smooth, 0 = noise), block seams weighing as much as the interior. Prints '<score> <layout>'\n"
-      "per line; <layout> is accepted verbatim by --layout (a '--row-pitch N' after it belongs with it). Layouts\n"
+      "per line; <layout> is accepted verbatim by --layout (row-major with another pitch: row-major:pitch=N). Layouts\n"
       "that give the same bytes for this size are printed once, under the simplest name.");
   id->add_option("--format", a->format, "DXGI format of the texels (uncompressed, 1-16 bytes)")->required();
   id->add_option("--size", a->size, "WxH in texels")->required();
@@ -118,16 +118,14 @@ void run_identify(const IdentifyArgs& a) {
   }
   for (size_t i = 0; i < got.size(); ++i) {
     const IdentifyCandidate& c = got[i];
-    std::printf("%.4f %s%s\n", c.score, c.layout.c_str(), c.row_pitch_B ? (" --row-pitch " + std::to_string(c.row_pitch_B)).c_str() : "");
+    std::printf("%.4f %s\n", c.score, c.layout.c_str());
     if (a.thumbnails.empty()) continue;
     TextureDesc d;
     d.width = w;
     d.height = h;
     d.format = f;
-    LayoutOptions lo;
-    lo.row_pitch_B = c.row_pitch_B;
     Layout L;
-    check(make_layout_from_name(c.layout, d, lo, &L), "layout " + c.layout);
+    check(make_layout_from_name(c.layout, d, {}, &L), "layout " + c.layout);
     std::vector<uint8_t> lin;
     check(decode_linear(dump, L, o.offset_B, &lin), "thumbnail");
     write_thumbnail((std::filesystem::path(a.thumbnails) / (std::to_string(i + 1) + ".png")).string(), lin, w, h, f);

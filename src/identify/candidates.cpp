@@ -59,7 +59,7 @@ std::vector<CandidateName> candidate_names(const FormatInfo& format, uint32_t wi
     pitches.insert(align_up(row_B, std::max<uint64_t>(a, eb)));
   pitches.insert(next_pow2(row_B));
   for (uint64_t p : pitches)
-    if (p != def_pitch && p % eb == 0) out.push_back({"row-major", p, 1});
+    if (p != def_pitch && p % eb == 0) out.push_back({"row-major:pitch=" + std::to_string(p), 0, 1});
   out.push_back({"std64k", 0, 0});
   out.push_back({"std4k", 0, 0});
 

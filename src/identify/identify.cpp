@@ -338,7 +338,6 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
     IdentifyCandidate r;
     r.score = g.score;
     r.layout = c.name.name;
-    r.row_pitch_B = c.name.row_pitch_B;
     r.equivalents = static_cast<uint32_t>(g.members.size() - 1);
     out->push_back(std::move(r));
   }

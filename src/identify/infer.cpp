@@ -410,6 +410,10 @@ Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t 
     if (bad != kNone) continue;
     r.layout = n.name;
     r.row_pitch_B = n.row_pitch_B;
+    if (n.name.rfind("row-major:pitch=", 0) == 0) {  // printed as --layout row-major --row-pitch N
+      r.layout = "row-major";
+      r.row_pitch_B = std::stoull(n.name.substr(16));
+    }
     r.builtin = true;
     r.made = L;
     break;
