@@ -1,7 +1,8 @@
 // swz — layouts by name: the one grammar the CLI's --layout, Python's
 // layout= and the C API's swz_layout_create accept.
 //
-//   row-major (alias row_major)  linear rows (D3D12 copyable-footprint pitches)
+//   row-major (alias row_major)  linear rows (D3D12 copyable-footprint pitches);
+//                                row-major:pitch=N gives the row pitch in bytes
 //   std64k, std4k                the standard swizzles
 //   FAMILY[:key=value,...]       a hardware layout family (swz/vendor.hpp),
 //                                e.g. "nv-block-linear:gob=tegra,bh=8"
@@ -62,6 +63,7 @@ class LayoutName {
   std::string text_;
   Kind kind_ = Kind::RowMajor;
   Pattern pattern_{};
+  uint64_t row_pitch_B_ = 0;  ///< row-major:pitch=N
   std::shared_ptr<const DeviceLayoutDesc> resource_;
 };
 

@@ -795,6 +795,10 @@ std::vector<std::string> compiled_backends() {
 
 }  // namespace
 
+namespace swz_py {
+void register_identify(py::module_& m);  // identify_bindings.cpp
+}
+
 PYBIND11_MODULE(_swz, m) {
   m.doc() = "Compiled core of swz (use the `swz` package, which re-exports everything here).";
 
@@ -1228,4 +1232,5 @@ safe to share between threads.)doc")
       "The C++ oracle (the spec's SimpleSwizzle per bit, docs/ARCHITECTURE.md §2): byte offset of byte x_bytes of row y, slice z, sample. "
       "depth_pitch counts rows for STACK_DEPTH_SLICES patterns. For tests.");
   m.attr("LOCATION_ITEMSIZE") = sizeof(LocationRecord);
+  swz_py::register_identify(m);
 }

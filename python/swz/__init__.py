@@ -40,6 +40,8 @@ from ._swz import (  # noqa: F401  (re-exported)
     backends,
     format_info,
     formats,
+    identify,
+    infer,
     layout_families,
     layout_names,
 )
@@ -47,7 +49,7 @@ from . import _swz
 
 __all__ = [
     "Footprint", "Format", "Layout", "Pattern", "SubresourceLayout", "LOCATION_DTYPE",
-    "backends", "format_info", "formats", "layout_families", "layout_names", "swizzle", "deswizzle", "offsets", "locate",
+    "backends", "format_info", "formats", "identify", "infer", "layout_families", "layout_names", "swizzle", "deswizzle", "offsets", "locate",
     "order_image", "plot_pattern",
 ]
 __version__ = "0.1.0"

@@ -13,6 +13,7 @@
 #include "common.hpp"
 #include "dds_cli.hpp"
 #include "file_io.hpp"
+#include "identify_cli.hpp"
 #include "image_io.hpp"
 #include "swz/layout_names.hpp"
 #include "swz/address.hpp"
@@ -345,7 +346,9 @@ int main(int argc, char** argv) {
       "  swz deswizzle --layout std64k --size 600x400 photo.std64k.bin photo.png\n"
       "  swz offset --layout std64k --format R8G8B8A8_UNORM --size 600x400 17 3\n"
       "  swz locate --layout std64k --format R8G8B8A8_UNORM --size 600x400 0x1234\n"
-      "  swz layouts");
+      "  swz layouts\n"
+      "  swz identify --format R8G8B8A8_UNORM --size 600x400 dump.bin\n"
+      "  swz infer --format R32_UINT --size 256x256 probe.bin");
 
   CommonOptions o;
   std::string in, out, offset_text, cmp_a, cmp_b;
@@ -402,6 +405,10 @@ int main(int argc, char** argv) {
   cz->add_option("TEXT", canon_text, "Pattern text, address bit 0 first, e.g. 'X0 X1 X2 X3 Y0 Y1 X4 Y2 X9^Y4^Y7 ...'")->required();
   auto* fm = app.add_subcommand("formats", "List the DXGI formats swz knows");
 
+  IdentifyArgs ida;
+  CLI::App *id_cmd = nullptr, *inf_cmd = nullptr;
+  add_identify_commands(app, &ida, &id_cmd, &inf_cmd);
+
   auto* cm = app.add_subcommand("compare", "Compare two images as RGBA8 pixels (exit 1 when they differ)");
   cm->add_option("A", cmp_a, "First image")->required();
   cm->add_option("B", cmp_b, "Second image")->required();
@@ -436,6 +443,10 @@ int main(int argc, char** argv) {
       layouts();
     } else if (*fm) {
       formats();
+    } else if (*id_cmd) {
+      run_identify(ida);
+    } else if (*inf_cmd) {
+      run_infer(ida);
     } else if (*cm) {
       std::string report;
       bool same = compare_images(cmp_a, cmp_b, &report);

@@ -2,6 +2,7 @@
 #include "swz/layout_names.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -105,6 +106,29 @@ Status LayoutName::parse(std::string_view text, LayoutName* out) {
   } builtin_kinds[] = {{"row-major", Kind::RowMajor}, {"row_major", Kind::RowMajor}, {"std64k", Kind::Std64K}, {"std4k", Kind::Std4K}};
   for (const auto& b : builtin_kinds) {
     if (head != b.name) continue;
+    if (has_params && b.kind == Kind::RowMajor) {
+      // row-major:pitch=N — the row pitch in bytes, so that one string names the layout.
+      std::string_view v = text.substr(head.size() + 1);
+      constexpr std::string_view kPitch = "pitch=";
+      uint64_t pitch = 0;
+      bool ok = v.substr(0, kPitch.size()) == kPitch && v.size() > kPitch.size();
+      if (ok) {
+        v.remove_prefix(kPitch.size());
+        int base = 10;
+        if (v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+          v.remove_prefix(2);
+          base = 16;
+        }
+        auto r = std::from_chars(v.data(), v.data() + v.size(), pitch, base);
+        ok = !v.empty() && r.ec == std::errc() && r.ptr == v.data() + v.size() && pitch > 0;
+      }
+      if (!ok)
+        return {Code::invalid_argument, "layout '" + std::string(text) + "': row-major takes one parameter, pitch=N (bytes between rows, N > 0)"};
+      n.kind_ = Kind::RowMajor;
+      n.row_pitch_B_ = pitch;
+      *out = std::move(n);
+      return Status::Ok();
+    }
     if (has_params)
       return {Code::invalid_argument, "layout '" + std::string(b.name) + "' takes no parameters (got '" + std::string(text) + "')"};
     n.kind_ = b.kind;
@@ -180,6 +204,11 @@ Status LayoutName::make(const TextureDesc& desc, const LayoutOptions& o, Layout*
     return {Code::invalid_argument, "stack_rows = " + std::to_string(o.stack_rows) + ": layout '" + text_ +
                                         "' does not stack depth slices; give depth_pitch_B instead"};
   spec.row_pitch_B = o.row_pitch_B;
+  if (row_pitch_B_) {
+    if (o.row_pitch_B && o.row_pitch_B != row_pitch_B_)
+      return {Code::invalid_argument, "row_pitch_B = " + std::to_string(o.row_pitch_B) + " contradicts layout '" + text_ + "'"};
+    spec.row_pitch_B = row_pitch_B_;
+  }
   spec.depth_pitch_B = o.depth_pitch_B;
   spec.stack_rows = o.stack_rows;
   spec.mip_tail = o.mip_tail;
@@ -195,7 +224,9 @@ Status make_layout_from_name(std::string_view name, const TextureDesc& desc, con
 
 std::vector<LayoutListing> layout_listing() {
   std::vector<LayoutListing> out;
-  for (const Builtin& b : kBuiltins) out.push_back({b.name, "", b.description, "D3D12 specification"});
+  for (const Builtin& b : kBuiltins)
+    out.push_back({b.name, std::string(b.name) == "row-major" ? "pitch=N (bytes between rows; default: row bytes aligned up to 256)" : "",
+                   b.description, "D3D12 specification"});
   for (const LayoutFamily& f : layout_families()) out.push_back({f.name, f.parameters, f.description, f.source});
   out.push_back({"pattern:TEXT", "",
                  "one parameterized swizzle pattern in text form, address bit 0 first, e.g. "

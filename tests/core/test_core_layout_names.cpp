@@ -77,6 +77,19 @@ TEST(LayoutNames, Errors) {
   EXPECT_NE(st.message().find("did you mean 'nv-block-linear'"), std::string::npos) << st.message();
   st = make_layout_from_name("std64k:x=1", d, {}, &L);
   EXPECT_NE(st.message().find("takes no parameters"), std::string::npos) << st.message();
+  // row-major:pitch=N names the row pitch; nothing else.
+  ASSERT_TRUE(make_layout_from_name("row-major:pitch=4096", d, {}, &L).ok());
+  EXPECT_EQ(L.sub(0).row_pitch, 4096u);
+  ASSERT_TRUE(make_layout_from_name("row_major:pitch=0x100", d, {}, &L).ok());
+  EXPECT_EQ(L.sub(0).row_pitch, 256u);
+  st = make_layout_from_name("row-major:pitch=x", d, {}, &L);
+  EXPECT_NE(st.message().find("pitch=N"), std::string::npos) << st.message();
+  st = make_layout_from_name("row-major:bh=2", d, {}, &L);
+  EXPECT_EQ(st.code(), Code::invalid_argument);
+  LayoutOptions other;
+  other.row_pitch_B = 512;
+  st = make_layout_from_name("row-major:pitch=4096", d, other, &L);
+  EXPECT_NE(st.message().find("contradicts"), std::string::npos) << st.message();
   st = make_layout_from_name("pattern:X0 Q1", d, {}, &L);
   EXPECT_EQ(st.code(), Code::parse_error) << st.message();
   st = make_layout_from_name("/nonexistent/x.json", d, {}, &L);

@@ -1,0 +1,67 @@
+"""swz.identify and swz.infer (include/swz/identify.hpp) from Python."""
+import os
+
+import numpy as np
+import pytest
+
+import swz
+
+HERE = os.path.dirname(__file__)
+
+
+def smooth_image(w, h):
+    """A smooth synthetic RGBA8 picture (gradients and a disc): natural-image-like statistics."""
+    y, x = np.mgrid[0:h, 0:w].astype(np.float64)
+    r = 128 + 100 * np.sin(x / 17.0) * np.cos(y / 23.0)
+    g = 255 * x / w
+    b = np.where((x - w / 2) ** 2 + (y - h / 3) ** 2 < (h / 4) ** 2, 220, 40 + 0.3 * y)
+    a = np.full_like(r, 255)
+    return np.clip(np.stack([r, g, b, a], axis=-1), 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("name", ["row-major", "std64k", "nv-block-linear:gob=tegra,bh=4", "intel-tile4", "amd-gfx10.3-sw64k-r-x"])
+def test_identify_ranks_the_truth_first(name):
+    img = smooth_image(200, 120)
+    truth = swz.Layout.from_name(name, "R8G8B8A8_UNORM", 200, 120)
+    dump = swz.swizzle(img, truth)
+    got = swz.identify(dump, "R8G8B8A8_UNORM", 200, 120, top=3)
+    assert 1 <= len(got) <= 3
+    score, layout = got[0]
+    assert isinstance(score, float) and isinstance(layout, str)
+    assert [s for s, _ in got] == sorted((s for s, _ in got), reverse=True)
+    back = swz.deswizzle(dump, swz.Layout.from_name(layout, "R8G8B8A8_UNORM", 200, 120))
+    np.testing.assert_array_equal(back, img)
+
+
+def test_identify_errors():
+    with pytest.raises(ValueError, match="not supported"):
+        swz.identify(bytes(4096), "BC1_UNORM", 64, 64)
+    with pytest.raises(IndexError, match="no layout fits"):
+        swz.identify(bytes(100), "R8G8B8A8_UNORM", 64, 64)
+    with pytest.raises(TypeError):
+        swz.identify(12, "R8G8B8A8_UNORM", 64, 64)
+
+
+def probe_of(layout, w, h):
+    idx = np.arange(w * h, dtype=np.uint32).reshape(h, w, 1)
+    return swz.swizzle(idx, layout)
+
+
+@pytest.mark.parametrize("name", ["std4k", "nv-block-linear:gob=turing,bh=8", "adreno-a6xx", "xbox360-tiled",
+                                  "pattern:X0 X1 X2 X3^Y4 Y0 Y1 X4 Y2^X6 Y3 X5 imm=0x40"])
+def test_infer_recovers_the_layout(name):
+    w, h = 130, 70
+    truth = swz.Layout.from_name(name, "R32_UINT", w, h)
+    probe = probe_of(truth, w, h)
+    got = swz.infer(probe, "R32_UINT", w, h)
+    assert isinstance(got, swz.Layout)
+    x, y = np.meshgrid(np.arange(w), np.arange(h))
+    np.testing.assert_array_equal(swz.offsets(got, x, y), swz.offsets(truth, x, y))
+
+
+def test_infer_not_a_probe():
+    rng = np.random.default_rng(16)
+    with pytest.raises(ValueError, match="not a probe"):
+        swz.infer(rng.integers(0, 2**32, 64 * 64, dtype=np.uint32), "R32_UINT", 64, 64)
+    with pytest.raises(ValueError, match="4-byte format"):
+        swz.infer(bytes(4096), "R8_UNORM", 64, 64)

@@ -1,0 +1,347 @@
+// identify(): rank built-in layouts for a dump of an ordinary image
+// (include/swz/identify.hpp).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <numeric>
+
+#include "identify/internal.hpp"
+#include "swz/identify.hpp"
+
+namespace swz {
+namespace {
+
+using ident::AddressTables;
+using ident::CandidateName;
+
+// Deterministic generator (splitmix64): identical samples on every run.
+struct Rng {
+  uint64_t s;
+  uint64_t next() {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  uint32_t below(uint64_t n) { return static_cast<uint32_t>(next() % n); }
+};
+
+// Bytes of an element that carry the image: every byte of 8-bit channels, the
+// most significant byte of each 16/32-bit channel (little-endian), all bytes
+// when channels are mixed.
+std::vector<uint32_t> feature_bytes(const FormatInfo& f) {
+  std::vector<uint32_t> out;
+  const uint32_t cb = f.channel_bits;
+  if ((cb == 16 || cb == 32) && f.channels > 0 && f.channels * cb / 8 == f.element_bytes) {
+    for (uint32_t c = 0; c < f.channels; ++c) out.push_back(c * cb / 8 + cb / 8 - 1);
+  } else {
+    for (uint32_t i = 0; i < f.element_bytes; ++i) out.push_back(i);
+  }
+  return out;
+}
+
+struct Scorer {
+  const uint8_t* data = nullptr;
+  std::vector<uint32_t> feat;
+  uint32_t diff(uint64_t a, uint64_t b) const {
+    uint32_t s = 0;
+    for (uint32_t i : feat) s += static_cast<uint32_t>(std::abs(int{data[a + i]} - int{data[b + i]}));
+    return s;
+  }
+};
+
+// One sampled neighbour pair: first texel (x, y), second (x+1, y) or (x, y+1).
+struct Pair {
+  uint32_t x, y;
+  uint16_t level;  // index into the level table
+  bool vertical;
+};
+
+unsigned ctz32(uint32_t v) { return v ? static_cast<unsigned>(__builtin_ctz(v)) : 32u; }
+
+struct Group {
+  std::vector<size_t> members;  // indices into candidates, simplest first
+  double score = 0;
+  bool full = false;
+};
+
+struct Cand {
+  CandidateName name;
+  Layout layout;
+  AddressTables tab;
+};
+
+double combine(const std::vector<double>& sum, const std::vector<uint64_t>& cnt, double norm) {
+  double acc = 0;
+  unsigned used = 0;
+  for (size_t l = 0; l < sum.size(); ++l) {
+    if (!cnt[l]) continue;
+    acc += std::min(2.0, sum[l] / static_cast<double>(cnt[l]) / norm);
+    ++used;
+  }
+  return used ? 1.0 - acc / used : 0.0;
+}
+
+uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdull;
+}
+
+}  // namespace
+
+Status decode_linear(std::span<const uint8_t> dump, const Layout& layout, uint64_t offset_B, std::vector<uint8_t>* out) {
+  if (offset_B > dump.size()) return {Code::out_of_range, "offset = " + std::to_string(offset_B) + " is past the end of the dump (" + std::to_string(dump.size()) + " bytes)"};
+  if (layout.size() > dump.size() - offset_B)
+    return {Code::buffer_too_small, "layout '" + layout.name() + "' needs " + std::to_string(layout.size()) + " bytes after the offset; the dump has " +
+                                        std::to_string(dump.size() - offset_B)};
+  AddressTables t;
+  SWZ_TRY(ident::make_tables(layout, &t));
+  const uint32_t eb = layout.sub(0).element_bytes;
+  const uint32_t w = layout.sub(0).width_el, h = layout.sub(0).height_el;
+  out->resize(size_t{w} * h * eb);
+  const uint8_t* src = dump.data() + offset_B;
+  for (uint32_t y = 0; y < h; ++y)
+    for (uint32_t x = 0; x < w; ++x) std::memcpy(out->data() + (size_t{y} * w + x) * eb, src + t.at(x, y), eb);
+  return Status::Ok();
+}
+
+Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_t width, uint32_t height, const IdentifyOptions& opt,
+                std::vector<IdentifyCandidate>* out) {
+  if (!out) return {Code::invalid_argument, "out = null"};
+  out->clear();
+  if (width == 0 || height == 0)
+    return {Code::invalid_argument, "size = " + std::to_string(width) + "x" + std::to_string(height) + " (width and height must be at least 1)"};
+  if (format.block_compressed())
+    return {Code::unsupported, std::string("format ") + format.name + ": block-compressed dumps are not supported by identify yet "
+                                                                       "(identify them with an uncompressed format of the block size, e.g. R32G32_UINT for BC1)"};
+  if (format.element_bytes == 0 || format.element_bytes > 16 || format.planes != 1)
+    return {Code::invalid_argument, std::string("format ") + format.name + ": identify needs a single-plane format of 1..16 bytes per element"};
+  if (opt.top == 0 || opt.top > 1000) return {Code::invalid_argument, "top = " + std::to_string(opt.top) + " (1..1000)"};
+  if (opt.offset_B >= dump.size())
+    return {Code::out_of_range, "offset = " + std::to_string(opt.offset_B) + " is at or past the end of the dump (" + std::to_string(dump.size()) + " bytes)"};
+  const uint64_t avail = dump.size() - opt.offset_B;
+  const uint32_t eb = format.element_bytes;
+
+  // Candidates that hold the texture within the dump.
+  std::vector<Cand> cands;
+  uint64_t smallest_need = UINT64_MAX;
+  std::string smallest_name;
+  for (const CandidateName& n : ident::candidate_names(format, width, height)) {
+    Cand c;
+    c.name = n;
+    if (!ident::make_candidate(n, format, width, height, &c.layout).ok()) continue;
+    if (c.layout.size() > avail) {
+      if (c.layout.size() < smallest_need) {
+        smallest_need = c.layout.size();
+        smallest_name = n.name;
+      }
+      continue;
+    }
+    if (!ident::make_tables(c.layout, &c.tab).ok()) continue;
+    cands.push_back(std::move(c));
+  }
+  if (cands.empty()) {
+    std::string msg = "no layout fits: the dump has " + std::to_string(avail) + " bytes after the offset";
+    if (smallest_need != UINT64_MAX) msg += "; the smallest layout tried ('" + smallest_name + "') needs " + std::to_string(smallest_need);
+    else msg += "; no built-in layout supports " + std::string(format.name) + " at " + std::to_string(width) + "x" + std::to_string(height);
+    return {Code::out_of_range, msg};
+  }
+
+  Scorer sc;
+  sc.data = dump.data() + opt.offset_B;
+  sc.feat = feature_bytes(format);
+
+  // Normaliser: mean difference of random texel pairs (the same positions
+  // for every candidate), the median over the candidates: one constant, so
+  // that padding (zeros, usually) a layout decodes does not change it.
+  Rng rng{0x5157A7E5ull};
+  std::vector<std::array<uint32_t, 4>> randoms(2048);
+  for (auto& r : randoms) r = {rng.below(width), rng.below(height), rng.below(width), rng.below(height)};
+  auto norm_of = [&](const AddressTables& t) {
+    uint64_t s = 0;
+    for (const auto& r : randoms) s += sc.diff(t.at(r[0], r[1]), t.at(r[2], r[3]));
+    return std::max(1.0, static_cast<double>(s) / static_cast<double>(randoms.size()));
+  };
+
+  // Padding: the most frequent element value of the dump (zeros, usually),
+  // when it is frequent. A layout that decodes more of it than the best one
+  // loses the difference in score: a wrong layout over a sparse dump (a wide
+  // pitch) decodes mostly smooth padding.
+  std::vector<uint8_t> pad_value;
+  {
+    const uint64_t slots = avail / eb;
+    const int n = 4096;
+    std::vector<std::array<uint8_t, 16>> seen(n);
+    for (auto& v : seen) {
+      v.fill(0);
+      std::memcpy(v.data(), sc.data + (rng.next() % slots) * eb, eb);
+    }
+    std::sort(seen.begin(), seen.end());
+    int best_run = 0;
+    size_t best_at = 0;
+    for (size_t i = 0, j; i < seen.size(); i = j) {
+      for (j = i; j < seen.size() && seen[j] == seen[i]; ++j) {}
+      if (static_cast<int>(j - i) > best_run) {
+        best_run = static_cast<int>(j - i);
+        best_at = i;
+      }
+    }
+    if (best_run * 20 >= n) pad_value.assign(seen[best_at].begin(), seen[best_at].begin() + eb);
+  }
+  auto padding_fraction = [&](const AddressTables& t) {
+    if (pad_value.empty()) return 0.0;
+    uint32_t hits = 0;
+    for (const auto& r : randoms) {
+      hits += std::memcmp(sc.data + t.at(r[0], r[1]), pad_value.data(), eb) == 0;
+      hits += std::memcmp(sc.data + t.at(r[2], r[3]), pad_value.data(), eb) == 0;
+    }
+    return hits / (2.0 * static_cast<double>(randoms.size()));
+  };
+  std::vector<double> pad(cands.size());
+  for (size_t i = 0; i < cands.size(); ++i) pad[i] = padding_fraction(cands[i].tab);
+  const double pad_min = *std::min_element(pad.begin(), pad.end());
+
+  double norm = 1;
+  {
+    std::vector<double> norms;
+    for (const Cand& c : cands) norms.push_back(norm_of(c.tab));
+    std::nth_element(norms.begin(), norms.begin() + norms.size() / 2, norms.end());
+    norm = norms[norms.size() / 2];
+  }
+
+  // Sample: per seam level (x+1 = 2^t * odd, y+1 likewise), up to P pairs.
+  std::vector<Pair> pairs;
+  uint16_t levels = 0;
+  const uint32_t P = 320;
+  for (int axis = 0; axis < 2; ++axis) {
+    const uint32_t len = axis ? height : width, other = axis ? width : height;
+    for (unsigned t = 0; t < 31 && (1u << t) < len; ++t) {
+      const uint32_t odd_count = (((len - 1) >> t) + 1) / 2;
+      if (!odd_count) continue;
+      const uint64_t total = uint64_t{odd_count} * other;
+      const uint32_t take = static_cast<uint32_t>(std::min<uint64_t>(P, total));
+      for (uint32_t i = 0; i < take; ++i) {
+        uint64_t k = total <= P ? i : rng.next() % total;
+        const uint32_t m = static_cast<uint32_t>(k % odd_count), o = static_cast<uint32_t>(k / odd_count);
+        const uint32_t c = ((2 * m + 1) << t) - 1;
+        pairs.push_back(axis ? Pair{o, c, levels, true} : Pair{c, o, levels, false});
+      }
+      ++levels;
+    }
+  }
+
+  // Sampled score and signature of every candidate.
+  std::vector<double> score(cands.size());
+  std::vector<uint64_t> sig(cands.size());
+  {
+    std::vector<double> sum(levels);
+    std::vector<uint64_t> cnt(levels);
+    for (size_t i = 0; i < cands.size(); ++i) {
+      std::fill(sum.begin(), sum.end(), 0.0);
+      std::fill(cnt.begin(), cnt.end(), 0);
+      const AddressTables& t = cands[i].tab;
+      uint64_t h = 0x12345;
+      for (const Pair& p : pairs) {
+        const uint64_t a = t.at(p.x, p.y);
+        const uint64_t b = p.vertical ? t.at(p.x, p.y + 1) : t.at(p.x + 1, p.y);
+        h = mix(mix(h, a), b);
+        sum[p.level] += sc.diff(a, b);
+        ++cnt[p.level];
+      }
+      score[i] = combine(sum, cnt, norm) - (pad[i] - pad_min);
+      sig[i] = h;
+    }
+  }
+
+  // Groups of candidates equal on the sample; simplest name first.
+  std::map<uint64_t, size_t> by_sig;
+  std::vector<Group> groups;
+  for (size_t i = 0; i < cands.size(); ++i) {
+    auto [it, fresh] = by_sig.emplace(sig[i], groups.size());
+    if (fresh) {
+      groups.push_back({});
+      groups.back().score = score[i];
+    }
+    groups[it->second].members.push_back(i);
+  }
+  for (Group& g : groups)
+    std::stable_sort(g.members.begin(), g.members.end(), [&](size_t a, size_t b) { return ident::simpler(cands[a].name, cands[b].name); });
+  std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.score > b.score; });
+
+  // Full decode of the best groups: split members that differ outside the
+  // sample, then score every texel pair.
+  const size_t full_n = std::min(groups.size(), static_cast<size_t>(std::max(opt.full_decode, opt.top)));
+  std::vector<Group> finals;
+  std::vector<uint16_t> xl(width), yl(height);
+  uint16_t lv = 0;
+  std::vector<uint16_t> xlev(32, 0), ylev(32, 0);
+  for (unsigned t = 0; t < 31 && (1u << t) < width; ++t) xlev[t] = lv++;
+  for (unsigned t = 0; t < 31 && (1u << t) < height; ++t) ylev[t] = lv++;
+  for (uint32_t x = 0; x + 1 < width; ++x) xl[x] = xlev[ctz32(x + 1)];
+  for (uint32_t y = 0; y + 1 < height; ++y) yl[y] = ylev[ctz32(y + 1)];
+  std::vector<uint64_t> rowa(width), rowb(width);
+  for (size_t gi = 0; gi < full_n; ++gi) {
+    Group& g = groups[gi];
+    std::map<uint64_t, size_t> sub;  // full hash -> index into finals
+    const size_t cap = 64;
+    for (size_t k = 0; k < g.members.size(); ++k) {
+      const size_t i = g.members[k];
+      uint64_t h = 0;
+      if (g.members.size() > 1 && k < cap) {
+        const AddressTables& t = cands[i].tab;
+        for (uint32_t y = 0; y < height; ++y)
+          for (uint32_t x = 0; x < width; ++x) h = mix(h, t.at(x, y));
+      }
+      auto [it, fresh] = sub.emplace(h, finals.size());
+      if (fresh) {
+        Group ng;
+        ng.full = true;
+        finals.push_back(ng);
+      }
+      finals[it->second].members.push_back(i);
+    }
+  }
+  std::vector<double> sum(lv);
+  std::vector<uint64_t> cnt(lv);
+  for (Group& g : finals) {
+    std::fill(sum.begin(), sum.end(), 0.0);
+    std::fill(cnt.begin(), cnt.end(), 0);
+    const AddressTables& t = cands[g.members.front()].tab;
+    for (uint32_t x = 0; x < width; ++x) rowa[x] = t.at(x, 0);
+    for (uint32_t y = 0; y < height; ++y) {
+      const bool last = y + 1 == height;
+      if (!last)
+        for (uint32_t x = 0; x < width; ++x) rowb[x] = t.at(x, y + 1);
+      for (uint32_t x = 0; x < width; ++x) {
+        if (x + 1 < width) {
+          sum[xl[x]] += sc.diff(rowa[x], rowa[x + 1]);
+          ++cnt[xl[x]];
+        }
+        if (!last) {
+          sum[yl[y]] += sc.diff(rowa[x], rowb[x]);
+          ++cnt[yl[y]];
+        }
+      }
+      std::swap(rowa, rowb);
+    }
+    g.score = combine(sum, cnt, norm) - (pad[g.members.front()] - pad_min);
+  }
+  std::stable_sort(finals.begin(), finals.end(), [](const Group& a, const Group& b) { return a.score > b.score; });
+  // Groups past the full decode keep their sampled score, below the decoded ones.
+  for (size_t gi = full_n; gi < groups.size(); ++gi) finals.push_back(groups[gi]);
+
+  for (const Group& g : finals) {
+    if (out->size() >= opt.top) break;
+    const Cand& c = cands[g.members.front()];
+    IdentifyCandidate r;
+    r.score = g.score;
+    r.layout = c.name.name;
+    r.equivalents = static_cast<uint32_t>(g.members.size() - 1);
+    out->push_back(std::move(r));
+  }
+  return Status::Ok();
+}
+
+}  // namespace swz

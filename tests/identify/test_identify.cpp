@@ -1,0 +1,329 @@
+// identify() and infer() (include/swz/identify.hpp).
+//
+// identify: a real photograph (examples/coffee.png, CC0, see
+// examples/CREDITS.md) is cropped, swizzled by the copy engine
+// (write_to_subresource, independent of identify's address tables) into every
+// candidate layout, and identify must rank a layout first that puts every texel
+// at the same byte (equivalent names are reported once). The subset here runs
+// in seconds; the full accuracy table is the disabled test
+// IdentifyAccuracy.DISABLED_FullTable (bench/identify_accuracy.sh runs it).
+//
+// infer: probes (element (x, y) holds y*W+x) made through the copy engine from
+// random patterns with XOR chains, postamble terms above the block and
+// immediates, and from every built-in layout, are solved exactly.
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#include <stb/stb_image.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "identify/internal.hpp"
+#include "swz/copy.hpp"
+#include "swz/identify.hpp"
+#include "swz/layout_names.hpp"
+#include "test_util.hpp"
+
+using namespace swz;
+using namespace swz_test;
+
+namespace {
+
+struct Photo {
+  int w = 0, h = 0;
+  std::vector<uint8_t> rgba;
+};
+
+const Photo& coffee() {
+  static Photo p = [] {
+    Photo q;
+    const std::string path = std::string(SWZ_TEST_DATA) + "/../../examples/coffee.png";
+    int n = 0;
+    unsigned char* d = stbi_load(path.c_str(), &q.w, &q.h, &n, 4);
+    if (d) {
+      q.rgba.assign(d, d + size_t(q.w) * q.h * 4);
+      stbi_image_free(d);
+    }
+    return q;
+  }();
+  return p;
+}
+
+// A w x h crop at (x0, y0) converted to `eb`-byte elements: 1 = luma (R8),
+// 2 = R8G8, 4 = RGBA8, 8 = RGBA16 (value * 257), 16 = RGBA32F.
+std::vector<uint8_t> crop(uint32_t w, uint32_t h, uint32_t x0, uint32_t y0, uint32_t eb) {
+  const Photo& p = coffee();
+  std::vector<uint8_t> out(size_t{w} * h * eb);
+  for (uint32_t y = 0; y < h; ++y)
+    for (uint32_t x = 0; x < w; ++x) {
+      const uint8_t* s = &p.rgba[(size_t(y0 + y) * p.w + (x0 + x)) * 4];
+      uint8_t* d = &out[(size_t{y} * w + x) * eb];
+      if (eb == 1) d[0] = static_cast<uint8_t>((s[0] * 77 + s[1] * 150 + s[2] * 29) >> 8);
+      else if (eb == 2) { d[0] = s[0]; d[1] = s[1]; }
+      else if (eb == 4) std::memcpy(d, s, 4);
+      else if (eb == 8) for (int c = 0; c < 4; ++c) { uint16_t v = static_cast<uint16_t>(s[c] * 257); std::memcpy(d + 2 * c, &v, 2); }
+      else for (int c = 0; c < 4; ++c) { float v = s[c] / 255.0f; std::memcpy(d + 4 * c, &v, 4); }
+    }
+  return out;
+}
+
+const char* format_name(uint32_t eb) {
+  return eb == 1 ? "R8_UNORM" : eb == 2 ? "R8G8_UNORM" : eb == 4 ? "R8G8B8A8_UNORM" : eb == 8 ? "R16G16B16A16_UNORM" : "R32G32B32A32_FLOAT";
+}
+
+bool same_offsets(const Layout& a, const Layout& b) {
+  ident::AddressTables ta, tb;
+  if (!ident::make_tables(a, &ta).ok() || !ident::make_tables(b, &tb).ok()) return false;
+  for (uint32_t y = 0; y < a.sub(0).height_el; ++y)
+    for (uint32_t x = 0; x < a.sub(0).width_el; ++x)
+      if (ta.at(x, y) != tb.at(x, y)) return false;
+  return true;
+}
+
+std::string family_of(const std::string& name) { return name.substr(0, name.find(':')); }
+
+struct Tally {
+  int cases = 0, first = 0;
+  std::vector<std::string> misses;
+};
+
+// Swizzles a crop into every candidate layout and runs identify on it.
+void run_accuracy(uint32_t w, uint32_t h, uint32_t eb, uint32_t x0, uint32_t y0, std::map<std::string, Tally>* tally, double* seconds,
+                  size_t stride = 1) {
+  const FormatInfo f = fmt(format_name(eb));
+  const std::vector<uint8_t> lin = crop(w, h, x0, y0, eb);
+  const std::vector<ident::CandidateName> names = ident::candidate_names(f, w, h);
+  for (size_t i = 0; i < names.size(); i += stride) {
+    const ident::CandidateName& n = names[i];
+    Layout truth;
+    if (!ident::make_candidate(n, f, w, h, &truth).ok()) continue;
+    std::vector<uint8_t> dump(truth.size(), 0);
+    ASSERT_TRUE(write_to_subresource(truth, dump.data(), dump.size(), 0, nullptr, lin.data(), lin.size(), uint64_t{w} * eb, lin.size()).ok())
+        << n.name;
+    std::vector<IdentifyCandidate> got;
+    IdentifyOptions o;
+    o.top = 3;
+    auto t0 = std::chrono::steady_clock::now();
+    Status st = identify(dump, f, w, h, o, &got);
+    *seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_TRUE(st.ok()) << st.message();
+    ASSERT_FALSE(got.empty());
+    Layout best;
+    ident::CandidateName bn{got[0].layout, 0, 0};
+    ASSERT_TRUE(ident::make_candidate(bn, f, w, h, &best).ok()) << got[0].layout;
+    Tally& t = (*tally)[family_of(n.name)];
+    ++t.cases;
+    if (same_offsets(best, truth)) ++t.first;
+    else
+      t.misses.push_back(n.name + (n.row_pitch_B ? " pitch " + std::to_string(n.row_pitch_B) : "") + " @" + std::to_string(w) + "x" +
+                         std::to_string(h) + "x" + std::to_string(eb) + "B -> " + got[0].layout + " (" + std::to_string(got[0].score) + ")");
+  }
+}
+
+void report(const std::map<std::string, Tally>& tally, int* cases, int* first) {
+  *cases = *first = 0;
+  for (const auto& [fam, t] : tally) {
+    *cases += t.cases;
+    *first += t.first;
+    std::printf("  %-24s %4d/%-4d first\n", fam.c_str(), t.first, t.cases);
+    for (const std::string& m : t.misses) std::printf("      miss: %s\n", m.c_str());
+  }
+  std::printf("  total %d/%d = %.1f%%\n", *first, *cases, *cases ? 100.0 * *first / *cases : 0.0);
+}
+
+}  // namespace
+
+TEST(Identify, PhotoIsLoaded) {
+  ASSERT_EQ(coffee().w, 600);
+  ASSERT_EQ(coffee().h, 400);
+}
+
+TEST(IdentifyAccuracy, SubsetRanksTheTruthFirst) {
+  std::map<std::string, Tally> tally;
+  double secs = 0;
+  run_accuracy(128, 128, 4, 200, 100, &tally, &secs, 2);
+  run_accuracy(157, 93, 4, 31, 207, &tally, &secs, 2);
+  run_accuracy(97, 61, 16, 400, 300, &tally, &secs, 5);
+  int cases, first;
+  report(tally, &cases, &first);
+  std::printf("  identify: %.1f ms per dump\n", 1000 * secs / cases);
+  EXPECT_GE(first * 100, cases * 95);
+}
+
+TEST(IdentifyAccuracy, DISABLED_FullTable) {
+  std::map<std::string, Tally> tally;
+  double secs = 0;
+  const uint32_t sizes[][2] = {{256, 256}, {512, 256}, {600, 400}, {301, 187}, {97, 61}, {64, 64}, {1, 1}};
+  for (uint32_t eb : {4u, 1u, 2u, 8u, 16u})
+    for (auto& s : sizes) run_accuracy(s[0], s[1], eb, (600 - s[0]) / 3, (400 - s[1]) / 2, &tally, &secs);
+  int cases, first;
+  report(tally, &cases, &first);
+  std::printf("  identify: %.1f ms per dump on average\n", 1000 * secs / cases);
+  EXPECT_GE(first * 100, cases * 95);
+}
+
+// ---- infer -------------------------------------------------------------------
+
+namespace {
+
+// A probe of `truth`: element (x, y) holds y*W+x in its first 4 bytes, the
+// other bytes of the element a marker, padding zero; written by the copy engine.
+std::vector<uint8_t> make_probe(const Layout& truth) {
+  const SubresourceLayout& s = truth.sub(0);
+  const uint32_t w = s.width_el, h = s.height_el, eb = s.element_bytes;
+  std::vector<uint8_t> lin(size_t{w} * h * eb, 0xA5);
+  for (uint32_t i = 0; i < w * h; ++i) std::memcpy(&lin[size_t{i} * eb], &i, 4);
+  std::vector<uint8_t> dump(truth.size(), 0);
+  EXPECT_TRUE(write_to_subresource(truth, dump.data(), dump.size(), 0, nullptr, lin.data(), lin.size(), uint64_t{w} * eb, lin.size()).ok());
+  return dump;
+}
+
+const char* probe_format(uint32_t eb) { return eb == 4 ? "R32_UINT" : eb == 8 ? "R32G32_UINT" : "R32G32B32A32_UINT"; }
+
+// infer must return a layout that puts every texel where `truth` does, and
+// whose text (with its row pitch) makes that same layout again.
+void expect_inferred(const Layout& truth, const std::string& what) {
+  const SubresourceLayout& s = truth.sub(0);
+  const std::vector<uint8_t> probe = make_probe(truth);
+  InferResult r;
+  Status st = infer(probe, truth.desc().format, s.width_el, s.height_el, 0, &r);
+  ASSERT_TRUE(st.ok()) << what << ": " << st.message();
+  EXPECT_TRUE(same_offsets(r.made, truth)) << what << " -> " << r.layout;
+  Layout again;
+  ASSERT_TRUE(ident::make_candidate({r.layout, r.row_pitch_B, 0}, truth.desc().format, s.width_el, s.height_el, &again).ok()) << r.layout;
+  EXPECT_TRUE(same_offsets(again, truth)) << what << " -> " << r.layout << " pitch " << r.row_pitch_B;
+}
+
+}  // namespace
+
+TEST(Infer, EveryBuiltinLayout) {
+  const uint32_t sizes[][3] = {{64, 64, 4}, {100, 37, 8}, {256, 128, 16}, {300, 75, 4}};
+  int n = 0;
+  for (auto& sz : sizes) {
+    const uint32_t eb = sz[2];
+    {
+      const FormatInfo f = fmt(probe_format(eb));
+      for (const ident::CandidateName& c : ident::candidate_names(f, sz[0], sz[1])) {
+        Layout truth;
+        if (!ident::make_candidate(c, f, sz[0], sz[1], &truth).ok()) continue;
+        expect_inferred(truth, c.name + " pitch " + std::to_string(c.row_pitch_B) + " " + std::to_string(sz[0]) + "x" + std::to_string(sz[1]) + "x" +
+                                   std::to_string(eb) + "B");
+        ++n;
+      }
+    }
+  }
+  EXPECT_GT(n, 200);
+}
+
+TEST(Infer, BuiltinNameIsPreferred) {
+  const FormatInfo f = fmt("R32_UINT");
+  TextureDesc d = tex2d("R32_UINT", 300, 200);
+  Layout truth;
+  ASSERT_TRUE(make_layout_from_name("nv-block-linear:gob=tegra,bh=4", d, {}, &truth).ok());
+  InferResult r;
+  ASSERT_TRUE(infer(make_probe(truth), f, 300, 200, 0, &r).ok());
+  EXPECT_TRUE(r.builtin);
+  EXPECT_EQ(r.layout.rfind("nv-block-linear", 0), 0u) << r.layout;
+  EXPECT_TRUE(r.solved_pattern);
+  // pbxor comes back as a parameter of the AMD name.
+  ASSERT_TRUE(make_layout_from_name("amd-gfx10.3-sw64k-r-x:pbxor=37", d, {}, &truth).ok());
+  ASSERT_TRUE(infer(make_probe(truth), f, 300, 200, 0, &r).ok());
+  EXPECT_TRUE(r.builtin) << r.layout;
+  EXPECT_NE(r.layout.find("pbxor=37"), std::string::npos) << r.layout;
+}
+
+TEST(Infer, RandomPatternsWithChainsPostambleAndImmediate) {
+  std::mt19937_64 rng(1616);
+  int solved = 0, tried = 0;
+  for (int it = 0; it < 250; ++it) {
+    RandomPatternOptions o;
+    o.element_log2 = 2 + static_cast<unsigned>(rng() % 3);
+    o.max_block_bits = 16;
+    o.allow_z = false;
+    o.allow_stack = false;
+    o.allow_high_postamble = true;
+    const Pattern pat = random_pattern(rng, o);
+    const uint32_t w = 1 + static_cast<uint32_t>(rng() % 200), h = 1 + static_cast<uint32_t>(rng() % 200);
+    TextureDesc d = tex2d(probe_format(1u << o.element_log2), w, h);
+    LayoutSpec spec;
+    spec.kind = LayoutKind::Pattern;
+    spec.pattern = pat;
+    Layout truth;
+    if (!make_layout(d, spec, &truth).ok()) continue;
+    if (rng() % 3 == 0) {  // a wider row pitch
+      spec.row_pitch_B = truth.sub(0).row_pitch + (uint64_t{1} << pat.block_bits()) * (1 + rng() % 5);
+      if (!make_layout(d, spec, &truth).ok()) continue;
+    }
+    if (truth.size() > (uint64_t{64} << 20)) continue;
+    ++tried;
+    const std::vector<uint8_t> probe = make_probe(truth);
+    InferResult r;
+    Status st = infer(probe, d.format, w, h, 0, &r);
+    EXPECT_TRUE(st.ok()) << to_text(pat) << " " << w << "x" << h << " pitch " << spec.row_pitch_B << ": " << st.message();
+    if (!st.ok()) continue;
+    EXPECT_TRUE(same_offsets(r.made, truth)) << to_text(pat) << " -> " << r.layout;
+    ++solved;
+  }
+  EXPECT_GT(tried, 120);
+  EXPECT_EQ(solved, tried);
+}
+
+TEST(Infer, OffsetIsHonoured) {
+  TextureDesc d = tex2d("R32_UINT", 40, 30);
+  Layout truth;
+  ASSERT_TRUE(make_layout_from_name("std4k", d, {}, &truth).ok());
+  std::vector<uint8_t> probe = make_probe(truth);
+  probe.insert(probe.begin(), 4096, 0x77);
+  InferResult r;
+  ASSERT_TRUE(infer(probe, d.format, 40, 30, 4096, &r).ok());
+  EXPECT_EQ(r.layout, "std4k");
+}
+
+TEST(Infer, NotAProbe) {
+  TextureDesc d = tex2d("R32_UINT", 16, 16);
+  Layout truth;
+  ASSERT_TRUE(make_layout_from_name("std4k", d, {}, &truth).ok());
+  const std::vector<uint8_t> good = make_probe(truth);
+  InferResult r;
+  // Missing: index 17 overwritten by 300 (out of range, ignored).
+  std::vector<uint8_t> p = good;
+  uint64_t at17 = 0;
+  for (size_t i = 0; i < p.size(); i += 4) {
+    uint32_t v;
+    std::memcpy(&v, &p[i], 4);
+    if (v == 17) at17 = i;
+  }
+  uint32_t v300 = 300;
+  std::memcpy(&p[at17], &v300, 4);
+  Status st = infer(p, d.format, 16, 16, 0, &r);
+  EXPECT_EQ(st.code(), Code::parse_error);
+  EXPECT_NE(st.message().find("(1,1)"), std::string::npos) << st.message();
+  // Duplicate: index 17 written again into padding (the last slot).
+  p = good;
+  uint32_t v17 = 17;
+  std::memcpy(&p[p.size() - 4], &v17, 4);
+  st = infer(p, d.format, 16, 16, 0, &r);
+  EXPECT_EQ(st.code(), Code::parse_error);
+  EXPECT_NE(st.message().find("more than once"), std::string::npos) << st.message();
+  // Not linear: two texels swapped.
+  p = good;
+  uint64_t at40 = 0;
+  for (size_t i = 0; i < p.size(); i += 4) {
+    uint32_t v;
+    std::memcpy(&v, &p[i], 4);
+    if (v == 40) at40 = i;
+  }
+  std::swap_ranges(p.begin() + static_cast<long>(at17), p.begin() + static_cast<long>(at17) + 4, p.begin() + static_cast<long>(at40));
+  st = infer(p, d.format, 16, 16, 0, &r);
+  EXPECT_EQ(st.code(), Code::parse_error);
+  EXPECT_NE(st.message().find("disagree"), std::string::npos) << st.message();
+  // Formats under 4 bytes are refused with the advice.
+  st = infer(good, fmt("R8G8_UNORM"), 16, 16, 0, &r);
+  EXPECT_EQ(st.code(), Code::invalid_argument);
+  EXPECT_NE(st.message().find("4-byte format"), std::string::npos) << st.message();
+}
