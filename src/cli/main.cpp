@@ -222,8 +222,9 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     // A 3D subresource's tight slices, one under the other, form one image.
     uint64_t rows = uint64_t(s.height_el) * s.depth;
     if (rows > UINT32_MAX) fail("the PNG would have more than 2^32 rows");
-    std::vector<uint8_t> file = encode_png(linear.data(), s.width_el, static_cast<uint32_t>(rows), t.format);
-    write_file_atomic(out, file.data(), file.size());
+    AtomicOutput file(out);
+    write_png(file, linear.data(), s.width_el, static_cast<uint32_t>(rows), t.format);
+    file.commit();
     say("deswizzled " + sub_name(s, t.desc) + " of " + in + " (" + t.describe() + ", " + t.layout_arg + ") into " + out +
         ": " + std::to_string(s.width) + "x" + std::to_string(rows) + " PNG" +
         (s.depth > 1 ? " (" + std::to_string(s.depth) + " depth slices stacked vertically)" : std::string()));
