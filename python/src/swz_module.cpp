@@ -269,7 +269,14 @@ Layout build_layout(const TextureDesc& d, LayoutKind kind, const Pattern* patter
     spec.packed.num_tiles_for_packed_mips = as_u32(q[2], "num_tiles_for_packed_mips");
   }
   Layout L;
-  check(make_layout(d, spec, &L));
+  Status st;
+  {
+    // Layouts whose postamble moves whole blocks are verified block by block
+    // (up to about a second): let other Python threads run meanwhile.
+    py::gil_scoped_release nogil;
+    st = make_layout(d, spec, &L);
+  }
+  check(st);
   return L;
 }
 
@@ -1186,9 +1193,14 @@ safe to share between threads.)doc")
           "from_resource_layout_json",
           [](const std::string& json) {
             DeviceLayoutDesc dd;
-            check(parse_resource_layout_json(json, &dd));
             Layout L;
-            check(make_device_layout(dd, &L));
+            Status st;
+            {
+              py::gil_scoped_release nogil;  // json is a copy (std::string)
+              st = parse_resource_layout_json(json, &dd);
+              if (st.ok()) st = make_device_layout(dd, &L);
+            }
+            check(st);
             return L;
           },
           py::arg("json"),
