@@ -268,7 +268,14 @@ Layout build_layout(const TextureDesc& d, LayoutKind kind, const Pattern* patter
     spec.packed.num_tiles_for_packed_mips = as_u32(q[2], "num_tiles_for_packed_mips");
   }
   Layout L;
-  check(make_layout(d, spec, &L));
+  Status st;
+  {
+    // Layouts whose postamble moves whole blocks are verified block by block
+    // (up to about a second): let other Python threads run meanwhile.
+    py::gil_scoped_release nogil;
+    st = make_layout(d, spec, &L);
+  }
+  check(st);
   return L;
 }
 
@@ -485,6 +492,13 @@ py::array contiguous_input(py::handle obj) {
 
 // ---- swizzle / deswizzle --------------------------------------------------------------
 
+/// True when the byte ranges [a, a + na) and [b, b + nb) share a byte (for
+/// C-contiguous buffers, numpy.shares_memory's answer).
+bool overlaps(const void* a, uint64_t na, const void* b, uint64_t nb) {
+  const auto pa = reinterpret_cast<uintptr_t>(a), pb = reinterpret_cast<uintptr_t>(b);
+  return na && nb && pa < pb + nb && pb < pa + na;
+}
+
 py::object swizzle(py::handle array, const Layout& L, py::handle subresource, py::handle box, py::handle out, py::handle backend,
                    py::handle threads, bool write_combined) {
   const uint32_t sub = as_subresource(L, subresource);
@@ -498,6 +512,10 @@ py::object swizzle(py::handle array, const Layout& L, py::handle subresource, py
   Buffer res;
   res.acquire(result, true, out.is_none() ? "resource" : "out");
   if (e.empty) return result;
+  // out= sharing memory with the input: the copy would read bytes it has
+  // already overwritten. Read from a temporary copy of the input instead.
+  if (overlaps(a.data(), static_cast<uint64_t>(a.nbytes()), res.data(), res.size()))
+    a = py::reinterpret_borrow<py::array>(a.attr("copy")());
   const uint64_t row = uint64_t{e.w} * e.eb, slice = row * e.h;
   Status st;
   {
@@ -548,10 +566,17 @@ py::object deswizzle(py::handle buffer, const Layout& L, py::handle subresource,
   }
   if (e.empty) return result;
   const uint64_t row = uint64_t{e.w} * e.eb, slice = row * e.h;
+  // out= sharing memory with the buffer: read from a temporary copy of it.
+  const uint8_t* src = res.data();
+  py::bytes src_copy;
+  if (overlaps(src, res.size(), dst, dst_size)) {
+    src_copy = py::bytes(reinterpret_cast<const char*>(src), static_cast<size_t>(res.size()));
+    src = reinterpret_cast<const uint8_t*>(PyBytes_AS_STRING(src_copy.ptr()));
+  }
   Status st;
   {
     py::gil_scoped_release nogil;
-    st = read_from_subresource(dst, dst_size, row, slice, L, res.data(), res.size(), sub, e.has_box ? box_ptr(e) : nullptr, opts);
+    st = read_from_subresource(dst, dst_size, row, slice, L, src, res.size(), sub, e.has_box ? box_ptr(e) : nullptr, opts);
   }
   check(st);
   return result;
@@ -1111,9 +1136,14 @@ safe to share between threads.)doc")
           "from_resource_layout_json",
           [](const std::string& json) {
             DeviceLayoutDesc dd;
-            check(parse_resource_layout_json(json, &dd));
             Layout L;
-            check(make_device_layout(dd, &L));
+            Status st;
+            {
+              py::gil_scoped_release nogil;  // json is a copy (std::string)
+              st = parse_resource_layout_json(json, &dd);
+              if (st.ok()) st = make_device_layout(dd, &L);
+            }
+            check(st);
             return L;
           },
           py::arg("json"),

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <limits>
 #include <new>
+#include <random>
 #include <sstream>
 
 #include "common.hpp"
@@ -103,38 +104,117 @@ void read_file_prefix(const std::string& path, uint64_t bytes, std::vector<uint8
   std::fclose(f);
 }
 
+namespace {
+
+std::string dir_of(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string base_of(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// cp's rule for a symbolic link at OUT: write through it. A live link's target
+// is replaced; a dangling link's target is created (as POSIX cp does; GNU cp
+// refuses a dangling link unless POSIXLY_CORRECT is set). The link itself is
+// never replaced. Returns the path of the regular file (or special file, or
+// nothing yet) at the end of the chain.
+std::string follow_links(const std::string& path) {
+  std::string p = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat lst {};
+    if (lstat(p.c_str(), &lst) != 0 || !S_ISLNK(lst.st_mode)) return p;
+    std::string target(static_cast<size_t>(lst.st_size > 0 ? lst.st_size : 255) + 1, '\0');
+    ssize_t n = readlink(p.c_str(), target.data(), target.size());
+    if (n < 0) fail("cannot read the symbolic link '" + p + "': " + errno_text());
+    if (static_cast<size_t>(n) >= target.size()) fail("the symbolic link '" + p + "' changed while swz read it");
+    target.resize(static_cast<size_t>(n));
+    if (target.empty()) fail("the symbolic link '" + p + "' is empty");
+    p = target[0] == '/' ? target : dir_of(p) + "/" + target;
+  }
+  fail("output '" + path + "': too many levels of symbolic links");
+}
+
+// A temporary name next to `target` that fits in NAME_MAX: the target's name,
+// cut to fit, then ".tmp-" and six random characters.
+std::string temp_name(const std::string& target, bool with_random) {
+  constexpr size_t kSuffix = 11;  // ".tmp-XXXXXX"
+  long name_max = pathconf(dir_of(target).c_str(), _PC_NAME_MAX);
+  if (name_max <= 0 || name_max > 255) name_max = 255;
+  std::string base = base_of(target);
+  if (base.size() + kSuffix > static_cast<size_t>(name_max)) base.resize(static_cast<size_t>(name_max) - kSuffix);
+  std::string suffix = ".tmp-XXXXXX";
+  if (with_random) {
+    static const char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    static std::random_device rd;
+    for (size_t i = 5; i < suffix.size(); ++i) suffix[i] = kChars[rd() % (sizeof kChars - 1)];
+  }
+  const std::string dir = dir_of(target);
+  return (target.find('/') == std::string::npos ? std::string() : (dir == "/" ? dir : dir + "/")) + base + suffix;
+}
+
+}  // namespace
+
 AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
   if (path_ == "-") {  // standard output
     fd_ = STDOUT_FILENO;
     direct_ = true;
     return;
   }
+  target_ = follow_links(path_);
   struct stat st {};
-  if (stat(path_.c_str(), &st) == 0) {
+  if (stat(target_.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) fail("output '" + path_ + "' is a directory");
     if (!S_ISREG(st.st_mode)) {
       // A device, FIFO or socket (/dev/null, /dev/stdout, a pipe): write to it
       // in place; renaming over it would replace the special file.
-      fd_ = open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+      fd_ = open(target_.c_str(), O_WRONLY | O_CLOEXEC);
       if (fd_ < 0) fail("cannot open '" + path_ + "': " + errno_text());
       direct_ = true;
       return;
     }
-    struct stat lst {};
-    if (lstat(path_.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode)) {
-      // Keep the symbolic link: replace the file it points to.
-      char* real = realpath(path_.c_str(), nullptr);
-      if (!real) fail("cannot resolve '" + path_ + "': " + errno_text());
-      path_ = real;
-      std::free(real);
-    }
+    // The replaced file keeps its permissions and, where allowed, its owner.
+    keep_mode_ = true;
+    mode_ = st.st_mode & 07777;
+    uid_ = st.st_uid;
+    gid_ = st.st_gid;
   }
-  tmp_ = path_ + ".tmp-XXXXXX";
+  // A file past RLIMIT_FSIZE: let write() fail with EFBIG (reported, the
+  // temporary removed) instead of SIGXFSZ killing the process.
+  std::signal(SIGXFSZ, SIG_IGN);
+#ifdef O_TMPFILE
+  // An unnamed file in OUT's directory: a process killed in any way (SIGKILL
+  // included) leaves nothing behind. It gets a name only at commit(). Needs
+  // /proc to link it (linkat of /proc/self/fd/N works without privileges).
+  // SWZ_TEST_NAMED_TEMP=1 takes the fallback below (its tests).
+  const char* named = std::getenv("SWZ_TEST_NAMED_TEMP");
+  if (!(named && *named == '1')) fd_ = open(dir_of(target_).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  if (fd_ >= 0) {
+    if (access(("/proc/self/fd/" + std::to_string(fd_)).c_str(), F_OK) == 0) {
+      unnamed_ = true;
+      install_signal_handlers();
+      return;
+    }
+    close(fd_);
+    fd_ = -1;
+  }
+#endif
+  // Fallback (filesystems without O_TMPFILE): a named temporary file, removed
+  // on errors and on SIGINT/SIGTERM/SIGHUP.
+  tmp_ = temp_name(target_, false);
   if (tmp_.size() >= sizeof g_tmp_path) fail("output path '" + path_ + "' is too long");
   fd_ = mkstemp(tmp_.data());
-  if (fd_ < 0) fail("cannot create '" + tmp_ + "' (next to the output): " + errno_text());
+  if (fd_ < 0) fail("cannot create '" + tmp_ + "' (next to the output '" + path_ + "'): " + errno_text());
   std::memcpy(g_tmp_path, tmp_.c_str(), tmp_.size() + 1);
   g_tmp_live = 1;
+  install_signal_handlers();
+}
+
+void AtomicOutput::install_signal_handlers() {
   std::signal(SIGINT, on_fatal_signal);
   std::signal(SIGTERM, on_fatal_signal);
   std::signal(SIGHUP, on_fatal_signal);
@@ -165,7 +245,7 @@ void AtomicOutput::write(const void* data, uint64_t bytes) {
     ssize_t n = ::write(fd_, p, chunk);
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail("cannot write '" + tmp_ + "': " + errno_text());
+      fail("cannot write '" + path_ + "': " + errno_text());
     }
     p += n;
     bytes -= static_cast<uint64_t>(n);
@@ -180,18 +260,47 @@ void AtomicOutput::commit() {
     if (fd > STDERR_FILENO && close(fd) != 0) fail("cannot write '" + path_ + "': " + errno_text());
     return;
   }
-  // mkstemp makes the file 0600; give it the permissions a plain create would.
-  mode_t mask = umask(0);
-  umask(mask);
-  if (fchmod(fd_, 0666 & ~mask) != 0) fail("cannot set permissions of '" + tmp_ + "': " + errno_text());
+  mode_t mode = mode_;
+  if (!keep_mode_) {
+    // A new file gets the permissions a plain create would.
+    mode_t mask = umask(0);
+    umask(mask);
+    mode = 0666 & ~mask;
+  } else if (fchown(fd_, uid_, gid_) != 0) {
+    mode &= ~mode_t{S_ISUID | S_ISGID};  // another owner: never carry set-id bits over
+  }
+  if (fchmod(fd_, mode) != 0) fail("cannot set permissions of '" + path_ + "': " + errno_text());
+  if (unnamed_) {
+    // Name the finished file (linkat cannot replace OUT), then rename it onto
+    // OUT. Only between these two calls does a named temporary file exist.
+    const std::string proc = "/proc/self/fd/" + std::to_string(fd_);
+    for (int attempt = 0;; ++attempt) {
+      std::string name = temp_name(target_, true);
+      if (name.size() >= sizeof g_tmp_path) fail("output path '" + path_ + "' is too long");
+      std::memcpy(g_tmp_path, name.c_str(), name.size() + 1);
+      g_tmp_live = 1;
+      if (linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+        tmp_ = name;
+        break;
+      }
+      g_tmp_live = 0;
+      if (errno != EEXIST || attempt >= 100) fail("cannot create '" + path_ + "': " + errno_text());
+    }
+  }
   if (close(fd_) != 0) {
     fd_ = -1;
-    fail("cannot write '" + tmp_ + "': " + errno_text());
+    fail("cannot write '" + path_ + "': " + errno_text());
   }
   fd_ = -1;
-  if (std::rename(tmp_.c_str(), path_.c_str()) != 0) fail("cannot rename '" + tmp_ + "' to '" + path_ + "': " + errno_text());
+  if (std::rename(tmp_.c_str(), target_.c_str()) != 0)
+    fail("cannot rename '" + tmp_ + "' to '" + target_ + "': " + errno_text());
   committed_ = true;
   g_tmp_live = 0;
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {}, sb {};
+  return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 void write_file_atomic(const std::string& path, const void* data, uint64_t bytes) {

@@ -18,12 +18,15 @@ void read_file_prefix(const std::string& path, uint64_t bytes, std::vector<uint8
 /// `what` names the buffer in the message.
 std::vector<uint8_t> allocate(uint64_t bytes, const std::string& what);
 
-/// Writes OUT atomically: everything goes to "OUT.tmp-XXXXXX" in the same
-/// directory, which commit() renames to OUT. Without commit() (an error, an
-/// exception, SIGINT/SIGTERM) the temporary file is removed and OUT is left
-/// as it was. OUT "-" is standard output; an existing device or FIFO (e.g.
-/// /dev/null) is written in place; a symbolic link keeps pointing at the new
-/// file.
+/// Writes OUT atomically. The data goes to an unnamed file (O_TMPFILE) in
+/// OUT's directory, which commit() links in and renames onto OUT; where the
+/// filesystem has no O_TMPFILE, to "OUT.tmp-XXXXXX" (the name cut to fit
+/// NAME_MAX). Without commit() (an error, an exception, SIGINT/SIGTERM/HUP;
+/// with O_TMPFILE any kill) nothing is left and OUT is as it was. A replaced
+/// OUT keeps its permissions (and owner where allowed). OUT "-" is standard
+/// output; an existing device or FIFO (e.g. /dev/null) is written in place.
+/// A symbolic link is written through, as cp does: a live link's target is
+/// replaced, a dangling link's target is created; the link stays.
 class AtomicOutput {
  public:
   explicit AtomicOutput(std::string path);
@@ -37,12 +40,22 @@ class AtomicOutput {
 
  private:
   void discard() noexcept;
-  std::string path_;
-  std::string tmp_;
+  void install_signal_handlers();
+  std::string path_;    ///< OUT as the user named it (messages)
+  std::string target_;  ///< OUT after following symbolic links
+  std::string tmp_;     ///< named temporary file, once there is one
   int fd_ = -1;
   bool committed_ = false;
   bool direct_ = false;  ///< "-", a device or a FIFO: written in place
+  bool unnamed_ = false; ///< fd_ is an O_TMPFILE file
+  bool keep_mode_ = false;
+  unsigned mode_ = 0;
+  unsigned uid_ = 0, gid_ = 0;
 };
+
+/// True when `a` and `b` name the same existing file (same st_dev and st_ino
+/// after following symbolic links: the same path, a hard link or a link).
+bool same_file(const std::string& a, const std::string& b);
 
 /// Writes a whole buffer to `path` through AtomicOutput.
 void write_file_atomic(const std::string& path, const void* data, uint64_t bytes);

@@ -60,8 +60,9 @@ void write_thumbnail(const std::string& path, const std::vector<uint8_t>& lin, u
       if (f.unorm8) std::copy(s, s + ch, &px[(size_t{y} * tw + x) * ch]);
       else px[size_t{y} * tw + x] = s[pick];
     }
-  const std::vector<uint8_t> png = encode_png(px.data(), tw, th, out_f);
-  write_file_atomic(path, png.data(), png.size());
+  AtomicOutput file(path);
+  write_png(file, px.data(), tw, th, out_f);
+  file.commit();
 }
 
 }  // namespace

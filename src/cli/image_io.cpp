@@ -1,7 +1,6 @@
 #include "image_io.hpp"
 
 #include <stb/stb_image.h>
-#include <stb/stb_image_write.h>
 
 #include <algorithm>
 #include <climits>
@@ -39,13 +38,9 @@ void check_dims(int w, int h, const std::string& path) {
   if (w <= 0 || h <= 0) fail("'" + path + "' has no pixels");
 }
 
-void png_sink(void* ctx, void* data, int size) {
-  auto* v = static_cast<std::vector<uint8_t>*>(ctx);
-  const auto* p = static_cast<const uint8_t*>(data);
-  v->insert(v->end(), p, p + size);
-}
-
 }  // namespace
+
+std::string image_channel_letters(const FormatInfo& f) { return channel_letters(f); }
 
 bool is_image_path(const std::string& path) {
   std::string e = extension_of(path);
@@ -63,7 +58,7 @@ void require_image_format(const FormatInfo& f, const std::string& why) {
 Image load_image(const std::string& path, const FormatInfo& f) {
   require_image_format(f, "image input '" + path + "'");
   std::string letters = channel_letters(f);
-  (void)file_size(path);  // a clear message for missing files and directories
+  check_image_file_size(path);  // also a clear message for missing files and directories
   int w = 0, h = 0, n = 0;
   const bool luminance = letters == "R";
   std::unique_ptr<unsigned char, StbFree> data(stbi_load(path.c_str(), &w, &h, &n, luminance ? 1 : 4));
@@ -117,57 +112,10 @@ Image half_size(const Image& src) {
   return out;
 }
 
-std::vector<uint8_t> encode_png(const uint8_t* pixels, uint32_t width, uint32_t height, const FormatInfo& f) {
-  require_image_format(f, "PNG output");
-  std::string letters = channel_letters(f);
-  const uint32_t in_c = static_cast<uint32_t>(letters.size());
-  int out_c = 4;
-  if (letters == "R") out_c = 1;
-  else if (letters == "A") out_c = 2;
-  else if (letters.size() == 2 || letters.find('X') != std::string::npos) out_c = 3;
-  if (width > INT_MAX / 4 || height > INT_MAX / 4)
-    fail("a PNG of " + std::to_string(width) + "x" + std::to_string(height) + " pixels is too large to write");
-
-  uint64_t count = uint64_t(width) * height;
-  std::vector<uint8_t> conv = allocate(count * static_cast<uint64_t>(out_c), "the PNG pixels");
-  uint8_t* dst = conv.data();
-  for (uint64_t i = 0; i < count; ++i) {
-    const uint8_t* px = pixels + i * in_c;
-    uint8_t rgba[4] = {0, 0, 0, 255};
-    for (uint32_t k = 0; k < in_c; ++k) {
-      switch (letters[k]) {
-        case 'R': rgba[0] = px[k]; break;
-        case 'G': rgba[1] = px[k]; break;
-        case 'B': rgba[2] = px[k]; break;
-        case 'A': rgba[3] = px[k]; break;
-        default: break;  // X
-      }
-    }
-    if (out_c == 1) {
-      *dst++ = rgba[0];
-    } else if (out_c == 2) {
-      *dst++ = 255;
-      *dst++ = rgba[3];
-    } else {
-      for (int k = 0; k < out_c; ++k) *dst++ = rgba[k];
-    }
-  }
-  std::vector<uint8_t> png;
-  try {
-    png.reserve(static_cast<size_t>(count / 2 + 1024));
-  } catch (const std::bad_alloc&) {
-    fail("out of memory encoding the PNG");
-  }
-  if (!stbi_write_png_to_func(png_sink, &png, static_cast<int>(width), static_cast<int>(height), out_c, conv.data(),
-                              static_cast<int>(width) * out_c))
-    fail("cannot encode the PNG (stb_image_write failed)");
-  return png;
-}
-
 bool compare_images(const std::string& a, const std::string& b, std::string* report) {
   int wa = 0, ha = 0, na = 0, wb = 0, hb = 0, nb = 0;
-  (void)file_size(a);
-  (void)file_size(b);
+  check_image_file_size(a);
+  check_image_file_size(b);
   std::unique_ptr<unsigned char, StbFree> pa(stbi_load(a.c_str(), &wa, &ha, &na, 4));
   if (!pa) fail("cannot decode image '" + a + "': " + std::string(stbi_failure_reason()));
   std::unique_ptr<unsigned char, StbFree> pb(stbi_load(b.c_str(), &wb, &hb, &nb, 4));

@@ -1,4 +1,4 @@
-// swz CLI — image files (stb_image / stb_image_write) for 8-bit UNORM formats.
+// swz CLI — image files (stb_image input, libpng output) for 8-bit UNORM formats.
 //
 // Pixels are kept in the FORMAT's byte order and channel count:
 //   R8_UNORM             1 byte:  the image's luminance (stb's grey)
@@ -37,8 +37,20 @@ Image load_image(const std::string& path, const FormatInfo& f);
 /// at odd sizes the last row/column is clamped (repeated).
 Image half_size(const Image& src);
 
-/// Encodes tightly packed pixels in the format's byte order as a PNG file.
-std::vector<uint8_t> encode_png(const uint8_t* pixels, uint32_t width, uint32_t height, const FormatInfo& f);
+/// Channel letters of an 8-bit format ("B8G8R8A8_UNORM" -> "BGRA"); "" when
+/// the name is not a run of <letter>8 groups.
+std::string image_channel_letters(const FormatInfo& f);
+
+/// Refuses (Error) an image file too short for what its header promises:
+/// a truncated TGA or BMP (stb_image reads zeros past the end of those without
+/// an error), or a PNG whose dimensions no deflate stream of the file's size
+/// can hold. Called by load_image before decoding (image_check.cpp).
+void check_image_file_size(const std::string& path);
+
+class AtomicOutput;
+/// Writes tightly packed pixels (the format's byte order) to `out` as a PNG,
+/// row by row through libpng (png_write.cpp). Throws Error.
+void write_png(AtomicOutput& out, const uint8_t* pixels, uint32_t width, uint32_t height, const FormatInfo& f);
 
 /// `swz compare`: decodes both files as RGBA8 and compares them. Returns true
 /// when equal; `report` gets "identical: N pixels" or the first difference.

@@ -223,8 +223,9 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     // A 3D subresource's tight slices, one under the other, form one image.
     uint64_t rows = uint64_t(s.height_el) * s.depth;
     if (rows > UINT32_MAX) fail("the PNG would have more than 2^32 rows");
-    std::vector<uint8_t> file = encode_png(linear.data(), s.width_el, static_cast<uint32_t>(rows), t.format);
-    write_file_atomic(out, file.data(), file.size());
+    AtomicOutput file(out);
+    write_png(file, linear.data(), s.width_el, static_cast<uint32_t>(rows), t.format);
+    file.commit();
     say("deswizzled " + sub_name(s, t.desc) + " of " + in + " (" + t.describe() + ", " + t.layout_arg + ") into " + out +
         ": " + std::to_string(s.width) + "x" + std::to_string(rows) + " PNG" +
         (s.depth > 1 ? " (" + std::to_string(s.depth) + " depth slices stacked vertically)" : std::string()));
@@ -366,6 +367,8 @@ int main(int argc, char** argv) {
       ->required();
   sw->add_option("OUT", out, "The swizzled resource memory (layout size bytes); '-' for standard output")->required();
   sw->add_flag("--quiet,-q", g_quiet, "Print nothing on success");
+  bool in_place = false;
+  sw->add_flag("--in-place", in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
 
   auto* de = app.add_subcommand("deswizzle", "Swizzled -> linear: read the resource memory IN into OUT");
   add_common_options(de, &o);
@@ -378,6 +381,7 @@ int main(int argc, char** argv) {
                  "tightly packed in subresource order, or only --subresource. '-' is standard output")
       ->required();
   de->add_flag("--quiet,-q", g_quiet, "Print nothing on success");
+  de->add_flag("--in-place", in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
   de->add_flag("--cube", cube, "OUT.dds (every subresource, DX10 header): mark the 2D array (--array 6*N) as cube maps");
 
   auto* of = app.add_subcommand("offset", "Print the byte offset of an element in the resource memory");
@@ -420,7 +424,13 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (*sw || *de) g_out_is_stdout = same_as_stdout(out);
+    if (*sw || *de) {
+      g_out_is_stdout = same_as_stdout(out);
+      // IN is read whole before OUT is written, so --in-place is safe; without
+      // it, OUT = IN is almost always a mistaken argument that would destroy IN.
+      if (!in_place && out != "-" && same_file(in, out))
+        fail("OUT '" + out + "' is the same file as IN '" + in + "'; pass --in-place to replace IN");
+    }
     if (*sw) {
       if (is_dds_path(in)) say(swizzle_dds(o, in, out));
       else if (is_image_path(in)) swizzle_image(o, in, out);

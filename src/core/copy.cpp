@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/kernel.hpp"
+#include "core/parallel.hpp"
 #include "backends/simd/stream_load.hpp"
 #include "swz/copy.hpp"
 #include "core/plan.hpp"
@@ -55,6 +56,24 @@ Status pick_backend(Backend want, KernelFn* fn) {
   return Status::Ok();
 }
 
+// Each part on its own thread where the system grants one, the rest on this
+// thread: a refused thread never aborts the process nor skips a part.
+// When the list of parts cannot be allocated, the whole region runs here.
+void run_parts_of(const std::vector<detail::Region>& parts, bool complete, const detail::Region& whole, KernelFn fn,
+                  detail::Direction dir) {
+  if (!complete) return fn(whole, dir);
+  detail::run_parts(parts.size(), [&](std::size_t i) { fn(parts[i], dir); });
+}
+
+bool append(std::vector<detail::Region>& parts, const detail::Region& part) noexcept {
+  try {
+    parts.push_back(part);
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
 Status run(const detail::Resolved& res, uint8_t* swz_base, uint8_t* lin, detail::Direction dir, const CopyOptions& o) {
   KernelFn fn = detail::scalar_copy;
   SWZ_TRY(pick_backend(o.backend, &fn));
@@ -69,7 +88,8 @@ Status run(const detail::Resolved& res, uint8_t* swz_base, uint8_t* lin, detail:
   const Plan& p = *r.plan;
   const uint64_t ext_y = uint64_t{1} << p.ext_log2[1];
   if (threads > 1 && r.d >= threads && !r.stack_rows) {
-    std::vector<std::thread> pool;
+    std::vector<detail::Region> parts;
+    bool complete = true;
     const uint32_t ext_z = 1u << std::min(p.ext_log2[2], 31u);
     uint32_t chunks = static_cast<uint32_t>(ceil_div(r.d + (r.z0 % ext_z), ext_z));
     uint32_t per = static_cast<uint32_t>(ceil_div(chunks, threads));
@@ -82,14 +102,15 @@ Status run(const detail::Resolved& res, uint8_t* swz_base, uint8_t* lin, detail:
       part.z0 = zs;
       part.d = ze - zs;
       part.lin = lin + uint64_t{zs - r.z0} * r.lin_depth_pitch;
-      pool.emplace_back([part, fn, dir] { fn(part, dir); });
+      if (!(complete = append(parts, part))) break;
       zs = ze;
     }
-    for (auto& t : pool) t.join();
+    run_parts_of(parts, complete, r, fn, dir);
     return Status::Ok();
   }
   if (threads > 1 && r.d == 1 && r.h > ext_y) {
-    std::vector<std::thread> pool;
+    std::vector<detail::Region> parts;
+    bool complete = true;
     // y is the adjusted row coordinate only through pre-swizzle/stacking; split on
     // multiples of the block height in the unadjusted coordinate, which is a
     // block-row split whenever the Y pre-swizzle offset is block-aligned.
@@ -103,10 +124,10 @@ Status run(const detail::Resolved& res, uint8_t* swz_base, uint8_t* lin, detail:
       part.y0 = static_cast<uint32_t>(ys);
       part.h = static_cast<uint32_t>(ye - ys);
       part.lin = lin + (ys - r.y0) * r.lin_row_pitch;
-      pool.emplace_back([part, fn, dir] { fn(part, dir); });
+      if (!(complete = append(parts, part))) break;
       ys = ye;
     }
-    for (auto& t : pool) t.join();
+    run_parts_of(parts, complete, r, fn, dir);
     return Status::Ok();
   }
   fn(r, dir);

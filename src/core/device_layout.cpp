@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/json_strict.hpp"
+
 namespace swz {
 
 Status device_pattern_slot(const DeviceLayoutDesc& d, uint32_t mip, uint32_t plane, int* slot) {
@@ -118,18 +120,9 @@ Status parse_resource_layout_json(std::string_view text, DeviceLayoutDesc* out) 
   // recurses once per nesting level: a hostile file nested 100000 levels deep
   // overflowed the stack (found by tests/core/test_core_hostile.cpp). Parsing
   // itself does not recurse; refuse deep nesting before anything else.
-  constexpr int kMaxDepth = 64;
-  int depth_seen = 0;
-  json j = json::parse(
-      text.begin(), text.end(),
-      [&depth_seen](int depth, json::parse_event_t, json&) {
-        depth_seen = std::max(depth_seen, depth);
-        return true;
-      },
-      false);
-  if (j.is_discarded()) return {Code::parse_error, "resource layout: not valid JSON"};
-  if (depth_seen > kMaxDepth)
-    return {Code::parse_error, "resource layout: nested more than " + std::to_string(kMaxDepth) + " levels deep"};
+  // Repeated keys are refused too: nlohmann keeps the last value silently.
+  json j;
+  SWZ_TRY(detail::parse_json_strict(text, 64, "resource layout", &j));
   if (!j.is_object()) return {Code::parse_error, "resource layout: the top level must be an object"};
   DeviceLayoutDesc d;
   TextureDesc& t = d.texture;

@@ -2,6 +2,7 @@
 // (docs/ARCHITECTURE.md rules 9 and 12, "Standard swizzle").
 #include <algorithm>
 #include <bit>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -137,8 +138,34 @@ static Status check_desc(const TextureDesc& d) {
 // axis: per block, base ^ (the block's high G bits ^ any combination of the
 // high G bits of in-block coordinates), maximised greedily over a reduced
 // basis. Conservative for partially covered edge blocks.
+// The block-by-block check costs time in proportion to the blocks; one
+// make_layout call walks at most kReachBudgetBlocks blocks in all (about a
+// second), and subresources of the same geometry (every array slice of a mip)
+// share one walk. Without both, a tiny pattern (post8=X20 on R8 65536x65536)
+// took 1.1 s per array slice and up to 2^20 slices were accepted (issue 18).
+constexpr uint64_t kReachBudgetBlocks = uint64_t{1} << 24;
+
+struct ReachKey {
+  const Plan* plan;
+  uint64_t v[9];
+  bool operator<(const ReachKey& o) const {
+    if (plan != o.plan) return std::less<const Plan*>()(plan, o.plan);
+    return std::lexicographical_compare(v, v + 9, o.v, o.v + 9);
+  }
+};
+
+struct ReachCache {
+  std::map<ReachKey, uint64_t> done;  // key -> reach (only successful walks)
+  uint64_t blocks_left = kReachBudgetBlocks;
+};
+
 static Status postamble_reach(const Plan& plan, uint64_t bx_last, uint64_t by_last, uint64_t bz_last, const uint64_t pre[3],
-                              const SubresourceLayout& s, uint64_t* out) {
+                              const SubresourceLayout& s, ReachCache& cache, uint64_t* out) {
+  const ReachKey key{&plan, {bx_last, by_last, bz_last, pre[0], pre[1], pre[2], s.row_pitch, s.depth_pitch, s.stack_depth ? 1u : 0u}};
+  if (auto it = cache.done.find(key); it != cache.done.end()) {
+    *out = it->second;
+    return Status::Ok();
+  }
   uint32_t basis[32] = {};
   for (int c = 0; c < 4; ++c)
     for (unsigned b = 0; b < plan.ext_log2[c] && b < 32; ++b) {
@@ -160,32 +187,68 @@ static Status postamble_reach(const Plan& plan, uint64_t bx_last, uint64_t by_la
   if (blocks > (uint64_t{1} << 24))
     return {Code::unsupported, "postamble terms on address bits up to " + std::to_string(top) + " move whole blocks; swz verifies such"
                                    " surfaces block by block and this one has " + std::to_string(blocks) + " blocks (limit 2^24)"};
+  if (blocks > cache.blocks_left)
+    return {Code::unsupported, "postamble terms on address bits up to " + std::to_string(top) + " move whole blocks; swz verifies such"
+                                   " surfaces block by block, at most 2^24 blocks per layout (subresources of one geometry checked"
+                                   " once), and the subresources of this layout need more (mip " + std::to_string(s.mip) + " alone has " +
+                                   std::to_string(blocks) + ")"};
+  cache.blocks_left -= blocks;
   // Each source block lands on the target blocks (base ^ h) ^ span(basis);
   // distinct canonical representatives prove no two blocks collide.
-  std::vector<uint64_t> reps;
-  reps.reserve(blocks);
+  uint64_t pivots[32], pivot_bits[32];  // the basis vectors, highest pivot first
+  unsigned npiv = 0;
+  for (int t = 31; t >= 0; --t)
+    if (basis[t]) {
+      pivots[npiv] = basis[t];
+      pivot_bits[npiv++] = uint64_t{1} << t;
+    }
+  // Representatives are multiples of the block size (bases are; the G bits
+  // and the basis lie above the block), below max base | bits 0..top: mark
+  // them in a bitmap when it is small, else sort them.
+  uint64_t bound = 0, t;
+  bool small = mul_ok(bx_last, plan.block_bytes, &bound) && mul_ok(by_last, s.row_pitch, &t) && add_ok(bound, t, &bound) &&
+               mul_ok(bz_last, dp, &t) && add_ok(bound, t, &bound);
+  bound = (bound | ((uint64_t{2} << top) - 1)) / plan.block_bytes + 1;
+  small = small && bound <= (uint64_t{1} << 28);  // 32 MB of bits
+  std::vector<uint64_t> seen;                     // bitmap words, or the representatives to sort
+  seen.reserve(small ? (bound + 63) / 64 : blocks);
+  if (small) seen.assign((bound + 63) / 64, 0);
+  bool collide = false;
   uint64_t best = 0;
-  for (uint64_t bz = bz0; bz <= bz_last; ++bz)
-    for (uint64_t by = by0; by <= by_last; ++by) {
+  for (uint64_t bz = bz0; bz <= bz_last && !collide; ++bz)
+    for (uint64_t by = by0; by <= by_last && !collide; ++by) {
       const uint32_t gyz = plan.g(1, static_cast<uint32_t>(by << plan.ext_log2[1])) ^ plan.g(2, static_cast<uint32_t>(bz << plan.ext_log2[2]));
       for (uint64_t bx = bx0; bx <= bx_last; ++bx) {
         const uint32_t h = (plan.immediate ^ gyz ^ plan.g(0, static_cast<uint32_t>(bx << plan.ext_log2[0]))) & plan.high_mask;
         const uint64_t v0 = (bx * plan.block_bytes + by * s.row_pitch + bz * dp) ^ h;
         uint64_t hi = v0, lo = v0;
-        for (int t = 31; t >= 0; --t) {
-          if (basis[t] && (hi ^ basis[t]) > hi) hi ^= basis[t];
-          if (basis[t] && (lo & (uint64_t{1} << t))) lo ^= basis[t];
+        for (unsigned k = 0; k < npiv; ++k) {
+          if (!(hi & pivot_bits[k])) hi ^= pivots[k];
+          if (lo & pivot_bits[k]) lo ^= pivots[k];
         }
         best = std::max(best, hi);
-        reps.push_back(lo);
+        if (small) {
+          const uint64_t i = lo / plan.block_bytes;
+          if (seen[i / 64] >> (i % 64) & 1) {
+            collide = true;
+            break;
+          }
+          seen[i / 64] |= uint64_t{1} << (i % 64);
+        } else {
+          seen.push_back(lo);
+        }
       }
     }
-  std::sort(reps.begin(), reps.end());
-  if (std::adjacent_find(reps.begin(), reps.end()) != reps.end())
+  if (!small) {
+    std::sort(seen.begin(), seen.end());
+    collide = std::adjacent_find(seen.begin(), seen.end()) != seen.end();
+  }
+  if (collide)
     return {Code::invalid_argument, "postamble terms on address bits up to " + std::to_string(top) + " make two blocks of mip " +
                                         std::to_string(s.mip) + " land on the same memory (the pattern is not a bijection on this surface;"
                                         " try a power-of-two row pitch)"};
   *out = (best | (plan.block_bytes - 1)) + 1;
+  cache.done.emplace(key, *out);
   return Status::Ok();
 }
 
@@ -195,7 +258,7 @@ static Status postamble_reach(const Plan& plan, uint64_t bx_last, uint64_t by_la
 // offset; for a plan whose postamble moves whole blocks it is a conservative
 // bound, and a pattern that could leave it is refused.
 static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint32_t m, uint32_t slice, uint32_t plane,
-                                uint64_t rp, uint64_t dp, const uint64_t pre[3], SubresourceLayout* out) {
+                                uint64_t rp, uint64_t dp, const uint64_t pre[3], ReachCache& reach, SubresourceLayout* out) {
   SubresourceLayout s;
   PlaneInfo pi;
   SWZ_TRY(plane_info(desc.format, plane, &pi));
@@ -271,7 +334,7 @@ static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint3
     // Postamble terms above the block move whole blocks: find the largest
     // offset any block can reach and let the span cover it.
     uint64_t need = 0;
-    SWZ_TRY(postamble_reach(plan, bx_last, by_last, bz_last, pre, s, &need));
+    SWZ_TRY(postamble_reach(plan, bx_last, by_last, bz_last, pre, s, reach, &need));
     s.size = std::max(s.size, need);
   }
   *out = s;
@@ -385,6 +448,7 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
                                           ": the layout does not stack depth slices; give depth_pitch_B instead"};
   }
   PlanCache cache;
+  ReachCache reach;
   L.patterns_ = slot_pattern;
   uint64_t cursor = 0;
   for (uint32_t plane = 0; plane < planes; ++plane) {
@@ -408,7 +472,7 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
           if (!align_up(w * eb, planes > 1 ? 512 : 256, &rp)) return overflow("row pitch");
         }
         const uint64_t pre[3] = {0, 0, 0};
-        SWZ_TRY(place_subresource(desc, *plan, m, slice, plane, rp, plan->stack_depth ? spec.stack_rows : spec.depth_pitch_B, pre, &s));
+        SWZ_TRY(place_subresource(desc, *plan, m, slice, plane, rp, plan->stack_depth ? spec.stack_rows : spec.depth_pitch_B, pre, reach, &s));
         if (packed) {
           // The tail: NumTilesForPackedMips tiles right after this slice's standard mips.
           if (m == spec.packed.num_standard_mips) {
@@ -513,6 +577,7 @@ Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>&
     return {Code::invalid_argument, "placements: " + std::to_string(placements.size()) + " entries for " + std::to_string(count) +
                                         " subresources (mip_levels x array_size x planes)"};
   PlanCache cache;
+  ReachCache reach;
   uint64_t end_max = 0;
   for (uint32_t i = 0; i < count; ++i) {
     const uint32_t m = i % desc.mip_levels;
@@ -528,7 +593,7 @@ Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>&
     st = check_samples(*plan, desc.samples);
     if (!st.ok()) return {st.code(), "pattern " + std::to_string(pl.pattern_slot) + " (subresource " + std::to_string(i) + "): " + st.message()};
     SubresourceLayout s;
-    st = place_subresource(desc, *plan, m, slice, plane, pl.row_pitch, pl.depth_pitch, pl.pre_swizzle, &s);
+    st = place_subresource(desc, *plan, m, slice, plane, pl.row_pitch, pl.depth_pitch, pl.pre_swizzle, reach, &s);
     if (!st.ok()) return {st.code(), "subresource " + std::to_string(i) + ": " + st.message()};
     s.offset = pl.offset;
     s.pattern_slot = pl.pattern_slot;

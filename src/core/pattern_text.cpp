@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/json_strict.hpp"
+
 #include "swz/pattern.hpp"
 
 namespace swz {
@@ -201,8 +203,11 @@ std::string to_text(const Pattern& p) {
 
 Status parse_pattern_json(std::string_view text, Pattern* out) {
   using nlohmann::json;
-  json j = json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return {Code::parse_error, "pattern JSON: not valid JSON"};
+  // A repeated key is refused (nlohmann keeps the last value silently), and so
+  // is metadata nested past 64 levels (a hostile file nested 5 M levels deep
+  // used 386 MB); the resource-layout reader has the same cap.
+  json j;
+  SWZ_TRY(detail::parse_json_strict(text, 64, "pattern JSON", &j));
   if (!j.is_object()) return {Code::parse_error, "pattern JSON: the top level must be an object"};
   Pattern p;
   auto bits = j.find("bits");

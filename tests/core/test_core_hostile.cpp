@@ -623,11 +623,16 @@ TEST(Hostile, DeeplyNestedJson) {
   const size_t depth = 100000;
   const std::string nested = std::string(depth, '[') + std::string(depth, ']');
   Pattern p = P("X0 X1"), keep = p;
-  EXPECT_ERROR(parse_pattern_json(nested, &p), Code::parse_error, "the top level must be an object");
-  EXPECT_ERROR(parse_pattern_json(R"({"bits": )" + nested + "}", &p), Code::parse_error, "bits[0] is not a string");
-  // Unknown keys are ignored, however deep.
-  ASSERT_TRUE(parse_pattern_json(R"({"bits": ["X0", "X1"], "note": )" + nested + "}", &p).ok());
+  EXPECT_ERROR(parse_pattern_json(nested, &p), Code::parse_error, "pattern JSON: nested more than 64 levels deep");
+  EXPECT_ERROR(parse_pattern_json(R"({"bits": )" + nested + "}", &p), Code::parse_error, "pattern JSON: nested more than 64 levels deep");
+  // Unknown keys are ignored, but not past 64 levels (5 M levels of metadata
+  // used 386 MB; issue 18).
+  EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0", "X1"], "note": )" + nested + "}", &p), Code::parse_error,
+               "pattern JSON: nested more than 64 levels deep");
   EXPECT_EQ(p, keep);
+  ASSERT_TRUE(parse_pattern_json(R"({"bits": ["X0", "X1"], "note": )" + std::string(63, '[') + std::string(63, ']') + "}", &p).ok());
+  EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0", "X1"], "note": )" + std::string(64, '[') + std::string(64, ']') + "}", &p),
+               Code::parse_error, "nested more than 64 levels deep");
   DeviceLayoutDesc d;
   d.size = 77;
   const std::string doc = R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": ["X0"], "note": )" + nested +
@@ -638,6 +643,31 @@ TEST(Hostile, DeeplyNestedJson) {
   const std::string ok_doc = R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": ["X0"], "note": )" + std::string(60, '[') +
                              std::string(60, ']') + R"(}], "subresources": [{"offset": 0}]})";
   EXPECT_TRUE(parse_resource_layout_json(ok_doc, &d).ok());
+}
+
+// nlohmann keeps the last of two equal keys silently: {"bits": A, "bits": B}
+// meant B, and a resource layout with "width" twice took the second width
+// (issue 18). Both readers refuse a repeated key, naming it, at any depth.
+TEST(Hostile, DuplicateJsonKeys) {
+  Pattern p = P("X0 X1"), keep = p;
+  EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0"], "bits": ["Y0"]})", &p), Code::parse_error,
+               "pattern JSON: key \"bits\" appears twice in one object");
+  EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0", "X1"], "postamble": {"8": "X3", "8": "Y3"}})", &p), Code::parse_error,
+               "key \"8\" appears twice");
+  EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0"], "note": [{"a": 1}, {"b": {"c": 1, "c": 2}}]})", &p), Code::parse_error,
+               "key \"c\" appears twice");
+  EXPECT_EQ(p, keep);
+  // The same key in sibling objects is not a repeat.
+  EXPECT_TRUE(parse_pattern_json(R"({"bits": ["X0"], "note": [{"a": 1}, {"a": 2}], "x": {"a": {"a": 3}}})", &p).ok());
+  DeviceLayoutDesc d;
+  d.size = 77;
+  EXPECT_ERROR(parse_resource_layout_json(R"({"format": "R8_UNORM", "width": 4, "width": 8, "patterns": [{"bits": ["X0"]}],
+                                              "subresources": [{"offset": 0}]})", &d),
+               Code::parse_error, "resource layout: key \"width\" appears twice in one object");
+  EXPECT_ERROR(parse_resource_layout_json(R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": ["X0"]}],
+                                              "subresources": [{"offset": 0, "offset": 64}]})", &d),
+               Code::parse_error, "key \"offset\" appears twice");
+  EXPECT_EQ(d.size, 77u);
 }
 
 // A hostile array size must not make a layout allocate a record per

@@ -1,0 +1,20 @@
+// swz internal — run independent parts of one copy on threads, never failing.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <functional>
+
+namespace swz::detail {
+
+/// Runs work(i) for every i in [0, n). Part 0 runs on the calling thread and
+/// parts 1..n-1 on new threads as far as the system grants them; a part whose
+/// thread cannot start (std::system_error, std::bad_alloc) runs on the calling
+/// thread instead. Every part has run when this returns; it never throws
+/// (work must not throw).
+void run_parts(std::size_t n, const std::function<void(std::size_t)>& work) noexcept;
+
+/// Test hook: how many more thread starts succeed before starting a thread
+/// fails as if the system refused it; negative = no limit (the default).
+extern std::atomic<long> g_thread_start_budget_for_testing;
+
+}  // namespace swz::detail

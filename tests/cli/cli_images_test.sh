@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Image input and PNG output of the swz command (issue 18): a TGA, BMP or PNG
+# whose header promises more pixels than the file holds is refused before
+# decoding (stb_image reads zeros past the end of TGA and BMP files); PNG
+# output goes through libpng row by row (stb_image_write overran the heap at
+# 2 GiB). Run by ctest: cli_images_test.sh SWZ_BINARY SOURCE_DIR.
+# SWZ_LARGE_TESTS=1 adds a 2 GiB PNG output (minutes on 2 cores, 4.2 GB of memory).
+set -uo pipefail
+SWZ=${1:?usage: cli_images_test.sh path/to/swz source_dir}
+SRC=${2:?usage: cli_images_test.sh path/to/swz source_dir}
+T=$(mktemp -d "${TMPDIR:-/tmp}/swz-images-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+PY=python3  # Debian's python3 has Pillow (python3-pil); a pyenv python3 may not
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+
+fails=0
+pass() { echo "ok   $*"; }
+failed() { echo "FAIL $*"; fails=$((fails + 1)); }
+expect_ok() { local d=$1; shift; if "$@" >out.txt 2>err.txt; then pass "$d"; else failed "$d (rc=$?): $(cat err.txt)"; fi; }
+expect_err() {
+  local d=$1 pat=$2; shift 2
+  "$@" >out.txt 2>err.txt; local rc=$?
+  if [ $rc -eq 1 ] && grep -q "^swz: error: " err.txt && grep -qE -- "$pat" err.txt; then pass "$d"
+  else failed "$d (rc=$rc, stderr: $(cat err.txt))"; fi
+}
+cut_to() { head -c "$2" "$1" >"$3"; }  # cut_to FILE BYTES OUT
+size_of() { stat -c %s "$1"; }
+
+# --- hand-made headers (no image library needed) ---------------------------------------------------
+# TGA, 18-byte header: id length, colour map type, image type 2 (true colour), colour map spec (5 bytes),
+# origin (4 bytes), width and height (little-endian 16-bit), 32 bits per pixel, descriptor.
+tga_header() { printf "\\x$(printf %02x "$1")\\x00\\x02\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x$(printf %02x $(($2 & 255)))\\x$(printf %02x $(($2 >> 8)))\\x$(printf %02x $(($3 & 255)))\\x$(printf %02x $(($3 >> 8)))\\x20\\x08"; }
+{ tga_header 16 30000 30000; head -c 16 /dev/zero; } >header_only.tga
+[ "$(size_of header_only.tga)" = 34 ] || failed "header_only.tga is $(size_of header_only.tga) bytes"
+expect_err "a 34-byte TGA header promising 30000x30000 pixels" "truncated or corrupt: its TGA header promises 30000x30000 pixels.*3600000034 bytes, but the file has 34" \
+  "$SWZ" swizzle -q --layout std64k header_only.tga e.bin
+{ tga_header 0 5 3; head -c 60 /dev/urandom; } >ok.tga
+expect_ok "a whole hand-made 5x3 TGA" "$SWZ" swizzle -q --layout row-major ok.tga ok.bin
+cut_to ok.tga 77 short.tga
+expect_err "that TGA one byte short" "TGA header promises 5x3 pixels.*78 bytes, but the file has 77" "$SWZ" swizzle -q --layout row-major short.tga e.bin
+
+# --- files written by an image library (Pillow), cut short ------------------------------------------
+if "$PY" -c "import PIL" 2>/dev/null; then
+  "$PY" - <<'PY'
+from PIL import Image
+import random
+random.seed(18)
+im = Image.new("RGBA", (37, 23))
+im.putdata([tuple(random.randrange(256) for _ in range(4)) for _ in range(37 * 23)])
+im.save("ref.png")
+im.save("plain.tga")                      # uncompressed
+im.save("rle.tga", compression="tga_rle")
+im.convert("RGB").save("rgb.bmp")         # 24-bit rows padded to 4 bytes
+im.convert("RGB").save("rgb.png")
+im.save("rgba.bmp")
+PY
+  for f in plain.tga rle.tga rgba.bmp; do
+    expect_ok "$f decodes as the PNG" "$SWZ" compare "$f" ref.png
+  done
+  expect_ok "rgb.bmp decodes as the PNG" "$SWZ" compare rgb.bmp rgb.png
+  # The last pixel's last byte: after an 18-byte header (no id, no colour map) and 37x23 4-byte
+  # pixels (the TGA 2.0 footer follows); after a 54-byte header and 22 rows of 112 bytes (111
+  # padded to 4) and 111 bytes (the padding of the last row may be missing); 32-bit BMP rows
+  # need no padding (Pillow writes a 54-byte header there too).
+  for c in "plain.tga $((18 + 37 * 23 * 4))" "rgb.bmp $((54 + 112 * 22 + 111))" "rgba.bmp $((54 + 37 * 23 * 4))"; do
+    set -- $c
+    f=$1
+    cut_to "$f" "$2" "whole-$f"
+    expect_ok "$f cut after its last pixel still decodes" "$SWZ" swizzle -q --layout std64k "whole-$f" whole.bin
+    cut_to "$f" $(($2 - 1)) "cut-$f"
+    expect_err "$f one byte short of its last pixel" "truncated or corrupt.*$2 bytes, but the file has $(($2 - 1))" \
+      "$SWZ" swizzle -q --layout std64k "cut-$f" e.bin
+    n=$(size_of "$f")
+    cut_to "$f" $((n / 2)) "half-$f"
+    expect_err "$f cut in half" "truncated or corrupt" "$SWZ" swizzle -q --layout std64k "half-$f" e.bin
+    expect_err "compare checks too: half $f" "truncated or corrupt" "$SWZ" compare "half-$f" ref.png
+  done
+  cut_to rle.tga 40 cut-rle.tga
+  expect_err "run-length TGA cut to 40 bytes" "TGA header promises 37x23 pixels, whose run-length packets take at least" \
+    "$SWZ" swizzle -q --layout std64k cut-rle.tga e.bin
+else
+  echo "skip image-library files: python3 has no PIL"
+fi
+
+# A PNG whose IHDR promises 60000x60000 grey pixels and whose image data is a few bytes: deflate
+# cannot shrink 3.6 GB below 3.5 MB.
+"$PY" - <<'PY'
+import struct, zlib
+def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xffffffff)
+png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 60000, 60000, 8, 0, 0, 0, 0))
+png += chunk(b"IDAT", zlib.compress(b"\0" * 60001 * 4)) + chunk(b"IEND", b"")
+open("huge.png", "wb").write(png)
+PY
+expect_err "a tiny PNG promising 60000x60000 pixels" "PNG header promises 60000x60000 pixels, which deflate cannot store" \
+  "$SWZ" swizzle -q --layout std64k --format R8_UNORM huge.png e.bin
+[ ! -e e.bin ] && pass "no OUT after the refusals" || failed "an OUT was written"
+
+# --- PNG output through libpng ------------------------------------------------------------------
+expect_ok "photo to std64k" "$SWZ" swizzle -q --layout std64k "$SRC/examples/coffee.png" photo.bin
+for f in R8_UNORM A8_UNORM R8G8_UNORM R8G8B8A8_UNORM B8G8R8A8_UNORM B8G8R8X8_UNORM; do
+  expect_ok "$f: PNG out, swizzle it back, same resource" bash -c \
+    "'$SWZ' swizzle -q --layout std64k -f $f '$SRC/examples/coffee.png' a.bin && '$SWZ' deswizzle -q --layout std64k -f $f --size 600x400 a.bin a.png && '$SWZ' swizzle -q --layout std64k -f $f a.png b.bin && cmp a.bin b.bin"
+done
+if [ "${SWZ_LARGE_TESTS:-0}" = 1 ]; then
+  # 65536x32768 A8 = 2 GiB of texels, a 4 GiB grey+alpha PNG stream: stb_image_write crashed (SIGSEGV).
+  truncate -s $((65536 * 32768)) a8.bin
+  expect_ok "a 2 GiB A8 surface to PNG" "$SWZ" deswizzle -q --layout row-major --format A8_UNORM --size 65536x32768 a8.bin a8.png
+  [ "$(od -An -tx1 -j16 -N8 a8.png | tr -d ' ')" = 0001000000008000 ] && pass "its IHDR says 65536x32768" || failed "IHDR of the 2 GiB PNG"
+  rm -f a8.bin a8.png
+fi
+
+echo "---"
+if [ $fails -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
+echo "all image checks passed"
