@@ -858,6 +858,8 @@ std::vector<std::string> compiled_backends() {
 
 PYBIND11_MODULE(_swz, m) {
   m.doc() = "Compiled core of swz (use the `swz` package, which re-exports everything here).";
+  // The CMake project version (the one place the version is written).
+  m.attr("__version__") = SWZ_VERSION_STRING;
 
   // ---- Format ----
   py::class_<FormatInfo>(m, "Format", R"doc(A DXGI format: element size and block shape.

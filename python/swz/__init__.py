@@ -50,7 +50,8 @@ __all__ = [
     "backends", "format_info", "formats", "layout_families", "layout_names", "swizzle", "deswizzle", "offsets", "locate",
     "order_image", "plot_pattern",
 ]
-__version__ = "0.1.0"
+#: The CMake project version the extension was built from.
+__version__: str = _swz.__version__
 
 #: dtype of the records swz.locate returns (aligned: itemsize 28).
 LOCATION_DTYPE = np.dtype(

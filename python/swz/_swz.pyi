@@ -12,6 +12,7 @@ MipsLike = Union[int, str]  # an int >= 1 or "full"
 BoxLike = Sequence[int]  # (left, top, front, right, bottom, back) or (left, top, right, bottom), texels
 Entry = Optional[Tuple[str, int]]  # ("X", 4); None = invalid entry
 
+__version__: str  # the CMake project version
 LOCATION_ITEMSIZE: int
 
 class Format:
