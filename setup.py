@@ -50,7 +50,7 @@ class CMakeBuild(build_ext):
             f"-DPython3_EXECUTABLE={sys.executable}",
             # Only the module: no CLI, tests, benchmarks; the GPU path is not
             # used by the Python module.
-            "-DSWZ_PYTHON=ON", "-DSWZ_CLI=OFF", "-DSWZ_TESTS=OFF", "-DSWZ_BENCH=OFF", "-DSWZ_GPU=OFF",
+            "-DSWZ_PYTHON=ON", "-DBUILD_SHARED_LIBS=OFF", "-DSWZ_CLI=OFF", "-DSWZ_TESTS=OFF", "-DSWZ_BENCH=OFF", "-DSWZ_GPU=OFF",
             "-DSWZ_FUZZ=OFF",
         ]
         if shutil.which("ccache") and not any("COMPILER_LAUNCHER" in a for a in extra):

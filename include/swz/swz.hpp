@@ -11,4 +11,5 @@
 #include "swz/pattern.hpp"
 #include "swz/plan.hpp"
 #include "swz/status.hpp"
+#include "swz/surface.hpp"
 #include "swz/vendor.hpp"

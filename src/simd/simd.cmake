@@ -27,7 +27,7 @@ else()
     find_package(GTest REQUIRED)
     enable_testing()
     add_executable(swz_test_simd ${PROJECT_SOURCE_DIR}/tests/test_simd.cpp)
-    target_link_libraries(swz_test_simd PRIVATE swz GTest::gtest_main)
+    target_link_libraries(swz_test_simd PRIVATE swz GTest::gtest_main hwy::hwy)  # the test calls Highway itself
     target_include_directories(swz_test_simd PRIVATE ${PROJECT_SOURCE_DIR}/src)
     target_compile_definitions(swz_test_simd PRIVATE SWZ_HAVE_SIMD=1)
     add_test(NAME swz_test_simd COMMAND swz_test_simd)
