@@ -31,6 +31,13 @@ Status check_whole(const Layout& layout, uint64_t resource_size_B, uint32_t i, u
   if (linear_offset_B > linear_size_B)
     return {Code::buffer_too_small, "subresource " + std::to_string(i) + " starts at linear byte " + std::to_string(linear_offset_B) +
                                         ", past the end of the " + std::to_string(linear_size_B) + "-byte linear buffer"};
+  uint64_t need = 0;
+  if (__builtin_mul_overflow(ext->slice_B, uint64_t{ext->depth}, &need))
+    return {Code::overflow, "subresource " + std::to_string(i) + ": linear size does not fit in 64 bits"};
+  if (linear_size_B - linear_offset_B < need)
+    return {Code::buffer_too_small, "subresource " + std::to_string(i) + " needs linear bytes " + std::to_string(linear_offset_B) + ".." +
+                                        std::to_string(linear_offset_B + need) + " (exclusive), past the end of the " +
+                                        std::to_string(linear_size_B) + "-byte linear buffer"};
   detail::Resolved res;
   return prefixed(i, detail::resolve_region(layout, resource_size_B, i, nullptr, linear_size_B - linear_offset_B, ext->row_B,
                                             ext->slice_B, "linear", &res));
