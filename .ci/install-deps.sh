@@ -12,6 +12,8 @@ PACKAGES=(
   libstb-dev libcli11-dev nlohmann-json3-dev libpng-dev
   # Python module
   pybind11-dev python3-dev python3-numpy python3-pytest python3-pil
+  # pip install . (.ci/pip_test.sh): venv, setuptools backend, wheel
+  python3-venv python3-setuptools python3-wheel
   # GPU path (lavapipe in CI) and the shader compiler
   libvulkan-dev mesa-vulkan-drivers glslc
   # sanitizer and fuzz stages

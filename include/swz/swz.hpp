@@ -10,4 +10,5 @@
 #include "swz/layout_names.hpp"
 #include "swz/pattern.hpp"
 #include "swz/status.hpp"
+#include "swz/surface.hpp"
 #include "swz/vendor.hpp"

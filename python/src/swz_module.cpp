@@ -582,6 +582,76 @@ py::object deswizzle(py::handle buffer, const Layout& L, py::handle subresource,
   return result;
 }
 
+// ---- whole surface (swz/surface.hpp) ----------------------------------------------------
+
+uint64_t surface_size(const Layout& L) {
+  uint64_t n = 0;
+  check(surface_linear_bytes(L, &n));
+  return n;
+}
+
+/// The linear_offsets argument: None, or one byte offset per subresource.
+std::vector<uint64_t> surface_offsets_arg(const Layout& L, py::handle offsets) {
+  std::vector<uint64_t> v;
+  if (offsets.is_none()) return v;
+  if (!py::isinstance<py::sequence>(offsets) && !py::isinstance<py::array>(offsets))
+    raise_py(PyExc_TypeError, "linear_offsets must be a sequence of ints (one per subresource) or None, not " + type_name(offsets));
+  py::sequence seq = py::reinterpret_borrow<py::sequence>(offsets);
+  if (seq.size() != L.subresource_count())
+    raise_py(PyExc_ValueError, "linear_offsets has " + std::to_string(seq.size()) + " entries; the layout has " +
+                                   std::to_string(L.subresource_count()) + " subresources");
+  for (size_t i = 0; i < seq.size(); ++i) v.push_back(as_u64(seq[i], "linear_offsets entry"));
+  return v;
+}
+
+py::object swizzle_surface_py(py::handle linear, const Layout& L, py::handle out, py::handle linear_offsets, py::handle backend,
+                              py::handle threads, bool write_combined) {
+  CopyOptions opts = copy_options(backend, threads, write_combined);
+  const std::vector<uint64_t> offs = surface_offsets_arg(L, linear_offsets);
+  Buffer lin;
+  lin.acquire(linear, false, "linear");
+  py::object result = out.is_none() ? py::object(py::array_t<uint8_t>(static_cast<py::ssize_t>(L.size())))
+                                     : py::reinterpret_borrow<py::object>(out);
+  if (out.is_none()) std::memset(result.cast<py::array>().mutable_data(), 0, static_cast<size_t>(L.size()));
+  Buffer res;
+  res.acquire(result, true, out.is_none() ? "resource" : "out");
+  Status st;
+  {
+    py::gil_scoped_release nogil;
+    st = swizzle_surface(L, res.data(), res.size(), lin.data(), lin.size(), offs.empty() ? nullptr : offs.data(), opts);
+  }
+  check(st);
+  return result;
+}
+
+py::object deswizzle_surface_py(py::handle buffer, const Layout& L, py::handle out, py::handle linear_offsets, py::handle backend,
+                                py::handle threads) {
+  CopyOptions opts = copy_options(backend, threads, false);
+  const std::vector<uint64_t> offs = surface_offsets_arg(L, linear_offsets);
+  Buffer res;
+  res.acquire(buffer, false, "buffer");
+  py::object result;
+  if (out.is_none()) {
+    uint64_t n = surface_size(L);
+    if (!offs.empty())
+      for (uint32_t i = 0; i < L.subresource_count(); ++i) n = std::max(n, offs[i] + packed_subresource_bytes(L.sub(i)));
+    py::array_t<uint8_t> a(static_cast<py::ssize_t>(n));
+    std::memset(a.mutable_data(), 0, static_cast<size_t>(n));
+    result = a;
+  } else {
+    result = py::reinterpret_borrow<py::object>(out);
+  }
+  Buffer dst;
+  dst.acquire(result, true, out.is_none() ? "linear" : "out");
+  Status st;
+  {
+    py::gil_scoped_release nogil;
+    st = deswizzle_surface(L, dst.data(), dst.size(), res.data(), res.size(), offs.empty() ? nullptr : offs.data(), opts);
+  }
+  check(st);
+  return result;
+}
+
 // ---- vectorised address maps -------------------------------------------------------------
 
 /// Iterates the common shape of n int64 arrays (already broadcast to one shape,
@@ -826,6 +896,8 @@ void register_identify(py::module_& m);  // identify_bindings.cpp
 
 PYBIND11_MODULE(_swz, m) {
   m.doc() = "Compiled core of swz (use the `swz` package, which re-exports everything here).";
+  // The CMake project version (the one place the version is written).
+  m.attr("__version__") = SWZ_VERSION_STRING;
 
   // ---- Format ----
   py::class_<FormatInfo>(m, "Format", R"doc(A DXGI format: element size and block shape.
@@ -1151,6 +1223,16 @@ safe to share between threads.)doc")
           "offsets, strides and pre-swizzle offsets), from the resource-layout JSON text documented in patterns/README.md. "
           "ValueError when malformed.")
       .def_property_readonly("size", &Layout::size, "Bytes the whole resource spans.")
+      .def_property_readonly("surface_linear_size", &surface_size,
+                             "Bytes of every subresource tightly packed in subresource order (swizzle_surface / deswizzle_surface).")
+      .def_property_readonly(
+          "surface_linear_offsets",
+          [](const Layout& L) {
+            std::vector<uint64_t> v;
+            check(surface_linear_offsets(L, &v));
+            return v;
+          },
+          "Offset of each subresource in the tightly packed linear side (list of int, subresource order).")
       .def_property_readonly("allocation_size", &Layout::allocation_size,
                              "size rounded up to alignment (GetResourceAllocationInfo's SizeInBytes).")
       .def_property_readonly("alignment", &Layout::alignment, "Alignment of the allocation in bytes (65536, 4096, 512 or the block size).")
@@ -1229,6 +1311,12 @@ safe to share between threads.)doc")
   m.def("deswizzle", &deswizzle, py::arg("buffer"), py::arg("layout"), py::arg("subresource") = 0, py::arg("box") = py::none(),
         py::arg("out") = py::none(), py::arg("dtype") = py::none(), py::arg("backend") = py::none(), py::arg("threads") = py::none(),
         "See swz.deswizzle.");
+  m.def("swizzle_surface", &swizzle_surface_py, py::arg("linear"), py::arg("layout"), py::arg("out") = py::none(),
+        py::arg("linear_offsets") = py::none(), py::arg("backend") = py::none(), py::arg("threads") = py::none(),
+        py::arg("write_combined") = false, "See swz.swizzle_surface.");
+  m.def("deswizzle_surface", &deswizzle_surface_py, py::arg("buffer"), py::arg("layout"), py::arg("out") = py::none(),
+        py::arg("linear_offsets") = py::none(), py::arg("backend") = py::none(), py::arg("threads") = py::none(),
+        "See swz.deswizzle_surface.");
   m.def("layout_names", &layout_names,
         "Layout names Layout.from_name accepts: the built-ins, 'pattern:TEXT', 'FILE.json', and the vendor families "
         "(written 'family' or 'family:key=value,...'; see layout_families()).");

@@ -49,10 +49,12 @@ from . import _swz
 
 __all__ = [
     "Footprint", "Format", "Layout", "Pattern", "SubresourceLayout", "LOCATION_DTYPE",
-    "backends", "format_info", "formats", "identify", "infer", "layout_families", "layout_names", "swizzle", "deswizzle", "offsets", "locate",
+    "backends", "format_info", "formats", "identify", "infer", "layout_families", "layout_names", "swizzle", "deswizzle",
+    "swizzle_surface", "deswizzle_surface", "offsets", "locate",
     "order_image", "plot_pattern",
 ]
-__version__ = "0.1.0"
+#: The CMake project version the extension was built from.
+__version__: str = _swz.__version__
 
 #: dtype of the records swz.locate returns (aligned: itemsize 28).
 LOCATION_DTYPE = np.dtype(
@@ -119,6 +121,49 @@ def deswizzle(buffer: Any, layout: Layout, subresource: int = 0, box: Optional[B
     IndexError (subresource or box out of range), TypeError.
     """
     return _swz.deswizzle(buffer, layout, subresource, box, out, dtype, backend, threads)
+
+
+def swizzle_surface(linear: Any, layout: Layout, out: Any = None, linear_offsets: Optional[Sequence[int]] = None,
+                    backend: Optional[str] = None, threads: Optional[int] = None, write_combined: bool = False) -> Any:
+    """Write every subresource of a texture in one call (all mips and array slices).
+
+    linear:      any buffer (bytes, bytearray, memoryview, numpy array, mmap)
+                 holding every subresource in subresource order (mip +
+                 array_slice * mips), each tightly packed (rows of width_el *
+                 element_bytes bytes): ``layout.surface_linear_size`` bytes, as
+                 DDS files and raw dumps hold them. Read in place.
+    layout:      swz.Layout.
+    out:         writable, C-contiguous buffer holding the resource (at least
+                 ``layout.size`` bytes); None allocates a zeroed uint8 array.
+    linear_offsets: None, or one byte offset per subresource into ``linear``
+                 (for containers that align each mip); entries must not overlap.
+    backend, threads, write_combined: as for swizzle.
+
+    Every subresource is checked before anything is written. Returns ``out``
+    (or the new array). The GIL is released during the copy. Raises ValueError
+    (buffer too small, overlapping offsets, MSAA, packed mip tail), TypeError
+    (not a buffer).
+    """
+    return _swz.swizzle_surface(linear, layout, out, linear_offsets, backend, threads, write_combined)
+
+
+def deswizzle_surface(buffer: Any, layout: Layout, out: Any = None, linear_offsets: Optional[Sequence[int]] = None,
+                      backend: Optional[str] = None, threads: Optional[int] = None) -> Any:
+    """Read every subresource of a texture in one call; the mirror of swizzle_surface.
+
+    buffer:      the resource, any buffer-protocol object, read in place.
+    layout:      swz.Layout.
+    out:         None (a new uint8 array of ``layout.surface_linear_size``
+                 bytes, or up to the end of the last entry of linear_offsets),
+                 or a writable C-contiguous buffer.
+    linear_offsets: None, or one byte offset per subresource into the output.
+
+    Returns the linear bytes (uint8, 1-D) or ``out``; split it with
+    ``layout.surface_linear_offsets`` and ``subresource_layout(i).shape``.
+    Raises ValueError (buffer too small, overlapping offsets, MSAA, packed mip
+    tail), TypeError (not a buffer).
+    """
+    return _swz.deswizzle_surface(buffer, layout, out, linear_offsets, backend, threads)
 
 
 _INT64_MAX = np.iinfo(np.int64).max

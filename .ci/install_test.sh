@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Install test: builds swz static and shared, installs each into a fresh
+# prefix, and uses the installed package the way consumers do:
+#   - static: only the library target is built, then a plain `cmake --install`
+#     with the default options (components not built are skipped);
+#   - shared: library, CLI and Python module; checks the SONAME, that only the
+#     API is exported, the rpath of bin/swz and of the module, and that the
+#     `lib` component alone holds just the runtime library;
+#   - both: the installed CMake package names none of the private
+#     dependencies; tests/consumer (C++ and C) is configured with
+#     -DCMAKE_DISABLE_FIND_PACKAGE_<dep>=ON for each of them (hwy, xsimd, xtl,
+#     nlohmann_json, Vulkan, VulkanHeaders), built and run; the C API test
+#     (tests/capi/test_capi.c) and the README's C example are compiled with
+#     gcc -std=c99 -Wall -Wextra -pedantic -Werror through pkg-config and run.
+# Build folders build-install-{static,shared} are kept to make reruns fast;
+# ccache is used when installed.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$PWD
+JOBS=$(nproc 2>/dev/null || echo 2)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+LAUNCH=()
+if command -v ccache >/dev/null 2>&1; then
+  LAUNCH=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+DISABLE=()
+for dep in hwy xsimd xtl nlohmann_json Vulkan VulkanHeaders; do
+  DISABLE+=("-DCMAKE_DISABLE_FIND_PACKAGE_${dep}=ON")
+done
+CFLAGS_STRICT=(-std=c99 -Wall -Wextra -pedantic -Werror)
+VERSION=$(sed -n 's/^project(swz VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+SOVERSION=$(echo "$VERSION" | awk -F. '$1 == 0 { print $1 "." $2; next } { print $1 }')
+
+fail() { echo "install_test: $*" >&2; exit 1; }
+
+for kind in static shared; do
+  B=$ROOT/build-install-$kind
+  P=$WORK/prefix-$kind
+  echo "==> [$kind] configure + build ($B)"
+  if [ "$kind" = static ]; then
+    cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DSWZ_TESTS=OFF -DSWZ_BENCH=OFF \
+      "${LAUNCH[@]}" >/dev/null
+    # Only the library: the install below must still work with the default options.
+    cmake --build "$B" -j "$JOBS" --target swz >/dev/null
+    rm -f "$B/bin/swz"
+  else
+    cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DSWZ_TESTS=OFF -DSWZ_BENCH=OFF \
+      -DSWZ_PYTHON=ON "${LAUNCH[@]}" >/dev/null
+    cmake --build "$B" -j "$JOBS" --target swz swz_cli swz_python >/dev/null
+  fi
+
+  echo "==> [$kind] cmake --install --prefix $P"
+  cmake --install "$B" --prefix "$P" >/dev/null
+  LIBDIR=$(dirname "$(find "$P" -name 'swz.pc' -path '*pkgconfig*' | head -1)")/..
+  LIBDIR=$(cd "$LIBDIR" && pwd)
+  # (comments aside; the runtime files libhwy.so.1 / libvulkan.so.1 are fine)
+  if grep -nE 'hwy::|xsimd|xtl|nlohmann|Vulkan::|find_dependency\((hwy|Vulkan)' "$LIBDIR"/cmake/swz/*.cmake | grep -vE '^[^:]*:[0-9]+: *#'; then
+    fail "[$kind] the installed CMake package names a private dependency (above)"
+  fi
+
+  if [ "$kind" = static ]; then
+    [ ! -e "$P/bin/swz" ] && [ -z "$(find "$P" -path '*/swz/__init__.py')" ] ||
+      fail "[static] parts that were not built got installed"
+    echo "    library-only build installed (CLI and Python module skipped)"
+  else
+    so=$LIBDIR/libswz.so
+    [ -L "$so" ] || fail "no $so"
+    soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+    [ "$soname" = "libswz.so.$SOVERSION" ] || fail "SONAME '$soname', expected libswz.so.$SOVERSION"
+    echo "    SONAME $soname"
+    # Exported: swz_* (C), namespace swz (C++) and its typeinfo/vtables only.
+    leaked=$(nm -D --defined-only -C "$so" | awk '{ $1 = ""; $2 = ""; sub(/^  /, ""); print }' |
+      grep -vE '^(swz_|swz::|typeinfo for swz::|typeinfo name for swz::|vtable for swz::|guard variable for swz::)' |
+      grep -vE '^(SWZ_|VERS_|_init$|_fini$)' || true)
+    [ -z "$leaked" ] || fail "libswz.so exports symbols outside the API: $(echo "$leaked" | head -5)"
+    nexp=$(nm -D --defined-only "$so" | grep -c ' swz_' || true)
+    echo "    exports: $nexp C functions (swz_*) + namespace swz; nothing else"
+    "$P/bin/swz" --version >/dev/null || fail "installed bin/swz does not run (rpath?)"
+    pydir=$(dirname "$(find "$P" -name '__init__.py' -path '*/swz/*' | head -1)")/..
+    (cd "$WORK" && PYTHONPATH=$pydir /usr/bin/python3 -c "import swz; assert swz.__version__ == '$VERSION'") ||
+      fail "installed Python module does not import (rpath?)"
+    echo "    bin/swz and the Python module run from the prefix"
+    # The lib component alone: the runtime library and nothing else.
+    cmake --install "$B" --prefix "$WORK/lib-only" --component lib >/dev/null
+    others=$(find "$WORK/lib-only" \( -type f -o -type l \) ! -name "libswz.so.*")
+    [ -z "$others" ] || fail "component lib installs more than libswz.so.*: $others"
+  fi
+
+  echo "==> [$kind] tests/consumer with the private dependencies' packages disabled"
+  cmake --no-warn-unused-cli -S tests/consumer -B "$WORK/consumer-$kind" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$P" \
+    "${DISABLE[@]}" "${LAUNCH[@]}" >/dev/null
+  cmake --build "$WORK/consumer-$kind" -j "$JOBS" >/dev/null
+  (cd "$WORK/consumer-$kind" && ctest --output-on-failure -V | grep -E '^[0-9]+: consumer_|tests passed')
+
+  echo "==> [$kind] C test and README example through pkg-config"
+  export PKG_CONFIG_PATH=$LIBDIR/pkgconfig
+  [ "$(pkg-config --modversion swz)" = "$VERSION" ] || fail "pkg-config --modversion swz != $VERSION"
+  cmake -DREADME="$ROOT/README.md" -DOUT="$WORK/readme_example.c" -P tests/capi/extract_readme_example.cmake
+  if [ "$kind" = shared ]; then
+    # shellcheck disable=SC2046
+    LIBS=($(pkg-config --libs swz) "-Wl,-rpath,$(pkg-config --variable=libdir swz)")
+  else
+    # shellcheck disable=SC2046
+    LIBS=($(pkg-config --static --libs swz))
+  fi
+  # shellcheck disable=SC2046
+  gcc "${CFLAGS_STRICT[@]}" $(pkg-config --cflags swz) -o "$WORK/test_capi-$kind" tests/capi/test_capi.c tests/capi/header_alone.c "${LIBS[@]}"
+  # shellcheck disable=SC2046
+  gcc "${CFLAGS_STRICT[@]}" $(pkg-config --cflags swz) -o "$WORK/readme-$kind" "$WORK/readme_example.c" "${LIBS[@]}"
+  if [ "$kind" = shared ]; then
+    got=$(ldd "$WORK/test_capi-$kind" | awk '/libswz\.so/ { print $3 }')
+    [ -n "$got" ] && [ "$(readlink -f "$got")" = "$(readlink -f "$LIBDIR/libswz.so.$SOVERSION")" ] ||
+      fail "test_capi is not linked to the installed libswz.so: $(ldd "$WORK/test_capi-$kind" | grep swz)"
+  fi
+  "$WORK/test_capi-$kind" | tail -1
+  "$WORK/readme-$kind"
+done
+echo "==> install test passed"

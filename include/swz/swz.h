@@ -1,0 +1,231 @@
+/* swz — C API (C99): convert textures between linear memory and GPU swizzled
+ * layouts (D3D12 64KB / 4KB standard swizzle, row-major, parameterized swizzle
+ * patterns, hardware layout families).
+ *
+ * A thin layer over the C++ library (swz/layout_names.hpp, swz/copy.hpp,
+ * swz/surface.hpp, swz/address.hpp). Conventions:
+ *   - Every call that can fail returns swz_status. SWZ_OK (0) is success; any
+ *     other value leaves every output untouched and every caller buffer
+ *     unwritten, and swz_last_error() then returns a message that names the
+ *     field and value at fault.
+ *   - No C++ exception crosses this API; running out of memory is
+ *     SWZ_OUT_OF_MEMORY.
+ *   - Units: sizes, offsets and pitches in BYTES (names end in _B), 64-bit.
+ *     Boxes in TEXELS (D3D12_BOX: right, bottom, back exclusive). Element
+ *     coordinates (swz_element_offset, swz_locate) in ELEMENTS: texels, or
+ *     4x4 blocks for block-compressed formats.
+ *   - A swz_layout is immutable after creation; it may be used from several
+ *     threads at once. swz_last_error() is per thread.
+ */
+#ifndef SWZ_SWZ_H
+#define SWZ_SWZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32) && defined(SWZ_SHARED)
+#  if defined(SWZ_BUILDING_LIBRARY)
+#    define SWZ_API __declspec(dllexport)
+#  else
+#    define SWZ_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__)
+#  define SWZ_API __attribute__((visibility("default")))
+#else
+#  define SWZ_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Status codes. The first ten have the values of the C++ swz::Code. */
+typedef enum swz_status {
+  SWZ_OK = 0,
+  SWZ_INVALID_ARGUMENT = 1, /**< a field has a value the rules forbid (or a null pointer) */
+  SWZ_OUT_OF_RANGE = 2,     /**< a coordinate, box, index or offset lies outside the resource */
+  SWZ_BUFFER_TOO_SMALL = 3, /**< a caller buffer is shorter than the call needs */
+  SWZ_UNSUPPORTED = 4,      /**< valid input the operation refuses (MSAA copies, packed mip tails) */
+  SWZ_PARSE_ERROR = 5,      /**< malformed layout name, pattern text or JSON */
+  SWZ_IO_ERROR = 6,         /**< a file named by a layout name could not be read */
+  SWZ_OVERFLOW = 7,         /**< a size or offset does not fit in 64 bits */
+  SWZ_NO_DEVICE = 8,        /**< no Vulkan device (GPU path only; not returned by this API) */
+  SWZ_INTERNAL = 9,         /**< a bug in swz; please report */
+  SWZ_OUT_OF_MEMORY = 10    /**< an allocation failed */
+} swz_status;
+
+/** Short, static name of a status ("invalid_argument"); "unknown" for other values. */
+SWZ_API const char* swz_status_name(swz_status status);
+
+/** Message of the last swz_status-returning call on this thread: "" when it
+ *  succeeded, else what failed (field and value). Valid until the next such
+ *  call on this thread. Never NULL. */
+SWZ_API const char* swz_last_error(void);
+
+/** The library version, "MAJOR.MINOR.PATCH". */
+SWZ_API const char* swz_version(void);
+
+/** Texture dimension. */
+typedef enum swz_dimension { SWZ_TEXTURE_2D = 0, SWZ_TEXTURE_3D = 1 } swz_dimension;
+
+/** mip_levels value for the full mip chain. */
+#define SWZ_MIPS_FULL 0xFFFFFFFFu
+
+/** What D3D12_RESOURCE_DESC says about a texture. Zero-initialize, then set
+ *  format and width/height; a 0 in depth, array_size, mip_levels or samples
+ *  means 1. Sizes in texels. */
+typedef struct swz_texture_desc {
+  swz_dimension dimension;
+  const char* format;   /**< DXGI format name ("R8G8B8A8_UNORM", "DXGI_FORMAT_BC7_UNORM"; any case),
+                             or NULL to use dxgi_format */
+  uint32_t dxgi_format; /**< DXGI_FORMAT value, used when format is NULL */
+  uint32_t width, height;
+  uint32_t depth;       /**< 3D only */
+  uint32_t array_size;  /**< 2D only */
+  uint32_t mip_levels;  /**< 1..full chain, or SWZ_MIPS_FULL */
+  uint32_t samples;
+} swz_texture_desc;
+
+/** Optional pitches and mip-tail policy for row-major, std64k, std4k and
+ *  pattern layouts (hardware families and resource-layout files refuse
+ *  non-zero values). Zero-initialize for the defaults. */
+typedef struct swz_layout_options {
+  uint64_t row_pitch_B;   /**< bytes between rows of blocks; 0 = the layout's default */
+  uint64_t depth_pitch_B; /**< bytes between slices of blocks; 0 = default */
+  uint64_t stack_rows;    /**< stacked-depth patterns: rows between depth slices; 0 = default */
+  uint32_t d3d12_mip_tail; /**< non-zero: the adapter packs the smallest mips (D3D12_PACKED_MIP_INFO below) */
+  uint32_t num_standard_mips, num_packed_mips, num_tiles_for_packed_mips;
+} swz_layout_options;
+
+/** A laid-out texture (opaque). */
+typedef struct swz_layout swz_layout;
+
+/** Lays out a texture by layout name, the grammar of the swz command's
+ *  --layout: "row-major", "std64k", "std4k", "FAMILY[:key=value,...]" (a
+ *  hardware layout family, e.g. "nv-block-linear:gob=tegra,bh=8"),
+ *  "pattern:TEXT" (one parameterized swizzle pattern), or a path to a JSON
+ *  file (a pattern, or a resource layout, which fixes the texture itself:
+ *  desc is then ignored and may be NULL). options may be NULL.
+ *  On success *out receives a layout to free with swz_layout_destroy.
+ *  Errors: SWZ_INVALID_ARGUMENT (null pointers, unknown format, zero sizes,
+ *  options a layout refuses, ...), SWZ_PARSE_ERROR, SWZ_IO_ERROR,
+ *  SWZ_UNSUPPORTED, SWZ_OVERFLOW, SWZ_OUT_OF_MEMORY. */
+SWZ_API swz_status swz_layout_create(const char* name, const swz_texture_desc* desc, const swz_layout_options* options,
+                                     swz_layout** out);
+
+/** Frees a layout; NULL is ignored. */
+SWZ_API void swz_layout_destroy(swz_layout* layout);
+
+/** Whole-resource facts. */
+typedef struct swz_layout_info {
+  uint64_t size_B;            /**< bytes the resource spans */
+  uint64_t alignment_B;       /**< alignment of the resource allocation */
+  uint64_t allocation_size_B; /**< size_B rounded up to alignment_B */
+  uint64_t surface_linear_size_B; /**< linear bytes of every subresource tightly packed (swz_swizzle_surface) */
+  uint32_t subresource_count; /**< mip_levels * array_size * planes */
+  uint32_t width, height, depth, array_size, mip_levels, samples; /**< the texture (from the file for resource layouts) */
+  uint32_t dxgi_format;
+  const char* format;         /**< DXGI name without prefix; static storage */
+  swz_dimension dimension;
+} swz_layout_info;
+
+SWZ_API swz_status swz_layout_get_info(const swz_layout* layout, swz_layout_info* out);
+
+/** Where one subresource lives. */
+typedef struct swz_subresource_info {
+  uint64_t offset_B;       /**< from the start of the resource */
+  uint64_t size_B;         /**< bytes the subresource spans in the resource */
+  uint64_t row_pitch_B;    /**< bytes between rows of blocks in the resource */
+  uint64_t depth_pitch;    /**< bytes between slices of blocks; ROWS when stack_depth */
+  uint64_t linear_size_B;  /**< bytes of the subresource tightly packed (rows of width_el * element_bytes) */
+  uint64_t surface_linear_offset_B; /**< its offset in the tightly packed whole-surface linear side */
+  uint32_t mip, array_slice, plane;
+  uint32_t width, height, depth; /**< texels */
+  uint32_t width_el, height_el;  /**< elements (4x4 blocks for BC) */
+  uint32_t element_bytes;
+  uint32_t packed;         /**< 1: in an adapter-specific packed mip tail; copies refuse it */
+  uint32_t stack_depth;    /**< 1: depth slices stacked in rows (depth_pitch in rows) */
+} swz_subresource_info;
+
+/** Errors: SWZ_OUT_OF_RANGE when subresource >= subresource_count. */
+SWZ_API swz_status swz_layout_get_subresource(const swz_layout* layout, uint32_t subresource, swz_subresource_info* out);
+
+/** D3D12_BOX, in texels; right, bottom, back exclusive. An empty box
+ *  (right <= left, bottom <= top or back <= front) copies nothing. BC formats:
+ *  left/top multiples of 4; right/bottom multiples of 4 or the subresource edge. */
+typedef struct swz_box {
+  uint32_t left, top, front, right, bottom, back;
+} swz_box;
+
+/** Copy backends. */
+typedef enum swz_backend { SWZ_BACKEND_AUTO = 0, SWZ_BACKEND_SCALAR, SWZ_BACKEND_HIGHWAY, SWZ_BACKEND_XSIMD } swz_backend;
+
+/** Copy options; NULL or zero-initialized = defaults. */
+typedef struct swz_copy_options {
+  swz_backend backend;      /**< AUTO: $SWZ_BACKEND when set, else the fastest built in */
+  uint32_t threads;         /**< 0 = automatic */
+  uint32_t write_combined;  /**< non-zero: the resource is write-combined (uncached) memory */
+} swz_copy_options;
+
+/** Bytes a linear buffer must hold for a copy of `box` (NULL = the whole
+ *  subresource) with these pitches: (d-1)*depth_pitch_B + (h-1)*row_pitch_B
+ *  + one row. A pitch of 0 means the tight one (one row of the box; rows *
+ *  row pitch). Empty box: 0. Errors: those of swz_write_subresource for the box. */
+SWZ_API swz_status swz_box_linear_size(const swz_layout* layout, uint32_t subresource, const swz_box* box,
+                                       uint64_t row_pitch_B, uint64_t depth_pitch_B, uint64_t* out_B);
+
+/** Linear -> resource (WriteToSubresource). `src` points at the box's first
+ *  element and holds src_size_B bytes; row and depth pitches of the linear
+ *  side in bytes (0 = tight, as swz_box_linear_size). box NULL = whole
+ *  subresource. Nothing outside [resource, resource + resource_size_B) or
+ *  [src, src + src_size_B) is touched, and on error nothing is written.
+ *  Errors: SWZ_OUT_OF_RANGE (subresource, box), SWZ_INVALID_ARGUMENT (box off
+ *  BC block edges, pitch too small, null buffer), SWZ_BUFFER_TOO_SMALL,
+ *  SWZ_UNSUPPORTED (MSAA, packed mip tail). */
+SWZ_API swz_status swz_write_subresource(const swz_layout* layout, void* resource, uint64_t resource_size_B, uint32_t subresource,
+                                         const swz_box* box, const void* src, uint64_t src_size_B, uint64_t src_row_pitch_B,
+                                         uint64_t src_depth_pitch_B, const swz_copy_options* options);
+
+/** Resource -> linear (ReadFromSubresource); the mirror of swz_write_subresource. */
+SWZ_API swz_status swz_read_subresource(const swz_layout* layout, void* dst, uint64_t dst_size_B, uint64_t dst_row_pitch_B,
+                                        uint64_t dst_depth_pitch_B, const void* resource, uint64_t resource_size_B,
+                                        uint32_t subresource, const swz_box* box, const swz_copy_options* options);
+
+/** Whole surface, linear -> resource: every subresource in subresource order
+ *  (mip + slice * mip_levels), each tightly packed, from `linear`
+ *  (swz_layout_info.surface_linear_size_B bytes). linear_offsets_B: NULL, or
+ *  subresource_count offsets of each subresource in `linear` (for containers
+ *  that align each mip); entries must not overlap. Every subresource is
+ *  checked before the first byte is written. Errors: as swz_write_subresource,
+ *  the message prefixed with the subresource. */
+SWZ_API swz_status swz_swizzle_surface(const swz_layout* layout, void* resource, uint64_t resource_size_B, const void* linear,
+                                       uint64_t linear_size_B, const uint64_t* linear_offsets_B,
+                                       const swz_copy_options* options);
+
+/** Whole surface, resource -> linear; the mirror of swz_swizzle_surface. */
+SWZ_API swz_status swz_deswizzle_surface(const swz_layout* layout, void* linear, uint64_t linear_size_B, const void* resource,
+                                         uint64_t resource_size_B, const uint64_t* linear_offsets_B,
+                                         const swz_copy_options* options);
+
+/** Byte offset in the resource of element (x, y, z) and sample of a
+ *  subresource (ELEMENT coordinates). Errors: SWZ_OUT_OF_RANGE. */
+SWZ_API swz_status swz_element_offset(const swz_layout* layout, uint32_t subresource, uint32_t x, uint32_t y, uint32_t z,
+                                      uint32_t sample, uint64_t* out_B);
+
+/** What a resource byte holds. */
+typedef struct swz_location {
+  uint32_t subresource;
+  uint32_t x, y, z, sample; /**< element coordinates */
+  uint32_t byte;            /**< byte inside the element */
+  uint32_t padding;         /**< 1: the byte belongs to no element (only subresource is set) */
+  uint32_t packed;          /**< 1: the byte is in a packed mip tail (only subresource is set) */
+} swz_location;
+
+/** Inverse of swz_element_offset. Errors: SWZ_OUT_OF_RANGE when offset_B >= size_B. */
+SWZ_API swz_status swz_locate(const swz_layout* layout, uint64_t offset_B, swz_location* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SWZ_SWZ_H */

@@ -1,0 +1,7 @@
+# The C API (include/swz/swz.h) and the whole-surface calls it forwards to
+# (include/swz/surface.hpp). Included from the top-level CMakeLists.txt.
+target_sources(swz PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/swz_c.cpp
+  ${PROJECT_SOURCE_DIR}/src/core/surface.cpp)
+set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/swz_c.cpp PROPERTIES
+  COMPILE_DEFINITIONS "SWZ_VERSION_STRING=\"${PROJECT_VERSION}\";SWZ_BUILDING_LIBRARY=1")

@@ -1,0 +1,349 @@
+// The C API (include/swz/swz.h): forwards to the C++ API. Every entry point
+// catches every exception (bad_alloc -> SWZ_OUT_OF_MEMORY, anything else ->
+// SWZ_INTERNAL), and records the message of a failure per thread.
+#include "swz/swz.h"
+
+#include <cstring>
+#include <memory>
+#include <exception>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "swz/address.hpp"
+#include "swz/copy.hpp"
+#include "swz/format.hpp"
+#include "swz/layout.hpp"
+#include "swz/layout_names.hpp"
+#include "swz/status.hpp"
+#include "swz/surface.hpp"
+
+#ifndef SWZ_VERSION_STRING
+#error "SWZ_VERSION_STRING must be defined by the build (the CMake project version)"
+#endif
+
+struct swz_layout {
+  swz::Layout layout;
+  std::vector<uint64_t> surface_offsets_B;  // per subresource, tightly packed
+  uint64_t surface_linear_size_B = 0;
+};
+
+namespace {
+
+thread_local std::string t_message;
+thread_local const char* t_last = "";
+
+void set_error(const char* msg) noexcept {
+  try {
+    t_message.assign(msg);
+    t_last = t_message.c_str();
+  } catch (...) {
+    t_last = "out of memory while recording an error message";
+  }
+}
+
+swz_status fail(swz_status code, const char* msg) noexcept {
+  set_error(msg);
+  return code;
+}
+
+swz_status from(const swz::Status& s) noexcept {
+  if (s.ok()) {
+    t_last = "";
+    return SWZ_OK;
+  }
+  set_error(s.message().c_str());
+  return static_cast<swz_status>(static_cast<int>(s.code()));
+}
+
+// Runs `f` (returning swz::Status) with every exception turned into a status.
+template <class F>
+swz_status guarded(F&& f) noexcept {
+  try {
+    return from(f());
+  } catch (const std::bad_alloc&) {
+    return fail(SWZ_OUT_OF_MEMORY, "out of memory");
+  } catch (const std::exception& e) {
+    std::string m = "internal error (please report): ";
+    try {
+      m += e.what();
+    } catch (...) {
+    }
+    return fail(SWZ_INTERNAL, m.c_str());
+  } catch (...) {
+    return fail(SWZ_INTERNAL, "internal error (please report): unknown exception");
+  }
+}
+
+swz::Status null_arg(const char* name) { return {swz::Code::invalid_argument, std::string(name) + " = NULL"}; }
+
+swz::Status to_desc(const swz_texture_desc& c, swz::TextureDesc* d) {
+  if (c.dimension != SWZ_TEXTURE_2D && c.dimension != SWZ_TEXTURE_3D)
+    return {swz::Code::invalid_argument, "desc.dimension = " + std::to_string(static_cast<int>(c.dimension)) +
+                                             " (expected SWZ_TEXTURE_2D or SWZ_TEXTURE_3D)"};
+  d->dimension = c.dimension == SWZ_TEXTURE_3D ? swz::Dimension::Texture3D : swz::Dimension::Texture2D;
+  if (c.format) {
+    SWZ_TRY(swz::find_format(std::string_view(c.format), &d->format));
+  } else {
+    SWZ_TRY(swz::find_format(c.dxgi_format, &d->format));
+  }
+  d->width = c.width;
+  d->height = c.height;
+  d->depth = c.depth ? c.depth : 1;
+  d->array_size = c.array_size ? c.array_size : 1;
+  d->samples = c.samples ? c.samples : 1;
+  if (c.mip_levels == SWZ_MIPS_FULL)
+    d->mip_levels = swz::full_mip_count(d->width, d->height, d->dimension == swz::Dimension::Texture3D ? d->depth : 1);
+  else
+    d->mip_levels = c.mip_levels ? c.mip_levels : 1;
+  return swz::Status::Ok();
+}
+
+swz::CopyOptions to_options(const swz_copy_options* o, swz::Status* s) {
+  swz::CopyOptions r;
+  if (!o) return r;
+  switch (o->backend) {
+    case SWZ_BACKEND_AUTO: r.backend = swz::Backend::Auto; break;
+    case SWZ_BACKEND_SCALAR: r.backend = swz::Backend::Scalar; break;
+    case SWZ_BACKEND_HIGHWAY: r.backend = swz::Backend::Highway; break;
+    case SWZ_BACKEND_XSIMD: r.backend = swz::Backend::Xsimd; break;
+    default:
+      *s = {swz::Code::invalid_argument, "options.backend = " + std::to_string(static_cast<int>(o->backend)) + " (no such backend)"};
+  }
+  r.threads = o->threads;
+  r.write_combined = o->write_combined != 0;
+  return r;
+}
+
+// Pitches of 0 become the tight pitches of the box.
+swz::Status tight_pitches(const swz::Layout& L, uint32_t sub, const swz::Box* box, uint64_t* row_pitch_B, uint64_t* depth_pitch_B) {
+  if (*row_pitch_B && *depth_pitch_B) return swz::Status::Ok();
+  swz::BoxExtent e;
+  SWZ_TRY(swz::box_extent(L, sub, box, &e));
+  if (*row_pitch_B == 0) *row_pitch_B = e.row_B;
+  if (*depth_pitch_B == 0 && __builtin_mul_overflow(*row_pitch_B, uint64_t{e.height_el}, depth_pitch_B))
+    return {swz::Code::overflow, "linear slice size does not fit in 64 bits"};
+  return swz::Status::Ok();
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* swz_status_name(swz_status status) {
+  switch (status) {
+    case SWZ_OK: return "ok";
+    case SWZ_INVALID_ARGUMENT: return "invalid_argument";
+    case SWZ_OUT_OF_RANGE: return "out_of_range";
+    case SWZ_BUFFER_TOO_SMALL: return "buffer_too_small";
+    case SWZ_UNSUPPORTED: return "unsupported";
+    case SWZ_PARSE_ERROR: return "parse_error";
+    case SWZ_IO_ERROR: return "io_error";
+    case SWZ_OVERFLOW: return "overflow";
+    case SWZ_NO_DEVICE: return "no_device";
+    case SWZ_INTERNAL: return "internal";
+    case SWZ_OUT_OF_MEMORY: return "out_of_memory";
+  }
+  return "unknown";
+}
+
+const char* swz_last_error(void) { return t_last; }
+
+const char* swz_version(void) { return SWZ_VERSION_STRING; }
+
+swz_status swz_layout_create(const char* name, const swz_texture_desc* desc, const swz_layout_options* options, swz_layout** out) {
+  return guarded([&]() -> swz::Status {
+    if (!out) return null_arg("out");
+    if (!name) return null_arg("name");
+    swz::LayoutName ln;
+    SWZ_TRY(swz::LayoutName::parse(name, &ln));
+    swz::TextureDesc d{};
+    if (!ln.fixed_texture()) {
+      if (!desc) return {swz::Code::invalid_argument, "desc = NULL (only a resource-layout file fixes the texture itself)"};
+      SWZ_TRY(to_desc(*desc, &d));
+    }
+    swz::LayoutOptions lo;
+    if (options) {
+      lo.row_pitch_B = options->row_pitch_B;
+      lo.depth_pitch_B = options->depth_pitch_B;
+      lo.stack_rows = options->stack_rows;
+      if (options->d3d12_mip_tail) {
+        lo.mip_tail = swz::MipTail::D3D12;
+        lo.packed.num_standard_mips = options->num_standard_mips;
+        lo.packed.num_packed_mips = options->num_packed_mips;
+        lo.packed.num_tiles_for_packed_mips = options->num_tiles_for_packed_mips;
+      }
+    }
+    auto h = std::make_unique<swz_layout>();
+    SWZ_TRY(ln.make(d, lo, &h->layout));
+    SWZ_TRY(swz::surface_linear_offsets(h->layout, &h->surface_offsets_B));
+    SWZ_TRY(swz::surface_linear_bytes(h->layout, &h->surface_linear_size_B));
+    *out = h.release();
+    return swz::Status::Ok();
+  });
+}
+
+void swz_layout_destroy(swz_layout* layout) { delete layout; }
+
+swz_status swz_layout_get_info(const swz_layout* layout, swz_layout_info* out) {
+  return guarded([&]() -> swz::Status {
+    if (!layout) return null_arg("layout");
+    if (!out) return null_arg("out");
+    const swz::Layout& L = layout->layout;
+    const swz::TextureDesc& d = L.desc();
+    swz_layout_info r;
+    std::memset(&r, 0, sizeof r);
+    r.size_B = L.size();
+    r.alignment_B = L.alignment();
+    r.allocation_size_B = L.allocation_size();
+    r.surface_linear_size_B = layout->surface_linear_size_B;
+    r.subresource_count = L.subresource_count();
+    r.width = d.width;
+    r.height = d.height;
+    r.depth = d.depth;
+    r.array_size = d.array_size;
+    r.mip_levels = d.mip_levels;
+    r.samples = d.samples;
+    r.dxgi_format = d.format.dxgi;
+    r.format = d.format.name;
+    r.dimension = d.dimension == swz::Dimension::Texture3D ? SWZ_TEXTURE_3D : SWZ_TEXTURE_2D;
+    *out = r;
+    return swz::Status::Ok();
+  });
+}
+
+swz_status swz_layout_get_subresource(const swz_layout* layout, uint32_t subresource, swz_subresource_info* out) {
+  return guarded([&]() -> swz::Status {
+    if (!layout) return null_arg("layout");
+    if (!out) return null_arg("out");
+    swz::SubresourceLayout s;
+    SWZ_TRY(layout->layout.subresource(subresource, &s));
+    swz_subresource_info r;
+    std::memset(&r, 0, sizeof r);
+    r.offset_B = s.offset;
+    r.size_B = s.size;
+    r.row_pitch_B = s.row_pitch;
+    r.depth_pitch = s.depth_pitch;
+    r.linear_size_B = swz::packed_subresource_bytes(s);
+    r.surface_linear_offset_B = layout->surface_offsets_B[subresource];
+    r.mip = s.mip;
+    r.array_slice = s.array_slice;
+    r.plane = s.plane;
+    r.width = s.width;
+    r.height = s.height;
+    r.depth = s.depth;
+    r.width_el = s.width_el;
+    r.height_el = s.height_el;
+    r.element_bytes = s.element_bytes;
+    r.packed = s.packed ? 1u : 0u;
+    r.stack_depth = s.stack_depth ? 1u : 0u;
+    *out = r;
+    return swz::Status::Ok();
+  });
+}
+
+swz_status swz_box_linear_size(const swz_layout* layout, uint32_t subresource, const swz_box* box, uint64_t row_pitch_B,
+                               uint64_t depth_pitch_B, uint64_t* out_B) {
+  static_assert(sizeof(swz_box) == sizeof(swz::Box), "swz_box mirrors swz::Box");
+  return guarded([&]() -> swz::Status {
+    if (!layout) return null_arg("layout");
+    if (!out_B) return null_arg("out_B");
+    swz::Box b;
+    if (box) b = {box->left, box->top, box->front, box->right, box->bottom, box->back};
+    uint64_t n = 0;
+    SWZ_TRY(swz::box_linear_bytes(layout->layout, subresource, box ? &b : nullptr, row_pitch_B, depth_pitch_B, &n));
+    *out_B = n;
+    return swz::Status::Ok();
+  });
+}
+
+swz_status swz_write_subresource(const swz_layout* layout, void* resource, uint64_t resource_size_B, uint32_t subresource,
+                                 const swz_box* box, const void* src, uint64_t src_size_B, uint64_t src_row_pitch_B,
+                                 uint64_t src_depth_pitch_B, const swz_copy_options* options) {
+  return guarded([&]() -> swz::Status {
+    if (!layout) return null_arg("layout");
+    swz::Status s;
+    const swz::CopyOptions o = to_options(options, &s);
+    SWZ_TRY(s);
+    swz::Box b;
+    if (box) b = {box->left, box->top, box->front, box->right, box->bottom, box->back};
+    const swz::Box* bp = box ? &b : nullptr;
+    SWZ_TRY(tight_pitches(layout->layout, subresource, bp, &src_row_pitch_B, &src_depth_pitch_B));
+    return swz::write_to_subresource(layout->layout, resource, resource_size_B, subresource, bp, src, src_size_B, src_row_pitch_B,
+                                     src_depth_pitch_B, o);
+  });
+}
+
+swz_status swz_read_subresource(const swz_layout* layout, void* dst, uint64_t dst_size_B, uint64_t dst_row_pitch_B,
+                                uint64_t dst_depth_pitch_B, const void* resource, uint64_t resource_size_B, uint32_t subresource,
+                                const swz_box* box, const swz_copy_options* options) {
+  return guarded([&]() -> swz::Status {
+    if (!layout) return null_arg("layout");
+    swz::Status s;
+    const swz::CopyOptions o = to_options(options, &s);
+    SWZ_TRY(s);
+    swz::Box b;
+    if (box) b = {box->left, box->top, box->front, box->right, box->bottom, box->back};
+    const swz::Box* bp = box ? &b : nullptr;
+    SWZ_TRY(tight_pitches(layout->layout, subresource, bp, &dst_row_pitch_B, &dst_depth_pitch_B));
+    return swz::read_from_subresource(dst, dst_size_B, dst_row_pitch_B, dst_depth_pitch_B, layout->layout, resource, resource_size_B,
+                                      subresource, bp, o);
+  });
+}
+
+swz_status swz_swizzle_surface(const swz_layout* layout, void* resource, uint64_t resource_size_B, const void* linear,
+                               uint64_t linear_size_B, const uint64_t* linear_offsets_B, const swz_copy_options* options) {
+  return guarded([&]() -> swz::Status {
+    if (!layout) return null_arg("layout");
+    swz::Status s;
+    const swz::CopyOptions o = to_options(options, &s);
+    SWZ_TRY(s);
+    return swz::swizzle_surface(layout->layout, resource, resource_size_B, linear, linear_size_B, linear_offsets_B, o);
+  });
+}
+
+swz_status swz_deswizzle_surface(const swz_layout* layout, void* linear, uint64_t linear_size_B, const void* resource,
+                                 uint64_t resource_size_B, const uint64_t* linear_offsets_B, const swz_copy_options* options) {
+  return guarded([&]() -> swz::Status {
+    if (!layout) return null_arg("layout");
+    swz::Status s;
+    const swz::CopyOptions o = to_options(options, &s);
+    SWZ_TRY(s);
+    return swz::deswizzle_surface(layout->layout, linear, linear_size_B, resource, resource_size_B, linear_offsets_B, o);
+  });
+}
+
+swz_status swz_element_offset(const swz_layout* layout, uint32_t subresource, uint32_t x, uint32_t y, uint32_t z, uint32_t sample,
+                              uint64_t* out_B) {
+  return guarded([&]() -> swz::Status {
+    if (!layout) return null_arg("layout");
+    if (!out_B) return null_arg("out_B");
+    uint64_t off = 0;
+    SWZ_TRY(swz::element_offset(layout->layout, subresource, x, y, z, sample, &off));
+    *out_B = off;
+    return swz::Status::Ok();
+  });
+}
+
+swz_status swz_locate(const swz_layout* layout, uint64_t offset_B, swz_location* out) {
+  return guarded([&]() -> swz::Status {
+    if (!layout) return null_arg("layout");
+    if (!out) return null_arg("out");
+    swz::Location l;
+    SWZ_TRY(swz::locate(layout->layout, offset_B, &l));
+    swz_location r;
+    std::memset(&r, 0, sizeof r);
+    r.subresource = l.subresource;
+    r.x = l.x;
+    r.y = l.y;
+    r.z = l.z;
+    r.sample = l.sample;
+    r.byte = l.byte;
+    r.padding = l.padding ? 1u : 0u;
+    r.packed = l.packed ? 1u : 0u;
+    *out = r;
+    return swz::Status::Ok();
+  });
+}
+
+}  // extern "C"
