@@ -73,27 +73,6 @@ Status Params::u64(const std::string& key, uint64_t* out, bool* present) {
   return Status::Ok();
 }
 
-Status Params::u64_list(const std::string& key, std::vector<uint64_t>* out, bool* present) {
-  used_.insert(key);
-  auto it = kv_.find(key);
-  *present = it != kv_.end();
-  out->clear();
-  if (!*present) return Status::Ok();
-  std::string_view s = it->second;
-  size_t pos = 0;
-  while (true) {
-    size_t end = s.find('/', pos);
-    std::string_view item = s.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-    uint64_t v;
-    Status st = parse_number(item, key, &v);
-    if (!st.ok()) return {st.code(), "layout '" + family_ + "': " + st.message() + " (write A/B/C)"};
-    out->push_back(v);
-    if (end == std::string_view::npos) break;
-    pos = end + 1;
-  }
-  return Status::Ok();
-}
-
 Status Params::levels_list(const std::string& key, std::vector<LevelPlacement>* out, bool* present) {
   used_.insert(key);
   auto it = kv_.find(key);

@@ -87,6 +87,17 @@ void split_spec(std::string_view spec, std::string_view* head, std::string_view*
   }
 }
 
+// The embedded family data, and `spec` split into its family name and parsed
+// parameters ("nv-block-linear:bh=4,gob=tegra").
+Status open_spec(std::string_view spec, const VendorData** d, std::string_view* head, Params* params) {
+  Status st;
+  *d = &data(&st);
+  SWZ_TRY(st);
+  std::string_view ptext;
+  split_spec(spec, head, &ptext);
+  return Params::parse(*head, ptext, params);
+}
+
 Status unknown_family(std::string_view head) {
   std::string names;
   for (const LayoutFamily& f : layout_families()) { if (!names.empty()) names += ", "; names += f.name; }
@@ -204,13 +215,12 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, Layout*
 
 Status make_named_layout(std::string_view spec, const TextureDesc& desc, const NamedLayoutOptions& options, Layout* out) {
   using namespace vendor;
-  Status st;
-  const VendorData& d = data(&st);
-  SWZ_TRY(st);
-  std::string_view head, ptext;
-  split_spec(spec, &head, &ptext);
+  const VendorData* dp = nullptr;
+  std::string_view head;
   Params params;
-  SWZ_TRY(Params::parse(head, ptext, &params));
+  SWZ_TRY(open_spec(spec, &dp, &head, &params));
+  const VendorData& d = *dp;
+  Status st;
   if (desc.format.element_bytes == 0) return {Code::invalid_argument, "format: not set (element size 0)"};
   if (desc.format.planes > 1)
     return {Code::unsupported, std::string("format ") + desc.format.name + " has " + std::to_string(desc.format.planes) + " planes; planar formats are not supported"};
@@ -285,13 +295,11 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
 
 Status describe_layout(std::string_view spec, uint32_t element_bytes, std::string* bit_equation) {
   using namespace vendor;
-  Status st;
-  const VendorData& d = data(&st);
-  SWZ_TRY(st);
-  std::string_view head, ptext;
-  split_spec(spec, &head, &ptext);
+  const VendorData* dp = nullptr;
+  std::string_view head;
   Params params;
-  SWZ_TRY(Params::parse(head, ptext, &params));
+  SWZ_TRY(open_spec(spec, &dp, &head, &params));
+  const VendorData& d = *dp;
   std::string s;
   if (head == "nv-block-linear") {
     SWZ_TRY(describe_nvidia(d, params, element_bytes, &s));

@@ -26,7 +26,6 @@ class Params {
   /// Unsigned number (decimal or 0x hex); `present` says whether it was given.
   Status u64(const std::string& key, uint64_t* out, bool* present);
   /// "A/B/C" list of unsigned numbers.
-  Status u64_list(const std::string& key, std::vector<uint64_t>* out, bool* present);
   /// "OFF[@X.Y[.Z]]/..." list of level placements (offset, origin X bytes, Y rows, Z slices).
   Status levels_list(const std::string& key, std::vector<LevelPlacement>* out, bool* present);
   /// A key given without "=value" (a flag).

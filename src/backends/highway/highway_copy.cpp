@@ -114,7 +114,7 @@ struct HwyMover {
     std::memcpy(dst + 16, p1, 16);
     std::memcpy(dst + 32, p2, 16);
     std::memcpy(dst + 48, p3, 16);
-#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3 && (!defined(LINE_MODE) || LINE_MODE == 0)
+#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
     const hn::Full128<uint8_t> dq;
     const hn::Full256<uint8_t> dh;
     const hn::Full512<uint8_t> d;
@@ -123,7 +123,7 @@ struct HwyMover {
     const auto v = hn::Combine(d, hi, lo);
     if (stream) hn::Stream(v, d, dst);
     else hn::StoreU(v, d, dst);
-#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2 && (!defined(LINE_MODE) || LINE_MODE <= 1)
+#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
     const hn::Full128<uint8_t> dq;
     const hn::Full256<uint8_t> dh;
     const auto lo = hn::Combine(dh, hn::LoadU(dq, p1), hn::LoadU(dq, p0));

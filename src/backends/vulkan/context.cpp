@@ -450,6 +450,9 @@ struct Context::Impl {
   // One dispatch per band (one band unless the region exceeds a binding).
   // Bands write disjoint resource words and read disjoint linear rows, so no
   // barrier separates them.
+  Status record_subresource(VkCommandBuffer cb, const Layout& layout, const BufferRange& resource, uint32_t subresource,
+                            const Box* box, const BufferRange& linear, uint64_t lin_row_pitch, uint64_t lin_depth_pitch,
+                            bool to_swizzled, DispatchInfo* info);
   Status record_region(VkCommandBuffer cb, const detail::GpuRegion& r, bool to_swz, VkBuffer swz_buf, VkBuffer lin_buf,
                        DispatchInfo* info) {
     std::vector<detail::GpuRegion> bands;
@@ -905,42 +908,38 @@ Status check_ranges(const detail::GpuRegion& r, const BufferRange& res, const Bu
 }
 }  // namespace
 
+// Both recording directions: validate, check the bound ranges, record.
+Status Context::Impl::record_subresource(VkCommandBuffer cb, const Layout& layout, const BufferRange& resource,
+                                         uint32_t subresource, const Box* box, const BufferRange& linear,
+                                         uint64_t lin_row_pitch, uint64_t lin_depth_pitch, bool to_swizzled,
+                                         DispatchInfo* info) {
+  if (!cb) return {Code::invalid_argument, "command buffer = VK_NULL_HANDLE"};
+  try {
+    detail::GpuRegion r;
+    bool empty = false;
+    SWZ_TRY(detail::resolve_region(layout, resource.offset, resource.size, subresource, box, linear.offset, linear.size,
+                                   lin_row_pitch, lin_depth_pitch, to_swizzled ? "source" : "destination", &r, &empty));
+    if (info) *info = DispatchInfo{};
+    if (empty) return Status::Ok();
+    SWZ_TRY(check_ranges(r, resource, linear));
+    return record_region(cb, r, to_swizzled, resource.buffer, linear.buffer, info);
+  } catch (const std::bad_alloc&) {
+    return {Code::internal, "out of host memory"};
+  }
+}
+
 Status Context::record_write_to_subresource(VkCommandBuffer cmd, const Layout& layout, const BufferRange& resource,
                                             uint32_t subresource, const Box* box, const BufferRange& src,
                                             uint64_t src_row_pitch, uint64_t src_depth_pitch, DispatchInfo* info) {
   if (!impl_) return {Code::invalid_argument, "GPU context not created"};
-  if (!cmd) return {Code::invalid_argument, "command buffer = VK_NULL_HANDLE"};
-  try {
-    detail::GpuRegion r;
-    bool empty = false;
-    SWZ_TRY(detail::resolve_region(layout, resource.offset, resource.size, subresource, box, src.offset, src.size, src_row_pitch,
-                                   src_depth_pitch, "source", &r, &empty));
-    if (info) *info = DispatchInfo{};
-    if (empty) return Status::Ok();
-    SWZ_TRY(check_ranges(r, resource, src));
-    return impl_->record_region(cmd, r, true, resource.buffer, src.buffer, info);
-  } catch (const std::bad_alloc&) {
-    return {Code::internal, "out of host memory"};
-  }
+  return impl_->record_subresource(cmd, layout, resource, subresource, box, src, src_row_pitch, src_depth_pitch, true, info);
 }
 
 Status Context::record_read_from_subresource(VkCommandBuffer cmd, const BufferRange& dst, uint64_t dst_row_pitch,
                                              uint64_t dst_depth_pitch, const Layout& layout, const BufferRange& resource,
                                              uint32_t subresource, const Box* box, DispatchInfo* info) {
   if (!impl_) return {Code::invalid_argument, "GPU context not created"};
-  if (!cmd) return {Code::invalid_argument, "command buffer = VK_NULL_HANDLE"};
-  try {
-    detail::GpuRegion r;
-    bool empty = false;
-    SWZ_TRY(detail::resolve_region(layout, resource.offset, resource.size, subresource, box, dst.offset, dst.size, dst_row_pitch,
-                                   dst_depth_pitch, "destination", &r, &empty));
-    if (info) *info = DispatchInfo{};
-    if (empty) return Status::Ok();
-    SWZ_TRY(check_ranges(r, resource, dst));
-    return impl_->record_region(cmd, r, false, resource.buffer, dst.buffer, info);
-  } catch (const std::bad_alloc&) {
-    return {Code::internal, "out of host memory"};
-  }
+  return impl_->record_subresource(cmd, layout, resource, subresource, box, dst, dst_row_pitch, dst_depth_pitch, false, info);
 }
 
 Status Context::record_buffer_copy(VkCommandBuffer cmd, const BufferRange& src, const BufferRange& dst, uint64_t size,
