@@ -36,7 +36,8 @@ struct Tuning {
   unsigned chunk_bytes = 2048;
   /// Streaming (non-temporal) stores are used when the Region asks for them
   /// (write-combined destination) or when the box holds at least this many
-  /// bytes. Measured here (32 MiB L3 shared by the VM, bench/RESULTS.md
+  /// bytes, counted over the whole copy (Region::copy_bytes), never over one
+  /// thread's part. Measured here (32 MiB L3 shared by the VM, bench/RESULTS.md
   /// "streaming threshold"): at 8 MiB regular stores are as fast or faster, at
   /// 16 MiB and up streaming is 2x faster both ways.
   uint64_t stream_min_bytes = uint64_t{12} << 20;
@@ -49,6 +50,10 @@ struct Tuning {
 inline uint64_t region_bytes(const Region& r) {
   return uint64_t{r.w} * r.plan->element_bytes * r.h * r.d;
 }
+/// Whether a Region streams: asked for (write-combined destination), or the
+/// whole copy it belongs to (not this thread's part of it) is at least
+/// Tuning::stream_min_bytes.
+bool auto_streaming(const Region& r);
 Tuning& tuning();
 
 enum class Mode { Add, Or, Xor };
