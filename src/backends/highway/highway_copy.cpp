@@ -159,7 +159,7 @@ struct HwyMover {
 #undef HWY_SWZ_RESTRICT
 
 void CopyRegion(const Region& r, Direction dir) {
-  if (dir == Direction::ToLinear && r.streaming && TileDeswizzle<HwyMover>(r, tuning())) return;
+  if (dir == Direction::ToLinear && TileDeswizzle<HwyMover>(r, tuning())) return;
   Walker<HwyMover> w(r, dir, tuning());
   w.Run();
 }

@@ -41,9 +41,11 @@ struct Tuning {
   /// "streaming threshold"): at 8 MiB regular stores are as fast or faster, at
   /// 16 MiB and up streaming is 2x faster both ways.
   uint64_t stream_min_bytes = uint64_t{12} << 20;
-  /// Deswizzle with streaming stores walks whole blocks in address order
-  /// (TileDeswizzle in walker-inl.h).
+  /// Deswizzle walks the blocks that lie wholly inside the box in memory
+  /// order (TileDeswizzle in walker-inl.h) ...
   bool tile_walk = true;
+  /// ... when they hold at least this many bytes (and at least two blocks).
+  uint64_t tile_walk_min_bytes = 0;
 };
 
 /// Bytes of the box of a Region (linear side, without padding).

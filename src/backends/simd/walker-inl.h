@@ -507,24 +507,38 @@ class Walker {
   ColPart rel_[kMaxChunkRuns];
 };
 
-// ---- Deswizzle from memory: whole blocks in address order -------------------
+// ---- Deswizzle in block order ------------------------------------------------
 //
 // Reading the swizzled side in the strip order above touches each block's
-// lines out of address order; from DRAM that caps reads near 9 GB/s here
-// (bench/RESULTS.md), well under memcpy. For large copies (streaming) of the
-// q4 shape, the blocks that lie wholly inside the box are therefore walked in
-// the address order of their lines, four lines (four runs of four rows) at a
-// time, with the next block prefetched; linear rows are written in whole
-// 64-byte lines. The box edges around that interior go through the strip
-// walker. The schedule (which rows/columns each group of four lines holds) is
-// the same for every block up to the per-block constant K = the block
-// origin's in-block offset, XORed in (high-coordinate XOR terms, immediate).
+// lines out of address order, and for narrow blocks (NVIDIA block linear: 64
+// bytes wide, one block per 64 bytes of a linear row) a linear row visits a
+// new block every few lines. From DRAM that caps reads far under memcpy
+// (bench/RESULTS.md). So the blocks that lie wholly inside the box are walked
+// one after the other in memory order, the next block prefetched, and each
+// block is emptied into whole 64-byte linear lines:
+// * q4 shape (16-byte runs, Y0 Y1 on address bits 4 5: the standard
+//   swizzles): four lines (four runs of four rows) at a time in the address
+//   order of the block's lines, transposed in registers (Group4);
+// * any other pattern with runs of >= 16 bytes and blocks >= 64 bytes wide
+//   (NVIDIA GOBs, AMD, Intel Y/4/X, ...): per linear 64-byte line of the
+//   block, its four 16-byte pieces gathered from the block (in L1/L2) and
+//   written with one store (Line4), rows of the block in order.
+// The box edges around that interior go through the strip walker. The
+// schedule (which bytes of a block each linear line takes) is the same for
+// every block up to the per-block constant K = the block origin's in-block
+// offset (high-coordinate XOR terms, immediate), XORed into each offset.
 
 struct TileQuad {
   uint32_t s[4];  // in-block offsets of the four lines (before ^ K)
   uint64_t lin;   // linear offset of the group's first row from the block origin
 };
-constexpr unsigned kMaxTileQuads = 256;  // blocks up to 64 KiB
+struct TileLine {
+  uint32_t s[4];  // in-block offsets of the four 16-byte pieces (before ^ K of their block)
+  uint32_t next;  // bit k: piece k lies in the next block of the row (offset relative to it)
+  uint64_t lin;   // linear offset of the line from the block origin's linear byte
+};
+constexpr unsigned kMaxTileQuads = 256;   // blocks up to 64 KiB
+constexpr unsigned kMaxTileLines = 1024;  // blocks up to 64 KiB
 
 template <class Mv>
 bool TileDeswizzle(const Region& r, const Tuning& t) {
@@ -532,9 +546,12 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   const Geo g = make_geo(r);
   const Plan& p = *g.p;
   const uint64_t eb = p.element_bytes;
-  if (!g.q4 || p.high_mask != 0 || r.stack_rows || p.ext_log2[3] != 0 || g.ex < 6 || p.block_bits > 16 ||
+  if (g.rl < 4 || p.high_mask != 0 || r.stack_rows || p.ext_log2[3] != 0 || g.ex < 6 || p.block_bits > 16 ||
       r.pre[0] % eb != 0)
     return false;
+  // The standard swizzles' shape (q4) walks this way only from memory; in
+  // cache the strip walker is faster (measured, bench/RESULTS.md).
+  if (g.q4 && !r.streaming) return false;
   const uint64_t wb = (uint64_t{1} << g.ex) / eb;  // block extent in elements
   const uint64_t hb = uint64_t{1} << p.ext_log2[1];
   const uint64_t db = uint64_t{1} << p.ext_log2[2];
@@ -551,26 +568,66 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   if (!interior(r.x0, r.w, r.pre[0] / eb, wb, &ix0, &ix1) || !interior(r.y0, r.h, r.pre[1], hb, &iy0, &iy1) ||
       !interior(r.z0, r.d, r.pre[2], db, &iz0, &iz1))
     return false;
-  // the schedule: lines of a block in address order, the first of each quad
-  TileQuad q[kMaxTileQuads];
-  unsigned nq = 0;
-  for (uint64_t L = 0; L < g.B; L += 64) {
-    uint32_t c[3] = {0, 0, 0};
-    for (unsigned i = 6; i < p.block_bits; ++i)
-      if (L & (uint64_t{1} << i))
-        for (unsigned k = 0; k < 3; ++k) c[k] ^= p.inverse[i][k];
-    if ((c[0] >> 4) & 3) continue;  // not the first run of a group of four
-    if (nq == kMaxTileQuads) return false;
-    TileQuad& e = q[nq++];
-    const uint32_t gyz = p.g(1, c[1]) ^ p.g(2, c[2]);
-    for (unsigned k = 0; k < 4; ++k) e.s[k] = gyz ^ p.g(0, c[0] + 16 * k);
-    e.lin = c[2] * r.lin_depth_pitch + c[1] * r.lin_row_pitch + c[0];
-  }
-  // linear 64-byte lines aligned: stream them (the walk's stores are all whole lines)
-  const uint64_t ph = (reinterpret_cast<uintptr_t>(r.lin) - g.xa0) | (r.h > 1 ? r.lin_row_pitch : 0) |
-                      (r.d > 1 ? r.lin_depth_pitch : 0);
-  const bool st = r.streaming && (ph & 63) == 0;
+  // Too few whole blocks to repay the schedule: leave it to the strip walker.
+  const uint64_t nblocks = (ix1 - ix0) / wb * ((iy1 - iy0) / hb) * ((iz1 - iz0) / db);
+  if (nblocks * g.B < t.tile_walk_min_bytes || nblocks < 2) return false;
   const uint64_t P = r.lin_row_pitch;
+  // Linear phase of the interior blocks' rows: the same for every block row
+  // and every block when the pitches are multiples of 64 (block widths are).
+  // Then the stores are aligned 64-byte lines: with phase ph the block's
+  // lines start at x = 64 - ph + 64 m, the last one taking its tail from the
+  // next block of the row; the first block of a row copies its head, the last
+  // its tail, in 16-byte pieces (the pieces of the straddling lines that lie
+  // in the block). Otherwise lines follow the block (unaligned stores).
+  const bool pitches64 = (r.h <= 1 || P % 64 == 0) && (r.d <= 1 || r.lin_depth_pitch % 64 == 0);
+  const uint64_t ph0 = reinterpret_cast<uintptr_t>(r.lin + ix0 * eb + iy0 * P + iz0 * r.lin_depth_pitch) & 63;
+  const uint32_t ph = pitches64 && ph0 % 16 == 0 ? static_cast<uint32_t>(ph0) : 0;
+  const bool aligned = pitches64 && ph0 == 0;
+  const bool quad = g.q4 && aligned;
+  // the schedule
+  TileQuad q[kMaxTileQuads];
+  TileLine ln[kMaxTileLines];
+  unsigned nq = 0;
+  if (quad) {
+    // the lines of a block in address order, the first of each quad
+    for (uint64_t L = 0; L < g.B; L += 64) {
+      uint32_t c[3] = {0, 0, 0};
+      for (unsigned i = 6; i < p.block_bits; ++i)
+        if (L & (uint64_t{1} << i))
+          for (unsigned k = 0; k < 3; ++k) c[k] ^= p.inverse[i][k];
+      if ((c[0] >> 4) & 3) continue;  // not the first run of a group of four
+      if (nq == kMaxTileQuads) return false;
+      TileQuad& e = q[nq++];
+      const uint32_t gyz = p.g(1, c[1]) ^ p.g(2, c[2]);
+      for (unsigned k = 0; k < 4; ++k) e.s[k] = gyz ^ p.g(0, c[0] + 16 * k);
+      e.lin = c[2] * r.lin_depth_pitch + c[1] * P + c[0];
+    }
+  } else {
+    // the linear lines of a block, rows in order
+    const uint32_t wbytes = 1u << g.ex;
+    if (g.B / 64 > kMaxTileLines) return false;
+    const uint32_t x_first = ph ? 64 - ph : 0;
+    for (uint32_t cz = 0; cz < db; ++cz)
+      for (uint32_t cy = 0; cy < hb; ++cy) {
+        const uint32_t gyz = p.g(1, cy) ^ p.g(2, cz);
+        const uint64_t lrow = cz * r.lin_depth_pitch + cy * P;
+        for (uint32_t xs = x_first; xs < wbytes; xs += 64) {
+          TileLine& e = ln[nq++];
+          e.next = 0;
+          for (unsigned k = 0; k < 4; ++k) {
+            uint32_t x = xs + 16 * k;
+            if (x >= wbytes) {
+              x -= wbytes;
+              e.next |= 1u << k;
+            }
+            e.s[k] = gyz ^ p.g(0, x);
+          }
+          e.lin = lrow + xs;
+        }
+      }
+  }
+  // aligned 64-byte linear lines: stream them when the copy streams
+  const bool st = r.streaming && pitches64 && ph0 % 16 == 0;
   auto sub = [&](uint64_t x0, uint64_t x1, uint64_t y0, uint64_t y1, uint64_t z0, uint64_t z1) {
     if (x0 >= x1 || y0 >= y1 || z0 >= z1) return;
     Region s = r;
@@ -594,18 +651,57 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   // interior blocks
   const uint64_t B = g.B;
   const uint8_t* const swz = r.swz;
+  // The pieces of the straddling lines that lie in this block: those in the
+  // next block (a row's first block: its head, x < 64 - ph) or the others (a
+  // row's last block: its tail, x >= width - ph).
+  const uint64_t wbytes = uint64_t{1} << g.ex;
+  auto pieces = [&](bool in_next, const uint8_t* tb, uint32_t K, uint8_t* lt) {
+    for (unsigned i = 0; i < nq; ++i) {
+      const TileLine& e = ln[i];
+      if (!e.next) continue;
+      for (unsigned k = 0; k < 4; ++k) {
+        if (((e.next >> k) & 1) != static_cast<uint32_t>(in_next)) continue;
+        uint8_t* l = lt + e.lin + 16 * k - (in_next ? wbytes : 0);
+        Mv::template Run<16>(l, tb + (e.s[k] ^ K), false);
+      }
+    }
+  };
+  // tn/Kn: the next block of the row (only read when has_next)
+  auto block = [&](const uint8_t* tb, uint32_t K, const uint8_t* tn, uint32_t Kn, bool has_next, uint8_t* lt,
+                   bool stream) {
+    if (quad) {
+      for (unsigned i = 0; i < nq; ++i) {
+        const TileQuad& e = q[i];
+        uint8_t* l = lt + e.lin;
+        Walker<Mv>::Group4(l, l + P, l + 2 * P, l + 3 * P, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K),
+                           tb + (e.s[3] ^ K), stream);
+      }
+      return;
+    }
+    for (unsigned i = 0; i < nq; ++i) {
+      const TileLine& e = ln[i];
+      if (e.next == 0) {
+        Mv::Line4(lt + e.lin, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K), tb + (e.s[3] ^ K), stream);
+      } else if (has_next) {
+        const uint8_t* pk[4];
+        for (unsigned k = 0; k < 4; ++k) pk[k] = (e.next >> k) & 1 ? tn + (e.s[k] ^ Kn) : tb + (e.s[k] ^ K);
+        Mv::Line4(lt + e.lin, pk[0], pk[1], pk[2], pk[3], stream);
+      }
+    }
+    if (!has_next) pieces(false, tb, K, lt);
+  };
   for (uint64_t zb = iz0; zb < iz1; zb += db)
     for (uint64_t yb = iy0; yb < iy1; yb += hb) {
       uint64_t Y, Z;
       adjust_yz(r, r.y0 + yb, r.z0 + zb, &Y, &Z);
       const RowPart rp = row_part(r, g, Y, Z);
       uint8_t* const lrow = r.lin + zb * r.lin_depth_pitch + yb * P;
-      uint64_t next = 0;
+      uint64_t o0 = addr_rt(g.mode, rp, col_part(g, (r.x0 + ix0) * eb + r.pre[0]));
       for (uint64_t xb = ix0; xb < ix1; xb += wb) {
         const uint64_t X = (r.x0 + xb) * eb + r.pre[0];
-        const uint64_t o0 = next ? next : addr_rt(g.mode, rp, col_part(g, X));
-        next = 0;
-        if (xb + wb < ix1) {
+        const bool has_next = xb + wb < ix1;
+        uint64_t next = 0;
+        if (has_next) {
           // prefetch the next block of this row into L2, in address order
           next = addr_rt(g.mode, rp, col_part(g, X + (uint64_t{1} << g.ex)));
           const uint8_t* nb = swz + (next & ~(B - 1));
@@ -613,22 +709,13 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
         }
         const uint8_t* tb = swz + (o0 & ~(B - 1));
         const uint32_t K = static_cast<uint32_t>(o0 & (B - 1));
+        const uint8_t* tn = swz + (next & ~(B - 1));
+        const uint32_t Kn = static_cast<uint32_t>(next & (B - 1));
         uint8_t* lt = lrow + xb * eb;
-        if (st) {
-          for (unsigned i = 0; i < nq; ++i) {
-            const TileQuad& e = q[i];
-            uint8_t* l = lt + e.lin;
-            Walker<Mv>::Group4(l, l + P, l + 2 * P, l + 3 * P, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K),
-                               tb + (e.s[3] ^ K), true);
-          }
-        } else {
-          for (unsigned i = 0; i < nq; ++i) {
-            const TileQuad& e = q[i];
-            uint8_t* l = lt + e.lin;
-            Walker<Mv>::Group4(l, l + P, l + 2 * P, l + 3 * P, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K),
-                               tb + (e.s[3] ^ K), false);
-          }
-        }
+        if (xb == ix0 && !quad) pieces(true, tb, K, lt);
+        if (st) block(tb, K, tn, Kn, has_next, lt, true);
+        else block(tb, K, tn, Kn, has_next, lt, false);
+        o0 = next;
       }
     }
   return true;
