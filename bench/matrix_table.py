@@ -58,7 +58,7 @@ def table(cells, before):
     keys = sorted({k[:5] for k in cells},
                   key=lambda k: (LAYOUTS.index(k[0]) if k[0] in LAYOUTS else 9, k[2], list(FMT).index(k[1]) if k[1] in FMT else 9,
                                  k[3], k[4] != "1"))
-    hdr = "| layout | format | size | buffers | threads | swizzle GB/s | × memcpy | deswizzle GB/s | × memcpy | memcpy GB/s | auto ÷ 1 thread (swz / deswz) |"
+    hdr = "| layout | format | size | buffers | threads | swizzle GB/s | × memcpy | deswizzle GB/s | × memcpy | memcpy GB/s | auto ÷ 1 thread, median (fastest) (swz / deswz) |"
     if before:
         hdr += " before: × memcpy (swz / deswz) |"
     out = [hdr, "|" + "---|" * (hdr.count("|") - 1)]
@@ -67,7 +67,8 @@ def table(cells, before):
         g = lambda b, c: b.get(c) if b else None
         row = (f"| {k[0]} | {FMT.get(k[1], k[1])} | {k[2]}² | {k[3]} | {k[4]} | {f2(gbps(s))} | **{f2(xm(s))}** | "
                f"{f2(gbps(d))} | **{f2(xm(d))}** | {f2(g(s, 'memcpy_GBps') or g(d, 'memcpy_GBps'))} | ")
-        row += f"{f2(g(s, 'x_1thread'))} / {f2(g(d, 'x_1thread'))} |" if k[4] == "auto" else "|"
+        row += (f"{f2(g(s, 'x_1thread'))} / {f2(g(d, 'x_1thread'))} (best {f2(g(s, 'x_1thread_best'))} / {f2(g(d, 'x_1thread_best'))}) |"
+                if k[4] == "auto" else "|")
         if before:
             bs, bd = before.get(k + ("swizzle",)), before.get(k + ("deswizzle",))
             row += f" {f2(xm(bs))} / {f2(xm(bd))} |"
@@ -110,6 +111,9 @@ def summary(cells, before):
         wb = worst(before, lambda k: k[4] == "auto", "x_1thread")
         row += f" {label(wb[1]) if wb else '—'} | {f2(wb[0]) if wb else '—'} |"
     out.append(row)
+    w = worst(cells, lambda k: k[4] == "auto", "x_1thread_best")
+    if w:
+        out.append(f"| auto ÷ 1 thread, fastest repetitions | {label(w[1])} | **{f2(w[0])}** |" + (" | |" if before else ""))
     return "\n".join(out)
 
 
