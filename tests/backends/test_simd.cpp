@@ -341,6 +341,7 @@ struct TuningScope {
     t.line_kernels = rng() % 4 != 0;
     t.tile_walk = rng() % 4 != 0;
     t.tile_walk_min_bytes = rng() % 2 ? 0 : uint64_t{1} << (rng() % 20);
+    t.tile_walk_max_span_bytes = rng() % 2 ? ~uint64_t{0} : uint64_t{1} << (rng() % 20);
   }
 };
 

@@ -46,6 +46,9 @@ struct Tuning {
   bool tile_walk = true;
   /// ... when they hold at least this many bytes (and at least two blocks).
   uint64_t tile_walk_min_bytes = 0;
+  /// ... and, unless the copy streams, when a block's rows span less than
+  /// this many linear bytes (TLB reach of 4 KiB pages; bench_matrix 512²).
+  uint64_t tile_walk_max_span_bytes = uint64_t{256} << 10;
 };
 
 /// Bytes of the box of a Region (linear side, without padding).
