@@ -23,8 +23,15 @@ using swz::detail::add_ok;
 using swz::detail::ceil_div;
 
 
-// Below this many bytes a copy runs on the calling thread.
-constexpr uint64_t kThreadThresholdBytes = uint64_t{4} << 20;
+// Automatic threading (CopyOptions::threads = 0) gives each thread at least
+// this many bytes: below it, starting a thread costs more than it saves and
+// auto would be slower than one thread (bench/RESULTS.md, "threads").
+constexpr uint64_t kMinBytesPerThread = uint64_t{2} << 20;
+
+unsigned auto_threads(uint64_t bytes) {
+  const uint64_t hw = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(std::max<uint64_t>(1, std::min(hw, bytes / kMinBytesPerThread)));
+}
 
 using KernelFn = void (*)(const detail::Region&, detail::Direction);
 
@@ -81,8 +88,9 @@ Status run(const detail::Resolved& res, uint8_t* swz_base, uint8_t* lin, detail:
   r.swz = swz_base;
   r.lin = lin;
   r.streaming = o.write_combined;
+  r.copy_bytes = res.lin_bytes;  // the streaming decision covers the whole copy, not a thread's part
   unsigned threads = o.threads;
-  if (threads == 0) threads = res.lin_bytes >= kThreadThresholdBytes ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+  if (threads == 0) threads = auto_threads(res.lin_bytes);
   // Split by block rows (or by slices for tall 3D boxes); each part covers
   // whole rows of blocks so threads never write the same destination line.
   const Plan& p = *r.plan;
@@ -282,7 +290,7 @@ Status read_from_subresource(void* dst, uint64_t dst_size, uint64_t dst_row_pitc
     std::unique_ptr<uint8_t[]> cached(new (std::nothrow) uint8_t[res.sub_size]);
     if (cached) {
       unsigned threads = options.threads;
-      if (threads == 0) threads = res.sub_size >= kThreadThresholdBytes ? std::max(1u, std::thread::hardware_concurrency()) : 1;
+      if (threads == 0) threads = auto_threads(res.sub_size);
       detail::stream_load_copy(cached.get(), sub, res.sub_size, threads);
       CopyOptions o = options;
       o.write_combined = false;  // the destination is ordinary memory

@@ -29,6 +29,11 @@ struct Region {
   uint64_t lin_row_pitch = 0;
   uint64_t lin_depth_pitch = 0;
   bool streaming = false;          ///< use non-temporal stores where the kernel can
+  /// Linear bytes of the whole copy this Region is a part of (a thread's share
+  /// is a part): kernels decide automatic streaming on it, never on the part,
+  /// so that splitting a copy over threads does not turn streaming off.
+  /// 0 = the Region is the whole copy.
+  uint64_t copy_bytes = 0;
 };
 
 /// A validated copy request: the Region (pointers left null), the subresource's

@@ -339,6 +339,9 @@ struct TuningScope {
     t.stream_min_bytes = rng() % 3 == 0 ? 0 : t.stream_min_bytes;
     t.chunk_bytes = 64u << (rng() % 7);
     t.line_kernels = rng() % 4 != 0;
+    t.tile_walk = rng() % 4 != 0;
+    t.tile_walk_min_bytes = rng() % 2 ? 0 : uint64_t{1} << (rng() % 20);
+    t.tile_walk_max_span_bytes = rng() % 2 ? ~uint64_t{0} : uint64_t{1} << (rng() % 20);
   }
 };
 
@@ -609,6 +612,109 @@ TEST(SimdApi, RandomPatternLayouts) {
     }
   }
   EXPECT_GT(g_api_cases, 60);
+}
+
+// Hardware layout families through the public API on user buffers: both
+// pointers at any offset from a 64-byte boundary (16 mod 64 is what malloc and
+// numpy give), odd sizes, boxes, forced thread splits and streaming on small
+// copies (tuning), compared byte for byte with the scalar tiler over the whole
+// allocation, guard bytes before and after both buffers included.
+void api_compare_user(std::mt19937_64& rng, const swz::Layout& layout, const swz::Box* box, int* failures,
+                      const std::string& what) {
+  ++g_api_cases;
+  const swz::SubresourceLayout& sl = layout.sub(0);
+  const uint32_t eb = sl.element_bytes;
+  const uint32_t bw = layout.desc().format.block_width, bh = layout.desc().format.block_height;
+  uint32_t w = sl.width_el, h = sl.height_el;
+  if (box) {
+    w = (box->right + bw - 1) / bw - box->left / bw;
+    h = (box->bottom + bh - 1) / bh - box->top / bh;
+  }
+  const uint64_t row_bytes = uint64_t{w} * eb;
+  // tight, padded, or a multiple of 64 (the kernels' aligned-line paths)
+  const unsigned pick = static_cast<unsigned>(rng() % 3);
+  const uint64_t lrp = pick == 0 ? row_bytes : pick == 1 ? row_bytes + rng() % 100 : ((row_bytes + 63) & ~uint64_t{63}) + 64 * (rng() % 2);
+  const uint64_t lin_size = uint64_t{h - 1} * lrp + row_bytes;
+  const size_t offs[] = {0, 16, 32, 48, 1, 8, 63};
+  const size_t lin_off = offs[rng() % 7], res_off = offs[rng() % 7];
+  constexpr size_t kGuard = 192;
+  std::vector<uint8_t> lin_init(lin_size + 2 * kGuard + 64), res_init(layout.size() + 2 * kGuard + 64);
+  fill_random(rng, &lin_init);
+  fill_random(rng, &res_init);
+  // Each copy runs in its own allocation, the pointers at the chosen offsets
+  // from a 64-byte boundary, kGuard bytes of random guard before and after.
+  struct Buf {
+    std::vector<uint8_t> v;
+    uint8_t* p;
+    Buf(const std::vector<uint8_t>& init, size_t off) : v(init.size() + 64) {
+      uint8_t* a = v.data() + ((64 - (reinterpret_cast<uintptr_t>(v.data()) & 63)) & 63);
+      std::memcpy(a, init.data(), init.size());
+      p = a + kGuard + off;
+    }
+    bool same(const Buf& o, size_t n) const { return std::memcmp(p - kGuard, o.p - kGuard, n) == 0; }
+  };
+  const unsigned threads = rng() % 3 == 0 ? 0 : 1 + static_cast<unsigned>(rng() % 4);
+  for (int dir = 0; dir < 2; ++dir) {
+    Buf want_res(res_init, res_off), want_lin(lin_init, lin_off);
+    swz::CopyOptions so;
+    so.backend = swz::Backend::Scalar;
+    so.threads = 1;
+    swz::Status st = dir == 0 ? swz::write_to_subresource(layout, want_res.p, layout.size(), 0, box, want_lin.p,
+                                                          lin_size, lrp, 0, so)
+                              : swz::read_from_subresource(want_lin.p, lin_size, lrp, 0, layout, want_res.p,
+                                                           layout.size(), 0, box, so);
+    ASSERT_TRUE(st.ok()) << st.message() << ": " << what;
+    for (swz::Backend be : kSimdBackends) {
+      Buf res(res_init, res_off), lin(lin_init, lin_off);
+      swz::CopyOptions o;
+      o.backend = be;
+      o.threads = threads;
+      o.write_combined = rng() % 4 == 0;
+      st = dir == 0 ? swz::write_to_subresource(layout, res.p, layout.size(), 0, box, lin.p, lin_size, lrp, 0, o)
+                    : swz::read_from_subresource(lin.p, lin_size, lrp, 0, layout, res.p, layout.size(), 0, box, o);
+      ASSERT_TRUE(st.ok()) << st.message();
+      if (!res.same(want_res, res_init.size() - 64) || !lin.same(want_lin, lin_init.size() - 64)) {
+        ADD_FAILURE() << swz::backend_name(be) << (dir == 0 ? " write_to_subresource" : " read_from_subresource")
+                      << " differs from scalar (guards included): " << what << " offsets lin " << lin_off << " res "
+                      << res_off << " threads " << threads << " pitch " << lrp;
+        ++*failures;
+      }
+    }
+  }
+}
+
+TEST(SimdApi, HardwareFamiliesOnUserBuffers) {
+  std::mt19937_64 rng(13);
+  TuningScope tune;
+  int failures = 0;
+  g_api_cases = 0;
+  const char* layouts[] = {"std64k", "std4k", "nv-block-linear:gob=tegra", "nv-block-linear:gob=tegra,bh=2",
+                           "nv-block-linear:gob=tegra,bh=1", "amd-gfx9-sw64k-s-x", "amd-gfx9-sw64k-s",
+                           "amd-gfx10-sw64k-r-x", "intel-tiley", "intel-tilex", "intel-tile4", "intel-tile64",
+                           "mali-u-interleaved", "apple-twiddled", "ps4-1d-thin", "xbox360-tiled", "adreno-a6xx"};
+  const char* formats[] = {"R8_UNORM", "R8G8B8A8_UNORM", "BC7_UNORM", "R32G32B32A32_FLOAT"};
+  for (const char* name : layouts)
+    for (const char* fname : formats)
+      for (int it = 0; it < 3 && failures < 5; ++it) {
+        tune.randomize(rng);
+        swz::TextureDesc desc;
+        ASSERT_TRUE(swz::find_format(fname, &desc.format).ok());
+        const uint32_t big = it == 0 ? 700 : 160;
+        desc.width = 1 + static_cast<uint32_t>(rng() % big);
+        desc.height = 1 + static_cast<uint32_t>(rng() % big);
+        swz::Layout layout;
+        if (!swz::make_layout_from_name(name, desc, swz::LayoutOptions{}, &layout).ok()) continue;  // not this format
+        if (layout.size() > (uint64_t{8} << 20)) continue;
+        const std::string what = std::string(name) + " " + fname + " " + std::to_string(desc.width) + "x" +
+                                 std::to_string(desc.height);
+        if (it == 1) {
+          const swz::Box b = random_box(rng, layout.sub(0), desc.format.block_width, desc.format.block_height);
+          api_compare_user(rng, layout, &b, &failures, what + " box");
+        } else {
+          api_compare_user(rng, layout, nullptr, &failures, what);
+        }
+      }
+  EXPECT_GT(g_api_cases, 100);
 }
 
 TEST(SimdApi, BackendNames) {

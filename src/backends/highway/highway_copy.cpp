@@ -159,7 +159,7 @@ struct HwyMover {
 #undef HWY_SWZ_RESTRICT
 
 void CopyRegion(const Region& r, Direction dir) {
-  if (dir == Direction::ToLinear && r.streaming && TileDeswizzle<HwyMover>(r, tuning())) return;
+  if (dir == Direction::ToLinear && TileDeswizzle<HwyMover>(r, tuning())) return;
   Walker<HwyMover> w(r, dir, tuning());
   w.Run();
 }
@@ -187,7 +187,7 @@ void highway_copy(const Region& r, Direction dir) {
     if (r.w && r.h && r.d) scalar_copy(r, dir);
     return;
   }
-  if (!r.streaming && simd::region_bytes(r) >= simd::tuning().stream_min_bytes) {
+  if (!r.streaming && simd::auto_streaming(r)) {
     Region rs = r;
     rs.streaming = true;
     HWY_DYNAMIC_DISPATCH(simd::CopyRegion)(rs, dir);

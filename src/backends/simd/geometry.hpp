@@ -36,19 +36,29 @@ struct Tuning {
   unsigned chunk_bytes = 2048;
   /// Streaming (non-temporal) stores are used when the Region asks for them
   /// (write-combined destination) or when the box holds at least this many
-  /// bytes. Measured here (32 MiB L3 shared by the VM, bench/RESULTS.md
+  /// bytes, counted over the whole copy (Region::copy_bytes), never over one
+  /// thread's part. Measured here (32 MiB L3 shared by the VM, bench/RESULTS.md
   /// "streaming threshold"): at 8 MiB regular stores are as fast or faster, at
   /// 16 MiB and up streaming is 2x faster both ways.
   uint64_t stream_min_bytes = uint64_t{12} << 20;
-  /// Deswizzle with streaming stores walks whole blocks in address order
-  /// (TileDeswizzle in walker-inl.h).
+  /// Deswizzle walks the blocks that lie wholly inside the box in memory
+  /// order (TileDeswizzle in walker-inl.h) ...
   bool tile_walk = true;
+  /// ... when they hold at least this many bytes (and at least two blocks).
+  uint64_t tile_walk_min_bytes = 0;
+  /// ... and, unless the copy streams, when a block's rows span less than
+  /// this many linear bytes (TLB reach of 4 KiB pages; bench_matrix 512²).
+  uint64_t tile_walk_max_span_bytes = uint64_t{256} << 10;
 };
 
 /// Bytes of the box of a Region (linear side, without padding).
 inline uint64_t region_bytes(const Region& r) {
   return uint64_t{r.w} * r.plan->element_bytes * r.h * r.d;
 }
+/// Whether a Region streams: asked for (write-combined destination), or the
+/// whole copy it belongs to (not this thread's part of it) is at least
+/// Tuning::stream_min_bytes.
+bool auto_streaming(const Region& r);
 Tuning& tuning();
 
 enum class Mode { Add, Or, Xor };

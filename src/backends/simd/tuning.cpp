@@ -10,4 +10,10 @@ Tuning& tuning() {
   return t;
 }
 
+bool auto_streaming(const Region& r) {
+  if (r.streaming) return true;
+  const uint64_t total = r.copy_bytes ? r.copy_bytes : region_bytes(r);
+  return total >= tuning().stream_min_bytes;
+}
+
 }  // namespace swz::detail::simd

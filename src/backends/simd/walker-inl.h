@@ -51,6 +51,11 @@ class Walker {
       while (sb < p.block_bits && p.pattern().interleave[sb].channel != 0) ++sb;
     }
     sb = std::min<unsigned>(sb, p.block_bits);
+    // Only X primaries above the strip: a strip's run columns follow each
+    // other in memory, and so do the blocks of a row (lines16_ below).
+    x_above_strip_ = true;
+    for (unsigned i = sb; i < p.block_bits; ++i)
+      if (p.pattern().interleave[i].channel != 0) x_above_strip_ = false;
     unsigned hy = 0, hz = 0;
     for (unsigned i = 0; i < sb; ++i) {
       const BitEntry& e = p.pattern().interleave[i];
@@ -153,6 +158,16 @@ class Walker {
     // Run<N> streams need N-aligned (16) destinations; lines and R >= 64 runs 64.
     stream16_ = r_.streaming && align >= 16 && g_.R >= 16;
     stream64_ = r_.streaming && align >= 64;
+    // Swizzled side 16 mod 64 (a malloc'd or numpy resource): 64-byte lines
+    // straddle two cache lines, so they are streamed as four 16-byte stores,
+    // in an order where the lines that share a cache line are written one
+    // right after the other (column-outer), so write-combining fills whole
+    // lines. That holds only where the walk is sequential in memory (only X
+    // primaries above the strip: Intel Y tiles); elsewhere (std64k, NVIDIA
+    // GOBs, AMD) the walk jumps every few lines, the straddling lines are
+    // left half-written and 16-byte streams measured slower than regular
+    // stores (0.40 -> 0.15x memcpy), so those keep regular stores.
+    lines16_ = to_swz && r_.streaming && !stream64_ && align >= 16 && x_above_strip_;
     // Deswizzle lines: 64-byte linear lines start where (lin_row + x - xa0)
     // is a multiple of 64; possible for every row when runs are 16-aligned
     // there and the pitches are multiples of 64.
@@ -277,6 +292,7 @@ class Walker {
     const ColPart* HWY_SWZ_RESTRICT cols = a.cols;
     const unsigned nj = a.nj;
     const bool st = stream64_;
+    if (lines16_) return SwizzleQ4Lines16<M>(a);
     // 3D strips (rows from several slices): column-outer over the strip's
     // groups, whose lines of one column are neighbours on the swizzled side
     // (Z0, Z1 sit right above the line); measured 0.53 -> 0.75 of memcpy.
@@ -323,6 +339,38 @@ class Walker {
         Mv::Line4(swz + addr<M>(grp[q].rp, c), l, l + P, l + 2 * P, l + 3 * P, st);
       }
     }
+  }
+
+  // SwizzleQ4 on a swizzled side 16 mod 64: column-outer over the strip's
+  // groups (their lines of one column are neighbours), 16-byte streams.
+  template <Mode M>
+  void SwizzleQ4Lines16(const ChunkArgs& a) {
+    const uint64_t x0 = a.c0 - g_.xa0;
+    uint8_t* const swz = r_.swz;
+    const uint64_t P = r_.lin_row_pitch;
+    const ColPart* HWY_SWZ_RESTRICT cols = a.cols;
+    const unsigned ng = a.n / 4;
+    RowPart rp[kMaxStripRows / 4];
+    const uint8_t* lb[kMaxStripRows / 4];
+    for (unsigned q = 0; q < ng; ++q) {
+      rp[q] = Fold(rows_[4 * q].rp, a.b0);
+      lb[q] = rows_[4 * q].lin + x0;
+    }
+    for (unsigned j = 0; j < a.nj; ++j) {
+      const ColPart c = cols[j];
+      for (unsigned q = 0; q < ng; ++q) {
+        const uint8_t* l = lb[q] + j * 16;
+        Lines16(swz + addr<M>(rp[q], c), l, l + P, l + 2 * P, l + 3 * P);
+      }
+    }
+  }
+
+  static HWY_SWZ_INLINE void Lines16(uint8_t* d, const uint8_t* p0, const uint8_t* p1, const uint8_t* p2,
+                                     const uint8_t* p3) {
+    Mv::template Run<16>(d, p0, true);
+    Mv::template Run<16>(d + 16, p1, true);
+    Mv::template Run<16>(d + 32, p2, true);
+    Mv::template Run<16>(d + 48, p3, true);
   }
 
   // The general line shape (Geo::gl): per line base (strip row with the
@@ -389,7 +437,8 @@ class Walker {
         const Base& b = bases[q];
         uint8_t* s = swz + addr<M>(b.rp, c);
         if (to_swz) {
-          Mv::Line4(s, b.l[0] + o, b.l[1] + o, b.l[2] + o, b.l[3] + o, stream64_);
+          if (lines16_) Lines16(s, b.l[0] + o, b.l[1] + o, b.l[2] + o, b.l[3] + o);
+          else Mv::Line4(s, b.l[0] + o, b.l[1] + o, b.l[2] + o, b.l[3] + o, stream64_);
         } else {
           Mv::template Run<16>(b.l[0] + o, s, stream16_);
           Mv::template Run<16>(b.l[1] + o, s + 16, stream16_);
@@ -497,7 +546,8 @@ class Walker {
   Geo g_;
   unsigned hy_ = 0, hz_ = 0;
   uint64_t C_ = 512;
-  bool stream16_ = false, stream64_ = false;
+  bool stream16_ = false, stream64_ = false, lines16_ = false;
+  bool x_above_strip_ = false;
   bool line_phase_ok_ = false;
   bool lead_done_ = false;
   bool full_strip_ = false;  // the current strip holds all its 2^hy rows per z  // DeswizzleLines: the previous chunk finished this chunk's leading runs
@@ -507,24 +557,38 @@ class Walker {
   ColPart rel_[kMaxChunkRuns];
 };
 
-// ---- Deswizzle from memory: whole blocks in address order -------------------
+// ---- Deswizzle in block order ------------------------------------------------
 //
 // Reading the swizzled side in the strip order above touches each block's
-// lines out of address order; from DRAM that caps reads near 9 GB/s here
-// (bench/RESULTS.md), well under memcpy. For large copies (streaming) of the
-// q4 shape, the blocks that lie wholly inside the box are therefore walked in
-// the address order of their lines, four lines (four runs of four rows) at a
-// time, with the next block prefetched; linear rows are written in whole
-// 64-byte lines. The box edges around that interior go through the strip
-// walker. The schedule (which rows/columns each group of four lines holds) is
-// the same for every block up to the per-block constant K = the block
-// origin's in-block offset, XORed in (high-coordinate XOR terms, immediate).
+// lines out of address order, and for narrow blocks (NVIDIA block linear: 64
+// bytes wide, one block per 64 bytes of a linear row) a linear row visits a
+// new block every few lines. From DRAM that caps reads far under memcpy
+// (bench/RESULTS.md). So the blocks that lie wholly inside the box are walked
+// one after the other in memory order, the next block prefetched, and each
+// block is emptied into whole 64-byte linear lines:
+// * q4 shape (16-byte runs, Y0 Y1 on address bits 4 5: the standard
+//   swizzles): four lines (four runs of four rows) at a time in the address
+//   order of the block's lines, transposed in registers (Group4);
+// * any other pattern with runs of >= 16 bytes and blocks >= 64 bytes wide
+//   (NVIDIA GOBs, AMD, Intel Y/4/X, ...): per linear 64-byte line of the
+//   block, its four 16-byte pieces gathered from the block (in L1/L2) and
+//   written with one store (Line4), rows of the block in order.
+// The box edges around that interior go through the strip walker. The
+// schedule (which bytes of a block each linear line takes) is the same for
+// every block up to the per-block constant K = the block origin's in-block
+// offset (high-coordinate XOR terms, immediate), XORed into each offset.
 
 struct TileQuad {
   uint32_t s[4];  // in-block offsets of the four lines (before ^ K)
   uint64_t lin;   // linear offset of the group's first row from the block origin
 };
-constexpr unsigned kMaxTileQuads = 256;  // blocks up to 64 KiB
+struct TileLine {
+  uint32_t s[4];  // in-block offsets of the four 16-byte pieces (before ^ K of their block)
+  uint32_t next;  // bit k: piece k lies in the next block of the row (offset relative to it)
+  uint64_t lin;   // linear offset of the line from the block origin's linear byte
+};
+constexpr unsigned kMaxTileQuads = 256;   // blocks up to 64 KiB
+constexpr unsigned kMaxTileLines = 1024;  // blocks up to 64 KiB
 
 template <class Mv>
 bool TileDeswizzle(const Region& r, const Tuning& t) {
@@ -532,9 +596,12 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   const Geo g = make_geo(r);
   const Plan& p = *g.p;
   const uint64_t eb = p.element_bytes;
-  if (!g.q4 || p.high_mask != 0 || r.stack_rows || p.ext_log2[3] != 0 || g.ex < 6 || p.block_bits > 16 ||
+  if (g.rl < 4 || p.high_mask != 0 || r.stack_rows || p.ext_log2[3] != 0 || g.ex < 6 || p.block_bits > 16 ||
       r.pre[0] % eb != 0)
     return false;
+  // The standard swizzles' shape (q4) walks this way only from memory; in
+  // cache the strip walker is faster (measured, bench/RESULTS.md).
+  if (g.q4 && !r.streaming) return false;
   const uint64_t wb = (uint64_t{1} << g.ex) / eb;  // block extent in elements
   const uint64_t hb = uint64_t{1} << p.ext_log2[1];
   const uint64_t db = uint64_t{1} << p.ext_log2[2];
@@ -551,26 +618,73 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   if (!interior(r.x0, r.w, r.pre[0] / eb, wb, &ix0, &ix1) || !interior(r.y0, r.h, r.pre[1], hb, &iy0, &iy1) ||
       !interior(r.z0, r.d, r.pre[2], db, &iz0, &iz1))
     return false;
-  // the schedule: lines of a block in address order, the first of each quad
-  TileQuad q[kMaxTileQuads];
-  unsigned nq = 0;
-  for (uint64_t L = 0; L < g.B; L += 64) {
-    uint32_t c[3] = {0, 0, 0};
-    for (unsigned i = 6; i < p.block_bits; ++i)
-      if (L & (uint64_t{1} << i))
-        for (unsigned k = 0; k < 3; ++k) c[k] ^= p.inverse[i][k];
-    if ((c[0] >> 4) & 3) continue;  // not the first run of a group of four
-    if (nq == kMaxTileQuads) return false;
-    TileQuad& e = q[nq++];
-    const uint32_t gyz = p.g(1, c[1]) ^ p.g(2, c[2]);
-    for (unsigned k = 0; k < 4; ++k) e.s[k] = gyz ^ p.g(0, c[0] + 16 * k);
-    e.lin = c[2] * r.lin_depth_pitch + c[1] * r.lin_row_pitch + c[0];
-  }
-  // linear 64-byte lines aligned: stream them (the walk's stores are all whole lines)
-  const uint64_t ph = (reinterpret_cast<uintptr_t>(r.lin) - g.xa0) | (r.h > 1 ? r.lin_row_pitch : 0) |
-                      (r.d > 1 ? r.lin_depth_pitch : 0);
-  const bool st = r.streaming && (ph & 63) == 0;
+  // Too few whole blocks to repay the schedule: leave it to the strip walker.
+  const uint64_t nblocks = (ix1 - ix0) / wb * ((iy1 - iy0) / hb) * ((iz1 - iz0) / db);
+  if (nblocks * g.B < t.tile_walk_min_bytes || nblocks < 2) return false;
   const uint64_t P = r.lin_row_pitch;
+  // In cache, a block whose linear rows span many 4 KiB pages costs a TLB
+  // miss per line (NVIDIA RGBA32F 512²: a block's 128 rows lie 8 KiB apart,
+  // 0.40 -> 0.15x memcpy on malloc'd buffers); the strip walker, which
+  // touches a few rows at a time, is faster there. From memory (streaming)
+  // reading whole blocks in order wins regardless.
+  const uint64_t span = (hb - 1) * P + (db - 1) * r.lin_depth_pitch + (uint64_t{1} << g.ex);
+  if (!r.streaming && span >= t.tile_walk_max_span_bytes) return false;
+  // Linear phase of the interior blocks' rows: the same for every block row
+  // and every block when the pitches are multiples of 64 (block widths are).
+  // Then the stores are aligned 64-byte lines: with phase ph the block's
+  // lines start at x = 64 - ph + 64 m, the last one taking its tail from the
+  // next block of the row; the first block of a row copies its head, the last
+  // its tail, in 16-byte pieces (the pieces of the straddling lines that lie
+  // in the block). Otherwise lines follow the block (unaligned stores).
+  const bool pitches64 = (r.h <= 1 || P % 64 == 0) && (r.d <= 1 || r.lin_depth_pitch % 64 == 0);
+  const uint64_t ph0 = reinterpret_cast<uintptr_t>(r.lin + ix0 * eb + iy0 * P + iz0 * r.lin_depth_pitch) & 63;
+  const uint32_t ph = pitches64 && ph0 % 16 == 0 ? static_cast<uint32_t>(ph0) : 0;
+  const bool aligned = pitches64 && ph0 == 0;
+  const bool quad = g.q4 && aligned;
+  // the schedule
+  TileQuad q[kMaxTileQuads];
+  TileLine ln[kMaxTileLines];
+  unsigned nq = 0;
+  if (quad) {
+    // the lines of a block in address order, the first of each quad
+    for (uint64_t L = 0; L < g.B; L += 64) {
+      uint32_t c[3] = {0, 0, 0};
+      for (unsigned i = 6; i < p.block_bits; ++i)
+        if (L & (uint64_t{1} << i))
+          for (unsigned k = 0; k < 3; ++k) c[k] ^= p.inverse[i][k];
+      if ((c[0] >> 4) & 3) continue;  // not the first run of a group of four
+      if (nq == kMaxTileQuads) return false;
+      TileQuad& e = q[nq++];
+      const uint32_t gyz = p.g(1, c[1]) ^ p.g(2, c[2]);
+      for (unsigned k = 0; k < 4; ++k) e.s[k] = gyz ^ p.g(0, c[0] + 16 * k);
+      e.lin = c[2] * r.lin_depth_pitch + c[1] * P + c[0];
+    }
+  } else {
+    // the linear lines of a block, rows in order
+    const uint32_t wbytes = 1u << g.ex;
+    if (g.B / 64 > kMaxTileLines) return false;
+    const uint32_t x_first = ph ? 64 - ph : 0;
+    for (uint32_t cz = 0; cz < db; ++cz)
+      for (uint32_t cy = 0; cy < hb; ++cy) {
+        const uint32_t gyz = p.g(1, cy) ^ p.g(2, cz);
+        const uint64_t lrow = cz * r.lin_depth_pitch + cy * P;
+        for (uint32_t xs = x_first; xs < wbytes; xs += 64) {
+          TileLine& e = ln[nq++];
+          e.next = 0;
+          for (unsigned k = 0; k < 4; ++k) {
+            uint32_t x = xs + 16 * k;
+            if (x >= wbytes) {
+              x -= wbytes;
+              e.next |= 1u << k;
+            }
+            e.s[k] = gyz ^ p.g(0, x);
+          }
+          e.lin = lrow + xs;
+        }
+      }
+  }
+  // aligned 64-byte linear lines: stream them when the copy streams
+  const bool st = r.streaming && pitches64 && ph0 % 16 == 0;
   auto sub = [&](uint64_t x0, uint64_t x1, uint64_t y0, uint64_t y1, uint64_t z0, uint64_t z1) {
     if (x0 >= x1 || y0 >= y1 || z0 >= z1) return;
     Region s = r;
@@ -594,18 +708,57 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   // interior blocks
   const uint64_t B = g.B;
   const uint8_t* const swz = r.swz;
+  // The pieces of the straddling lines that lie in this block: those in the
+  // next block (a row's first block: its head, x < 64 - ph) or the others (a
+  // row's last block: its tail, x >= width - ph).
+  const uint64_t wbytes = uint64_t{1} << g.ex;
+  auto pieces = [&](bool in_next, const uint8_t* tb, uint32_t K, uint8_t* lt) {
+    for (unsigned i = 0; i < nq; ++i) {
+      const TileLine& e = ln[i];
+      if (!e.next) continue;
+      for (unsigned k = 0; k < 4; ++k) {
+        if (((e.next >> k) & 1) != static_cast<uint32_t>(in_next)) continue;
+        uint8_t* l = lt + e.lin + 16 * k - (in_next ? wbytes : 0);
+        Mv::template Run<16>(l, tb + (e.s[k] ^ K), false);
+      }
+    }
+  };
+  // tn/Kn: the next block of the row (only read when has_next)
+  auto block = [&](const uint8_t* tb, uint32_t K, const uint8_t* tn, uint32_t Kn, bool has_next, uint8_t* lt,
+                   bool stream) {
+    if (quad) {
+      for (unsigned i = 0; i < nq; ++i) {
+        const TileQuad& e = q[i];
+        uint8_t* l = lt + e.lin;
+        Walker<Mv>::Group4(l, l + P, l + 2 * P, l + 3 * P, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K),
+                           tb + (e.s[3] ^ K), stream);
+      }
+      return;
+    }
+    for (unsigned i = 0; i < nq; ++i) {
+      const TileLine& e = ln[i];
+      if (e.next == 0) {
+        Mv::Line4(lt + e.lin, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K), tb + (e.s[3] ^ K), stream);
+      } else if (has_next) {
+        const uint8_t* pk[4];
+        for (unsigned k = 0; k < 4; ++k) pk[k] = (e.next >> k) & 1 ? tn + (e.s[k] ^ Kn) : tb + (e.s[k] ^ K);
+        Mv::Line4(lt + e.lin, pk[0], pk[1], pk[2], pk[3], stream);
+      }
+    }
+    if (!has_next) pieces(false, tb, K, lt);
+  };
   for (uint64_t zb = iz0; zb < iz1; zb += db)
     for (uint64_t yb = iy0; yb < iy1; yb += hb) {
       uint64_t Y, Z;
       adjust_yz(r, r.y0 + yb, r.z0 + zb, &Y, &Z);
       const RowPart rp = row_part(r, g, Y, Z);
       uint8_t* const lrow = r.lin + zb * r.lin_depth_pitch + yb * P;
-      uint64_t next = 0;
+      uint64_t o0 = addr_rt(g.mode, rp, col_part(g, (r.x0 + ix0) * eb + r.pre[0]));
       for (uint64_t xb = ix0; xb < ix1; xb += wb) {
         const uint64_t X = (r.x0 + xb) * eb + r.pre[0];
-        const uint64_t o0 = next ? next : addr_rt(g.mode, rp, col_part(g, X));
-        next = 0;
-        if (xb + wb < ix1) {
+        const bool has_next = xb + wb < ix1;
+        uint64_t next = 0;
+        if (has_next) {
           // prefetch the next block of this row into L2, in address order
           next = addr_rt(g.mode, rp, col_part(g, X + (uint64_t{1} << g.ex)));
           const uint8_t* nb = swz + (next & ~(B - 1));
@@ -613,22 +766,13 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
         }
         const uint8_t* tb = swz + (o0 & ~(B - 1));
         const uint32_t K = static_cast<uint32_t>(o0 & (B - 1));
+        const uint8_t* tn = swz + (next & ~(B - 1));
+        const uint32_t Kn = static_cast<uint32_t>(next & (B - 1));
         uint8_t* lt = lrow + xb * eb;
-        if (st) {
-          for (unsigned i = 0; i < nq; ++i) {
-            const TileQuad& e = q[i];
-            uint8_t* l = lt + e.lin;
-            Walker<Mv>::Group4(l, l + P, l + 2 * P, l + 3 * P, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K),
-                               tb + (e.s[3] ^ K), true);
-          }
-        } else {
-          for (unsigned i = 0; i < nq; ++i) {
-            const TileQuad& e = q[i];
-            uint8_t* l = lt + e.lin;
-            Walker<Mv>::Group4(l, l + P, l + 2 * P, l + 3 * P, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K),
-                               tb + (e.s[3] ^ K), false);
-          }
-        }
+        if (xb == ix0 && !quad) pieces(true, tb, K, lt);
+        if (st) block(tb, K, tn, Kn, has_next, lt, true);
+        else block(tb, K, tn, Kn, has_next, lt, false);
+        o0 = next;
       }
     }
   return true;

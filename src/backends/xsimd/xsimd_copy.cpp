@@ -87,8 +87,8 @@ void xsimd_copy(const Region& r, Direction dir) {
     return;
   }
   Region rs = r;
-  if (simd::region_bytes(r) >= simd::tuning().stream_min_bytes) rs.streaming = true;
-  if (dir == Direction::ToLinear && rs.streaming && simd::xs::TileDeswizzle<simd::xs::XsimdMover>(rs, simd::tuning())) {
+  rs.streaming = simd::auto_streaming(r);
+  if (dir == Direction::ToLinear && simd::xs::TileDeswizzle<simd::xs::XsimdMover>(rs, simd::tuning())) {
   } else {
     simd::xs::Walker<simd::xs::XsimdMover> w(rs, dir, simd::tuning());
     w.Run();

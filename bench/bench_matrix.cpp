@@ -1,0 +1,262 @@
+// The user-case benchmark matrix (issue #12): swizzle and deswizzle through
+// the public API on the buffers, layouts and thread settings users have, each
+// cell as a ratio to memcpy of the same bytes on the same buffers, timed in
+// the same run.
+//
+//   swz_bench_matrix --benchmark_out=matrix.json --benchmark_out_format=json
+//   bench/matrix_table.py matrix.json
+//
+// Axes:
+//   layout     std64k; nv-block-linear:gob=tegra (block height inferred);
+//              amd-gfx9-sw64k-s-x (Vega10 pipe/bank XOR; 4-byte elements only,
+//              the other formats are skipped); intel-tiley
+//   format     R8_UNORM, R8G8B8A8_UNORM, BC7_UNORM (16-byte blocks), R32G32B32A32_FLOAT
+//   size       512² (in cache) and 4096²
+//   direction  swizzle (write_to_subresource), deswizzle (read_from_subresource)
+//   buffers    "page": page-aligned, MADV_HUGEPAGE; "user": what malloc and
+//              numpy hand out for large arrays: 4 KiB pages (MADV_NOHUGEPAGE),
+//              both pointers 16 bytes past a page (16 mod 64)
+//   threads    1, and "auto" (CopyOptions::threads = 0)
+//
+// Method, per cell: one Google Benchmark run of R >= 10 repetitions (the
+// benchmark's iterations). Each repetition times, back to back, a batch of k
+// memcpy calls of the cell's linear bytes between the same two buffers, in
+// the same direction, then a batch of k kernel calls (and, for "auto" cells,
+// a batch of k single-thread kernel calls); k is chosen so that a batch lasts
+// about a millisecond. Counters are medians over the repetitions:
+//   GBps          linear bytes / kernel time (10^9 B/s)
+//   x_memcpy      memcpy time / kernel time (single-thread glibc memcpy)
+//   memcpy_GBps   that memcpy
+//   x_1thread     "auto" cells: single-thread kernel time / auto kernel time
+//   x_1thread_best  the same on the fastest repetition of each (wall time)
+//   x_memcpy_cpu, GBps_cpu
+//                 single-thread cells: the same on the calling thread's CPU
+//                 time (CLOCK_THREAD_CPUTIME_ID), which leaves out the time
+//                 the scheduler gave to other processes; on a shared machine
+//                 these are the figures to read (matrix_table.py does)
+// Buffers are allocated once per buffer kind and pre-faulted outside every
+// timed loop; cells run grouped by buffer kind.
+#include <benchmark/benchmark.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "swz/swz.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// CPU time of the calling thread: excludes the time the scheduler gives to
+// other processes, which on a shared machine is most of the noise of a
+// single-thread measurement.
+double thread_cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// A batch's wall time and calling-thread CPU time.
+struct Span {
+  Clock::time_point w0 = Clock::now();
+  double c0 = thread_cpu_seconds();
+  void stop(int k, std::vector<double>* wall, std::vector<double>* cpu) const {
+    const double c = thread_cpu_seconds() - c0;
+    wall->push_back(seconds_since(w0) / k);
+    cpu->push_back(c / k);
+  }
+};
+
+// ---- buffers -----------------------------------------------------------------------
+
+constexpr size_t kUserOffset_B = 16;  // 16 mod 64, as malloc's large blocks
+
+struct Arena {
+  uint8_t* base = nullptr;
+  size_t cap = 0;
+  bool huge = false;
+  void release() {
+    if (base) munmap(base, cap);
+    base = nullptr;
+    cap = 0;
+  }
+  bool reserve(size_t n, bool want_huge) {
+    n += 4096;
+    if (base && n <= cap && huge == want_huge) return true;
+    release();
+    cap = (n + (2u << 20) - 1) & ~size_t{(2u << 20) - 1};
+    void* m = mmap(nullptr, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+      base = nullptr;
+      cap = 0;
+      return false;
+    }
+    base = static_cast<uint8_t*>(m);
+    huge = want_huge;
+    madvise(base, cap, want_huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+    for (size_t i = 0; i < cap; ++i) base[i] = static_cast<uint8_t>(i * 131 + (i >> 12));  // pre-fault, non-zero
+    return true;
+  }
+};
+Arena g_res, g_lin;
+
+// ---- cells ---------------------------------------------------------------------------
+
+struct Cell {
+  std::string layout_key;   // short name in the benchmark name
+  std::string layout_name;  // swz layout name
+  std::string format;
+  uint32_t size_px = 0;
+  bool to_swizzled = true;
+  bool user = false;        // user buffers (4 KiB pages, 16 mod 64)
+  bool automatic = false;   // threads = 0
+};
+
+std::string cell_name(const Cell& c) {
+  return std::string("matrix/") + (c.to_swizzled ? "swizzle/" : "deswizzle/") + c.layout_key + "/" + c.format + "/" +
+         std::to_string(c.size_px) + "/" + (c.user ? "user" : "page") + "/" + (c.automatic ? "tauto" : "t1");
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+void BM_Cell(benchmark::State& st, Cell c) {
+  swz::TextureDesc desc;
+  if (!swz::find_format(c.format, &desc.format).ok()) {
+    st.SkipWithError("unknown format");
+    return;
+  }
+  desc.width = desc.height = c.size_px;
+  swz::Layout layout;
+  swz::Status s = swz::make_layout_from_name(c.layout_name, desc, swz::LayoutOptions{}, &layout);
+  if (!s.ok()) {
+    st.SkipWithError(s.message().c_str());
+    return;
+  }
+  const swz::SubresourceLayout& sl = layout.sub(0);
+  const uint64_t row_pitch = uint64_t{sl.width_el} * sl.element_bytes;
+  const uint64_t lin_bytes = row_pitch * sl.height_el;
+  const uint64_t res_bytes = layout.size();
+  if (!g_res.reserve(res_bytes, !c.user) || !g_lin.reserve(lin_bytes, !c.user)) {
+    st.SkipWithError("out of memory");
+    return;
+  }
+  const size_t off = c.user ? kUserOffset_B : 0;
+  uint8_t* res = g_res.base + off;
+  uint8_t* lin = g_lin.base + off;
+  swz::CopyOptions o1;
+  o1.threads = 1;
+  swz::CopyOptions oa;
+  oa.threads = 0;
+  auto kernel = [&](const swz::CopyOptions& o) {
+    return c.to_swizzled ? swz::write_to_subresource(layout, res, res_bytes, 0, nullptr, lin, lin_bytes, row_pitch, 0, o)
+                         : swz::read_from_subresource(lin, lin_bytes, row_pitch, 0, layout, res, res_bytes, 0, nullptr, o);
+  };
+  // memcpy in the kernel's direction: linear -> resource when swizzling
+  auto copy = [&] {
+    if (c.to_swizzled) std::memcpy(res, lin, lin_bytes);
+    else std::memcpy(lin, res, lin_bytes);
+  };
+  // warm up (and check the call), then size the batches
+  s = kernel(c.automatic ? oa : o1);
+  if (!s.ok()) {
+    st.SkipWithError(s.message().c_str());
+    return;
+  }
+  auto t0 = Clock::now();
+  copy();
+  benchmark::ClobberMemory();
+  const double one = std::max(seconds_since(t0), 1e-7);
+  const int k = static_cast<int>(std::clamp(1e-3 / one, 1.0, 1000.0));
+  std::vector<double> tm, tk, t1, cm, ck, c1;
+  for (auto _ : st) {
+    Span sm;
+    for (int i = 0; i < k; ++i) copy();
+    benchmark::ClobberMemory();
+    sm.stop(k, &tm, &cm);
+    if (c.automatic) {
+      Span s1;
+      for (int i = 0; i < k; ++i) s = kernel(o1);
+      benchmark::ClobberMemory();
+      s1.stop(k, &t1, &c1);
+    }
+    Span sk;
+    for (int i = 0; i < k; ++i) s = kernel(c.automatic ? oa : o1);
+    benchmark::ClobberMemory();
+    sk.stop(k, &tk, &ck);
+    st.SetIterationTime(tk.back());
+  }
+  if (!s.ok()) {
+    st.SkipWithError(s.message().c_str());
+    return;
+  }
+  const double mk = median(tk), mm = median(tm);
+  st.counters["GBps"] = static_cast<double>(lin_bytes) / mk / 1e9;
+  st.counters["memcpy_GBps"] = static_cast<double>(lin_bytes) / mm / 1e9;
+  st.counters["x_memcpy"] = mm / mk;
+  if (c.automatic) {
+    st.counters["x_1thread"] = median(t1) / mk;
+    // the same on the fastest repetition of each: on a shared machine the
+    // median of wall times mostly measures the other processes
+    st.counters["x_1thread_best"] = *std::min_element(t1.begin(), t1.end()) / *std::min_element(tk.begin(), tk.end());
+  } else {
+    // single thread: the same ratio on thread CPU time (robust to other load)
+    st.counters["x_memcpy_cpu"] = median(cm) / median(ck);
+    st.counters["GBps_cpu"] = static_cast<double>(lin_bytes) / median(ck) / 1e9;
+  }
+  st.counters["batch"] = k;
+}
+
+void register_all() {
+  struct L {
+    const char* key;
+    const char* name;
+  };
+  const L layouts[] = {{"std64k", "std64k"},
+                       {"nv-bl", "nv-block-linear:gob=tegra"},
+                       {"amd-sw64k-s-x", "amd-gfx9-sw64k-s-x"},
+                       {"intel-tiley", "intel-tiley"}};
+  const char* formats[] = {"R8_UNORM", "R8G8B8A8_UNORM", "BC7_UNORM", "R32G32B32A32_FLOAT"};
+  const char* reps_env = std::getenv("SWZ_MATRIX_REPS");
+  const int reps = std::max(10, reps_env ? std::atoi(reps_env) : 15);
+  for (bool user : {false, true})  // grouped by buffer kind: one allocation each
+    for (uint32_t n : {512u, 4096u})
+      for (const L& l : layouts)
+        for (const char* f : formats) {
+          // amd-gfx9-sw64k-s-x has public equations for 4-byte elements only
+          if (std::strcmp(l.key, "amd-sw64k-s-x") == 0 && std::strcmp(f, "R8G8B8A8_UNORM") != 0) continue;
+          for (bool to_swz : {true, false})
+            for (bool automatic : {false, true}) {
+              Cell c{l.key, l.name, f, n, to_swz, user, automatic};
+              benchmark::RegisterBenchmark(cell_name(c).c_str(), BM_Cell, c)
+                  ->UseManualTime()
+                  ->Unit(benchmark::kMicrosecond)
+                  ->Iterations(reps);
+            }
+        }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  g_res.release();
+  g_lin.release();
+  return 0;
+}
