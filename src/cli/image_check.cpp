@@ -33,6 +33,10 @@ void check_image_file_size(const std::string& path) {
     got = std::fread(hd, 1, sizeof hd, f);
     std::fclose(f);
   }
+  check_image_bytes(hd, got, have, path);
+}
+
+void check_image_bytes(const uint8_t* hd, size_t got, uint64_t have, const std::string& path) {
   // The format as stb_image detects it (by content, TGA last).
   if (got >= 8 && hd[0] == 0x89 && hd[1] == 'P' && hd[2] == 'N' && hd[3] == 'G') {
     if (got < 29) return;  // stb reports the short header
