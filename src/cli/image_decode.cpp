@@ -161,6 +161,20 @@ void decode_jpeg_into(JpegState& st, const uint8_t* data, size_t size, const std
     std::snprintf(err.message, sizeof err.message, "CMYK JPEG files are not supported");
     std::longjmp(err.jump, 1);
   }
+  // JPEG has no useful lower bound on the bytes per pixel (arithmetic coding
+  // can code a flat image in almost nothing): refuse decoded sizes absurd
+  // for the file, past 4096 bytes per file byte once above 16 MiB, before
+  // anything large is allocated.
+  {
+    const uint64_t decoded = uint64_t{cinfo.image_width} * cinfo.image_height * 4;
+    if (decoded > (uint64_t{16} << 20) && decoded / 4096 > size) {
+      std::snprintf(err.message, sizeof err.message,
+                    "its header promises %ux%u pixels (%llu bytes decoded) from a file of %zu bytes; swz refuses more than 4096 "
+                    "decoded bytes per file byte",
+                    cinfo.image_width, cinfo.image_height, static_cast<unsigned long long>(decoded), size);
+      std::longjmp(err.jump, 1);
+    }
+  }
   cinfo.out_color_space = JCS_EXT_RGBA;
   jpeg_start_decompress(&cinfo);
   const uint32_t w = cinfo.output_width, h = cinfo.output_height;
