@@ -115,6 +115,8 @@ for name in ("photo.jpg", "progressive.jpg", "grey.jpg"):
     open(name + ".want", "wb").write(Image.open(name).convert("RGBA").tobytes())
 data = open("photo.jpg", "rb").read()
 open("cut.jpg", "wb").write(data[: len(data) // 2])
+sof = data.index(b"\xff\xc0")  # baseline frame header: length, precision, height, width
+open("huge.jpg", "wb").write(data[: sof + 5] + struct.pack(">HH", 60000, 60000) + data[sof + 9:])
 PY
   for f in rgba8.png rgb8.png grey8.png greyalpha8.png palette.png bilevel.png rgba16.png photo.jpg progressive.jpg grey.jpg; do
     "$SWZ" swizzle -q --layout row-major -f R8G8B8A8_UNORM "$f" "$f.got" 2>err.txt
@@ -122,6 +124,8 @@ PY
   done
   expect_err "a JPEG cut in half is an error, not grey rows" "cannot decode image 'cut.jpg': Premature end of JPEG file" \
     "$SWZ" swizzle -q --layout std64k cut.jpg e.bin
+  expect_err "a small JPEG promising 60000x60000 pixels" "60000x60000 pixels .* swz refuses more than 4096 decoded bytes per file byte" \
+    "$SWZ" swizzle -q --layout std64k huge.jpg e.bin
   cut_to rgba8.png $(($(size_of rgba8.png) - 20)) cut.png
   expect_err "a PNG cut short is an error" "cannot decode image 'cut.png'" "$SWZ" swizzle -q --layout std64k cut.png e.bin
 fi
