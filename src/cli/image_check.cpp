@@ -2,8 +2,10 @@
 // decodes it. stb reads zeros past the end of a TGA or BMP file without an
 // error, so a truncated file decoded to garbage with exit status 0, and a
 // 34-byte TGA header with no pixels became a 1.8 GiB image.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "common.hpp"
@@ -33,9 +35,18 @@ void check_image_file_size(const std::string& path) {
     got = std::fread(hd, 1, sizeof hd, f);
     std::fclose(f);
   }
-  // The format as stb_image detects it (by content, TGA last).
+  check_image_bytes(hd, got, have, path);
+}
+
+void check_image_bytes(const uint8_t* head, size_t got, uint64_t have, const std::string& path) {
+  // stb_image reads zeros past the end of the file, headers included (found
+  // by fuzz_image_input: a 17-byte TGA header promising 44816x2560 pixels):
+  // read the header the same way.
+  uint8_t hd[64] = {};
+  if (got) std::memcpy(hd, head, std::min<size_t>(got, sizeof hd));
+  // The format as decode_rgba detects it (by content, TGA last).
   if (got >= 8 && hd[0] == 0x89 && hd[1] == 'P' && hd[2] == 'N' && hd[3] == 'G') {
-    if (got < 29) return;  // stb reports the short header
+    if (got < 29) return;  // libpng reports the short header
     // IHDR: width, height, bit depth, colour type. The filtered image data is
     // at least (ceil(width * bits / 8) + 1) * height bytes, and deflate
     // shrinks data at most 1032:1 (RFC 1951: a 258-byte match in 2 bits
@@ -47,9 +58,8 @@ void check_image_file_size(const std::string& path) {
     if (have < need) truncated(path, "PNG", w, h, need, have, "which deflate cannot store in fewer than");
     return;
   }
-  if (got >= 2 && hd[0] == 0xFF && hd[1] == 0xD8) return;  // JPEG: stb reports truncation itself
+  if (got >= 2 && hd[0] == 0xFF && hd[1] == 0xD8) return;  // JPEG: libjpeg reports truncation (image_decode.cpp)
   if (got >= 2 && hd[0] == 'B' && hd[1] == 'M') {
-    if (got < 30) return;
     const uint64_t offset = le32(hd + 10), hsz = le32(hd + 14);
     uint64_t w = 0, h = 0, bpp = 0, comp = 0;
     if (hsz == 12) {  // BITMAPCOREHEADER
@@ -57,17 +67,17 @@ void check_image_file_size(const std::string& path) {
       h = le16(hd + 20);
       bpp = le16(hd + 24);
     } else {
-      if (got < 34) return;
       const int32_t sw = static_cast<int32_t>(le32(hd + 18)), sh = static_cast<int32_t>(le32(hd + 22));
       w = static_cast<uint64_t>(std::llabs(sw));
       h = static_cast<uint64_t>(std::llabs(sh));  // negative: rows top-down
       bpp = le16(hd + 28);
       comp = le32(hd + 30);
     }
-    // Uncompressed and bit-field BMPs: rows of ceil(w * bpp / 32) * 4 bytes
-    // from the pixel data offset; the last row's padding may be missing.
-    // (stb refuses the RLE compressions itself.)
-    if ((comp == 0 || comp == 3 || comp == 6) && w > 0 && h > 0 && bpp > 0) {
+    // Rows of ceil(w * bpp / 32) * 4 bytes from the pixel data offset; the
+    // last row's padding may be missing. stb refuses the RLE compressions
+    // (1, 2) and reads every other value as uncompressed (found by
+    // fuzz_image_input: compression 0xc4c4c400, 29183x4096 pixels).
+    if (comp != 1 && comp != 2 && w > 0 && h > 0 && bpp > 0) {
       const uint64_t row = (w * bpp + 31) / 32 * 4;
       const uint64_t need = offset + row * (h - 1) + (w * bpp + 7) / 8;
       if (have < need) truncated(path, "BMP", w, h, need, have, "pixel data ending at byte");
@@ -75,7 +85,6 @@ void check_image_file_size(const std::string& path) {
     return;
   }
   // TGA (stb tries it last, for any file that no other test claimed).
-  if (got < 18) return;
   const uint64_t idlen = hd[0], cmtype = hd[1], type = hd[2], cmlen = le16(hd + 5), cmbits = hd[7];
   const uint64_t w = le16(hd + 12), h = le16(hd + 14), bpp = hd[16];
   const bool plain = type == 1 || type == 2 || type == 3, rle = type == 9 || type == 10 || type == 11;

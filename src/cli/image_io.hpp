@@ -41,6 +41,24 @@ Image half_size(const Image& src);
 /// the name is not a run of <letter>8 groups.
 std::string image_channel_letters(const FormatInfo& f);
 
+/// 8-bit RGBA pixels, rows top to bottom.
+struct RgbaImage {
+  uint32_t width = 0, height = 0;
+  std::vector<uint8_t> pixels;  ///< width * height * 4 bytes
+};
+
+/// Decodes a whole image file held in memory (PNG through libpng, JPEG through
+/// libjpeg-turbo, BMP and TGA through stb_image; the format from the content)
+/// to RGBA. `name` names it in messages. Throws Error (image_decode.cpp).
+RgbaImage decode_rgba(const uint8_t* data, size_t size, const std::string& name);
+
+/// Reads and decodes an image file (decode_rgba). Throws Error.
+RgbaImage read_rgba(const std::string& path);
+
+/// check_image_file_size on bytes in memory: `head` holds the first `got`
+/// bytes of a file of `total` bytes.
+void check_image_bytes(const uint8_t* head, size_t got, uint64_t total, const std::string& name);
+
 /// Refuses (Error) an image file too short for what its header promises:
 /// a truncated TGA or BMP (stb_image reads zeros past the end of those without
 /// an error), or a PNG whose dimensions no deflate stream of the file's size

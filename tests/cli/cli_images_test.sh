@@ -83,6 +83,53 @@ else
   echo "skip image-library files: python3 has no PIL"
 fi
 
+# --- decoders against an independent one (Pillow): PNG variants through libpng, JPEG through
+# libjpeg-turbo, read back as raw RGBA (row-major, 64 pixels = one 256-byte row pitch) ---------
+if "$PY" -c "import PIL" 2>/dev/null; then
+  "$PY" - <<'PY'
+from PIL import Image
+import random, struct, zlib
+random.seed(181)
+W, H = 64, 29
+rgba = Image.new("RGBA", (W, H))
+rgba.putdata([tuple(random.randrange(256) for _ in range(4)) for _ in range(W * H)])
+cases = {
+    "rgba8.png": rgba, "rgb8.png": rgba.convert("RGB"), "grey8.png": rgba.convert("L"),
+    "greyalpha8.png": rgba.convert("LA"), "palette.png": rgba.convert("RGB").convert("P"),
+    "bilevel.png": rgba.convert("1"),
+}
+for name, im in cases.items():
+    im.save(name)
+    open(name + ".want", "wb").write(Image.open(name).convert("RGBA").tobytes())
+# 16 bits per sample (written by hand: Pillow writes no 16-bit RGBA): swz keeps the high byte.
+def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xffffffff)
+samples = [[random.randrange(65536) for _ in range(W * 4)] for _ in range(H)]
+raw = b"".join(b"\0" + struct.pack(">%dH" % (W * 4), *row) for row in samples)
+png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", W, H, 16, 6, 0, 0, 0))
+open("rgba16.png", "wb").write(png + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+open("rgba16.png.want", "wb").write(bytes(v >> 8 for row in samples for v in row))
+rgba.convert("RGB").save("photo.jpg", quality=90)
+rgba.convert("RGB").save("progressive.jpg", quality=75, progressive=True)
+rgba.convert("L").save("grey.jpg")
+for name in ("photo.jpg", "progressive.jpg", "grey.jpg"):
+    open(name + ".want", "wb").write(Image.open(name).convert("RGBA").tobytes())
+data = open("photo.jpg", "rb").read()
+open("cut.jpg", "wb").write(data[: len(data) // 2])
+sof = data.index(b"\xff\xc0")  # baseline frame header: length, precision, height, width
+open("huge.jpg", "wb").write(data[: sof + 5] + struct.pack(">HH", 60000, 60000) + data[sof + 9:])
+PY
+  for f in rgba8.png rgb8.png grey8.png greyalpha8.png palette.png bilevel.png rgba16.png photo.jpg progressive.jpg grey.jpg; do
+    "$SWZ" swizzle -q --layout row-major -f R8G8B8A8_UNORM "$f" "$f.got" 2>err.txt
+    cmp -s "$f.got" "$f.want" && pass "$f decodes as Pillow decodes it" || failed "$f: $(cat err.txt) $(cmp "$f.got" "$f.want" 2>&1)"
+  done
+  expect_err "a JPEG cut in half is an error, not grey rows" "cannot decode image 'cut.jpg': Premature end of JPEG file" \
+    "$SWZ" swizzle -q --layout std64k cut.jpg e.bin
+  expect_err "a small JPEG promising 60000x60000 pixels" "60000x60000 pixels .* swz refuses more than 4096 decoded bytes per file byte" \
+    "$SWZ" swizzle -q --layout std64k huge.jpg e.bin
+  cut_to rgba8.png $(($(size_of rgba8.png) - 20)) cut.png
+  expect_err "a PNG cut short is an error" "cannot decode image 'cut.png'" "$SWZ" swizzle -q --layout std64k cut.png e.bin
+fi
+
 # A PNG whose IHDR promises 60000x60000 grey pixels and whose image data is a few bytes: deflate
 # cannot shrink 3.6 GB below 3.5 MB.
 "$PY" - <<'PY'
