@@ -160,6 +160,7 @@ struct HwyMover {
 
 void CopyRegion(const Region& r, Direction dir) {
   if (dir == Direction::ToLinear && TileDeswizzle<HwyMover>(r, tuning())) return;
+  if (dir == Direction::ToSwizzled && TileSwizzle<HwyMover>(r, tuning())) return;
   Walker<HwyMover> w(r, dir, tuning());
   w.Run();
 }

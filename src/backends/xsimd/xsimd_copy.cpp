@@ -89,6 +89,7 @@ void xsimd_copy(const Region& r, Direction dir) {
   Region rs = r;
   rs.streaming = simd::auto_streaming(r);
   if (dir == Direction::ToLinear && simd::xs::TileDeswizzle<simd::xs::XsimdMover>(rs, simd::tuning())) {
+  } else if (dir == Direction::ToSwizzled && simd::xs::TileSwizzle<simd::xs::XsimdMover>(rs, simd::tuning())) {
   } else {
     simd::xs::Walker<simd::xs::XsimdMover> w(rs, dir, simd::tuning());
     w.Run();
