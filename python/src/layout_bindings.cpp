@@ -79,7 +79,7 @@ Layout layout_from_name(const std::string& name, const TextureDesc& d, py::handl
   Layout L;
   {
     py::gil_scoped_release nogil;
-    st = n.make(n.fixed_texture() ? *n.fixed_texture() : d, opt, &L);
+    st = n.make(d, opt, &L);  // a resource-layout file ignores d: it fixes its own texture
   }
   check(st);
   return L;
@@ -120,11 +120,11 @@ MSAA with standard swizzle, ...), OverflowError when sizes overflow 64 bits.)doc
     // depth None or int, mips int or 'full'): write their signatures by hand.
     py::options sig;
     sig.disable_function_signatures();
-  py::class_<Layout> cls(m, "Layout", R"doc(A laid-out texture: where every subresource (mip x array slice) lives.
+    py::class_<Layout> cls(m, "Layout", R"doc(A laid-out texture: where every subresource (mip x array slice) lives.
 
 Create with Layout.std64k / std4k / row_major / pattern / from_name. Immutable;
 safe to share between threads.)doc");
-  cls.def_static(
+    cls.def_static(
           "std64k",
           [](py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips, py::handle array, py::handle packed) {
             return build_layout(make_desc(f, w, h, d, mips, array, py::int_(1)), LayoutKind::Std64K, nullptr, py::int_(0),
@@ -207,7 +207,7 @@ safe to share between threads.)doc");
           "from_resource_layout_json(json: str) -> Layout\n\nA device-dependent layout as a driver reported it (GetResourceLayout: pattern slots, transitions, per-subresource "
           "offsets, strides and pre-swizzle offsets), from the resource-layout JSON text documented in patterns/README.md. "
           "ValueError when malformed.");
-  add_layout_queries(cls);
+    add_layout_queries(cls);  // properties and queries, under the same signature options
   }
   m.def("layout_names", &layout_names,
         "Layout names Layout.from_name accepts: the built-ins, 'pattern:TEXT', 'FILE.json', and the vendor families "
