@@ -5,6 +5,7 @@
 #include "py_common.hpp"
 #include "swz/device_layout.hpp"
 #include "swz/layout_names.hpp"
+#include "swz/vendor.hpp"
 
 namespace swz_py {
 using namespace swz;
@@ -85,8 +86,12 @@ Layout layout_from_name(const std::string& name, const TextureDesc& d, py::handl
   return L;
 }
 
+/// The library's listing (swz::layout_listing) with the hardware families moved
+/// last: built-ins, 'pattern:TEXT', 'FILE.json', then the families.
 std::vector<std::string> layout_names() {
-  std::vector<std::string> v = {"row-major", "std64k", "std4k", "pattern:TEXT", "FILE.json"};
+  std::vector<std::string> v;
+  for (const LayoutListing& l : layout_listing())
+    if (!is_named_layout(l.name)) v.push_back(l.name);
   for (const auto& f : layout_families()) v.push_back(f.name);
   return v;
 }
