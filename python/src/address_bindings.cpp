@@ -1,0 +1,226 @@
+// swz._swz._offsets, _pattern_offsets, _locate_into, reference_offset: vectorised
+// address maps over numpy arrays (swz/address.hpp) and the reference oracle.
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "py_common.hpp"
+#include "core/plan.hpp"  // internal: the compiled tables
+
+namespace swz_py {
+using namespace swz;
+
+namespace {
+
+/// Iterates the common shape of n int64 arrays (already broadcast to one shape,
+/// any strides), calling f(flat_index, values[n]). Stops when f returns false.
+template <size_t N, class F>
+void for_each_broadcast(const std::array<py::array, N>& in, F&& f) {
+  const py::ssize_t nd = in[0].ndim();
+  const py::ssize_t* shape = in[0].shape();
+  std::array<const char*, N> base;
+  std::array<const py::ssize_t*, N> strides;
+  for (size_t k = 0; k < N; ++k) {
+    base[k] = static_cast<const char*>(in[k].data());
+    strides[k] = in[k].strides();
+  }
+  int64_t v[N];
+  if (nd == 0) {
+    for (size_t k = 0; k < N; ++k) std::memcpy(&v[k], base[k], 8);
+    f(size_t{0}, v);
+    return;
+  }
+  for (py::ssize_t d = 0; d < nd; ++d)
+    if (shape[d] == 0) return;
+  const py::ssize_t inner = shape[nd - 1];
+  std::vector<py::ssize_t> idx(static_cast<size_t>(nd), 0);
+  size_t flat = 0;
+  for (;;) {
+    std::array<const char*, N> p;
+    std::array<py::ssize_t, N> st;
+    for (size_t k = 0; k < N; ++k) {
+      p[k] = base[k];
+      for (py::ssize_t d = 0; d + 1 < nd; ++d) p[k] += idx[static_cast<size_t>(d)] * strides[k][d];
+      st[k] = strides[k][nd - 1];
+    }
+    for (py::ssize_t j = 0; j < inner; ++j, ++flat) {
+      for (size_t k = 0; k < N; ++k) v[k] = *reinterpret_cast<const int64_t*>(p[k] + j * st[k]);
+      if (!f(flat, v)) return;
+    }
+    py::ssize_t d = nd - 2;
+    for (; d >= 0; --d) {
+      if (++idx[static_cast<size_t>(d)] < shape[d]) break;
+      idx[static_cast<size_t>(d)] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+template <size_t N>
+std::array<py::array, N> int64_inputs(const std::array<py::handle, N>& h) {
+  std::array<py::array, N> a;
+  for (size_t k = 0; k < N; ++k) {
+    if (!py::isinstance<py::array>(h[k])) raise_py(PyExc_TypeError, "internal: expected int64 numpy arrays");
+    a[k] = py::reinterpret_borrow<py::array>(h[k]);
+    if (a[k].dtype().kind() != 'i' || a[k].dtype().itemsize() != 8 || !a[k].dtype().attr("isnative").template cast<bool>())
+      raise_py(PyExc_TypeError, "internal: expected native int64 arrays (swz.offsets converts its inputs)");
+    if (a[k].ndim() != a[0].ndim() || !std::equal(a[k].shape(), a[k].shape() + a[k].ndim(), a[0].shape()))
+      raise_py(PyExc_ValueError, "internal: arrays are not broadcast to one shape");
+  }
+  return a;
+}
+
+const char* const kCoordNames[4] = {"x", "y", "z", "sample"};
+
+/// swz.offsets core: byte offsets in the resource of elements (x, y, z, sample)
+/// of one subresource; x, y, z, sample int64 arrays of one shape. method: 0
+/// automatic, 1 per-axis tables, 2 the plan's byte tables (swz::AddressMap).
+/// Both give the same result; tests compare them.
+py::array offsets(const Layout& L, py::handle subresource, py::handle x, py::handle y, py::handle z, py::handle s, int method) {
+  const uint32_t sub = as_subresource(L, subresource);
+  auto in = int64_inputs<4>({x, y, z, s});
+  std::vector<py::ssize_t> shape(in[0].shape(), in[0].shape() + in[0].ndim());
+  py::array_t<uint64_t> out(shape);
+  uint64_t* o = out.mutable_data();
+  const auto n = static_cast<uint64_t>(out.size());
+  AddressMap map;
+  Status built;
+  {
+    py::gil_scoped_release nogil;
+    const AddressMap::Method m =
+        method == 1 ? AddressMap::Method::AxisTables : method == 2 ? AddressMap::Method::Plan : AddressMap::Method::Automatic;
+    built = AddressMap::make(L, sub, &map, n, m);
+  }
+  check(built);
+  const uint64_t* limit = map.limits();
+  int bad_coord = -1;
+  size_t bad_index = 0;
+  int64_t bad_value = 0;
+  {
+    py::gil_scoped_release nogil;
+    for_each_broadcast<4>(in, [&](size_t i, const int64_t* v) {
+      for (int c = 0; c < 4; ++c)
+        if (static_cast<uint64_t>(v[c]) >= limit[c]) {
+          bad_coord = c;
+          bad_index = i;
+          bad_value = v[c];
+          return false;
+        }
+      o[i] = map.offset_unchecked(static_cast<uint64_t>(v[0]), static_cast<uint64_t>(v[1]), static_cast<uint64_t>(v[2]),
+                                  static_cast<uint64_t>(v[3]));
+      return true;
+    });
+  }
+  if (bad_coord >= 0) {
+    static const char* const what[4] = {"elements wide", "elements high", "slices deep", "samples"};
+    raise_py(PyExc_IndexError, std::string(kCoordNames[bad_coord]) + " = " + std::to_string(bad_value) + " at flat index " +
+                                   std::to_string(bad_index) + " is out of range: subresource " + std::to_string(sub) + " is " +
+                                   std::to_string(limit[bad_coord]) + " " + what[bad_coord] +
+                                   (bad_coord == 0 && L.desc().format.block_compressed() ? " (x, y count 4x4 blocks for BC formats)" : ""));
+  }
+  return out;
+}
+
+/// Offsets of a bare pattern for one element size (swz.order_image): x in
+/// BYTES, no range checks beyond non-negative coordinates.
+py::array pattern_offsets(const Pattern& p, uint32_t element_bytes, py::handle x, py::handle y, py::handle z, py::handle s,
+                          uint64_t row_pitch, uint64_t depth_pitch) {
+  std::shared_ptr<const Plan> plan;
+  check(Plan::compile(p, element_bytes, &plan));
+  auto in = int64_inputs<4>({x, y, z, s});
+  std::vector<py::ssize_t> shape(in[0].shape(), in[0].shape() + in[0].ndim());
+  py::array_t<uint64_t> out(shape);
+  uint64_t* o = out.mutable_data();
+  bool negative = false;
+  {
+    py::gil_scoped_release nogil;
+    for_each_broadcast<4>(in, [&](size_t i, const int64_t* v) {
+      if (v[0] < 0 || v[1] < 0 || v[2] < 0 || v[3] < 0) {
+        negative = true;
+        return false;
+      }
+      o[i] = plan->offset(static_cast<uint64_t>(v[0]), static_cast<uint64_t>(v[1]), static_cast<uint64_t>(v[2]),
+                          static_cast<uint64_t>(v[3]), row_pitch, depth_pitch);
+      return true;
+    });
+  }
+  if (negative) raise_py(PyExc_ValueError, "coordinates must be >= 0");
+  return out;
+}
+
+/// One record of swz.locate's result; matches python/swz/__init__.py LOCATION_DTYPE (aligned).
+struct LocationRecord {
+  uint32_t subresource, x, y, z, sample, byte;
+  bool padding, packed;
+};
+static_assert(sizeof(LocationRecord) == 28 && offsetof(LocationRecord, padding) == 24, "LOCATION_DTYPE layout");
+
+void locate_into(const Layout& L, py::handle offsets_h, py::handle out_h) {
+  py::array offs = py::reinterpret_borrow<py::array>(offsets_h);
+  if (!py::isinstance<py::array>(offsets_h) || offs.dtype().kind() != 'i' || offs.dtype().itemsize() != 8 ||
+      !(offs.flags() & py::array::c_style))
+    raise_py(PyExc_TypeError, "internal: offsets must be a C-contiguous int64 array");
+  Buffer out;
+  out.acquire(out_h, true, "out");
+  const auto n = static_cast<size_t>(offs.size());
+  if (out.size() != n * sizeof(LocationRecord)) raise_py(PyExc_ValueError, "internal: record buffer size mismatch");
+  const int64_t* in = static_cast<const int64_t*>(offs.data());
+  auto* rec = reinterpret_cast<LocationRecord*>(out.data());
+  Status bad;
+  size_t bad_index = 0;
+  {
+    py::gil_scoped_release nogil;
+    for (size_t i = 0; i < n; ++i) {
+      Location loc;
+      if (in[i] < 0) {
+        bad = {Code::out_of_range, "offset = " + std::to_string(in[i]) + " is negative"};
+        bad_index = i;
+        break;
+      }
+      Status st = locate(L, static_cast<uint64_t>(in[i]), &loc);
+      if (!st.ok()) {
+        bad = st;
+        bad_index = i;
+        break;
+      }
+      rec[i] = {loc.subresource, loc.x, loc.y, loc.z, loc.sample, loc.byte, loc.padding, loc.packed};
+    }
+  }
+  if (!bad.ok()) raise_status(Status(bad.code(), bad.message() + (n > 1 ? " (at flat index " + std::to_string(bad_index) + ")" : "")));
+}
+
+}  // namespace
+
+void register_addressing(py::module_& m) {
+  // ---- address maps ----
+  m.def("_offsets", &offsets, py::arg("layout"), py::arg("subresource"), py::arg("x"), py::arg("y"), py::arg("z"),
+        py::arg("sample"), py::arg("method") = 0,
+        "Core of swz.offsets: int64 arrays already broadcast to one shape. method 0 = automatic, 1 = per-axis tables, "
+        "2 = the plan's byte tables (for tests).");
+  m.def("_pattern_offsets", &pattern_offsets, py::arg("pattern"), py::arg("element_bytes"), py::arg("x_bytes"), py::arg("y"),
+        py::arg("z"), py::arg("sample"), py::arg("row_pitch") = 0, py::arg("depth_pitch") = 0,
+        "Plan offsets of a bare pattern (x in BYTES) over int64 arrays already broadcast to one shape.");
+  m.def("_locate_into", &locate_into, py::arg("layout"), py::arg("offsets"), py::arg("out"),
+        "Core of swz.locate: fills a LOCATION_DTYPE record buffer.");
+  m.def(
+      "reference_offset",
+      [](const Pattern& p, uint64_t x_bytes, uint64_t y, uint64_t z, uint64_t sample, uint64_t row_pitch, uint64_t depth_pitch,
+         std::array<uint64_t, 3> pre) {
+        AddressParams a;
+        a.row_pitch = row_pitch;
+        a.depth_pitch = depth_pitch;
+        for (int i = 0; i < 3; ++i) a.pre_swizzle[i] = pre[static_cast<size_t>(i)];
+        return reference_offset(p, x_bytes, y, z, sample, a);
+      },
+      py::arg("pattern"), py::arg("x_bytes"), py::arg("y"), py::arg("z"), py::arg("sample"), py::arg("row_pitch"),
+      py::arg("depth_pitch"), py::arg("pre_swizzle") = std::array<uint64_t, 3>{0, 0, 0},
+      "The C++ oracle (the spec's SimpleSwizzle per bit, docs/ARCHITECTURE.md §2): byte offset of byte x_bytes of row y, slice z, sample. "
+      "depth_pitch counts rows for STACK_DEPTH_SLICES patterns. For tests.");
+  m.attr("LOCATION_ITEMSIZE") = sizeof(LocationRecord);
+}
+
+}  // namespace swz_py
