@@ -155,6 +155,23 @@ TEST(IdentifyAccuracy, SubsetRanksTheTruthFirst) {
   EXPECT_GE(first * 100, cases * 95);
 }
 
+TEST(IdentifyAccuracy, AmdPipeBankXor) {
+  // pbxor=N (the pipe/bank XOR) is swept for the best AMD candidates.
+  const FormatInfo f = fmt("R8G8B8A8_UNORM");
+  const std::vector<uint8_t> lin = crop(256, 128, 150, 100, 4);
+  for (const char* name : {"amd-gfx10.3-sw64k-r-x:pbxor=5", "amd-gfx9-sw64k-s:pbxor=200", "amd-gfx11-sw4k-d-x:pbxor=9"}) {
+    Layout truth;
+    ASSERT_TRUE(ident::make_candidate({name, 0, 0}, f, 256, 128, &truth).ok()) << name;
+    std::vector<uint8_t> dump(truth.size(), 0);
+    ASSERT_TRUE(write_to_subresource(truth, dump.data(), dump.size(), 0, nullptr, lin.data(), lin.size(), 1024, lin.size()).ok());
+    std::vector<IdentifyCandidate> got;
+    ASSERT_TRUE(identify(dump, f, 256, 128, {}, &got).ok());
+    Layout best;
+    ASSERT_TRUE(ident::make_candidate({got[0].layout, 0, 0}, f, 256, 128, &best).ok()) << got[0].layout;
+    EXPECT_TRUE(same_offsets(best, truth)) << name << " -> " << got[0].layout;
+  }
+}
+
 TEST(IdentifyAccuracy, DISABLED_FullTable) {
   std::map<std::string, Tally> tally;
   double secs = 0;
@@ -202,7 +219,7 @@ void expect_inferred(const Layout& truth, const std::string& what) {
 }  // namespace
 
 TEST(Infer, EveryBuiltinLayout) {
-  const uint32_t sizes[][3] = {{64, 64, 4}, {100, 37, 8}, {256, 128, 16}, {300, 75, 4}};
+  const uint32_t sizes[][3] = {{64, 64, 4}, {100, 37, 8}, {96, 40, 16}, {300, 75, 4}};
   int n = 0;
   for (auto& sz : sizes) {
     const uint32_t eb = sz[2];
@@ -240,7 +257,7 @@ TEST(Infer, BuiltinNameIsPreferred) {
 TEST(Infer, RandomPatternsWithChainsPostambleAndImmediate) {
   std::mt19937_64 rng(1616);
   int solved = 0, tried = 0;
-  for (int it = 0; it < 250; ++it) {
+  for (int it = 0; it < 200; ++it) {
     RandomPatternOptions o;
     o.element_log2 = 2 + static_cast<unsigned>(rng() % 3);
     o.max_block_bits = 16;
@@ -269,7 +286,7 @@ TEST(Infer, RandomPatternsWithChainsPostambleAndImmediate) {
     EXPECT_TRUE(same_offsets(r.made, truth)) << to_text(pat) << " -> " << r.layout;
     ++solved;
   }
-  EXPECT_GT(tried, 120);
+  EXPECT_GT(tried, 100);
   EXPECT_EQ(solved, tried);
 }
 

@@ -4,11 +4,14 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 
 #include "identify/internal.hpp"
 #include "swz/identify.hpp"
+#include "swz/plan.hpp"
 
 namespace swz {
 namespace {
@@ -203,12 +206,26 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
   for (size_t i = 0; i < cands.size(); ++i) pad[i] = padding_fraction(cands[i].tab);
   const double pad_min = *std::min_element(pad.begin(), pad.end());
 
+  // Normaliser: random pairs of the dump's elements that are not padding
+  // (the image's texels, whatever the layout); else the median over the
+  // candidates of their random texel pairs.
   double norm = 1;
   {
+    const uint64_t slots = avail / eb;
+    std::vector<uint64_t> texel_at;  // non-padding elements
+    for (int tries = 0; tries < (1 << 20) && texel_at.size() < 4096; ++tries) {
+      const uint64_t a = (rng.next() % slots) * eb;
+      if (pad_value.empty() || std::memcmp(sc.data + a, pad_value.data(), eb) != 0) texel_at.push_back(a);
+    }
+    uint64_t sum = 0, pairs_n = 0;
+    for (size_t i = 0; i + 1 < texel_at.size(); i += 2, ++pairs_n) sum += sc.diff(texel_at[i], texel_at[i + 1]);
+    if (pairs_n >= 64) norm = std::max(1.0, static_cast<double>(sum) / static_cast<double>(pairs_n));
+  }
+  if (norm <= 1.0) {
     std::vector<double> norms;
     for (const Cand& c : cands) norms.push_back(norm_of(c.tab));
     std::nth_element(norms.begin(), norms.begin() + norms.size() / 2, norms.end());
-    norm = norms[norms.size() / 2];
+    norm = std::max(1.0, norms[norms.size() / 2]);
   }
 
   // Sample: per seam level (x+1 = 2^t * odd, y+1 likewise), up to P pairs.
@@ -232,26 +249,95 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
     }
   }
 
-  // Sampled score and signature of every candidate.
+  // Sampled score and signature of every candidate. `xr` is XORed into the
+  // in-block address (the AMD pipe/bank XOR sweep below).
+  std::vector<double> lsum(levels);
+  std::vector<uint64_t> lcnt(levels);
+  auto sampled = [&](const AddressTables& t, uint32_t xr, uint64_t* sig_out) {
+    std::fill(lsum.begin(), lsum.end(), 0.0);
+    std::fill(lcnt.begin(), lcnt.end(), 0);
+    uint64_t h = 0x12345;
+    for (const Pair& p : pairs) {
+      const uint64_t a = t.at(p.x, p.y) ^ xr;
+      const uint64_t b = (p.vertical ? t.at(p.x, p.y + 1) : t.at(p.x + 1, p.y)) ^ xr;
+      h = mix(mix(h, a), b);
+      lsum[p.level] += sc.diff(a, b);
+      ++lcnt[p.level];
+    }
+    if (sig_out) *sig_out = h;
+    return combine(lsum, lcnt, norm);
+  };
   std::vector<double> score(cands.size());
   std::vector<uint64_t> sig(cands.size());
+  for (size_t i = 0; i < cands.size(); ++i) score[i] = sampled(cands[i].tab, 0, &sig[i]) - (pad[i] - pad_min);
+
+  // AMD pipe/bank XOR (pbxor=N: N << 8 XORed into the block): swept for the
+  // best few AMD candidates; a value that beats the plain layout is added.
   {
-    std::vector<double> sum(levels);
-    std::vector<uint64_t> cnt(levels);
-    for (size_t i = 0; i < cands.size(); ++i) {
-      std::fill(sum.begin(), sum.end(), 0.0);
-      std::fill(cnt.begin(), cnt.end(), 0);
+    std::vector<size_t> amd;
+    for (size_t i = 0; i < cands.size(); ++i)
+      if (cands[i].name.name.rfind("amd-", 0) == 0 && cands[i].layout.plan(0).block_bits > 8 && cands[i].tab.base == 0) amd.push_back(i);
+    std::stable_sort(amd.begin(), amd.end(), [&](size_t a, size_t b) { return score[a] > score[b]; });
+    std::vector<uint64_t> seen_sig;
+    uint32_t budget = 3072;  // values of N tried in all
+    for (size_t i : amd) {
+      if (seen_sig.size() >= 8) break;
+      if (std::find(seen_sig.begin(), seen_sig.end(), sig[i]) != seen_sig.end()) continue;
+      const unsigned nb = cands[i].layout.plan(0).block_bits;
+      if ((1u << (nb - 8)) > budget) continue;
+      budget -= 1u << (nb - 8);
+      seen_sig.push_back(sig[i]);
       const AddressTables& t = cands[i].tab;
-      uint64_t h = 0x12345;
+      // Pairs inside one 256-byte chunk keep their difference for every N:
+      // sum them once; re-read only the pairs that cross chunks.
+      std::vector<double> fixed_sum(levels, 0.0);
+      std::vector<uint64_t> fixed_cnt(levels, 0);
+      struct Cross {
+        uint64_t a, b;
+        uint16_t level;
+      };
+      std::vector<Cross> cross;
       for (const Pair& p : pairs) {
-        const uint64_t a = t.at(p.x, p.y);
-        const uint64_t b = p.vertical ? t.at(p.x, p.y + 1) : t.at(p.x + 1, p.y);
-        h = mix(mix(h, a), b);
-        sum[p.level] += sc.diff(a, b);
-        ++cnt[p.level];
+        const uint64_t a = t.at(p.x, p.y), b = p.vertical ? t.at(p.x, p.y + 1) : t.at(p.x + 1, p.y);
+        ++fixed_cnt[p.level];
+        if ((a >> 8) == (b >> 8)) fixed_sum[p.level] += sc.diff(a, b);
+        else cross.push_back({a, b, p.level});
       }
-      score[i] = combine(sum, cnt, norm) - (pad[i] - pad_min);
-      sig[i] = h;
+      std::vector<uint64_t> texels;  // for the padding fraction of each N
+      for (size_t r = 0; r < randoms.size() && texels.size() < 512; ++r) texels.push_back(t.at(randoms[r][0], randoms[r][1]));
+      auto pad_of = [&](uint32_t xr) {
+        if (pad_value.empty()) return 0.0;
+        uint32_t hits = 0;
+        for (uint64_t a : texels) hits += std::memcmp(sc.data + (a ^ xr), pad_value.data(), eb) == 0;
+        return hits / static_cast<double>(texels.size());
+      };
+      const double pad0 = pad_of(0);
+      double best = score[i] + 0.002;
+      uint32_t best_v = 0;
+      for (uint32_t v = 1; v < (1u << (nb - 8)); ++v) {
+        const uint32_t xr = v << 8;
+        lsum = fixed_sum;
+        for (const Cross& c : cross) lsum[c.level] += sc.diff(c.a ^ xr, c.b ^ xr);
+        const double sv = combine(lsum, fixed_cnt, norm) - (pad[i] - pad_min) - (pad_of(xr) - pad0);
+        if (sv > best) {
+          best = sv;
+          best_v = v;
+        }
+      }
+      if (!best_v) continue;
+      Cand c;
+      c.name = cands[i].name;
+      c.name.name += (c.name.name.find(':') == std::string::npos ? ":" : ",") + std::string("pbxor=") + std::to_string(best_v);
+      c.name.params += 1;
+      if (!ident::make_candidate(c.name, format, width, height, &c.layout).ok() || c.layout.size() > avail ||
+          !ident::make_tables(c.layout, &c.tab).ok())
+        continue;
+      uint64_t sg;
+      const double pc = padding_fraction(c.tab);
+      score.push_back(sampled(c.tab, 0, &sg) - (pc - pad_min));
+      sig.push_back(sg);
+      pad.push_back(pc);
+      cands.push_back(std::move(c));
     }
   }
 
