@@ -15,6 +15,7 @@
 // every texel of the probe.
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 
@@ -27,7 +28,11 @@ namespace {
 
 constexpr uint64_t kNone = UINT64_MAX;
 
-std::string texel(uint64_t i, uint32_t w) { return "(" + std::to_string(i % w) + "," + std::to_string(i / w) + ")"; }
+std::string texel(uint64_t i, uint32_t w) {
+  char b[48];
+  std::snprintf(b, sizeof b, "(%llu,%llu)", static_cast<unsigned long long>(i % w), static_cast<unsigned long long>(i / w));
+  return b;
+}
 
 struct Solved {
   Pattern pattern;
