@@ -264,7 +264,10 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
       lsum[p.level] += sc.diff(a, b);
       ++lcnt[p.level];
     }
-    if (sig_out) *sig_out = h;
+    if (sig_out) {  // the random texels too: tiny textures have few pairs
+      for (size_t r = 0; r < 64 && r < randoms.size(); ++r) h = mix(h, t.at(randoms[r][0], randoms[r][1]) ^ xr);
+      *sig_out = h;
+    }
     return combine(lsum, lcnt, norm);
   };
   std::vector<double> score(cands.size());
