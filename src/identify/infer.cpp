@@ -401,7 +401,7 @@ Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t 
     const std::string pb = "pbxor=" + std::to_string(r.pattern.immediate >> 8);
     std::vector<ident::CandidateName> more;
     for (const auto& n : names)
-      if (n.name.rfind("amd-", 0) == 0) more.push_back({n.name + (n.name.find(':') == std::string::npos ? ":" : ",") + pb, 0, n.params + 1});
+      if (n.name.rfind("amd-", 0) == 0) more.push_back({n.name + (n.name.find(':') == std::string::npos ? ":" : ",") + pb, 0, n.params + 1, n.order});
     names.insert(names.end(), more.begin(), more.end());
   }
   std::stable_sort(names.begin(), names.end(), ident::simpler);
