@@ -371,6 +371,9 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
   for (uint32_t x = 0; x + 1 < width; ++x) xl[x] = xlev[ctz32(x + 1)];
   for (uint32_t y = 0; y + 1 < height; ++y) yl[y] = ylev[ctz32(y + 1)];
   std::vector<uint64_t> rowa(width), rowb(width);
+  // Textures past 2^21 texels: every row_step-th row (odd, so that every seam
+  // level of y still appears) and the row below it.
+  const uint32_t row_step = static_cast<uint32_t>(((uint64_t{width} * height) >> 21) | 1);
   for (size_t gi = 0; gi < full_n; ++gi) {
     Group& g = groups[gi];
     std::map<uint64_t, size_t> sub;  // full hash -> index into finals
@@ -380,7 +383,7 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
       uint64_t h = 0;
       if (g.members.size() > 1 && k < cap) {
         const AddressTables& t = cands[i].tab;
-        for (uint32_t y = 0; y < height; ++y)
+        for (uint32_t y = 0; y < height; y += row_step)
           for (uint32_t x = 0; x < width; ++x) h = mix(h, t.at(x, y));
       }
       auto [it, fresh] = sub.emplace(h, finals.size());
@@ -398,9 +401,9 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
     std::fill(sum.begin(), sum.end(), 0.0);
     std::fill(cnt.begin(), cnt.end(), 0);
     const AddressTables& t = cands[g.members.front()].tab;
-    for (uint32_t x = 0; x < width; ++x) rowa[x] = t.at(x, 0);
-    for (uint32_t y = 0; y < height; ++y) {
+    for (uint32_t y = 0; y < height; y += row_step) {
       const bool last = y + 1 == height;
+      for (uint32_t x = 0; x < width; ++x) rowa[x] = t.at(x, y);
       if (!last)
         for (uint32_t x = 0; x < width; ++x) rowb[x] = t.at(x, y + 1);
       for (uint32_t x = 0; x < width; ++x) {
@@ -413,7 +416,6 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
           ++cnt[yl[y]];
         }
       }
-      std::swap(rowa, rowb);
     }
     g.score = combine(sum, cnt, norm) - (pad[g.members.front()] - pad_min);
   }
