@@ -11,7 +11,6 @@
 
 #include "identify/internal.hpp"
 #include "swz/identify.hpp"
-#include "swz/plan.hpp"
 
 namespace swz {
 namespace {
@@ -86,6 +85,9 @@ double combine(const std::vector<double>& sum, const std::vector<uint64_t>& cnt,
   }
   return used ? 1.0 - acc / used : 0.0;
 }
+
+// log2 of the block bytes of subresource 0's pattern.
+unsigned block_bits_of(const Layout& L) { return L.patterns()[static_cast<size_t>(L.sub(0).pattern_slot)].block_bits(); }
 
 uint64_t mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
@@ -279,14 +281,14 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
   {
     std::vector<size_t> amd;
     for (size_t i = 0; i < cands.size(); ++i)
-      if (cands[i].name.name.rfind("amd-", 0) == 0 && cands[i].layout.plan(0).block_bits > 8 && cands[i].tab.base == 0) amd.push_back(i);
+      if (cands[i].name.name.rfind("amd-", 0) == 0 && block_bits_of(cands[i].layout) > 8 && cands[i].tab.base == 0) amd.push_back(i);
     std::stable_sort(amd.begin(), amd.end(), [&](size_t a, size_t b) { return score[a] > score[b]; });
     std::vector<uint64_t> seen_sig;
     uint32_t budget = 3072;  // values of N tried in all
     for (size_t i : amd) {
       if (seen_sig.size() >= 8) break;
       if (std::find(seen_sig.begin(), seen_sig.end(), sig[i]) != seen_sig.end()) continue;
-      const unsigned nb = cands[i].layout.plan(0).block_bits;
+      const unsigned nb = block_bits_of(cands[i].layout);
       if ((1u << (nb - 8)) > budget) continue;
       budget -= 1u << (nb - 8);
       seen_sig.push_back(sig[i]);
