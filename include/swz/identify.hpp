@@ -7,7 +7,10 @@
 // averaged per seam level (pairs across columns x+1 = 2^t * odd and rows
 // y+1 = 2^t * odd each form one level), so that the block seams a wrong layout
 // makes weigh as much as the whole interior. The best candidates are then
-// scored again over every texel (full decode). Layouts that give the same
+// scored again over every texel (full decode; past 2^21 texels, every
+// neighbour pair of a subsample of rows). Decodes of padding (the dump's most
+// frequent element value) cost score. For the best AMD candidates the
+// pipe/bank XOR (pbxor=N) is swept. Layouts that give the same
 // bytes for this texture are reported once, under the simplest name.
 //
 // infer(): solve for the layout of a probe dump: the element at (x, y) holds

@@ -41,6 +41,7 @@ std::vector<std::string> list_values(const std::string& params, const std::strin
 bool simpler(const CandidateName& a, const CandidateName& b) {
   if (a.params != b.params) return a.params < b.params;
   if ((a.row_pitch_B == 0) != (b.row_pitch_B == 0)) return a.row_pitch_B == 0;
+  if (a.order != b.order) return a.order < b.order;
   if (a.name.size() != b.name.size()) return a.name.size() < b.name.size();
   return a.name < b.name;
 }
@@ -100,6 +101,7 @@ std::vector<CandidateName> candidate_names(const FormatInfo& format, uint32_t wi
       out.push_back({n, 0, 0});
     }
   }
+  for (size_t i = 0; i < out.size(); ++i) out[i].order = static_cast<uint32_t>(i);
   return out;
 }
 

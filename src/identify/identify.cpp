@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 
@@ -83,6 +85,9 @@ double combine(const std::vector<double>& sum, const std::vector<uint64_t>& cnt,
   }
   return used ? 1.0 - acc / used : 0.0;
 }
+
+// log2 of the block bytes of subresource 0's pattern.
+unsigned block_bits_of(const Layout& L) { return L.patterns()[static_cast<size_t>(L.sub(0).pattern_slot)].block_bits(); }
 
 uint64_t mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
@@ -203,12 +208,26 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
   for (size_t i = 0; i < cands.size(); ++i) pad[i] = padding_fraction(cands[i].tab);
   const double pad_min = *std::min_element(pad.begin(), pad.end());
 
+  // Normaliser: random pairs of the dump's elements that are not padding
+  // (the image's texels, whatever the layout); else the median over the
+  // candidates of their random texel pairs.
   double norm = 1;
   {
+    const uint64_t slots = avail / eb;
+    std::vector<uint64_t> texel_at;  // non-padding elements
+    for (int tries = 0; tries < (1 << 20) && texel_at.size() < 4096; ++tries) {
+      const uint64_t a = (rng.next() % slots) * eb;
+      if (pad_value.empty() || std::memcmp(sc.data + a, pad_value.data(), eb) != 0) texel_at.push_back(a);
+    }
+    uint64_t sum = 0, pairs_n = 0;
+    for (size_t i = 0; i + 1 < texel_at.size(); i += 2, ++pairs_n) sum += sc.diff(texel_at[i], texel_at[i + 1]);
+    if (pairs_n >= 64) norm = std::max(1.0, static_cast<double>(sum) / static_cast<double>(pairs_n));
+  }
+  if (norm <= 1.0) {
     std::vector<double> norms;
     for (const Cand& c : cands) norms.push_back(norm_of(c.tab));
     std::nth_element(norms.begin(), norms.begin() + norms.size() / 2, norms.end());
-    norm = norms[norms.size() / 2];
+    norm = std::max(1.0, norms[norms.size() / 2]);
   }
 
   // Sample: per seam level (x+1 = 2^t * odd, y+1 likewise), up to P pairs.
@@ -232,26 +251,98 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
     }
   }
 
-  // Sampled score and signature of every candidate.
+  // Sampled score and signature of every candidate. `xr` is XORed into the
+  // in-block address (the AMD pipe/bank XOR sweep below).
+  std::vector<double> lsum(levels);
+  std::vector<uint64_t> lcnt(levels);
+  auto sampled = [&](const AddressTables& t, uint32_t xr, uint64_t* sig_out) {
+    std::fill(lsum.begin(), lsum.end(), 0.0);
+    std::fill(lcnt.begin(), lcnt.end(), 0);
+    uint64_t h = 0x12345;
+    for (const Pair& p : pairs) {
+      const uint64_t a = t.at(p.x, p.y) ^ xr;
+      const uint64_t b = (p.vertical ? t.at(p.x, p.y + 1) : t.at(p.x + 1, p.y)) ^ xr;
+      h = mix(mix(h, a), b);
+      lsum[p.level] += sc.diff(a, b);
+      ++lcnt[p.level];
+    }
+    if (sig_out) {  // the random texels too: tiny textures have few pairs
+      for (size_t r = 0; r < 64 && r < randoms.size(); ++r) h = mix(h, t.at(randoms[r][0], randoms[r][1]) ^ xr);
+      *sig_out = h;
+    }
+    return combine(lsum, lcnt, norm);
+  };
   std::vector<double> score(cands.size());
   std::vector<uint64_t> sig(cands.size());
+  for (size_t i = 0; i < cands.size(); ++i) score[i] = sampled(cands[i].tab, 0, &sig[i]) - (pad[i] - pad_min);
+
+  // AMD pipe/bank XOR (pbxor=N: N << 8 XORed into the block): swept for the
+  // best few AMD candidates; a value that beats the plain layout is added.
   {
-    std::vector<double> sum(levels);
-    std::vector<uint64_t> cnt(levels);
-    for (size_t i = 0; i < cands.size(); ++i) {
-      std::fill(sum.begin(), sum.end(), 0.0);
-      std::fill(cnt.begin(), cnt.end(), 0);
+    std::vector<size_t> amd;
+    for (size_t i = 0; i < cands.size(); ++i)
+      if (cands[i].name.name.rfind("amd-", 0) == 0 && block_bits_of(cands[i].layout) > 8 && cands[i].tab.base == 0) amd.push_back(i);
+    std::stable_sort(amd.begin(), amd.end(), [&](size_t a, size_t b) { return score[a] > score[b]; });
+    std::vector<uint64_t> seen_sig;
+    uint32_t budget = 3072;  // values of N tried in all
+    for (size_t i : amd) {
+      if (seen_sig.size() >= 8) break;
+      if (std::find(seen_sig.begin(), seen_sig.end(), sig[i]) != seen_sig.end()) continue;
+      const unsigned nb = block_bits_of(cands[i].layout);
+      if ((1u << (nb - 8)) > budget) continue;
+      budget -= 1u << (nb - 8);
+      seen_sig.push_back(sig[i]);
       const AddressTables& t = cands[i].tab;
-      uint64_t h = 0x12345;
+      // Pairs inside one 256-byte chunk keep their difference for every N:
+      // sum them once; re-read only the pairs that cross chunks.
+      std::vector<double> fixed_sum(levels, 0.0);
+      std::vector<uint64_t> fixed_cnt(levels, 0);
+      struct Cross {
+        uint64_t a, b;
+        uint16_t level;
+      };
+      std::vector<Cross> cross;
       for (const Pair& p : pairs) {
-        const uint64_t a = t.at(p.x, p.y);
-        const uint64_t b = p.vertical ? t.at(p.x, p.y + 1) : t.at(p.x + 1, p.y);
-        h = mix(mix(h, a), b);
-        sum[p.level] += sc.diff(a, b);
-        ++cnt[p.level];
+        const uint64_t a = t.at(p.x, p.y), b = p.vertical ? t.at(p.x, p.y + 1) : t.at(p.x + 1, p.y);
+        ++fixed_cnt[p.level];
+        if ((a >> 8) == (b >> 8)) fixed_sum[p.level] += sc.diff(a, b);
+        else cross.push_back({a, b, p.level});
       }
-      score[i] = combine(sum, cnt, norm) - (pad[i] - pad_min);
-      sig[i] = h;
+      std::vector<uint64_t> texels;  // for the padding fraction of each N
+      for (size_t r = 0; r < randoms.size() && texels.size() < 512; ++r) texels.push_back(t.at(randoms[r][0], randoms[r][1]));
+      auto pad_of = [&](uint32_t xr) {
+        if (pad_value.empty()) return 0.0;
+        uint32_t hits = 0;
+        for (uint64_t a : texels) hits += std::memcmp(sc.data + (a ^ xr), pad_value.data(), eb) == 0;
+        return hits / static_cast<double>(texels.size());
+      };
+      const double pad0 = pad_of(0);
+      double best = score[i] + 0.002;
+      uint32_t best_v = 0;
+      for (uint32_t v = 1; v < (1u << (nb - 8)); ++v) {
+        const uint32_t xr = v << 8;
+        lsum = fixed_sum;
+        for (const Cross& c : cross) lsum[c.level] += sc.diff(c.a ^ xr, c.b ^ xr);
+        const double sv = combine(lsum, fixed_cnt, norm) - (pad[i] - pad_min) - (pad_of(xr) - pad0);
+        if (sv > best) {
+          best = sv;
+          best_v = v;
+        }
+      }
+      if (!best_v) continue;
+      Cand c;
+      c.name = cands[i].name;
+      c.name.name += (c.name.name.find(':') == std::string::npos ? ":" : ",") + std::string("pbxor=") + std::to_string(best_v);
+      c.name.params += 1;
+      if (!ident::make_candidate(c.name, format, width, height, &c.layout).ok() || c.layout.size() > avail ||
+          !ident::make_tables(c.layout, &c.tab).ok())
+        continue;
+      uint64_t sg;
+      const double pc = padding_fraction(c.tab);
+      score.push_back(sampled(c.tab, 0, &sg) - (pc - pad_min));
+      sig.push_back(sg);
+      pad.push_back(pc);
+      cands.push_back(std::move(c));
     }
   }
 
@@ -282,6 +373,9 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
   for (uint32_t x = 0; x + 1 < width; ++x) xl[x] = xlev[ctz32(x + 1)];
   for (uint32_t y = 0; y + 1 < height; ++y) yl[y] = ylev[ctz32(y + 1)];
   std::vector<uint64_t> rowa(width), rowb(width);
+  // Textures past 2^21 texels: every row_step-th row (odd, so that every seam
+  // level of y still appears) and the row below it.
+  const uint32_t row_step = static_cast<uint32_t>(((uint64_t{width} * height) >> 21) | 1);
   for (size_t gi = 0; gi < full_n; ++gi) {
     Group& g = groups[gi];
     std::map<uint64_t, size_t> sub;  // full hash -> index into finals
@@ -291,7 +385,7 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
       uint64_t h = 0;
       if (g.members.size() > 1 && k < cap) {
         const AddressTables& t = cands[i].tab;
-        for (uint32_t y = 0; y < height; ++y)
+        for (uint32_t y = 0; y < height; y += row_step)
           for (uint32_t x = 0; x < width; ++x) h = mix(h, t.at(x, y));
       }
       auto [it, fresh] = sub.emplace(h, finals.size());
@@ -309,9 +403,9 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
     std::fill(sum.begin(), sum.end(), 0.0);
     std::fill(cnt.begin(), cnt.end(), 0);
     const AddressTables& t = cands[g.members.front()].tab;
-    for (uint32_t x = 0; x < width; ++x) rowa[x] = t.at(x, 0);
-    for (uint32_t y = 0; y < height; ++y) {
+    for (uint32_t y = 0; y < height; y += row_step) {
       const bool last = y + 1 == height;
+      for (uint32_t x = 0; x < width; ++x) rowa[x] = t.at(x, y);
       if (!last)
         for (uint32_t x = 0; x < width; ++x) rowb[x] = t.at(x, y + 1);
       for (uint32_t x = 0; x < width; ++x) {
@@ -324,7 +418,6 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
           ++cnt[yl[y]];
         }
       }
-      std::swap(rowa, rowb);
     }
     g.score = combine(sum, cnt, norm) - (pad[g.members.front()] - pad_min);
   }

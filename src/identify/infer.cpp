@@ -15,6 +15,7 @@
 // every texel of the probe.
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 
@@ -27,7 +28,11 @@ namespace {
 
 constexpr uint64_t kNone = UINT64_MAX;
 
-std::string texel(uint64_t i, uint32_t w) { return "(" + std::to_string(i % w) + "," + std::to_string(i / w) + ")"; }
+std::string texel(uint64_t i, uint32_t w) {
+  char b[48];
+  std::snprintf(b, sizeof b, "(%llu,%llu)", static_cast<unsigned long long>(i % w), static_cast<unsigned long long>(i / w));
+  return b;
+}
 
 struct Solved {
   Pattern pattern;
@@ -396,7 +401,7 @@ Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t 
     const std::string pb = "pbxor=" + std::to_string(r.pattern.immediate >> 8);
     std::vector<ident::CandidateName> more;
     for (const auto& n : names)
-      if (n.name.rfind("amd-", 0) == 0) more.push_back({n.name + (n.name.find(':') == std::string::npos ? ":" : ",") + pb, 0, n.params + 1});
+      if (n.name.rfind("amd-", 0) == 0) more.push_back({n.name + (n.name.find(':') == std::string::npos ? ":" : ",") + pb, 0, n.params + 1, n.order});
     names.insert(names.end(), more.begin(), more.end());
   }
   std::stable_sort(names.begin(), names.end(), ident::simpler);

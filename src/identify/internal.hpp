@@ -17,6 +17,7 @@ struct CandidateName {
   std::string name;
   uint64_t row_pitch_B = 0;
   uint32_t params = 0;
+  uint32_t order = 0;  ///< position in the listing (row-major, std64k, std4k, families)
 };
 
 /// Every name worth trying for a width x height 2D texture of `format`
@@ -39,7 +40,7 @@ Status make_tables(const Layout& layout, AddressTables* out);
 /// Lays out `n` for a width x height 2D texture of `format`.
 Status make_candidate(const CandidateName& n, const FormatInfo& format, uint32_t width_px, uint32_t height_px, Layout* out);
 
-/// "simpler" order: fewer parameters, then default pitch, then shorter name.
+/// "simpler" order: fewer parameters, then default pitch, then listing order.
 bool simpler(const CandidateName& a, const CandidateName& b);
 
 }  // namespace swz::ident
