@@ -53,6 +53,13 @@ class CMakeBuild(build_ext):
             "-DSWZ_PYTHON=ON", "-DBUILD_SHARED_LIBS=OFF", "-DSWZ_CLI=OFF", "-DSWZ_TESTS=OFF", "-DSWZ_BENCH=OFF", "-DSWZ_GPU=OFF",
             "-DSWZ_FUZZ=OFF",
         ]
+        try:  # pybind11 from pip (build isolation) carries its CMake package; Debian's pybind11-dev is found as usual
+            import pybind11  # noqa: PLC0415
+
+            if not any(a.startswith("-Dpybind11_DIR") for a in extra):
+                args.append(f"-Dpybind11_DIR={pybind11.get_cmake_dir()}")
+        except ImportError:
+            pass
         if shutil.which("ccache") and not any("COMPILER_LAUNCHER" in a for a in extra):
             args += ["-DCMAKE_C_COMPILER_LAUNCHER=ccache", "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"]
         subprocess.run([cmake, "-S", str(ROOT), "-B", str(build_dir), *args, *extra], check=True)

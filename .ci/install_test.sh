@@ -41,14 +41,15 @@ for kind in static shared; do
   echo "==> [$kind] configure + build ($B)"
   if [ "$kind" = static ]; then
     cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DSWZ_TESTS=OFF -DSWZ_BENCH=OFF \
-      "${LAUNCH[@]}" >/dev/null
+      "${LAUNCH[@]}" >"$WORK/log" 2>&1 || { cat "$WORK/log"; fail "[$kind] configure failed"; }
     # Only the library: the install below must still work with the default options.
-    cmake --build "$B" -j "$JOBS" --target swz >/dev/null
+    cmake --build "$B" -j "$JOBS" --target swz >"$WORK/log" 2>&1 || { cat "$WORK/log"; fail "[$kind] build failed"; }
     rm -f "$B/bin/swz"
   else
     cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DSWZ_TESTS=OFF -DSWZ_BENCH=OFF \
-      -DSWZ_PYTHON=ON "${LAUNCH[@]}" >/dev/null
-    cmake --build "$B" -j "$JOBS" --target swz swz_cli swz_python >/dev/null
+      -DSWZ_PYTHON=ON "${LAUNCH[@]}" >"$WORK/log" 2>&1 || { cat "$WORK/log"; fail "[$kind] configure failed"; }
+    cmake --build "$B" -j "$JOBS" --target swz swz_cli swz_python >"$WORK/log" 2>&1 ||
+      { cat "$WORK/log"; fail "[$kind] build failed"; }
   fi
 
   echo "==> [$kind] cmake --install --prefix $P"
@@ -90,8 +91,8 @@ for kind in static shared; do
 
   echo "==> [$kind] tests/consumer with the private dependencies' packages disabled"
   cmake --no-warn-unused-cli -S tests/consumer -B "$WORK/consumer-$kind" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$P" \
-    "${DISABLE[@]}" "${LAUNCH[@]}" >/dev/null
-  cmake --build "$WORK/consumer-$kind" -j "$JOBS" >/dev/null
+    "${DISABLE[@]}" "${LAUNCH[@]}" >"$WORK/log" 2>&1 || { cat "$WORK/log"; fail "[$kind] tests/consumer: configure failed"; }
+  cmake --build "$WORK/consumer-$kind" -j "$JOBS" >"$WORK/log" 2>&1 || { cat "$WORK/log"; fail "[$kind] tests/consumer: build failed"; }
   (cd "$WORK/consumer-$kind" && ctest --output-on-failure -V | grep -E '^[0-9]+: consumer_|tests passed')
 
   echo "==> [$kind] C test and README example through pkg-config"

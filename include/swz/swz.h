@@ -54,8 +54,9 @@ typedef enum swz_status {
   SWZ_OUT_OF_MEMORY = 10    /**< an allocation failed */
 } swz_status;
 
-/** Short, static name of a status ("invalid_argument"); "unknown" for other values. */
-SWZ_API const char* swz_status_name(swz_status status);
+/** Short, static name of a status value ("invalid_argument"); "unknown" for
+ *  other values. Takes an int so that any value may be passed. */
+SWZ_API const char* swz_status_name(int status);
 
 /** Message of the last swz_status-returning call on this thread: "" when it
  *  succeeded, else what failed (field and value). Valid until the next such
@@ -75,7 +76,7 @@ typedef enum swz_dimension { SWZ_TEXTURE_2D = 0, SWZ_TEXTURE_3D = 1 } swz_dimens
  *  format and width/height; a 0 in depth, array_size, mip_levels or samples
  *  means 1. Sizes in texels. */
 typedef struct swz_texture_desc {
-  swz_dimension dimension;
+  uint32_t dimension;   /**< a swz_dimension value (other values: SWZ_INVALID_ARGUMENT) */
   const char* format;   /**< DXGI format name ("R8G8B8A8_UNORM", "DXGI_FORMAT_BC7_UNORM"; any case),
                              or NULL to use dxgi_format */
   uint32_t dxgi_format; /**< DXGI_FORMAT value, used when format is NULL */
@@ -126,7 +127,7 @@ typedef struct swz_layout_info {
   uint32_t width, height, depth, array_size, mip_levels, samples; /**< the texture (from the file for resource layouts) */
   uint32_t dxgi_format;
   const char* format;         /**< DXGI name without prefix; static storage */
-  swz_dimension dimension;
+  uint32_t dimension;         /**< a swz_dimension value */
 } swz_layout_info;
 
 SWZ_API swz_status swz_layout_get_info(const swz_layout* layout, swz_layout_info* out);
@@ -162,7 +163,7 @@ typedef enum swz_backend { SWZ_BACKEND_AUTO = 0, SWZ_BACKEND_SCALAR, SWZ_BACKEND
 
 /** Copy options; NULL or zero-initialized = defaults. */
 typedef struct swz_copy_options {
-  swz_backend backend;      /**< AUTO: $SWZ_BACKEND when set, else the fastest built in */
+  uint32_t backend;         /**< a swz_backend value; AUTO: $SWZ_BACKEND when set, else the fastest built in */
   uint32_t threads;         /**< 0 = automatic */
   uint32_t write_combined;  /**< non-zero: the resource is write-combined (uncached) memory */
 } swz_copy_options;

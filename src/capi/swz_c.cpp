@@ -79,7 +79,7 @@ swz::Status null_arg(const char* name) { return {swz::Code::invalid_argument, st
 
 swz::Status to_desc(const swz_texture_desc& c, swz::TextureDesc* d) {
   if (c.dimension != SWZ_TEXTURE_2D && c.dimension != SWZ_TEXTURE_3D)
-    return {swz::Code::invalid_argument, "desc.dimension = " + std::to_string(static_cast<int>(c.dimension)) +
+    return {swz::Code::invalid_argument, "desc.dimension = " + std::to_string(c.dimension) +
                                              " (expected SWZ_TEXTURE_2D or SWZ_TEXTURE_3D)"};
   d->dimension = c.dimension == SWZ_TEXTURE_3D ? swz::Dimension::Texture3D : swz::Dimension::Texture2D;
   if (c.format) {
@@ -108,7 +108,7 @@ swz::CopyOptions to_options(const swz_copy_options* o, swz::Status* s) {
     case SWZ_BACKEND_HIGHWAY: r.backend = swz::Backend::Highway; break;
     case SWZ_BACKEND_XSIMD: r.backend = swz::Backend::Xsimd; break;
     default:
-      *s = {swz::Code::invalid_argument, "options.backend = " + std::to_string(static_cast<int>(o->backend)) + " (no such backend)"};
+      *s = {swz::Code::invalid_argument, "options.backend = " + std::to_string(o->backend) + " (no such backend)"};
   }
   r.threads = o->threads;
   r.write_combined = o->write_combined != 0;
@@ -130,7 +130,7 @@ swz::Status tight_pitches(const swz::Layout& L, uint32_t sub, const swz::Box* bo
 
 extern "C" {
 
-const char* swz_status_name(swz_status status) {
+const char* swz_status_name(int status) {
   switch (status) {
     case SWZ_OK: return "ok";
     case SWZ_INVALID_ARGUMENT: return "invalid_argument";

@@ -220,7 +220,7 @@ static void test_std64k_against_documented_formula(void) {
   {
     swz_copy_options o;
     memset(&o, 0, sizeof o);
-    o.backend = (swz_backend)99;
+    o.backend = 99;
     CHECK_FAILS(swz_write_subresource(L, res.p, res.size, 0, NULL, src.p, src.size, 0, 0, &o), SWZ_INVALID_ARGUMENT, "backend");
     o.backend = SWZ_BACKEND_SCALAR;
     o.threads = 3;
@@ -428,7 +428,7 @@ static void test_bad_input(void) {
   d.width = 0;
   CHECK_FAILS(swz_layout_create("std64k", &d, NULL, &L), SWZ_INVALID_ARGUMENT, "width");
   d.width = 64;
-  d.dimension = (swz_dimension)7;
+  d.dimension = 7;
   CHECK_FAILS(swz_layout_create("std64k", &d, NULL, &L), SWZ_INVALID_ARGUMENT, "dimension");
   d.dimension = SWZ_TEXTURE_2D;
   d.mip_levels = 9;
@@ -471,7 +471,8 @@ static void test_bad_input(void) {
   CHECK(strcmp(swz_status_name(SWZ_OK), "ok") == 0);
   CHECK(strcmp(swz_status_name(SWZ_BUFFER_TOO_SMALL), "buffer_too_small") == 0);
   CHECK(strcmp(swz_status_name(SWZ_OUT_OF_MEMORY), "out_of_memory") == 0);
-  CHECK(strcmp(swz_status_name((swz_status)1234), "unknown") == 0);
+  CHECK(strcmp(swz_status_name(1234), "unknown") == 0);
+  CHECK(strcmp(swz_status_name(-1), "unknown") == 0);
 }
 
 int main(void) {
