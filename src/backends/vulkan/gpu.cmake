@@ -40,9 +40,9 @@ target_sources(swz PRIVATE
   ${_swz_gpu_dir}/gpu_plan.cpp
   ${_swz_gpu_dir}/context.cpp
   ${_swz_spv_cpp})
-# The loader is a private dependency of the static library (it shows up as
-# $<LINK_ONLY:Vulkan::Vulkan> in the export, hence the package config
-# dependency); users of swz/gpu.hpp get the Vulkan headers.
+# The loader is a private dependency (cmake/install.cmake links an installed
+# static swz to the runtime libvulkan.so.1 by path); users of swz/gpu.hpp get
+# the Vulkan headers.
 target_link_libraries(swz PRIVATE Vulkan::Vulkan)
 if(TARGET Vulkan::Headers)
   target_link_libraries(swz PUBLIC Vulkan::Headers)
@@ -50,7 +50,6 @@ else()
   target_include_directories(swz SYSTEM PUBLIC $<BUILD_INTERFACE:${Vulkan_INCLUDE_DIRS}>)
 endif()
 target_compile_definitions(swz PUBLIC SWZ_HAVE_GPU=1)
-list(APPEND SWZ_CONFIG_DEPS Vulkan)
 
 if(SWZ_BENCH)
   # The benchmark's plain-copy reference shader, as SPIR-V words to #include.
