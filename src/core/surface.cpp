@@ -150,32 +150,39 @@ Status surface_linear_bytes(const Layout& layout, uint64_t* out_B) {
   return Status::Ok();
 }
 
-Status swizzle_surface(const Layout& layout, void* resource, uint64_t resource_size_B, const void* linear, uint64_t linear_size_B,
-                       const uint64_t* linear_offsets_B, const CopyOptions& options) {
+namespace {
+// Both directions: every subresource checked first, then one copy each.
+Status surface_copy(const Layout& layout, uint8_t* resource, uint64_t resource_size_B, uint8_t* linear, uint64_t linear_size_B,
+                    const uint64_t* linear_offsets_B, const CopyOptions& options, bool to_swizzled) {
   std::vector<uint64_t> offs;
   std::vector<BoxExtent> exts;
   SWZ_TRY(check_surface(layout, resource_size_B, linear_size_B, linear_offsets_B, &offs, &exts));
   if (!resource) return {Code::invalid_argument, "resource = null"};
   if (!linear) return {Code::invalid_argument, "linear = null"};
-  const uint8_t* lin = static_cast<const uint8_t*>(linear);
-  for (uint32_t i = 0; i < layout.subresource_count(); ++i)
-    SWZ_TRY(prefixed(i, write_to_subresource(layout, resource, resource_size_B, i, nullptr, lin + offs[i], linear_size_B - offs[i],
-                                             exts[i].row_B, exts[i].slice_B, options)));
+  for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
+    uint8_t* lin = linear + offs[i];
+    const uint64_t lin_size = linear_size_B - offs[i];
+    SWZ_TRY(prefixed(i, to_swizzled ? write_to_subresource(layout, resource, resource_size_B, i, nullptr, lin, lin_size,
+                                                           exts[i].row_B, exts[i].slice_B, options)
+                                    : read_from_subresource(lin, lin_size, exts[i].row_B, exts[i].slice_B, layout, resource,
+                                                            resource_size_B, i, nullptr, options)));
+  }
   return Status::Ok();
+}
+}  // namespace
+
+Status swizzle_surface(const Layout& layout, void* resource, uint64_t resource_size_B, const void* linear, uint64_t linear_size_B,
+                       const uint64_t* linear_offsets_B, const CopyOptions& options) {
+  // The linear side is only read.
+  return surface_copy(layout, static_cast<uint8_t*>(resource), resource_size_B,
+                      const_cast<uint8_t*>(static_cast<const uint8_t*>(linear)), linear_size_B, linear_offsets_B, options, true);
 }
 
 Status deswizzle_surface(const Layout& layout, void* linear, uint64_t linear_size_B, const void* resource, uint64_t resource_size_B,
                          const uint64_t* linear_offsets_B, const CopyOptions& options) {
-  std::vector<uint64_t> offs;
-  std::vector<BoxExtent> exts;
-  SWZ_TRY(check_surface(layout, resource_size_B, linear_size_B, linear_offsets_B, &offs, &exts));
-  if (!resource) return {Code::invalid_argument, "resource = null"};
-  if (!linear) return {Code::invalid_argument, "linear = null"};
-  uint8_t* lin = static_cast<uint8_t*>(linear);
-  for (uint32_t i = 0; i < layout.subresource_count(); ++i)
-    SWZ_TRY(prefixed(i, read_from_subresource(lin + offs[i], linear_size_B - offs[i], exts[i].row_B, exts[i].slice_B, layout, resource,
-                                              resource_size_B, i, nullptr, options)));
-  return Status::Ok();
+  // The resource is only read.
+  return surface_copy(layout, const_cast<uint8_t*>(static_cast<const uint8_t*>(resource)), resource_size_B,
+                      static_cast<uint8_t*>(linear), linear_size_B, linear_offsets_B, options, false);
 }
 
 }  // namespace swz

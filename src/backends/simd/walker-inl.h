@@ -590,6 +590,34 @@ struct TileLine {
 constexpr unsigned kMaxTileQuads = 256;   // blocks up to 64 KiB
 constexpr unsigned kMaxTileLines = 1024;  // blocks up to 64 KiB
 
+// The parts of box r outside its interior [ix0, ix1) x [iy0, iy1) x [iz0, iz1)
+// (elements, relative to the box), through the strip walker: the front and
+// back slabs, the top and bottom bands, the left and right columns. The block
+// kernels below handle the interior.
+template <class Mv>
+void WalkOutsideInterior(const Region& r, Direction dir, const Tuning& t, uint64_t eb, uint64_t ix0, uint64_t ix1,
+                         uint64_t iy0, uint64_t iy1, uint64_t iz0, uint64_t iz1) {
+  auto sub = [&](uint64_t x0, uint64_t x1, uint64_t y0, uint64_t y1, uint64_t z0, uint64_t z1) {
+    if (x0 >= x1 || y0 >= y1 || z0 >= z1) return;
+    Region s = r;
+    s.x0 = r.x0 + static_cast<uint32_t>(x0);
+    s.y0 = r.y0 + static_cast<uint32_t>(y0);
+    s.z0 = r.z0 + static_cast<uint32_t>(z0);
+    s.w = static_cast<uint32_t>(x1 - x0);
+    s.h = static_cast<uint32_t>(y1 - y0);
+    s.d = static_cast<uint32_t>(z1 - z0);
+    s.lin = r.lin + z0 * r.lin_depth_pitch + y0 * r.lin_row_pitch + x0 * eb;
+    Walker<Mv> w(s, dir, t);
+    w.Run();
+  };
+  sub(0, r.w, 0, r.h, 0, iz0);
+  sub(0, r.w, 0, r.h, iz1, r.d);
+  sub(0, r.w, 0, iy0, iz0, iz1);
+  sub(0, r.w, iy1, r.h, iz0, iz1);
+  sub(0, ix0, iy0, iy1, iz0, iz1);
+  sub(ix1, r.w, iy0, iy1, iz0, iz1);
+}
+
 template <class Mv>
 bool TileDeswizzle(const Region& r, const Tuning& t) {
   if (!Mv::kHasLine || !t.line_kernels || !t.tile_walk) return false;
@@ -685,26 +713,8 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   }
   // aligned 64-byte linear lines: stream them when the copy streams
   const bool st = r.streaming && pitches64 && ph0 % 16 == 0;
-  auto sub = [&](uint64_t x0, uint64_t x1, uint64_t y0, uint64_t y1, uint64_t z0, uint64_t z1) {
-    if (x0 >= x1 || y0 >= y1 || z0 >= z1) return;
-    Region s = r;
-    s.x0 = r.x0 + static_cast<uint32_t>(x0);
-    s.y0 = r.y0 + static_cast<uint32_t>(y0);
-    s.z0 = r.z0 + static_cast<uint32_t>(z0);
-    s.w = static_cast<uint32_t>(x1 - x0);
-    s.h = static_cast<uint32_t>(y1 - y0);
-    s.d = static_cast<uint32_t>(z1 - z0);
-    s.lin = r.lin + z0 * r.lin_depth_pitch + y0 * r.lin_row_pitch + x0 * eb;
-    Walker<Mv> w(s, Direction::ToLinear, t);
-    w.Run();
-  };
   // edges: front/back slabs, top/bottom bands, left/right columns
-  sub(0, r.w, 0, r.h, 0, iz0);
-  sub(0, r.w, 0, r.h, iz1, r.d);
-  sub(0, r.w, 0, iy0, iz0, iz1);
-  sub(0, r.w, iy1, r.h, iz0, iz1);
-  sub(0, ix0, iy0, iy1, iz0, iz1);
-  sub(ix1, r.w, iy0, iy1, iz0, iz1);
+  WalkOutsideInterior<Mv>(r, Direction::ToLinear, t, eb, ix0, ix1, iy0, iy1, iz0, iz1);
   // interior blocks
   const uint64_t B = g.B;
   const uint8_t* const swz = r.swz;
@@ -842,25 +852,7 @@ bool TileSwizzle(const Region& r, const Tuning& t) {
         for (unsigned k = 0; k < 3; ++k) c[k] ^= p.inverse[b][k];
     src[i] = c[2] * r.lin_depth_pitch + c[1] * P + c[0];
   }
-  auto sub = [&](uint64_t x0, uint64_t x1, uint64_t y0, uint64_t y1, uint64_t z0, uint64_t z1) {
-    if (x0 >= x1 || y0 >= y1 || z0 >= z1) return;
-    Region s = r;
-    s.x0 = r.x0 + static_cast<uint32_t>(x0);
-    s.y0 = r.y0 + static_cast<uint32_t>(y0);
-    s.z0 = r.z0 + static_cast<uint32_t>(z0);
-    s.w = static_cast<uint32_t>(x1 - x0);
-    s.h = static_cast<uint32_t>(y1 - y0);
-    s.d = static_cast<uint32_t>(z1 - z0);
-    s.lin = r.lin + z0 * r.lin_depth_pitch + y0 * r.lin_row_pitch + x0 * eb;
-    Walker<Mv> w(s, Direction::ToSwizzled, t);
-    w.Run();
-  };
-  sub(0, r.w, 0, r.h, 0, iz0);
-  sub(0, r.w, 0, r.h, iz1, r.d);
-  sub(0, r.w, 0, iy0, iz0, iz1);
-  sub(0, r.w, iy1, r.h, iz0, iz1);
-  sub(0, ix0, iy0, iy1, iz0, iz1);
-  sub(ix1, r.w, iy0, iy1, iz0, iz1);
+  WalkOutsideInterior<Mv>(r, Direction::ToSwizzled, t, eb, ix0, ix1, iy0, iy1, iz0, iz1);
   const uint64_t B = g.B;
   uint8_t* const swz = r.swz;
   const uint64_t first = 64 - ph;  // the block's first aligned line

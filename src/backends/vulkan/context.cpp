@@ -616,6 +616,9 @@ struct Context::Impl {
   // call may change is uploaded first so untouched bytes round-trip. Every
   // band is planned (and so every limit checked) before anything is
   // allocated; then each band goes up, is converted, and comes back.
+  Status host_subresource(const Layout& layout, uint8_t* resource, uint64_t resource_size, uint32_t subresource,
+                          const Box* box, uint8_t* linear, uint64_t linear_size, uint64_t lin_row_pitch,
+                          uint64_t lin_depth_pitch, bool to_swizzled);
   Status host_convert(const detail::GpuRegion& r0, bool to_swz, uint8_t* res_sub, uint8_t* lin) {
     detail::GpuRegion r = r0;
     r.swz_offset = 0;
@@ -1006,42 +1009,42 @@ Status Context::check_subresource(const Layout& layout, uint32_t subresource, co
   }
 }
 
+// Both host directions: validate, then convert through staging buffers.
+Status Context::Impl::host_subresource(const Layout& layout, uint8_t* resource, uint64_t resource_size, uint32_t subresource,
+                                       const Box* box, uint8_t* linear, uint64_t linear_size, uint64_t lin_row_pitch,
+                                       uint64_t lin_depth_pitch, bool to_swizzled) {
+  try {
+    detail::GpuRegion r;
+    bool empty = false;
+    SWZ_TRY(detail::resolve_region(layout, 0, resource_size, subresource, box, 0, linear_size, lin_row_pitch, lin_depth_pitch,
+                                   to_swizzled ? "source" : "destination", &r, &empty));
+    if (empty) return Status::Ok();
+    if (!resource) return {Code::invalid_argument, "resource = null"};
+    if (!linear) return {Code::invalid_argument, to_swizzled ? "source = null" : "destination = null"};
+    return host_convert(r, to_swizzled, resource + r.swz_offset, linear);
+  } catch (const std::bad_alloc&) {
+    return {Code::internal, "out of host memory"};
+  }
+}
+
 Status Context::write_to_subresource(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource,
                                      const Box* box, const void* src, uint64_t src_size, uint64_t src_row_pitch,
                                      uint64_t src_depth_pitch) {
   if (!impl_) return {Code::invalid_argument, "GPU context not created"};
-  try {
-    detail::GpuRegion r;
-    bool empty = false;
-    SWZ_TRY(detail::resolve_region(layout, 0, resource_size, subresource, box, 0, src_size, src_row_pitch, src_depth_pitch,
-                                   "source", &r, &empty));
-    if (empty) return Status::Ok();
-    if (!resource) return {Code::invalid_argument, "resource = null"};
-    if (!src) return {Code::invalid_argument, "source = null"};
-    return impl_->host_convert(r, true, static_cast<uint8_t*>(resource) + r.swz_offset,
-                               const_cast<uint8_t*>(static_cast<const uint8_t*>(src)));
-  } catch (const std::bad_alloc&) {
-    return {Code::internal, "out of host memory"};
-  }
+  // The source is only read: host_convert copies it into staging.
+  return impl_->host_subresource(layout, static_cast<uint8_t*>(resource), resource_size, subresource, box,
+                                 const_cast<uint8_t*>(static_cast<const uint8_t*>(src)), src_size, src_row_pitch,
+                                 src_depth_pitch, true);
 }
 
 Status Context::read_from_subresource(void* dst, uint64_t dst_size, uint64_t dst_row_pitch, uint64_t dst_depth_pitch,
                                       const Layout& layout, const void* resource, uint64_t resource_size,
                                       uint32_t subresource, const Box* box) {
   if (!impl_) return {Code::invalid_argument, "GPU context not created"};
-  try {
-    detail::GpuRegion r;
-    bool empty = false;
-    SWZ_TRY(detail::resolve_region(layout, 0, resource_size, subresource, box, 0, dst_size, dst_row_pitch, dst_depth_pitch,
-                                   "destination", &r, &empty));
-    if (empty) return Status::Ok();
-    if (!resource) return {Code::invalid_argument, "resource = null"};
-    if (!dst) return {Code::invalid_argument, "destination = null"};
-    return impl_->host_convert(r, false, const_cast<uint8_t*>(static_cast<const uint8_t*>(resource)) + r.swz_offset,
-                               static_cast<uint8_t*>(dst));
-  } catch (const std::bad_alloc&) {
-    return {Code::internal, "out of host memory"};
-  }
+  // The resource is only read: host_convert copies it into staging.
+  return impl_->host_subresource(layout, const_cast<uint8_t*>(static_cast<const uint8_t*>(resource)), resource_size,
+                                 subresource, box, static_cast<uint8_t*>(dst), dst_size, dst_row_pitch, dst_depth_pitch,
+                                 false);
 }
 
 }  // namespace swz::gpu
