@@ -590,6 +590,23 @@ struct TileLine {
 constexpr unsigned kMaxTileQuads = 256;   // blocks up to 64 KiB
 constexpr unsigned kMaxTileLines = 1024;  // blocks up to 64 KiB
 
+// The whole blocks inside box r, as box-relative element ranges [ix0, ix1) x
+// [iy0, iy1) x [iz0, iz1) (blocks of wb x hb x db elements, counted after the
+// pre-swizzle offsets); false when the box holds no whole block.
+inline bool BoxInterior(const Region& r, uint64_t eb, uint64_t wb, uint64_t hb, uint64_t db, uint64_t* ix0, uint64_t* ix1,
+                        uint64_t* iy0, uint64_t* iy1, uint64_t* iz0, uint64_t* iz1) {
+  auto interior = [](uint64_t a0, uint64_t n, uint64_t pre, uint64_t blk, uint64_t* i0, uint64_t* i1) {
+    const uint64_t s = a0 + pre, e = s + n;
+    const uint64_t bs = (s + blk - 1) / blk * blk, be = e / blk * blk;
+    if (bs >= be) return false;
+    *i0 = bs - s;
+    *i1 = be - s;
+    return true;
+  };
+  return interior(r.x0, r.w, r.pre[0] / eb, wb, ix0, ix1) && interior(r.y0, r.h, r.pre[1], hb, iy0, iy1) &&
+         interior(r.z0, r.d, r.pre[2], db, iz0, iz1);
+}
+
 // The parts of box r outside its interior [ix0, ix1) x [iy0, iy1) x [iz0, iz1)
 // (elements, relative to the box), through the strip walker: the front and
 // back slabs, the top and bottom bands, the left and right columns. The block
@@ -634,18 +651,8 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   const uint64_t hb = uint64_t{1} << p.ext_log2[1];
   const uint64_t db = uint64_t{1} << p.ext_log2[2];
   // interior, box-relative element coordinates
-  auto interior = [](uint64_t a0, uint64_t n, uint64_t pre, uint64_t blk, uint64_t* i0, uint64_t* i1) {
-    const uint64_t s = a0 + pre, e = s + n;
-    const uint64_t bs = (s + blk - 1) / blk * blk, be = e / blk * blk;
-    if (bs >= be) return false;
-    *i0 = bs - s;
-    *i1 = be - s;
-    return true;
-  };
   uint64_t ix0, ix1, iy0, iy1, iz0, iz1;
-  if (!interior(r.x0, r.w, r.pre[0] / eb, wb, &ix0, &ix1) || !interior(r.y0, r.h, r.pre[1], hb, &iy0, &iy1) ||
-      !interior(r.z0, r.d, r.pre[2], db, &iz0, &iz1))
-    return false;
+  if (!BoxInterior(r, eb, wb, hb, db, &ix0, &ix1, &iy0, &iy1, &iz0, &iz1)) return false;
   // Too few whole blocks to repay the schedule: leave it to the strip walker.
   const uint64_t nblocks = (ix1 - ix0) / wb * ((iy1 - iy0) / hb) * ((iz1 - iz0) / db);
   if (nblocks * g.B < t.tile_walk_min_bytes || nblocks < 2) return false;
@@ -819,18 +826,8 @@ bool TileSwizzle(const Region& r, const Tuning& t) {
   const uint64_t wb = wbytes / eb;  // block extent in elements
   const uint64_t hb = uint64_t{1} << p.ext_log2[1];
   const uint64_t db = uint64_t{1} << p.ext_log2[2];
-  auto interior = [](uint64_t a0, uint64_t n, uint64_t pre, uint64_t blk, uint64_t* i0, uint64_t* i1) {
-    const uint64_t s = a0 + pre, e = s + n;
-    const uint64_t bs = (s + blk - 1) / blk * blk, be = e / blk * blk;
-    if (bs >= be) return false;
-    *i0 = bs - s;
-    *i1 = be - s;
-    return true;
-  };
   uint64_t ix0, ix1, iy0, iy1, iz0, iz1;
-  if (!interior(r.x0, r.w, r.pre[0] / eb, wb, &ix0, &ix1) || !interior(r.y0, r.h, r.pre[1], hb, &iy0, &iy1) ||
-      !interior(r.z0, r.d, r.pre[2], db, &iz0, &iz1))
-    return false;
+  if (!BoxInterior(r, eb, wb, hb, db, &ix0, &ix1, &iy0, &iy1, &iz0, &iz1)) return false;
   const uint64_t nblocks = (ix1 - ix0) / wb * ((iy1 - iy0) / hb) * ((iz1 - iz0) / db);
   if (nblocks < 2) return false;
   // A block reads hb x db linear rows; on 4 KiB pages each is a page of its
