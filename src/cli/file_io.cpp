@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "common.hpp"
+#include "progress.hpp"
 
 namespace swz::cli {
 namespace {
@@ -68,13 +69,17 @@ uint64_t file_size(const std::string& path) {
   return static_cast<uint64_t>(st.st_size);
 }
 
-std::vector<uint8_t> allocate(uint64_t bytes, const std::string& what) {
+void check_allocation(uint64_t bytes, const std::string& what) {
   if (bytes > std::numeric_limits<size_t>::max() / 2)
     fail(what + " needs " + bytes_text(bytes) + ", which this machine cannot address");
   uint64_t avail = available_memory();
   if (bytes > avail)
     fail(what + " needs " + bytes_text(bytes) + ", more than the memory available on this machine (" +
          bytes_text(avail) + ")");
+}
+
+std::vector<uint8_t> allocate(uint64_t bytes, const std::string& what) {
+  check_allocation(bytes, what);
   try {
     return std::vector<uint8_t>(static_cast<size_t>(bytes));
   } catch (const std::bad_alloc&) {
@@ -238,10 +243,10 @@ void AtomicOutput::discard() noexcept {
   if (!tmp_.empty()) unlink(tmp_.c_str());
 }
 
-void AtomicOutput::write(const void* data, uint64_t bytes) {
+void AtomicOutput::write(const void* data, uint64_t bytes, Progress* progress) {
   const auto* p = static_cast<const uint8_t*>(data);
   while (bytes > 0) {
-    size_t chunk = static_cast<size_t>(std::min<uint64_t>(bytes, uint64_t{1} << 30));
+    size_t chunk = static_cast<size_t>(std::min<uint64_t>(bytes, uint64_t{16} << 20));
     ssize_t n = ::write(fd_, p, chunk);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -249,6 +254,7 @@ void AtomicOutput::write(const void* data, uint64_t bytes) {
     }
     p += n;
     bytes -= static_cast<uint64_t>(n);
+    if (progress) progress->add(static_cast<uint64_t>(n));
   }
 }
 
@@ -303,9 +309,9 @@ bool same_file(const std::string& a, const std::string& b) {
   return stat(a.c_str(), &sa) == 0 && stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-void write_file_atomic(const std::string& path, const void* data, uint64_t bytes) {
+void write_file_atomic(const std::string& path, const void* data, uint64_t bytes, Progress* progress) {
   AtomicOutput out(path);
-  out.write(data, bytes);
+  out.write(data, bytes, progress);
   out.commit();
 }
 

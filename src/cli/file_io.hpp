@@ -6,12 +6,18 @@
 
 namespace swz::cli {
 
+class Progress;
+
 /// Size of a regular file; throws Error when it cannot be read.
 uint64_t file_size(const std::string& path);
 
 /// Reads the first `bytes` bytes of `path` into `out` (allocated with
 /// allocate()); throws Error when the file is shorter or unreadable.
 void read_file_prefix(const std::string& path, uint64_t bytes, std::vector<uint8_t>* out);
+
+/// Throws Error naming `what` when `bytes` cannot be addressed or exceeds the
+/// memory available on this machine (MemAvailable + SwapFree).
+void check_allocation(uint64_t bytes, const std::string& what);
 
 /// A zero-filled buffer of `bytes` bytes. Throws Error (not bad_alloc) when the
 /// size exceeds the memory available on this machine or the allocation fails;
@@ -34,7 +40,8 @@ class AtomicOutput {
   AtomicOutput(const AtomicOutput&) = delete;
   AtomicOutput& operator=(const AtomicOutput&) = delete;
 
-  void write(const void* data, uint64_t bytes);
+  /// Writes in chunks of at most 16 MiB, counting them on `progress` if given.
+  void write(const void* data, uint64_t bytes, Progress* progress = nullptr);
   void commit();
   const std::string& path() const { return path_; }
 
@@ -58,6 +65,6 @@ class AtomicOutput {
 bool same_file(const std::string& a, const std::string& b);
 
 /// Writes a whole buffer to `path` through AtomicOutput.
-void write_file_atomic(const std::string& path, const void* data, uint64_t bytes);
+void write_file_atomic(const std::string& path, const void* data, uint64_t bytes, Progress* progress = nullptr);
 
 }  // namespace swz::cli
