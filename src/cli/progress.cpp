@@ -73,6 +73,7 @@ void Progress::finish() {
   if (shown_) {
     std::fputs("\r\033[K", stderr);
     std::fflush(stderr);
+    shown_ = false;
   }
   active_ = false;
 }

@@ -25,7 +25,6 @@ class Progress {
   void add(uint64_t bytes);
   /// Erases the line if it was shown; later add() calls draw nothing.
   void finish();
-  bool shown() const { return shown_; }
 
  private:
   void draw(double elapsed_s);
