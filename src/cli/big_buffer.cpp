@@ -34,6 +34,7 @@ extern "C" void on_sigbus(int) {
   if (g_sigbus_length > 0) {
     ssize_t ignored = ::write(STDERR_FILENO, g_sigbus_message, g_sigbus_length);
     (void)ignored;
+    remove_temp_file_from_signal();
     _exit(1);
   }
   std::signal(SIGBUS, SIG_DFL);
@@ -85,6 +86,22 @@ BigBuffer& BigBuffer::operator=(BigBuffer&& o) noexcept {
     size_ = std::exchange(o.size_, 0);
   }
   return *this;
+}
+
+OutputSpace::OutputSpace(AtomicOutput& file, uint64_t bytes, const std::string& what) : file_(file), size_(bytes) {
+  data_ = file_.map(bytes);
+  if (!data_) {
+    buffer_ = BigBuffer(bytes, what);
+    data_ = buffer_.data();
+  }
+}
+
+void OutputSpace::finish(Progress* progress) {
+  if (buffer_.size() > 0) {
+    file_.write(buffer_.data(), buffer_.size(), progress);
+  } else if (progress) {
+    progress->add(size_);
+  }
 }
 
 BigBuffer read_file_big(const std::string& path, uint64_t bytes, Progress* progress) {

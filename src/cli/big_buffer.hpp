@@ -6,6 +6,7 @@
 namespace swz::cli {
 
 class Progress;
+class AtomicOutput;
 
 /// A large byte buffer: an anonymous private mapping, or a file mapped
 /// read-only (read_file_big). Its pages read as
@@ -32,6 +33,24 @@ class BigBuffer {
   uint64_t size() const { return size_; }
 
  private:
+  uint8_t* data_ = nullptr;
+  uint64_t size_ = 0;
+};
+
+/// Space for an output of `bytes` bytes that starts as zeros: the mapped
+/// output file (AtomicOutput::map) where possible, else a BigBuffer that
+/// finish() writes to the file in chunks. finish() counts the bytes on
+/// `progress`; then commit the AtomicOutput.
+class OutputSpace {
+ public:
+  OutputSpace(AtomicOutput& file, uint64_t bytes, const std::string& what);
+  uint8_t* data() { return data_; }
+  uint64_t size() const { return size_; }
+  void finish(Progress* progress);
+
+ private:
+  AtomicOutput& file_;
+  BigBuffer buffer_;
   uint8_t* data_ = nullptr;
   uint64_t size_ = 0;
 };

@@ -1,6 +1,7 @@
 #include "file_io.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -229,7 +230,30 @@ AtomicOutput::~AtomicOutput() {
   if (!committed_) discard();
 }
 
+uint8_t* AtomicOutput::map(uint64_t bytes) {
+  if (direct_ || fd_ < 0 || map_ || bytes == 0 || bytes > std::numeric_limits<size_t>::max() / 2) return nullptr;
+  const char* no_map = std::getenv("SWZ_TEST_NO_MMAP");
+  if (no_map && *no_map == '1') return nullptr;
+  if (::fallocate(fd_, 0, 0, static_cast<off_t>(bytes)) != 0) {
+    if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL) return nullptr;
+    fail("cannot write '" + path_ + "': " + errno_text());
+  }
+  void* p = mmap(nullptr, static_cast<size_t>(bytes), PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+  if (p == MAP_FAILED) {
+    if (ftruncate(fd_, 0) != 0) fail("cannot write '" + path_ + "': " + errno_text());
+    return nullptr;
+  }
+  madvise(p, static_cast<size_t>(bytes), MADV_SEQUENTIAL);
+  map_ = p;
+  map_bytes_ = bytes;
+  return static_cast<uint8_t*>(p);
+}
+
 void AtomicOutput::discard() noexcept {
+  if (map_) {
+    munmap(map_, static_cast<size_t>(map_bytes_));
+    map_ = nullptr;
+  }
   if (direct_) {
     if (fd_ > STDERR_FILENO) close(fd_);
     fd_ = -1;
@@ -265,6 +289,13 @@ void AtomicOutput::commit() {
     committed_ = true;
     if (fd > STDERR_FILENO && close(fd) != 0) fail("cannot write '" + path_ + "': " + errno_text());
     return;
+  }
+  if (map_) {
+    // The written pages are in the page cache, like write()'s; no msync
+    // needed for the renamed file to show them.
+    int rc = munmap(map_, static_cast<size_t>(map_bytes_));
+    map_ = nullptr;
+    if (rc != 0) fail("cannot write '" + path_ + "': " + errno_text());
   }
   mode_t mode = mode_;
   if (!keep_mode_) {
@@ -302,6 +333,10 @@ void AtomicOutput::commit() {
     fail("cannot rename '" + tmp_ + "' to '" + target_ + "': " + errno_text());
   committed_ = true;
   g_tmp_live = 0;
+}
+
+void remove_temp_file_from_signal() noexcept {
+  if (g_tmp_live) unlink(g_tmp_path);
 }
 
 bool same_file(const std::string& a, const std::string& b) {

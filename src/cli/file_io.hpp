@@ -42,6 +42,15 @@ class AtomicOutput {
 
   /// Writes in chunks of at most 16 MiB, counting them on `progress` if given.
   void write(const void* data, uint64_t bytes, Progress* progress = nullptr);
+  /// Sizes the output file to `bytes` (fallocate, so a full disk is an error
+  /// here, not a SIGBUS later) and maps it writable: the caller fills the
+  /// returned memory, which starts as zeros, and commit() unmaps it. Returns
+  /// nullptr, with nothing changed, where that is not possible (standard
+  /// output, a device or FIFO, a filesystem without fallocate or shared
+  /// mappings, zero bytes, SWZ_TEST_NO_MMAP=1): then write() the data instead.
+  /// Throws Error "cannot write 'OUT': ..." when the size cannot be reserved
+  /// (no space, past RLIMIT_FSIZE). Call at most once, before any write().
+  uint8_t* map(uint64_t bytes);
   void commit();
   const std::string& path() const { return path_; }
 
@@ -52,6 +61,8 @@ class AtomicOutput {
   std::string target_;  ///< OUT after following symbolic links
   std::string tmp_;     ///< named temporary file, once there is one
   int fd_ = -1;
+  void* map_ = nullptr;   ///< the mapped output file, once map() succeeded
+  uint64_t map_bytes_ = 0;
   bool committed_ = false;
   bool direct_ = false;  ///< "-", a device or a FIFO: written in place
   bool unnamed_ = false; ///< fd_ is an O_TMPFILE file
@@ -59,6 +70,10 @@ class AtomicOutput {
   unsigned mode_ = 0;
   unsigned uid_ = 0, gid_ = 0;
 };
+
+/// Removes the named temporary file of an AtomicOutput in flight, if any.
+/// Async-signal-safe: for signal handlers that end the process.
+void remove_temp_file_from_signal() noexcept;
 
 /// True when `a` and `b` name the same existing file (same st_dev and st_ino
 /// after following symbolic links: the same path, a hard link or a link).

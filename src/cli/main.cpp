@@ -150,9 +150,13 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
   Progress progress("swizzle", expected + expected + layout.size(), !g_quiet);
   BigBuffer linear = read_file_big(in, expected, &progress);
   note(packed_note(layout, "their bytes in the input are skipped and the tail is left zero"));
-  // Not pre-filled: its pages read as zero until written, so the bytes no
-  // subresource covers (padding, the packed mip tail) stay zero.
-  BigBuffer resource(layout.size(), "the " + t.layout_arg + " resource");
+  // The resource is built in place: in the mapped output file, else in a
+  // buffer written out afterwards. Neither is pre-filled: both read as zero
+  // until written, so the bytes no subresource covers (padding, the packed
+  // mip tail) stay zero.
+  check_allocation(layout.size(), "the " + t.layout_arg + " resource");
+  AtomicOutput file(out);
+  OutputSpace resource(file, layout.size(), "the " + t.layout_arg + " resource");
   uint64_t at = 0;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
     const SubresourceLayout& s = layout.sub(i);
@@ -164,7 +168,8 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
     progress.add(p.bytes);
   }
   linear = BigBuffer();  // give its memory back before the write
-  write_file_atomic(out, resource.data(), resource.size(), &progress);
+  resource.finish(&progress);
+  file.commit();
   progress.finish();
   say("swizzled " + in + " (" + t.describe() + ") into " + out + ": " + t.layout_arg + ", " +
       std::to_string(layout.subresource_count()) + " subresource(s), " + bytes_text(layout.size()));
@@ -211,15 +216,23 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     fail(sub_name(layout.sub(sub), t.desc) + " lies in the D3D12 packed mip tail, whose layout is adapter-specific; "
          "swz cannot read it");
   if (!have_sub && !png) note(packed_note(layout, "written as zeros"));
-  // Not pre-filled: its pages read as zero until written, so packed
-  // subresources, which are skipped, come out as zeros.
-  BigBuffer linear(total, "the linear output");
+  // Raw output is built in place (the mapped output file, else a buffer
+  // written out afterwards); PNG output in a buffer. Not pre-filled: both
+  // read as zero until written, so packed subresources come out as zeros.
+  check_allocation(total, "the linear output");
+  std::optional<AtomicOutput> raw_file;
+  if (!png) raw_file.emplace(out);
+  BigBuffer png_linear;
+  std::optional<OutputSpace> raw_linear;
+  if (png) png_linear = BigBuffer(total, "the linear output");
+  else raw_linear.emplace(*raw_file, total, "the linear output");
+  uint8_t* linear = png ? png_linear.data() : raw_linear->data();
   uint64_t at = 0;
   for (uint32_t i : which) {
     const SubresourceLayout& s = layout.sub(i);
     Packed p = packed_of(s);
     if (!s.packed)  // packed ones are left zero
-      check(copier.read(linear.data() + at, p.bytes, p.row, p.slice, layout, resource.data(), resource.size(), i),
+      check(copier.read(linear + at, p.bytes, p.row, p.slice, layout, resource.data(), resource.size(), i),
             "cannot read " + sub_name(s, t.desc));
     at += p.bytes;
     progress.add(p.bytes);
@@ -232,16 +245,17 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     uint64_t rows = uint64_t(s.height_el) * s.depth;
     if (rows > UINT32_MAX) fail("the PNG would have more than 2^32 rows");
     AtomicOutput file(out);
-    write_png(file, linear.data(), s.width_el, static_cast<uint32_t>(rows), t.format);
+    write_png(file, linear, s.width_el, static_cast<uint32_t>(rows), t.format);
     file.commit();
     say("deswizzled " + sub_name(s, t.desc) + " of " + in + " (" + t.describe() + ", " + t.layout_arg + ") into " + out +
         ": " + std::to_string(s.width) + "x" + std::to_string(rows) + " PNG" +
         (s.depth > 1 ? " (" + std::to_string(s.depth) + " depth slices stacked vertically)" : std::string()));
   } else {
-    write_file_atomic(out, linear.data(), linear.size(), &progress);
+    raw_linear->finish(&progress);
+    raw_file->commit();
     progress.finish();
     say("deswizzled " + std::to_string(which.size()) + " subresource(s) of " + in + " (" + t.describe() + ", " +
-        t.layout_arg + ") into " + out + ": " + bytes_text(linear.size()) + " raw, tightly packed");
+        t.layout_arg + ") into " + out + ": " + bytes_text(total) + " raw, tightly packed");
   }
 }
 
