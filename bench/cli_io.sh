@@ -50,7 +50,6 @@ timed_ns() {
   t1=$(date +%s%N)
   echo "$(( (t1 - t0) / 1000 )) $rss"
 }
-export -f run_swizzle run_deswizzle run_cp 2>/dev/null || true
 
 declare -a t_sw t_de t_cp r_sw r_de r_cp
 for ((i = 0; i < REPS; ++i)); do

@@ -244,6 +244,12 @@ uint8_t* AtomicOutput::map(uint64_t bytes) {
     return nullptr;
   }
   madvise(p, static_cast<size_t>(bytes), MADV_SEQUENTIAL);
+#ifdef MADV_POPULATE_WRITE
+  // Fault the pages in writable in one call (Linux 5.14+; an error, e.g.
+  // EINVAL on an older kernel, just leaves them to fault one by one): a
+  // swizzle writes in tile order, where one fault per page costs ~15%.
+  madvise(p, static_cast<size_t>(bytes), MADV_POPULATE_WRITE);
+#endif
   map_ = p;
   map_bytes_ = bytes;
   return static_cast<uint8_t*>(p);
