@@ -6,12 +6,18 @@
 
 namespace swz::cli {
 
+class Progress;
+
 /// Size of a regular file; throws Error when it cannot be read.
 uint64_t file_size(const std::string& path);
 
 /// Reads the first `bytes` bytes of `path` into `out` (allocated with
 /// allocate()); throws Error when the file is shorter or unreadable.
 void read_file_prefix(const std::string& path, uint64_t bytes, std::vector<uint8_t>* out);
+
+/// Throws Error naming `what` when `bytes` cannot be addressed or exceeds the
+/// memory available on this machine (MemAvailable + SwapFree).
+void check_allocation(uint64_t bytes, const std::string& what);
 
 /// A zero-filled buffer of `bytes` bytes. Throws Error (not bad_alloc) when the
 /// size exceeds the memory available on this machine or the allocation fails;
@@ -34,7 +40,17 @@ class AtomicOutput {
   AtomicOutput(const AtomicOutput&) = delete;
   AtomicOutput& operator=(const AtomicOutput&) = delete;
 
-  void write(const void* data, uint64_t bytes);
+  /// Writes in chunks of at most 16 MiB, counting them on `progress` if given.
+  void write(const void* data, uint64_t bytes, Progress* progress = nullptr);
+  /// Sizes the output file to `bytes` (fallocate, so a full disk is an error
+  /// here, not a SIGBUS later) and maps it writable: the caller fills the
+  /// returned memory, which starts as zeros, and commit() unmaps it. Returns
+  /// nullptr, with nothing changed, where that is not possible (standard
+  /// output, a device or FIFO, a filesystem without fallocate or shared
+  /// mappings, zero bytes, SWZ_TEST_NO_MMAP=1): then write() the data instead.
+  /// Throws Error "cannot write 'OUT': ..." when the size cannot be reserved
+  /// (no space, past RLIMIT_FSIZE). Call at most once, before any write().
+  uint8_t* map(uint64_t bytes);
   void commit();
   const std::string& path() const { return path_; }
 
@@ -45,6 +61,8 @@ class AtomicOutput {
   std::string target_;  ///< OUT after following symbolic links
   std::string tmp_;     ///< named temporary file, once there is one
   int fd_ = -1;
+  void* map_ = nullptr;   ///< the mapped output file, once map() succeeded
+  uint64_t map_bytes_ = 0;
   bool committed_ = false;
   bool direct_ = false;  ///< "-", a device or a FIFO: written in place
   bool unnamed_ = false; ///< fd_ is an O_TMPFILE file
@@ -53,11 +71,15 @@ class AtomicOutput {
   unsigned uid_ = 0, gid_ = 0;
 };
 
+/// Removes the named temporary file of an AtomicOutput in flight, if any.
+/// Async-signal-safe: for signal handlers that end the process.
+void remove_temp_file_from_signal() noexcept;
+
 /// True when `a` and `b` name the same existing file (same st_dev and st_ino
 /// after following symbolic links: the same path, a hard link or a link).
 bool same_file(const std::string& a, const std::string& b);
 
 /// Writes a whole buffer to `path` through AtomicOutput.
-void write_file_atomic(const std::string& path, const void* data, uint64_t bytes);
+void write_file_atomic(const std::string& path, const void* data, uint64_t bytes, Progress* progress = nullptr);
 
 }  // namespace swz::cli

@@ -10,11 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "big_buffer.hpp"
 #include "common.hpp"
 #include "dds_cli.hpp"
 #include "file_io.hpp"
 #include "identify_cli.hpp"
 #include "image_io.hpp"
+#include "progress.hpp"
 #include "swz/layout_names.hpp"
 #include "swz/address.hpp"
 #include "swz/canonicalize.hpp"
@@ -144,23 +146,31 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
   if (have != expected)
     fail("raw input '" + in + "' has " + bytes_text(have) + " but a " + t.describe() + " texture needs exactly " +
          bytes_text(expected) + " (every subresource tightly packed, in subresource order)");
-  std::vector<uint8_t> linear;
-  read_file_prefix(in, expected, &linear);
-  std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
+  // Work: read the input, convert it, write the resource.
+  Progress progress("swizzle", expected + expected + layout.size(), !g_quiet);
+  BigBuffer linear = read_file_big(in, expected, &progress);
   note(packed_note(layout, "their bytes in the input are skipped and the tail is left zero"));
+  // The resource is built in place: in the mapped output file, else in a
+  // buffer written out afterwards. Neither is pre-filled: both read as zero
+  // until written, so the bytes no subresource covers (padding, the packed
+  // mip tail) stay zero.
+  check_allocation(layout.size(), "the " + t.layout_arg + " resource");
+  AtomicOutput file(out);
+  OutputSpace resource(file, layout.size(), "the " + t.layout_arg + " resource");
   uint64_t at = 0;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
     const SubresourceLayout& s = layout.sub(i);
     Packed p = packed_of(s);
-    if (s.packed) {
-      at += p.bytes;
-      continue;
-    }
-    check(copier.write(layout, resource.data(), resource.size(), i, linear.data() + at, p.bytes, p.row, p.slice),
-          "cannot write " + sub_name(s, t.desc));
+    if (!s.packed)
+      check(copier.write(layout, resource.data(), resource.size(), i, linear.data() + at, p.bytes, p.row, p.slice),
+            "cannot write " + sub_name(s, t.desc));
     at += p.bytes;
+    progress.add(p.bytes);
   }
-  write_file_atomic(out, resource.data(), resource.size());
+  linear = BigBuffer();  // give its memory back before the write
+  resource.finish(&progress);
+  file.commit();
+  progress.finish();
   say("swizzled " + in + " (" + t.describe() + ") into " + out + ": " + t.layout_arg + ", " +
       std::to_string(layout.subresource_count()) + " subresource(s), " + bytes_text(layout.size()));
 }
@@ -192,47 +202,60 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
          t.describe() + " texture spans in layout " + t.layout_arg);
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
-  std::vector<uint8_t> resource;
-  read_file_prefix(in, layout.size(), &resource);
-
-  if ((have_sub || png) && layout.sub(sub).packed)
-    fail(sub_name(layout.sub(sub), t.desc) + " lies in the D3D12 packed mip tail, whose layout is adapter-specific; "
-         "swz cannot read it");
-  if (!have_sub && !png) note(packed_note(layout, "written as zeros"));
   std::vector<uint32_t> which;
   if (have_sub || png) which.push_back(sub);
   else
     for (uint32_t i = 0; i < layout.subresource_count(); ++i) which.push_back(i);
   uint64_t total = 0;
   for (uint32_t i : which) total += packed_subresource_bytes(layout.sub(i));
-  std::vector<uint8_t> linear = allocate(total, "the linear output");
+  // Work: read the resource, convert it, write the raw output (PNG encoding
+  // is not counted).
+  Progress progress("deswizzle", layout.size() + total + (png ? 0 : total), !g_quiet);
+  BigBuffer resource = read_file_big(in, layout.size(), &progress);
+  if ((have_sub || png) && layout.sub(sub).packed)
+    fail(sub_name(layout.sub(sub), t.desc) + " lies in the D3D12 packed mip tail, whose layout is adapter-specific; "
+         "swz cannot read it");
+  if (!have_sub && !png) note(packed_note(layout, "written as zeros"));
+  // Raw output is built in place (the mapped output file, else a buffer
+  // written out afterwards); PNG output in a buffer. Not pre-filled: both
+  // read as zero until written, so packed subresources come out as zeros.
+  check_allocation(total, "the linear output");
+  std::optional<AtomicOutput> raw_file;
+  if (!png) raw_file.emplace(out);
+  BigBuffer png_linear;
+  std::optional<OutputSpace> raw_linear;
+  if (png) png_linear = BigBuffer(total, "the linear output");
+  else raw_linear.emplace(*raw_file, total, "the linear output");
+  uint8_t* linear = png ? png_linear.data() : raw_linear->data();
   uint64_t at = 0;
   for (uint32_t i : which) {
     const SubresourceLayout& s = layout.sub(i);
     Packed p = packed_of(s);
-    if (s.packed) {  // left zero
-      at += p.bytes;
-      continue;
-    }
-    check(copier.read(linear.data() + at, p.bytes, p.row, p.slice, layout, resource.data(), resource.size(), i),
-          "cannot read " + sub_name(s, t.desc));
+    if (!s.packed)  // packed ones are left zero
+      check(copier.read(linear + at, p.bytes, p.row, p.slice, layout, resource.data(), resource.size(), i),
+            "cannot read " + sub_name(s, t.desc));
     at += p.bytes;
+    progress.add(p.bytes);
   }
+  resource = BigBuffer();  // give its memory back before the write
   if (png) {
+    progress.finish();
     const SubresourceLayout& s = layout.sub(sub);
     // A 3D subresource's tight slices, one under the other, form one image.
     uint64_t rows = uint64_t(s.height_el) * s.depth;
     if (rows > UINT32_MAX) fail("the PNG would have more than 2^32 rows");
     AtomicOutput file(out);
-    write_png(file, linear.data(), s.width_el, static_cast<uint32_t>(rows), t.format);
+    write_png(file, linear, s.width_el, static_cast<uint32_t>(rows), t.format);
     file.commit();
     say("deswizzled " + sub_name(s, t.desc) + " of " + in + " (" + t.describe() + ", " + t.layout_arg + ") into " + out +
         ": " + std::to_string(s.width) + "x" + std::to_string(rows) + " PNG" +
         (s.depth > 1 ? " (" + std::to_string(s.depth) + " depth slices stacked vertically)" : std::string()));
   } else {
-    write_file_atomic(out, linear.data(), linear.size());
+    raw_linear->finish(&progress);
+    raw_file->commit();
+    progress.finish();
     say("deswizzled " + std::to_string(which.size()) + " subresource(s) of " + in + " (" + t.describe() + ", " +
-        t.layout_arg + ") into " + out + ": " + bytes_text(linear.size()) + " raw, tightly packed");
+        t.layout_arg + ") into " + out + ": " + bytes_text(total) + " raw, tightly packed");
   }
 }
 

@@ -1,0 +1,81 @@
+#include "progress.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace swz::cli {
+namespace {
+
+// "12.3 MiB": binary units, one decimal.
+std::string short_bytes(double n) {
+  static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int u = 0;
+  while (n >= 1024.0 && u < 5) {
+    n /= 1024.0;
+    ++u;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", n, units[u]);
+  return buf;
+}
+
+// "1:05" or "1:02:03"; "--:--" when unknown.
+std::string clock_text(double s) {
+  if (!(s >= 0.0) || s > 359999.0) return "--:--";
+  auto t = static_cast<unsigned long>(s + 0.5);
+  char buf[32];
+  if (t >= 3600)
+    std::snprintf(buf, sizeof buf, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%lu:%02lu", t / 60, t % 60);
+  return buf;
+}
+
+}  // namespace
+
+Progress::Progress(std::string label, uint64_t total_B, bool enabled)
+    : label_(std::move(label)), total_B_(total_B), start_(Clock::now()) {
+  active_ = enabled && total_B_ > 0 && isatty(STDERR_FILENO) == 1;
+  if (const char* d = std::getenv("SWZ_TEST_PROGRESS_AFTER_MS"); d && *d) delay_s_ = std::atof(d) / 1000.0;
+}
+
+Progress::~Progress() { finish(); }
+
+void Progress::add(uint64_t bytes) {
+  done_B_ = std::min(total_B_, done_B_ + bytes);
+  if (!active_) return;
+  double elapsed_s = std::chrono::duration<double>(Clock::now() - start_).count();
+  if (elapsed_s < delay_s_) return;
+  if (shown_ && elapsed_s - last_draw_s_ < 0.1 && done_B_ < total_B_) return;
+  draw(elapsed_s);
+}
+
+void Progress::draw(double elapsed_s) {
+  constexpr int kBar = 24;
+  double frac = total_B_ ? static_cast<double>(done_B_) / static_cast<double>(total_B_) : 1.0;
+  int fill = static_cast<int>(frac * kBar);
+  std::string bar(static_cast<size_t>(fill), '#');
+  bar.resize(kBar, '.');
+  double rate = elapsed_s > 0 ? static_cast<double>(done_B_) / elapsed_s : 0.0;
+  double eta = rate > 0 ? static_cast<double>(total_B_ - done_B_) / rate : -1.0;
+  std::fprintf(stderr, "\r\033[Kswz %s [%s] %3d%% %s / %s  %s/s  ETA %s", label_.c_str(), bar.c_str(),
+               static_cast<int>(frac * 100.0), short_bytes(static_cast<double>(done_B_)).c_str(),
+               short_bytes(static_cast<double>(total_B_)).c_str(), short_bytes(rate).c_str(), clock_text(eta).c_str());
+  std::fflush(stderr);
+  shown_ = true;
+  last_draw_s_ = elapsed_s;
+}
+
+void Progress::finish() {
+  if (shown_) {
+    std::fputs("\r\033[K", stderr);
+    std::fflush(stderr);
+    shown_ = false;
+  }
+  active_ = false;
+}
+
+}  // namespace swz::cli

@@ -1,0 +1,42 @@
+// swz CLI — a progress line on stderr for long jobs.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace swz::cli {
+
+/// A one-line progress bar on standard error: label, bar, bytes done / total,
+/// rate and ETA, redrawn in place with '\r'. It shows only when `enabled`,
+/// stderr is a terminal and the job has run for more than 0.5 s (the
+/// environment variable SWZ_TEST_PROGRESS_AFTER_MS overrides the delay, for
+/// tests); at most 10 redraws a second. The destructor (or finish()) erases
+/// the line, so a finished job leaves stderr as it would be without it.
+/// "Bytes" are units of work: a job that reads, converts and writes N bytes
+/// counts 3N.
+class Progress {
+ public:
+  Progress(std::string label, uint64_t total_B, bool enabled);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+
+  /// Counts `bytes` more bytes done and redraws when due.
+  void add(uint64_t bytes);
+  /// Erases the line if it was shown; later add() calls draw nothing.
+  void finish();
+
+ private:
+  void draw(double elapsed_s);
+  using Clock = std::chrono::steady_clock;
+  std::string label_;
+  uint64_t total_B_ = 0;
+  uint64_t done_B_ = 0;
+  bool active_ = false;
+  bool shown_ = false;
+  double delay_s_ = 0.5;
+  Clock::time_point start_;
+  double last_draw_s_ = -1.0;
+};
+
+}  // namespace swz::cli

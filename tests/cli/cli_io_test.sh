@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Raw file I/O of swz swizzle / deswizzle without zero-fill passes (issue 13):
+# bytes the layout does not cover (padding, the packed mip tail) come out zero
+# on both input paths (mapped file, and read(2) with SWZ_TEST_NO_MMAP=1); and
+# the progress line on a terminal (a pty from script(1)), silenced by --quiet
+# and absent when stderr is not a terminal. Run by ctest:
+#   cli_io_test.sh SWZ_BINARY SOURCE_DIR
+# Each check prints "ok" or "FAIL"; the script exits 1 if any failed.
+set -uo pipefail
+SWZ=$(realpath "${1:?usage: cli_io_test.sh path/to/swz source_dir}")
+T=$(mktemp -d "${TMPDIR:-/tmp}/swz-io-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+
+fails=0
+pass() { echo "ok   $*"; }
+failed() { echo "FAIL $*"; fails=$((fails + 1)); }
+ones() { head -c "$1" /dev/zero | tr '\0' '\377'; }
+nonzero() { tr -d '\000' <"$1" | wc -c; }
+
+# --- Padding: a 300x200 RGBA8 texture in std64k tiles leaves tile padding. Every
+# input byte is 0xFF, so the output holds exactly as many non-zero bytes as the
+# input has, and everything else (the padding) must be zero.
+pad=(--layout std64k --format R8G8B8A8_UNORM --size 300x200 --mips 3)
+n=$((300 * 200 * 4 + 150 * 100 * 4 + 75 * 50 * 4))
+ones $n >ff.raw
+for mode in map read; do
+  env=(); [ $mode = read ] && env=(SWZ_TEST_NO_MMAP=1)
+  env "${env[@]}" "$SWZ" swizzle -q "${pad[@]}" ff.raw sw.$mode.bin || failed "$mode: swizzle"
+  size=$(stat -c %s sw.$mode.bin)
+  [ "$size" -gt "$n" ] || failed "$mode: the resource ($size bytes) has no padding to check"
+  got=$(nonzero sw.$mode.bin)
+  [ "$got" -eq "$n" ] && pass "$mode: swizzle writes $n bytes and leaves the padding zero" \
+    || failed "$mode: $got non-zero bytes in the resource, want $n"
+  env "${env[@]}" "$SWZ" deswizzle -q "${pad[@]}" sw.$mode.bin back.$mode.raw || failed "$mode: deswizzle"
+  cmp -s ff.raw back.$mode.raw && pass "$mode: round trip" || failed "$mode: round trip differs"
+done
+
+# --- Packed mip tail: its bytes in the resource stay zero on swizzle, and its
+# subresources come out as zeros on deswizzle (of a resource that is all 0xFF).
+pm=(--layout std64k --format R8G8B8A8_UNORM --size 600x400 --mips full --array 2 --mip-tail d3d12 --packed-mips 2,8,1)
+: >empty.raw
+need=$("$SWZ" swizzle "${pm[@]}" empty.raw pm_probe.bin 2>&1 | sed -n 's/.*needs exactly \([0-9]*\) bytes.*/\1/p')
+if [ -n "$need" ]; then
+  ones "$need" >pm.raw
+  "$SWZ" swizzle -q "${pm[@]}" pm.raw pm.bin 2>/dev/null || failed "packed: swizzle"
+  "$SWZ" deswizzle -q "${pm[@]}" pm.bin pm.back 2>/dev/null || failed "packed: deswizzle"
+  a=$(nonzero pm.bin) b=$(nonzero pm.back)
+  [ "$a" -eq "$b" ] && [ "$b" -lt "$need" ] && pass "packed: the tail stays zero ($a of $need bytes written)" \
+    || failed "packed: $a non-zero bytes in the resource, $b in the deswizzled file, $need in the input"
+  ones "$(stat -c %s pm.bin)" >pmff.bin
+  "$SWZ" deswizzle -q "${pm[@]}" pmff.bin pmff.raw 2>/dev/null || failed "packed: deswizzle of 0xFF"
+  c=$(nonzero pmff.raw)
+  [ "$c" -eq "$b" ] && pass "packed: packed subresources come out as zeros" \
+    || failed "packed: $c non-zero bytes from an all-0xFF resource, want $b"
+else
+  failed "packed: could not learn the raw size"
+fi
+
+# --- Progress on a terminal ------------------------------------------------------------------
+if command -v script >/dev/null; then
+  big=(--layout std64k --format R8_UNORM --size 2048x2048)
+  head -c $((2048 * 2048)) /dev/urandom >big.raw
+  run_pty() { SWZ_TEST_PROGRESS_AFTER_MS=0 script -q -e -c "$*" pty.txt >/dev/null 2>&1; }
+  run_pty "'$SWZ' swizzle ${big[*]} big.raw big.bin"
+  grep -q 'swz swizzle \[.*100% 12.0 MiB / 12.0 MiB .*/s  ETA' pty.txt && pass "progress: swizzle on a pty" \
+    || failed "progress: no swizzle progress line: $(cat -v pty.txt)"
+  grep -q "swizzled big.raw" pty.txt && pass "progress: the summary still prints" || failed "progress: summary lost"
+  run_pty "'$SWZ' deswizzle ${big[*]} big.bin big.back"
+  grep -q 'swz deswizzle \[.*100%' pty.txt && pass "progress: deswizzle on a pty" \
+    || failed "progress: no deswizzle progress line: $(cat -v pty.txt)"
+  cmp -s big.raw big.back && pass "progress: round trip" || failed "progress: round trip differs"
+  run_pty "'$SWZ' swizzle --quiet ${big[*]} big.raw big.bin"
+  grep -q 'ETA' pty.txt && failed "progress: --quiet still shows it" || pass "progress: --quiet silences it"
+  run_pty "SWZ_TEST_PROGRESS_AFTER_MS=60000 '$SWZ' swizzle ${big[*]} big.raw big.bin"
+  grep -q 'ETA' pty.txt && failed "progress: a job shorter than the delay shows it" || pass "progress: not before the delay"
+fi
+SWZ_TEST_PROGRESS_AFTER_MS=0 "$SWZ" swizzle "${pad[@]}" ff.raw pad.bin 2>err.txt >/dev/null
+grep -q 'ETA' err.txt && failed "progress: shown when stderr is a file" || pass "progress: none when stderr is not a terminal"
+
+[ $fails -eq 0 ] && echo "all cli_io checks passed" || echo "$fails cli_io check(s) FAILED"
+exit $((fails > 0))
