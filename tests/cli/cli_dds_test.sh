@@ -7,21 +7,10 @@ SWZ=${1:?usage: cli_dds_test.sh path/to/swz source_dir}
 SRC=${2:?usage: cli_dds_test.sh path/to/swz source_dir}
 PHOTO="$SRC/examples/coffee.png"
 DATA="$SRC/tests/data/dds"
-T=$(mktemp -d "${TMPDIR:-/tmp}/swz-dds-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T"
+SWZ_TEST_NAME=dds
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-fails=0
-passes=0
-pass() { echo "ok   $*"; passes=$((passes + 1)); }
-failed() { echo "FAIL $*"; fails=$((fails + 1)); }
-expect_ok() { local d=$1; shift; if "$@" >out.txt 2>err.txt; then pass "$d"; else failed "$d (rc=$?): $(cat err.txt)"; fi; }
-expect_err() {
-  local d=$1 pat=$2; shift 2
-  "$@" >out.txt 2>err.txt; local rc=$?
-  if [ $rc -eq 1 ] && grep -q "^swz: error: " err.txt && grep -qE -- "$pat" err.txt; then pass "$d"
-  else failed "$d (rc=$rc, stderr: $(cat err.txt))"; fi
-}
 same() { local d=$1; if cmp -s "$2" "$3"; then pass "$d"; else failed "$d: $2 and $3 differ"; fi; }
 # u32 FILE OFFSET: a little-endian 32-bit word of FILE
 u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }

@@ -7,21 +7,11 @@
 set -uo pipefail
 SWZ=${1:?usage: cli_files_test.sh path/to/swz source_dir}
 SRC=${2:?usage: cli_files_test.sh path/to/swz source_dir}
-T=$(mktemp -d "${TMPDIR:-/tmp}/swz-files-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T"
+SWZ_TEST_NAME=files
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 umask 022
 
-fails=0
-pass() { echo "ok   $*"; }
-failed() { echo "FAIL $*"; fails=$((fails + 1)); }
-expect_ok() { local d=$1; shift; if "$@" >out.txt 2>err.txt; then pass "$d"; else failed "$d (rc=$?): $(cat err.txt)"; fi; }
-expect_err() {
-  local d=$1 pat=$2; shift 2
-  "$@" >out.txt 2>err.txt; local rc=$?
-  if [ $rc -eq 1 ] && grep -q "^swz: error: " err.txt && grep -qE -- "$pat" err.txt; then pass "$d"
-  else failed "$d (rc=$rc, stderr: $(cat err.txt))"; fi
-}
 no_leftovers() {  # DESC DIR: no temporary file in DIR
   local left; left=$(ls -A "$2" | grep '\.tmp-')
   if [ -z "$left" ]; then pass "$1: no temporary file left"; else failed "$1: temporary files left: $left"; fi

@@ -5,12 +5,9 @@ set -uo pipefail
 SWZ=${1:?usage: cli_identify_test.sh path/to/swz source_dir}
 SRC=${2:?usage: cli_identify_test.sh path/to/swz source_dir}
 PHOTO="$SRC/examples/coffee.png"
-T=$(mktemp -d "${TMPDIR:-/tmp}/swz-identify-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-fails=0
-pass() { echo "ok   $*"; }
-failed() { echo "FAIL $*"; fails=$((fails + 1)); }
+SWZ_TEST_NAME=identify
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 rgba=(--format R8G8B8A8_UNORM --size 600x400)
 
 # identify: the photo swizzled into a layout; the best candidate must decode it back exactly.

@@ -8,22 +8,12 @@
 set -uo pipefail
 SWZ=${1:?usage: cli_images_test.sh path/to/swz source_dir}
 SRC=${2:?usage: cli_images_test.sh path/to/swz source_dir}
-T=$(mktemp -d "${TMPDIR:-/tmp}/swz-images-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T"
+SWZ_TEST_NAME=images
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 PY=python3  # Debian's python3 has Pillow (python3-pil); a pyenv python3 may not
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 
-fails=0
-pass() { echo "ok   $*"; }
-failed() { echo "FAIL $*"; fails=$((fails + 1)); }
-expect_ok() { local d=$1; shift; if "$@" >out.txt 2>err.txt; then pass "$d"; else failed "$d (rc=$?): $(cat err.txt)"; fi; }
-expect_err() {
-  local d=$1 pat=$2; shift 2
-  "$@" >out.txt 2>err.txt; local rc=$?
-  if [ $rc -eq 1 ] && grep -q "^swz: error: " err.txt && grep -qE -- "$pat" err.txt; then pass "$d"
-  else failed "$d (rc=$rc, stderr: $(cat err.txt))"; fi
-}
 cut_to() { head -c "$2" "$1" >"$3"; }  # cut_to FILE BYTES OUT
 size_of() { stat -c %s "$1"; }
 

@@ -8,13 +8,10 @@
 # Each check prints "ok" or "FAIL"; the script exits 1 if any failed.
 set -uo pipefail
 SWZ=$(realpath "${1:?usage: cli_io_test.sh path/to/swz source_dir}")
-T=$(mktemp -d "${TMPDIR:-/tmp}/swz-io-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T"
+SWZ_TEST_NAME=io
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-fails=0
-pass() { echo "ok   $*"; }
-failed() { echo "FAIL $*"; fails=$((fails + 1)); }
 ones() { head -c "$1" /dev/zero | tr '\0' '\377'; }
 nonzero() { tr -d '\000' <"$1" | wc -c; }
 

@@ -5,22 +5,10 @@ set -uo pipefail
 SWZ=${1:?usage: cli_test.sh path/to/swz source_dir}
 SRC=${2:?usage: cli_test.sh path/to/swz source_dir}
 PHOTO="$SRC/examples/coffee.png"
-T=$(mktemp -d "${TMPDIR:-/tmp}/swz-cli-test.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T"
+SWZ_TEST_NAME=cli
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-fails=0
-pass() { echo "ok   $*"; }
-failed() { echo "FAIL $*"; fails=$((fails + 1)); }
-# expect_ok DESC CMD...: the command succeeds
-expect_ok() { local d=$1; shift; if "$@" >out.txt 2>err.txt; then pass "$d"; else failed "$d (rc=$?): $(cat err.txt)"; fi; }
-# expect_err DESC PATTERN CMD...: exit 1, "swz: error:" and PATTERN on stderr
-expect_err() {
-  local d=$1 pat=$2; shift 2
-  "$@" >out.txt 2>err.txt; local rc=$?
-  if [ $rc -eq 1 ] && grep -q "^swz: error: " err.txt && grep -qE -- "$pat" err.txt; then pass "$d"
-  else failed "$d (rc=$rc, stderr: $(cat err.txt))"; fi
-}
 # expect_out DESC EXPECTED CMD...: stdout equals EXPECTED exactly
 expect_out() {
   local d=$1 want=$2; shift 2
