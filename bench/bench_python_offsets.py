@@ -3,12 +3,13 @@
 
 Usage: PYTHONPATH=<build>/python /usr/bin/python3 bench/bench_python_offsets.py [--reps 10] [--n 16777216] [--smoke]
 
-Cases (each: median of --reps runs, in millions of offsets per second):
+Cases (each: median of --reps runs, in millions of offsets (or locates) per second):
   random:    x, y: int64 arrays of n random element coordinates (gather-like access)
   grid:      x = arange(W) broadcast against y = arange(H)[:, None] (a whole mip, no index arrays)
   3d:        std64k 3D R16G16B16A16_FLOAT, x, y, z random
   pattern:   a random-ish pattern with XOR and postamble terms, x, y random
   numpy:     baseline: the same random x, y through numpy arithmetic y*pitch + x*4 (row-major formula)
+  locate:    swz.locate of n random byte offsets (the inverse map), 2D, pattern, 3D
 Then, for context, the copies from Python (GB/s of surface bytes, threads=1,
 out= preallocated so nothing is allocated per call) next to numpy.copyto of
 the same bytes.
@@ -54,12 +55,18 @@ def main():
     gw = min(W, int(np.sqrt(a.n)))
     gx, gy = np.arange(gw), np.arange(gw)[:, None]
     pitch = 4 * W
+    boffs = rng.integers(0, L.size, a.n, dtype=np.int64)
+    poffs = rng.integers(0, P.size, a.n, dtype=np.int64)
+    offs3 = rng.integers(0, L3.size, a.n, dtype=np.int64)
     cases = [
         ("random (std64k 2D, 32bpp)", lambda: swz.offsets(L, x, y), a.n),
         ("grid (broadcast arange)", lambda: swz.offsets(L, gx, gy), gw * gw),
         ("3d (std64k 3D, 64bpp)", lambda: swz.offsets(L3, x3, y3, z3), a.n),
         ("pattern with XOR/postamble", lambda: swz.offsets(P, x, y), a.n),
         ("numpy baseline y*pitch + x*4", lambda: y * pitch + x * 4, a.n),
+        ("locate (std64k 2D, random bytes)", lambda: swz.locate(L, boffs), a.n),
+        ("locate (pattern with postamble)", lambda: swz.locate(P, poffs), a.n),
+        ("locate (3D, random bytes)", lambda: swz.locate(L3, offs3), a.n),
     ]
     print(f"swz.offsets, n = {a.n}, median of {a.reps}; backends {swz.backends()}; numpy {np.__version__}")
     for name, fn, n in cases:

@@ -90,4 +90,18 @@ struct Location {
 /// Inverse of element_offset. Error (out_of_range) when offset >= layout.size().
 Status locate(const Layout& layout, uint64_t offset, Location* out);
 
+/// locate for many offsets of one layout: the per-subresource search bases
+/// (the span of the pattern's whole-block XOR terms) are built once, in make.
+/// Same results and errors as locate. Keeps a copy of the layout (cheap:
+/// plans are shared).
+class Locator {
+ public:
+  static Status make(const Layout& layout, Locator* out);
+  Status locate(uint64_t offset, Location* out) const;
+
+ private:
+  Layout layout_;
+  std::vector<std::vector<uint32_t>> bases_;
+};
+
 }  // namespace swz

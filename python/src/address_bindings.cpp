@@ -174,14 +174,16 @@ void locate_into(const Layout& L, py::handle offsets_h, py::handle out_h) {
   size_t bad_index = 0;
   {
     py::gil_scoped_release nogil;
-    for (size_t i = 0; i < n; ++i) {
+    Locator locator;
+    bad = Locator::make(L, &locator);  // the search bases, built once for the whole call
+    for (size_t i = 0; i < n && bad.ok(); ++i) {
       Location loc;
       if (in[i] < 0) {
         bad = {Code::out_of_range, "offset = " + std::to_string(in[i]) + " is negative"};
         bad_index = i;
         break;
       }
-      Status st = locate(L, static_cast<uint64_t>(in[i]), &loc);
+      Status st = locator.locate(static_cast<uint64_t>(in[i]), &loc);
       if (!st.ok()) {
         bad = st;
         bad_index = i;

@@ -116,14 +116,12 @@ namespace {
 
 // Decodes `rel` (bytes from the subresource offset) into element coordinates
 // of subresource i, or returns false when no element of i lives there.
-bool decode(const Layout& layout, uint32_t i, uint64_t rel, Location* loc) {
+// The span of subresource i's high (whole-block) G contributions, as a
+// basis: decode tries each combination. Only coordinate bits that can be set
+// inside this subresource matter.
+std::vector<uint32_t> high_basis(const Layout& layout, uint32_t i) {
   const SubresourceLayout& s = layout.sub(i);
   const Plan& p = layout.plan(i);
-  const unsigned nb = p.block_bits;
-  const uint64_t BB = p.block_bytes;
-  const uint64_t dp = s.stack_depth ? 0 : s.depth_pitch;
-  // Span of the high (whole-block) G contributions: try each value.
-  // Only coordinate bits that can be set inside this subresource matter.
   const uint64_t ymax = s.pre_swizzle[1] + (s.stack_depth ? (s.depth - 1) * s.depth_pitch : 0) + s.height_el - 1;
   const uint64_t cmax[4] = {s.pre_swizzle[0] + uint64_t{s.width_el} * s.element_bytes - 1, ymax,
                             s.stack_depth ? 0 : s.pre_swizzle[2] + s.depth - 1, layout.desc().samples - 1u};
@@ -144,6 +142,17 @@ bool decode(const Layout& layout, uint32_t i, uint64_t rel, Location* loc) {
   std::vector<uint32_t> basis;
   for (uint32_t v : by_top)
     if (v) basis.push_back(v);
+  return basis;
+}
+
+// Decodes `rel` (bytes from the subresource offset) into element coordinates
+// of subresource i, or returns false when no element of i lives there.
+bool decode(const Layout& layout, uint32_t i, uint64_t rel, const std::vector<uint32_t>& basis, Location* loc) {
+  const SubresourceLayout& s = layout.sub(i);
+  const Plan& p = layout.plan(i);
+  const unsigned nb = p.block_bits;
+  const uint64_t BB = p.block_bytes;
+  const uint64_t dp = s.stack_depth ? 0 : s.depth_pitch;
   const size_t combos = size_t{1} << basis.size();
   for (size_t k = 0; k < combos; ++k) {
     uint32_t h = 0;
@@ -191,7 +200,10 @@ bool decode(const Layout& layout, uint32_t i, uint64_t rel, Location* loc) {
 
 }  // namespace
 
-Status locate(const Layout& layout, uint64_t offset, Location* out) {
+namespace {
+// locate over `layout`; basis_of(i) gives subresource i's high basis.
+template <class BasisOf>
+Status locate_with(const Layout& layout, uint64_t offset, Location* out, BasisOf&& basis_of) {
   if (!out) return {Code::invalid_argument, "out = null"};
   if (offset >= layout.size())
     return {Code::out_of_range, "offset = " + std::to_string(offset) + " is at or past the end of the resource (" +
@@ -220,7 +232,7 @@ Status locate(const Layout& layout, uint64_t offset, Location* out) {
     }
     if (offset - s.offset < s.size) {
       Location hit;
-      if (decode(layout, i, offset - s.offset, &hit)) {
+      if (decode(layout, i, offset - s.offset, basis_of(i), &hit)) {
         *out = hit;
         return Status::Ok();
       }
@@ -228,6 +240,26 @@ Status locate(const Layout& layout, uint64_t offset, Location* out) {
   }
   *out = loc;
   return Status::Ok();
+}
+}  // namespace
+
+Status locate(const Layout& layout, uint64_t offset, Location* out) {
+  return locate_with(layout, offset, out, [&](uint32_t i) { return high_basis(layout, i); });
+}
+
+Status Locator::make(const Layout& layout, Locator* out) {
+  if (!out) return {Code::invalid_argument, "out = null"};
+  Locator l;
+  l.layout_ = layout;
+  l.bases_.resize(layout.subresource_count());
+  for (uint32_t i = 0; i < layout.subresource_count(); ++i)
+    if (!layout.sub(i).packed) l.bases_[i] = high_basis(layout, i);
+  *out = std::move(l);
+  return Status::Ok();
+}
+
+Status Locator::locate(uint64_t offset, Location* out) const {
+  return locate_with(layout_, offset, out, [&](uint32_t i) -> const std::vector<uint32_t>& { return bases_[i]; });
 }
 
 }  // namespace swz
