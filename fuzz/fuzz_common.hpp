@@ -56,12 +56,15 @@ class GuardedBuffer {
   uint8_t* data() { return data_; }
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
+  /// Pseudo-random bytes, 8 at a time (xorshift64).
   void fill_pattern(uint32_t seed) {
-    uint32_t x = seed * 2654435761u + 1;
-    for (size_t i = 0; i < size_; ++i) {
-      x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-      data_[i] = static_cast<uint8_t>(x);
+    uint64_t x = uint64_t{seed} * 0x9E3779B97F4A7C15ull + 1;
+    size_t i = 0;
+    for (; i + 8 <= size_; i += 8) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      std::memcpy(data_ + i, &x, 8);
     }
+    for (; i < size_; ++i) data_[i] = static_cast<uint8_t>(x >> (8 * (i & 7)));
   }
   bool canary_intact() const {
     for (const uint8_t* p = base_ + page_; p < data_; ++p)
@@ -80,6 +83,8 @@ class GuardedBuffer {
 /// Largest buffer a harness allocates (bytes): bigger layouts are only
 /// checked for their errors, not copied.
 constexpr uint64_t kMaxBuffer = uint64_t{8} << 20;
+/// The copy harnesses' limit: a 64 KiB-tiled texture of up to 32 subresources.
+constexpr uint64_t kMaxCopyBuffer = uint64_t{2} << 20;
 
 inline swz::FormatInfo pick_format(FuzzedDataProvider& f) {
   static const char* const kNames[] = {
@@ -106,13 +111,20 @@ inline uint32_t pick_extent(FuzzedDataProvider& f, uint32_t small_max) {
   }
 }
 
-inline swz::TextureDesc pick_desc(FuzzedDataProvider& f) {
+/// Usual extents up to 300 x 200 (x 20 for 3D); the copy harnesses ask for
+/// smaller ones (Limits::copy) so that each input runs in well under a millisecond.
+struct Limits {
+  uint32_t width = 300, height = 200, depth = 20;
+  static Limits copy() { return {48, 40, 6}; }
+};
+
+inline swz::TextureDesc pick_desc(FuzzedDataProvider& f, const Limits& lim = {}) {
   swz::TextureDesc d;
   d.format = pick_format(f);
   d.dimension = f.ConsumeBool() ? swz::Dimension::Texture3D : swz::Dimension::Texture2D;
-  d.width = pick_extent(f, 300);
-  d.height = pick_extent(f, 200);
-  if (d.dimension == swz::Dimension::Texture3D) d.depth = pick_extent(f, 20);
+  d.width = pick_extent(f, lim.width);
+  d.height = pick_extent(f, lim.height);
+  if (d.dimension == swz::Dimension::Texture3D) d.depth = pick_extent(f, lim.depth);
   else d.array_size = f.ConsumeIntegralInRange<int>(0, 7) == 0 ? pick_extent(f, 8) : f.ConsumeIntegralInRange<uint32_t>(1, 3);
   const uint32_t full = swz::full_mip_count(d.width, d.height, d.dimension == swz::Dimension::Texture3D ? d.depth : 1);
   d.mip_levels = f.ConsumeIntegralInRange<int>(0, 7) == 0 ? f.ConsumeIntegralInRange<uint32_t>(0, 40)
