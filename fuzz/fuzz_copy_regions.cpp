@@ -106,7 +106,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                    d = b.back - b.front;
     const uint64_t eb = ss.element_bytes;
     work += w * h * d * eb;
-    if (work > (uint64_t{1} << 19)) return 0;
+    if (work > (uint64_t{1} << 16)) return 0;
     const Pattern& sp = SL.patterns()[ss.pattern_slot];
     const Pattern& dp = DL.patterns()[ds.pattern_slot];
     const AddressParams sa = params(ss), da = params(ds);

@@ -164,7 +164,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   SWZ_FUZZ_CHECK(!s.packed && desc.samples == 1, "copied a packed or MSAA subresource");
   SWZ_FUZZ_CHECK(s.offset + s.size <= res_size && need <= lin_size, "success with buffers too small");
   // The oracle, per byte, when the box is small enough.
-  if (e.w * e.h * e.d * eb > (uint64_t{1} << 18)) return 0;
+  if (e.w * e.h * e.d * eb > (uint64_t{1} << 15)) return 0;
   const Pattern& pat = L.patterns()[s.pattern_slot];
   AddressParams ap;
   ap.row_pitch = s.row_pitch;

@@ -42,7 +42,7 @@ for h in "${HARNESSES[@]}"; do
   eps=$(stat average_exec_per_sec)
   # libFuzzer names the slowest unit so far in "Slowest unit: N s:" lines.
   slow=$(grep -o 'Slowest unit: [0-9]* s' "$work/log" | grep -o '[0-9]*' | sort -n | tail -1 || true)
-  crashes=$(find "$work/artifacts" -type f | wc -l)
+  crashes=$(find "$work/artifacts" -type f ! -name "slow-unit-*" | wc -l)
   [ "$status" = ok ] || failed=1
   printf '%-24s %-6s %12s %9s %7s %12s\n' "$h" "$status" "${runs:-?}" "${eps:-?}" "$crashes" "${slow:-<1}"
   if [ "$status" != ok ]; then tail -n 30 "$work/log" | sed 's/^/    /'; fi
