@@ -248,11 +248,12 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
     DeviceLayoutDesc dd;
     dd.texture = d;
     const unsigned slots = f.ConsumeIntegralInRange<unsigned>(1, 3);
+    bool post = false;
     const unsigned el = log2_floor(d.format.element_bytes);
     for (unsigned s = 0; s < slots; ++s) {
       auto& slot = dd.patterns[s * (f.ConsumeBool() ? 1 : 6) % kPatternSlots];
       slot = pick_pattern(f, el);
-      if (has_postamble(*slot)) limit_for_postamble(&d);
+      if (has_postamble(*slot)) limit_for_postamble(&d), post = true;
     }
     dd.texture = d;
     dd.indexable = f.ConsumeIntegralInRange<int>(0, 5) == 0;
@@ -260,7 +261,7 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
     for (auto& t : dd.plane_transitions) t = f.ConsumeIntegralInRange<int>(0, 2) == 0 ? f.ConsumeIntegral<uint8_t>() : kNoTransition;
     const uint64_t count = uint64_t{d.mip_levels} * d.array_size * std::max(1u, d.format.planes);
     const uint64_t want = f.ConsumeIntegralInRange<int>(0, 15) == 0 ? f.ConsumeIntegralInRange<uint64_t>(0, 64) : count;
-    if (want > 4096) return {Code::invalid_argument, "fuzz: too many subresources"};
+    if (want > 4096 || (post && want > 64)) return {Code::invalid_argument, "fuzz: too many subresources"};
     uint64_t cursor = 0;
     for (uint64_t i = 0; i < want; ++i) {
       DeviceSubresource s;
@@ -268,7 +269,9 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
       cursor += uint64_t{65536} * f.ConsumeIntegralInRange<uint32_t>(0, 4);
       s.row_stride = pick_pitch(f);
       s.depth_stride = pick_pitch(f);
-      if (f.ConsumeIntegralInRange<int>(0, 3) == 0) {
+      if (post && s.row_stride > (uint64_t{1} << 14)) s.row_stride = 0;  // see the pattern case above
+      if (post && s.depth_stride > (uint64_t{1} << 20)) s.depth_stride = 0;
+      if (f.ConsumeIntegralInRange<int>(0, 3) == 0 && !post) {  // each distinct offset is another block walk
         s.row_byte_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 512);
         s.column_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 64);
         s.depth_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 8);
