@@ -255,6 +255,13 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
       slot = pick_pattern(f, el);
       if (has_postamble(*slot)) limit_for_postamble(&d), post = true;
     }
+    if (post)  // every subresource of an explicit layout may walk its blocks anew: a smaller surface
+      while (uint64_t{d.width} * d.height * d.depth * d.array_size > (uint64_t{1} << 14)) {
+        if (d.width >= d.height) d.width = std::max(1u, d.width / 2);
+        else d.height = std::max(1u, d.height / 2);
+        if (d.width == 1 && d.height == 1) break;
+      }
+    if (post) d.mip_levels = std::min(d.mip_levels, swz::full_mip_count(d.width, d.height, d.dimension == swz::Dimension::Texture3D ? d.depth : 1));
     dd.texture = d;
     dd.indexable = f.ConsumeIntegralInRange<int>(0, 5) == 0;
     for (auto& t : dd.mip_transitions) t = f.ConsumeIntegralInRange<int>(0, 2) == 0 ? f.ConsumeIntegral<uint8_t>() : kNoTransition;
