@@ -8,6 +8,7 @@
 #   SWZ_FUZZ_SECONDS    seconds per harness (default: 60)
 #   SWZ_FUZZ_PARALLEL   harnesses run at once (default: the number of cores, at most 4)
 #   SWZ_FUZZ_ONLY       run only these harnesses (space-separated names)
+#   SWZ_FUZZ_BUILD_ONLY=1  build the harnesses, run none (fuzz/run_long.sh)
 #   SWZ_FUZZ_OUT        where new corpus entries and crash inputs go (default: a temp dir)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -21,7 +22,7 @@ CC_BIN=$(command -v clang-14 || command -v clang)
 CXX_BIN=$(command -v clang++-14 || command -v clang++)
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 HARNESSES=(fuzz_pattern_text fuzz_pattern_json fuzz_pattern_ddi fuzz_resource_layout fuzz_dds
-           fuzz_copy_subresource fuzz_copy_regions fuzz_copy_tiles fuzz_image_input)
+           fuzz_copy_subresource fuzz_copy_regions fuzz_copy_tiles fuzz_image_input fuzz_cli_args)
 [ -n "${SWZ_FUZZ_ONLY:-}" ] && read -r -a HARNESSES <<< "$SWZ_FUZZ_ONLY"
 start=$SECONDS
 
@@ -35,6 +36,7 @@ fi
 echo "==> fuzz: build ($BUILD_DIR)"
 cmake --build "$BUILD_DIR" -j "$JOBS" --target swz_fuzz
 build_s=$((SECONDS - start))
+if [ -n "${SWZ_FUZZ_BUILD_ONLY:-}" ]; then echo "==> fuzz: built (${build_s} s)"; exit 0; fi
 
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 run_one() {

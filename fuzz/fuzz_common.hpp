@@ -56,12 +56,15 @@ class GuardedBuffer {
   uint8_t* data() { return data_; }
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
+  /// Pseudo-random bytes, 8 at a time (xorshift64).
   void fill_pattern(uint32_t seed) {
-    uint32_t x = seed * 2654435761u + 1;
-    for (size_t i = 0; i < size_; ++i) {
-      x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-      data_[i] = static_cast<uint8_t>(x);
+    uint64_t x = uint64_t{seed} * 0x9E3779B97F4A7C15ull + 1;
+    size_t i = 0;
+    for (; i + 8 <= size_; i += 8) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      std::memcpy(data_ + i, &x, 8);
     }
+    for (; i < size_; ++i) data_[i] = static_cast<uint8_t>(x >> (8 * (i & 7)));
   }
   bool canary_intact() const {
     for (const uint8_t* p = base_ + page_; p < data_; ++p)
@@ -80,6 +83,8 @@ class GuardedBuffer {
 /// Largest buffer a harness allocates (bytes): bigger layouts are only
 /// checked for their errors, not copied.
 constexpr uint64_t kMaxBuffer = uint64_t{8} << 20;
+/// The copy harnesses' limit: a 64 KiB-tiled texture of up to 32 subresources.
+constexpr uint64_t kMaxCopyBuffer = uint64_t{2} << 20;
 
 inline swz::FormatInfo pick_format(FuzzedDataProvider& f) {
   static const char* const kNames[] = {
@@ -106,13 +111,20 @@ inline uint32_t pick_extent(FuzzedDataProvider& f, uint32_t small_max) {
   }
 }
 
-inline swz::TextureDesc pick_desc(FuzzedDataProvider& f) {
+/// Usual extents up to 300 x 200 (x 20 for 3D); the copy harnesses ask for
+/// smaller ones (Limits::copy) so that each input runs in well under a millisecond.
+struct Limits {
+  uint32_t width = 300, height = 200, depth = 20;
+  static Limits copy() { return {48, 40, 6}; }
+};
+
+inline swz::TextureDesc pick_desc(FuzzedDataProvider& f, const Limits& lim = {}) {
   swz::TextureDesc d;
   d.format = pick_format(f);
   d.dimension = f.ConsumeBool() ? swz::Dimension::Texture3D : swz::Dimension::Texture2D;
-  d.width = pick_extent(f, 300);
-  d.height = pick_extent(f, 200);
-  if (d.dimension == swz::Dimension::Texture3D) d.depth = pick_extent(f, 20);
+  d.width = pick_extent(f, lim.width);
+  d.height = pick_extent(f, lim.height);
+  if (d.dimension == swz::Dimension::Texture3D) d.depth = pick_extent(f, lim.depth);
   else d.array_size = f.ConsumeIntegralInRange<int>(0, 7) == 0 ? pick_extent(f, 8) : f.ConsumeIntegralInRange<uint32_t>(1, 3);
   const uint32_t full = swz::full_mip_count(d.width, d.height, d.dimension == swz::Dimension::Texture3D ? d.depth : 1);
   d.mip_levels = f.ConsumeIntegralInRange<int>(0, 7) == 0 ? f.ConsumeIntegralInRange<uint32_t>(0, 40)
@@ -179,14 +191,14 @@ inline bool has_postamble(const swz::Pattern& p) {
 /// Postamble terms above the block make make_layout check the surface block by
 /// block (up to 2^24 blocks per subresource, by design): seconds per
 /// subresource under the sanitizers. Such layouts get a surface of at most
-/// 2^20 texels in all, so that no input runs into the fuzzer's timeout.
+/// 2^17 texels in all, so that no input comes near 1 s (fuzz/run_long.sh).
 inline void limit_for_postamble(swz::TextureDesc* d) {
   auto clamp = [](uint32_t& v, uint32_t hi) { v = std::min(v, hi); };
   clamp(d->width, 1024);
   clamp(d->height, 1024);
   clamp(d->depth, 16);
   clamp(d->array_size, 4);
-  while (uint64_t{d->width} * d->height * d->depth * d->array_size > (uint64_t{1} << 20)) d->height = std::max(1u, d->height / 2);
+  while (uint64_t{d->width} * d->height * d->depth * d->array_size > (uint64_t{1} << 17)) d->height = std::max(1u, d->height / 2);
   const uint32_t full = swz::full_mip_count(d->width, d->height, d->dimension == swz::Dimension::Texture3D ? d->depth : 1);
   if (d->mip_levels > full && d->mip_levels <= 32) d->mip_levels = full;
 }
@@ -217,6 +229,12 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
     }
     spec.row_pitch_B = pick_pitch(f);
     (spec.kind == LayoutKind::Pattern && spec.pattern.stack_depth_slices() ? spec.stack_rows : spec.depth_pitch_B) = pick_pitch(f);
+    // Pitches widen the block walk of a postamble layout as much as the size does.
+    if (spec.kind == LayoutKind::Pattern && has_postamble(spec.pattern)) {
+      if (spec.row_pitch_B > (uint64_t{1} << 14)) spec.row_pitch_B = 0;
+      if (spec.depth_pitch_B > (uint64_t{1} << 20)) spec.depth_pitch_B = 0;
+      if (spec.stack_rows > 4096) spec.stack_rows = 0;
+    }
     if ((kind == 1 || kind == 2) && f.ConsumeIntegralInRange<int>(0, 5) == 0) {
       spec.mip_tail = MipTail::D3D12;
       spec.packed.num_packed_mips = f.ConsumeIntegralInRange<uint32_t>(0, d.mip_levels);
@@ -230,19 +248,27 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
     DeviceLayoutDesc dd;
     dd.texture = d;
     const unsigned slots = f.ConsumeIntegralInRange<unsigned>(1, 3);
+    bool post = false;
     const unsigned el = log2_floor(d.format.element_bytes);
     for (unsigned s = 0; s < slots; ++s) {
       auto& slot = dd.patterns[s * (f.ConsumeBool() ? 1 : 6) % kPatternSlots];
       slot = pick_pattern(f, el);
-      if (has_postamble(*slot)) limit_for_postamble(&d);
+      if (has_postamble(*slot)) limit_for_postamble(&d), post = true;
     }
+    if (post)  // every subresource of an explicit layout may walk its blocks anew: a smaller surface
+      while (uint64_t{d.width} * d.height * d.depth * d.array_size > (uint64_t{1} << 14)) {
+        if (d.width >= d.height) d.width = std::max(1u, d.width / 2);
+        else d.height = std::max(1u, d.height / 2);
+        if (d.width == 1 && d.height == 1) break;
+      }
+    if (post) d.mip_levels = std::min(d.mip_levels, swz::full_mip_count(d.width, d.height, d.dimension == swz::Dimension::Texture3D ? d.depth : 1));
     dd.texture = d;
     dd.indexable = f.ConsumeIntegralInRange<int>(0, 5) == 0;
     for (auto& t : dd.mip_transitions) t = f.ConsumeIntegralInRange<int>(0, 2) == 0 ? f.ConsumeIntegral<uint8_t>() : kNoTransition;
     for (auto& t : dd.plane_transitions) t = f.ConsumeIntegralInRange<int>(0, 2) == 0 ? f.ConsumeIntegral<uint8_t>() : kNoTransition;
     const uint64_t count = uint64_t{d.mip_levels} * d.array_size * std::max(1u, d.format.planes);
     const uint64_t want = f.ConsumeIntegralInRange<int>(0, 15) == 0 ? f.ConsumeIntegralInRange<uint64_t>(0, 64) : count;
-    if (want > 4096) return {Code::invalid_argument, "fuzz: too many subresources"};
+    if (want > 4096 || (post && want > 64)) return {Code::invalid_argument, "fuzz: too many subresources"};
     uint64_t cursor = 0;
     for (uint64_t i = 0; i < want; ++i) {
       DeviceSubresource s;
@@ -250,7 +276,9 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
       cursor += uint64_t{65536} * f.ConsumeIntegralInRange<uint32_t>(0, 4);
       s.row_stride = pick_pitch(f);
       s.depth_stride = pick_pitch(f);
-      if (f.ConsumeIntegralInRange<int>(0, 3) == 0) {
+      if (post && s.row_stride > (uint64_t{1} << 14)) s.row_stride = 0;  // see the pattern case above
+      if (post && s.depth_stride > (uint64_t{1} << 20)) s.depth_stride = 0;
+      if (f.ConsumeIntegralInRange<int>(0, 3) == 0 && !post) {  // each distinct offset is another block walk
         s.row_byte_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 512);
         s.column_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 64);
         s.depth_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 8);

@@ -33,14 +33,14 @@ AddressParams params(const SubresourceLayout& s) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider f(data, size);
-  TextureDesc dd = pick_desc(f);
+  TextureDesc dd = pick_desc(f, Limits::copy());
   Layout DL;
   if (!pick_layout(f, &dd, &DL).ok()) return 0;
   const bool alias = f.ConsumeIntegralInRange<int>(0, 4) == 0;
   Layout SL_own;
   TextureDesc sd = dd;
   if (!alias) {
-    sd = pick_desc(f);
+    sd = pick_desc(f, Limits::copy());
     if (f.ConsumeIntegralInRange<int>(0, 7) != 0) sd.format = dd.format;
     if (!pick_layout(f, &sd, &SL_own).ok()) return 0;
   }
@@ -72,7 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (f.ConsumeIntegralInRange<int>(0, 5) == 0) ssize = ssize ? ssize - 1 : 0;
   if (f.ConsumeIntegralInRange<int>(0, 9) == 0) dsize = f.ConsumeIntegral<uint64_t>();
   if (alias) ssize = dsize;
-  const bool alloc = dsize <= kMaxBuffer && ssize <= kMaxBuffer;
+  const bool alloc = dsize <= kMaxCopyBuffer && ssize <= kMaxCopyBuffer;
   GuardedBuffer dst(alloc ? dsize : 0), src_own(alloc && !alias ? ssize : 0);
   GuardedBuffer& src = alias ? dst : src_own;
   dst.fill_pattern(3);
@@ -106,7 +106,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                    d = b.back - b.front;
     const uint64_t eb = ss.element_bytes;
     work += w * h * d * eb;
-    if (work > (uint64_t{1} << 19)) return 0;
+    if (work > (uint64_t{1} << 16)) return 0;
     const Pattern& sp = SL.patterns()[ss.pattern_slot];
     const Pattern& dp = DL.patterns()[ds.pattern_slot];
     const AddressParams sa = params(ss), da = params(ds);

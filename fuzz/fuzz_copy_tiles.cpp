@@ -13,7 +13,7 @@ using namespace swz_fuzz;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider f(data, size);
-  TextureDesc desc = pick_desc(f);
+  TextureDesc desc = pick_desc(f, Limits::copy());
   Layout L;
   if (!pick_layout(f, &desc, &L).ok()) return 0;
   TileCoordinate start;
@@ -44,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint64_t rsize = L.size();
   if (f.ConsumeIntegralInRange<int>(0, 5) == 0) rsize = rsize ? rsize - 1 : 0;
   const auto dir = f.ConsumeBool() ? TileCopyDirection::LinearBufferToSwizzled : TileCopyDirection::SwizzledToLinearBuffer;
-  const bool alloc = rsize <= kMaxBuffer && bsize <= kMaxBuffer;
+  const bool alloc = rsize <= kMaxCopyBuffer && bsize <= kMaxCopyBuffer;
   GuardedBuffer res(alloc ? rsize : 0), buf(alloc ? bsize : 0);
   res.fill_pattern(5);
   buf.fill_pattern(6);
