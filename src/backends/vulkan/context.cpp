@@ -450,6 +450,24 @@ struct Context::Impl {
   // One dispatch per band (one band unless the region exceeds a binding).
   // Bands write disjoint resource words and read disjoint linear rows, so no
   // barrier separates them.
+  // Binds `pipe`, pushes storage-buffer descriptors 0..n-1 (infos) and the
+  // push constants, and records one dispatch of gx x gy workgroups.
+  void bind_and_dispatch(VkCommandBuffer cb, VkPipeline pipe, VkPipelineLayout layout,
+                         const VkDescriptorBufferInfo* const* infos, uint32_t n, const void* push_data, uint32_t push_bytes,
+                         uint32_t gx, uint32_t gy) {
+    VkWriteDescriptorSet w[3]{};
+    for (uint32_t i = 0; i < n; ++i) {
+      w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+      w[i].dstBinding = i;
+      w[i].descriptorCount = 1;
+      w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      w[i].pBufferInfo = infos[i];
+    }
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+    push_desc(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, n, w);
+    vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push_data);
+    vkCmdDispatch(cb, gx, gy, 1);
+  }
   Status record_subresource(VkCommandBuffer cb, const Layout& layout, const BufferRange& resource, uint32_t subresource,
                             const Box* box, const BufferRange& linear, uint64_t lin_row_pitch, uint64_t lin_depth_pitch,
                             bool to_swizzled, DispatchInfo* info);
@@ -482,19 +500,8 @@ struct Context::Impl {
     VkDescriptorBufferInfo swz_i{swz_buf, D.swz_bind_offset, D.swz_bind_range};
     VkDescriptorBufferInfo lin_i{lin_buf, D.lin_bind_offset, D.lin_bind_range};
     VkDescriptorBufferInfo tab_i{tbuf, toff, sizeof(detail::SwizzleTables)};
-    VkWriteDescriptorSet w[3]{};
     const VkDescriptorBufferInfo* infos[3] = {to_swz ? &lin_i : &swz_i, to_swz ? &swz_i : &lin_i, &tab_i};
-    for (uint32_t i = 0; i < 3; ++i) {
-      w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-      w[i].dstBinding = i;
-      w[i].descriptorCount = 1;
-      w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      w[i].pBufferInfo = infos[i];
-    }
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-    push_desc(cb, VK_PIPELINE_BIND_POINT_COMPUTE, swz_pl, 0, 3, w);
-    vkCmdPushConstants(cb, swz_pl, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(D.push), &D.push);
-    vkCmdDispatch(cb, D.groups_x, D.groups_y, 1);
+    bind_and_dispatch(cb, pipe, swz_pl, infos, 3, &D.push, sizeof(D.push), D.groups_x, D.groups_y);
     if (info) {
       info->workgroups = D.push.total_wg;
       info->word_bytes = 1u << D.word_log2;
@@ -964,19 +971,8 @@ Status Context::record_buffer_copy(VkCommandBuffer cmd, const BufferRange& src, 
     SWZ_TRY(I.pipeline(true, D.word_log2, 0, &pipe));
     VkDescriptorBufferInfo si{src.buffer, D.src_bind_offset, D.src_bind_range};
     VkDescriptorBufferInfo di{dst.buffer, D.dst_bind_offset, D.dst_bind_range};
-    VkWriteDescriptorSet w[2]{};
     const VkDescriptorBufferInfo* infos[2] = {&si, &di};
-    for (uint32_t i = 0; i < 2; ++i) {
-      w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-      w[i].dstBinding = i;
-      w[i].descriptorCount = 1;
-      w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      w[i].pBufferInfo = infos[i];
-    }
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-    I.push_desc(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, I.copy_pl, 0, 2, w);
-    vkCmdPushConstants(cmd, I.copy_pl, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(D.push), &D.push);
-    vkCmdDispatch(cmd, D.groups_x, D.groups_y, 1);
+    I.bind_and_dispatch(cmd, pipe, I.copy_pl, infos, 2, &D.push, sizeof(D.push), D.groups_x, D.groups_y);
     if (info) {
       info->workgroups = D.push.total_wg;
       info->word_bytes = 1u << D.word_log2;
