@@ -17,10 +17,10 @@ using swz::detail::ceil_div;
 // Address of byte xb (bytes, relative to the subresource, before pre-swizzle)
 // of row (y, z), and how many following bytes are contiguous with it.
 struct Walker {
-  const SubresourceLayout* s;
+  Walker(const SubresourceLayout* sub, const Plan* plan) : a(*sub, *plan), p(plan) {}
+  detail::SubresourceAddresser a;  // built once per region, not per run
   const Plan* p;
   uint64_t addr(uint64_t xb, uint64_t y, uint64_t z, uint64_t* contiguous, uint64_t row_end) const {
-    const detail::SubresourceAddresser a(*s, *p);
     const uint64_t off = a.offset_B(xb, y, z, 0);
     const uint64_t x = xb + a.frame().pre[0];
     if (p->row_linear) {
@@ -126,8 +126,8 @@ Status copy_regions(const Layout& dl, void* dst, uint64_t dst_size, const Layout
     if (!c.w) continue;
     const SubresourceLayout& ds = dl.sub(regions[i].dst_subresource);
     const SubresourceLayout& ss = sl.sub(regions[i].src_subresource);
-    Walker wd{&ds, &dl.plan(regions[i].dst_subresource)};
-    Walker ws{&ss, &sl.plan(regions[i].src_subresource)};
+    Walker wd(&ds, &dl.plan(regions[i].dst_subresource));
+    Walker ws(&ss, &sl.plan(regions[i].src_subresource));
     const uint64_t eb = ss.element_bytes;
     for (uint32_t z = 0; z < c.d; ++z)
       for (uint32_t y = 0; y < c.h; ++y) {
