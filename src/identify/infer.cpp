@@ -274,6 +274,11 @@ Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t 
   if (N > UINT32_MAX) return {Code::invalid_argument, "size = " + std::to_string(width) + "x" + std::to_string(height) + ": more texels than a 32-bit index holds"};
   if (offset_B >= probe.size())
     return {Code::out_of_range, "offset = " + std::to_string(offset_B) + " is at or past the end of the probe (" + std::to_string(probe.size()) + " bytes)"};
+  // Any layout of N elements spans at least N * eb bytes.
+  if (probe.size() - offset_B < N * eb)
+    return {Code::buffer_too_small, "the probe has " + std::to_string(probe.size() - offset_B) + " bytes after the offset; a " +
+                                        std::to_string(width) + "x" + std::to_string(height) + " texture of " + std::to_string(eb) +
+                                        "-byte elements needs at least " + std::to_string(N * eb)};
 
   Probe p;
   p.w = width;

@@ -370,3 +370,16 @@ TEST(Infer, NotAProbe) {
   EXPECT_EQ(st.code(), Code::invalid_argument);
   EXPECT_NE(st.message().find("4-byte format"), std::string::npos) << st.message();
 }
+
+// A probe shorter than the texture's elements is reported as short, not as
+// missing indices (found by a tester: a 4-byte file for a 1x1 16-byte format).
+TEST(Infer, ShortProbeNamesItsSize) {
+  FormatInfo f;
+  ASSERT_TRUE(find_format("R32G32B32A32_UINT", &f));
+  const std::vector<uint8_t> four(4, 0);
+  InferResult r;
+  Status st = infer(four, f, 1, 1, 0, &r);
+  EXPECT_EQ(st.code(), Code::buffer_too_small) << st.message();
+  EXPECT_NE(st.message().find("the probe has 4 bytes"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("needs at least 16"), std::string::npos) << st.message();
+}
