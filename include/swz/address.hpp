@@ -90,18 +90,29 @@ struct Location {
 /// Inverse of element_offset. Error (out_of_range) when offset >= layout.size().
 Status locate(const Layout& layout, uint64_t offset, Location* out);
 
-/// locate for many offsets of one layout: the per-subresource search bases
-/// (the span of the pattern's whole-block XOR terms) are built once, in make.
-/// Same results and errors as locate. Keeps a copy of the layout (cheap:
-/// plans are shared).
+/// locate for many offsets of one layout. make() builds, once, what every
+/// query needs: per subresource the span of the pattern's whole-block XOR
+/// terms, per distinct plan byte tables of the in-block inverse, and the
+/// subresources sorted by placement. A query then costs a binary search and
+/// a few table lookups. Same results and errors as locate. Copies are cheap
+/// (shared, immutable state) and a made Locator may be used from several
+/// threads at once. Holds pointers into the layout's compiled plans, which it
+/// keeps alive.
 class Locator {
  public:
   static Status make(const Layout& layout, Locator* out);
+  /// invalid_argument when out is null or the Locator was not made.
   Status locate(uint64_t offset, Location* out) const;
+  /// Batch: out[i] = locate(offsets[i]) for i < n. Stops at the first offset
+  /// past the end (out_of_range naming it and its index); out[0..i) are then
+  /// written. Batches of 2^20 offsets or more run on several threads (one
+  /// per 2^19 offsets, at most one per core).
+  Status locate(const uint64_t* offsets, uint64_t n, Location* out) const;
+
+  struct Impl;  ///< opaque
 
  private:
-  Layout layout_;
-  std::vector<std::vector<uint32_t>> bases_;
+  std::shared_ptr<const Impl> impl_;
 };
 
 }  // namespace swz

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "py_common.hpp"
@@ -152,12 +153,13 @@ py::array pattern_offsets(const Pattern& p, uint32_t element_bytes, py::handle x
   return out;
 }
 
-/// One record of swz.locate's result; matches python/swz/__init__.py LOCATION_DTYPE (aligned).
-struct LocationRecord {
-  uint32_t subresource, x, y, z, sample, byte;
-  bool padding, packed;
-};
-static_assert(sizeof(LocationRecord) == 28 && offsetof(LocationRecord, padding) == 24, "LOCATION_DTYPE layout");
+// swz.locate's records are swz::Location itself: LOCATION_DTYPE in
+// python/swz/__init__.py gives each field its offset here.
+static_assert(std::is_standard_layout_v<Location> && std::is_trivially_copyable_v<Location> && sizeof(Location) == 28 &&
+                  offsetof(Location, padding) == 0 && offsetof(Location, packed) == 1 && offsetof(Location, subresource) == 4 &&
+                  offsetof(Location, x) == 8 && offsetof(Location, y) == 12 && offsetof(Location, z) == 16 &&
+                  offsetof(Location, sample) == 20 && offsetof(Location, byte) == 24,
+              "LOCATION_DTYPE layout");
 
 void locate_into(const Layout& L, py::handle offsets_h, py::handle out_h) {
   py::array offs = py::reinterpret_borrow<py::array>(offsets_h);
@@ -167,32 +169,20 @@ void locate_into(const Layout& L, py::handle offsets_h, py::handle out_h) {
   Buffer out;
   out.acquire(out_h, true, "out");
   const auto n = static_cast<size_t>(offs.size());
-  if (out.size() != n * sizeof(LocationRecord)) raise_py(PyExc_ValueError, "internal: record buffer size mismatch");
+  if (out.size() != n * sizeof(Location)) raise_py(PyExc_ValueError, "internal: record buffer size mismatch");
   const int64_t* in = static_cast<const int64_t*>(offs.data());
-  auto* rec = reinterpret_cast<LocationRecord*>(out.data());
+  auto* rec = reinterpret_cast<Location*>(out.data());
   Status bad;
-  size_t bad_index = 0;
   {
     py::gil_scoped_release nogil;
     Locator locator;
-    bad = Locator::make(L, &locator);  // the search bases, built once for the whole call
-    for (size_t i = 0; i < n && bad.ok(); ++i) {
-      Location loc;
-      if (in[i] < 0) {
-        bad = {Code::out_of_range, "offset = " + std::to_string(in[i]) + " is negative"};
-        bad_index = i;
-        break;
-      }
-      Status st = locator.locate(static_cast<uint64_t>(in[i]), &loc);
-      if (!st.ok()) {
-        bad = st;
-        bad_index = i;
-        break;
-      }
-      rec[i] = {loc.subresource, loc.x, loc.y, loc.z, loc.sample, loc.byte, loc.padding, loc.packed};
-    }
+    bad = Locator::make(L, &locator);  // the search bases and inverse tables, built once for the whole call
+    for (size_t i = 0; i < n && bad.ok(); ++i)
+      if (in[i] < 0) bad = {Code::out_of_range, "offset = " + std::to_string(in[i]) + " is negative" + (n > 1 ? " (at flat index " + std::to_string(i) + ")" : "")};
+    // int64 >= 0 read as uint64: the same values.
+    if (bad.ok()) bad = locator.locate(reinterpret_cast<const uint64_t*>(in), n, rec);
   }
-  if (!bad.ok()) raise_status(Status(bad.code(), bad.message() + (n > 1 ? " (at flat index " + std::to_string(bad_index) + ")" : "")));
+  if (!bad.ok()) raise_status(bad);
 }
 
 }  // namespace
@@ -222,7 +212,7 @@ void register_addressing(py::module_& m) {
       py::arg("depth_pitch"), py::arg("pre_swizzle") = std::array<uint64_t, 3>{0, 0, 0},
       "The C++ oracle (the spec's SimpleSwizzle per bit, docs/ARCHITECTURE.md §2): byte offset of byte x_bytes of row y, slice z, sample. "
       "depth_pitch counts rows for STACK_DEPTH_SLICES patterns. For tests.");
-  m.attr("LOCATION_ITEMSIZE") = sizeof(LocationRecord);
+  m.attr("LOCATION_ITEMSIZE") = sizeof(Location);
 }
 
 }  // namespace swz_py

@@ -57,11 +57,12 @@ __all__ = [
 __version__: str = _swz.__version__
 
 #: dtype of the records swz.locate returns (aligned: itemsize 28).
-LOCATION_DTYPE = np.dtype(
-    [("subresource", "<u4"), ("x", "<u4"), ("y", "<u4"), ("z", "<u4"), ("sample", "<u4"), ("byte", "<u4"), ("padding", "?"),
-     ("packed", "?")],
-    align=True,
-)
+LOCATION_DTYPE = np.dtype({
+    "names": ["subresource", "x", "y", "z", "sample", "byte", "padding", "packed"],
+    "formats": ["<u4", "<u4", "<u4", "<u4", "<u4", "<u4", "?", "?"],
+    "offsets": [4, 8, 12, 16, 20, 24, 0, 1],  # the C++ swz::Location record, written in place
+    "itemsize": 28,
+})
 assert LOCATION_DTYPE.itemsize == _swz.LOCATION_ITEMSIZE
 
 BoxLike = Sequence[int]
@@ -212,7 +213,7 @@ def locate(layout: Layout, offsets: Any) -> Any:
     """
     a = _as_int64(offsets, "offsets")
     flat = a if a.flags.c_contiguous else a.copy(order="C")  # (ascontiguousarray would make 0-d 1-d)
-    rec = np.zeros(flat.shape, dtype=LOCATION_DTYPE)
+    rec = np.empty(flat.shape, dtype=LOCATION_DTYPE)  # every record is written in full
     _swz._locate_into(layout, flat, rec)
     r = rec.view(np.recarray)
     return r.reshape(1)[0] if r.ndim == 0 else r

@@ -1,8 +1,10 @@
 // element_offset and locate: single-element queries over a Layout.
 #include <algorithm>
 #include <bit>
+#include <thread>
 
 #include "core/addresser.hpp"
+#include "core/parallel.hpp"
 #include "core/kernel.hpp"
 #include "swz/address.hpp"
 #include "core/plan.hpp"
@@ -112,107 +114,242 @@ Status AddressMap::offsets(const uint32_t* x, const uint32_t* y, const uint32_t*
   return Status::Ok();
 }
 
+// ---- locate: the inverse of the address rule ----
+//
+// A resource byte at `rel` bytes into subresource i is decoded by undoing
+// the rule of core/addresser.hpp step by step: the whole-block share gives
+// the block coordinates (row-major blocks at the pitches), their G bits are
+// XORed out of the in-block offset, the in-block map is inverted (Plan's
+// inverse rows), and Frame::unadjust undoes stacking and pre-swizzle. When
+// coordinate bits above the block XOR into whole-block address bits
+// (postamble terms above the block), the whole-block share is ambiguous: the
+// span of those terms is kept as a basis and every combination is tried. Each
+// candidate is checked by the forward rule, so a decode is never wrong, only
+// "padding" when no element of the subresource has that byte.
+namespace detail {
 namespace {
 
-// Decodes `rel` (bytes from the subresource offset) into element coordinates
-// of subresource i, or returns false when no element of i lives there.
-// The span of subresource i's high (whole-block) G contributions, as a
-// basis: decode tries each combination. Only coordinate bits that can be set
-// inside this subresource matter.
-std::vector<uint32_t> high_basis(const Layout& layout, uint32_t i) {
-  const SubresourceLayout& s = layout.sub(i);
-  const Plan& p = layout.plan(i);
-  const uint64_t ymax = s.pre_swizzle[1] + (s.stack_depth ? (s.depth - 1) * s.depth_pitch : 0) + s.height_el - 1;
-  const uint64_t cmax[4] = {s.pre_swizzle[0] + uint64_t{s.width_el} * s.element_bytes - 1, ymax,
-                            s.stack_depth ? 0 : s.pre_swizzle[2] + s.depth - 1, layout.desc().samples - 1u};
-  uint32_t by_top[32] = {};
-  for (int c = 0; c < 4; ++c)
-    for (int b = 0; b < std::min(32, static_cast<int>(std::bit_width(cmax[c]))); ++b) {
-      uint32_t v = p.lin[c][b] & p.high_mask;
-      for (int t = 31; t >= 0 && v; --t) {
-        if (!(v & (1u << t))) continue;
-        if (!by_top[t]) {
-          by_top[t] = v;
-          v = 0;
-        } else {
-          v ^= by_top[t];
-        }
-      }
-    }
-  std::vector<uint32_t> basis;
-  for (uint32_t v : by_top)
-    if (v) basis.push_back(v);
-  return basis;
+__extension__ typedef unsigned __int128 u128;
+
+/// n / d and n % d; exact for n < 2^32 with magic = magic_of(d) (Lemire,
+/// Kaser and Kurz, "Faster remainder by direct computation", 2019).
+uint64_t magic_of(uint64_t d) { return d && d < (uint64_t{1} << 32) ? ~uint64_t{0} / d + 1 : 0; }
+inline uint64_t divmod(uint64_t n, uint64_t d, uint64_t magic, uint64_t* rem) {
+  const uint64_t q = magic && n < (uint64_t{1} << 32) ? static_cast<uint64_t>((static_cast<u128>(magic) * n) >> 64) : n / d;
+  *rem = n - q * d;
+  return q;
 }
 
-// Decodes `rel` (bytes from the subresource offset) into element coordinates
-// of subresource i, or returns false when no element of i lives there.
-bool decode(const Layout& layout, uint32_t i, uint64_t rel, const std::vector<uint32_t>& basis, Location* loc) {
-  const SubresourceLayout& s = layout.sub(i);
-  const Plan& p = layout.plan(i);
-  const unsigned nb = p.block_bits;
-  const uint64_t BB = p.block_bytes;
-  const uint64_t dp = s.stack_depth ? 0 : s.depth_pitch;
-  const size_t combos = size_t{1} << basis.size();
-  for (size_t k = 0; k < combos; ++k) {
-    uint32_t h = 0;
-    for (size_t j = 0; j < basis.size(); ++j)
-      if (k & (size_t{1} << j)) h ^= basis[j];
-    const uint64_t a = rel ^ h;
-    const uint64_t in = a & (BB - 1);
-    uint64_t rest = a - in;
-    uint64_t bz = 0;
-    if (dp) {
-      bz = rest / dp;
-      rest %= dp;
+/// The scalars one decode reads, in one flat object, so that a loop over
+/// many offsets can keep them in registers (a local copy does not alias the
+/// Location records it writes).
+struct DecodeShape {
+  const Plan* plan = nullptr;
+  const std::array<uint32_t, 4>* inv_tab = nullptr;  ///< [k * 256 + v]: inverse of byte k of the in-block offset; null: per bit
+  Frame frame;
+  uint64_t row_magic = 0, depth_magic = 0;  ///< for divmod by the pitches
+  unsigned block_bits = 0, ext_log2[3] = {0, 0, 0}, inv_bytes = 0;
+  uint32_t in_mask = 0, immediate_in = 0;  ///< block_bytes - 1; the immediate's in-block bits
+  uint32_t index = 0, width_el = 0, height_el = 0, depth = 0, samples = 1, element_bytes = 1;
+  int element_log2 = -1;  ///< log2(element_bytes), -1 when not a power of two
+  /// False when the decode is exact by construction, so the forward check
+  /// can be skipped: no whole-block XOR terms (empty basis) and pitches that
+  /// are multiples of the block. Then the block coordinates come straight
+  /// from the whole-block share, G of the result has no bits above the block,
+  /// and the in-block map is a bijection, so offset(decoded) == rel; decoded
+  /// coordinates outside the subresource fail the range checks instead.
+  bool verify = true;
+  /// Coordinate bits above the block XOR into in-block address bits (pipe
+  /// and bank XORs, postamble terms inside the block).
+  bool high_into_block = true;
+};
+
+/// One candidate decode: `a` is `rel` (bytes from the subresource's start)
+/// with a guess of the whole-block XOR terms removed. False when no element
+/// of the subresource has that byte.
+[[gnu::always_inline]] inline bool decode_at(const DecodeShape& k, uint64_t a, uint64_t rel, Location* loc) {
+  const Plan& p = *k.plan;
+  uint64_t rest = (a >> k.block_bits) << k.block_bits, bz = 0;
+  if (k.frame.depth_pitch_B) bz = divmod(rest, k.frame.depth_pitch_B, k.depth_magic, &rest);
+  const uint64_t by = divmod(rest, k.frame.row_pitch_B, k.row_magic, &rest);
+  const uint64_t bx = rest >> k.block_bits;
+  uint64_t c[4] = {bx << k.ext_log2[0], by << k.ext_log2[1], bz << k.ext_log2[2], 0};
+  uint32_t u = (static_cast<uint32_t>(a) & k.in_mask) ^ k.immediate_in;
+  if (k.high_into_block)
+    u ^= (p.g(0, static_cast<uint32_t>(c[0])) ^ p.g(1, static_cast<uint32_t>(c[1])) ^ p.g(2, static_cast<uint32_t>(c[2]))) & k.in_mask;
+  alignas(16) uint32_t inb[4] = {0, 0, 0, 0};  // in-block coordinate bits, per channel
+  if (k.inv_tab) {
+    for (unsigned byte = 0; byte < k.inv_bytes; ++byte) {
+      const std::array<uint32_t, 4>& r = k.inv_tab[byte * 256 + ((u >> (8 * byte)) & 255)];
+      for (int ch = 0; ch < 4; ++ch) inb[ch] ^= r[static_cast<size_t>(ch)];
     }
-    const uint64_t by = rest / s.row_pitch;
-    rest %= s.row_pitch;
-    const uint64_t bx = rest / BB;
-    uint64_t c[4] = {bx << p.ext_log2[0], by << p.ext_log2[1], bz << p.ext_log2[2], 0};
-    uint32_t g_hi = p.immediate;
-    for (int ch = 0; ch < 3; ++ch) g_hi ^= p.g(ch, static_cast<uint32_t>(c[ch]));
-    const uint32_t u = static_cast<uint32_t>(in) ^ (g_hi & static_cast<uint32_t>(BB - 1));
-    for (unsigned b = 0; b < nb; ++b)
+  } else {
+    for (unsigned b = 0; b < k.block_bits; ++b)
       if (u & (1u << b))
-        for (int ch = 0; ch < 4; ++ch) c[ch] ^= p.inverse[b][ch];
-    if (p.offset(c[0], c[1], c[2], c[3], s.row_pitch, dp) != rel) continue;
-    if (c[0] < s.pre_swizzle[0] || c[1] < s.pre_swizzle[1] || c[2] < s.pre_swizzle[2]) continue;
-    const uint64_t xb = c[0] - s.pre_swizzle[0];
-    uint64_t yy = c[1] - s.pre_swizzle[1], zz = c[2] - s.pre_swizzle[2];
-    if (s.stack_depth) {
-      zz = yy / s.depth_pitch;
-      yy %= s.depth_pitch;
-    }
-    const uint64_t x = xb / s.element_bytes;
-    if (x >= s.width_el || yy >= s.height_el || zz >= s.depth || c[3] >= layout.desc().samples) continue;
-    loc->padding = false;
-    loc->subresource = s.index;
-    loc->x = static_cast<uint32_t>(x);
-    loc->y = static_cast<uint32_t>(yy);
-    loc->z = static_cast<uint32_t>(zz);
-    loc->sample = static_cast<uint32_t>(c[3]);
-    loc->byte = static_cast<uint32_t>(xb % s.element_bytes);
-    return true;
+        for (int ch = 0; ch < 4; ++ch) inb[ch] ^= p.inverse[b][ch];
   }
-  return false;
+  for (int ch = 0; ch < 4; ++ch) c[ch] ^= inb[ch];
+  if (k.verify && p.offset(c[0], c[1], c[2], c[3], k.frame.row_pitch_B, k.frame.depth_pitch_B) != rel) return false;
+  Adjusted e;  // element coordinates: x in bytes, y, z
+  if (!k.frame.unadjust({c[0], c[1], c[2]}, &e)) return false;
+  const uint64_t x = k.element_log2 >= 0 ? e.x_B >> k.element_log2 : e.x_B / k.element_bytes;
+  if (x >= k.width_el || e.y >= k.height_el || e.z >= k.depth || c[3] >= k.samples) return false;
+  loc->padding = false;
+  loc->packed = false;
+  loc->subresource = k.index;
+  loc->x = static_cast<uint32_t>(x);
+  loc->y = static_cast<uint32_t>(e.y);
+  loc->z = static_cast<uint32_t>(e.z);
+  loc->sample = static_cast<uint32_t>(c[3]);
+  loc->byte = static_cast<uint32_t>(e.x_B - x * k.element_bytes);
+  return true;
+}
+
+/// Everything locate needs about one subresource. The in-block inverse is
+/// read from byte tables when a Locator built them (set_tables), else from
+/// the plan's per-bit rows (locate() alone, to build nothing for one query).
+struct SubDecoder {
+  DecodeShape k;
+  uint64_t start_B = 0, size_B = 0;
+  bool packed = false;
+  std::vector<uint32_t> basis;  ///< span of the whole-block G terms
+
+  SubDecoder(const Layout& layout, uint32_t i) {
+    const SubresourceLayout& s = layout.sub(i);
+    const Plan& p = layout.plan(i);
+    start_B = s.offset;
+    size_B = s.size;
+    packed = s.packed;
+    k.plan = &p;
+    k.frame = Frame::of(s);
+    k.index = s.index;
+    k.width_el = s.width_el;
+    k.height_el = s.height_el;
+    k.depth = s.depth;
+    k.samples = layout.desc().samples;
+    k.element_bytes = s.element_bytes;
+    if (std::has_single_bit(k.element_bytes)) k.element_log2 = std::countr_zero(k.element_bytes);
+    k.row_magic = magic_of(k.frame.row_pitch_B);
+    k.depth_magic = magic_of(k.frame.depth_pitch_B);
+    k.block_bits = p.block_bits;
+    for (int c = 0; c < 3; ++c) k.ext_log2[c] = p.ext_log2[static_cast<size_t>(c)];
+    k.inv_bytes = (k.block_bits + 7) / 8;
+    k.in_mask = static_cast<uint32_t>(p.block_bytes - 1);
+    k.immediate_in = p.immediate & k.in_mask;
+    if (!packed) basis = high_basis();
+    k.verify = !basis.empty() || k.frame.row_pitch_B % p.block_bytes != 0 || k.frame.depth_pitch_B % p.block_bytes != 0;
+    uint32_t high = 0;
+    for (unsigned ch = 0; ch < 3; ++ch)
+      for (unsigned b = p.ext_log2[ch]; b < 32; ++b) high |= p.lin[ch][b];
+    k.high_into_block = (high & k.in_mask) != 0;
+  }
+
+  /// The span of the G contributions at or above the block of the coordinate
+  /// bits that can be set inside this subresource.
+  std::vector<uint32_t> high_basis() const {
+    const Plan& p = *k.plan;
+    const Adjusted top = k.frame.adjust(uint64_t{k.width_el} * k.element_bytes - 1, k.height_el - 1u, k.depth - 1u);
+    const uint64_t cmax[4] = {top.x_B, top.y, top.z, k.samples - 1u};
+    uint32_t by_top[32] = {};
+    for (int c = 0; c < 4; ++c)
+      for (int b = 0; b < std::min(32, static_cast<int>(std::bit_width(cmax[c]))); ++b) {
+        uint32_t v = p.lin[c][b] & p.high_mask;
+        for (int t = 31; t >= 0 && v; --t) {
+          if (!(v & (1u << t))) continue;
+          if (!by_top[t]) {
+            by_top[t] = v;
+            v = 0;
+          } else {
+            v ^= by_top[t];
+          }
+        }
+      }
+    std::vector<uint32_t> out;
+    for (uint32_t v : by_top)
+      if (v) out.push_back(v);
+    return out;
+  }
+
+  /// Decodes `rel` (bytes from the subresource's start); false when no
+  /// element of this subresource has that byte.
+  bool decode(uint64_t rel, Location* loc) const {
+    if (basis.empty()) return decode_at(k, rel, rel, loc);
+    for (size_t m = 0; m < (size_t{1} << basis.size()); ++m) {
+      uint32_t h = 0;
+      for (size_t j = 0; j < basis.size(); ++j)
+        if (m & (size_t{1} << j)) h ^= basis[j];
+      if (decode_at(k, rel ^ h, rel, loc)) return true;
+    }
+    return false;
+  }
+
+  /// out[i] = what byte offsets[i] of the resource holds, for offsets that
+  /// all lie in this subresource's span (disjoint subresources).
+  void decode_run(const uint64_t* offsets, size_t n, Location* out) const {
+    if (packed || !basis.empty()) {
+      for (size_t i = 0; i < n; ++i) decode_or_pad(offsets[i] - start_B, &out[i]);
+      return;
+    }
+    const DecodeShape kk = k;  // a local copy: its fields stay in registers
+    const uint64_t start = start_B;
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t rel = offsets[i] - start;
+      if (!decode_at(kk, rel, rel, &out[i])) out[i] = padding();
+    }
+  }
+  void decode_or_pad(uint64_t rel, Location* out) const {
+    if (packed) {
+      *out = Location{};
+      out->packed = true;
+      out->subresource = k.index;
+    } else if (!decode(rel, out)) {
+      *out = padding();
+    }
+  }
+  Location padding() const {
+    Location l;
+    l.padding = true;
+    l.subresource = k.index;
+    return l;
+  }
+};
+
+/// Byte tables of a plan's in-block inverse: row k * 256 + v is the XOR of
+/// inverse[8k + b] over the set bits b of v.
+std::vector<std::array<uint32_t, 4>> inverse_tables(const Plan& p) {
+  const unsigned bytes = (p.block_bits + 7) / 8;
+  std::vector<std::array<uint32_t, 4>> t(size_t{bytes} * 256);
+  for (unsigned k = 0; k < bytes; ++k)
+    for (unsigned v = 1; v < 256; ++v) {
+      const unsigned low = static_cast<unsigned>(std::countr_zero(v));
+      const unsigned bit = 8 * k + low;
+      std::array<uint32_t, 4> r = t[k * 256 + (v & (v - 1))];
+      if (bit < p.block_bits)
+        for (int ch = 0; ch < 4; ++ch) r[static_cast<size_t>(ch)] ^= p.inverse[bit][ch];
+      t[k * 256 + v] = r;
+    }
+  return t;
 }
 
 }  // namespace
+}  // namespace detail
 
 namespace {
-// locate over `layout`; basis_of(i) gives subresource i's high basis.
-template <class BasisOf>
-Status locate_with(const Layout& layout, uint64_t offset, Location* out, BasisOf&& basis_of) {
+Status offset_past_end(const Layout& layout, uint64_t offset) {
+  return {Code::out_of_range, "offset = " + std::to_string(offset) + " is at or past the end of the resource (" +
+                                  std::to_string(layout.size()) + " bytes)"};
+}
+}  // namespace
+
+// Several subresources may share bytes (mips packed into one tail block):
+// every subresource whose span holds the offset is tried, in index order, and
+// the first that has an element there (or is packed) answers. A padding byte
+// is reported against the last subresource starting at or before it.
+Status locate(const Layout& layout, uint64_t offset, Location* out) {
   if (!out) return {Code::invalid_argument, "out = null"};
-  if (offset >= layout.size())
-    return {Code::out_of_range, "offset = " + std::to_string(offset) + " is at or past the end of the resource (" +
-                                    std::to_string(layout.size()) + " bytes)"};
-  // Several subresources may share bytes (mips packed into one tail block):
-  // try every subresource whose span holds the offset. A padding byte is
-  // reported against the last subresource starting at or before it.
-  Location loc;
-  loc.padding = true;
+  if (offset >= layout.size()) return offset_past_end(layout, offset);
+  Location pad;
+  pad.padding = true;
   uint64_t best_start = 0;
   bool any = false;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
@@ -220,46 +357,168 @@ Status locate_with(const Layout& layout, uint64_t offset, Location* out, BasisOf
     if (s.offset > offset) continue;
     if (!any || s.offset >= best_start) {
       best_start = s.offset;
-      loc.subresource = s.index;
+      pad.subresource = s.index;
       any = true;
     }
-    if (offset - s.offset < s.size && s.packed) {
-      Location hit;
-      hit.packed = true;
-      hit.subresource = s.index;
+    if (offset - s.offset >= s.size) continue;
+    Location hit;
+    detail::SubDecoder(layout, i).decode_or_pad(offset - s.offset, &hit);
+    if (!hit.padding) {
       *out = hit;
       return Status::Ok();
     }
-    if (offset - s.offset < s.size) {
-      Location hit;
-      if (decode(layout, i, offset - s.offset, basis_of(i), &hit)) {
-        *out = hit;
-        return Status::Ok();
-      }
-    }
   }
-  *out = loc;
+  *out = pad;
   return Status::Ok();
 }
-}  // namespace
 
-Status locate(const Layout& layout, uint64_t offset, Location* out) {
-  return locate_with(layout, offset, out, [&](uint32_t i) { return high_basis(layout, i); });
-}
+struct Locator::Impl {
+  Layout layout;  ///< keeps the plans alive that the decoders point into
+  uint64_t size_B = 0;
+  std::vector<detail::SubDecoder> subs;                        ///< by subresource index
+  std::vector<uint32_t> by_start;                              ///< indices sorted by (start, index)
+  std::vector<uint64_t> max_end;                               ///< max end over by_start[0..j]
+  bool disjoint = true;                                        ///< no two subresources share a byte
+  std::vector<std::vector<std::array<uint32_t, 4>>> tables;   ///< one per distinct plan
+};
 
 Status Locator::make(const Layout& layout, Locator* out) {
   if (!out) return {Code::invalid_argument, "out = null"};
-  Locator l;
-  l.layout_ = layout;
-  l.bases_.resize(layout.subresource_count());
-  for (uint32_t i = 0; i < layout.subresource_count(); ++i)
-    if (!layout.sub(i).packed) l.bases_[i] = high_basis(layout, i);
-  *out = std::move(l);
+  auto impl = std::make_shared<Impl>();
+  impl->layout = layout;
+  const Layout& L = impl->layout;
+  impl->size_B = L.size();
+  const uint32_t n = L.subresource_count();
+  impl->subs.reserve(n);
+  std::vector<const Plan*> plans;
+  std::vector<size_t> table_of(n, SIZE_MAX);
+  for (uint32_t i = 0; i < n; ++i) {
+    impl->subs.emplace_back(L, i);
+    if (L.sub(i).packed) continue;
+    const Plan* p = &L.plan(i);
+    const auto it = std::find(plans.begin(), plans.end(), p);
+    table_of[i] = static_cast<size_t>(it - plans.begin());
+    if (it == plans.end()) {
+      plans.push_back(p);
+      impl->tables.push_back(detail::inverse_tables(*p));
+    }
+  }
+  for (uint32_t i = 0; i < n; ++i)
+    if (table_of[i] != SIZE_MAX) impl->subs[i].k.inv_tab = impl->tables[table_of[i]].data();
+  impl->by_start.resize(n);
+  for (uint32_t i = 0; i < n; ++i) impl->by_start[i] = i;
+  std::stable_sort(impl->by_start.begin(), impl->by_start.end(),
+                   [&](uint32_t a, uint32_t b) { return impl->subs[a].start_B < impl->subs[b].start_B; });
+  impl->max_end.resize(n);
+  uint64_t m = 0;
+  for (uint32_t j = 0; j < n; ++j) {
+    const detail::SubDecoder& d = impl->subs[impl->by_start[j]];
+    if (d.start_B < m) impl->disjoint = false;
+    m = std::max(m, d.start_B + d.size_B);
+    impl->max_end[j] = m;
+  }
+  out->impl_ = std::move(impl);
   return Status::Ok();
 }
 
-Status Locator::locate(uint64_t offset, Location* out) const {
-  return locate_with(layout_, offset, out, [&](uint32_t i) -> const std::vector<uint32_t>& { return bases_[i]; });
+namespace {
+// Locator::Impl's query; the caller checked offset < size. Returns the
+// subresource whose span holds the offset when it is the only one, else null.
+const detail::SubDecoder* locate_in(const Locator::Impl& m, uint64_t offset, Location* out) {
+  // Subresources starting at or before the offset: by_start[0..hi).
+  const auto first_after = std::upper_bound(m.by_start.begin(), m.by_start.end(), offset,
+                                            [&](uint64_t o, uint32_t i) { return o < m.subs[i].start_B; });
+  const size_t hi = static_cast<size_t>(first_after - m.by_start.begin());
+  Location pad;
+  pad.padding = true;
+  *out = pad;
+  if (hi == 0) return nullptr;
+  out->subresource = m.subs[m.by_start[hi - 1]].k.index;
+  // Those whose span holds the offset, tried in index order (usually one;
+  // past eight, all subresources are scanned in index order).
+  uint32_t cand[8];
+  size_t nc = 0;
+  for (size_t j = hi; j-- > 0 && m.max_end[j] > offset;) {
+    const detail::SubDecoder& d = m.subs[m.by_start[j]];
+    if (offset - d.start_B >= d.size_B) continue;
+    if (nc == 8) {
+      for (const detail::SubDecoder& e : m.subs)
+        if (e.start_B <= offset && offset - e.start_B < e.size_B) {
+          Location hit;
+          e.decode_or_pad(offset - e.start_B, &hit);
+          if (!hit.padding) {
+            *out = hit;
+            break;
+          }
+        }
+      return nullptr;
+    }
+    cand[nc++] = m.by_start[j];
+  }
+  for (size_t k = 1; k < nc; ++k)  // index order (insertion sort of at most 8)
+    for (size_t j = k; j > 0 && cand[j - 1] > cand[j]; --j) std::swap(cand[j - 1], cand[j]);
+  for (size_t k = 0; k < nc; ++k) {
+    Location hit;
+    m.subs[cand[k]].decode_or_pad(offset - m.subs[cand[k]].start_B, &hit);
+    if (!hit.padding) {
+      *out = hit;
+      break;
+    }
+  }
+  return nc == 1 ? &m.subs[cand[0]] : nullptr;
+}
+}  // namespace
+
+Status Locator::locate(uint64_t offset, Location* out) const { return locate(&offset, 1, out); }
+
+namespace {
+// Locator's batch over offsets that are all inside the resource.
+void locate_batch(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, Location* out) {
+  // Runs of offsets inside the span of the last subresource found (when no
+  // two subresources share a byte) are decoded without a search.
+  const detail::SubDecoder* last = nullptr;
+  uint64_t last_start = 0, last_size = 0;
+  for (uint64_t i = 0; i < n;) {
+    const uint64_t o = offsets[i];
+    if (last && o - last_start < last_size) {
+      uint64_t j = i + 1;
+      while (j < n && offsets[j] - last_start < last_size) ++j;
+      last->decode_run(offsets + i, static_cast<size_t>(j - i), out + i);
+      i = j;
+      continue;
+    }
+    const detail::SubDecoder* d = locate_in(m, o, &out[i]);
+    if (m.disjoint && d) {
+      last = d;
+      last_start = d->start_B;
+      last_size = std::min(d->size_B, m.size_B - d->start_B);
+    }
+    ++i;
+  }
+}
+}  // namespace
+
+Status Locator::locate(const uint64_t* offsets, uint64_t n, Location* out) const {
+  if (n && (!offsets || !out)) return {Code::invalid_argument, "locate: offsets and out must not be null"};
+  if (!impl_) return {Code::invalid_argument, "the Locator was not made (use Locator::make)"};
+  const Impl& m = *impl_;
+  uint64_t good = 0;  // offsets[0..good) are inside the resource
+  while (good < n && offsets[good] < m.size_B) ++good;
+  // Large batches are split over threads: one per 2^19 offsets, at most one per core.
+  constexpr uint64_t kPerThread = uint64_t{1} << 19;
+  const uint64_t parts = std::clamp<uint64_t>(good / kPerThread, 1, std::max(1u, std::thread::hardware_concurrency()));
+  if (parts == 1) {
+    locate_batch(m, offsets, good, out);
+  } else {
+    const uint64_t step = (good + parts - 1) / parts;
+    detail::run_parts(static_cast<size_t>(parts), [&](size_t k) {
+      const uint64_t b = k * step, e = std::min(good, b + step);
+      if (b < e) locate_batch(m, offsets + b, e - b, out + b);
+    });
+  }
+  if (good == n) return Status::Ok();
+  Status st = offset_past_end(m.layout, offsets[good]);
+  return n > 1 ? Status(st.code(), st.message() + " (at index " + std::to_string(good) + ")") : st;
 }
 
 }  // namespace swz

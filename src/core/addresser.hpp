@@ -53,6 +53,18 @@ struct Frame {
     return a;
   }
   Adjusted adjust(uint64_t x_B, uint64_t y, uint64_t z) const { return adjust(pre, stack_rows, x_B, y, z); }
+  /// Inverse of steps 1-2 (locate): the subresource-relative x_B, y, z of
+  /// adjusted coordinates; false when they lie before the pre-swizzle origin.
+  bool unadjust(const Adjusted& a, Adjusted* out) const {
+    if (a.x_B < pre[0] || a.y < pre[1] || a.z < pre[2]) return false;
+    Adjusted e{a.x_B - pre[0], a.y - pre[1], a.z - pre[2]};
+    if (stack_rows) {
+      e.z = e.y / stack_rows;
+      e.y %= stack_rows;
+    }
+    *out = e;
+    return true;
+  }
 };
 
 /// Steps 1-4 for one subresource of a layout.
