@@ -88,6 +88,11 @@ struct Location {
 };
 
 /// Inverse of element_offset. Error (out_of_range) when offset >= layout.size().
+/// Where subresources share bytes (mips packed into one tail block), the
+/// lowest-index subresource with an element at the byte answers; a padding
+/// byte is reported against the last subresource starting at or before it.
+/// Goes through the layout's Locator, built on the first call and shared by
+/// the layout's copies.
 Status locate(const Layout& layout, uint64_t offset, Location* out);
 
 /// locate for many offsets of one layout. make() builds, once, what every

@@ -120,12 +120,18 @@ class Layout {
   /// to make_explicit_layout).
   std::string name() const;
 
+  /// Internal (opaque): what Locator::make builds, built on first use and
+  /// shared by the copies of this layout.
+  struct LocatorCache;
+
  private:
   friend Status make_layout(const TextureDesc&, const LayoutSpec&, Layout*);
   friend Status make_explicit_layout(const TextureDesc&, const std::vector<Pattern>&, const std::vector<SubresourcePlacement>&,
                                      const std::string&, uint64_t, Layout*);
   friend class AddressMap;
+  friend class Locator;
   static Status check_no_shared_bytes(const Layout& L);
+  std::shared_ptr<LocatorCache> locator_cache_;
   std::string name_;
   TextureDesc desc_{};
   LayoutKind kind_ = LayoutKind::RowMajor;

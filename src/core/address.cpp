@@ -1,6 +1,7 @@
 // element_offset and locate: single-element queries over a Layout.
 #include <algorithm>
 #include <bit>
+#include <mutex>
 #include <thread>
 
 #include "core/addresser.hpp"
@@ -335,45 +336,14 @@ std::vector<std::array<uint32_t, 4>> inverse_tables(const Plan& p) {
 }  // namespace detail
 
 namespace {
-Status offset_past_end(const Layout& layout, uint64_t offset) {
+Status offset_past_end(uint64_t size_B, uint64_t offset) {
   return {Code::out_of_range, "offset = " + std::to_string(offset) + " is at or past the end of the resource (" +
-                                  std::to_string(layout.size()) + " bytes)"};
+                                  std::to_string(size_B) + " bytes)"};
 }
 }  // namespace
 
-// Several subresources may share bytes (mips packed into one tail block):
-// every subresource whose span holds the offset is tried, in index order, and
-// the first that has an element there (or is packed) answers. A padding byte
-// is reported against the last subresource starting at or before it.
-Status locate(const Layout& layout, uint64_t offset, Location* out) {
-  if (!out) return {Code::invalid_argument, "out = null"};
-  if (offset >= layout.size()) return offset_past_end(layout, offset);
-  Location pad;
-  pad.padding = true;
-  uint64_t best_start = 0;
-  bool any = false;
-  for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
-    const SubresourceLayout& s = layout.sub(i);
-    if (s.offset > offset) continue;
-    if (!any || s.offset >= best_start) {
-      best_start = s.offset;
-      pad.subresource = s.index;
-      any = true;
-    }
-    if (offset - s.offset >= s.size) continue;
-    Location hit;
-    detail::SubDecoder(layout, i).decode_or_pad(offset - s.offset, &hit);
-    if (!hit.padding) {
-      *out = hit;
-      return Status::Ok();
-    }
-  }
-  *out = pad;
-  return Status::Ok();
-}
-
 struct Locator::Impl {
-  Layout layout;  ///< keeps the plans alive that the decoders point into
+  std::vector<std::shared_ptr<const Plan>> plans;  ///< keeps alive the plans the decoders point into
   uint64_t size_B = 0;
   std::vector<detail::SubDecoder> subs;                        ///< by subresource index
   std::vector<uint32_t> by_start;                              ///< indices sorted by (start, index)
@@ -382,11 +352,33 @@ struct Locator::Impl {
   std::vector<std::vector<std::array<uint32_t, 4>>> tables;   ///< one per distinct plan
 };
 
+struct Layout::LocatorCache {
+  std::once_flag once;
+  std::shared_ptr<const Locator::Impl> impl;
+};
+
+std::shared_ptr<Layout::LocatorCache> detail::new_locator_cache() { return std::make_shared<Layout::LocatorCache>(); }
+
+namespace {
+std::shared_ptr<const Locator::Impl> build_locator(const Layout& L, const std::vector<std::shared_ptr<const Plan>>& plans);
+}  // namespace
+
 Status Locator::make(const Layout& layout, Locator* out) {
   if (!out) return {Code::invalid_argument, "out = null"};
-  auto impl = std::make_shared<Impl>();
-  impl->layout = layout;
-  const Layout& L = impl->layout;
+  if (!layout.locator_cache_) {
+    out->impl_ = build_locator(layout, layout.sub_plans_);
+    return Status::Ok();
+  }
+  Layout::LocatorCache& c = *layout.locator_cache_;
+  std::call_once(c.once, [&] { c.impl = build_locator(layout, layout.sub_plans_); });
+  out->impl_ = c.impl;
+  return Status::Ok();
+}
+
+namespace {
+std::shared_ptr<const Locator::Impl> build_locator(const Layout& L, const std::vector<std::shared_ptr<const Plan>>& sub_plans) {
+  auto impl = std::make_shared<Locator::Impl>();
+  impl->plans = sub_plans;
   impl->size_B = L.size();
   const uint32_t n = L.subresource_count();
   impl->subs.reserve(n);
@@ -417,13 +409,17 @@ Status Locator::make(const Layout& layout, Locator* out) {
     m = std::max(m, d.start_B + d.size_B);
     impl->max_end[j] = m;
   }
-  out->impl_ = std::move(impl);
-  return Status::Ok();
+  return impl;
 }
+}  // namespace
 
 namespace {
 // Locator::Impl's query; the caller checked offset < size. Returns the
 // subresource whose span holds the offset when it is the only one, else null.
+// Several subresources may share bytes (mips packed into one tail block):
+// every subresource whose span holds the offset is tried, in index order, and
+// the first that has an element there (or is packed) answers. A padding byte
+// is reported against the last subresource starting at or before it.
 const detail::SubDecoder* locate_in(const Locator::Impl& m, uint64_t offset, Location* out) {
   // Subresources starting at or before the offset: by_start[0..hi).
   const auto first_after = std::upper_bound(m.by_start.begin(), m.by_start.end(), offset,
@@ -471,6 +467,13 @@ const detail::SubDecoder* locate_in(const Locator::Impl& m, uint64_t offset, Loc
 
 Status Locator::locate(uint64_t offset, Location* out) const { return locate(&offset, 1, out); }
 
+Status locate(const Layout& layout, uint64_t offset, Location* out) {
+  if (!out) return {Code::invalid_argument, "out = null"};
+  Locator l;
+  SWZ_TRY(Locator::make(layout, &l));
+  return l.locate(offset, out);
+}
+
 namespace {
 // Locator's batch over offsets that are all inside the resource.
 void locate_batch(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, Location* out) {
@@ -517,7 +520,7 @@ Status Locator::locate(const uint64_t* offsets, uint64_t n, Location* out) const
     });
   }
   if (good == n) return Status::Ok();
-  Status st = offset_past_end(m.layout, offsets[good]);
+  Status st = offset_past_end(m.size_B, offsets[good]);
   return n > 1 ? Status(st.code(), st.message() + " (at index " + std::to_string(good) + ")") : st;
 }
 

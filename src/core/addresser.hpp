@@ -16,11 +16,15 @@
 // docs/ARCHITECTURE.md, "Where each rule lives".
 #pragma once
 #include <cstdint>
+#include <memory>
 
 #include "core/plan.hpp"
 #include "swz/layout.hpp"
 
 namespace swz::detail {
+
+/// A fresh, empty Layout::LocatorCache (core/address.cpp) for a new layout.
+std::shared_ptr<Layout::LocatorCache> new_locator_cache();
 
 /// Coordinates after steps 1-2: x in bytes, y in rows, z in slices.
 struct Adjusted {

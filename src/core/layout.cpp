@@ -497,6 +497,7 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
   // Pushed in subresource-index order: mip + slice*mips + plane*mips*array.
   L.alignment_ = placement;
   L.size_ = cursor;
+  L.locator_cache_ = detail::new_locator_cache();
   *out = std::move(L);
   return Status::Ok();
 }
@@ -615,6 +616,7 @@ Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>&
   }
   L.size_ = resource_size ? resource_size : end_max;
   SWZ_TRY(Layout::check_no_shared_bytes(L));
+  L.locator_cache_ = detail::new_locator_cache();
   *out = std::move(L);
   return Status::Ok();
 }

@@ -1,7 +1,10 @@
-// Locator (the batch inverse map) against two independent answers:
-//  - locate(), one offset at a time, over every byte of small resources;
-//  - element_offset() (the forward address rule): every element's bytes
-//    must locate back to that element.
+// Locator (the batch inverse map) against the forward address rule:
+//  - element_offset(): every byte the batch assigns to an element must be
+//    that element's byte under the forward rule;
+//  - on a full scan of a small resource, the bytes found in elements number
+//    exactly the elements' bytes (no element byte reported as padding);
+//  - locate(), one offset at a time (the search path), agrees with the batch
+//    (the run path).
 // Layouts: random patterns (XOR terms, postamble above the block, stacked
 // depth), the standard swizzles with mips and arrays, and hardware families
 // with packed mip tails and pre-swizzled levels. A large batch runs the
