@@ -297,75 +297,7 @@ Status build_tiles(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   return Status::Ok();
 }
 
-// ---- Adreno a6xx/a7xx (fd6_tiled_memcpy.cc) -----------------------------------
-// Block = 2 KiB half-macrotile; rows of macrotiles macrotile_stride x 4096
-// bytes apart; the optional bank swizzle XORs macrotile-row bits 0..2 into
-// address bits hbb-1, hbb, hbb+1 (fdl6_get_bank_mask / fdl6_get_bank_shift),
-// each level only when the stride is aligned enough.
-Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
-  const TextureDesc& desc = c.desc;
-  std::string mode = c.params.str("mode", "4ch");
-  if (mode == "4" || mode == "4channel") mode = "4ch";
-  if (mode == "8" || mode == "8channel") mode = "8ch";
-  if (mode != "4ch" && mode != "8ch")
-    return {Code::invalid_argument, "layout 'adreno-a6xx': mode = '" + mode + "' (macrotile mode: 4ch or 8ch)"};
-  const DataPattern* dp = nullptr;
-  SWZ_TRY(select_pattern(f, desc, "", mode, &dp));
-  uint64_t hbb = 0, levels = 6, stride = 0;
-  bool has_hbb, has_levels, has_stride;
-  SWZ_TRY(c.params.u64("hbb", &hbb, &has_hbb));
-  SWZ_TRY(c.params.u64("bank_levels", &levels, &has_levels));
-  SWZ_TRY(c.params.u64("stride", &stride, &has_stride));
-  if (has_hbb && (hbb < 13 || hbb > 16))
-    return {Code::invalid_argument, "layout 'adreno-a6xx': hbb = " + std::to_string(hbb) + " (highest bank bit, 13..16)"};
-  if (has_levels && (levels > 7 || !has_hbb))
-    return {Code::invalid_argument, "layout 'adreno-a6xx': bank_levels = " + std::to_string(levels) + " (a mask of swizzle levels 1..3 = 0x1/0x2/0x4, with hbb=)"};
-  const uint32_t eb = desc.format.element_bytes;
-  const auto e = extents_log2(dp->pattern);
-  // Macrotile = 2 blocks wide (the pattern's X extent), 1 block tall.
-  const uint64_t macrotile_w_bytes = (uint64_t{1} << e[0]) * 2;
-  FamilyPlan plan;
-  plan.arrays = Arrays::Stacked;
-  uint64_t offset = 0;
-  for (uint32_t m = 0; m < desc.mip_levels; ++m) {
-    const LevelDims L = level_dims(desc, m);
-    uint64_t mt_stride = ceil_div(uint64_t{L.w_el} * eb, macrotile_w_bytes);
-    if (m == 0 && has_stride) {
-      if (stride < mt_stride) return {Code::invalid_argument, "layout 'adreno-a6xx': stride = " + std::to_string(stride) + " macrotiles is less than the width (" + std::to_string(mt_stride) + ")"};
-      mt_stride = stride;
-    }
-    Pattern pat = dp->pattern;
-    if (has_hbb) {
-      const unsigned off = eb == 1 ? 1 : 0;
-      uint32_t mask = 0;
-      if ((levels & 0x2) && (mt_stride & ((uint64_t{1} << (hbb - 12 + off)) - 1)) == 0) mask |= 1;
-      if ((levels & 0x4) && (mt_stride & ((uint64_t{1} << (hbb - 11 + off)) - 1)) == 0) mask |= 2;
-      if ((levels & 0x1) && (mt_stride & ((uint64_t{1} << (hbb - 10 + off)) - 1)) == 0) mask |= 4;
-      for (unsigned b = 0; b < 3; ++b)
-        if (mask & (1u << b)) pat.postamble[0][hbb - 1 + b] = BitEntry::make(Channel::Y, e[1] + b);  // macrotile row bit b
-    }
-    int slot = -1;
-    for (size_t i = 0; i < plan.patterns.size(); ++i)
-      if (plan.patterns[i] == pat) slot = static_cast<int>(i);
-    if (slot < 0) {
-      slot = static_cast<int>(plan.patterns.size());
-      plan.patterns.push_back(pat);
-    }
-    LevelPlan lp;
-    lp.slot = slot;
-    lp.row_pitch = mt_stride * 4096;
-    lp.depth_pitch = ceil_div(L.h_el, uint64_t{1} << e[1]) * lp.row_pitch;
-    lp.size = lp.depth_pitch;
-    lp.offset = align_up(offset, 4096);
-    offset = lp.offset + lp.size;
-    plan.levels.push_back(lp);
-  }
-  plan.layer_align = 4096;
-  plan.layer_stride = align_up(offset, 4096);
-  plan.total_size = plan.layer_stride * desc.array_size;
-  *out = std::move(plan);
-  return Status::Ok();
-}
+// Adreno a6xx/a7xx: src/hw/adreno.cpp (build_adreno).
 
 // ---- Apple AGX twiddled (ail_initialize_gpu_tiled) -----------------------------
 Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out) {

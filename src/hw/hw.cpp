@@ -32,9 +32,12 @@ std::string params_for(const DataFamily& f) {
     if (bit6) s += ", bit6 (legacy bit-6 address swizzle)";
     if (v2) s += ", v2 (newer-part Tile64 tables)";
   } else if (f.placement == "adreno") {
-    s += "mode=4ch|8ch (macrotile mode, default 4ch), hbb=13..16 (highest bank bit: enables the bank swizzle), bank_levels=mask (default 6), stride=N macrotiles";
+    s += "mode=4ch|8ch (macrotile mode, default 4ch), hbb=13..16 (highest bank bit: enables the bank swizzle), bank_levels=mask (default 6), stride=N macrotiles or pitch=N bytes (level 0; later levels follow freedreno's fdl_pitch), linear (freedreno's TILE6_LINEAR layout)";
   } else if (f.placement == "tiles") {
     s += "pitch=N (elements, level 0)";
+  } else if (f.placement == "xbox360") {
+    s += "pitch=N (elements, level 0: the fetch constant's pitch), packed=0|1 (packed mip tail, default 1), mip_offset=N (bytes from the base "
+         "level to the mip chain: mip_address - base_address; default the base level's size)";
   }
   if (!s.empty()) s += "; ";
   return s + kCommonParams;
@@ -159,6 +162,8 @@ Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& 
   if (has_stride) {
     if (plan.arrays == Arrays::YRows)
       return {Code::invalid_argument, "layout '" + name + "': layer_stride does not apply (array slices are qpitch= rows apart)"};
+    if (plan.arrays == Arrays::PerLevel)
+      return {Code::invalid_argument, "layout '" + name + "': layer_stride does not apply (each mip level has its own array-slice stride)"};
     plan.layer_stride = layer_stride;
     plan.total_size = layer_stride * desc.array_size;
   }
@@ -179,6 +184,7 @@ Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& 
           pl.depth_pitch = plan.layer_stride;
           break;
         case Arrays::YRows: pl.pre_swizzle[1] += s * plan.layer_stride; break;
+        case Arrays::PerLevel: pl.offset += s * lp.layer_stride; break;
       }
     }
   Layout L;
@@ -266,6 +272,7 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
     else if (f->placement == "tiles") st = build_tiles(ctx, *f, &plan);
     else if (f->placement == "adreno") st = build_adreno(ctx, *f, &plan);
     else if (f->placement == "apple") st = build_apple(ctx, *f, &plan);
+    else if (f->placement == "xbox360") st = build_xbox360(ctx, *f, &plan);
     else st = {Code::internal, "layout '" + f->name + "': unknown placement '" + f->placement + "'"};
     if (!st.ok()) {
       // Offsets given from outside replace the level placement a family lacks.

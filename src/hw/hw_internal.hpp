@@ -89,6 +89,7 @@ enum class Arrays {
   Stacked,  ///< layer s at s * layer_stride bytes (every level inside the layer)
   ZSlice,   ///< the array slice feeds the Z coordinate (AMD): pre-swizzle Z = s, depth pitch = slice stride
   YRows,    ///< the array slice starts layer_stride ROWS further down the same surface (Intel QPitch)
+  PerLevel, ///< level-major: slice s of level m at the level's offset + s * LevelPlan::layer_stride (Xbox 360)
 };
 
 struct LevelPlan {
@@ -97,6 +98,7 @@ struct LevelPlan {
   uint64_t origin[3] = {0, 0, 0};  ///< X bytes, Y rows, Z slices
   uint64_t offset = 0;             ///< inside the layer
   uint64_t size = 0;               ///< bytes the level spans from `offset` (one layer)
+  uint64_t layer_stride = 0;       ///< Arrays::PerLevel: bytes between the level's array slices
 };
 
 struct FamilyPlan {
@@ -123,6 +125,7 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_tiles(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out);
+Status build_xbox360(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 
 // Describers: the pattern(s) for an element size with the spec's parameters.
 Status describe_nvidia(const VendorData& d, Params& p, uint32_t element_bytes, std::string* out);

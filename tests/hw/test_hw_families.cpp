@@ -465,7 +465,10 @@ TEST(VendorAdreno, MacrotileXorScheme) {
       TextureDesc d = tex2d(format_for(cpp), 150, 40);
       Layout L = named(std::string("adreno-a6xx:mode=") + (ch8 ? "8ch" : "4ch"), d);
       uint32_t bw = cpp == 1 ? 32 : cpp == 2 ? 32 : cpp == 4 ? 16 : cpp == 8 ? 8 : 4;
-      uint32_t mt = (150 + bw * 4 - 1) / (bw * 4);
+      // freedreno's pitch (fd6_layout.c fdl6_tile_alignment): 150 px aligned
+      // to 128/256/256/512/1024 bytes for 1/2/4/8/16-byte elements.
+      const uint32_t align_B = cpp == 1 ? 128 : cpp <= 4 ? 256 : cpp == 8 ? 512 : 1024;
+      uint32_t mt = (150 * cpp + align_B - 1) / align_B * align_B / (bw * 4 * cpp);
       expect_addresses(L, 0, [&](uint32_t x, uint32_t y, uint32_t) { return fd6_offset(x, y, cpp, ch8, mt, 0, 0); },
                        std::to_string(cpp) + (ch8 ? " 8ch" : " 4ch"));
       round_trip(L);
