@@ -2,6 +2,7 @@
 // mobile): patterns from patterns/vendor/*.json, placement rules here, each
 // with its public source (patterns/vendor/README.md).
 #include <algorithm>
+#include <cstdlib>
 
 #include "hw/hw_internal.hpp"
 
@@ -49,6 +50,44 @@ Status need_single_level(const TextureDesc& desc, const std::string& fam, const 
 
 }  // namespace
 
+// The pipe/bank XOR value addrlib applies for mode `f` (see below); errors
+// for GFX9 non-XOR modes; `note` says what was dropped.
+Status amd_effective_pbxor(const DataFamily& f, const DataPattern& dp, unsigned n, uint64_t* pbxor_io, std::string* note) {
+  uint64_t pbxor = *pbxor_io;
+  // Which modes take a pipe/bank XOR, and which of its bits count:
+  //  - XOR modes are the _X and _T swizzle modes (addrlib2 SwizzleModeFlags
+  //    isXor).
+  //  - On a non-XOR mode addrlib's GFX10+ address functions ignore the value
+  //    (Gfx10Lib/Gfx11Lib ComputeSurfaceAddrFromCoordMacroTiled: "IsXor(...) ?
+  //    ... : 0"), while Gfx9Lib refuses it: swz does the same.
+  //  - On GFX10+ XOR modes only the pipe bits and the bank bits count: mask
+  //    = (2^pipes_log2 - 1) | (2^bank_bits - 1) << (pipes_log2 + 2 column
+  //    bits), bank_bits = min(block_log2 - 8 - pipes_log2 - 2, 4) (at least
+  //    0), and the shifted value is cut to the block (Gfx10Lib
+  //    GetBankXorBits and ComputeSurfaceAddrFromCoordMacroTiled). GFX10
+  //    SW_64KB_S_X with 16 pipes: mask 0xCF.
+  const bool xor_mode = f.name.size() > 2 && (f.name.compare(f.name.size() - 2, 2, "-x") == 0 || f.name.compare(f.name.size() - 2, 2, "-t") == 0);
+  const bool gfx9 = f.name.rfind("amd-gfx9-", 0) == 0;
+  const bool gfx10plus = f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0 || f.name.rfind("amd-gfx11-", 0) == 0;
+  if (pbxor != 0 && !xor_mode && gfx9)
+    return {Code::invalid_argument, "layout '" + f.name + "': pbxor = " + std::to_string(pbxor) + " on a non-XOR swizzle mode (addrlib's Gfx9Lib "
+                                        "refuses a pipe/bank XOR there; use the mode's -x variant, or pbxor=0)"};
+  if (!xor_mode && gfx10plus) {
+    if (pbxor) *note = "pbxor=" + std::to_string(pbxor) + " ignored: not an XOR mode (as addrlib's GFX10+ address functions do)";
+    pbxor = 0;
+  } else if (gfx10plus) {
+    unsigned pipes_log2 = 0;
+    if (dp.config.rfind("pipes=", 0) == 0) pipes_log2 = log2u(std::max<uint64_t>(1, std::strtoull(dp.config.c_str() + 6, nullptr, 10)));
+    const unsigned bank_bits = n > 8 + pipes_log2 + 2 ? std::min(n - 8 - pipes_log2 - 2, 4u) : 0;
+    const uint64_t mask = ((uint64_t{1} << pipes_log2) - 1) | (((uint64_t{1} << bank_bits) - 1) << (pipes_log2 + 2));
+    const uint64_t kept = ((pbxor & mask) << 8) & ((uint64_t{1} << n) - 1);
+    if ((kept >> 8) != pbxor) *note = "pbxor=" + std::to_string(pbxor) + " masked to " + std::to_string(kept >> 8) + " (pipe/bank bits of the mode)";
+    pbxor = kept >> 8;
+  }
+  *pbxor_io = pbxor;
+  return Status::Ok();
+}
+
 // ---- AMD (addrlib GFX9..GFX12) ----------------------------------------------
 // Model M of the research notes: offset = base + block index * block bytes +
 // pattern(x, y, z = array slice, s) ^ (pbXor << 8); blocks row-major over the
@@ -67,7 +106,9 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   SWZ_TRY(c.params.u64("pitch", &pitch_el, &has_pitch));
   SWZ_TRY(c.params.u64("slice_size", &slice, &has_slice));
   const unsigned n = pat.block_bits();
-  if (has_pb) {
+  std::string pb_note;
+  if (has_pb) SWZ_TRY(amd_effective_pbxor(f, *dp, n, &pbxor, &pb_note));
+  if (has_pb && pbxor) {
     if (n <= 8 || pbxor >= (uint64_t{1} << (n - 8)))
       return {Code::invalid_argument, "layout '" + f.name + "': pbxor = " + std::to_string(pbxor) + " reaches past the " +
                                           std::to_string(uint64_t{1} << n) + "-byte block (pbxor << 8 must be below the block size; use the value "
@@ -96,6 +137,7 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   plan.levels.push_back(lp);
   plan.total_size = slice_size * desc.array_size;
   plan.notes.push_back(dp->config.empty() ? std::string() : dp->config + " (" + dp->config_text + ")");
+  if (!pb_note.empty()) plan.notes.push_back(pb_note);
   *out = std::move(plan);
   return Status::Ok();
 }
@@ -132,13 +174,44 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   uint64_t gen = 9;
   bool gen_given;
   SWZ_TRY(c.params.u64("gen", &gen, &gen_given));
-  if (gen != 9 && gen != 10 && gen != 11)
-    return {Code::invalid_argument, "layout '" + f.name + "': gen = " + std::to_string(gen) + " (mip-tail slot table: 9, 10 or 11)"};
-  // Alignment units in elements: the tile for TR modes (Yf/Ys/Tile64), else
-  // gmmlib Gen9 defaults: HALIGN 16 / VALIGN 4 ("AllOther"), 1 block for
-  // block-compressed formats (4x4 texels).
-  uint64_t halign = tr_mode ? std::max<uint64_t>(1, tile_w_bytes / eb) : desc.format.block_compressed() ? 1 : 16;
-  uint64_t valign = tr_mode ? tile_h : desc.format.block_compressed() ? 1 : 4;
+  if (gen < 9 || gen > 12)
+    return {Code::invalid_argument, "layout '" + f.name + "': gen = " + std::to_string(gen) + " (9, 10, 11 or 12; Yf/Ys mip-tail slot table: 9, or 10+)"};
+  uint64_t aux = 1;
+  bool aux_given;
+  SWZ_TRY(c.params.u64("aux", &aux, &aux_given));
+  if (aux > 1) return {Code::invalid_argument, "layout '" + f.name + "': aux = " + std::to_string(aux) + " (0: ISL_SURF_USAGE_DISABLE_AUX_BIT, 1: default)"};
+  // Image alignment in elements (HALIGN x VALIGN), as isl picks it
+  // (isl_choose_image_alignment_el and the per-generation functions):
+  //  - Yf/Ys/Tile64: the tile (isl_gfx12/gfx125: "tile-aligned").
+  //  - depth formats: D16 8x4, other depth 4x4 on Gen9-11 (isl_gfx8 table);
+  //    D16 8x8, other depth 8x4 on Gen12 and Tile4 (isl_gfx12 / isl_gfx125).
+  //  - block-compressed: 4x4 blocks (isl_gfx9: "choose the smallest
+  //    alignment possible: HALIGN_4 and VALIGN_4"); on Tile4 (Xe-HP,
+  //    isl_gfx125) 64 bytes for 64/128-bit blocks.
+  //  - Tile4 color: 128 bytes when the surface may be compressed (CCS,
+  //    aux=1), else 64 bytes for 8/16-byte elements, 32 bytes below; VALIGN 4.
+  //  - TileX/TileY/TileW color (isl_gfx8): HALIGN 16 (required by CCS, aux=1),
+  //    4 with aux=0 (8 on Gen11+ Tile Y with 4-byte elements, isl_gfx8
+  //    GEN_BUG_1406667188); VALIGN 4.
+  const bool tile4 = f.name == "intel-tile4";
+  uint64_t halign, valign;
+  if (tr_mode) {
+    halign = std::max<uint64_t>(1, tile_w_bytes / eb);
+    valign = tile_h;
+  } else if (desc.format.depth_stencil) {
+    const bool d16 = eb == 2;
+    if (gen >= 12 || tile4) { halign = 8; valign = d16 ? 8 : 4; }
+    else { halign = d16 ? 8 : 4; valign = 4; }
+  } else if (desc.format.block_compressed()) {
+    halign = tile4 ? 64 / eb : 4;
+    valign = 4;
+  } else if (tile4) {
+    halign = (aux ? 128 : eb >= 8 ? 64 : 32) / eb;
+    valign = 4;
+  } else {
+    halign = aux ? 16 : (gen >= 11 && f.name == "intel-tiley" && eb == 4 ? 8 : 4);
+    valign = 4;
+  }
   bool h_given, v_given, q_given, p_given;
   uint64_t qpitch = 0, pitch_bytes = 0;
   SWZ_TRY(c.params.u64("halign", &halign, &h_given));
@@ -166,6 +239,14 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     LevelDims L = level_dims(desc, m);
     ws[m] = align_up(L.w_el, halign);
     hs[m] = align_up(L.h_el, valign);
+  }
+  // A single-level surface is not padded to the image alignment: its rows
+  // need only its width, so narrow explicit pitches are valid
+  // (isl_calc_phys_slice0_extent_sa_gfx4_2d: "Do not pad the surface to the
+  // image alignment"); array slices stay QPitch (VALIGN-aligned) apart.
+  if (mips == 1 && !z_in_tile) {
+    ws[0] = level_dims(desc, 0).w_el;
+    hs[0] = level_dims(desc, 0).h_el;
   }
   uint64_t width = ws[0], h1 = 0, h2 = 0;
   for (uint32_t m = 0; m < std::min(mips, tail + 1); ++m) {
@@ -426,7 +507,10 @@ Status describe_data(const VendorData&, const DataFamily& f, Params& p, uint32_t
     if (!config.empty() && dp.config != config) continue;
     if (dp.variant != variant && !(variant == "v2" && dp.variant.empty())) continue;
     Pattern pat = dp.pattern;
-    if (has_pb && pat.block_bits() > 8 && pbxor < (uint64_t{1} << (pat.block_bits() - 8))) pat.immediate = static_cast<uint32_t>(pbxor << 8);
+    uint64_t eff = pbxor;
+    std::string pb_note;
+    if (has_pb && f.placement == "amd") SWZ_TRY(amd_effective_pbxor(f, dp, pat.block_bits(), &eff, &pb_note));
+    if (has_pb && pat.block_bits() > 8 && eff < (uint64_t{1} << (pat.block_bits() - 8))) pat.immediate = static_cast<uint32_t>(eff << 8);
     const auto e = extents_log2(pat);
     s += to_text(pat) + "\n";
     s += "  " + dim_name(dp.dim) + (dp.samples > 1 ? " " + std::to_string(dp.samples) + "x MSAA" : std::string()) +
@@ -437,6 +521,7 @@ Status describe_data(const VendorData&, const DataFamily& f, Params& p, uint32_t
     if (dp.raw) s += "  addrlib order: " + dp.bits_text + " (canonicalized for block " + to_string(dp.block) + ")\n";
     if (!dp.config_text.empty()) s += "  configuration: " + dp.config_text + "\n";
     if (!dp.origin.empty()) s += "  from: " + dp.origin + "\n";
+    if (!pb_note.empty()) s += "  " + pb_note + "\n";
     ++shown;
   }
   if (!shown) {

@@ -7,4 +7,5 @@ target_sources(swz PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/families.cpp
   ${CMAKE_CURRENT_LIST_DIR}/nvidia.cpp
   ${CMAKE_CURRENT_LIST_DIR}/hw.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/mali.cpp
   ${CMAKE_CURRENT_LIST_DIR}/xbox360.cpp)

@@ -126,6 +126,7 @@ Status build_tiles(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_xbox360(BuildContext& c, const DataFamily& f, FamilyPlan* out);
+Status build_mali(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 
 // Describers: the pattern(s) for an element size with the spec's parameters.
 Status describe_nvidia(const VendorData& d, Params& p, uint32_t element_bytes, std::string* out);
