@@ -52,6 +52,8 @@ Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   SWZ_TRY(c.params.u64("bank_levels", &levels, &has_levels));
   SWZ_TRY(c.params.u64("stride", &stride, &has_stride));
   SWZ_TRY(c.params.u64("pitch", &pitch_given, &has_pitch));
+  SWZ_TRY(check_param_range(fam, "stride", stride));
+  SWZ_TRY(check_param_range(fam, "pitch", pitch_given));
   if (has_hbb && (hbb < 13 || hbb > 16))
     return {Code::invalid_argument, "layout '" + fam + "': hbb = " + std::to_string(hbb) + " (highest bank bit, 13..16)"};
   if (has_levels && (levels > 7 || !has_hbb))

@@ -165,12 +165,17 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   const uint64_t tile_w_bytes = uint64_t{1} << e[0], tile_h = uint64_t{1} << e[1], bb = uint64_t{1} << pat.block_bits();
   const bool tr_mode = f.name == "intel-tileyf" || f.name == "intel-tileys" || f.name == "intel-tile64";
   const bool z_in_tile = e[2] > 0;
-  // Yf/Ys 2D single-sample surfaces get their mip tail (below); Tile64
-  // (Xe-HP tables) and the 3D/MSAA tiles do not yet.
-  const bool tail_model = (f.name == "intel-tileyf" || f.name == "intel-tileys") && desc.dimension == Dimension::Texture2D &&
+  // Yf/Ys/Tile64 2D single-sample surfaces get their mip tail (below); the
+  // 3D and MSAA tiles do not yet.
+  // Tile64 2D single-sample tails follow the same rule with the Gen11 (ICL)
+  // slot table from slot 0 (isl.c isl_get_miptail_level_offset_el: "case
+  // ISL_TILING_64: case ISL_TILING_ICL_Ys: icl_std_y_2d_miptail_offset_el";
+  // isl_choose_miptail_start_level: the first level that fits beside slot 0).
+  const bool tile64 = f.name == "intel-tile64";
+  const bool tail_model = (f.name == "intel-tileyf" || f.name == "intel-tileys" || tile64) && desc.dimension == Dimension::Texture2D &&
                           desc.samples == 1 && !z_in_tile;
   if ((tr_mode && !tail_model) || z_in_tile)
-    SWZ_TRY(need_single_level(desc, f.name, "the mip tail of this tiling (Tile64, 3D or MSAA tiles) is not modelled"));
+    SWZ_TRY(need_single_level(desc, f.name, "the mip tail of this tiling (3D or MSAA tiles) is not modelled"));
   uint64_t gen = 9;
   bool gen_given;
   SWZ_TRY(c.params.u64("gen", &gen, &gen_given));
@@ -283,7 +288,7 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     for (uint32_t m = tail; m < mips; ++m) {
       const uint32_t slot = m - tail + (f.name == "intel-tileyf" ? 4 : 0);
       if (slot >= 15) return {Code::internal, "layout '" + f.name + "': mip-tail slot " + std::to_string(slot) + " out of range"};
-      const auto& t = gen == 9 ? kGen9 : kGen10;
+      const auto& t = gen == 9 && !tile64 ? kGen9 : kGen10;
       xs[m] = bx + t[slot][bpe_index][0];
       ys[m] = by + t[slot][bpe_index][1];
     }

@@ -156,6 +156,15 @@ Status select_pattern_for(const DataFamily& f, uint32_t element_bytes, Dimension
 /// row-major, pitch = tiles across x tile bytes (or `pitch_el` elements).
 Status tiled_level(const Pattern& pat, const TextureDesc& desc, uint32_t m, uint64_t pitch_el, const std::string& fam, LevelPlan* lp);
 
+/// Pitches, strides and offsets given as parameters stay below 2^40 (bytes
+/// or elements), so that products with rows, tiles and element sizes cannot
+/// wrap in 64 bits. Error names the parameter and value.
+inline Status check_param_range(const std::string& fam, const char* key, uint64_t v) {
+  if (v >> 40)
+    return {Code::invalid_argument, "layout '" + fam + "': " + key + " = " + std::to_string(v) + " is too large (at most 2^40)"};
+  return Status::Ok();
+}
+
 /// Block extents of a valid pattern: X bytes, Y, Z, S (log2).
 std::array<unsigned, 4> extents_log2(const Pattern& p);
 

@@ -30,6 +30,7 @@ Status build_mali(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   uint64_t pitch_el = 0;
   bool has_pitch;
   SWZ_TRY(c.params.u64("pitch", &pitch_el, &has_pitch));
+  SWZ_TRY(check_param_range(fam, "pitch", pitch_el));
   const bool crc = c.params.flag("crc");
   const Pattern& pat = dp->pattern;
   const auto e = extents_log2(pat);

@@ -63,6 +63,8 @@ Status build_xbox360(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   SWZ_TRY(c.params.u64("pitch", &pitch_el, &has_pitch));
   SWZ_TRY(c.params.u64("packed", &packed, &has_packed));
   SWZ_TRY(c.params.u64("mip_offset", &mip_offset, &has_mip_offset));
+  SWZ_TRY(check_param_range(fam, "pitch", pitch_el));
+  SWZ_TRY(check_param_range(fam, "mip_offset", mip_offset));
   if (packed > 1) return {Code::invalid_argument, "layout '" + fam + "': packed = " + std::to_string(packed) + " (0 or 1)"};
   const Pattern& pat = dp->pattern;
   const auto e = extents_log2(pat);

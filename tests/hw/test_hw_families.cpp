@@ -360,7 +360,10 @@ TEST(VendorIntel, Tile64AndMsaaRows) {
   ASSERT_TRUE(element_offset(L, 0, 0, 0, 0, 3, &off).ok());
   EXPECT_EQ(off, 3u << 8);
   Layout bad;
-  EXPECT_EQ(make_named_layout("intel-tile64", tex2d("R8G8B8A8_UNORM", 64, 64, 2), &bad).code(), Code::unsupported);  // Xe-HP tail tables not modelled
+  TextureDesc v = tex2d("R8G8B8A8_UNORM", 64, 64, 2);
+  v.dimension = Dimension::Texture3D;
+  v.depth = 8;
+  EXPECT_EQ(make_named_layout("intel-tile64", v, &bad).code(), Code::unsupported);  // 3D Tile64 tails not modelled
 }
 
 // ---- Xbox 360 ----------------------------------------------------------------------

@@ -7,6 +7,8 @@
 // level 1's width aligned to HALIGN.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "swz/swz.hpp"
 #include "swz/vendor.hpp"
 
@@ -73,6 +75,48 @@ TEST(IntelAlign, HalignAsIslPicksIt) {
   for (const char* spec : {"intel-tiley:aux=0", "intel-tile4", "intel-tilex:aux=0,gen=12"}) {
     Layout L = named(spec, tex2d("R8G8B8A8_UNORM", 100, 60, 4, 2));
     EXPECT_TRUE(swz_test::claim_bytes(L)) << spec;
+    swz_test::round_trip_all(L);
+  }
+}
+
+// Tile64 2D mip tails (isl.c isl_choose_miptail_start_level,
+// isl_get_miptail_level_offset_el): the tail starts at the first level no
+// larger than the space beside slot 0 (half a tile wide, a tile tall); every
+// later level shares its tile, at isl's icl_std_y_2d_miptail_offset_el slot
+// origin (rows 0..14, columns 128/64/32/16/8 bpb), copied here as data from
+// Mesa src/intel/isl/isl.c.
+TEST(IntelAlign, Tile64MipTail) {
+  static const uint8_t icl[15][5][2] = {
+      {{32, 0}, {64, 0}, {64, 0}, {128, 0}, {128, 0}}, {{0, 32}, {0, 32}, {0, 64}, {0, 64}, {0, 128}},
+      {{16, 0}, {32, 0}, {32, 0}, {64, 0}, {64, 0}},   {{0, 16}, {0, 16}, {0, 32}, {0, 32}, {0, 64}},
+      {{8, 0}, {16, 0}, {16, 0}, {32, 0}, {32, 0}},    {{4, 8}, {8, 8}, {8, 16}, {16, 16}, {16, 32}},
+      {{0, 12}, {0, 12}, {0, 24}, {0, 24}, {0, 48}},   {{0, 8}, {0, 8}, {0, 16}, {0, 16}, {0, 32}},
+      {{4, 4}, {8, 4}, {8, 8}, {16, 8}, {16, 16}},     {{4, 0}, {8, 0}, {8, 0}, {16, 0}, {16, 0}},
+      {{0, 4}, {0, 4}, {0, 8}, {0, 8}, {0, 16}},       {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}},
+      {{1, 0}, {2, 0}, {0, 4}, {0, 4}, {0, 4}},        {{2, 0}, {4, 0}, {4, 0}, {8, 0}, {0, 8}},
+      {{3, 0}, {6, 0}, {4, 4}, {8, 4}, {0, 12}}};
+  const char* fmts[] = {"R8_UNORM", "R16_UINT", "R8G8B8A8_UNORM", "R16G16B16A16_UNORM", "R32G32B32A32_FLOAT"};
+  for (const char* f : fmts) {
+    TextureDesc d = tex2d(f, 512, 300, full_mip_count(512, 300, 1));
+    Layout L = named("intel-tile64", d);
+    const Pattern& p = L.patterns()[0];
+    const uint32_t eb = d.format.element_bytes;
+    const uint32_t col = eb == 16 ? 0 : eb == 8 ? 1 : eb == 4 ? 2 : eb == 2 ? 3 : 4;
+    const uint64_t tw = p.block_extent()[0] / eb, th = p.block_extent()[1];
+    uint32_t tail = 0;
+    while (tail + 1 < d.mip_levels && !((512u >> tail) <= tw / 2 && std::max(1u, 300u >> tail) <= th)) ++tail;
+    ASSERT_LT(tail, d.mip_levels) << f;
+    const SubresourceLayout& t0 = L.sub(tail);
+    for (uint32_t m = tail; m < d.mip_levels; ++m) {
+      const SubresourceLayout& s = L.sub(m);
+      EXPECT_EQ(s.pre_swizzle[0] / eb - (t0.pre_swizzle[0] / eb - icl[0][col][0]), icl[m - tail][col][0]) << f << " mip " << m;
+      EXPECT_EQ(s.pre_swizzle[1] - (t0.pre_swizzle[1] - icl[0][col][1]), icl[m - tail][col][1]) << f << " mip " << m;
+      uint64_t a, b;
+      ASSERT_TRUE(element_offset(L, tail, 0, 0, 0, 0, &a).ok());
+      ASSERT_TRUE(element_offset(L, m, 0, 0, 0, 0, &b).ok());
+      EXPECT_EQ(a >> 16, b >> 16) << f << " mip " << m << " leaves the tail tile";
+    }
+    EXPECT_TRUE(swz_test::claim_bytes(L)) << f;
     swz_test::round_trip_all(L);
   }
 }

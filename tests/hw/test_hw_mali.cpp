@@ -106,3 +106,16 @@ TEST(MaliLayout, RandomWholeResources) {
     swz_test::round_trip_all(L, iter);
   }
 }
+
+// Huge pitches and offsets are refused by name, not wrapped (all three
+// families of src/hw/adreno.cpp, xbox360.cpp, mali.cpp).
+TEST(MaliLayout, HugeParametersAreRefusedByName) {
+  for (const char* spec : {"mali-u-interleaved:pitch=0x4000000000000000", "adreno-a6xx:pitch=0x4000000000000000",
+                           "adreno-a6xx:stride=0x4000000000000000", "xbox360-tiled:pitch=0x4000000000000000",
+                           "xbox360-tiled:mip_offset=0xfffffffffffff000"}) {
+    Layout L;
+    Status st = make_named_layout(spec, tex2d("R8G8B8A8_UNORM", 64, 64, 2), &L);
+    EXPECT_EQ(st.code(), Code::invalid_argument) << spec;
+    EXPECT_NE(st.message().find("too large"), std::string::npos) << spec << ": " << st.message();
+  }
+}
