@@ -21,7 +21,8 @@ std::string params_for(const DataFamily& f) {
       if (!p.config.empty() && cfgs.find(p.config) == std::string::npos) { if (!cfgs.empty()) cfgs += "|"; cfgs += p.config.substr(6); }
     if (!cfgs.empty()) s += "pipes=" + cfgs + " (default " + f.patterns.front().config.substr(6) + "), ";
     s += "pbxor=N (pipe/bank XOR of the _X/_T modes; immediate = N << 8; GFX10+: cut to the mode's pipe and bank bits, ignored on "
-         "non-XOR modes; GFX9: refused on non-XOR modes), pitch=N elements (with offsets=: level 0's, every level's on GFX9), slice_size=N bytes";
+         "non-XOR modes; GFX9: refused on non-XOR modes), pitch=N elements (with offsets=: level 0's, every level's on GFX9), "
+         "pitches=A/B/C (with offsets=: every level's pitch in elements, as addrlib reports it), slice_size=N bytes";
   } else if (f.placement == "intel") {
     bool bit6 = false, v2 = false;
     for (const DataPattern& p : f.patterns) {
@@ -295,10 +296,23 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
       const Pattern pat0 = plan.patterns[static_cast<size_t>(plan.levels[0].slot)];
       const uint64_t row0 = plan.levels[0].row_pitch;
       const bool shared_pitch = params.has("pitch") && f->name.rfind("amd-gfx9-", 0) == 0;
+      // pitches=A/B/C: every level's pitch in elements, as the driver reports
+      // it (addrlib's per-level pitch, which may be padded past the tight one).
+      std::vector<LevelPlacement> pitches;
+      bool has_pitches;
+      SWZ_TRY(params.levels_list("pitches", &pitches, &has_pitches));
+      if (has_pitches && params.has("pitch"))
+        return {Code::invalid_argument, "layout '" + f->name + "': give pitch= (level 0) or pitches= (every level), not both"};
+      if (has_pitches && pitches.size() != desc.mip_levels)
+        return {Code::invalid_argument, "layout '" + f->name + "': pitches= has " + std::to_string(pitches.size()) + " entries for " +
+                                            std::to_string(desc.mip_levels) + " mip levels"};
+      for (const LevelPlacement& lp : pitches)
+        if (lp.origin[0] || lp.origin[1] || lp.origin[2] || (lp.offset >> 40))
+          return {Code::invalid_argument, "layout '" + f->name + "': pitches= takes one number of elements per level (at most 2^40), no origins"};
       std::vector<LevelPlan> lv;
       for (uint32_t m = 0; m < desc.mip_levels; ++m) {
         LevelPlan lp = plan.levels[0];
-        SWZ_TRY(tiled_level(pat0, desc, m, 0, f->name, &lp));
+        SWZ_TRY(tiled_level(pat0, desc, m, has_pitches ? pitches[m].offset : 0, f->name, &lp));
         if ((m == 0 && params.has("pitch")) || shared_pitch) {
           lp.depth_pitch = lp.depth_pitch / lp.row_pitch * row0;
           lp.size = lp.size / lp.row_pitch * row0;
@@ -338,7 +352,7 @@ Status describe_layout(std::string_view spec, uint32_t element_bytes, std::strin
   SWZ_TRY(params.u64("mip_align", &ignore, &present));
   SWZ_TRY(params.u64("layer_stride", &ignore, &present));
   SWZ_TRY(params.u64("base", &ignore, &present));
-  for (const char* k : {"pitch", "slice_size", "halign", "valign", "qpitch", "hbb", "bank_levels", "stride", "bh", "bd", "aux", "gen", "packed", "mip_offset", "linear", "crc"}) (void)params.str(k);
+  for (const char* k : {"pitch", "slice_size", "halign", "valign", "qpitch", "hbb", "bank_levels", "stride", "bh", "bd", "aux", "gen", "packed", "mip_offset", "linear", "crc", "pitches"}) (void)params.str(k);
   SWZ_TRY(params.check_all_used());
   *bit_equation = s;
   return Status::Ok();

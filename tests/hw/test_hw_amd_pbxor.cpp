@@ -81,3 +81,19 @@ TEST(AmdPbxor, Gfx103Sw256kWithEightPipesIs128KiB) {
   EXPECT_NE(eq.find("(131072 bytes)"), std::string::npos) << eq;
   EXPECT_NE(eq.find("128 KiB"), std::string::npos) << eq;
 }
+
+// pitches= gives every level's pitch (addrlib's per-level pitch, which can be
+// a block wider than the tight one) together with offsets=.
+TEST(AmdPbxor, PerLevelPitchesWithOffsets) {
+  TextureDesc d = tex2d("R8G8B8A8_UNORM", 100, 100, 2);
+  Layout L;
+  ASSERT_TRUE(make_named_layout("amd-gfx10-sw64k-s-x:offsets=0/0x40000,pitches=128/256", d, &L).ok());
+  EXPECT_EQ(L.sub(0).row_pitch, 65536u);      // one 128-element block across
+  EXPECT_EQ(L.sub(1).row_pitch, 2 * 65536u);  // padded to two blocks
+  swz_test::round_trip_all(L);
+  EXPECT_TRUE(swz_test::claim_bytes(L));
+  Layout bad;
+  EXPECT_EQ(make_named_layout("amd-gfx10-sw64k-s-x:offsets=0/0x40000,pitches=128", d, &bad).code(), Code::invalid_argument);
+  EXPECT_EQ(make_named_layout("amd-gfx10-sw64k-s-x:offsets=0/0x40000,pitches=128/100", d, &bad).code(), Code::invalid_argument);  // not whole blocks
+  EXPECT_EQ(make_named_layout("amd-gfx10-sw64k-s-x:offsets=0/0x40000,pitches=128/128,pitch=128", d, &bad).code(), Code::invalid_argument);
+}
