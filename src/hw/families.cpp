@@ -115,7 +115,23 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
                                           "addrlib's Addr2ComputePipeBankXor gives for the surface)"};
     pat.immediate = static_cast<uint32_t>(pbxor << 8);
   }
-  SWZ_TRY(need_single_level(desc, f.name, "addrlib's mip placement (per-level offsets and the mip tail) is not in the public equations used here"));
+  // GFX10 / GFX10.3 2D mip chains follow addrlib (src/hw/amd_mips.cpp)
+  // unless the caller places the levels (offsets=, pitches=).
+  const bool gfx10_chain = (f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0) && n > 8 &&
+                           desc.dimension == Dimension::Texture2D && desc.samples == 1;
+  if (desc.mip_levels > 1 && gfx10_chain && !c.params.has("offsets") && !c.params.has("pitches")) {
+    if (has_pitch)
+      return {Code::invalid_argument, "layout '" + f.name + "': pitch = " + std::to_string(pitch_el) + " with " + std::to_string(desc.mip_levels) +
+                                          " mip levels (addrlib takes an explicit pitch for single-level surfaces; a chain's pitches follow "
+                                          "from its size, or give offsets= with pitches=)"};
+    FamilyPlan plan;
+    SWZ_TRY(build_amd_gfx10_mips(f.name, pat, desc, has_slice ? slice : 0, &plan));
+    plan.notes.push_back(dp->config.empty() ? std::string() : dp->config + " (" + dp->config_text + ")");
+    if (!pb_note.empty()) plan.notes.push_back(pb_note);
+    *out = std::move(plan);
+    return Status::Ok();
+  }
+  SWZ_TRY(need_single_level(desc, f.name, "addrlib's mip placement for this generation (GFX9, GFX11, GFX12, 256-byte modes, 3D) is not modelled"));
   FamilyPlan plan;
   plan.patterns.push_back(pat);
   LevelPlan lp;

@@ -127,6 +127,8 @@ Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_xbox360(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_mali(BuildContext& c, const DataFamily& f, FamilyPlan* out);
+/// AMD GFX10/GFX10.3 2D mip chain (src/hw/amd_mips.cpp); slice_size 0 = addrlib's.
+Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc, uint64_t slice_size, FamilyPlan* out);
 
 // Describers: the pattern(s) for an element size with the spec's parameters.
 Status describe_nvidia(const VendorData& d, Params& p, uint32_t element_bytes, std::string* out);

@@ -27,13 +27,16 @@ info_level "adreno R32G32_UINT 288x739 pitch" 0 0 2560 --layout adreno-a6xx --fo
 info_level "xbox360 level 1 pitch 256 texels" 1 409600 1024 --layout xbox360-tiled --format R8G8B8A8_UNORM --size 300x300 --mips full
 info_level "xbox360 level 8 in the tail" 8 757760 128 --layout xbox360-tiled --format R8G8B8A8_UNORM --size 300x300 --mips full
 grep -q "origin 0.8.0" info.txt && pass "xbox360 tail origin printed" || failed "xbox360 tail origin: $(cat info.txt)"
+# addrlib GFX10 SW_64KB_S_X: RGBA8 300x200 level 0 after the tail block and levels 2, 1 (384-element pitch).
+info_level "amd gfx10 level 0" 0 262144 1536 --layout amd-gfx10-sw64k-s-x:pipes=16 --format R8G8B8A8_UNORM --size 300x200 --mips full
+info_level "amd gfx10 level 3 in the tail" 3 0 512 --layout amd-gfx10-sw64k-s-x:pipes=16 --format R8G8B8A8_UNORM --size 300x200 --mips full
 # Panfrost test-layout.cpp: ETC2 (BC1-sized) 128x128 level 4 at 10880.
 info_level "mali level 4" 4 10880 32 --layout mali-u-interleaved --format BC1_UNORM --size 128x128 --mips full
 
 # Whole chains round-trip (raw: every subresource tightly packed).
-for spec in adreno-a6xx xbox360-tiled mali-u-interleaved "intel-tiley:aux=0"; do
+for spec in adreno-a6xx xbox360-tiled mali-u-interleaved "intel-tiley:aux=0" "amd-gfx10.3-sw64k-r-x:pipes=8,pbxor=3"; do
   for shape in "--size 97x61 --mips full --array 2" "--size 40x24x6 --mips full"; do
-    case "$spec:$shape" in xbox360-tiled:*40x24x6* | intel-*:*40x24x6*) continue ;; esac  # 2D-only tiles
+    case "$spec:$shape" in xbox360-tiled:*40x24x6* | intel-*:*40x24x6* | amd-*:*40x24x6*) continue ;; esac  # 2D-only tiles
     # shellcheck disable=SC2086
     bytes=$("$SWZ" info --layout "$spec" --format R8G8B8A8_UNORM $shape | awk '$1 == "linear" { print $2 }')
     head -c "$bytes" /dev/urandom > in.raw
