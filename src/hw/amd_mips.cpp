@@ -1,4 +1,7 @@
-// AMD GFX10 / GFX10.3 mip chains of 2D thin surfaces, as addrlib places them.
+// AMD GFX10 / GFX10.3 / GFX11 mip chains of 2D thin surfaces, as addrlib
+// places them (Gfx11Lib repeats Gfx10Lib's functions named below for thin
+// surfaces: gfx11/gfx11addrlib.cpp ComputeSurfaceInfoMacroTiled,
+// GetMaxNumMipsInTail, ComputeSurfaceAddrFromCoordMacroTiled).
 //
 // The rules are addrlib's (Mesa src/amd/addrlib), read from its public source
 // and written here in our own words and code:
@@ -12,8 +15,8 @@
 //   gfx10/gfx10addrlib.h    GetMipSize (ShiftCeil: level sizes round UP),
 //                           IsInMipTail
 //   core/addrlib2.cpp       Lib::GetMipTailDim (thin, GFX10: half a block wide)
-// GFX9 and GFX11 use other functions and are not modelled here; 256-byte
-// (micro-tiled) modes neither.
+// GFX9 (one pitch for the whole chain) and GFX12 use other functions and are
+// not modelled here; 256-byte (micro-tiled) modes and 3D neither.
 #include <algorithm>
 
 #include "hw/hw_internal.hpp"

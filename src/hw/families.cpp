@@ -115,9 +115,10 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
                                           "addrlib's Addr2ComputePipeBankXor gives for the surface)"};
     pat.immediate = static_cast<uint32_t>(pbxor << 8);
   }
-  // GFX10 / GFX10.3 2D mip chains follow addrlib (src/hw/amd_mips.cpp)
-  // unless the caller places the levels (offsets=, pitches=).
-  const bool gfx10_chain = (f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0) && n > 8 &&
+  // GFX10 / GFX10.3 / GFX11 2D mip chains follow addrlib
+  // (src/hw/amd_mips.cpp) unless the caller places the levels (offsets=,
+  // pitches=).
+  const bool gfx10_chain = (f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0 || f.name.rfind("amd-gfx11-", 0) == 0) && n > 8 &&
                            desc.dimension == Dimension::Texture2D && desc.samples == 1;
   if (desc.mip_levels > 1 && gfx10_chain && !c.params.has("offsets") && !c.params.has("pitches")) {
     if (has_pitch)
@@ -131,7 +132,7 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     *out = std::move(plan);
     return Status::Ok();
   }
-  SWZ_TRY(need_single_level(desc, f.name, "addrlib's mip placement for this generation (GFX9, GFX11, GFX12, 256-byte modes, 3D) is not modelled"));
+  SWZ_TRY(need_single_level(desc, f.name, "addrlib's mip placement for this generation (GFX9, GFX12, 256-byte modes, 3D) is not modelled"));
   FamilyPlan plan;
   plan.patterns.push_back(pat);
   LevelPlan lp;

@@ -22,7 +22,8 @@ std::string params_for(const DataFamily& f) {
     if (!cfgs.empty()) s += "pipes=" + cfgs + " (default " + f.patterns.front().config.substr(6) + "), ";
     s += "pbxor=N (pipe/bank XOR of the _X/_T modes; immediate = N << 8; GFX10+: cut to the mode's pipe and bank bits, ignored on "
          "non-XOR modes; GFX9: refused on non-XOR modes), pitch=N elements (with offsets=: level 0's, every level's on GFX9), "
-         "pitches=A/B/C (with offsets=: every level's pitch in elements, as addrlib reports it), slice_size=N bytes";
+         "pitches=A/B/C (with offsets=: every level's pitch in elements, as addrlib reports it), slice_size=N bytes; "
+         "GFX10-GFX11 2D mip chains and tails are placed as addrlib does, GFX9/GFX12 chains need offsets=";
   } else if (f.placement == "intel") {
     bool bit6 = false, v2 = false;
     for (const DataPattern& p : f.patterns) {

@@ -66,9 +66,10 @@ TEST(AmdMips, Gfx10AddressRuleAndRoundTrips) {
   std::mt19937 rng(10);
   const char* specs[] = {"amd-gfx10-sw64k-s-x:pipes=16", "amd-gfx10-sw4k-s:pipes=16", "amd-gfx10-sw64k-r-x:pipes=16,pbxor=5",
                          "amd-gfx10.3-sw64k-r-x:pipes=8", "amd-gfx10.3-sw256k-z-x:pipes=16,pbxor=9", "amd-gfx10.3-sw256k-r-x:pipes=8",
-                         "amd-gfx10-sw64k-d-t:pipes=16", "amd-gfx10.3-sw4k-d-x:pipes=8"};
-  for (int it = 0; it < 24; ++it) {
-    const std::string spec = specs[it % 8];
+                         "amd-gfx10-sw64k-d-t:pipes=16", "amd-gfx10.3-sw4k-d-x:pipes=8", "amd-gfx11-sw64k-r-x:pipes=32,pbxor=7",
+                         "amd-gfx11-sw256k-d-x:pipes=8", "amd-gfx11-sw4k-d-x:pipes=32"};
+  for (int it = 0; it < 33; ++it) {
+    const std::string spec = specs[it % 11];
     const uint32_t w = 1 + rng() % 700, h = 1 + rng() % 300, arr = 1 + rng() % 3;
     const uint32_t mips = 1 + rng() % full_mip_count(w, h, 1);
     TextureDesc d = tex2d("R8G8B8A8_UNORM", w, h, mips, arr);
@@ -107,9 +108,17 @@ TEST(AmdMips, RefusalsAndOverrides) {
   Layout bad;
   // pitch= belongs to single-level surfaces.
   EXPECT_EQ(make_named_layout("amd-gfx10-sw64k-s-x:pitch=512", tex2d("R8G8B8A8_UNORM", 300, 200, 3), &bad).code(), Code::invalid_argument);
-  // GFX9 / GFX11 chains still need offsets=.
+  // GFX9 chains (one pitch for the whole chain) still need offsets=.
   EXPECT_EQ(make_named_layout("amd-gfx9-sw64k-s-x", tex2d("R8G8B8A8_UNORM", 300, 200, 3), &bad).code(), Code::unsupported);
-  EXPECT_EQ(make_named_layout("amd-gfx11-sw64k-r-x", tex2d("R8G8B8A8_UNORM", 300, 200, 3), &bad).code(), Code::unsupported);
+  // A small texture lives in the tail entirely (mipChainInTail): RGBA8 64x64
+  // in a 64 KiB block (tail: 64x128, 12 levels): level 0 at slot 11 (x 64),
+  // level 1 at slot 10 (y 64), level 2 at slot 9 (x 32).
+  Layout T = named("amd-gfx11-sw64k-r-x", tex2d("R8G8B8A8_UNORM", 64, 64, 3));
+  EXPECT_EQ(T.size(), 65536u);
+  EXPECT_EQ(T.sub(0).pre_swizzle[0], 64u * 4);
+  EXPECT_EQ(T.sub(1).pre_swizzle[1], 64u);
+  EXPECT_EQ(T.sub(2).pre_swizzle[0], 32u * 4);
+  EXPECT_TRUE(swz_test::claim_bytes(T));
   // offsets= with pitches= still replaces the chain.
   Layout O = named("amd-gfx10-sw64k-s-x:offsets=0/0x80000,pitches=384/256", tex2d("R8G8B8A8_UNORM", 300, 200, 2));
   EXPECT_EQ(O.sub(1).offset, 0x80000u);
