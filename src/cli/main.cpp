@@ -299,16 +299,24 @@ void info(const CommonOptions& o) {
   std::printf("alignment  %llu (allocation %s)\n", static_cast<unsigned long long>(l.alignment()),
               bytes_text(l.allocation_size()).c_str());
   std::printf("linear     %s (every subresource tightly packed)\n", bytes_text(total_packed_bytes(l)).c_str());
-  std::printf("%5s %4s %5s %5s %16s %11s %14s %14s %14s %14s %4s\n", "sub", "mip", "slice", "plane", "size (texels)",
-              "elems", "offset", "bytes", "row_pitch", "depth_pitch", "slot");
+  // row_pitch: bytes between rows of blocks (swz's unit); row_B: bytes between
+  // rows of elements (row_pitch / the block's rows), the pitch drivers report.
+  std::printf("%5s %4s %5s %5s %16s %11s %14s %14s %14s %14s %4s %10s\n", "sub", "mip", "slice", "plane", "size (texels)",
+              "elems", "offset", "bytes", "row_pitch", "depth_pitch", "slot", "row_B");
   for (uint32_t i = 0; i < l.subresource_count(); ++i) {
     const SubresourceLayout& s = l.sub(i);
     std::string dims = std::to_string(s.width) + "x" + std::to_string(s.height) + "x" + std::to_string(s.depth);
     std::string els = std::to_string(s.width_el) + "x" + std::to_string(s.height_el);
-    std::printf("%5u %4u %5u %5u %16s %11s %14llu %14llu %14llu %14llu%s %4d%s\n", s.index, s.mip, s.array_slice,
+    const uint64_t block_rows = static_cast<size_t>(s.pattern_slot) < l.patterns().size()
+                                    ? l.patterns()[static_cast<size_t>(s.pattern_slot)].block_extent()[1] : 1;
+    std::string origin;
+    if (s.pre_swizzle[0] || s.pre_swizzle[1] || s.pre_swizzle[2])
+      origin = "  origin " + std::to_string(s.pre_swizzle[0]) + "." + std::to_string(s.pre_swizzle[1]) + "." + std::to_string(s.pre_swizzle[2]);
+    std::printf("%5u %4u %5u %5u %16s %11s %14llu %14llu %14llu %14llu%s %4d %10llu%s%s\n", s.index, s.mip, s.array_slice,
                 s.plane, dims.c_str(), els.c_str(), static_cast<unsigned long long>(s.offset),
                 static_cast<unsigned long long>(s.size), static_cast<unsigned long long>(s.row_pitch),
                 static_cast<unsigned long long>(s.depth_pitch), s.stack_depth ? "r" : " ", s.pattern_slot,
+                static_cast<unsigned long long>(s.row_pitch / std::max<uint64_t>(1, block_rows)), origin.c_str(),
                 s.packed ? "  packed mip tail" : "");
   }
   for (size_t k = 0; k < l.patterns().size(); ++k) {

@@ -2,6 +2,7 @@
 // mobile): patterns from patterns/vendor/*.json, placement rules here, each
 // with its public source (patterns/vendor/README.md).
 #include <algorithm>
+#include <cstdlib>
 
 #include "hw/hw_internal.hpp"
 
@@ -49,6 +50,44 @@ Status need_single_level(const TextureDesc& desc, const std::string& fam, const 
 
 }  // namespace
 
+// The pipe/bank XOR value addrlib applies for mode `f` (see below); errors
+// for GFX9 non-XOR modes; `note` says what was dropped.
+Status amd_effective_pbxor(const DataFamily& f, const DataPattern& dp, unsigned n, uint64_t* pbxor_io, std::string* note) {
+  uint64_t pbxor = *pbxor_io;
+  // Which modes take a pipe/bank XOR, and which of its bits count:
+  //  - XOR modes are the _X and _T swizzle modes (addrlib2 SwizzleModeFlags
+  //    isXor).
+  //  - On a non-XOR mode addrlib's GFX10+ address functions ignore the value
+  //    (Gfx10Lib/Gfx11Lib ComputeSurfaceAddrFromCoordMacroTiled: "IsXor(...) ?
+  //    ... : 0"), while Gfx9Lib refuses it: swz does the same.
+  //  - On GFX10+ XOR modes only the pipe bits and the bank bits count: mask
+  //    = (2^pipes_log2 - 1) | (2^bank_bits - 1) << (pipes_log2 + 2 column
+  //    bits), bank_bits = min(block_log2 - 8 - pipes_log2 - 2, 4) (at least
+  //    0), and the shifted value is cut to the block (Gfx10Lib
+  //    GetBankXorBits and ComputeSurfaceAddrFromCoordMacroTiled). GFX10
+  //    SW_64KB_S_X with 16 pipes: mask 0xCF.
+  const bool xor_mode = f.name.size() > 2 && (f.name.compare(f.name.size() - 2, 2, "-x") == 0 || f.name.compare(f.name.size() - 2, 2, "-t") == 0);
+  const bool gfx9 = f.name.rfind("amd-gfx9-", 0) == 0;
+  const bool gfx10plus = f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0 || f.name.rfind("amd-gfx11-", 0) == 0;
+  if (pbxor != 0 && !xor_mode && gfx9)
+    return {Code::invalid_argument, "layout '" + f.name + "': pbxor = " + std::to_string(pbxor) + " on a non-XOR swizzle mode (addrlib's Gfx9Lib "
+                                        "refuses a pipe/bank XOR there; use the mode's -x variant, or pbxor=0)"};
+  if (!xor_mode && gfx10plus) {
+    if (pbxor) *note = "pbxor=" + std::to_string(pbxor) + " ignored: not an XOR mode (as addrlib's GFX10+ address functions do)";
+    pbxor = 0;
+  } else if (gfx10plus) {
+    unsigned pipes_log2 = 0;
+    if (dp.config.rfind("pipes=", 0) == 0) pipes_log2 = log2u(std::max<uint64_t>(1, std::strtoull(dp.config.c_str() + 6, nullptr, 10)));
+    const unsigned bank_bits = n > 8 + pipes_log2 + 2 ? std::min(n - 8 - pipes_log2 - 2, 4u) : 0;
+    const uint64_t mask = ((uint64_t{1} << pipes_log2) - 1) | (((uint64_t{1} << bank_bits) - 1) << (pipes_log2 + 2));
+    const uint64_t kept = ((pbxor & mask) << 8) & ((uint64_t{1} << n) - 1);
+    if ((kept >> 8) != pbxor) *note = "pbxor=" + std::to_string(pbxor) + " masked to " + std::to_string(kept >> 8) + " (pipe/bank bits of the mode)";
+    pbxor = kept >> 8;
+  }
+  *pbxor_io = pbxor;
+  return Status::Ok();
+}
+
 // ---- AMD (addrlib GFX9..GFX12) ----------------------------------------------
 // Model M of the research notes: offset = base + block index * block bytes +
 // pattern(x, y, z = array slice, s) ^ (pbXor << 8); blocks row-major over the
@@ -67,14 +106,33 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   SWZ_TRY(c.params.u64("pitch", &pitch_el, &has_pitch));
   SWZ_TRY(c.params.u64("slice_size", &slice, &has_slice));
   const unsigned n = pat.block_bits();
-  if (has_pb) {
+  std::string pb_note;
+  if (has_pb) SWZ_TRY(amd_effective_pbxor(f, *dp, n, &pbxor, &pb_note));
+  if (has_pb && pbxor) {
     if (n <= 8 || pbxor >= (uint64_t{1} << (n - 8)))
       return {Code::invalid_argument, "layout '" + f.name + "': pbxor = " + std::to_string(pbxor) + " reaches past the " +
                                           std::to_string(uint64_t{1} << n) + "-byte block (pbxor << 8 must be below the block size; use the value "
                                           "addrlib's Addr2ComputePipeBankXor gives for the surface)"};
     pat.immediate = static_cast<uint32_t>(pbxor << 8);
   }
-  SWZ_TRY(need_single_level(desc, f.name, "addrlib's mip placement (per-level offsets and the mip tail) is not in the public equations used here"));
+  // GFX10 / GFX10.3 / GFX11 2D mip chains follow addrlib
+  // (src/hw/amd_mips.cpp) unless the caller places the levels (offsets=,
+  // pitches=).
+  const bool gfx10_chain = (f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0 || f.name.rfind("amd-gfx11-", 0) == 0) && n > 8 &&
+                           desc.dimension == Dimension::Texture2D && desc.samples == 1;
+  if (desc.mip_levels > 1 && gfx10_chain && !c.params.has("offsets") && !c.params.has("pitches")) {
+    if (has_pitch)
+      return {Code::invalid_argument, "layout '" + f.name + "': pitch = " + std::to_string(pitch_el) + " with " + std::to_string(desc.mip_levels) +
+                                          " mip levels (addrlib takes an explicit pitch for single-level surfaces; a chain's pitches follow "
+                                          "from its size, or give offsets= with pitches=)"};
+    FamilyPlan plan;
+    SWZ_TRY(build_amd_gfx10_mips(f.name, pat, desc, has_slice ? slice : 0, &plan));
+    plan.notes.push_back(dp->config.empty() ? std::string() : dp->config + " (" + dp->config_text + ")");
+    if (!pb_note.empty()) plan.notes.push_back(pb_note);
+    *out = std::move(plan);
+    return Status::Ok();
+  }
+  SWZ_TRY(need_single_level(desc, f.name, "addrlib's mip placement for this generation (GFX9, GFX12, 256-byte modes, 3D) is not modelled"));
   FamilyPlan plan;
   plan.patterns.push_back(pat);
   LevelPlan lp;
@@ -96,6 +154,7 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   plan.levels.push_back(lp);
   plan.total_size = slice_size * desc.array_size;
   plan.notes.push_back(dp->config.empty() ? std::string() : dp->config + " (" + dp->config_text + ")");
+  if (!pb_note.empty()) plan.notes.push_back(pb_note);
   *out = std::move(plan);
   return Status::Ok();
 }
@@ -123,22 +182,58 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   const uint64_t tile_w_bytes = uint64_t{1} << e[0], tile_h = uint64_t{1} << e[1], bb = uint64_t{1} << pat.block_bits();
   const bool tr_mode = f.name == "intel-tileyf" || f.name == "intel-tileys" || f.name == "intel-tile64";
   const bool z_in_tile = e[2] > 0;
-  // Yf/Ys 2D single-sample surfaces get their mip tail (below); Tile64
-  // (Xe-HP tables) and the 3D/MSAA tiles do not yet.
-  const bool tail_model = (f.name == "intel-tileyf" || f.name == "intel-tileys") && desc.dimension == Dimension::Texture2D &&
+  // Yf/Ys/Tile64 2D single-sample surfaces get their mip tail (below); the
+  // 3D and MSAA tiles do not yet.
+  // Tile64 2D single-sample tails follow the same rule with the Gen11 (ICL)
+  // slot table from slot 0 (isl.c isl_get_miptail_level_offset_el: "case
+  // ISL_TILING_64: case ISL_TILING_ICL_Ys: icl_std_y_2d_miptail_offset_el";
+  // isl_choose_miptail_start_level: the first level that fits beside slot 0).
+  const bool tile64 = f.name == "intel-tile64";
+  const bool tail_model = (f.name == "intel-tileyf" || f.name == "intel-tileys" || tile64) && desc.dimension == Dimension::Texture2D &&
                           desc.samples == 1 && !z_in_tile;
   if ((tr_mode && !tail_model) || z_in_tile)
-    SWZ_TRY(need_single_level(desc, f.name, "the mip tail of this tiling (Tile64, 3D or MSAA tiles) is not modelled"));
+    SWZ_TRY(need_single_level(desc, f.name, "the mip tail of this tiling (3D or MSAA tiles) is not modelled"));
   uint64_t gen = 9;
   bool gen_given;
   SWZ_TRY(c.params.u64("gen", &gen, &gen_given));
-  if (gen != 9 && gen != 10 && gen != 11)
-    return {Code::invalid_argument, "layout '" + f.name + "': gen = " + std::to_string(gen) + " (mip-tail slot table: 9, 10 or 11)"};
-  // Alignment units in elements: the tile for TR modes (Yf/Ys/Tile64), else
-  // gmmlib Gen9 defaults: HALIGN 16 / VALIGN 4 ("AllOther"), 1 block for
-  // block-compressed formats (4x4 texels).
-  uint64_t halign = tr_mode ? std::max<uint64_t>(1, tile_w_bytes / eb) : desc.format.block_compressed() ? 1 : 16;
-  uint64_t valign = tr_mode ? tile_h : desc.format.block_compressed() ? 1 : 4;
+  if (gen < 9 || gen > 12)
+    return {Code::invalid_argument, "layout '" + f.name + "': gen = " + std::to_string(gen) + " (9, 10, 11 or 12; Yf/Ys mip-tail slot table: 9, or 10+)"};
+  uint64_t aux = 1;
+  bool aux_given;
+  SWZ_TRY(c.params.u64("aux", &aux, &aux_given));
+  if (aux > 1) return {Code::invalid_argument, "layout '" + f.name + "': aux = " + std::to_string(aux) + " (0: ISL_SURF_USAGE_DISABLE_AUX_BIT, 1: default)"};
+  // Image alignment in elements (HALIGN x VALIGN), as isl picks it
+  // (isl_choose_image_alignment_el and the per-generation functions):
+  //  - Yf/Ys/Tile64: the tile (isl_gfx12/gfx125: "tile-aligned").
+  //  - depth formats: D16 8x4, other depth 4x4 on Gen9-11 (isl_gfx8 table);
+  //    D16 8x8, other depth 8x4 on Gen12 and Tile4 (isl_gfx12 / isl_gfx125).
+  //  - block-compressed: 4x4 blocks (isl_gfx9: "choose the smallest
+  //    alignment possible: HALIGN_4 and VALIGN_4"); on Tile4 (Xe-HP,
+  //    isl_gfx125) 64 bytes for 64/128-bit blocks.
+  //  - Tile4 color: 128 bytes when the surface may be compressed (CCS,
+  //    aux=1), else 64 bytes for 8/16-byte elements, 32 bytes below; VALIGN 4.
+  //  - TileX/TileY/TileW color (isl_gfx8): HALIGN 16 (required by CCS, aux=1),
+  //    4 with aux=0 (8 on Gen11+ Tile Y with 4-byte elements, isl_gfx8
+  //    GEN_BUG_1406667188); VALIGN 4.
+  const bool tile4 = f.name == "intel-tile4";
+  uint64_t halign, valign;
+  if (tr_mode) {
+    halign = std::max<uint64_t>(1, tile_w_bytes / eb);
+    valign = tile_h;
+  } else if (desc.format.depth_stencil) {
+    const bool d16 = eb == 2;
+    if (gen >= 12 || tile4) { halign = 8; valign = d16 ? 8 : 4; }
+    else { halign = d16 ? 8 : 4; valign = 4; }
+  } else if (desc.format.block_compressed()) {
+    halign = tile4 ? 64 / eb : 4;
+    valign = 4;
+  } else if (tile4) {
+    halign = (aux ? 128 : eb >= 8 ? 64 : 32) / eb;
+    valign = 4;
+  } else {
+    halign = aux ? 16 : (gen >= 11 && f.name == "intel-tiley" && eb == 4 ? 8 : 4);
+    valign = 4;
+  }
   bool h_given, v_given, q_given, p_given;
   uint64_t qpitch = 0, pitch_bytes = 0;
   SWZ_TRY(c.params.u64("halign", &halign, &h_given));
@@ -166,6 +261,14 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     LevelDims L = level_dims(desc, m);
     ws[m] = align_up(L.w_el, halign);
     hs[m] = align_up(L.h_el, valign);
+  }
+  // A single-level surface is not padded to the image alignment: its rows
+  // need only its width, so narrow explicit pitches are valid
+  // (isl_calc_phys_slice0_extent_sa_gfx4_2d: "Do not pad the surface to the
+  // image alignment"); array slices stay QPitch (VALIGN-aligned) apart.
+  if (mips == 1 && !z_in_tile) {
+    ws[0] = level_dims(desc, 0).w_el;
+    hs[0] = level_dims(desc, 0).h_el;
   }
   uint64_t width = ws[0], h1 = 0, h2 = 0;
   for (uint32_t m = 0; m < std::min(mips, tail + 1); ++m) {
@@ -202,7 +305,7 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     for (uint32_t m = tail; m < mips; ++m) {
       const uint32_t slot = m - tail + (f.name == "intel-tileyf" ? 4 : 0);
       if (slot >= 15) return {Code::internal, "layout '" + f.name + "': mip-tail slot " + std::to_string(slot) + " out of range"};
-      const auto& t = gen == 9 ? kGen9 : kGen10;
+      const auto& t = gen == 9 && !tile64 ? kGen9 : kGen10;
       xs[m] = bx + t[slot][bpe_index][0];
       ys[m] = by + t[slot][bpe_index][1];
     }
@@ -297,75 +400,7 @@ Status build_tiles(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   return Status::Ok();
 }
 
-// ---- Adreno a6xx/a7xx (fd6_tiled_memcpy.cc) -----------------------------------
-// Block = 2 KiB half-macrotile; rows of macrotiles macrotile_stride x 4096
-// bytes apart; the optional bank swizzle XORs macrotile-row bits 0..2 into
-// address bits hbb-1, hbb, hbb+1 (fdl6_get_bank_mask / fdl6_get_bank_shift),
-// each level only when the stride is aligned enough.
-Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
-  const TextureDesc& desc = c.desc;
-  std::string mode = c.params.str("mode", "4ch");
-  if (mode == "4" || mode == "4channel") mode = "4ch";
-  if (mode == "8" || mode == "8channel") mode = "8ch";
-  if (mode != "4ch" && mode != "8ch")
-    return {Code::invalid_argument, "layout 'adreno-a6xx': mode = '" + mode + "' (macrotile mode: 4ch or 8ch)"};
-  const DataPattern* dp = nullptr;
-  SWZ_TRY(select_pattern(f, desc, "", mode, &dp));
-  uint64_t hbb = 0, levels = 6, stride = 0;
-  bool has_hbb, has_levels, has_stride;
-  SWZ_TRY(c.params.u64("hbb", &hbb, &has_hbb));
-  SWZ_TRY(c.params.u64("bank_levels", &levels, &has_levels));
-  SWZ_TRY(c.params.u64("stride", &stride, &has_stride));
-  if (has_hbb && (hbb < 13 || hbb > 16))
-    return {Code::invalid_argument, "layout 'adreno-a6xx': hbb = " + std::to_string(hbb) + " (highest bank bit, 13..16)"};
-  if (has_levels && (levels > 7 || !has_hbb))
-    return {Code::invalid_argument, "layout 'adreno-a6xx': bank_levels = " + std::to_string(levels) + " (a mask of swizzle levels 1..3 = 0x1/0x2/0x4, with hbb=)"};
-  const uint32_t eb = desc.format.element_bytes;
-  const auto e = extents_log2(dp->pattern);
-  // Macrotile = 2 blocks wide (the pattern's X extent), 1 block tall.
-  const uint64_t macrotile_w_bytes = (uint64_t{1} << e[0]) * 2;
-  FamilyPlan plan;
-  plan.arrays = Arrays::Stacked;
-  uint64_t offset = 0;
-  for (uint32_t m = 0; m < desc.mip_levels; ++m) {
-    const LevelDims L = level_dims(desc, m);
-    uint64_t mt_stride = ceil_div(uint64_t{L.w_el} * eb, macrotile_w_bytes);
-    if (m == 0 && has_stride) {
-      if (stride < mt_stride) return {Code::invalid_argument, "layout 'adreno-a6xx': stride = " + std::to_string(stride) + " macrotiles is less than the width (" + std::to_string(mt_stride) + ")"};
-      mt_stride = stride;
-    }
-    Pattern pat = dp->pattern;
-    if (has_hbb) {
-      const unsigned off = eb == 1 ? 1 : 0;
-      uint32_t mask = 0;
-      if ((levels & 0x2) && (mt_stride & ((uint64_t{1} << (hbb - 12 + off)) - 1)) == 0) mask |= 1;
-      if ((levels & 0x4) && (mt_stride & ((uint64_t{1} << (hbb - 11 + off)) - 1)) == 0) mask |= 2;
-      if ((levels & 0x1) && (mt_stride & ((uint64_t{1} << (hbb - 10 + off)) - 1)) == 0) mask |= 4;
-      for (unsigned b = 0; b < 3; ++b)
-        if (mask & (1u << b)) pat.postamble[0][hbb - 1 + b] = BitEntry::make(Channel::Y, e[1] + b);  // macrotile row bit b
-    }
-    int slot = -1;
-    for (size_t i = 0; i < plan.patterns.size(); ++i)
-      if (plan.patterns[i] == pat) slot = static_cast<int>(i);
-    if (slot < 0) {
-      slot = static_cast<int>(plan.patterns.size());
-      plan.patterns.push_back(pat);
-    }
-    LevelPlan lp;
-    lp.slot = slot;
-    lp.row_pitch = mt_stride * 4096;
-    lp.depth_pitch = ceil_div(L.h_el, uint64_t{1} << e[1]) * lp.row_pitch;
-    lp.size = lp.depth_pitch;
-    lp.offset = align_up(offset, 4096);
-    offset = lp.offset + lp.size;
-    plan.levels.push_back(lp);
-  }
-  plan.layer_align = 4096;
-  plan.layer_stride = align_up(offset, 4096);
-  plan.total_size = plan.layer_stride * desc.array_size;
-  *out = std::move(plan);
-  return Status::Ok();
-}
+// Adreno a6xx/a7xx: src/hw/adreno.cpp (build_adreno).
 
 // ---- Apple AGX twiddled (ail_initialize_gpu_tiled) -----------------------------
 Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
@@ -494,7 +529,10 @@ Status describe_data(const VendorData&, const DataFamily& f, Params& p, uint32_t
     if (!config.empty() && dp.config != config) continue;
     if (dp.variant != variant && !(variant == "v2" && dp.variant.empty())) continue;
     Pattern pat = dp.pattern;
-    if (has_pb && pat.block_bits() > 8 && pbxor < (uint64_t{1} << (pat.block_bits() - 8))) pat.immediate = static_cast<uint32_t>(pbxor << 8);
+    uint64_t eff = pbxor;
+    std::string pb_note;
+    if (has_pb && f.placement == "amd") SWZ_TRY(amd_effective_pbxor(f, dp, pat.block_bits(), &eff, &pb_note));
+    if (has_pb && pat.block_bits() > 8 && eff < (uint64_t{1} << (pat.block_bits() - 8))) pat.immediate = static_cast<uint32_t>(eff << 8);
     const auto e = extents_log2(pat);
     s += to_text(pat) + "\n";
     s += "  " + dim_name(dp.dim) + (dp.samples > 1 ? " " + std::to_string(dp.samples) + "x MSAA" : std::string()) +
@@ -505,6 +543,7 @@ Status describe_data(const VendorData&, const DataFamily& f, Params& p, uint32_t
     if (dp.raw) s += "  addrlib order: " + dp.bits_text + " (canonicalized for block " + to_string(dp.block) + ")\n";
     if (!dp.config_text.empty()) s += "  configuration: " + dp.config_text + "\n";
     if (!dp.origin.empty()) s += "  from: " + dp.origin + "\n";
+    if (!pb_note.empty()) s += "  " + pb_note + "\n";
     ++shown;
   }
   if (!shown) {

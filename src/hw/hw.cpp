@@ -20,21 +20,30 @@ std::string params_for(const DataFamily& f) {
     for (const DataPattern& p : f.patterns)
       if (!p.config.empty() && cfgs.find(p.config) == std::string::npos) { if (!cfgs.empty()) cfgs += "|"; cfgs += p.config.substr(6); }
     if (!cfgs.empty()) s += "pipes=" + cfgs + " (default " + f.patterns.front().config.substr(6) + "), ";
-    s += "pbxor=N (pipe/bank XOR; immediate = N << 8), pitch=N elements, slice_size=N bytes";
+    s += "pbxor=N (pipe/bank XOR of the _X/_T modes; immediate = N << 8; GFX10+: cut to the mode's pipe and bank bits, ignored on "
+         "non-XOR modes; GFX9: refused on non-XOR modes), pitch=N elements (with offsets=: level 0's, every level's on GFX9), "
+         "pitches=A/B/C (with offsets=: every level's pitch in elements, as addrlib reports it), slice_size=N bytes; "
+         "GFX10-GFX11 2D mip chains and tails are placed as addrlib does, GFX9/GFX12 chains need offsets=";
   } else if (f.placement == "intel") {
     bool bit6 = false, v2 = false;
     for (const DataPattern& p : f.patterns) {
       bit6 |= p.variant == "bit6";
       v2 |= p.variant == "v2";
     }
-    s += "halign=N, valign=N (elements; default 16/4, 1/1 for block-compressed, the tile for Yf/Ys/Tile64), qpitch=N (rows), pitch=N (bytes)";
-    if (f.name == "intel-tileyf" || f.name == "intel-tileys") s += ", gen=9|10|11 (mip-tail slot table, default 9)";
+    s += "halign=N, valign=N (elements; default as isl picks them from the format, aux= and gen=: the tile for Yf/Ys/Tile64), qpitch=N (rows), "
+         "pitch=N (bytes), aux=0|1 (0: the surface never has CCS, isl's DISABLE_AUX: smaller HALIGN; default 1), gen=9..12 (default 9)";
+    if (f.name == "intel-tileyf" || f.name == "intel-tileys") s += " (also picks the mip-tail slot table: 9, or 10+)";
     if (bit6) s += ", bit6 (legacy bit-6 address swizzle)";
     if (v2) s += ", v2 (newer-part Tile64 tables)";
   } else if (f.placement == "adreno") {
-    s += "mode=4ch|8ch (macrotile mode, default 4ch), hbb=13..16 (highest bank bit: enables the bank swizzle), bank_levels=mask (default 6), stride=N macrotiles";
+    s += "mode=4ch|8ch (macrotile mode, default 4ch), hbb=13..16 (highest bank bit: enables the bank swizzle), bank_levels=mask (default 6), stride=N macrotiles or pitch=N bytes (level 0; later levels follow freedreno's fdl_pitch), linear (freedreno's TILE6_LINEAR layout)";
   } else if (f.placement == "tiles") {
     s += "pitch=N (elements, level 0)";
+  } else if (f.placement == "mali") {
+    s += "pitch=N (elements, level 0), crc (Panfrost's checksum buffer after each level)";
+  } else if (f.placement == "xbox360") {
+    s += "pitch=N (elements, level 0: the fetch constant's pitch), packed=0|1 (packed mip tail, default 1), mip_offset=N (bytes from the base "
+         "level to the mip chain: mip_address - base_address; default the base level's size)";
   }
   if (!s.empty()) s += "; ";
   return s + kCommonParams;
@@ -159,6 +168,8 @@ Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& 
   if (has_stride) {
     if (plan.arrays == Arrays::YRows)
       return {Code::invalid_argument, "layout '" + name + "': layer_stride does not apply (array slices are qpitch= rows apart)"};
+    if (plan.arrays == Arrays::PerLevel)
+      return {Code::invalid_argument, "layout '" + name + "': layer_stride does not apply (each mip level has its own array-slice stride)"};
     plan.layer_stride = layer_stride;
     plan.total_size = layer_stride * desc.array_size;
   }
@@ -179,6 +190,7 @@ Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& 
           pl.depth_pitch = plan.layer_stride;
           break;
         case Arrays::YRows: pl.pre_swizzle[1] += s * plan.layer_stride; break;
+        case Arrays::PerLevel: pl.offset += s * lp.layer_stride; break;
       }
     }
   Layout L;
@@ -266,6 +278,8 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
     else if (f->placement == "tiles") st = build_tiles(ctx, *f, &plan);
     else if (f->placement == "adreno") st = build_adreno(ctx, *f, &plan);
     else if (f->placement == "apple") st = build_apple(ctx, *f, &plan);
+    else if (f->placement == "xbox360") st = build_xbox360(ctx, *f, &plan);
+    else if (f->placement == "mali") st = build_mali(ctx, *f, &plan);
     else st = {Code::internal, "layout '" + f->name + "': unknown placement '" + f->placement + "'"};
     if (!st.ok()) {
       // Offsets given from outside replace the level placement a family lacks.
@@ -277,12 +291,34 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
       if (f->placement == "amd") st = build_amd(c1, *f, &plan);
       else st = build_intel(c1, *f, &plan);
       SWZ_TRY(st);
-      // Each level then uses level 0's pattern with its own tight pitch.
+      // Each level then uses level 0's pattern with its own tight pitch;
+      // level 0 keeps a given pitch=, and on AMD GFX9, where addrlib gives
+      // the whole mip chain level 0's pitch, every level does.
       const Pattern pat0 = plan.patterns[static_cast<size_t>(plan.levels[0].slot)];
+      const uint64_t row0 = plan.levels[0].row_pitch;
+      const bool shared_pitch = params.has("pitch") && f->name.rfind("amd-gfx9-", 0) == 0;
+      // pitches=A/B/C: every level's pitch in elements, as the driver reports
+      // it (addrlib's per-level pitch, which may be padded past the tight one).
+      std::vector<LevelPlacement> pitches;
+      bool has_pitches;
+      SWZ_TRY(params.levels_list("pitches", &pitches, &has_pitches));
+      if (has_pitches && params.has("pitch"))
+        return {Code::invalid_argument, "layout '" + f->name + "': give pitch= (level 0) or pitches= (every level), not both"};
+      if (has_pitches && pitches.size() != desc.mip_levels)
+        return {Code::invalid_argument, "layout '" + f->name + "': pitches= has " + std::to_string(pitches.size()) + " entries for " +
+                                            std::to_string(desc.mip_levels) + " mip levels"};
+      for (const LevelPlacement& lp : pitches)
+        if (lp.origin[0] || lp.origin[1] || lp.origin[2] || (lp.offset >> 40))
+          return {Code::invalid_argument, "layout '" + f->name + "': pitches= takes one number of elements per level (at most 2^40), no origins"};
       std::vector<LevelPlan> lv;
       for (uint32_t m = 0; m < desc.mip_levels; ++m) {
         LevelPlan lp = plan.levels[0];
-        SWZ_TRY(tiled_level(pat0, desc, m, 0, f->name, &lp));
+        SWZ_TRY(tiled_level(pat0, desc, m, has_pitches ? pitches[m].offset : 0, f->name, &lp));
+        if ((m == 0 && params.has("pitch")) || shared_pitch) {
+          lp.depth_pitch = lp.depth_pitch / lp.row_pitch * row0;
+          lp.size = lp.size / lp.row_pitch * row0;
+          lp.row_pitch = row0;
+        }
         if (plan.arrays == Arrays::ZSlice) lp.depth_pitch = plan.layer_stride;
         lv.push_back(lp);
       }
@@ -317,7 +353,7 @@ Status describe_layout(std::string_view spec, uint32_t element_bytes, std::strin
   SWZ_TRY(params.u64("mip_align", &ignore, &present));
   SWZ_TRY(params.u64("layer_stride", &ignore, &present));
   SWZ_TRY(params.u64("base", &ignore, &present));
-  for (const char* k : {"pitch", "slice_size", "halign", "valign", "qpitch", "hbb", "bank_levels", "stride", "bh", "bd"}) (void)params.str(k);
+  for (const char* k : {"pitch", "slice_size", "halign", "valign", "qpitch", "hbb", "bank_levels", "stride", "bh", "bd", "aux", "gen", "packed", "mip_offset", "linear", "crc", "pitches"}) (void)params.str(k);
   SWZ_TRY(params.check_all_used());
   *bit_equation = s;
   return Status::Ok();

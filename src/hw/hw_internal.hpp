@@ -89,6 +89,7 @@ enum class Arrays {
   Stacked,  ///< layer s at s * layer_stride bytes (every level inside the layer)
   ZSlice,   ///< the array slice feeds the Z coordinate (AMD): pre-swizzle Z = s, depth pitch = slice stride
   YRows,    ///< the array slice starts layer_stride ROWS further down the same surface (Intel QPitch)
+  PerLevel, ///< level-major: slice s of level m at the level's offset + s * LevelPlan::layer_stride (Xbox 360)
 };
 
 struct LevelPlan {
@@ -97,6 +98,7 @@ struct LevelPlan {
   uint64_t origin[3] = {0, 0, 0};  ///< X bytes, Y rows, Z slices
   uint64_t offset = 0;             ///< inside the layer
   uint64_t size = 0;               ///< bytes the level spans from `offset` (one layer)
+  uint64_t layer_stride = 0;       ///< Arrays::PerLevel: bytes between the level's array slices
 };
 
 struct FamilyPlan {
@@ -123,6 +125,10 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_tiles(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out);
+Status build_xbox360(BuildContext& c, const DataFamily& f, FamilyPlan* out);
+Status build_mali(BuildContext& c, const DataFamily& f, FamilyPlan* out);
+/// AMD GFX10/GFX10.3 2D mip chain (src/hw/amd_mips.cpp); slice_size 0 = addrlib's.
+Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc, uint64_t slice_size, FamilyPlan* out);
 
 // Describers: the pattern(s) for an element size with the spec's parameters.
 Status describe_nvidia(const VendorData& d, Params& p, uint32_t element_bytes, std::string* out);
@@ -151,6 +157,15 @@ Status select_pattern_for(const DataFamily& f, uint32_t element_bytes, Dimension
 /// Row pitch, depth pitch and size of level m for a plain tiled level: tiles
 /// row-major, pitch = tiles across x tile bytes (or `pitch_el` elements).
 Status tiled_level(const Pattern& pat, const TextureDesc& desc, uint32_t m, uint64_t pitch_el, const std::string& fam, LevelPlan* lp);
+
+/// Pitches, strides and offsets given as parameters stay below 2^40 (bytes
+/// or elements), so that products with rows, tiles and element sizes cannot
+/// wrap in 64 bits. Error names the parameter and value.
+inline Status check_param_range(const std::string& fam, const char* key, uint64_t v) {
+  if (v >> 40)
+    return {Code::invalid_argument, "layout '" + fam + "': " + key + " = " + std::to_string(v) + " is too large (at most 2^40)"};
+  return Status::Ok();
+}
 
 /// Block extents of a valid pattern: X bytes, Y, Z, S (log2).
 std::array<unsigned, 4> extents_log2(const Pattern& p);

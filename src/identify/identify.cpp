@@ -279,9 +279,18 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
   // AMD pipe/bank XOR (pbxor=N: N << 8 XORed into the block): swept for the
   // best few AMD candidates; a value that beats the plain layout is added.
   {
+    // Only modes that take the XOR: the _X/_T modes up to GFX11 (addrlib
+    // ignores or refuses it on the others), and GFX12's.
+    auto takes_pbxor = [](const std::string& n) {
+      const std::string fam = n.substr(0, n.find(':'));
+      const bool xor_mode = fam.size() > 2 && (fam.compare(fam.size() - 2, 2, "-x") == 0 || fam.compare(fam.size() - 2, 2, "-t") == 0);
+      return xor_mode || fam.rfind("amd-gfx12-", 0) == 0;
+    };
     std::vector<size_t> amd;
     for (size_t i = 0; i < cands.size(); ++i)
-      if (cands[i].name.name.rfind("amd-", 0) == 0 && block_bits_of(cands[i].layout) > 8 && cands[i].tab.base == 0) amd.push_back(i);
+      if (cands[i].name.name.rfind("amd-", 0) == 0 && takes_pbxor(cands[i].name.name) && block_bits_of(cands[i].layout) > 8 &&
+          cands[i].tab.base == 0)
+        amd.push_back(i);
     std::stable_sort(amd.begin(), amd.end(), [&](size_t a, size_t b) { return score[a] > score[b]; });
     std::vector<uint64_t> seen_sig;
     uint32_t budget = 3072;  // values of N tried in all
@@ -334,8 +343,10 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
       c.name = cands[i].name;
       c.name.name += (c.name.name.find(':') == std::string::npos ? ":" : ",") + std::string("pbxor=") + std::to_string(best_v);
       c.name.params += 1;
+      // addrlib keeps only the mode's pipe and bank bits (GFX10+): a value
+      // with other bits set names a layout it would not build.
       if (!ident::make_candidate(c.name, format, width, height, &c.layout).ok() || c.layout.size() > avail ||
-          !ident::make_tables(c.layout, &c.tab).ok())
+          c.layout.patterns().empty() || (c.layout.patterns()[0].immediate >> 8) != best_v || !ident::make_tables(c.layout, &c.tab).ok())
         continue;
       uint64_t sg;
       const double pc = padding_fraction(c.tab);

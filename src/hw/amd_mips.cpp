@@ -1,0 +1,117 @@
+// AMD GFX10 / GFX10.3 / GFX11 mip chains of 2D thin surfaces, as addrlib
+// places them (Gfx11Lib repeats Gfx10Lib's functions named below for thin
+// surfaces: gfx11/gfx11addrlib.cpp ComputeSurfaceInfoMacroTiled,
+// GetMaxNumMipsInTail, ComputeSurfaceAddrFromCoordMacroTiled).
+//
+// The rules are addrlib's (Mesa src/amd/addrlib), read from its public source
+// and written here in our own words and code:
+//   gfx10/gfx10addrlib.cpp  Gfx10Lib::ComputeSurfaceInfoMacroTiled (level
+//                           pitches and heights, the first level in the mip
+//                           tail, level offsets, tail coordinates),
+//                           Gfx10Lib::GetMaxNumMipsInTail,
+//                           Gfx10Lib::ComputeSurfaceAddrFromCoordMacroTiled
+//                           (slice * slice size + level offset + block index
+//                           + equation(x + tail x, y + tail y, slice))
+//   gfx10/gfx10addrlib.h    GetMipSize (ShiftCeil: level sizes round UP),
+//                           IsInMipTail
+//   core/addrlib2.cpp       Lib::GetMipTailDim (thin, GFX10: half a block wide)
+// GFX9 (one pitch for the whole chain) and GFX12 use other functions and are
+// not modelled here; 256-byte (micro-tiled) modes and 3D neither.
+#include <algorithm>
+
+#include "hw/hw_internal.hpp"
+
+namespace swz::vendor {
+namespace {
+
+// ShiftCeil: v / 2^s rounded up.
+uint64_t shift_ceil(uint64_t v, unsigned s) { return (v >> s) + ((v & ((uint64_t{1} << s) - 1)) ? 1 : 0); }
+
+}  // namespace
+
+Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc, uint64_t slice_size_given,
+                            FamilyPlan* out) {
+  const auto e = extents_log2(pat);
+  const unsigned n = pat.block_bits();  // log2 of the block bytes
+  const uint64_t block_B = uint64_t{1} << n;
+  const uint64_t eb = desc.format.element_bytes;
+  const unsigned elem_log2 = log2u(eb);
+  const uint64_t bw = (uint64_t{1} << e[0]) / eb, bh = uint64_t{1} << e[1];  // block, elements x rows
+  // GetMipTailDim (thin, GFX10): the largest level in the tail is half a
+  // block wide and a block tall. GetMaxNumMipsInTail (thin).
+  const uint64_t tail_w = bw >> 1, tail_h = bh;
+  const uint32_t max_in_tail = n <= 11 ? 1 + (1u << (n - 9)) : n - 4;
+  // Block256_2d: the 256-byte micro block in elements (1, 2, 4, 8, 16 bytes).
+  static const uint32_t kB256[5][2] = {{16, 16}, {16, 8}, {8, 8}, {8, 4}, {4, 4}};
+  const uint32_t mips = desc.mip_levels;
+  const LevelDims L0 = level_dims(desc, 0);
+  std::vector<uint64_t> pitch(mips, 0), height(mips, 0), size(mips, 0);
+  uint32_t first_tail = mips;
+  uint64_t chain = 0;  // bytes of one array slice (sliceSize)
+  for (uint32_t i = 0; i < mips; ++i) {
+    const uint64_t w = shift_ceil(L0.w_el, i), h = shift_ceil(L0.h_el, i);
+    if (w <= tail_w && h <= tail_h && mips - i <= max_in_tail) {
+      first_tail = i;
+      chain += block_B;  // the whole tail is one block
+      break;
+    }
+    pitch[i] = align_up(w, bw);
+    height[i] = align_up(h, bh);
+    size[i] = pitch[i] * height[i] * eb;
+    chain += size[i];
+  }
+  if (slice_size_given) {
+    if (slice_size_given < chain || slice_size_given % block_B)
+      return {Code::invalid_argument, "layout '" + fam + "': slice_size = " + std::to_string(slice_size_given) + " (at least the mip chain's " +
+                                          std::to_string(chain) + " and a multiple of the block size " + std::to_string(block_B) + ")"};
+    chain = slice_size_given;
+  }
+  FamilyPlan plan;
+  plan.patterns.push_back(pat);
+  plan.arrays = Arrays::ZSlice;
+  plan.levels.resize(mips);
+  // The tail block comes first, then the levels from the smallest stored one
+  // to level 0.
+  uint64_t off = first_tail < mips ? block_B : 0;
+  for (int i = static_cast<int>(first_tail) - 1; i >= 0; --i) {
+    LevelPlan& lp = plan.levels[static_cast<size_t>(i)];
+    lp.offset = off;
+    lp.row_pitch = pitch[static_cast<size_t>(i)] / bw * block_B;
+    lp.size = size[static_cast<size_t>(i)];
+    off += size[static_cast<size_t>(i)];
+  }
+  for (uint32_t i = first_tail; i < mips; ++i) {
+    // Slot m of the tail (the first tail level takes the last slot); its
+    // byte offset inside a linear tail, whose bits are then split into the
+    // micro-block column (odd bits from 9) and row (even bits from 8).
+    const uint32_t m = max_in_tail - 1 - (i - first_tail);
+    const uint32_t mip_offset = m > 6 ? (16u << m) : (m << 8);
+    uint32_t mx = 0, my = 0;
+    for (unsigned b = 0; b < 6; ++b) {
+      mx |= ((mip_offset >> (9 + 2 * b)) & 1u) << b;
+      my |= ((mip_offset >> (8 + 2 * b)) & 1u) << b;
+    }
+    if (n & 1) {
+      std::swap(mx, my);
+      if (elem_log2 & 1) {
+        my = (my << 1) | (mx & 1);
+        mx >>= 1;
+      }
+    }
+    LevelPlan& lp = plan.levels[i];
+    lp.offset = 0;
+    lp.row_pitch = block_B;
+    lp.size = block_B;
+    lp.origin[0] = uint64_t{mx} * kB256[elem_log2][0] * eb;
+    lp.origin[1] = uint64_t{my} * kB256[elem_log2][1];
+  }
+  for (LevelPlan& lp : plan.levels) lp.depth_pitch = chain;
+  plan.layer_stride = chain;
+  plan.levels_are_separate = false;
+  plan.total_size = chain * desc.array_size;
+  plan.notes.push_back(first_tail < mips ? "mip tail from level " + std::to_string(first_tail) : "no mip tail");
+  *out = std::move(plan);
+  return Status::Ok();
+}
+
+}  // namespace swz::vendor
