@@ -7,7 +7,7 @@
 // Sources: Microsoft's D3D12 documentation of D3D12_PLACED_SUBRESOURCE_FOOTPRINT,
 // D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT / D3D12_TEXTURE_DATA_PITCH_ALIGNMENT,
 // CopyTextureRegion, and the batched copy APIs (CopyTextureRegions,
-// CopyResources). Rules: docs/ARCHITECTURE.md "Placed footprints".
+// CopyResources). Rules: docs/ARCHITECTURE.md "Where each rule lives".
 //
 // Like every swz copy: nothing outside the given buffers is read or written,
 // every region is checked before the first byte is written, and on any error

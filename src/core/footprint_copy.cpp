@@ -1,6 +1,6 @@
 // Placed-footprint copies (CopyTextureRegion with a
 // D3D12_PLACED_SUBRESOURCE_FOOTPRINT on one side): the footprint rules live
-// here (docs/ARCHITECTURE.md "Placed footprints"); the texture side is checked
+// here (docs/ARCHITECTURE.md "Where each rule lives"); the texture side is checked
 // by detail::resolve_region and the bytes move through write_to_subresource /
 // read_from_subresource, so the address rule stays in core/addresser.hpp.
 #include <algorithm>
