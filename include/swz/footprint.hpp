@@ -100,11 +100,14 @@ Status copy_placed_footprint(const Layout& layout, void* resource, uint64_t reso
 /// dimension, width, height, depth, array size, mip levels, sample count and
 /// format (invalid_argument naming the field and both values). The layouts may
 /// differ in anything else (re-tiling std64k to nv-block-linear, a pattern
-/// to row-major, ...). No linear staging copy: each subresource is one region
-/// of copy_regions. Refused: MSAA and packed mip tails (unsupported), `dst`
-/// and `src` sharing a byte (invalid_argument), buffers shorter than their
-/// layouts (buffer_too_small). Bytes of `dst` that no subresource covers are
-/// left as they were.
+/// to row-major, ...). The resource is never staged whole: each subresource
+/// moves in cache-sized bands (about 1 MiB of block rows or slices) through
+/// read_from_subresource and write_to_subresource, on the calling thread
+/// (without memory for the band: copy_regions, no staging). Every subresource
+/// is checked first; on error nothing is written. Refused: MSAA and packed mip
+/// tails (unsupported), `dst` and `src` sharing a byte (invalid_argument),
+/// buffers shorter than their layouts (buffer_too_small). Bytes of `dst` that
+/// no subresource covers are left as they were.
 Status copy_resources(const Layout& dst_layout, void* dst, uint64_t dst_size, const Layout& src_layout, const void* src,
                       uint64_t src_size);
 
