@@ -79,8 +79,9 @@ struct FootprintRegion {
 ///  - footprint.format of the subresource's format family (the same DXGI name,
 ///    or the same name up to its last "_" component after removing "_SRGB",
 ///    e.g. R8G8B8A8_TYPELESS / _UNORM / _UNORM_SRGB; planar formats: the
-///    plane's format, e.g. R8G8_TYPELESS or R8G8_UNORM for NV12 plane 1), with
-///    the same element size and block shape (invalid_argument);
+///    plane's format, e.g. R8G8_TYPELESS or R8G8_UNORM for NV12 plane 1; a
+///    single-plane depth format also takes its R twin, R32_* for D32_FLOAT),
+///    with the same element size and block shape (invalid_argument);
 ///  - source boxes inside their source, on block edges, destinations on block
 ///    edges and inside their destination (out_of_range / invalid_argument;
 ///    a BC destination may end at the subresource's logical edge inside its

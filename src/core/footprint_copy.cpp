@@ -84,7 +84,10 @@ Status check_format(const Layout& layout, uint32_t sub, const FormatInfo& ff) {
     SWZ_TRY(plane_info(rf, s.plane, &pi));
     want = pi.format_name;
   }
-  const bool same_family = std::strcmp(ff.name, want) == 0 || family(ff.name) == family(want);
+  bool same_family = std::strcmp(ff.name, want) == 0 || family(ff.name) == family(want);
+  // A single-plane depth format's data is its R-format twin (D32_FLOAT: R32, D16_UNORM: R16).
+  if (!same_family && rf.depth_stencil && rf.planes == 1 && want[0] == 'D')
+    same_family = family(ff.name) == family(("R" + std::string(want + 1)).c_str());
   if (!same_family || ff.element_bytes != s.element_bytes || ff.block_width != rf.block_width || ff.block_height != rf.block_height)
     return {Code::invalid_argument, std::string("footprint.format = ") + ff.name + " does not match subresource " + u(sub) +
                                         (rf.planes > 1 ? " (plane " + u(s.plane) + " of " + rf.name + ")" : std::string()) +

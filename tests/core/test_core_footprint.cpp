@@ -325,6 +325,29 @@ TEST(FootprintCopy, HostileDescriptorsNameTheFieldAndWriteNothing) {
   }
 }
 
+// A single-plane depth format takes its R-format twin as the footprint format.
+TEST(FootprintCopy, DepthFormatsTakeTheirColorTwin) {
+  TextureDesc d = swz_test::tex2d("D32_FLOAT", 64, 8);
+  Layout L;
+  ASSERT_TRUE(make_layout_from_name("row-major", d, {}, &L).ok());
+  std::vector<uint8_t> res(L.size()), buf(256 * 8);
+  PlacedFootprint fp;
+  fp.width = 64;
+  fp.height = 8;
+  fp.row_pitch_B = 256;
+  for (const char* f : {"D32_FLOAT", "R32_FLOAT", "R32_TYPELESS", "R32_UINT"}) {
+    fp.format = swz_test::fmt(f);
+    Status st = copy_placed_footprint(L, res.data(), res.size(), 0, buf.data(), buf.size(), fp, FootprintCopyDirection::BufferToTexture,
+                                      nullptr, 0);
+    EXPECT_TRUE(st.ok()) << f << ": " << st.message();
+  }
+  fp.format = swz_test::fmt("R16G16_FLOAT");
+  Status st = copy_placed_footprint(L, res.data(), res.size(), 0, buf.data(), buf.size(), fp, FootprintCopyDirection::BufferToTexture,
+                                    nullptr, 0);
+  EXPECT_EQ(st.code(), Code::invalid_argument);
+  EXPECT_NE(st.message().find("whose format is D32_FLOAT"), std::string::npos) << st.message();
+}
+
 // Planar formats: each plane with its own footprint format and size.
 TEST(FootprintCopy, PlanarPlanes) {
   TextureDesc d = swz_test::tex2d("NV12", 64, 32);
