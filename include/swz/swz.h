@@ -225,6 +225,106 @@ typedef struct swz_location {
 /** Inverse of swz_element_offset. Errors: SWZ_OUT_OF_RANGE when offset_B >= size_B. */
 SWZ_API swz_status swz_locate(const swz_layout* layout, uint64_t offset_B, swz_location* out);
 
+/* ---- The batched copy engine (CopyTextureRegions, CopyResources, CopyTiles) ----
+ * Every call below checks every region before the first byte is written: on
+ * error nothing is written. Boxes and destination coordinates in TEXELS (BC:
+ * multiples of 4). C++: swz/copy.hpp and swz/footprint.hpp. */
+
+/** D3D12_PLACED_SUBRESOURCE_FOOTPRINT: row-major texture data in a buffer.
+ *  Element (x, y, z) starts at offset_B + (z * rows + y) * row_pitch_B +
+ *  x * element_bytes, rows = height / block height. */
+typedef struct swz_placed_footprint {
+  uint64_t offset_B;     /**< from the buffer's start; a multiple of 512 (D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT) */
+  const char* format;    /**< DXGI name of the subresource's format (planar: the plane's, e.g. "R8G8_TYPELESS"), or NULL to use dxgi_format */
+  uint32_t dxgi_format;  /**< DXGI_FORMAT value, used when format is NULL */
+  uint32_t width, height; /**< texels; multiples of the block (BC: 4) */
+  uint32_t depth;        /**< slices; 0 means 1 */
+  uint64_t row_pitch_B;  /**< a multiple of 256 (D3D12_TEXTURE_DATA_PITCH_ALIGNMENT), at least one row */
+} swz_placed_footprint;
+
+/** D3D12_TEXTURE_COPY_REGION: src_box (texels of the source; NULL = the whole
+ *  source) copied to (dst_x, dst_y, dst_z) of the destination. */
+typedef struct swz_copy_region {
+  uint32_t dst_x, dst_y, dst_z;
+  const swz_box* src_box;
+} swz_copy_region;
+
+/** Direction of a placed-footprint copy. */
+typedef enum swz_footprint_direction {
+  SWZ_BUFFER_TO_TEXTURE = 0, /**< D3D12_TEXTURE_COPY_DESC_TYPE_BUFFER_TO_TEXTURE: the footprint is the source */
+  SWZ_TEXTURE_TO_BUFFER = 1  /**< D3D12_TEXTURE_COPY_DESC_TYPE_TEXTURE_TO_BUFFER: the footprint is the destination */
+} swz_footprint_direction;
+
+/** CopyTextureRegions between the footprint in `buffer` and a subresource of
+ *  `resource`. region_count 0 copies the whole source to (0, 0, 0) (regions may
+ *  then be NULL). Errors name the field: SWZ_INVALID_ARGUMENT (footprint.offset_B
+ *  not a multiple of 512, footprint.row_pitch_B not a multiple of 256 or
+ *  shorter than a row, footprint.format not the subresource's format family,
+ *  sizes off the block, overlapping destination regions, the footprint's bytes
+ *  overlapping the subresource's, bad direction), SWZ_BUFFER_TOO_SMALL (the
+ *  footprint past the buffer's end, the resource shorter than the
+ *  subresource), SWZ_OUT_OF_RANGE (a box or destination outside its side),
+ *  SWZ_UNSUPPORTED (MSAA, packed mip tail), SWZ_OVERFLOW. */
+SWZ_API swz_status swz_copy_placed_footprint(const swz_layout* layout, void* resource, uint64_t resource_size_B, uint32_t subresource,
+                                             void* buffer, uint64_t buffer_size_B, const swz_placed_footprint* footprint,
+                                             uint32_t direction, const swz_copy_region* regions, uint32_t region_count,
+                                             const swz_copy_options* options);
+
+/** CopyResources: every subresource of `src` (src_layout) into `dst`
+ *  (dst_layout), re-tiled, without a linear staging copy. The layouts must
+ *  describe the same texture (dimension, size, format, mips, array, samples):
+ *  SWZ_INVALID_ARGUMENT names the field that differs. Also SWZ_INVALID_ARGUMENT
+ *  when the buffers overlap, SWZ_BUFFER_TOO_SMALL, SWZ_UNSUPPORTED (MSAA,
+ *  packed mip tails). */
+SWZ_API swz_status swz_copy_resources(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B, const swz_layout* src_layout,
+                                      const void* src, uint64_t src_size_B);
+
+/** One texture-to-texture region (D3D12_TEXTURE_TEXTURE_COPY_DESC + one
+ *  D3D12_TEXTURE_COPY_REGION). */
+typedef struct swz_texture_region {
+  uint32_t dst_subresource;
+  uint32_t dst_x, dst_y, dst_z;
+  uint32_t src_subresource;
+  const swz_box* src_box; /**< NULL = the whole source subresource */
+} swz_texture_region;
+
+/** Region copies between two laid-out resources of any layouts, directly.
+ *  The formats must have the same element size and block shape; destination
+ *  regions must not overlap; dst and src may be the same buffer (and layout)
+ *  only when no region overlaps its own source. Errors: SWZ_INVALID_ARGUMENT,
+ *  SWZ_OUT_OF_RANGE, SWZ_BUFFER_TOO_SMALL, SWZ_UNSUPPORTED. */
+SWZ_API swz_status swz_copy_regions(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B, const swz_layout* src_layout,
+                                    const void* src, uint64_t src_size_B, const swz_texture_region* regions, uint32_t region_count);
+
+/** D3D12_TILED_RESOURCE_COORDINATE, in tiles. */
+typedef struct swz_tile_coordinate {
+  uint32_t x, y, z;
+  uint32_t subresource;
+} swz_tile_coordinate;
+
+/** D3D12_TILE_REGION_SIZE: num_tiles in x, y, z order, or (use_box non-zero)
+ *  a width x height x depth box of tiles whose product is num_tiles. */
+typedef struct swz_tile_region_size {
+  uint32_t num_tiles;
+  uint32_t use_box;
+  uint32_t width, height, depth;
+} swz_tile_region_size;
+
+/** Direction of a tile copy. */
+typedef enum swz_tile_direction {
+  SWZ_TILES_BUFFER_TO_RESOURCE = 0, /**< D3D12_TILE_COPY_FLAG_LINEAR_BUFFER_TO_SWIZZLED_TILED_RESOURCE */
+  SWZ_TILES_RESOURCE_TO_BUFFER = 1  /**< D3D12_TILE_COPY_FLAG_SWIZZLED_TILED_RESOURCE_TO_LINEAR_BUFFER */
+} swz_tile_direction;
+
+/** CopyTiles: whole tiles (the layout's blocks: 64 KiB for std64k) between a
+ *  subresource and `buffer`, where they lie one after another from
+ *  buffer_offset_B, each linear within the tile. Errors: SWZ_OUT_OF_RANGE
+ *  (tiles outside the grid), SWZ_INVALID_ARGUMENT, SWZ_BUFFER_TOO_SMALL,
+ *  SWZ_UNSUPPORTED (packed mips, MSAA). */
+SWZ_API swz_status swz_copy_tiles(const swz_layout* layout, void* resource, uint64_t resource_size_B, const swz_tile_coordinate* start,
+                                  const swz_tile_region_size* size, void* buffer, uint64_t buffer_size_B, uint64_t buffer_offset_B,
+                                  uint32_t direction);
+
 #ifdef __cplusplus
 }
 #endif

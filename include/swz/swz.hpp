@@ -3,6 +3,7 @@
 #include "swz/address.hpp"
 #include "swz/canonicalize.hpp"
 #include "swz/copy.hpp"
+#include "swz/footprint.hpp"
 #include "swz/format.hpp"
 #include "swz/dds.hpp"
 #include "swz/device_layout.hpp"

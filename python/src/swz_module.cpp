@@ -11,6 +11,8 @@
 //   copy_bindings.cpp         swizzle, deswizzle, swizzle_surface, deswizzle_surface, backends
 //   address_bindings.cpp      _offsets, _pattern_offsets, _locate_into, reference_offset
 //   identify_bindings.cpp     identify, infer
+//   region_bindings.cpp       copy_regions, copy_tiles
+//   footprint_bindings.cpp    copy_buffer_to_texture, copy_texture_to_buffer, copy_resources
 // Registration order matters: a type is registered before the functions whose
 // signatures name it.
 #include <pybind11/pybind11.h>
@@ -28,4 +30,6 @@ PYBIND11_MODULE(_swz, m) {
   swz_py::register_copies(m);
   swz_py::register_addressing(m);
   swz_py::register_identify(m);
+  swz_py::register_region_copies(m);
+  swz_py::register_footprint_copies(m);
 }

@@ -46,6 +46,9 @@ from ._swz import (  # noqa: F401  (re-exported)
     layout_names,
 )
 from . import _swz
+from ._copy_engine import (  # noqa: F401  (re-exported)
+    copy_buffer_to_texture, copy_regions, copy_resources, copy_texture_to_buffer, copy_tiles)
+from . import _copy_engine
 
 __all__ = [
     "Footprint", "Format", "Layout", "Pattern", "SubresourceLayout", "LOCATION_DTYPE",
@@ -53,6 +56,7 @@ __all__ = [
     "swizzle_surface", "deswizzle_surface", "offsets", "locate",
     "order_image", "plot_pattern",
 ]
+__all__ += list(_copy_engine.__all__)
 #: The CMake project version the extension was built from.
 __version__: str = _swz.__version__
 

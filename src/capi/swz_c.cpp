@@ -17,16 +17,12 @@
 #include "swz/layout_names.hpp"
 #include "swz/status.hpp"
 #include "swz/surface.hpp"
+#include "capi_internal.hpp"
 
 #ifndef SWZ_VERSION_STRING
 #error "SWZ_VERSION_STRING must be defined by the build (the CMake project version)"
 #endif
 
-struct swz_layout {
-  swz::Layout layout;
-  std::vector<uint64_t> surface_offsets_B;  // per subresource, tightly packed
-  uint64_t surface_linear_size_B = 0;
-};
 
 namespace {
 
@@ -127,6 +123,13 @@ swz::Status tight_pitches(const swz::Layout& L, uint32_t sub, const swz::Box* bo
 }
 
 }  // namespace
+
+// For the other files of the C API (capi_internal.hpp).
+namespace swz_capi {
+swz_status run(const std::function<swz::Status()>& body) noexcept { return guarded([&] { return body(); }); }
+swz::CopyOptions copy_options(const swz_copy_options* o, swz::Status* status) { return to_options(o, status); }
+swz::Status null_arg(const char* name) { return ::null_arg(name); }
+}  // namespace swz_capi
 
 extern "C" {
 

@@ -17,6 +17,7 @@
 #include "identify_cli.hpp"
 #include "image_io.hpp"
 #include "progress.hpp"
+#include "retile_cli.hpp"
 #include "swz/layout_names.hpp"
 #include "swz/address.hpp"
 #include "swz/canonicalize.hpp"
@@ -380,7 +381,8 @@ int main(int argc, char** argv) {
       "  swz locate --layout std64k --format R8G8B8A8_UNORM --size 600x400 0x1234\n"
       "  swz layouts\n"
       "  swz identify --format R8G8B8A8_UNORM --size 600x400 dump.bin\n"
-      "  swz infer --format R32_UINT --size 256x256 probe.bin");
+      "  swz infer --format R32_UINT --size 256x256 probe.bin\n"
+      "  swz retile --from std64k --to nv-block-linear --format BC7_UNORM --size 1024x1024 --mips full a.bin b.bin");
 
   CommonOptions o;
   std::string in, out, offset_text, cmp_a, cmp_b;
@@ -444,6 +446,9 @@ int main(int argc, char** argv) {
   CLI::App *id_cmd = nullptr, *inf_cmd = nullptr;
   add_identify_commands(app, &ida, &id_cmd, &inf_cmd);
 
+  RetileArgs rta;
+  CLI::App* rt_cmd = add_retile_command(app, &rta, &g_quiet);
+
   auto* cm = app.add_subcommand("compare", "Compare two images as RGBA8 pixels (exit 1 when they differ)");
   cm->add_option("A", cmp_a, "First image")->required();
   cm->add_option("B", cmp_b, "Second image")->required();
@@ -455,6 +460,7 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (*rt_cmd) g_out_is_stdout = same_as_stdout(rta.out);
     if (*sw || *de) {
       g_out_is_stdout = same_as_stdout(out);
       // IN is read whole before OUT is written, so --in-place is safe; without
@@ -488,6 +494,8 @@ int main(int argc, char** argv) {
       run_identify(ida);
     } else if (*inf_cmd) {
       run_infer(ida);
+    } else if (*rt_cmd) {
+      say(run_retile(rta, !g_quiet));
     } else if (*cm) {
       std::string report;
       bool same = compare_images(cmp_a, cmp_b, &report);
