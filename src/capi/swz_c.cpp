@@ -128,6 +128,15 @@ swz::Status tight_pitches(const swz::Layout& L, uint32_t sub, const swz::Box* bo
 
 }  // namespace
 
+// The bridge for the C API's other files (swz_c_clear.cpp): a handle's layout
+// and the guarded call with the per-thread error message (capi_bridge.hpp).
+namespace swz_capi {
+const swz::Layout* layout_of(const swz_layout* l) noexcept { return l ? &l->layout : nullptr; }
+swz_status run_guarded(swz::Status (*fn)(void*), void* ctx) noexcept {
+  return guarded([&]() { return fn(ctx); });
+}
+}  // namespace swz_capi
+
 extern "C" {
 
 const char* swz_status_name(int status) {
