@@ -97,6 +97,7 @@ void register_layouts(py::module_& m);      // layout_bindings.cpp (+ layout_que
 void register_copies(py::module_& m);       // copy_bindings.cpp
 void register_addressing(py::module_& m);   // address_bindings.cpp
 void register_identify(py::module_& m);     // identify_bindings.cpp
+void register_clears(py::module_& m);       // clear_bindings.cpp: clear, fill, resolve, encode_clear_value
 
 /// The Layout queries (properties, subresources, footprints, repr): layout_query_bindings.cpp.
 void add_layout_queries(py::class_<swz::Layout>& cls);

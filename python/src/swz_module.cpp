@@ -11,6 +11,7 @@
 //   copy_bindings.cpp         swizzle, deswizzle, swizzle_surface, deswizzle_surface, backends
 //   address_bindings.cpp      _offsets, _pattern_offsets, _locate_into, reference_offset
 //   identify_bindings.cpp     identify, infer
+//   clear_bindings.cpp        clear, fill, resolve, encode_clear_value, ALL_SUBRESOURCES
 // Registration order matters: a type is registered before the functions whose
 // signatures name it.
 #include <pybind11/pybind11.h>
@@ -28,4 +29,5 @@ PYBIND11_MODULE(_swz, m) {
   swz_py::register_copies(m);
   swz_py::register_addressing(m);
   swz_py::register_identify(m);
+  swz_py::register_clears(m);
 }
