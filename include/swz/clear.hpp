@@ -54,7 +54,7 @@ enum class ClearMember { Floats, Uints };
 /// block for BC; a 2x1 pair for YUY2, Y210, Y216, R8G8_B8G8, G8R8_G8B8) into
 /// `out` (`out_size` >= the plane's element bytes). `member` (may be null)
 /// receives the member the format reads.
-/// Errors: unsupported for formats without a clear rule (TYPELESS, BC6H,
+/// Errors: unsupported for formats without a clear rule (TYPELESS,
 /// R10G10B10_XR_BIAS_A2, palette and opaque video formats; the message names
 /// the format), out_of_range for a plane the format lacks, buffer_too_small.
 Status encode_clear_value(const FormatInfo& format, uint32_t plane, const ClearValue& value, void* out, uint64_t out_size,

@@ -256,7 +256,7 @@ typedef struct swz_clear_desc {
 
 /** Clears `count` descriptors. Errors: SWZ_OUT_OF_RANGE (subresource, box),
  *  SWZ_INVALID_ARGUMENT (box off the format's alignment, format_dxgi),
- *  SWZ_UNSUPPORTED (formats without a rule: TYPELESS, BC6H, palette/opaque
+ *  SWZ_UNSUPPORTED (formats without a rule: TYPELESS, XR_BIAS, palette/opaque
  *  video; packed mip tails), SWZ_BUFFER_TOO_SMALL. */
 SWZ_API swz_status swz_clear_subresources(const swz_layout* layout, void* resource, uint64_t resource_size_B,
                                           const swz_clear_desc* descs, uint32_t count);

@@ -214,7 +214,7 @@ void register_clears(py::module_& m) {
         "place and returned) with `value`: up to 4 floats (UNORM, SNORM, FLOAT, sRGB formats; converted by the\n"
         "Direct3D data conversion rules), up to 4 ints (UINT, SINT, YUV formats: their low bits), or the 16\n"
         "bytes of D3D12_CLEAR_DATA. `format` reinterprets a TYPELESS resource.\n"
-        "Raises ValueError (alignment: BC 4x4, NV12 2x2, YUY2 2x1; unsupported formats such as BC6H),\n"
+        "Raises ValueError (alignment: BC 4x4, NV12 2x2, YUY2 2x1; unsupported formats such as TYPELESS ones),\n"
         "IndexError (subresource, box outside), TypeError (a float for an integer format).");
   m.def("fill", &fill, py::arg("buffer"), py::arg("value"), py::arg("repeat_count"), py::arg("offset") = 0,
         py::arg("pattern_bytes") = py::none(), py::arg("format") = py::none(),

@@ -154,8 +154,9 @@ def test_clear_hostile_leaves_buffer():
     nbuf = np.zeros(N.size, np.uint8)
     with pytest.raises(ValueError, match="2x2 region alignment of NV12"):
         swz.clear(nbuf, N, [16, 128, 128], subresource=1, box=(0, 1, 4, 4))
-    with pytest.raises(ValueError, match="BC6H"):
-        swz.clear(np.zeros(swz.Layout.std64k("BC6H_UF16", 8, 8).size, np.uint8), swz.Layout.std64k("BC6H_UF16", 8, 8), [1, 1, 1])
+    X = swz.Layout.std64k("R10G10B10_XR_BIAS_A2_UNORM", 8, 8)
+    with pytest.raises(ValueError, match="R10G10B10_XR_BIAS_A2_UNORM"):
+        swz.clear(np.zeros(X.size, np.uint8), X, [1, 1, 1])
     assert np.array_equal(buf, orig) and not nbuf.any()
 
 
@@ -173,6 +174,13 @@ def test_bc_blocks_decode_with_pillow():
         assert all(p == c[0] for p in px)
         blk = swz.encode_clear_value("BC3_UNORM", v)
         px = list(Image.frombytes("RGBA", (4, 4), blk, "bcn", 3).getdata())
+        # BC6H (Pillow decodes to 8 bits: the half value clamped to [0, 1], times 255, truncated).
+        for fmt, pf in (("BC6H_UF16", "BC6HU"), ("BC6H_SF16", "BC6HS")):
+            blk = swz.encode_clear_value(fmt, v[:3])
+            px6 = list(Image.frombytes("RGB", (4, 4), blk, "bcn", (6, pf)).getdata())
+            h = ref_half_rtz(np.array(v[:3], np.float32)).view(np.float16).astype(np.float64)
+            want6 = tuple(int(min(1.0, max(0.0, x)) * 255) for x in h)
+            assert all(tuple(p) == want6 for p in px6), (fmt, v, px6[0], want6)
         r5, g6, b5 = ref_unorm(v[0], 5), ref_unorm(v[1], 6), ref_unorm(v[2], 5)
         want = ((r5 << 3) | (r5 >> 2), (g6 << 2) | (g6 >> 4), (b5 << 3) | (b5 >> 2), c[3])
         assert all(tuple(p) == want for p in px), (c, px[0], want)

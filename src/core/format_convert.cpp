@@ -156,9 +156,8 @@ Status codec_for(const FormatInfo& fmt, uint32_t plane, Codec* out) {
     case 88: set(&c, {F(2, 0, 8, U), F(1, 8, 8, U), F(0, 16, 8, U), F(3, 24, 8, Z)}); break;
     case 91: set(&c, {F(2, 0, 8, SR), F(1, 8, 8, SR), F(0, 16, 8, SR), F(3, 24, 8, U)}); break;
     case 93: set(&c, {F(2, 0, 8, SR), F(1, 8, 8, SR), F(0, 16, 8, SR), F(3, 24, 8, Z)}); c.member = ClearMember::Floats; break;
-    case 95: case 96:
-      return no_rule(fmt, "BC6H clears are not implemented (no constant-block encoder for BC6H in swz); clear a BC6H texture by "
-                          "writing blocks with write_to_subresource");
+    case 95: c.special = Special::BC6HU; break;
+    case 96: c.special = Special::BC6HS; break;
     case 98: c.special = Special::BC7; break;
     case 99: c.special = Special::BC7; c.srgb = true; break;
     // YUV (Uints, raw stored bits).
@@ -406,6 +405,40 @@ void bc7_constant(uint8_t* out, const uint32_t* c) {
   for (int t = 1; t < 16; ++t, pos += 4) put_bits(out, pos, 4, static_cast<uint64_t>(i));
 }
 
+// BC6H mode 14 (one region, 16-bit endpoint A, 4-bit deltas; mode bits 01111) with
+// every index 0: each texel decodes to finish_unquantize(A) ("BC6H Format",
+// learn.microsoft.com: unquantize keeps 16-bit endpoints, finish_unquantize
+// scales by 31/64 unsigned or 31/32 signed). Field order of the [16 4]
+// encoding: m[4:0] rw[9:0] gw[9:0] bw[9:0] rx[3:0] rw[10:15] gx[3:0] gw[10:15]
+// bx[3:0] bw[10:15], where [10:15] stores bit 15 first.
+void bc6h_constant(uint8_t* out, const double* rgb, bool is_signed) {
+  uint32_t a[3];
+  for (int ch = 0; ch < 3; ++ch) {
+    const float x = static_cast<float>(rgb[ch]);
+    bool neg = false;
+    uint32_t m = 0;  // target half magnitude, <= 0x7BFF (BC6H has no INF or NaN: NaN -> 0, INF -> the largest value)
+    if (!std::isnan(x)) {
+      neg = is_signed && x < 0;
+      if (!is_signed && x < 0) m = 0;
+      else if (std::isinf(x)) m = 0x7BFF;
+      else m = std::min<uint32_t>(float_to_half(std::fabs(x)) & 0x7FFF, 0x7BFF);
+    }
+    // The smallest endpoint whose finish_unquantize is m (each step adds 31/64 or 31/32 < 1, so one exists).
+    const uint32_t scale = is_signed ? 32 : 64;
+    uint32_t e = (m * scale + 30) / 31;
+    while (e > 0 && ((e - 1) * 31) / scale >= m) --e;
+    while ((e * 31) / scale < m) ++e;
+    a[ch] = neg ? (0x10000u - e) & 0xFFFFu : e;
+  }
+  std::memset(out, 0, 16);
+  put_bits(out, 0, 5, 0x0F);
+  for (int ch = 0; ch < 3; ++ch) {
+    put_bits(out, 5 + 10 * static_cast<unsigned>(ch), 10, a[ch] & 0x3FF);
+    const unsigned hi = 35 + 10 * static_cast<unsigned>(ch) + 4;  // after the channel's 4 delta bits (0)
+    for (unsigned k = 0; k < 6; ++k) put_bits(out, hi + k, 1, (a[ch] >> (15 - k)) & 1u);
+  }
+}
+
 void encode_bc(const Codec& c, const ClearValue& v, uint8_t* out) {
   double rgba[4];
   for (int i = 0; i < 4; ++i) rgba[i] = v.f(i);
@@ -435,6 +468,8 @@ void encode_bc(const Codec& c, const ClearValue& v, uint8_t* out) {
       bc4(out, static_cast<uint8_t>(float_to_snorm(static_cast<float>(rgba[0]), 8)));
       bc4(out + 8, static_cast<uint8_t>(float_to_snorm(static_cast<float>(rgba[1]), 8)));
       break;
+    case Special::BC6HU: bc6h_constant(out, rgba, false); break;
+    case Special::BC6HS: bc6h_constant(out, rgba, true); break;
     case Special::BC7: {
       uint32_t q[4];
       for (int i = 0; i < 3; ++i) q[i] = c.srgb ? float_to_srgb8(static_cast<float>(rgba[i]), 8) : float_to_unorm(static_cast<float>(rgba[i]), 8);

@@ -202,6 +202,59 @@ TEST(ClearBc, Bc7ConstantBlocksDecodeToTheValueExactly) {
   }
 }
 
+// BC6H: a decoder of the one-region [16 4] mode written from Microsoft's "BC6H Format"
+// (field order m[4:0] rw[9:0] gw[9:0] bw[9:0] rx[3:0] rw[10:15] gx[3:0] gw[10:15] bx[3:0]
+// bw[10:15], [10:15] stored from bit 15 down; unquantize and finish_unquantize as printed there).
+uint16_t bc6h_mode14_decode(const uint8_t* b, int texel, int ch, bool is_signed) {
+  auto bits = [&](unsigned off, unsigned n) { return static_cast<uint32_t>(detail::get_bits(b, off, n)); };
+  EXPECT_EQ(bits(0, 5), 0x0Fu);
+  uint32_t a = bits(5 + 10 * ch, 10);
+  for (unsigned k = 0; k < 6; ++k) a |= bits(39 + 10 * ch + k, 1) << (15 - k);
+  int32_t d = static_cast<int32_t>(bits(35 + 10 * ch, 4));
+  if (d & 8) d -= 16;  // transformed: B = A + sign-extended delta, wrapped to 16 bits
+  const uint32_t bq = (a + static_cast<uint32_t>(d)) & 0xFFFF;
+  const uint32_t idx = texel == 0 ? bits(65, 3) : bits(68 + 4 * (texel - 1), 4);
+  static const int kW[16] = {0, 4, 9, 13, 17, 21, 26, 30, 34, 38, 43, 47, 51, 55, 60, 64};
+  int32_t ca = static_cast<int32_t>(a), cb = static_cast<int32_t>(bq);
+  if (is_signed) {
+    if (ca & 0x8000) ca -= 0x10000;
+    if (cb & 0x8000) cb -= 0x10000;
+  }
+  const int32_t v = (ca * (64 - kW[idx]) + cb * kW[idx] + 32) >> 6;
+  if (!is_signed) return static_cast<uint16_t>((v * 31) >> 6);
+  const int32_t m = v < 0 ? -(((-v) * 31) >> 5) : (v * 31) >> 5;
+  return static_cast<uint16_t>(m < 0 ? (0x8000 | -m) : m);
+}
+
+TEST(ClearBc, Bc6hConstantBlocksDecodeToTheHalfValue) {
+  std::mt19937_64 rng(13);
+  for (bool is_signed : {false, true}) {
+    const FormatInfo f = fmt(is_signed ? "BC6H_SF16" : "BC6H_UF16");
+    for (int i = 0; i < 2000; ++i) {
+      float v[3];
+      for (auto& x : v) {
+        const int k = static_cast<int>(rng() % 4);
+        x = k == 0 ? static_cast<float>(std::ldexp(static_cast<double>(rng() % 100000) / 100000.0, static_cast<int>(rng() % 40) - 24))
+                   : k == 1 ? -static_cast<float>(rng() % 70000) : k == 2 ? static_cast<float>(rng() % 70000) : 0.0f;
+      }
+      if (i == 0) { v[0] = INFINITY; v[1] = -INFINITY; v[2] = NAN; }
+      uint8_t blk[16];
+      ASSERT_TRUE(encode_clear_value(f, 0, ClearValue::from_floats(v[0], v[1], v[2], 1), blk, 16).ok());
+      for (int ch = 0; ch < 3; ++ch) {
+        // Expected: the half of the value (toward zero), NaN -> 0, INF and past the range -> the largest
+        // finite magnitude 0x7BFF, unsigned: negatives -> 0; -0 -> +0.
+        uint16_t want = 0;
+        if (!std::isnan(v[ch]) && (is_signed || v[ch] > 0)) {
+          const uint16_t h = detail::float_to_half(v[ch]);
+          const uint16_t mag = std::min<uint16_t>(h & 0x7FFF, 0x7BFF);
+          want = static_cast<uint16_t>(mag == 0 ? 0 : (h & 0x8000) | mag);
+        }
+        for (int t = 0; t < 16; t += 5) ASSERT_EQ(bc6h_mode14_decode(blk, t, ch, is_signed), want) << v[ch] << " ch " << ch << " signed " << is_signed;
+      }
+    }
+  }
+}
+
 // ---- clears on random layouts, against the copy path ----------------------------------------------
 
 // The expected resource: `before` with the box of `sub` set to `element` through
@@ -388,8 +441,8 @@ TEST(ClearHostile, NamedErrorsAndNothingWritten) {
   c.box = Box{1, 1, 0, 4, 3, 1};  // top 1 is fine (2x1), left 1 is not
   expect_untouched_clear(yuy2, &c, 1, Code::invalid_argument, "2x1 region alignment of YUY2");
 
-  const Layout bc6 = make(tex2d("BC6H_UF16", 8, 8), LayoutKind::Std64K);
-  expect_untouched_clear(bc6, &ok, 1, Code::unsupported, "BC6H");
+  const Layout xr = make(tex2d("R10G10B10_XR_BIAS_A2_UNORM", 8, 8), LayoutKind::Std64K);
+  expect_untouched_clear(xr, &ok, 1, Code::unsupported, "R10G10B10_XR_BIAS_A2_UNORM");
   const Layout tl = make(tex2d("R8G8B8A8_TYPELESS", 8, 8), LayoutKind::Std64K);
   expect_untouched_clear(tl, &ok, 1, Code::unsupported, "TYPELESS");
   ClearDesc typed = ok;
