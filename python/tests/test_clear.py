@@ -163,8 +163,9 @@ def test_clear_hostile_leaves_buffer():
 def test_bc_blocks_decode_with_pillow():
     Image = pytest.importorskip("PIL.Image")
     rng = random.Random(3)
-    for _ in range(40):
-        c = [rng.randrange(256) for _ in range(4)]
+    edges = [[255, 0, 0, 0], [255, 255, 255, 255], [1, 0, 0, 0], [0, 255, 1, 254], [254, 255, 0, 1]]
+    for k in range(45):
+        c = edges[k] if k < len(edges) else [rng.randrange(256) for _ in range(4)]
         v = [x / 255 for x in c]
         blk = swz.encode_clear_value("BC7_UNORM", v)
         px = list(Image.frombytes("RGBA", (4, 4), blk, "bcn", 7).getdata())

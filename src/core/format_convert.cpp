@@ -188,22 +188,22 @@ Status codec_for(const FormatInfo& fmt, uint32_t plane, Codec* out) {
 
 uint32_t float_to_unorm(float c, unsigned bits) {
   if (std::isnan(c)) return 0;
-  const double m = std::ldexp(1.0, static_cast<int>(bits)) - 1.0;
+  const double m = static_cast<double>((uint64_t{1} << bits) - 1);
   double x = std::min(1.0, std::max(0.0, static_cast<double>(c)));
   return static_cast<uint32_t>(std::floor(x * m + 0.5));
 }
 
 int32_t float_to_snorm(float c, unsigned bits) {
   if (std::isnan(c)) return 0;
-  const double m = std::ldexp(1.0, static_cast<int>(bits) - 1) - 1.0;
+  const double m = static_cast<double>((uint64_t{1} << (bits - 1)) - 1);
   double x = std::min(1.0, std::max(-1.0, static_cast<double>(c))) * m;
   return static_cast<int32_t>(x >= 0 ? std::floor(x + 0.5) : std::ceil(x - 0.5));
 }
 
-double unorm_to_float(uint32_t v, unsigned bits) { return v / (std::ldexp(1.0, static_cast<int>(bits)) - 1.0); }
+double unorm_to_float(uint32_t v, unsigned bits) { return v / static_cast<double>((uint64_t{1} << bits) - 1); }
 
 double snorm_to_float(int32_t v, unsigned bits) {
-  const double m = std::ldexp(1.0, static_cast<int>(bits) - 1) - 1.0;
+  const double m = static_cast<double>((uint64_t{1} << (bits - 1)) - 1);
   return std::max(-1.0, v / m);
 }
 
@@ -283,21 +283,24 @@ void rgbe_to_double3(uint32_t v, double* rgb) {
 
 // ---- bit fields --------------------------------------------------------------------------------
 
+// Fields are at most 32 bits wide (and 57 at most for these two): the bytes
+// they touch fit in one 64-bit window.
 uint64_t get_bits(const uint8_t* e, unsigned offset, unsigned bits) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i < bits; ++i) {
-    const unsigned b = offset + i;
-    v |= static_cast<uint64_t>((e[b >> 3] >> (b & 7)) & 1u) << i;
-  }
-  return v;
+  if (bits == 0) return 0;
+  const unsigned first = offset >> 3, shift = offset & 7, nbytes = (shift + bits + 7) >> 3;
+  uint64_t w = 0;
+  for (unsigned k = 0; k < nbytes; ++k) w |= static_cast<uint64_t>(e[first + k]) << (8 * k);
+  return (w >> shift) & ((uint64_t{1} << bits) - 1);
 }
 
 void put_bits(uint8_t* e, unsigned offset, unsigned bits, uint64_t v) {
-  for (unsigned i = 0; i < bits; ++i) {
-    const unsigned b = offset + i;
-    const uint8_t m = static_cast<uint8_t>(1u << (b & 7));
-    if ((v >> i) & 1) e[b >> 3] |= m;
-    else e[b >> 3] &= static_cast<uint8_t>(~m);
+  if (bits == 0) return;
+  const unsigned first = offset >> 3, shift = offset & 7, nbytes = (shift + bits + 7) >> 3;
+  const uint64_t mask = ((uint64_t{1} << bits) - 1) << shift;
+  const uint64_t val = (v << shift) & mask;
+  for (unsigned k = 0; k < nbytes; ++k) {
+    const uint8_t m = static_cast<uint8_t>(mask >> (8 * k));
+    e[first + k] = static_cast<uint8_t>((e[first + k] & ~m) | (static_cast<uint8_t>(val >> (8 * k)) & m));
   }
 }
 
@@ -349,9 +352,9 @@ void bc4(uint8_t* out, uint8_t v) {
 // indices) for a constant colour c[4] (8-bit values): find endpoints e0, e1
 // and one index whose interpolation ((64-w)*e0 + w*e1 + 32) >> 6 gives every
 // channel exactly (BC7 specification, "BC7 Format", learn.microsoft.com).
-void bc7_constant(uint8_t* out, const uint32_t* c) {
+int bc7_mode6(uint8_t* out, const uint32_t* c) {
   static const int kW[16] = {0, 4, 9, 13, 17, 21, 26, 30, 34, 38, 43, 47, 51, 55, 60, 64};
-  int best_p0 = 0, best_p1 = 0, best_i = 0, best_err = 1 << 30;
+  int best_p0 = 0, best_p1 = 0, best_i = 0, best_err = 1 << 20;
   int best_e[4][2] = {};
   for (int p0 = 0; p0 < 2 && best_err; ++p0)
     for (int p1 = 0; p1 < 2 && best_err; ++p1)
@@ -359,17 +362,25 @@ void bc7_constant(uint8_t* out, const uint32_t* c) {
         const int w = kW[i];
         int err = 0, e[4][2] = {};
         for (int ch = 0; ch < 4; ++ch) {
-          int be = 1 << 30;
-          for (int a = p0; a < 256 && be; a += 2)
-            for (int b = p1; b < 256 && be; b += 2) {
+          int be = 1000;  // larger than any 8-bit error; sums of four stay small
+          const int t = static_cast<int>(c[ch]);
+          for (int a = p0; a < 256 && be; a += 2) {
+            // The b that hit t lie within 32/w of (64t - (64-w)a) / w: try those of parity p1 there.
+            const int centre = w ? (64 * t - (64 - w) * a) / w : p1;
+            const int reach = w ? 32 / w + 2 : 2;
+            int lo = std::max(0, centre - reach);
+            const int hi = std::min(255, centre + reach);
+            if ((lo & 1) != p1) ++lo;
+            for (int b = lo; b <= hi && be; b += 2) {
               const int v = ((64 - w) * a + w * b + 32) >> 6;
-              const int d = std::abs(v - static_cast<int>(c[ch]));
+              const int d = std::abs(v - t);
               if (d < be) {
                 be = d;
                 e[ch][0] = a;
                 e[ch][1] = b;
               }
             }
+          }
           err += be;
         }
         if (err < best_err) {
@@ -403,6 +414,64 @@ void bc7_constant(uint8_t* out, const uint32_t* c) {
   put_bits(out, pos, 3, static_cast<uint64_t>(i));
   pos += 3;
   for (int t = 1; t < 16; ++t, pos += 4) put_bits(out, pos, 4, static_cast<uint64_t>(i));
+  return best_err;
+}
+
+// BC7 mode 5 (one subset, RGB endpoints of 7 bits expanded as (v << 1) | (v >> 6),
+// alpha endpoints of 8 bits with their own 2-bit indices, rotation 0): RGB from
+// one shared colour index (weights 0, 21, 43, 64), alpha exact (a0 = a1 = A,
+// alpha indices 0). For colours mode 6 cannot hit, such as (255, 0, 0, 0).
+int bc7_mode5(uint8_t* out, const uint32_t* c) {
+  static const int kW2[4] = {0, 21, 43, 64};
+  auto expand = [](int v) { return (v << 1) | (v >> 6); };
+  int best_err = 1 << 20, best_i = 0, best_e[3][2] = {};
+  for (int i = 0; i < 4 && best_err; ++i) {
+    const int w = kW2[i];
+    int err = 0, e[3][2] = {};
+    for (int ch = 0; ch < 3; ++ch) {
+      int be = 1000;  // larger than any 8-bit error; sums of four stay small
+      for (int a = 0; a < 128 && be; ++a)
+        for (int b = 0; b < 128 && be; ++b) {
+          const int v = ((64 - w) * expand(a) + w * expand(b) + 32) >> 6;
+          const int d = std::abs(v - static_cast<int>(c[ch]));
+          if (d < be) {
+            be = d;
+            e[ch][0] = a;
+            e[ch][1] = b;
+          }
+        }
+      err += be;
+    }
+    if (err < best_err) {
+      best_err = err;
+      best_i = i;
+      std::memcpy(best_e, e, sizeof e);
+    }
+  }
+  int i = best_i;
+  if (i >= 2) {  // the anchor's top index bit is implied 0: swap the endpoints
+    i = 3 - i;
+    for (auto& ch : best_e) std::swap(ch[0], ch[1]);
+  }
+  std::memset(out, 0, 16);
+  put_bits(out, 0, 6, 1u << 5);  // mode 5: five 0 bits, then a 1
+  unsigned pos = 8;              // rotation (2 bits) = 0
+  for (int ch = 0; ch < 3; ++ch)
+    for (int k = 0; k < 2; ++k, pos += 7) put_bits(out, pos, 7, static_cast<uint64_t>(best_e[ch][k]));
+  put_bits(out, pos, 8, c[3]);
+  put_bits(out, pos + 8, 8, c[3]);
+  pos += 16;
+  put_bits(out, pos, 1, static_cast<uint64_t>(i));  // colour indices: anchor 1 bit, then 15 x 2 bits
+  pos += 1;
+  for (int t = 1; t < 16; ++t, pos += 2) put_bits(out, pos, 2, static_cast<uint64_t>(i));
+  // alpha indices (31 bits) stay 0: every texel takes a0 = A
+  return best_err;
+}
+
+void bc7_constant(uint8_t* out, const uint32_t* c) {
+  if (bc7_mode6(out, c) == 0) return;
+  uint8_t m5[16];
+  if (bc7_mode5(m5, c) == 0) std::memcpy(out, m5, 16);
 }
 
 // BC6H mode 14 (one region, 16-bit endpoint A, 4-bit deltas; mode bits 01111) with

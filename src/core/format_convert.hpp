@@ -50,7 +50,7 @@ void encode_clear(const Codec& c, const ClearValue& v, uint8_t* out);
 void decode_fields(const Codec& c, const uint8_t* in, double* out);
 /// Encodes field values (integers: their low bits; floats: the conversion rules).
 void encode_fields(const Codec& c, const double* in, uint8_t* out);
-/// Raw bits of field i of an element, and writing them back.
+/// Raw bits (at most 57) from bit `offset` of an element, and writing them back.
 uint64_t get_bits(const uint8_t* e, unsigned offset, unsigned bits);
 void put_bits(uint8_t* e, unsigned offset, unsigned bits, uint64_t v);
 

@@ -3,7 +3,9 @@
 // single-sampled layout. Element values are decoded and encoded by
 // core/format_convert.cpp; addresses come from SubresourceAddresser.
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -49,6 +51,7 @@ Status resolve_subresource(const Layout& dl, void* dst, uint64_t dst_size, const
     return {Code::unsupported, "mode = " + std::to_string(static_cast<int>(r.mode)) + " (average, min or max)"};
   const uint32_t ns = sl.desc().samples;
   if (ns < 2) return {Code::invalid_argument, "source samples = " + std::to_string(ns) + ": a resolve needs a multisampled source (samples > 1)"};
+  if (ns > 32) return {Code::unsupported, "source samples = " + std::to_string(ns) + " (at most 32)"};
   if (dl.desc().samples != 1)
     return {Code::invalid_argument, "destination samples = " + std::to_string(dl.desc().samples) + ": average/min/max resolves write a single-sampled destination"};
   SubresourceLayout ss, ds;
@@ -109,29 +112,37 @@ Status resolve_subresource(const Layout& dl, void* dst, uint64_t dst_size, const
   detail::SubresourceAddresser sa(ss, sl.plan(r.src_subresource)), da(ds, dl.plan(r.dst_subresource));
   const uint64_t eb = c.element_bytes;
   const bool plain = c.special == detail::Special::None;
-  uint8_t e[16], res[16];
-  double vals[32][4];
+  uint8_t samples_e[32][16], res[16];
+  double vals[32][4] = {};
   int64_t codes[32][4];
+  // Decoded values are needed for FLOAT and sRGB fields and the packed float formats;
+  // UNORM/SNORM averages and every integer-coded min/max work on the codes alone.
+  bool need_vals = !plain;
+  for (int i = 0; i < c.nfields; ++i)
+    if (c.f[i].num == Num::Float || c.f[i].num == Num::Srgb) need_vals = true;
   for (uint32_t y = 0; y < h; ++y)
     for (uint32_t x = 0; x < w; ++x) {
       const uint64_t sx = uint64_t{rc.left + x} * eb, sy = rc.top + y;
       for (uint32_t s = 0; s < ns; ++s) {
-        std::memcpy(e, in + sa.offset_B(sx, sy, 0, s), eb);
-        detail::decode_fields(c, e, vals[s]);
+        std::memcpy(samples_e[s], in + sa.offset_B(sx, sy, 0, s), eb);
+        if (need_vals) detail::decode_fields(c, samples_e[s], vals[s]);
         if (plain)
           for (int i = 0; i < c.nfields; ++i) {
-            const uint64_t b = detail::get_bits(e, c.f[i].offset, c.f[i].bits);
-            const bool neg = c.f[i].num == Num::Snorm && ((b >> (c.f[i].bits - 1)) & 1);
+            const uint64_t b = detail::get_bits(samples_e[s], c.f[i].offset, c.f[i].bits);
+            const bool neg = (c.f[i].num == Num::Snorm || c.f[i].num == Num::Sint) && ((b >> (c.f[i].bits - 1)) & 1);
             codes[s][i] = neg ? static_cast<int64_t>(b) - (int64_t{1} << c.f[i].bits) : static_cast<int64_t>(b);
           }
       }
-      std::memcpy(res, in + sa.offset_B(sx, sy, 0, 0), eb);  // sample 0 supplies padding bits
+      std::memcpy(res, samples_e[0], eb);  // bits no field covers come from sample 0; X fields are written 0
       const int nf = plain ? c.nfields : 3;
       double outv[4] = {};
       bool have_bits[4] = {};
       uint64_t bits[4] = {};
+      bool encode = !plain;
       for (int i = 0; i < nf; ++i) {
         const Num num = plain ? c.f[i].num : Num::Float;
+        const bool coded = num == Num::Unorm || num == Num::Snorm || num == Num::Uint || num == Num::Sint;
+        if (num == Num::Zero) continue;
         if (r.mode == ResolveMode::Average) {
           if (num == Num::Unorm || num == Num::Snorm) {
             int64_t col[32];
@@ -143,27 +154,38 @@ Status resolve_subresource(const Layout& dl, void* dst, uint64_t dst_size, const
             double sum = 0;
             for (uint32_t s = 0; s < ns; ++s) sum += vals[s][i];
             outv[i] = sum / ns;
+            encode = true;
           }
         } else {
-          // Min/Max: the winning sample (IEEE minNum/maxNum: a NaN loses to a number).
+          // Min/Max: the winning sample. Integer-coded fields compare their codes (SNORM's
+          // -2^(b-1) counts as -(2^(b-1)-1): both mean -1.0); floats compare values, IEEE
+          // minNum/maxNum (a NaN loses to a number). Ties keep the first sample.
           uint32_t best = 0;
-          for (uint32_t s = 1; s < ns; ++s) {
-            const double a = vals[s][i], b = vals[best][i];
-            if (std::isnan(b) || (r.mode == ResolveMode::Min ? a < b : a > b)) best = s;
+          if (plain && coded) {
+            const int64_t lo = num == Num::Snorm ? -((int64_t{1} << (c.f[i].bits - 1)) - 1) : INT64_MIN;
+            for (uint32_t s = 1; s < ns; ++s) {
+              const int64_t a = std::max(codes[s][i], lo), b = std::max(codes[best][i], lo);
+              if (r.mode == ResolveMode::Min ? a < b : a > b) best = s;
+            }
+          } else {
+            for (uint32_t s = 1; s < ns; ++s) {
+              const double a = vals[s][i], b = vals[best][i];
+              if (std::isnan(b) || (r.mode == ResolveMode::Min ? a < b : a > b)) best = s;
+            }
+            outv[i] = vals[best][i];
           }
-          outv[i] = vals[best][i];
           if (plain) {  // the sample's own field bits (keeps -2^(b-1) SNORM codes, NaN payloads)
-            uint8_t se[16];
-            std::memcpy(se, in + sa.offset_B(sx, sy, 0, best), eb);
             have_bits[i] = true;
-            bits[i] = detail::get_bits(se, c.f[i].offset, c.f[i].bits);
+            bits[i] = detail::get_bits(samples_e[best], c.f[i].offset, c.f[i].bits);
           }
         }
       }
       if (plain) {
         uint8_t tmp[16];
-        std::memcpy(tmp, res, eb);
-        detail::encode_fields(c, outv, tmp);
+        if (encode) {
+          std::memcpy(tmp, res, eb);
+          detail::encode_fields(c, outv, tmp);
+        }
         for (int i = 0; i < c.nfields; ++i) {
           const detail::Field& fd = c.f[i];
           const uint64_t v = fd.num == Num::Zero ? 0 : have_bits[i] ? bits[i] : detail::get_bits(tmp, fd.offset, fd.bits);
