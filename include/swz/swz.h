@@ -324,6 +324,84 @@ typedef enum swz_tile_direction {
 SWZ_API swz_status swz_copy_tiles(const swz_layout* layout, void* resource, uint64_t resource_size_B, const swz_tile_coordinate* start,
                                   const swz_tile_region_size* size, void* buffer, uint64_t buffer_size_B, uint64_t buffer_offset_B,
                                   uint32_t direction);
+/* ---- Clears, fills and resolves (D3D12 ClearTextureSubresources, FillBuffers,
+ * ResolveSubresourceRegion) on laid-out memory. Values are converted by the
+ * Direct3D data conversion rules; see README "Clears, fills and resolves".
+ * Every call checks every descriptor first: on any error nothing is written. */
+
+/** D3D12_CLEAR_DATA. UINT/SINT, stencil and YUV formats read `uints` (their
+ *  low bits, bit for bit); every other format reads `floats`. */
+typedef union swz_clear_data {
+  float floats[4];
+  uint32_t uints[4];
+  int32_t sints[4];
+  uint8_t bytes[16];
+} swz_clear_data;
+
+/** swz_clear_desc.subresource value meaning every subresource (every plane). */
+#define SWZ_ALL_SUBRESOURCES 0xFFFFFFFFu
+
+/** One ClearTextureSubresources descriptor. box: NULL = the whole
+ *  subresource, else TEXELS of the logical (plane 0) size; BC: multiples of 4
+ *  (right/bottom: or the edge); NV12/P010/P016 2x2, YUY2/Y210/Y216 2x1.
+ *  format_dxgi: 0 = the resource's format, else a typed format of the same
+ *  element size (TYPELESS resources need one). */
+typedef struct swz_clear_desc {
+  uint32_t subresource;
+  swz_clear_data value;
+  uint32_t format_dxgi;
+  const swz_box* box;
+} swz_clear_desc;
+
+/** Clears `count` descriptors. Errors: SWZ_OUT_OF_RANGE (subresource, box),
+ *  SWZ_INVALID_ARGUMENT (box off the format's alignment, format_dxgi),
+ *  SWZ_UNSUPPORTED (formats without a rule: TYPELESS, XR_BIAS, palette/opaque
+ *  video; packed mip tails), SWZ_BUFFER_TOO_SMALL. */
+SWZ_API swz_status swz_clear_subresources(const swz_layout* layout, void* resource, uint64_t resource_size_B,
+                                          const swz_clear_desc* descs, uint32_t count);
+
+/** One element (a texel; a 4x4 block for BC; a 2x1 pair for YUY2) of plane
+ *  `plane` of a format (by name, or by DXGI value when `format` is NULL) for
+ *  a clear value, into out (out_size_B >= the element size). */
+SWZ_API swz_status swz_encode_clear_value(const char* format, uint32_t dxgi_format, uint32_t plane, const swz_clear_data* value,
+                                          void* out, uint64_t out_size_B);
+
+/** One FillBuffers descriptor (D3D12_FILL_BUFFER_DESC). format_dxgi 0: the
+ *  first raw_pattern_bytes (1, 2, 4, 8, 12 or 16) bytes of value; else the
+ *  value encoded for that format (raw_pattern_bytes 0). offset_B: a multiple
+ *  of the pattern size for sizes 1 and 2, of 4 for larger ones. A repetition
+ *  that does not fit in the buffer is omitted, as are those after it. */
+typedef struct swz_fill_desc {
+  uint64_t offset_B;
+  swz_clear_data value;
+  uint32_t format_dxgi;
+  uint32_t raw_pattern_bytes;
+  uint32_t repeat_count;
+} swz_fill_desc;
+
+/** Errors: SWZ_INVALID_ARGUMENT (pattern size, offset alignment, format),
+ *  SWZ_OUT_OF_RANGE (offset past the end). */
+SWZ_API swz_status swz_fill_buffers(void* buffer, uint64_t buffer_size_B, const swz_fill_desc* descs, uint32_t count);
+
+/** D3D12_RESOLVE_MODE values (DECOMPRESS, 0, is refused). */
+typedef enum swz_resolve_mode { SWZ_RESOLVE_MIN = 1, SWZ_RESOLVE_MAX = 2, SWZ_RESOLVE_AVERAGE = 3 } swz_resolve_mode;
+
+/** D3D12_RECT in texels; right, bottom exclusive. */
+typedef struct swz_rect {
+  uint32_t left, top, right, bottom;
+} swz_rect;
+
+/** ResolveSubresourceRegion: the samples of each source texel in src_rect
+ *  (NULL = the whole subresource) combined into the texel at
+ *  (dst_x + x, dst_y + y) of a single-sampled destination. AVERAGE: UNORM,
+ *  SNORM, FLOAT, sRGB (in linear light); refused for UINT/SINT. format_dxgi:
+ *  0 = the source's format. Errors: SWZ_INVALID_ARGUMENT (sample counts,
+ *  element sizes, shared memory), SWZ_UNSUPPORTED (mode, format),
+ *  SWZ_OUT_OF_RANGE (rect, destination), SWZ_BUFFER_TOO_SMALL. */
+SWZ_API swz_status swz_resolve_subresource(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B, uint32_t dst_subresource,
+                                           uint32_t dst_x, uint32_t dst_y, const swz_layout* src_layout, const void* src,
+                                           uint64_t src_size_B, uint32_t src_subresource, const swz_rect* src_rect, uint32_t format_dxgi,
+                                           uint32_t mode);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,7 @@
 #pragma once
 #include "swz/address.hpp"
 #include "swz/canonicalize.hpp"
+#include "swz/clear.hpp"
 #include "swz/copy.hpp"
 #include "swz/footprint.hpp"
 #include "swz/format.hpp"

@@ -13,6 +13,7 @@
 //   identify_bindings.cpp     identify, infer
 //   region_bindings.cpp       copy_regions, copy_tiles
 //   footprint_bindings.cpp    copy_buffer_to_texture, copy_texture_to_buffer, copy_resources
+//   clear_bindings.cpp        clear, fill, resolve, encode_clear_value, ALL_SUBRESOURCES
 // Registration order matters: a type is registered before the functions whose
 // signatures name it.
 #include <pybind11/pybind11.h>
@@ -32,4 +33,5 @@ PYBIND11_MODULE(_swz, m) {
   swz_py::register_identify(m);
   swz_py::register_region_copies(m);
   swz_py::register_footprint_copies(m);
+  swz_py::register_clears(m);
 }

@@ -32,18 +32,23 @@ from typing import Any, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from ._swz import (  # noqa: F401  (re-exported)
+    ALL_SUBRESOURCES,
     Footprint,
     Format,
     Layout,
     Pattern,
     SubresourceLayout,
     backends,
+    clear,
+    encode_clear_value,
+    fill,
     format_info,
     formats,
     identify,
     infer,
     layout_families,
     layout_names,
+    resolve,
 )
 from . import _swz
 from ._copy_engine import (  # noqa: F401  (re-exported)
@@ -55,6 +60,7 @@ __all__ = [
     "backends", "format_info", "formats", "identify", "infer", "layout_families", "layout_names", "swizzle", "deswizzle",
     "swizzle_surface", "deswizzle_surface", "offsets", "locate",
     "order_image", "plot_pattern",
+    "ALL_SUBRESOURCES", "clear", "fill", "resolve", "encode_clear_value",
 ]
 __all__ += list(_copy_engine.__all__)
 #: The CMake project version the extension was built from.

@@ -265,3 +265,18 @@ def copy_buffer_to_texture(resource: Any, layout: Layout, buffer: Any, footprint
 def copy_texture_to_buffer(buffer: Any, footprint: Union[Footprint, Dict[str, Any]], resource: Any, layout: Layout,
                            subresource: int = 0, regions: Optional[Sequence[Dict[str, Any]]] = None) -> Any: ...
 def copy_resources(dst: Any, dst_layout: Layout, src: Any, src_layout: Layout) -> Any: ...
+
+# ---- clears, fills, resolves (swz/clear.hpp) ----
+ClearValueLike = Union[Sequence[Union[int, float]], bytes, bytearray]
+ALL_SUBRESOURCES: int
+def clear(buffer: Any, layout: Layout, value: ClearValueLike, subresource: int = 0, box: Optional[BoxLike] = None,
+          format: Optional[FormatLike] = None) -> Any:
+    """ClearTextureSubresources on a laid-out buffer (in place); returns buffer. Raises ValueError, IndexError, TypeError."""
+def fill(buffer: Any, value: Union[ClearValueLike, int], repeat_count: int, offset: int = 0, pattern_bytes: Optional[int] = None,
+         format: Optional[FormatLike] = None) -> Any:
+    """FillBuffers (in place); returns buffer. Raises ValueError, IndexError."""
+def resolve(src_buffer: Any, src_layout: Layout, dst_buffer: Any, dst_layout: Layout, mode: str = "average",
+            src_subresource: int = 0, dst_subresource: int = 0, rect: Optional[Sequence[int]] = None, dst_x: int = 0,
+            dst_y: int = 0, format: Optional[FormatLike] = None) -> Any:
+    """ResolveSubresourceRegion (average, min, max) into dst_buffer (in place); returns dst_buffer. Raises ValueError, IndexError."""
+def encode_clear_value(format: FormatLike, value: ClearValueLike, plane: int = 0) -> bytes: ...

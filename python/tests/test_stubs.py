@@ -5,7 +5,7 @@ import os
 import swz
 import swz._swz as ext
 
-ALIASES = {"FormatLike", "PatternLike", "MipsLike", "BoxLike", "Entry"}
+ALIASES = {"FormatLike", "PatternLike", "MipsLike", "BoxLike", "Entry", "ClearValueLike"}
 
 
 def test_stub_matches_extension():

@@ -131,6 +131,15 @@ swz::CopyOptions copy_options(const swz_copy_options* o, swz::Status* status) { 
 swz::Status null_arg(const char* name) { return ::null_arg(name); }
 }  // namespace swz_capi
 
+// The bridge for the C API's other files (swz_c_clear.cpp): a handle's layout
+// and the guarded call with the per-thread error message (capi_bridge.hpp).
+namespace swz_capi {
+const swz::Layout* layout_of(const swz_layout* l) noexcept { return l ? &l->layout : nullptr; }
+swz_status run_guarded(swz::Status (*fn)(void*), void* ctx) noexcept {
+  return guarded([&]() { return fn(ctx); });
+}
+}  // namespace swz_capi
+
 extern "C" {
 
 const char* swz_status_name(int status) {

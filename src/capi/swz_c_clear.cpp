@@ -1,0 +1,103 @@
+// The C API of clears, fills and resolves (include/swz/swz.h): forwards to
+// include/swz/clear.hpp through the guarded bridge of swz_c.cpp.
+#include <string>
+#include <vector>
+
+#include "capi/capi_bridge.hpp"
+#include "swz/clear.hpp"
+#include "swz/swz.h"
+
+namespace {
+
+swz::ClearValue to_value(const swz_clear_data& d) {
+  swz::ClearValue v;
+  static_assert(sizeof d.bytes == sizeof v.bytes, "D3D12_CLEAR_DATA is 16 bytes");
+  for (int i = 0; i < 16; ++i) v.bytes[i] = d.bytes[i];
+  return v;
+}
+
+swz::Status null_arg(const char* name) { return {swz::Code::invalid_argument, std::string(name) + " = NULL"}; }
+
+}  // namespace
+
+extern "C" {
+
+swz_status swz_clear_subresources(const swz_layout* layout, void* resource, uint64_t resource_size_B, const swz_clear_desc* descs,
+                                  uint32_t count) {
+  return swz_capi::guarded([&]() -> swz::Status {
+    const swz::Layout* L = swz_capi::layout_of(layout);
+    if (!L) return null_arg("layout");
+    if (count && !descs) return null_arg("descs");
+    std::vector<swz::ClearDesc> v(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      v[i].subresource = descs[i].subresource;
+      v[i].value = to_value(descs[i].value);
+      v[i].format_dxgi = descs[i].format_dxgi;
+      v[i].whole = descs[i].box == nullptr;
+      if (descs[i].box) {
+        const swz_box& b = *descs[i].box;
+        v[i].box = swz::Box{b.left, b.top, b.front, b.right, b.bottom, b.back};
+      }
+    }
+    return swz::clear_subresources(*L, resource, resource_size_B, v.data(), v.size());
+  });
+}
+
+swz_status swz_encode_clear_value(const char* format, uint32_t dxgi_format, uint32_t plane, const swz_clear_data* value, void* out,
+                                  uint64_t out_size_B) {
+  return swz_capi::guarded([&]() -> swz::Status {
+    if (!value) return null_arg("value");
+    swz::FormatInfo f;
+    if (format) {
+      SWZ_TRY(swz::find_format(std::string_view(format), &f));
+    } else {
+      SWZ_TRY(swz::find_format(dxgi_format, &f));
+    }
+    return swz::encode_clear_value(f, plane, to_value(*value), out, out_size_B);
+  });
+}
+
+swz_status swz_fill_buffers(void* buffer, uint64_t buffer_size_B, const swz_fill_desc* descs, uint32_t count) {
+  return swz_capi::guarded([&]() -> swz::Status {
+    if (count && !descs) return null_arg("descs");
+    std::vector<swz::FillDesc> v(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      v[i].offset_B = descs[i].offset_B;
+      v[i].value = to_value(descs[i].value);
+      v[i].format_dxgi = descs[i].format_dxgi;
+      v[i].raw_pattern_bytes = descs[i].raw_pattern_bytes;
+      v[i].repeat_count = descs[i].repeat_count;
+    }
+    return swz::fill_buffers(buffer, buffer_size_B, v.data(), v.size());
+  });
+}
+
+swz_status swz_resolve_subresource(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B, uint32_t dst_subresource, uint32_t dst_x,
+                                   uint32_t dst_y, const swz_layout* src_layout, const void* src, uint64_t src_size_B,
+                                   uint32_t src_subresource, const swz_rect* src_rect, uint32_t format_dxgi, uint32_t mode) {
+  return swz_capi::guarded([&]() -> swz::Status {
+    const swz::Layout* dl = swz_capi::layout_of(dst_layout);
+    const swz::Layout* sl = swz_capi::layout_of(src_layout);
+    if (!dl) return null_arg("dst_layout");
+    if (!sl) return null_arg("src_layout");
+    swz::ResolveDesc r;
+    switch (mode) {
+      case SWZ_RESOLVE_AVERAGE: r.mode = swz::ResolveMode::Average; break;
+      case SWZ_RESOLVE_MIN: r.mode = swz::ResolveMode::Min; break;
+      case SWZ_RESOLVE_MAX: r.mode = swz::ResolveMode::Max; break;
+      default:
+        return {swz::Code::unsupported, "mode = " + std::to_string(mode) +
+                                            " (SWZ_RESOLVE_MIN 1, SWZ_RESOLVE_MAX 2 or SWZ_RESOLVE_AVERAGE 3; DECOMPRESS 0 is not supported)"};
+    }
+    r.dst_subresource = dst_subresource;
+    r.dst_x = dst_x;
+    r.dst_y = dst_y;
+    r.src_subresource = src_subresource;
+    r.whole = src_rect == nullptr;
+    if (src_rect) r.rect = swz::Rect{src_rect->left, src_rect->top, src_rect->right, src_rect->bottom};
+    r.format_dxgi = format_dxgi;
+    return swz::resolve_subresource(*dl, dst, dst_size_B, *sl, src, src_size_B, r);
+  });
+}
+
+}  // extern "C"
