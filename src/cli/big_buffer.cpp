@@ -51,6 +51,8 @@ void arm_sigbus(const std::string& path) {
 
 }  // namespace
 
+void arm_sigbus_for(const std::string& path) { arm_sigbus(path); }
+
 BigBuffer::BigBuffer(uint64_t bytes, const std::string& what) {
   if (bytes == 0) return;
   check_allocation(bytes, what);

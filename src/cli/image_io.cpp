@@ -48,8 +48,16 @@ void require_image_format(const FormatInfo& f, const std::string& why) {
 
 Image load_image(const std::string& path, const FormatInfo& f) {
   require_image_format(f, "image input '" + path + "'");
+  return rgba_to_format(read_rgba(path), f, path);
+}
+
+Image load_image_bytes(const uint8_t* data, size_t size, const std::string& name, const FormatInfo& f) {
+  require_image_format(f, "image input '" + name + "'");
+  return rgba_to_format(decode_rgba(data, size, name), f, name);
+}
+
+Image rgba_to_format(const RgbaImage& rgba, const FormatInfo& f, const std::string& path) {
   std::string letters = channel_letters(f);
-  RgbaImage rgba = read_rgba(path);
   Image img;
   img.width = rgba.width;
   img.height = rgba.height;

@@ -33,6 +33,12 @@ void require_image_format(const FormatInfo& f, const std::string& why);
 /// Decodes an image file into the format's channels. Throws Error.
 Image load_image(const std::string& path, const FormatInfo& f);
 
+struct RgbaImage;
+/// load_image on a whole image file held in memory; `name` names it in messages.
+Image load_image_bytes(const uint8_t* data, size_t size, const std::string& name, const FormatInfo& f);
+/// Decoded RGBA pixels in the format's channels (see the top of this file).
+Image rgba_to_format(const RgbaImage& rgba, const FormatInfo& f, const std::string& name);
+
 /// Next mip: a 2x2 box filter (rounded), width and height halved (at least 1);
 /// at odd sizes the last row/column is clamped (repeated).
 Image half_size(const Image& src);

@@ -16,7 +16,10 @@
 #include "file_io.hpp"
 #include "identify_cli.hpp"
 #include "image_io.hpp"
+#include "input.hpp"
+#include "output.hpp"
 #include "progress.hpp"
+#include "query.hpp"
 #include "swz/layout_names.hpp"
 #include "swz/address.hpp"
 #include "swz/canonicalize.hpp"
@@ -32,14 +35,6 @@
 
 namespace swz::cli {
 namespace {
-
-bool g_quiet = false;
-bool g_out_is_stdout = false;  // then the summary goes to stderr
-
-void say(const std::string& line) {
-  if (g_quiet) return;
-  std::fprintf(g_out_is_stdout ? stderr : stdout, "%s\n", line.c_str());
-}
 
 /// True when OUT is "-" or the same file as standard output.
 bool same_as_stdout(const std::string& path) {
@@ -62,10 +57,6 @@ std::string packed_note(const Layout& layout, const std::string& what) {
          "adapter-specific: " + what;
 }
 
-void note(const std::string& text) {
-  if (!text.empty()) std::fprintf(stderr, "swz: note: %s\n", text.c_str());
-}
-
 uint64_t total_packed_bytes(const Layout& layout) {
   uint64_t total = 0;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
@@ -78,25 +69,29 @@ uint64_t total_packed_bytes(const Layout& layout) {
 
 // ---- swizzle ---------------------------------------------------------------
 
-void swizzle_image(CommonOptions o, const std::string& in, const std::string& out) {
+void swizzle_image(CommonOptions o, const std::string& in, const std::string& out, std::optional<InputBytes> bytes) {
   std::optional<TextureDesc> fixed = fixed_texture(o);
   FormatInfo f = fixed ? fixed->format : lookup_format(o.format.empty() ? "R8G8B8A8_UNORM" : o.format);
   if (!fixed && o.format.empty()) o.format = f.name;
-  Image img = load_image(in, f);
+  require_image_format(f, "image input " + input_name(in));
+  if (!bytes) bytes = read_input(in, input_offset(o), UINT64_MAX, false);
+  Image img = load_image_bytes(bytes->data(), static_cast<size_t>(bytes->size),
+                               is_stdin(in) ? std::string("standard input") : in, f);
+  bytes.reset();
   SizeArg size = parse_size(o.size);
   if (!size.given) {
     size.given = true;
     size.width = img.width;
     size.height = img.height;
   } else if (size.width != img.width || size.height != img.height) {
-    fail("image '" + in + "' is " + std::to_string(img.width) + "x" + std::to_string(img.height) + " but --size says " +
-         o.size);
+    fail("image " + input_name(in) + " is " + std::to_string(img.width) + "x" + std::to_string(img.height) +
+         " but --size says " + o.size);
   }
   Texture t = make_texture(o, size);
   const Layout& layout = t.layout;
   if (img.width != t.desc.width || img.height != t.desc.height)
-    fail("image '" + in + "' is " + std::to_string(img.width) + "x" + std::to_string(img.height) + " but the texture is " +
-         t.describe());
+    fail("image " + input_name(in) + " is " + std::to_string(img.width) + "x" + std::to_string(img.height) +
+         " but the texture is " + t.describe());
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
   std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
@@ -133,22 +128,28 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
       std::to_string(layout.subresource_count()) + " subresource(s), " + bytes_text(layout.size()));
 }
 
-void swizzle_raw(const CommonOptions& o, const std::string& in, const std::string& out) {
+void swizzle_raw(const CommonOptions& o, const std::string& in, const std::string& out, std::optional<InputBytes> pre) {
   SizeArg size = parse_size(o.size);
   if ((!size.given || o.format.empty()) && !fixed_texture(o))
-    fail("raw input '" + in + "' needs --size and --format (images are read from .png, .jpg, .jpeg, .bmp, .tga)");
+    fail("raw input " + input_name(in) + " needs --size and --format (images are read from .png, .jpg, .jpeg, .bmp, "
+         ".tga; standard input is an image when it starts with a PNG, JPEG or BMP signature)");
   Texture t = make_texture(o, size);
   const Layout& layout = t.layout;
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
   uint64_t expected = total_packed_bytes(layout);
-  uint64_t have = file_size(in);
-  if (have != expected)
-    fail("raw input '" + in + "' has " + bytes_text(have) + " but a " + t.describe() + " texture needs exactly " +
-         bytes_text(expected) + " (every subresource tightly packed, in subresource order)");
+  const uint64_t skip = input_offset(o);
   // Work: read the input, convert it, write the resource.
-  Progress progress("swizzle", expected + expected + layout.size(), !g_quiet);
-  BigBuffer linear = read_file_big(in, expected, &progress);
+  Progress progress("swizzle", expected + expected + layout.size(), !output_mode().quiet);
+  InputBytes linear = pre ? std::move(*pre) : read_input(in, skip, expected, false, &progress);
+  if (pre) progress.add(expected);
+  // Without --offset IN is exactly the texels; with it, bytes after them are ignored.
+  const uint64_t have = linear.in_total;
+  if (o.offset.empty() ? have != expected : have < expected)
+    fail("raw input " + input_name(in) + " has " + bytes_text(have) +
+         (o.offset.empty() ? std::string() : " after --offset " + o.offset) + " but a " + t.describe() +
+         " texture needs " + (o.offset.empty() ? "exactly " : "") + bytes_text(expected) +
+         " (every subresource tightly packed, in subresource order)");
   note(packed_note(layout, "their bytes in the input are skipped and the tail is left zero"));
   // The resource is built in place: in the mapped output file, else in a
   // buffer written out afterwards. Neither is pre-filled: both read as zero
@@ -167,7 +168,7 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
     at += p.bytes;
     progress.add(p.bytes);
   }
-  linear = BigBuffer();  // give its memory back before the write
+  linear = InputBytes();  // give its memory back before the write
   resource.finish(&progress);
   file.commit();
   progress.finish();
@@ -177,8 +178,7 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
 
 // ---- deswizzle -------------------------------------------------------------
 
-void deswizzle(CommonOptions o, const std::string& in, const std::string& out, bool have_sub, uint32_t sub) {
-  const bool png = extension_of(out) == ".png";
+void deswizzle(CommonOptions o, const std::string& in, const std::string& out, bool have_sub, uint32_t sub, bool png) {
   const bool fixed = fixed_texture(o).has_value();
   if (o.format.empty() && !fixed) {
     if (!png) fail("--format is required (it defaults to R8G8B8A8_UNORM only for .png output)");
@@ -193,13 +193,8 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
          std::to_string(layout.subresource_count()) + " subresource(s) (0.." +
          std::to_string(layout.subresource_count() - 1) + ")");
   if (!png && is_image_path(out))
-    std::fprintf(stderr, "swz: note: '%s' is written as raw bytes; only .png output is encoded as an image\n",
-                 out.c_str());
+    note("'" + out + "' is written as raw bytes; only .png output (or --out-type png) is encoded as an image");
 
-  uint64_t have = file_size(in);
-  if (have < layout.size())
-    fail("'" + in + "' has " + bytes_text(have) + ", less than the " + bytes_text(layout.size()) + " that a " +
-         t.describe() + " texture spans in layout " + t.layout_arg);
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
   std::vector<uint32_t> which;
@@ -210,8 +205,19 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
   for (uint32_t i : which) total += packed_subresource_bytes(layout.sub(i));
   // Work: read the resource, convert it, write the raw output (PNG encoding
   // is not counted).
-  Progress progress("deswizzle", layout.size() + total + (png ? 0 : total), !g_quiet);
-  BigBuffer resource = read_file_big(in, layout.size(), &progress);
+  Progress progress("deswizzle", layout.size() + total + (png ? 0 : total), !output_mode().quiet);
+  InputBytes resource = read_input(in, input_offset(o), layout.size(), o.allow_short, &progress);
+  const uint64_t missing = layout.size() - resource.size;
+  if (missing && !o.allow_short)
+    fail(input_name(in) + " has " + bytes_text(resource.size) +
+         (o.offset.empty() ? std::string() : " after --offset " + o.offset) + ", less than the " +
+         bytes_text(layout.size()) + " that a " + t.describe() + " texture spans in layout " + t.layout_arg +
+         " (--allow-short decodes a truncated dump)");
+  if (missing)
+    warn(input_name(in) + " is " + bytes_text(missing) + " short of the " + bytes_text(layout.size()) +
+         " the layout spans (--allow-short): elements past its end come out as zeros; missing bytes: " +
+         std::to_string(missing));
+  if (missing) progress.add(missing);
   if ((have_sub || png) && layout.sub(sub).packed)
     fail(sub_name(layout.sub(sub), t.desc) + " lies in the D3D12 packed mip tail, whose layout is adapter-specific; "
          "swz cannot read it");
@@ -232,12 +238,12 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     const SubresourceLayout& s = layout.sub(i);
     Packed p = packed_of(s);
     if (!s.packed)  // packed ones are left zero
-      check(copier.read(linear + at, p.bytes, p.row, p.slice, layout, resource.data(), resource.size(), i),
+      check(copier.read(linear + at, p.bytes, p.row, p.slice, layout, resource.data(), layout.size(), i),
             "cannot read " + sub_name(s, t.desc));
     at += p.bytes;
     progress.add(p.bytes);
   }
-  resource = BigBuffer();  // give its memory back before the write
+  resource = InputBytes();  // give its memory back before the write
   if (png) {
     progress.finish();
     const SubresourceLayout& s = layout.sub(sub);
@@ -261,35 +267,6 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
 
 // ---- offset / locate / info ------------------------------------------------
 
-void offset(const CommonOptions& o, uint32_t sub, const std::vector<uint32_t>& coords) {
-  Texture t = make_texture(o, parse_size(o.size));
-  uint32_t x = coords.at(0), y = coords.at(1);
-  uint32_t z = coords.size() > 2 ? coords[2] : 0;
-  uint32_t s = coords.size() > 3 ? coords[3] : 0;
-  uint64_t off = 0;
-  check(element_offset(t.layout, sub, x, y, z, s, &off),
-        "element (" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ") sample " +
-            std::to_string(s) + " of subresource " + std::to_string(sub));
-  std::printf("%llu\n", static_cast<unsigned long long>(off));
-}
-
-void locate_cmd(const CommonOptions& o, const std::string& offset_text) {
-  Texture t = make_texture(o, parse_size(o.size));
-  uint64_t off = parse_u64(offset_text, "OFFSET");
-  if (off >= t.layout.size())
-    fail("offset " + std::to_string(off) + " is at or past the end of the resource (" + bytes_text(t.layout.size()) +
-         ", a " + t.describe() + " texture in layout " + t.layout_arg + ")");
-  Location loc;
-  check(locate(t.layout, off, &loc), "offset " + std::to_string(off));
-  if (loc.packed)
-    std::printf("packed subresource=%u\n", loc.subresource);
-  else if (loc.padding)
-    std::printf("padding subresource=%u\n", loc.subresource);
-  else
-    std::printf("subresource=%u x=%u y=%u z=%u sample=%u byte=%u\n", loc.subresource, loc.x, loc.y, loc.z, loc.sample,
-                loc.byte);
-}
-
 void info(const CommonOptions& o) {
   Texture t = make_texture(o, parse_size(o.size));
   const Layout& l = t.layout;
@@ -299,6 +276,9 @@ void info(const CommonOptions& o) {
   std::printf("alignment  %llu (allocation %s)\n", static_cast<unsigned long long>(l.alignment()),
               bytes_text(l.allocation_size()).c_str());
   std::printf("linear     %s (every subresource tightly packed)\n", bytes_text(total_packed_bytes(l)).c_str());
+  const uint64_t base = input_offset(o);
+  if (base) std::printf("file offset %llu (--offset: the offsets below count from the start of the file)\n",
+                        static_cast<unsigned long long>(base));
   std::printf("%5s %4s %5s %5s %16s %11s %14s %14s %14s %14s %4s\n", "sub", "mip", "slice", "plane", "size (texels)",
               "elems", "offset", "bytes", "row_pitch", "depth_pitch", "slot");
   for (uint32_t i = 0; i < l.subresource_count(); ++i) {
@@ -306,7 +286,7 @@ void info(const CommonOptions& o) {
     std::string dims = std::to_string(s.width) + "x" + std::to_string(s.height) + "x" + std::to_string(s.depth);
     std::string els = std::to_string(s.width_el) + "x" + std::to_string(s.height_el);
     std::printf("%5u %4u %5u %5u %16s %11s %14llu %14llu %14llu %14llu%s %4d%s\n", s.index, s.mip, s.array_slice,
-                s.plane, dims.c_str(), els.c_str(), static_cast<unsigned long long>(s.offset),
+                s.plane, dims.c_str(), els.c_str(), static_cast<unsigned long long>(s.offset + base),
                 static_cast<unsigned long long>(s.size), static_cast<unsigned long long>(s.row_pitch),
                 static_cast<unsigned long long>(s.depth_pitch), s.stack_depth ? "r" : " ", s.pattern_slot,
                 s.packed ? "  packed mip tail" : "");
@@ -358,6 +338,21 @@ void formats() {
 }  // namespace
 }  // namespace swz::cli
 
+namespace swz::cli {
+namespace {
+
+/// raw, png or dds: --out-type, else OUT's extension (.png, .dds), else raw.
+std::string output_type(const std::string& out, const std::string& given) {
+  if (!given.empty()) return given;
+  const std::string e = extension_of(out);
+  if (e == ".png") return "png";
+  if (e == ".dds") return "dds";
+  return "raw";
+}
+
+}  // namespace
+}  // namespace swz::cli
+
 int main(int argc, char** argv) {
   using namespace swz::cli;
   CLI::App app{"swz: convert textures between linear memory and GPU swizzled layouts\n"
@@ -372,13 +367,14 @@ int main(int argc, char** argv) {
       "  swz locate --layout std64k --format R8G8B8A8_UNORM --size 600x400 0x1234\n"
       "  swz layouts\n"
       "  swz identify --format R8G8B8A8_UNORM --size 600x400 dump.bin\n"
-      "  swz infer --format R32_UINT --size 256x256 probe.bin");
+      "  swz infer --format R32_UINT --size 256x256 probe.bin\n"
+      "'swz COMMAND --help' describes one command, with examples.");
 
   CommonOptions o;
-  std::string in, out, offset_text, cmp_a, cmp_b;
+  std::string in, out, cmp_a, cmp_b, out_type;
   uint32_t sub = 0;
-  bool cube = false;
-  std::vector<uint32_t> coords;
+  bool cube = false, hex = false;
+  std::vector<std::string> query_args;
 
   auto* sw = app.add_subcommand("swizzle", "Linear -> swizzled: write IN into the resource memory OUT");
   add_common_options(sw, &o);
@@ -386,86 +382,170 @@ int main(int argc, char** argv) {
                  "An image (.png .jpg .jpeg .bmp .tga; 8-bit UNORM formats, 1-4 channels), a .dds file (format, size, "
                  "mips and arrays from the file), or a raw file with every "
                  "subresource tightly packed in subresource order (needs --size and --format). With an image, "
-                 "--mips N makes the lower mips with a 2x2 box filter, array slices and 3D depth slices repeat it.")
+                 "--mips N makes the lower mips with a 2x2 box filter, array slices and 3D depth slices repeat it. "
+                 "'-' reads standard input: a PNG, JPEG, BMP or DDS by its signature, else raw.")
       ->required();
   sw->add_option("OUT", out, "The swizzled resource memory (layout size bytes); '-' for standard output")->required();
-  sw->add_flag("--quiet,-q", g_quiet, "Print nothing on success");
   bool in_place = false;
   sw->add_flag("--in-place", in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
+  sw->footer(
+      "Examples:\n"
+      "  swz swizzle --layout std64k photo.png photo.std64k.bin\n"
+      "  swz swizzle --layout std64k --mips full --array 6 photo.png slices.bin\n"
+      "  swz swizzle --layout std4k --format BC1_UNORM --size 1024x1024 --mips full tex.bc1.raw tex.std4k.bin\n"
+      "  swz swizzle --layout nv-block-linear:gob=tegra,bh=8 texture.dds texture.bin\n"
+      "  cat photo.png | swz swizzle --layout std64k - - > photo.std64k.bin");
 
   auto* de = app.add_subcommand("deswizzle", "Swizzled -> linear: read the resource memory IN into OUT");
   add_common_options(de, &o);
   auto* de_sub = de->add_option("--subresource", sub, "Subresource index (mip + slice * mips); .png default 0");
-  de->add_option("IN", in, "The swizzled resource memory (at least the layout's size)")->required();
+  de->add_option("IN", in, "The swizzled resource memory (at least the layout's size from --offset on); '-' reads "
+                           "standard input")
+      ->required();
   de->add_option("OUT", out,
                  "OUT.png: one subresource as an image (8-bit UNORM formats; --format defaults to R8G8B8A8_UNORM; "
                  "a 3D subresource's depth slices are stacked vertically). OUT.dds: every subresource as a DDS file "
                  "(DX10 header; --cube marks cube maps). Anything else: raw, every subresource "
-                 "tightly packed in subresource order, or only --subresource. '-' is standard output")
+                 "tightly packed in subresource order, or only --subresource. '-' is standard output (raw unless "
+                 "--out-type says png or dds)")
       ->required();
-  de->add_flag("--quiet,-q", g_quiet, "Print nothing on success");
+  de->add_option("--out-type", out_type, "What to write: raw, png or dds (default: from OUT's extension, else raw)")
+      ->check(CLI::IsMember({"raw", "png", "dds"}));
+  de->add_flag("--allow-short", o.allow_short,
+               "Decode a truncated dump: elements past the end of IN come out as zeros, and the missing byte count "
+               "is reported (default: IN must hold the whole layout)");
   de->add_flag("--in-place", in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
   de->add_flag("--cube", cube, "OUT.dds (every subresource, DX10 header): mark the 2D array (--array 6*N) as cube maps");
+  de->footer(
+      "Examples:\n"
+      "  swz deswizzle --layout std64k --size 600x400 photo.std64k.bin photo.png\n"
+      "  swz deswizzle --layout std64k --size 600x400 --mips full --array 6 --subresource 13 slices.bin mip3.png\n"
+      "  swz deswizzle --layout std4k --format BC1_UNORM --size 1024x1024 --mips full tex.std4k.bin tex.bc1.raw\n"
+      "  swz deswizzle --layout std64k --format BC7_UNORM --size 512x512 --mips full --array 6 --cube sky.bin sky.dds\n"
+      "  swz deswizzle --layout nv-block-linear --size 256x256 --offset 0x1000 --allow-short dump.bin tex.png\n"
+      "  swz deswizzle --layout std64k --size 600x400 --out-type png photo.std64k.bin - | display");
 
-  auto* of = app.add_subcommand("offset", "Print the byte offset of an element in the resource memory");
+  auto* of = app.add_subcommand("offset", "Print the byte offset of elements in the resource memory, one per line");
   add_common_options(of, &o);
   of->add_option("--subresource", sub, "Subresource index (default 0)");
-  of->add_option("coords", coords, "X Y [Z] [SAMPLE]: element coordinates (texels; 4x4 blocks for BC)")
-      ->expected(2, 4)
+  of->add_flag("--hex", hex, "Print offsets in 0x hex");
+  of->add_option("COORDS", query_args,
+                 "X Y [Z] [SAMPLE] for one element, or X,Y[,Z[,SAMPLE]] for each of many, or '-': one element per line "
+                 "of standard input (element coordinates: texels; 4x4 blocks for BC)")
       ->required();
+  of->footer(
+      "Examples:\n"
+      "  swz offset --layout std64k --format R8G8B8A8_UNORM --size 600x400 17 3\n"
+      "  swz offset --layout std64k --format R8G8B8A8_UNORM --size 600x400 --hex 0,0 1,0 0,1\n"
+      "  seq 0 15 | sed 's/$/ 0/' | swz offset --layout std4k --format R8_UNORM --size 64x64 -");
 
-  auto* lo = app.add_subcommand("locate", "Print which element a byte of the resource memory belongs to");
+  auto* lo = app.add_subcommand("locate", "Print which element each byte of the resource memory belongs to");
   add_common_options(lo, &o);
-  lo->add_option("OFFSET", offset_text, "Byte offset, decimal or 0x hex")->required();
+  lo->add_option("OFFSETS", query_args,
+                 "Byte offsets (decimal or 0x hex), or '-': one per line of standard input. With --offset, they count "
+                 "from the start of the file")
+      ->required();
+  lo->footer(
+      "Examples:\n"
+      "  swz locate --layout std64k --format R8G8B8A8_UNORM --size 600x400 0x834\n"
+      "  swz locate --layout std64k --format R8G8B8A8_UNORM --size 600x400 0 4 0x100\n"
+      "  printf '0x10\\n0x20\\n' | swz locate --layout std64k --format R8_UNORM --size 256x256 -");
 
   auto* in_cmd = app.add_subcommand("info", "Print the layout: size, alignment, every subresource's placement");
   add_common_options(in_cmd, &o);
+  in_cmd->footer(
+      "Examples:\n"
+      "  swz info --layout std64k --format BC7_UNORM --size 4096x4096 --mips full\n"
+      "  swz info --layout nv-block-linear:gob=tegra,bh=8 --format R8G8B8A8_UNORM --size 600x400 --mips 3");
 
   auto* ly = app.add_subcommand("layouts", "List the built-in layouts");
   std::string show_name, canon_block, canon_text;
   uint32_t show_bytes = 4;
   ly->add_option("--show", show_name, "Print the bit equation of a layout family, e.g. 'nv-block-linear:gob=tegra,bh=16'");
   ly->add_option("--element-bytes", show_bytes, "Element size for --show (default 4)");
+  ly->footer(
+      "Examples:\n"
+      "  swz layouts\n"
+      "  swz layouts --verbose\n"
+      "  swz layouts --show std64k --element-bytes 8\n"
+      "  swz layouts --show nv-block-linear:gob=tegra,bh=16");
   auto* cz = app.add_subcommand("canonicalize",
                                 "Reorder a pattern's XOR terms so the primaries are the in-block bits (addrlib equations)");
   cz->add_option("--block", canon_block, "Block extents WxH[xD[xS]], W in bytes (e.g. 512x128)")->required();
   cz->add_option("TEXT", canon_text, "Pattern text, address bit 0 first, e.g. 'X0 X1 X2 X3 Y0 Y1 X4 Y2 X9^Y4^Y7 ...'")->required();
+  cz->footer(
+      "Example:\n"
+      "  swz canonicalize --block 256x64 'X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5^Y4 Y5 X6'");
   auto* fm = app.add_subcommand("formats", "List the DXGI formats swz knows");
+  fm->footer("Example:\n  swz formats | grep BC7");
 
   IdentifyArgs ida;
   CLI::App *id_cmd = nullptr, *inf_cmd = nullptr;
   add_identify_commands(app, &ida, &id_cmd, &inf_cmd);
+  id_cmd->footer(
+      "Examples:\n"
+      "  swz identify --format R8G8B8A8_UNORM --size 600x400 dump.bin\n"
+      "  swz identify --format R8G8B8A8_UNORM --size 600x400 --top 3 --thumbnails thumbs dump.bin");
+  inf_cmd->footer(
+      "Examples:\n"
+      "  swz infer --format R32_UINT --size 256x100 probe.bin\n"
+      "  swz infer --format R32_UINT --size 256x256 --offset 0x10000 probe.bin");
 
-  auto* cm = app.add_subcommand("compare", "Compare two images as RGBA8 pixels (exit 1 when they differ)");
+  auto* cm = app.add_subcommand("compare", "Compare two images as RGBA8 pixels (exit 0 identical, 1 different, 2 trouble)");
   cm->add_option("A", cmp_a, "First image")->required();
   cm->add_option("B", cmp_b, "Second image")->required();
+  cm->footer(
+      "Examples:\n"
+      "  swz compare photo.png roundtrip.png\n"
+      "  swz compare -q a.png b.png && echo same");
+
+  // Every command: --quiet and --verbose.
+  for (CLI::App* c : app.get_subcommands([](CLI::App*) { return true; })) {
+    c->add_flag("--quiet,-q", output_mode().quiet, "Print nothing but errors (a query's answers still print)");
+    c->add_flag("--verbose,-v", output_mode().verbose,
+                "Also print the layout's geometry, timings and (--device gpu) the Vulkan device used, on stderr");
+  }
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // compare follows cmp: trouble is exit status 2.
+    int rc = app.exit(e);
+    if (cm->parsed() && rc != 0) return 2;
+    return rc;
   }
 
   try {
     if (*sw || *de) {
-      g_out_is_stdout = same_as_stdout(out);
+      output_mode().summary_to_stderr = same_as_stdout(out);
       // IN is read whole before OUT is written, so --in-place is safe; without
       // it, OUT = IN is almost always a mistaken argument that would destroy IN.
-      if (!in_place && out != "-" && same_file(in, out))
+      if (!in_place && out != "-" && in != "-" && same_file(in, out))
         fail("OUT '" + out + "' is the same file as IN '" + in + "'; pass --in-place to replace IN");
     }
     if (*sw) {
-      if (is_dds_path(in)) say(swizzle_dds(o, in, out));
-      else if (is_image_path(in)) swizzle_image(o, in, out);
-      else swizzle_raw(o, in, out);
-    } else if (*de && (is_dds_path(out) || cube)) {
-      say(deswizzle_dds(o, cube, de_sub->count() > 0, in, out));
+      std::optional<InputBytes> pre;
+      InputKind kind = is_dds_path(in) ? InputKind::Dds : is_image_path(in) ? InputKind::Image : InputKind::Raw;
+      if (is_stdin(in)) {
+        pre = read_input(in, input_offset(o), UINT64_MAX, false);
+        kind = sniff_input(pre->data(), pre->size);
+      }
+      if (kind == InputKind::Dds) {
+        if (!pre) pre = read_input(in, input_offset(o), UINT64_MAX, false);
+        say(swizzle_dds(o, in, pre->data(), pre->size, out));
+      } else if (kind == InputKind::Image) {
+        swizzle_image(o, in, out, std::move(pre));
+      } else {
+        swizzle_raw(o, in, out, std::move(pre));
+      }
     } else if (*de) {
-      deswizzle(o, in, out, de_sub->count() > 0, sub);
+      const std::string type = output_type(out, out_type);
+      if (type == "dds" || cube) say(deswizzle_dds(o, cube, de_sub->count() > 0, in, out, type == "dds"));
+      else deswizzle(o, in, out, de_sub->count() > 0, sub, type == "png");
     } else if (*of) {
-      offset(o, sub, coords);
+      run_offset(o, sub, query_args, hex);
     } else if (*lo) {
-      locate_cmd(o, offset_text);
+      run_locate(o, query_args);
     } else if (*in_cmd) {
       info(o);
     } else if (*ly && !show_name.empty()) {
@@ -482,8 +562,15 @@ int main(int argc, char** argv) {
       run_infer(ida);
     } else if (*cm) {
       std::string report;
-      bool same = compare_images(cmp_a, cmp_b, &report);
-      std::printf("%s\n", report.c_str());
+      bool same = false;
+      try {
+        same = compare_images(cmp_a, cmp_b, &report);
+      } catch (const std::exception& e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "swz: error: %s\n", e.what());
+        return 2;
+      }
+      if (!output_mode().quiet) std::printf("%s\n", report.c_str());
       return same ? 0 : 1;
     }
   } catch (const Error& e) {

@@ -73,6 +73,9 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
                   "Where copies run: cpu (default), gpu (Vulkan compute shader on a hardware GPU; a software "
                   "rasterizer such as llvmpipe is refused) or gpu:any (any Vulkan device, software ones too)")
       ->check(CLI::IsMember({"cpu", "gpu", "gpu:any"}));
+  app->add_option("--offset", o->offset,
+                  "Bytes before the texture in IN (decimal or 0x hex): the resource or linear data starts N bytes into "
+                  "IN; offset/locate/info count offsets from the start of that file");
 }
 
 SizeArg parse_size(const std::string& text) {
@@ -324,6 +327,8 @@ LayoutOptions options_from(const CommonOptions& o, const LayoutName& name) {
   (p && p->stack_depth_slices() ? opt.stack_rows : opt.depth_pitch_B) = o.depth_pitch;
   return opt;
 }
+
+uint64_t input_offset(const CommonOptions& o) { return o.offset.empty() ? 0 : parse_u64(o.offset, "--offset"); }
 
 CopyOptions copy_options(const CommonOptions& o) {
   CopyOptions c;

@@ -32,6 +32,8 @@ struct CommonOptions {
   std::string backend = "auto";
   unsigned threads = 0;
   std::string device = "cpu";  ///< --device cpu|gpu
+  std::string offset;          ///< --offset N: the resource (or linear data) starts N bytes into IN
+  bool allow_short = false;    ///< deswizzle --allow-short
   /// The options as added, to tell "given" from "default".
   CLI::Option *size_opt = nullptr, *format_opt = nullptr, *mips_opt = nullptr, *array_opt = nullptr,
               *samples_opt = nullptr, *row_pitch_opt = nullptr, *depth_pitch_opt = nullptr, *mip_tail_opt = nullptr;
@@ -83,6 +85,9 @@ LayoutOptions options_from(const CommonOptions& o, const LayoutName& name);
 
 /// The texture a resource-layout JSON fixes (nullopt for every other layout).
 std::optional<TextureDesc> fixed_texture(const CommonOptions& o);
+
+/// --offset as a number (0 when not given); throws Error naming --offset.
+uint64_t input_offset(const CommonOptions& o);
 
 /// CopyOptions from --backend / --threads.
 CopyOptions copy_options(const CommonOptions& o);

@@ -85,7 +85,7 @@ if [ "$(head -c 4 b.raw | od -An -tx1)" = "$(head -c 4 r.raw | od -An -tx1 | awk
 
 # --- D3D12 packed mip tail: packed subresources are opaque --------------------------------
 pm=(--layout std64k --size 600x400 --mips full --array 2 --mip-tail d3d12 --packed-mips 2,8,1)
-expect_ok "swizzle with a packed mip tail" "$SWZ" swizzle -q "${pm[@]}" "$PHOTO" pm.bin
+expect_ok "swizzle with a packed mip tail" "$SWZ" swizzle "${pm[@]}" "$PHOTO" pm.bin
 grep -q "packed mip tail" err.txt && pass "a note names the packed subresources" || failed "no packed note: $(cat err.txt)"
 expect_ok "mip 0 of slice 1 round trips" bash -c "'$SWZ' deswizzle -q ${pm[*]} --subresource 10 pm.bin pm10.png && '$SWZ' compare '$PHOTO' pm10.png"
 expect_err "a packed subresource cannot be read" "packed mip tail" "$SWZ" deswizzle "${pm[@]}" --subresource 3 pm.bin e.png

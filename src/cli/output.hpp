@@ -1,0 +1,28 @@
+// swz CLI — what a command prints besides its answer: the summary line,
+// notes, warnings and --verbose detail, under --quiet / --verbose.
+#pragma once
+#include <string>
+
+namespace swz::cli {
+
+struct OutputMode {
+  bool quiet = false;              ///< --quiet: nothing but errors (and a query's answers)
+  bool verbose = false;            ///< --verbose: geometry, timings, the GPU used
+  bool summary_to_stderr = false;  ///< OUT is standard output: keep stdout for the data
+};
+OutputMode& output_mode();
+
+/// The one-line summary of a conversion: stdout (stderr when OUT is stdout).
+void say(const std::string& line);
+/// "swz: note: TEXT" on stderr; "" prints nothing.
+void note(const std::string& text);
+/// "swz: warning: TEXT" on stderr.
+void warn(const std::string& text);
+/// "swz: TEXT" on stderr, only with --verbose.
+void verbose(const std::string& text);
+bool verbose_on();
+
+/// Seconds since the first call (for --verbose timings).
+double elapsed_s();
+
+}  // namespace swz::cli
