@@ -297,17 +297,45 @@ void info(const CommonOptions& o) {
   }
 }
 
+/// The first clause of a listing's description (up to "; "), at most about
+/// 64 characters (cut at a word), keeping a trailing "[N-byte elements]" tag.
+std::string short_description(const std::string& d) {
+  std::string tag;
+  std::string body = d;
+  if (!body.empty() && body.back() == ']') {
+    size_t open = body.rfind(" [");
+    if (open != std::string::npos) {
+      tag = body.substr(open);
+      body.resize(open);
+    }
+  }
+  size_t semi = body.find("; ");
+  if (semi != std::string::npos) body.resize(semi);
+  constexpr size_t kMax = 64;
+  if (body.size() > kMax) {
+    size_t cut = body.rfind(' ', kMax);
+    body = body.substr(0, cut == std::string::npos ? kMax : cut) + " ...";
+  }
+  return body + tag;
+}
+
 void layouts() {
   std::vector<LayoutListing> list = layout_listing();
   size_t w = 0;
   for (const auto& e : list) w = std::max(w, e.name.size());
-  for (const auto& e : list) std::printf("%-*s  %s\n", static_cast<int>(w), e.name.c_str(), e.description.c_str());
+  const bool full = output_mode().verbose;
+  for (const auto& e : list) {
+    std::printf("%-*s  %s\n", static_cast<int>(w), e.name.c_str(), (full ? e.description : short_description(e.description)).c_str());
+    if (!full) continue;
+    if (!e.parameters.empty()) std::printf("%-*s  parameters: %s\n", static_cast<int>(w), "", e.parameters.c_str());
+    if (!e.source.empty()) std::printf("%-*s  source: %s\n", static_cast<int>(w), "", e.source.c_str());
+  }
 }
 
-// swz layouts --show NAME: the bit equation(s) of a vendor layout family.
+// swz layouts --show NAME: what a listed name means (bit equations, blocks).
 void show_layout(const std::string& name, uint32_t element_bytes) {
   std::string text;
-  check(describe_layout(name, element_bytes, &text), "layouts --show " + name);
+  check(describe_layout_name(name, element_bytes, &text), "layouts --show " + name);
   std::printf("%s", text.c_str());
 }
 
