@@ -119,7 +119,9 @@ std::string swizzle_dds(CommonOptions o, const std::string& in_path, const uint8
   }
   if (at != info.data_size) fail("internal: the subresources of '" + in + "' do not add up to its texel bytes");
   note_packed(packed, "their texels in the DDS file are skipped and the tail is left zero");
+  verbose_phase("convert");
   write_file_atomic(out, resource.data(), resource.size());
+  verbose_phase("write");
   return "swizzled " + in + " (" + describe(info.desc, info.cube) + ") into " + out + ": " + t.layout_arg + ", " +
          std::to_string(layout.subresource_count()) + " subresource(s), " + bytes_text(layout.size());
 }
@@ -136,6 +138,7 @@ std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, cons
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
   InputBytes resource = read_input(in, input_offset(o), layout.size(), o.allow_short);
+  verbose_phase("read");
   const uint64_t missing = layout.size() - resource.size;
   if (missing && !o.allow_short)
     fail(input_name(in) + " has " + bytes_text(resource.size) +
@@ -170,7 +173,9 @@ std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, cons
   note_packed(packed, "written as zeros");
   std::vector<uint8_t> bytes;
   check(write_dds(dds, &bytes), "cannot write '" + out + "'");
+  verbose_phase("convert");
   write_file_atomic(out, bytes.data(), bytes.size());
+  verbose_phase("write");
   return "deswizzled " + std::to_string(layout.subresource_count()) + " subresource(s) of " + in + " (" +
          describe(t.desc, cube) + ", " + t.layout_arg + ") into " + out + ": DDS, " + bytes_text(bytes.size());
 }

@@ -78,6 +78,7 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
   Image img = load_image_bytes(bytes->data(), static_cast<size_t>(bytes->size),
                                is_stdin(in) ? std::string("standard input") : in, f);
   bytes.reset();
+  verbose_phase("read and decode the image");
   SizeArg size = parse_size(o.size);
   if (!size.given) {
     size.given = true;
@@ -101,6 +102,7 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
   std::vector<Image> chain;
   chain.push_back(std::move(img));
   for (uint32_t m = 1; m < t.desc.mip_levels; ++m) chain.push_back(half_size(chain.back()));
+  if (t.desc.mip_levels > 1) verbose_phase("make the mips");
 
   std::vector<uint8_t> slab;  // a mip repeated over the depth of a 3D subresource
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
@@ -123,7 +125,9 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
     check(copier.write(layout, resource.data(), resource.size(), i, src, src_size, p.row, p.slice),
           "cannot write " + sub_name(s, t.desc));
   }
+  verbose_phase("convert");
   write_file_atomic(out, resource.data(), resource.size());
+  verbose_phase("write");
   say("swizzled " + in + " (" + t.describe() + ") into " + out + ": " + t.layout_arg + ", " +
       std::to_string(layout.subresource_count()) + " subresource(s), " + bytes_text(layout.size()));
 }
@@ -143,6 +147,7 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
   Progress progress("swizzle", expected + expected + layout.size(), !output_mode().quiet);
   InputBytes linear = pre ? std::move(*pre) : read_input(in, skip, expected, false, &progress);
   if (pre) progress.add(expected);
+  verbose_phase("read");
   // Without --offset IN is exactly the texels; with it, bytes after them are ignored.
   const uint64_t have = linear.in_total;
   if (o.offset.empty() ? have != expected : have < expected)
@@ -168,10 +173,12 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
     at += p.bytes;
     progress.add(p.bytes);
   }
+  verbose_phase("convert");
   linear = InputBytes();  // give its memory back before the write
   resource.finish(&progress);
   file.commit();
   progress.finish();
+  verbose_phase("write");
   say("swizzled " + in + " (" + t.describe() + ") into " + out + ": " + t.layout_arg + ", " +
       std::to_string(layout.subresource_count()) + " subresource(s), " + bytes_text(layout.size()));
 }
@@ -218,6 +225,7 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
          " the layout spans (--allow-short): elements past its end come out as zeros; missing bytes: " +
          std::to_string(missing));
   if (missing) progress.add(missing);
+  verbose_phase("read");
   if ((have_sub || png) && layout.sub(sub).packed)
     fail(sub_name(layout.sub(sub), t.desc) + " lies in the D3D12 packed mip tail, whose layout is adapter-specific; "
          "swz cannot read it");
@@ -243,6 +251,7 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     at += p.bytes;
     progress.add(p.bytes);
   }
+  verbose_phase("convert");
   resource = InputBytes();  // give its memory back before the write
   if (png) {
     progress.finish();
@@ -253,6 +262,7 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     AtomicOutput file(out);
     write_png(file, linear, s.width_el, static_cast<uint32_t>(rows), t.format);
     file.commit();
+    verbose_phase("encode and write the PNG");
     say("deswizzled " + sub_name(s, t.desc) + " of " + in + " (" + t.describe() + ", " + t.layout_arg + ") into " + out +
         ": " + std::to_string(s.width) + "x" + std::to_string(rows) + " PNG" +
         (s.depth > 1 ? " (" + std::to_string(s.depth) + " depth slices stacked vertically)" : std::string()));
@@ -260,6 +270,7 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     raw_linear->finish(&progress);
     raw_file->commit();
     progress.finish();
+    verbose_phase("write");
     say("deswizzled " + std::to_string(which.size()) + " subresource(s) of " + in + " (" + t.describe() + ", " +
         t.layout_arg + ") into " + out + ": " + bytes_text(total) + " raw, tightly packed");
   }

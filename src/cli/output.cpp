@@ -40,9 +40,18 @@ void verbose(const std::string& text) {
   std::fprintf(stderr, "swz: %s\n", text.c_str());
 }
 
-double elapsed_s() {
-  static const auto start = std::chrono::steady_clock::now();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+namespace {
+std::chrono::steady_clock::time_point g_last = std::chrono::steady_clock::now();
+}
+
+void verbose_phase(const std::string& name) {
+  const auto now = std::chrono::steady_clock::now();
+  const double s = std::chrono::duration<double>(now - g_last).count();
+  g_last = now;
+  if (!verbose_on()) return;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f s", s);
+  verbose("time: " + name + " " + buf);
 }
 
 }  // namespace swz::cli

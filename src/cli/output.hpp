@@ -22,7 +22,8 @@ void warn(const std::string& text);
 void verbose(const std::string& text);
 bool verbose_on();
 
-/// Seconds since the first call (for --verbose timings).
-double elapsed_s();
+/// --verbose timings: "swz: time: NAME 0.012 s" for the time since the
+/// previous mark (or the start of the process).
+void verbose_phase(const std::string& name);
 
 }  // namespace swz::cli

@@ -8,6 +8,8 @@
 #include <charconv>
 
 #include "common.hpp"
+#include "output.hpp"
+#include "swz/pattern.hpp"
 #include "swz/layout_names.hpp"
 
 namespace swz::cli {
@@ -340,6 +342,29 @@ CopyOptions copy_options(const CommonOptions& o) {
   return c;
 }
 
+void verbose_geometry(const Layout& l, const std::string& what) {
+  if (!verbose_on()) return;
+  verbose("layout " + l.name() + " for " + what + ": " + bytes_text(l.size()) + ", alignment " + std::to_string(l.alignment()) +
+          ", " + std::to_string(l.subresource_count()) + " subresource(s)");
+  for (size_t k = 0; k < l.patterns().size(); ++k) {
+    const Pattern& p = l.patterns()[k];
+    std::string text = to_text(p);
+    if (text.empty()) continue;
+    const auto e = p.block_extent();
+    verbose("  pattern " + std::to_string(k) + ": " + text + " (block " + std::to_string(uint64_t{1} << p.block_bits()) + " bytes: " +
+            std::to_string(e[0]) + " bytes x " + std::to_string(e[1]) + " rows" + (e[2] > 1 ? " x " + std::to_string(e[2]) + " slices" : "") + ")");
+  }
+  const uint32_t n = l.subresource_count();
+  for (uint32_t i = 0; i < n && i < 16; ++i) {
+    const SubresourceLayout& s = l.sub(i);
+    verbose("  subresource " + std::to_string(i) + ": mip " + std::to_string(s.mip) + " slice " + std::to_string(s.array_slice) + ", " +
+            std::to_string(s.width) + "x" + std::to_string(s.height) + "x" + std::to_string(s.depth) + " at " + std::to_string(s.offset) +
+            ", " + std::to_string(s.size) + " bytes, row pitch " + std::to_string(s.row_pitch) + ", depth pitch " +
+            std::to_string(s.depth_pitch) + ", pattern " + std::to_string(s.pattern_slot) + (s.packed ? " (packed mip tail)" : ""));
+  }
+  if (n > 16) verbose("  ... " + std::to_string(n - 16) + " more (swz info lists them all)");
+}
+
 Packed packed_of(const SubresourceLayout& s) {
   Packed p;
   p.row = uint64_t(s.width_el) * s.element_bytes;
@@ -354,7 +379,7 @@ struct Copier::Gpu {
 #endif
 };
 
-Copier::Copier(const CommonOptions& o) : cpu_(copy_options(o)) {
+Copier::Copier(const CommonOptions& o) : cpu_(copy_options(o)), backend_(o.backend), threads_(o.threads) {
   if (o.device != "gpu" && o.device != "gpu:any") return;
 #ifdef SWZ_HAVE_GPU
   gpu_ = std::make_unique<Gpu>();
@@ -365,6 +390,14 @@ Copier::Copier(const CommonOptions& o) : cpu_(copy_options(o)) {
   if (props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && o.device != "gpu:any")
     fail("--device gpu: the Vulkan device found is a software rasterizer (" + std::string(props.deviceName) +
          "), slower than --device cpu; pass --device gpu:any to use it anyway");
+  const char* kind = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU     ? "discrete GPU"
+                     : props.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ? "integrated GPU"
+                     : props.deviceType == VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU    ? "virtual GPU"
+                     : props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU            ? "software rasterizer"
+                                                                                  : "other";
+  verbose("--device " + o.device + ": Vulkan device '" + std::string(props.deviceName) + "' (" + kind + ", Vulkan " +
+          std::to_string(VK_API_VERSION_MAJOR(props.apiVersion)) + "." + std::to_string(VK_API_VERSION_MINOR(props.apiVersion)) +
+          ")");
 #else
   fail("--device gpu: this swz was built without the Vulkan compute path (SWZ_GPU=OFF or no Vulkan/glslc at build time)");
 #endif
@@ -373,6 +406,8 @@ Copier::Copier(const CommonOptions& o) : cpu_(copy_options(o)) {
 Copier::~Copier() = default;
 
 void Copier::check(const Layout& layout, const std::string& what) {
+  verbose_geometry(layout, what);
+  if (!gpu_) verbose("copies on the CPU (--backend " + backend_ + ", --threads " + (threads_ ? std::to_string(threads_) : std::string("auto")) + ")");
 #ifdef SWZ_HAVE_GPU
   if (!gpu_) return;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {

@@ -108,9 +108,15 @@ class Copier {
 
  private:
   CopyOptions cpu_;
+  std::string backend_;
+  unsigned threads_ = 0;
   struct Gpu;
   std::unique_ptr<Gpu> gpu_;
 };
+
+/// --verbose: the layout's size, patterns and blocks, and the placement of
+/// its first subresources, on stderr.
+void verbose_geometry(const Layout& layout, const std::string& what);
 
 /// Tight linear pitches of a subresource: row = width_el * element_bytes,
 /// slice = row * height_el.

@@ -34,6 +34,64 @@ expect_err "--show of an unknown name suggests the closest" "did you mean 'nv-bl
 expect_err "--layout typo suggests the closest" "unknown layout 'std46k'; did you mean 'std4k' or 'std64k'" "$SWZ" info --layout std46k --format R8_UNORM --size 4x4
 expect_err "an unknown name without near names lists the layouts" "unknown layout 'zzzzzzzzzzzz'\. Layouts: row-major" "$SWZ" info --layout zzzzzzzzzzzz --format R8_UNORM --size 4x4
 
+# --- --quiet and --verbose ----------------------------------------------------------------
+cmds=(swizzle deswizzle offset locate info layouts canonicalize formats identify infer compare)
+missing=""
+for c in "${cmds[@]}"; do
+  h=$("$SWZ" $c --help 2>&1)
+  grep -q -- "--quiet" <<<"$h" && grep -q -- "--verbose" <<<"$h" || missing+=" $c"
+done
+[ -z "$missing" ] && pass "every command takes --quiet and --verbose" || failed "no --quiet/--verbose on:$missing"
+pm=(--layout std64k --format R8G8B8A8_UNORM --size 600x400 --mips full --array 2 --mip-tail d3d12 --packed-mips 2,8,1)
+"$SWZ" swizzle "${pm[@]}" "$PHOTO" pm.bin >out.txt 2>err.txt
+grep -q "packed mip tail" err.txt && grep -q "^swizzled" out.txt && pass "without --quiet: a summary and a note" || failed "summary/note: $(cat out.txt err.txt)"
+quiet_ok=1
+for cmd in "swizzle -q ${pm[*]} $PHOTO pm.bin" "deswizzle -q ${pm[*]} pm.bin pm.raw" "deswizzle -q ${pm[*]} pm.bin pm.dds" \
+           "deswizzle -q ${pm[*]} --subresource 10 pm.bin pm10.png" "compare -q $PHOTO pm10.png" \
+           "deswizzle -q --layout std64k --format R8G8B8A8_UNORM --size 600x400 --allow-short --quiet short.bin s.raw"; do
+  [ -e short.bin ] || head -c 1000 pm.bin >short.bin
+  # shellcheck disable=SC2086
+  "$SWZ" $cmd >out.txt 2>err.txt; rc=$?
+  if [ $rc -ne 0 ] || [ -s out.txt ] || [ -s err.txt ]; then quiet_ok=0; failed "--quiet: '$cmd' printed (rc=$rc): $(cat out.txt err.txt | head -3)"; fi
+done
+[ $quiet_ok = 1 ] && pass "--quiet: conversions, notes, warnings and compare print nothing"
+expect_err "--quiet still prints errors" "disagrees|unknown layout" "$SWZ" info -q --layout nope --format R8_UNORM --size 4x4
+"$SWZ" swizzle -v --layout std64k --mips 3 "$PHOTO" v.bin >out.txt 2>err.txt
+grep -q "^swz: layout std64k .*1835008 bytes" err.txt && grep -q "pattern 0: X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5 Y4 X6 Y5 X7 Y6 X8 (block 65536 bytes: 512 bytes x 128 rows)" err.txt \
+  && pass "--verbose: the layout's geometry" || failed "--verbose geometry: $(cat err.txt)"
+grep -q "^swz: time: convert [0-9.]* s" err.txt && grep -q "^swz: time: write" err.txt && pass "--verbose: timings" || failed "--verbose timings: $(cat err.txt)"
+grep -q "^swizzled" out.txt && pass "--verbose keeps the summary on stdout" || failed "--verbose summary: $(cat out.txt)"
+"$SWZ" deswizzle -v --layout std64k --size 600x400 --device gpu:any v.bin g.png >out.txt 2>err.txt; rc=$?
+if [ $rc -eq 0 ]; then
+  grep -q "^swz: --device gpu:any: Vulkan device '.*' (" err.txt && pass "--verbose names the Vulkan device" || failed "--verbose device: $(cat err.txt)"
+  "$SWZ" compare -q "$PHOTO" g.png && pass "gpu:any round trip" || failed "gpu:any round trip"
+else
+  grep -q "device gpu" err.txt && pass "no Vulkan device: a clear error (skipped the device name check)" || failed "gpu:any: $(cat err.txt)"
+fi
+
+# --- compare: cmp's exit statuses ----------------------------------------------------------
+"$SWZ" compare "$PHOTO" "$PHOTO" >/dev/null 2>&1; a=$?
+"$SWZ" compare "$PHOTO" pm10.png >/dev/null 2>&1; b=$?
+"$SWZ" deswizzle -q "${pm[@]}" --subresource 11 pm.bin pm11.png
+"$SWZ" compare "$PHOTO" pm11.png >/dev/null 2>&1; c=$?
+"$SWZ" compare "$PHOTO" no-such.png >/dev/null 2>&1; d=$?
+head -c 100 "$PHOTO" >cut.png
+"$SWZ" compare "$PHOTO" cut.png >/dev/null 2>&1; e=$?
+"$SWZ" compare "$PHOTO" >/dev/null 2>&1; f=$?
+[ "$a$b$c$d$e$f" = 001222 ] && pass "compare exits 0 identical, 1 different, 2 trouble (missing, corrupt, bad arguments)" \
+  || failed "compare exit statuses: identical $a, same image $b, different $c, missing $d, corrupt $e, usage $f"
+
+# --- --help: examples for that command only ------------------------------------------------
+bad=""
+for c in "${cmds[@]}"; do
+  h=$("$SWZ" $c --help 2>&1)
+  grep -q "^  swz $c " <<<"$h" || bad+=" $c(no example)"
+  others=$(grep -E "^  (.*\| )?swz [a-z]+" <<<"$h" | grep -oE "swz [a-z]+" | sort -u | grep -v "^swz $c\$" | tr '\n' ' ')
+  [ -z "$others" ] || bad+=" $c(also: $others)"
+done
+[ -z "$bad" ] && pass "each command's --help shows examples of that command only" || failed "--help examples:$bad"
+"$SWZ" --help | grep -q "swz COMMAND --help" && pass "top-level --help points to per-command help" || failed "top-level help"
+
 echo "---"
 [ $fails -eq 0 ] && echo "all cli_commands checks passed" || echo "$fails cli_commands check(s) FAILED"
 exit $((fails > 0))
