@@ -8,8 +8,10 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "batch.hpp"
 #include "big_buffer.hpp"
 #include "common.hpp"
 #include "dds_cli.hpp"
@@ -98,7 +100,7 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
   std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
   note(packed_note(layout, "not written (left zero)"));
 
-  // The mip chain, each level a 2x2 box filter of the one above.
+  // The mip chain, each level a box filter of the one above (half_size, mips.cpp).
   std::vector<Image> chain;
   chain.push_back(std::move(img));
   for (uint32_t m = 1; m < t.desc.mip_levels; ++m) chain.push_back(half_size(chain.back()));
@@ -144,7 +146,7 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
   uint64_t expected = total_packed_bytes(layout);
   const uint64_t skip = input_offset(o);
   // Work: read the input, convert it, write the resource.
-  Progress progress("swizzle", expected + expected + layout.size(), !output_mode().quiet);
+  Progress progress("swizzle", expected + expected + layout.size(), !output_mode().quiet && !output_mode().batch);
   InputBytes linear = pre ? std::move(*pre) : read_input(in, skip, expected, false, &progress);
   if (pre) progress.add(expected);
   verbose_phase("read");
@@ -212,7 +214,7 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
   for (uint32_t i : which) total += packed_subresource_bytes(layout.sub(i));
   // Work: read the resource, convert it, write the raw output (PNG encoding
   // is not counted).
-  Progress progress("deswizzle", layout.size() + total + (png ? 0 : total), !output_mode().quiet);
+  Progress progress("deswizzle", layout.size() + total + (png ? 0 : total), !output_mode().quiet && !output_mode().batch);
   InputBytes resource = read_input(in, input_offset(o), layout.size(), o.allow_short, &progress);
   const uint64_t missing = layout.size() - resource.size;
   if (missing && !o.allow_short)
@@ -380,6 +382,24 @@ void formats() {
 namespace swz::cli {
 namespace {
 
+/// swz swizzle of one input (by kind: DDS, image or raw; standard input by its signature).
+void swizzle_one(const CommonOptions& o, const std::string& in, const std::string& out) {
+  std::optional<InputBytes> pre;
+  InputKind kind = is_dds_path(in) ? InputKind::Dds : is_image_path(in) ? InputKind::Image : InputKind::Raw;
+  if (is_stdin(in)) {
+    pre = read_input(in, input_offset(o), UINT64_MAX, false);
+    kind = sniff_input(pre->data(), pre->size);
+  }
+  if (kind == InputKind::Dds) {
+    if (!pre) pre = read_input(in, input_offset(o), UINT64_MAX, false);
+    say(swizzle_dds(o, in, pre->data(), pre->size, out));
+  } else if (kind == InputKind::Image) {
+    swizzle_image(o, in, out, std::move(pre));
+  } else {
+    swizzle_raw(o, in, out, std::move(pre));
+  }
+}
+
 /// raw, png or dds: --out-type, else OUT's extension (.png, .dds), else raw.
 std::string output_type(const std::string& out, const std::string& given) {
   if (!given.empty()) return given;
@@ -413,18 +433,30 @@ int main(int argc, char** argv) {
   std::string in, out, cmp_a, cmp_b, out_type;
   uint32_t sub = 0;
   bool cube = false, hex = false;
-  std::vector<std::string> query_args;
+  std::vector<std::string> query_args, files;
+  std::string out_dir;
+  bool overwrite = false;
+  unsigned jobs = 0;
+  // Batch mode (texconv's habits): several inputs, -o DIR, -y, --jobs.
+  auto add_batch_options = [&](CLI::App* c, const char* ext_rule) {
+    c->add_option("-o,--output-dir", out_dir,
+                  std::string("Batch mode: every FILE is an input; each output goes to DIR, named after its input (") +
+                      ext_rule + "); inputs are converted in parallel");
+    c->add_flag("-y,--overwrite", overwrite, "Batch mode: overwrite outputs that exist (else an error naming the file)");
+    c->add_option("--jobs,-j", jobs, "Batch mode: conversions at a time (default: one per hardware thread)");
+  };
 
   auto* sw = app.add_subcommand("swizzle", "Linear -> swizzled: write IN into the resource memory OUT");
   add_common_options(sw, &o);
-  sw->add_option("IN", in,
-                 "An image (.png .jpg .jpeg .bmp .tga; 8-bit UNORM formats, 1-4 channels), a .dds file (format, size, "
+  sw->add_option("FILES", files,
+                 "IN OUT, or several IN with -o DIR. IN: an image (.png .jpg .jpeg .bmp .tga; 8-bit UNORM formats, 1-4 channels), a .dds file (format, size, "
                  "mips and arrays from the file), or a raw file with every "
                  "subresource tightly packed in subresource order (needs --size and --format). With an image, "
-                 "--mips N makes the lower mips with a 2x2 box filter, array slices and 3D depth slices repeat it. "
-                 "'-' reads standard input: a PNG, JPEG, BMP or DDS by its signature, else raw.")
+                 "--mips N makes the lower mips with a box filter (sRGB formats in linear light; odd sizes keep their last row and column), array slices and 3D depth slices repeat it. "
+                 "'-' reads standard input: a PNG, JPEG, BMP or DDS by its signature, else raw. "
+                 "OUT: the swizzled resource memory (layout size bytes); '-' for standard output")
       ->required();
-  sw->add_option("OUT", out, "The swizzled resource memory (layout size bytes); '-' for standard output")->required();
+  add_batch_options(sw, "NAME.bin");
   bool in_place = false;
   sw->add_flag("--in-place", in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
   sw->footer(
@@ -433,21 +465,21 @@ int main(int argc, char** argv) {
       "  swz swizzle --layout std64k --mips full --array 6 photo.png slices.bin\n"
       "  swz swizzle --layout std4k --format BC1_UNORM --size 1024x1024 --mips full tex.bc1.raw tex.std4k.bin\n"
       "  swz swizzle --layout nv-block-linear:gob=tegra,bh=8 texture.dds texture.bin\n"
-      "  cat photo.png | swz swizzle --layout std64k - - > photo.std64k.bin");
+      "  cat photo.png | swz swizzle --layout std64k - - > photo.std64k.bin\n"
+      "  swz swizzle --layout std64k --mips 0 -o out/ a.png b.png c.dds     # out/a.bin out/b.bin out/c.bin");
 
   auto* de = app.add_subcommand("deswizzle", "Swizzled -> linear: read the resource memory IN into OUT");
   add_common_options(de, &o);
   auto* de_sub = de->add_option("--subresource", sub, "Subresource index (mip + slice * mips); .png default 0");
-  de->add_option("IN", in, "The swizzled resource memory (at least the layout's size from --offset on); '-' reads "
-                           "standard input")
-      ->required();
-  de->add_option("OUT", out,
-                 "OUT.png: one subresource as an image (8-bit UNORM formats; --format defaults to R8G8B8A8_UNORM; "
+  de->add_option("FILES", files,
+                 "IN OUT, or several IN with -o DIR. IN: the swizzled resource memory (at least the layout's size from "
+                 "--offset on); '-' reads standard input. OUT.png: one subresource as an image (8-bit UNORM formats; --format defaults to R8G8B8A8_UNORM; "
                  "a 3D subresource's depth slices are stacked vertically). OUT.dds: every subresource as a DDS file "
                  "(DX10 header; --cube marks cube maps). Anything else: raw, every subresource "
                  "tightly packed in subresource order, or only --subresource. '-' is standard output (raw unless "
                  "--out-type says png or dds)")
       ->required();
+  add_batch_options(de, "NAME.raw, or .png / .dds with --out-type");
   de->add_option("--out-type", out_type, "What to write: raw, png or dds (default: from OUT's extension, else raw)")
       ->check(CLI::IsMember({"raw", "png", "dds"}));
   de->add_flag("--allow-short", o.allow_short,
@@ -462,7 +494,8 @@ int main(int argc, char** argv) {
       "  swz deswizzle --layout std4k --format BC1_UNORM --size 1024x1024 --mips full tex.std4k.bin tex.bc1.raw\n"
       "  swz deswizzle --layout std64k --format BC7_UNORM --size 512x512 --mips full --array 6 --cube sky.bin sky.dds\n"
       "  swz deswizzle --layout nv-block-linear --size 256x256 --offset 0x1000 --allow-short dump.bin tex.png\n"
-      "  swz deswizzle --layout std64k --size 600x400 --out-type png photo.std64k.bin - | display");
+      "  swz deswizzle --layout std64k --size 600x400 --out-type png photo.std64k.bin - | display\n"
+      "  swz deswizzle --layout std64k --size 600x400 --out-type png -y -o pngs/ a.bin b.bin   # pngs/a.png pngs/b.png");
 
   auto* of = app.add_subcommand("offset", "Print the byte offset of elements in the resource memory, one per line");
   add_common_options(of, &o);
@@ -555,6 +588,38 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if ((*sw || *de) && out_dir.empty()) {
+      if (files.size() != 2)
+        fail(std::string(*sw ? "swizzle" : "deswizzle") + " takes IN OUT (got " + std::to_string(files.size()) +
+             " file(s)); for several inputs give -o DIR");
+      in = files[0];
+      out = files[1];
+    } else if (!*sw && !*de && (!out_dir.empty() || overwrite || jobs)) {
+      fail("-o, -y and --jobs apply to swizzle and deswizzle");
+    }
+    if ((*sw || *de) && !out_dir.empty()) {
+      // Batch mode.
+      output_mode().batch = true;
+      std::string type = output_type("", out_type);
+      if (*de && cube && type == "raw") type = "dds";
+      const std::string ext = *sw ? ".bin" : "." + type;
+      std::vector<BatchJob> list = plan_batch(files, out_dir, ext, overwrite);
+      const unsigned workers = o.device == "cpu" ? batch_workers(jobs, list.size()) : 1;  // one Vulkan context at a time
+      CommonOptions each = o;
+      if (each.threads == 0 && workers > 1)
+        each.threads = std::max(1u, std::thread::hardware_concurrency() / workers);
+      const bool have_sub = de_sub->count() > 0;
+      size_t failed = run_batch(list, workers, [&](const BatchJob& j) {
+        if (*sw) swizzle_one(each, j.in, j.out);
+        else if (type == "dds") say(deswizzle_dds(each, cube, have_sub, j.in, j.out, true));
+        else deswizzle(each, j.in, j.out, have_sub, sub, type == "png");
+      });
+      if (failed) {
+        std::fprintf(stderr, "swz: error: %zu of %zu conversion(s) failed\n", failed, list.size());
+        return 1;
+      }
+      return 0;
+    }
     if (*sw || *de) {
       output_mode().summary_to_stderr = same_as_stdout(out);
       // IN is read whole before OUT is written, so --in-place is safe; without
@@ -563,20 +628,7 @@ int main(int argc, char** argv) {
         fail("OUT '" + out + "' is the same file as IN '" + in + "'; pass --in-place to replace IN");
     }
     if (*sw) {
-      std::optional<InputBytes> pre;
-      InputKind kind = is_dds_path(in) ? InputKind::Dds : is_image_path(in) ? InputKind::Image : InputKind::Raw;
-      if (is_stdin(in)) {
-        pre = read_input(in, input_offset(o), UINT64_MAX, false);
-        kind = sniff_input(pre->data(), pre->size);
-      }
-      if (kind == InputKind::Dds) {
-        if (!pre) pre = read_input(in, input_offset(o), UINT64_MAX, false);
-        say(swizzle_dds(o, in, pre->data(), pre->size, out));
-      } else if (kind == InputKind::Image) {
-        swizzle_image(o, in, out, std::move(pre));
-      } else {
-        swizzle_raw(o, in, out, std::move(pre));
-      }
+      swizzle_one(o, in, out);
     } else if (*de) {
       const std::string type = output_type(out, out_type);
       if (type == "dds" || cube) say(deswizzle_dds(o, cube, de_sub->count() > 0, in, out, type == "dds"));

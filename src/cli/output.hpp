@@ -9,6 +9,7 @@ struct OutputMode {
   bool quiet = false;              ///< --quiet: nothing but errors (and a query's answers)
   bool verbose = false;            ///< --verbose: geometry, timings, the GPU used
   bool summary_to_stderr = false;  ///< OUT is standard output: keep stdout for the data
+  bool batch = false;              ///< several inputs (-o DIR): no progress line
 };
 OutputMode& output_mode();
 

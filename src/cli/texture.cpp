@@ -42,7 +42,14 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
   o->format_opt = app->add_option("--format,-f", o->format,
                                   "DXGI format name (see 'swz formats'); image input defaults to R8G8B8A8_UNORM");
   o->size_opt = app->add_option("--size,-s", o->size, "WxH for a 2D texture, WxHxD (even x1) for a 3D one; texels");
-  o->mips_opt = app->add_option("--mips,-m", o->mips, "Mip levels: N >= 1 or 'full' (default 1)");
+  // texconv's habit: --mips 0 is the full chain.
+  o->mips_opt = app->add_option("--mips,-m", o->mips, "Mip levels: N >= 1, or 0 or 'full' for the full chain (default 1)")
+                    ->transform(CLI::Validator(
+                        [](std::string& v) {
+                          if (v == "0") v = "full";
+                          return std::string();
+                        },
+                        "N|0|full"));
   o->array_opt = app->add_option("--array,-a", o->array, "Array slices of a 2D texture (default 1)");
   o->samples_opt = app->add_option("--samples", o->samples, "Samples per texel (default 1)");
   o->mip_tail_opt = app->add_option("--mip-tail", o->mip_tail,
@@ -298,9 +305,9 @@ TextureDesc desc_from_options(const CommonOptions& o, const SizeArg& size) {
     try {
       m = parse_u64(o.mips, "--mips");
     } catch (const Error&) {
-      fail("--mips '" + o.mips + "' is not a number >= 1 or 'full'");
+      fail("--mips '" + o.mips + "' is not a number (0 = the full chain) or 'full'");
     }
-    if (m == 0) fail("--mips must be at least 1 (or 'full')");
+    if (m == 0) m = full;  // --mips 0: the full chain
     if (m > full)
       fail("--mips " + o.mips + ": a " + dims_text(t.desc) + " texture has at most " + std::to_string(full) +
            " mip levels");
