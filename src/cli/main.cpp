@@ -20,6 +20,7 @@
 #include "image_io.hpp"
 #include "input.hpp"
 #include "output.hpp"
+#include "plot.hpp"
 #include "progress.hpp"
 #include "query.hpp"
 #include "swz/layout_names.hpp"
@@ -571,6 +572,23 @@ int main(int argc, char** argv) {
       "  swz compare photo.png roundtrip.png\n"
       "  swz compare -q a.png b.png && echo same");
 
+  PlotArgs pla;
+  auto* pl = app.add_subcommand("plot", "Draw the address order inside one block as a PNG (as Python's swz.plot_pattern)");
+  add_common_options(pl, &o);
+  pl->add_option("--subresource", pla.subresource, "Subresource whose pattern to draw (default 0)");
+  pl->add_option("--origin", pla.origin, "X,Y[,Z] in elements: draw the block holding this element (default the first)");
+  pl->add_option("--annotate", pla.annotate, "Write the order numbers in the cells: auto (at most 256 cells), yes, no")
+      ->check(CLI::IsMember({"auto", "yes", "no"}));
+  pl->add_flag("--print", pla.print, "Also print the order grid as text (one row of the block per line)");
+  pl->add_option("OUT", pla.out, "The PNG to write ('-' for standard output)")->required();
+  pl->footer(
+      "Without --size the texture is one block; --format defaults to R8_UNORM for pattern: layouts (X counts\n"
+      "bytes, as Python's plot_pattern for a bare pattern) and R8G8B8A8_UNORM for the others.\n"
+      "Examples:\n"
+      "  swz plot --layout std64k --format R32_UINT std64k-32bpp.png\n"
+      "  swz plot --pattern 'X0 Y0 X1 Y1 X2 Y2' morton.png\n"
+      "  swz plot --layout nv-block-linear:bh=2 --format R8G8B8A8_UNORM --print gob.png");
+
   // Every command: --quiet and --verbose.
   for (CLI::App* c : app.get_subcommands([](CLI::App*) { return true; })) {
     c->add_flag("--quiet,-q", output_mode().quiet, "Print nothing but errors (a query's answers still print)");
@@ -633,6 +651,9 @@ int main(int argc, char** argv) {
       const std::string type = output_type(out, out_type);
       if (type == "dds" || cube) say(deswizzle_dds(o, cube, de_sub->count() > 0, in, out, type == "dds"));
       else deswizzle(o, in, out, de_sub->count() > 0, sub, type == "png");
+    } else if (*pl) {
+      output_mode().summary_to_stderr = same_as_stdout(pla.out);
+      run_plot(o, pla);
     } else if (*of) {
       run_offset(o, sub, query_args, hex);
     } else if (*lo) {

@@ -92,6 +92,33 @@ done
 [ -z "$bad" ] && pass "each command's --help shows examples of that command only" || failed "--help examples:$bad"
 "$SWZ" --help | grep -q "swz COMMAND --help" && pass "top-level --help points to per-command help" || failed "top-level help"
 
+# --- swz plot ---------------------------------------------------------------------------------
+# Oracle: 'X0 Y0 X1 Y1' with 1-byte elements is the 4x4 Morton order x0 + 2 y0 + 4 x1 + 8 y1.
+"$SWZ" plot --pattern 'X0 Y0 X1 Y1' --print m.png >grid.txt 2>err.txt || failed "plot a Morton pattern: $(cat err.txt)"
+want=""; for y in 0 1 2 3; do row=""; for x in 0 1 2 3; do row+="$(( (x & 1) + 2 * (y & 1) + 4 * (x >> 1) + 8 * (y >> 1) )) "; done; want+="${row% }"$'\n'; done
+[ "$(head -4 grid.txt)" = "${want%$'\n'}" ] && pass "plot --print: the Morton order" || failed "plot --print: $(head -4 grid.txt)"
+grep -q "^plotted .* into m.png: [0-9]*x[0-9]* PNG" grid.txt && pass "plot summary" || failed "plot summary: $(cat grid.txt)"
+# The PNG: cell (0,0) (order 0) is viridis' first colour #440154, cell (3,3) (order 15) its last, #FDE725
+# (cells of 30 pixels from (60, 44)); read back as raw RGBA through a row-major layout with a tight pitch.
+w=$("$SWZ" compare m.png m.png | sed -n 's/.*(\([0-9]*\)x\([0-9]*\),.*/\1/p')
+if [ -n "$w" ] && "$SWZ" swizzle -q --layout "row-major:pitch=$((w * 4))" m.png m.raw; then
+  px() { od -An -tx1 -j $(( ($2 * w + $1) * 4 )) -N 3 m.raw | tr -d ' '; }
+  [ "$(px 62 46)" = 440154 ] && [ "$(px 152 136)" = fde725 ] && pass "plot colours: viridis from order 0 to the last" \
+    || failed "plot colours: $(px 62 46) $(px 152 136)"
+else
+  failed "plot PNG unreadable"
+fi
+# std64k, 32 bpp: (17, 3) is element 525 of the block (byte 2100 / 4, the D3D12 masks 0xAA8F / 0x5570).
+"$SWZ" plot -q --layout std64k --format R32_UINT --print s.png >grid.txt
+[ "$(sed -n 4p grid.txt | cut -d' ' -f18)" = 525 ] && pass "plot --print std64k: (17,3) is 525" || failed "plot std64k (17,3): $(sed -n 4p grid.txt | cut -d' ' -f18)"
+[ "$(wc -l <grid.txt)" = 128 ] && pass "plot without --size draws one 128x128 block" || failed "plot std64k rows: $(wc -l <grid.txt)"
+expect_ok "plot a 3D block (panels per slice)" "$SWZ" plot --layout std64k --format R8G8B8A8_UNORM --size 32x32x16 z.png
+grep -q "32x32x16-element block" out.txt && pass "plot 3D summary" || failed "plot 3D: $(cat out.txt)"
+expect_ok "plot a hardware family" "$SWZ" plot -q --layout nv-block-linear:bh=2 n.png
+expect_err "plot of row-major" "no swizzle pattern" "$SWZ" plot --layout row-major r.png
+[ -e r.png ] && failed "plot left a file after an error" || pass "plot leaves nothing after an error"
+"$SWZ" plot -q --pattern 'X0 Y0 X1 Y1' - | "$SWZ" swizzle -q --layout std4k - p.bin && pass "plot to standard output is a PNG" || failed "plot to stdout"
+
 echo "---"
 [ $fails -eq 0 ] && echo "all cli_commands checks passed" || echo "$fails cli_commands check(s) FAILED"
 exit $((fails > 0))
