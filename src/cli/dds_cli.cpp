@@ -2,10 +2,12 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstring>
 #include <span>
 #include <vector>
 
 #include "common.hpp"
+#include "big_buffer.hpp"
 #include "file_io.hpp"
 #include "input.hpp"
 #include "output.hpp"
@@ -101,7 +103,12 @@ std::string swizzle_dds(CommonOptions o, const std::string& in_path, const uint8
   const Layout& layout = t.layout;
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
-  std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
+  // The resource is built in place (the mapped output file, else a buffer
+  // written out afterwards), never zero-filled first: both read as zero
+  // until written, so padding and the packed mip tail stay zero.
+  check_allocation(layout.size(), "the " + t.layout_arg + " resource");
+  AtomicOutput out_file(out);
+  OutputSpace resource(out_file, layout.size(), "the " + t.layout_arg + " resource");
   const uint8_t* texels = file + info.data_offset;
   uint64_t at = 0;
   uint32_t packed = 0;
@@ -120,7 +127,8 @@ std::string swizzle_dds(CommonOptions o, const std::string& in_path, const uint8
   if (at != info.data_size) fail("internal: the subresources of '" + in + "' do not add up to its texel bytes");
   note_packed(packed, "their texels in the DDS file are skipped and the tail is left zero");
   verbose_phase("convert");
-  write_file_atomic(out, resource.data(), resource.size());
+  resource.finish(nullptr);
+  out_file.commit();
   verbose_phase("write");
   return "swizzled " + in + " (" + describe(info.desc, info.cube) + ") into " + out + ": " + t.layout_arg + ", " +
          std::to_string(layout.subresource_count()) + " subresource(s), " + bytes_text(layout.size());
@@ -150,12 +158,18 @@ std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, cons
          " the layout spans (--allow-short): elements past its end come out as zeros; missing bytes: " +
          std::to_string(missing));
 
-  DdsTexture dds;
-  dds.desc = t.desc;
-  dds.cube = cube;
+  // The DDS file is built in place: its header, then the texels read
+  // straight into the mapped output (else a buffer written out afterwards);
+  // no zero-filled copy. Packed subresources stay zero.
   uint64_t total = 0;
   check(dds_data_size(t.desc, &total), "cannot write a " + t.describe() + " texture as DDS");
-  dds.data = allocate(total, "the DDS texels");
+  std::vector<uint8_t> header;
+  check(write_dds_header(t.desc, cube, &header), "cannot write '" + out + "'");
+  check_allocation(header.size() + total, "the DDS file");
+  AtomicOutput file(out);
+  OutputSpace space(file, header.size() + total, "the DDS file");
+  std::memcpy(space.data(), header.data(), header.size());
+  uint8_t* texels = space.data() + header.size();
   uint64_t at = 0;
   uint32_t packed = 0;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
@@ -165,19 +179,19 @@ std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, cons
     if (s.packed) {
       ++packed;  // left zero
     } else {
-      check(copier.read(dds.data.data() + at, p.bytes, p.row, p.slice, layout, resource.data(), layout.size(), i),
+      check(copier.read(texels + at, p.bytes, p.row, p.slice, layout, resource.data(), layout.size(), i),
             "cannot read " + sub_name(s, t.desc));
     }
     at += p.bytes;
   }
   note_packed(packed, "written as zeros");
-  std::vector<uint8_t> bytes;
-  check(write_dds(dds, &bytes), "cannot write '" + out + "'");
+  resource = InputBytes();  // give its memory back before the write
   verbose_phase("convert");
-  write_file_atomic(out, bytes.data(), bytes.size());
+  space.finish(nullptr);
+  file.commit();
   verbose_phase("write");
   return "deswizzled " + std::to_string(layout.subresource_count()) + " subresource(s) of " + in + " (" +
-         describe(t.desc, cube) + ", " + t.layout_arg + ") into " + out + ": DDS, " + bytes_text(bytes.size());
+         describe(t.desc, cube) + ", " + t.layout_arg + ") into " + out + ": DDS, " + bytes_text(header.size() + total);
 }
 
 }  // namespace swz::cli

@@ -98,7 +98,6 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
          " but the texture is " + t.describe());
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
-  std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
   note(packed_note(layout, "not written (left zero)"));
 
   // The mip chain, each level a box filter of the one above (half_size, mips.cpp).
@@ -107,7 +106,13 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
   for (uint32_t m = 1; m < t.desc.mip_levels; ++m) chain.push_back(half_size(chain.back()));
   if (t.desc.mip_levels > 1) verbose_phase("make the mips");
 
-  std::vector<uint8_t> slab;  // a mip repeated over the depth of a 3D subresource
+  // The resource is built in place (the mapped output file, else a buffer
+  // written out afterwards), not zero-filled first: padding and the packed
+  // mip tail read as zero.
+  check_allocation(layout.size(), "the " + t.layout_arg + " resource");
+  AtomicOutput file(out);
+  OutputSpace resource(file, layout.size(), "the " + t.layout_arg + " resource");
+  BigBuffer slab;  // a mip repeated over the depth of a 3D subresource
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
     const SubresourceLayout& s = layout.sub(i);
     if (s.packed) continue;
@@ -120,8 +125,8 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
     const uint8_t* src = mi.pixels.data();
     uint64_t src_size = mi.pixels.size();
     if (s.depth > 1) {
-      slab = allocate(p.slice * s.depth, "a 3D mip level");
-      for (uint32_t z = 0; z < s.depth; ++z) std::copy(mi.pixels.begin(), mi.pixels.end(), slab.begin() + z * p.slice);
+      slab = BigBuffer(p.slice * s.depth, "a 3D mip level");
+      for (uint32_t z = 0; z < s.depth; ++z) std::copy(mi.pixels.begin(), mi.pixels.end(), slab.data() + z * p.slice);
       src = slab.data();
       src_size = slab.size();
     }
@@ -129,7 +134,10 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
           "cannot write " + sub_name(s, t.desc));
   }
   verbose_phase("convert");
-  write_file_atomic(out, resource.data(), resource.size());
+  chain.clear();
+  slab = BigBuffer();
+  resource.finish(nullptr);
+  file.commit();
   verbose_phase("write");
   say("swizzled " + in + " (" + t.describe() + ") into " + out + ": " + t.layout_arg + ", " +
       std::to_string(layout.subresource_count()) + " subresource(s), " + bytes_text(layout.size()));
@@ -605,6 +613,8 @@ int main(int argc, char** argv) {
     return rc;
   }
 
+  for (CLI::App* c : {sw, de, of, lo, in_cmd, pl})
+    if (c->parsed()) bind_common_options(c, &o);
   try {
     if ((*sw || *de) && out_dir.empty()) {
       if (files.size() != 2)

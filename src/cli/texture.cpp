@@ -87,6 +87,18 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
                   "IN; offset/locate/info count offsets from the start of that file");
 }
 
+void bind_common_options(CLI::App* parsed, CommonOptions* o) {
+  auto opt = [parsed](const char* name) { return parsed->get_option_no_throw(name); };
+  o->format_opt = opt("--format");
+  o->size_opt = opt("--size");
+  o->mips_opt = opt("--mips");
+  o->array_opt = opt("--array");
+  o->samples_opt = opt("--samples");
+  o->mip_tail_opt = opt("--mip-tail");
+  o->row_pitch_opt = opt("--row-pitch");
+  o->depth_pitch_opt = opt("--depth-pitch");
+}
+
 SizeArg parse_size(const std::string& text) {
   SizeArg s;
   if (text.empty()) return s;

@@ -43,6 +43,11 @@ struct CommonOptions {
 /// mandatory.
 void add_common_options(CLI::App* app, CommonOptions* o);
 
+/// Points the "given" checks of `o` at the options of `parsed`, the
+/// subcommand that ran (several subcommands share one CommonOptions, and each
+/// add_common_options call re-points them).
+void bind_common_options(CLI::App* parsed, CommonOptions* o);
+
 /// --size parsed: WxH (2D) or WxHxD (3D, even x1).
 struct SizeArg {
   bool given = false;

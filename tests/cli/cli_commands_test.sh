@@ -119,6 +119,16 @@ expect_err "plot of row-major" "no swizzle pattern" "$SWZ" plot --layout row-maj
 [ -e r.png ] && failed "plot left a file after an error" || pass "plot leaves nothing after an error"
 "$SWZ" plot -q --pattern 'X0 Y0 X1 Y1' - | "$SWZ" swizzle -q --layout std4k - p.bin && pass "plot to standard output is a PNG" || failed "plot to stdout"
 
+# --- options given to the command that runs (every texture command, not only the last one defined) ---
+cat >dev.json <<'JSON'
+{"format": "R8G8B8A8_UNORM", "width": 600, "height": 400, "mip_levels": 1,
+ "patterns": ["X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5 Y4 X6 Y5 X7 Y6 X8"], "subresources": [{"offset": 0}]}
+JSON
+for c in "swizzle pm.bin e.bin" "deswizzle pm.bin e.png" "offset 1 1" "locate 0" "info " "plot e.png"; do
+  # shellcheck disable=SC2086
+  expect_err "$c: --size must agree with a resource layout" "--size 64x64 disagrees" "$SWZ" ${c%% *} --layout dev.json --size 64x64 ${c#* }
+done
+
 echo "---"
 [ $fails -eq 0 ] && echo "all cli_commands checks passed" || echo "$fails cli_commands check(s) FAILED"
 exit $((fails > 0))
