@@ -45,9 +45,14 @@ std::chrono::steady_clock::time_point g_last = std::chrono::steady_clock::now();
 }
 
 void verbose_phase(const std::string& name) {
+  static std::mutex lock;  // batch mode: jobs in parallel (their phases interleave)
   const auto now = std::chrono::steady_clock::now();
-  const double s = std::chrono::duration<double>(now - g_last).count();
-  g_last = now;
+  double s = 0;
+  {
+    std::lock_guard<std::mutex> hold(lock);
+    s = std::chrono::duration<double>(now - g_last).count();
+    g_last = now;
+  }
   if (!verbose_on()) return;
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.3f s", s);

@@ -56,8 +56,9 @@ class Canvas {
     for (int q = 0; q < quads; ++q) {
       const float* v0 = reinterpret_cast<const float*>(buf.data() + q * 64);
       const float* v2 = reinterpret_cast<const float*>(buf.data() + q * 64 + 32);
-      fill(x + static_cast<int>(v0[0] * scale), y + static_cast<int>(v0[1] * scale), x + static_cast<int>(v2[0] * scale),
-           y + static_cast<int>(v2[1] * scale), c);
+      const float k = static_cast<float>(scale);
+      fill(x + static_cast<int>(v0[0] * k), y + static_cast<int>(v0[1] * k), x + static_cast<int>(v2[0] * k),
+           y + static_cast<int>(v2[1] * k), c);
     }
   }
   static int text_width(const std::string& s, int scale = 1) {
