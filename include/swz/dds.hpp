@@ -66,6 +66,12 @@ struct DdsWriteOptions {
 /// desc is valid and that data holds exactly every subresource.
 Status write_dds(const DdsTexture& t, std::vector<uint8_t>* out, const DdsWriteOptions& options = {});
 
+/// The header alone (128 bytes, or 148 with the DX10 extension) that
+/// write_dds puts before the texels of a `desc` texture: for writers that
+/// place the dds_data_size(desc) texel bytes after it themselves (no copy of
+/// the texels). Same errors as write_dds, except the data size.
+Status write_dds_header(const TextureDesc& desc, bool cube, std::vector<uint8_t>* header, const DdsWriteOptions& options = {});
+
 /// True when `format` can be written with a legacy header (see DdsWriteOptions).
 bool dds_has_legacy_form(const FormatInfo& format);
 

@@ -81,6 +81,18 @@ struct LayoutListing {
 /// Every name: the built-ins, each hardware family, then the pattern forms.
 std::vector<LayoutListing> layout_listing();
 
+/// What a layout name means for elements of `element_bytes` bytes, as text:
+/// for every name layout_listing() lists. row-major: its pitch rule;
+/// std64k / std4k: the 2D and 3D standard swizzle patterns (where D3D12 or
+/// the 4KB form define one) with their block shapes; a hardware family
+/// (FAMILY[:params]): describe_layout (swz/vendor.hpp); pattern:TEXT and a
+/// pattern JSON file: the pattern and its block; a resource-layout JSON file:
+/// its texture and pattern slots; the listing placeholders "pattern:TEXT" and
+/// "FILE.json": how to write them. Errors: invalid_argument for an unknown
+/// name, suggesting the closest names (as LayoutName::parse); those of
+/// describe_layout and of the pattern parsers.
+Status describe_layout_name(std::string_view name, uint32_t element_bytes, std::string* text);
+
 /// Up to `max_count` listed names closest to `name` (edit distance on the part
 /// before ':'), closest first: for "did you mean" messages.
 std::vector<std::string> closest_layout_names(std::string_view name, size_t max_count = 3);

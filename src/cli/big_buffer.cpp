@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <utility>
 
 #include "common.hpp"
@@ -42,6 +43,8 @@ extern "C" void on_sigbus(int) {
 }
 
 void arm_sigbus(const std::string& path) {
+  static std::mutex lock;  // batch mode maps several inputs at once (the message names the latest)
+  std::lock_guard<std::mutex> hold(lock);
   std::string m = "swz: error: cannot read '" + path + "': the file shrank while swz read it\n";
   if (m.size() > sizeof g_sigbus_message) m = "swz: error: an input file shrank while swz read it\n";
   std::memcpy(g_sigbus_message, m.data(), m.size());
@@ -50,6 +53,8 @@ void arm_sigbus(const std::string& path) {
 }
 
 }  // namespace
+
+void arm_sigbus_for(const std::string& path) { arm_sigbus(path); }
 
 BigBuffer::BigBuffer(uint64_t bytes, const std::string& what) {
   if (bytes == 0) return;

@@ -65,4 +65,8 @@ class OutputSpace {
 /// `progress` when given. The data must not be written.
 BigBuffer read_file_big(const std::string& path, uint64_t bytes, Progress* progress = nullptr);
 
+/// Installs the SIGBUS handler read_file_big uses for a mapping of `path`
+/// ("the file shrank while swz read it").
+void arm_sigbus_for(const std::string& path);
+
 }  // namespace swz::cli

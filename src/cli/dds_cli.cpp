@@ -2,11 +2,15 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstring>
 #include <span>
 #include <vector>
 
 #include "common.hpp"
+#include "big_buffer.hpp"
 #include "file_io.hpp"
+#include "input.hpp"
+#include "output.hpp"
 #include "swz/copy.hpp"
 #include "swz/dds.hpp"
 
@@ -79,20 +83,18 @@ bool same_texture(const TextureDesc& a, const TextureDesc& b) {
 
 void note_packed(uint32_t n, const char* what) {
   if (n)
-    std::fprintf(stderr,
-                 "swz: note: %u subresource(s) lie in the D3D12 packed mip tail, whose layout is adapter-specific: %s\n",
-                 n, what);
+    note(std::to_string(n) + " subresource(s) lie in the D3D12 packed mip tail, whose layout is adapter-specific: " + what);
 }
 
 }  // namespace
 
 bool is_dds_path(const std::string& path) { return extension_of(path) == ".dds"; }
 
-std::string swizzle_dds(CommonOptions o, const std::string& in, const std::string& out) {
-  std::vector<uint8_t> file;
-  read_file_prefix(in, file_size(in), &file);
+std::string swizzle_dds(CommonOptions o, const std::string& in_path, const uint8_t* file, uint64_t file_size,
+                        const std::string& out) {
+  const std::string in = is_stdin(in_path) ? std::string("standard input") : in_path;
   DdsInfo info;
-  check(parse_dds(std::span<const uint8_t>(file.data(), file.size()), &info), "'" + in + "'");
+  check(parse_dds(std::span<const uint8_t>(file, static_cast<size_t>(file_size)), &info), "'" + in + "'");
   take_texture_from(info, in, &o);
   Texture t = make_texture(o, parse_size(o.size));
   if (!same_texture(t.desc, info.desc))
@@ -101,8 +103,13 @@ std::string swizzle_dds(CommonOptions o, const std::string& in, const std::strin
   const Layout& layout = t.layout;
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
-  std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
-  const uint8_t* texels = file.data() + info.data_offset;
+  // The resource is built in place (the mapped output file, else a buffer
+  // written out afterwards), never zero-filled first: both read as zero
+  // until written, so padding and the packed mip tail stay zero.
+  check_allocation(layout.size(), "the " + t.layout_arg + " resource");
+  AtomicOutput out_file(out);
+  OutputSpace resource(out_file, layout.size(), "the " + t.layout_arg + " resource");
+  const uint8_t* texels = file + info.data_offset;
   uint64_t at = 0;
   uint32_t packed = 0;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
@@ -119,35 +126,50 @@ std::string swizzle_dds(CommonOptions o, const std::string& in, const std::strin
   }
   if (at != info.data_size) fail("internal: the subresources of '" + in + "' do not add up to its texel bytes");
   note_packed(packed, "their texels in the DDS file are skipped and the tail is left zero");
-  write_file_atomic(out, resource.data(), resource.size());
+  verbose_phase("convert");
+  resource.finish(nullptr);
+  out_file.commit();
+  verbose_phase("write");
   return "swizzled " + in + " (" + describe(info.desc, info.cube) + ") into " + out + ": " + t.layout_arg + ", " +
          std::to_string(layout.subresource_count()) + " subresource(s), " + bytes_text(layout.size());
 }
 
 std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, const std::string& in,
-                          const std::string& out) {
-  if (!is_dds_path(out)) fail("--cube marks the texture of a .dds output as cube maps; '" + out + "' is not .dds");
+                          const std::string& out, bool dds_output) {
+  if (!dds_output) fail("--cube marks the texture of a .dds output as cube maps; '" + out + "' is not .dds");
   if (have_sub) fail("--subresource: a .dds output holds every subresource; leave --subresource out");
   Texture t = make_texture(o, parse_size(o.size));
   if (cube && (t.desc.dimension != Dimension::Texture2D || t.desc.array_size % 6 != 0))
     fail("--cube needs a 2D texture with --array a multiple of 6 (six faces per cube map), not a " + t.describe() +
          " texture");
   const Layout& layout = t.layout;
-  uint64_t have = file_size(in);
-  if (have < layout.size())
-    fail("'" + in + "' has " + bytes_text(have) + ", less than the " + bytes_text(layout.size()) + " that a " +
-         t.describe() + " texture spans in layout " + t.layout_arg);
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
-  std::vector<uint8_t> resource;
-  read_file_prefix(in, layout.size(), &resource);
+  InputBytes resource = read_input(in, input_offset(o), layout.size(), o.allow_short);
+  verbose_phase("read");
+  const uint64_t missing = layout.size() - resource.size;
+  if (missing && !o.allow_short)
+    fail(input_name(in) + " has " + bytes_text(resource.size) +
+         (o.offset.empty() ? std::string() : " after --offset " + o.offset) + ", less than the " +
+         bytes_text(layout.size()) + " that a " + t.describe() + " texture spans in layout " + t.layout_arg +
+         " (--allow-short decodes a truncated dump)");
+  if (missing)
+    warn(input_name(in) + " is " + bytes_text(missing) + " short of the " + bytes_text(layout.size()) +
+         " the layout spans (--allow-short): elements past its end come out as zeros; missing bytes: " +
+         std::to_string(missing));
 
-  DdsTexture dds;
-  dds.desc = t.desc;
-  dds.cube = cube;
+  // The DDS file is built in place: its header, then the texels read
+  // straight into the mapped output (else a buffer written out afterwards);
+  // no zero-filled copy. Packed subresources stay zero.
   uint64_t total = 0;
   check(dds_data_size(t.desc, &total), "cannot write a " + t.describe() + " texture as DDS");
-  dds.data = allocate(total, "the DDS texels");
+  std::vector<uint8_t> header;
+  check(write_dds_header(t.desc, cube, &header), "cannot write '" + out + "'");
+  check_allocation(header.size() + total, "the DDS file");
+  AtomicOutput file(out);
+  OutputSpace space(file, header.size() + total, "the DDS file");
+  std::memcpy(space.data(), header.data(), header.size());
+  uint8_t* texels = space.data() + header.size();
   uint64_t at = 0;
   uint32_t packed = 0;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
@@ -157,17 +179,19 @@ std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, cons
     if (s.packed) {
       ++packed;  // left zero
     } else {
-      check(copier.read(dds.data.data() + at, p.bytes, p.row, p.slice, layout, resource.data(), resource.size(), i),
+      check(copier.read(texels + at, p.bytes, p.row, p.slice, layout, resource.data(), layout.size(), i),
             "cannot read " + sub_name(s, t.desc));
     }
     at += p.bytes;
   }
   note_packed(packed, "written as zeros");
-  std::vector<uint8_t> bytes;
-  check(write_dds(dds, &bytes), "cannot write '" + out + "'");
-  write_file_atomic(out, bytes.data(), bytes.size());
+  resource = InputBytes();  // give its memory back before the write
+  verbose_phase("convert");
+  space.finish(nullptr);
+  file.commit();
+  verbose_phase("write");
   return "deswizzled " + std::to_string(layout.subresource_count()) + " subresource(s) of " + in + " (" +
-         describe(t.desc, cube) + ", " + t.layout_arg + ") into " + out + ": DDS, " + bytes_text(bytes.size());
+         describe(t.desc, cube) + ", " + t.layout_arg + ") into " + out + ": DDS, " + bytes_text(header.size() + total);
 }
 
 }  // namespace swz::cli

@@ -4,12 +4,14 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <vector>
 
 #include "common.hpp"
 #include "file_io.hpp"
 #include "image_io.hpp"
+#include "input.hpp"
 #include "swz/identify.hpp"
 #include "swz/layout_names.hpp"
 #include "texture.hpp"
@@ -17,9 +19,11 @@
 namespace swz::cli {
 namespace {
 
+// The whole dump: a file or standard input ("-").
 std::vector<uint8_t> read_all(const std::string& path) {
-  std::vector<uint8_t> data;
-  read_file_prefix(path, file_size(path), &data);
+  InputBytes in = read_input(path, 0, UINT64_MAX, false);
+  std::vector<uint8_t> data = allocate(in.size, "reading " + input_name(path));
+  if (in.size) std::memcpy(data.data(), in.data(), in.size);
   return data;
 }
 

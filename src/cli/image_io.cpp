@@ -48,12 +48,23 @@ void require_image_format(const FormatInfo& f, const std::string& why) {
 
 Image load_image(const std::string& path, const FormatInfo& f) {
   require_image_format(f, "image input '" + path + "'");
+  return rgba_to_format(read_rgba(path), f, path);
+}
+
+Image load_image_bytes(const uint8_t* data, size_t size, const std::string& name, const FormatInfo& f) {
+  require_image_format(f, "image input '" + name + "'");
+  return rgba_to_format(decode_rgba(data, size, name), f, name);
+}
+
+Image rgba_to_format(const RgbaImage& rgba, const FormatInfo& f, const std::string& path) {
   std::string letters = channel_letters(f);
-  RgbaImage rgba = read_rgba(path);
   Image img;
   img.width = rgba.width;
   img.height = rgba.height;
   img.channels = static_cast<uint32_t>(letters.size());
+  img.srgb = std::string_view(f.name).find("_SRGB") != std::string_view::npos;
+  const size_t a = letters.find('A');
+  img.alpha_channel = a == std::string::npos ? -1 : static_cast<int>(a);
   uint64_t count = uint64_t(img.width) * img.height;
   img.pixels = allocate(count * img.channels, "image '" + path + "'");
   const uint8_t* src = rgba.pixels.data();
@@ -76,28 +87,6 @@ Image load_image(const std::string& path, const FormatInfo& f) {
     }
   }
   return img;
-}
-
-Image half_size(const Image& src) {
-  Image out;
-  out.width = src.width > 1 ? src.width / 2 : 1;
-  out.height = src.height > 1 ? src.height / 2 : 1;
-  out.channels = src.channels;
-  out.pixels = allocate(uint64_t(out.width) * out.height * out.channels, "a mip level");
-  const uint32_t c = src.channels;
-  const uint64_t pitch = uint64_t(src.width) * c;
-  for (uint32_t y = 0; y < out.height; ++y) {
-    uint32_t y0 = std::min(2 * y, src.height - 1), y1 = std::min(2 * y + 1, src.height - 1);
-    for (uint32_t x = 0; x < out.width; ++x) {
-      uint32_t x0 = std::min(2 * x, src.width - 1), x1 = std::min(2 * x + 1, src.width - 1);
-      for (uint32_t k = 0; k < c; ++k) {
-        unsigned sum = src.pixels[y0 * pitch + x0 * c + k] + src.pixels[y0 * pitch + x1 * c + k] +
-                       src.pixels[y1 * pitch + x0 * c + k] + src.pixels[y1 * pitch + x1 * c + k];
-        out.pixels[(uint64_t(y) * out.width + x) * c + k] = static_cast<uint8_t>((sum + 2) / 4);
-      }
-    }
-  }
-  return out;
 }
 
 bool compare_images(const std::string& a, const std::string& b, std::string* report) {

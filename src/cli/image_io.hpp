@@ -21,6 +21,8 @@ struct Image {
   uint32_t width = 0, height = 0;
   uint32_t channels = 0;       ///< bytes per pixel (the format's element size)
   std::vector<uint8_t> pixels; ///< tightly packed rows
+  bool srgb = false;           ///< an _SRGB format: colour channels are sRGB-encoded
+  int alpha_channel = -1;      ///< the alpha channel's index (always linear), -1 if none
 };
 
 /// True for the extensions read as images: .png .jpg .jpeg .bmp .tga.
@@ -33,8 +35,18 @@ void require_image_format(const FormatInfo& f, const std::string& why);
 /// Decodes an image file into the format's channels. Throws Error.
 Image load_image(const std::string& path, const FormatInfo& f);
 
-/// Next mip: a 2x2 box filter (rounded), width and height halved (at least 1);
-/// at odd sizes the last row/column is clamped (repeated).
+struct RgbaImage;
+/// load_image on a whole image file held in memory; `name` names it in messages.
+Image load_image_bytes(const uint8_t* data, size_t size, const std::string& name, const FormatInfo& f);
+/// Decoded RGBA pixels in the format's channels (see the top of this file).
+Image rgba_to_format(const RgbaImage& rgba, const FormatInfo& f, const std::string& name);
+
+/// Next mip (mips.cpp): width and height halved (at least 1), each output
+/// texel the area-weighted mean of the source texels its footprint covers: a
+/// 2x2 box at even sizes; at odd sizes the footprint is 2.5 texels wide, so
+/// the last row and column still count (a 2x2 box filter with edge clamping
+/// at size 1). sRGB formats are filtered in linear light (IEC 61966-2-1
+/// decode, mean, encode), alpha linearly. Rounded to nearest.
 Image half_size(const Image& src);
 
 /// Channel letters of an 8-bit format ("B8G8R8A8_UNORM" -> "BGRA"); "" when

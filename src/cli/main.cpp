@@ -8,16 +8,22 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "batch.hpp"
 #include "big_buffer.hpp"
 #include "common.hpp"
 #include "dds_cli.hpp"
 #include "file_io.hpp"
 #include "identify_cli.hpp"
 #include "image_io.hpp"
+#include "input.hpp"
+#include "output.hpp"
+#include "plot.hpp"
 #include "progress.hpp"
 #include "retile_cli.hpp"
+#include "query.hpp"
 #include "swz/layout_names.hpp"
 #include "swz/address.hpp"
 #include "swz/canonicalize.hpp"
@@ -33,14 +39,6 @@
 
 namespace swz::cli {
 namespace {
-
-bool g_quiet = false;
-bool g_out_is_stdout = false;  // then the summary goes to stderr
-
-void say(const std::string& line) {
-  if (g_quiet) return;
-  std::fprintf(g_out_is_stdout ? stderr : stdout, "%s\n", line.c_str());
-}
 
 /// True when OUT is "-" or the same file as standard output.
 bool same_as_stdout(const std::string& path) {
@@ -63,10 +61,6 @@ std::string packed_note(const Layout& layout, const std::string& what) {
          "adapter-specific: " + what;
 }
 
-void note(const std::string& text) {
-  if (!text.empty()) std::fprintf(stderr, "swz: note: %s\n", text.c_str());
-}
-
 uint64_t total_packed_bytes(const Layout& layout) {
   uint64_t total = 0;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
@@ -79,36 +73,47 @@ uint64_t total_packed_bytes(const Layout& layout) {
 
 // ---- swizzle ---------------------------------------------------------------
 
-void swizzle_image(CommonOptions o, const std::string& in, const std::string& out) {
+void swizzle_image(CommonOptions o, const std::string& in, const std::string& out, std::optional<InputBytes> bytes) {
   std::optional<TextureDesc> fixed = fixed_texture(o);
   FormatInfo f = fixed ? fixed->format : lookup_format(o.format.empty() ? "R8G8B8A8_UNORM" : o.format);
   if (!fixed && o.format.empty()) o.format = f.name;
-  Image img = load_image(in, f);
+  require_image_format(f, "image input " + input_name(in));
+  if (!bytes) bytes = read_input(in, input_offset(o), UINT64_MAX, false);
+  Image img = load_image_bytes(bytes->data(), static_cast<size_t>(bytes->size),
+                               is_stdin(in) ? std::string("standard input") : in, f);
+  bytes.reset();
+  verbose_phase("read and decode the image");
   SizeArg size = parse_size(o.size);
   if (!size.given) {
     size.given = true;
     size.width = img.width;
     size.height = img.height;
   } else if (size.width != img.width || size.height != img.height) {
-    fail("image '" + in + "' is " + std::to_string(img.width) + "x" + std::to_string(img.height) + " but --size says " +
-         o.size);
+    fail("image " + input_name(in) + " is " + std::to_string(img.width) + "x" + std::to_string(img.height) +
+         " but --size says " + o.size);
   }
   Texture t = make_texture(o, size);
   const Layout& layout = t.layout;
   if (img.width != t.desc.width || img.height != t.desc.height)
-    fail("image '" + in + "' is " + std::to_string(img.width) + "x" + std::to_string(img.height) + " but the texture is " +
-         t.describe());
+    fail("image " + input_name(in) + " is " + std::to_string(img.width) + "x" + std::to_string(img.height) +
+         " but the texture is " + t.describe());
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
-  std::vector<uint8_t> resource = allocate(layout.size(), "the " + t.layout_arg + " resource");
   note(packed_note(layout, "not written (left zero)"));
 
-  // The mip chain, each level a 2x2 box filter of the one above.
+  // The mip chain, each level a box filter of the one above (half_size, mips.cpp).
   std::vector<Image> chain;
   chain.push_back(std::move(img));
   for (uint32_t m = 1; m < t.desc.mip_levels; ++m) chain.push_back(half_size(chain.back()));
+  if (t.desc.mip_levels > 1) verbose_phase("make the mips");
 
-  std::vector<uint8_t> slab;  // a mip repeated over the depth of a 3D subresource
+  // The resource is built in place (the mapped output file, else a buffer
+  // written out afterwards), not zero-filled first: padding and the packed
+  // mip tail read as zero.
+  check_allocation(layout.size(), "the " + t.layout_arg + " resource");
+  AtomicOutput file(out);
+  OutputSpace resource(file, layout.size(), "the " + t.layout_arg + " resource");
+  BigBuffer slab;  // a mip repeated over the depth of a 3D subresource
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
     const SubresourceLayout& s = layout.sub(i);
     if (s.packed) continue;
@@ -121,35 +126,47 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
     const uint8_t* src = mi.pixels.data();
     uint64_t src_size = mi.pixels.size();
     if (s.depth > 1) {
-      slab = allocate(p.slice * s.depth, "a 3D mip level");
-      for (uint32_t z = 0; z < s.depth; ++z) std::copy(mi.pixels.begin(), mi.pixels.end(), slab.begin() + z * p.slice);
+      slab = BigBuffer(p.slice * s.depth, "a 3D mip level");
+      for (uint32_t z = 0; z < s.depth; ++z) std::copy(mi.pixels.begin(), mi.pixels.end(), slab.data() + z * p.slice);
       src = slab.data();
       src_size = slab.size();
     }
     check(copier.write(layout, resource.data(), resource.size(), i, src, src_size, p.row, p.slice),
           "cannot write " + sub_name(s, t.desc));
   }
-  write_file_atomic(out, resource.data(), resource.size());
+  verbose_phase("convert");
+  chain.clear();
+  slab = BigBuffer();
+  resource.finish(nullptr);
+  file.commit();
+  verbose_phase("write");
   say("swizzled " + in + " (" + t.describe() + ") into " + out + ": " + t.layout_arg + ", " +
       std::to_string(layout.subresource_count()) + " subresource(s), " + bytes_text(layout.size()));
 }
 
-void swizzle_raw(const CommonOptions& o, const std::string& in, const std::string& out) {
+void swizzle_raw(const CommonOptions& o, const std::string& in, const std::string& out, std::optional<InputBytes> pre) {
   SizeArg size = parse_size(o.size);
   if ((!size.given || o.format.empty()) && !fixed_texture(o))
-    fail("raw input '" + in + "' needs --size and --format (images are read from .png, .jpg, .jpeg, .bmp, .tga)");
+    fail("raw input " + input_name(in) + " needs --size and --format (images are read from .png, .jpg, .jpeg, .bmp, "
+         ".tga; standard input is an image when it starts with a PNG, JPEG or BMP signature)");
   Texture t = make_texture(o, size);
   const Layout& layout = t.layout;
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
   uint64_t expected = total_packed_bytes(layout);
-  uint64_t have = file_size(in);
-  if (have != expected)
-    fail("raw input '" + in + "' has " + bytes_text(have) + " but a " + t.describe() + " texture needs exactly " +
-         bytes_text(expected) + " (every subresource tightly packed, in subresource order)");
+  const uint64_t skip = input_offset(o);
   // Work: read the input, convert it, write the resource.
-  Progress progress("swizzle", expected + expected + layout.size(), !g_quiet);
-  BigBuffer linear = read_file_big(in, expected, &progress);
+  Progress progress("swizzle", expected + expected + layout.size(), !output_mode().quiet && !output_mode().batch);
+  InputBytes linear = pre ? std::move(*pre) : read_input(in, skip, expected, false, &progress);
+  if (pre) progress.add(expected);
+  verbose_phase("read");
+  // Without --offset IN is exactly the texels; with it, bytes after them are ignored.
+  const uint64_t have = linear.in_total;
+  if (o.offset.empty() ? have != expected : have < expected)
+    fail("raw input " + input_name(in) + " has " + bytes_text(have) +
+         (o.offset.empty() ? std::string() : " after --offset " + o.offset) + " but a " + t.describe() +
+         " texture needs " + (o.offset.empty() ? "exactly " : "") + bytes_text(expected) +
+         " (every subresource tightly packed, in subresource order)");
   note(packed_note(layout, "their bytes in the input are skipped and the tail is left zero"));
   // The resource is built in place: in the mapped output file, else in a
   // buffer written out afterwards. Neither is pre-filled: both read as zero
@@ -168,18 +185,19 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
     at += p.bytes;
     progress.add(p.bytes);
   }
-  linear = BigBuffer();  // give its memory back before the write
+  verbose_phase("convert");
+  linear = InputBytes();  // give its memory back before the write
   resource.finish(&progress);
   file.commit();
   progress.finish();
+  verbose_phase("write");
   say("swizzled " + in + " (" + t.describe() + ") into " + out + ": " + t.layout_arg + ", " +
       std::to_string(layout.subresource_count()) + " subresource(s), " + bytes_text(layout.size()));
 }
 
 // ---- deswizzle -------------------------------------------------------------
 
-void deswizzle(CommonOptions o, const std::string& in, const std::string& out, bool have_sub, uint32_t sub) {
-  const bool png = extension_of(out) == ".png";
+void deswizzle(CommonOptions o, const std::string& in, const std::string& out, bool have_sub, uint32_t sub, bool png) {
   const bool fixed = fixed_texture(o).has_value();
   if (o.format.empty() && !fixed) {
     if (!png) fail("--format is required (it defaults to R8G8B8A8_UNORM only for .png output)");
@@ -194,13 +212,8 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
          std::to_string(layout.subresource_count()) + " subresource(s) (0.." +
          std::to_string(layout.subresource_count() - 1) + ")");
   if (!png && is_image_path(out))
-    std::fprintf(stderr, "swz: note: '%s' is written as raw bytes; only .png output is encoded as an image\n",
-                 out.c_str());
+    note("'" + out + "' is written as raw bytes; only .png output (or --out-type png) is encoded as an image");
 
-  uint64_t have = file_size(in);
-  if (have < layout.size())
-    fail("'" + in + "' has " + bytes_text(have) + ", less than the " + bytes_text(layout.size()) + " that a " +
-         t.describe() + " texture spans in layout " + t.layout_arg);
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
   std::vector<uint32_t> which;
@@ -211,8 +224,20 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
   for (uint32_t i : which) total += packed_subresource_bytes(layout.sub(i));
   // Work: read the resource, convert it, write the raw output (PNG encoding
   // is not counted).
-  Progress progress("deswizzle", layout.size() + total + (png ? 0 : total), !g_quiet);
-  BigBuffer resource = read_file_big(in, layout.size(), &progress);
+  Progress progress("deswizzle", layout.size() + total + (png ? 0 : total), !output_mode().quiet && !output_mode().batch);
+  InputBytes resource = read_input(in, input_offset(o), layout.size(), o.allow_short, &progress);
+  const uint64_t missing = layout.size() - resource.size;
+  if (missing && !o.allow_short)
+    fail(input_name(in) + " has " + bytes_text(resource.size) +
+         (o.offset.empty() ? std::string() : " after --offset " + o.offset) + ", less than the " +
+         bytes_text(layout.size()) + " that a " + t.describe() + " texture spans in layout " + t.layout_arg +
+         " (--allow-short decodes a truncated dump)");
+  if (missing)
+    warn(input_name(in) + " is " + bytes_text(missing) + " short of the " + bytes_text(layout.size()) +
+         " the layout spans (--allow-short): elements past its end come out as zeros; missing bytes: " +
+         std::to_string(missing));
+  if (missing) progress.add(missing);
+  verbose_phase("read");
   if ((have_sub || png) && layout.sub(sub).packed)
     fail(sub_name(layout.sub(sub), t.desc) + " lies in the D3D12 packed mip tail, whose layout is adapter-specific; "
          "swz cannot read it");
@@ -233,12 +258,13 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     const SubresourceLayout& s = layout.sub(i);
     Packed p = packed_of(s);
     if (!s.packed)  // packed ones are left zero
-      check(copier.read(linear + at, p.bytes, p.row, p.slice, layout, resource.data(), resource.size(), i),
+      check(copier.read(linear + at, p.bytes, p.row, p.slice, layout, resource.data(), layout.size(), i),
             "cannot read " + sub_name(s, t.desc));
     at += p.bytes;
     progress.add(p.bytes);
   }
-  resource = BigBuffer();  // give its memory back before the write
+  verbose_phase("convert");
+  resource = InputBytes();  // give its memory back before the write
   if (png) {
     progress.finish();
     const SubresourceLayout& s = layout.sub(sub);
@@ -248,6 +274,7 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     AtomicOutput file(out);
     write_png(file, linear, s.width_el, static_cast<uint32_t>(rows), t.format);
     file.commit();
+    verbose_phase("encode and write the PNG");
     say("deswizzled " + sub_name(s, t.desc) + " of " + in + " (" + t.describe() + ", " + t.layout_arg + ") into " + out +
         ": " + std::to_string(s.width) + "x" + std::to_string(rows) + " PNG" +
         (s.depth > 1 ? " (" + std::to_string(s.depth) + " depth slices stacked vertically)" : std::string()));
@@ -255,41 +282,13 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     raw_linear->finish(&progress);
     raw_file->commit();
     progress.finish();
+    verbose_phase("write");
     say("deswizzled " + std::to_string(which.size()) + " subresource(s) of " + in + " (" + t.describe() + ", " +
         t.layout_arg + ") into " + out + ": " + bytes_text(total) + " raw, tightly packed");
   }
 }
 
 // ---- offset / locate / info ------------------------------------------------
-
-void offset(const CommonOptions& o, uint32_t sub, const std::vector<uint32_t>& coords) {
-  Texture t = make_texture(o, parse_size(o.size));
-  uint32_t x = coords.at(0), y = coords.at(1);
-  uint32_t z = coords.size() > 2 ? coords[2] : 0;
-  uint32_t s = coords.size() > 3 ? coords[3] : 0;
-  uint64_t off = 0;
-  check(element_offset(t.layout, sub, x, y, z, s, &off),
-        "element (" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ") sample " +
-            std::to_string(s) + " of subresource " + std::to_string(sub));
-  std::printf("%llu\n", static_cast<unsigned long long>(off));
-}
-
-void locate_cmd(const CommonOptions& o, const std::string& offset_text) {
-  Texture t = make_texture(o, parse_size(o.size));
-  uint64_t off = parse_u64(offset_text, "OFFSET");
-  if (off >= t.layout.size())
-    fail("offset " + std::to_string(off) + " is at or past the end of the resource (" + bytes_text(t.layout.size()) +
-         ", a " + t.describe() + " texture in layout " + t.layout_arg + ")");
-  Location loc;
-  check(locate(t.layout, off, &loc), "offset " + std::to_string(off));
-  if (loc.packed)
-    std::printf("packed subresource=%u\n", loc.subresource);
-  else if (loc.padding)
-    std::printf("padding subresource=%u\n", loc.subresource);
-  else
-    std::printf("subresource=%u x=%u y=%u z=%u sample=%u byte=%u\n", loc.subresource, loc.x, loc.y, loc.z, loc.sample,
-                loc.byte);
-}
 
 void info(const CommonOptions& o) {
   Texture t = make_texture(o, parse_size(o.size));
@@ -300,6 +299,9 @@ void info(const CommonOptions& o) {
   std::printf("alignment  %llu (allocation %s)\n", static_cast<unsigned long long>(l.alignment()),
               bytes_text(l.allocation_size()).c_str());
   std::printf("linear     %s (every subresource tightly packed)\n", bytes_text(total_packed_bytes(l)).c_str());
+  const uint64_t base = input_offset(o);
+  if (base) std::printf("file offset %llu (--offset: the offsets below count from the start of the file)\n",
+                        static_cast<unsigned long long>(base));
   // row_pitch: bytes between rows of blocks (swz's unit); row_B: bytes between
   // rows of elements (row_pitch / the block's rows), the pitch drivers report.
   std::printf("%5s %4s %5s %5s %16s %11s %14s %14s %14s %14s %4s %10s\n", "sub", "mip", "slice", "plane", "size (texels)",
@@ -314,7 +316,7 @@ void info(const CommonOptions& o) {
     if (s.pre_swizzle[0] || s.pre_swizzle[1] || s.pre_swizzle[2])
       origin = "  origin " + std::to_string(s.pre_swizzle[0]) + "." + std::to_string(s.pre_swizzle[1]) + "." + std::to_string(s.pre_swizzle[2]);
     std::printf("%5u %4u %5u %5u %16s %11s %14llu %14llu %14llu %14llu%s %4d %10llu%s%s\n", s.index, s.mip, s.array_slice,
-                s.plane, dims.c_str(), els.c_str(), static_cast<unsigned long long>(s.offset),
+                s.plane, dims.c_str(), els.c_str(), static_cast<unsigned long long>(s.offset + base),
                 static_cast<unsigned long long>(s.size), static_cast<unsigned long long>(s.row_pitch),
                 static_cast<unsigned long long>(s.depth_pitch), s.stack_depth ? "r" : " ", s.pattern_slot,
                 static_cast<unsigned long long>(s.row_pitch / std::max<uint64_t>(1, block_rows)), origin.c_str(),
@@ -326,17 +328,45 @@ void info(const CommonOptions& o) {
   }
 }
 
+/// The first clause of a listing's description (up to "; "), at most about
+/// 64 characters (cut at a word), keeping a trailing "[N-byte elements]" tag.
+std::string short_description(const std::string& d) {
+  std::string tag;
+  std::string body = d;
+  if (!body.empty() && body.back() == ']') {
+    size_t open = body.rfind(" [");
+    if (open != std::string::npos) {
+      tag = body.substr(open);
+      body.resize(open);
+    }
+  }
+  size_t semi = body.find("; ");
+  if (semi != std::string::npos) body.resize(semi);
+  constexpr size_t kMax = 64;
+  if (body.size() > kMax) {
+    size_t cut = body.rfind(' ', kMax);
+    body = body.substr(0, cut == std::string::npos ? kMax : cut) + " ...";
+  }
+  return body + tag;
+}
+
 void layouts() {
   std::vector<LayoutListing> list = layout_listing();
   size_t w = 0;
   for (const auto& e : list) w = std::max(w, e.name.size());
-  for (const auto& e : list) std::printf("%-*s  %s\n", static_cast<int>(w), e.name.c_str(), e.description.c_str());
+  const bool full = output_mode().verbose;
+  for (const auto& e : list) {
+    std::printf("%-*s  %s\n", static_cast<int>(w), e.name.c_str(), (full ? e.description : short_description(e.description)).c_str());
+    if (!full) continue;
+    if (!e.parameters.empty()) std::printf("%-*s  parameters: %s\n", static_cast<int>(w), "", e.parameters.c_str());
+    if (!e.source.empty()) std::printf("%-*s  source: %s\n", static_cast<int>(w), "", e.source.c_str());
+  }
 }
 
-// swz layouts --show NAME: the bit equation(s) of a vendor layout family.
+// swz layouts --show NAME: what a listed name means (bit equations, blocks).
 void show_layout(const std::string& name, uint32_t element_bytes) {
   std::string text;
-  check(describe_layout(name, element_bytes, &text), "layouts --show " + name);
+  check(describe_layout_name(name, element_bytes, &text), "layouts --show " + name);
   std::printf("%s", text.c_str());
 }
 
@@ -367,6 +397,39 @@ void formats() {
 }  // namespace
 }  // namespace swz::cli
 
+namespace swz::cli {
+namespace {
+
+/// swz swizzle of one input (by kind: DDS, image or raw; standard input by its signature).
+void swizzle_one(const CommonOptions& o, const std::string& in, const std::string& out) {
+  std::optional<InputBytes> pre;
+  InputKind kind = is_dds_path(in) ? InputKind::Dds : is_image_path(in) ? InputKind::Image : InputKind::Raw;
+  if (is_stdin(in)) {
+    pre = read_input(in, input_offset(o), UINT64_MAX, false);
+    kind = sniff_input(pre->data(), pre->size);
+  }
+  if (kind == InputKind::Dds) {
+    if (!pre) pre = read_input(in, input_offset(o), UINT64_MAX, false);
+    say(swizzle_dds(o, in, pre->data(), pre->size, out));
+  } else if (kind == InputKind::Image) {
+    swizzle_image(o, in, out, std::move(pre));
+  } else {
+    swizzle_raw(o, in, out, std::move(pre));
+  }
+}
+
+/// raw, png or dds: --out-type, else OUT's extension (.png, .dds), else raw.
+std::string output_type(const std::string& out, const std::string& given) {
+  if (!given.empty()) return given;
+  const std::string e = extension_of(out);
+  if (e == ".png") return "png";
+  if (e == ".dds") return "dds";
+  return "raw";
+}
+
+}  // namespace
+}  // namespace swz::cli
+
 int main(int argc, char** argv) {
   using namespace swz::cli;
   CLI::App app{"swz: convert textures between linear memory and GPU swizzled layouts\n"
@@ -382,104 +445,244 @@ int main(int argc, char** argv) {
       "  swz layouts\n"
       "  swz identify --format R8G8B8A8_UNORM --size 600x400 dump.bin\n"
       "  swz infer --format R32_UINT --size 256x256 probe.bin\n"
-      "  swz retile --from std64k --to nv-block-linear --format BC7_UNORM --size 1024x1024 --mips full a.bin b.bin");
+      "'swz COMMAND --help' describes one command, with examples.");
 
   CommonOptions o;
-  std::string in, out, offset_text, cmp_a, cmp_b;
+  std::string in, out, cmp_a, cmp_b, out_type;
   uint32_t sub = 0;
-  bool cube = false;
-  std::vector<uint32_t> coords;
+  bool cube = false, hex = false;
+  std::vector<std::string> query_args, files;
+  std::string out_dir;
+  bool overwrite = false;
+  unsigned jobs = 0;
+  // Batch mode (texconv's habits): several inputs, -o DIR, -y, --jobs.
+  auto add_batch_options = [&](CLI::App* c, const char* ext_rule) {
+    c->add_option("-o,--output-dir", out_dir,
+                  std::string("Batch mode: every FILE is an input; each output goes to DIR, named after its input (") +
+                      ext_rule + "); inputs are converted in parallel");
+    c->add_flag("-y,--overwrite", overwrite, "Batch mode: overwrite outputs that exist (else an error naming the file)");
+    c->add_option("--jobs,-j", jobs, "Batch mode: conversions at a time (default: one per hardware thread)");
+  };
 
   auto* sw = app.add_subcommand("swizzle", "Linear -> swizzled: write IN into the resource memory OUT");
   add_common_options(sw, &o);
-  sw->add_option("IN", in,
-                 "An image (.png .jpg .jpeg .bmp .tga; 8-bit UNORM formats, 1-4 channels), a .dds file (format, size, "
+  sw->add_option("FILES", files,
+                 "IN OUT, or several IN with -o DIR. IN: an image (.png .jpg .jpeg .bmp .tga; 8-bit UNORM formats, 1-4 channels), a .dds file (format, size, "
                  "mips and arrays from the file), or a raw file with every "
                  "subresource tightly packed in subresource order (needs --size and --format). With an image, "
-                 "--mips N makes the lower mips with a 2x2 box filter, array slices and 3D depth slices repeat it.")
+                 "--mips N makes the lower mips with a box filter (sRGB formats in linear light; odd sizes keep their last row and column), array slices and 3D depth slices repeat it. "
+                 "'-' reads standard input: a PNG, JPEG, BMP or DDS by its signature, else raw. "
+                 "OUT: the swizzled resource memory (layout size bytes); '-' for standard output")
       ->required();
-  sw->add_option("OUT", out, "The swizzled resource memory (layout size bytes); '-' for standard output")->required();
-  sw->add_flag("--quiet,-q", g_quiet, "Print nothing on success");
+  add_batch_options(sw, "NAME.bin");
   bool in_place = false;
   sw->add_flag("--in-place", in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
+  sw->footer(
+      "Examples:\n"
+      "  swz swizzle --layout std64k photo.png photo.std64k.bin\n"
+      "  swz swizzle --layout std64k --mips full --array 6 photo.png slices.bin\n"
+      "  swz swizzle --layout std4k --format BC1_UNORM --size 1024x1024 --mips full tex.bc1.raw tex.std4k.bin\n"
+      "  swz swizzle --layout nv-block-linear:gob=tegra,bh=8 texture.dds texture.bin\n"
+      "  cat photo.png | swz swizzle --layout std64k - - > photo.std64k.bin\n"
+      "  swz swizzle --layout std64k --mips 0 -o out/ a.png b.png c.dds     # out/a.bin out/b.bin out/c.bin");
 
   auto* de = app.add_subcommand("deswizzle", "Swizzled -> linear: read the resource memory IN into OUT");
   add_common_options(de, &o);
   auto* de_sub = de->add_option("--subresource", sub, "Subresource index (mip + slice * mips); .png default 0");
-  de->add_option("IN", in, "The swizzled resource memory (at least the layout's size)")->required();
-  de->add_option("OUT", out,
-                 "OUT.png: one subresource as an image (8-bit UNORM formats; --format defaults to R8G8B8A8_UNORM; "
+  de->add_option("FILES", files,
+                 "IN OUT, or several IN with -o DIR. IN: the swizzled resource memory (at least the layout's size from "
+                 "--offset on); '-' reads standard input. OUT.png: one subresource as an image (8-bit UNORM formats; --format defaults to R8G8B8A8_UNORM; "
                  "a 3D subresource's depth slices are stacked vertically). OUT.dds: every subresource as a DDS file "
                  "(DX10 header; --cube marks cube maps). Anything else: raw, every subresource "
-                 "tightly packed in subresource order, or only --subresource. '-' is standard output")
+                 "tightly packed in subresource order, or only --subresource. '-' is standard output (raw unless "
+                 "--out-type says png or dds)")
       ->required();
-  de->add_flag("--quiet,-q", g_quiet, "Print nothing on success");
+  add_batch_options(de, "NAME.raw, or .png / .dds with --out-type");
+  de->add_option("--out-type", out_type, "What to write: raw, png or dds (default: from OUT's extension, else raw)")
+      ->check(CLI::IsMember({"raw", "png", "dds"}));
+  de->add_flag("--allow-short", o.allow_short,
+               "Decode a truncated dump: elements past the end of IN come out as zeros, and the missing byte count "
+               "is reported (default: IN must hold the whole layout)");
   de->add_flag("--in-place", in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
   de->add_flag("--cube", cube, "OUT.dds (every subresource, DX10 header): mark the 2D array (--array 6*N) as cube maps");
+  de->footer(
+      "Examples:\n"
+      "  swz deswizzle --layout std64k --size 600x400 photo.std64k.bin photo.png\n"
+      "  swz deswizzle --layout std64k --size 600x400 --mips full --array 6 --subresource 13 slices.bin mip3.png\n"
+      "  swz deswizzle --layout std4k --format BC1_UNORM --size 1024x1024 --mips full tex.std4k.bin tex.bc1.raw\n"
+      "  swz deswizzle --layout std64k --format BC7_UNORM --size 512x512 --mips full --array 6 --cube sky.bin sky.dds\n"
+      "  swz deswizzle --layout nv-block-linear --size 256x256 --offset 0x1000 --allow-short dump.bin tex.png\n"
+      "  swz deswizzle --layout std64k --size 600x400 --out-type png photo.std64k.bin - | display\n"
+      "  swz deswizzle --layout std64k --size 600x400 --out-type png -y -o pngs/ a.bin b.bin   # pngs/a.png pngs/b.png");
 
-  auto* of = app.add_subcommand("offset", "Print the byte offset of an element in the resource memory");
+  auto* of = app.add_subcommand("offset", "Print the byte offset of elements in the resource memory, one per line");
   add_common_options(of, &o);
   of->add_option("--subresource", sub, "Subresource index (default 0)");
-  of->add_option("coords", coords, "X Y [Z] [SAMPLE]: element coordinates (texels; 4x4 blocks for BC)")
-      ->expected(2, 4)
+  of->add_flag("--hex", hex, "Print offsets in 0x hex");
+  of->add_option("COORDS", query_args,
+                 "X Y [Z] [SAMPLE] for one element, or X,Y[,Z[,SAMPLE]] for each of many, or '-': one element per line "
+                 "of standard input (element coordinates: texels; 4x4 blocks for BC)")
       ->required();
+  of->footer(
+      "Examples:\n"
+      "  swz offset --layout std64k --format R8G8B8A8_UNORM --size 600x400 17 3\n"
+      "  swz offset --layout std64k --format R8G8B8A8_UNORM --size 600x400 --hex 0,0 1,0 0,1\n"
+      "  seq 0 15 | sed 's/$/ 0/' | swz offset --layout std4k --format R8_UNORM --size 64x64 -");
 
-  auto* lo = app.add_subcommand("locate", "Print which element a byte of the resource memory belongs to");
+  auto* lo = app.add_subcommand("locate", "Print which element each byte of the resource memory belongs to");
   add_common_options(lo, &o);
-  lo->add_option("OFFSET", offset_text, "Byte offset, decimal or 0x hex")->required();
+  lo->add_option("OFFSETS", query_args,
+                 "Byte offsets (decimal or 0x hex), or '-': one per line of standard input. With --offset, they count "
+                 "from the start of the file")
+      ->required();
+  lo->footer(
+      "Examples:\n"
+      "  swz locate --layout std64k --format R8G8B8A8_UNORM --size 600x400 0x834\n"
+      "  swz locate --layout std64k --format R8G8B8A8_UNORM --size 600x400 0 4 0x100\n"
+      "  printf '0x10\\n0x20\\n' | swz locate --layout std64k --format R8_UNORM --size 256x256 -");
 
   auto* in_cmd = app.add_subcommand("info", "Print the layout: size, alignment, every subresource's placement");
   add_common_options(in_cmd, &o);
+  in_cmd->footer(
+      "Examples:\n"
+      "  swz info --layout std64k --format BC7_UNORM --size 4096x4096 --mips full\n"
+      "  swz info --layout nv-block-linear:gob=tegra,bh=8 --format R8G8B8A8_UNORM --size 600x400 --mips 3");
 
   auto* ly = app.add_subcommand("layouts", "List the built-in layouts");
   std::string show_name, canon_block, canon_text;
   uint32_t show_bytes = 4;
   ly->add_option("--show", show_name, "Print the bit equation of a layout family, e.g. 'nv-block-linear:gob=tegra,bh=16'");
   ly->add_option("--element-bytes", show_bytes, "Element size for --show (default 4)");
+  ly->footer(
+      "Examples:\n"
+      "  swz layouts\n"
+      "  swz layouts --verbose\n"
+      "  swz layouts --show std64k --element-bytes 8\n"
+      "  swz layouts --show nv-block-linear:gob=tegra,bh=16");
   auto* cz = app.add_subcommand("canonicalize",
                                 "Reorder a pattern's XOR terms so the primaries are the in-block bits (addrlib equations)");
   cz->add_option("--block", canon_block, "Block extents WxH[xD[xS]], W in bytes (e.g. 512x128)")->required();
   cz->add_option("TEXT", canon_text, "Pattern text, address bit 0 first, e.g. 'X0 X1 X2 X3 Y0 Y1 X4 Y2 X9^Y4^Y7 ...'")->required();
+  cz->footer(
+      "Example:\n"
+      "  swz canonicalize --block 256x64 'X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5^Y4 Y5 X6'");
   auto* fm = app.add_subcommand("formats", "List the DXGI formats swz knows");
+  fm->footer("Example:\n  swz formats | grep BC7");
 
   IdentifyArgs ida;
   CLI::App *id_cmd = nullptr, *inf_cmd = nullptr;
   add_identify_commands(app, &ida, &id_cmd, &inf_cmd);
+  id_cmd->footer(
+      "Examples:\n"
+      "  swz identify --format R8G8B8A8_UNORM --size 600x400 dump.bin\n"
+      "  swz identify --format R8G8B8A8_UNORM --size 600x400 --top 3 --thumbnails thumbs dump.bin");
+  inf_cmd->footer(
+      "Examples:\n"
+      "  swz infer --format R32_UINT --size 256x100 probe.bin\n"
+      "  swz infer --format R32_UINT --size 256x256 --offset 0x10000 probe.bin");
 
   RetileArgs rta;
-  CLI::App* rt_cmd = add_retile_command(app, &rta, &g_quiet);
+  CLI::App* rt_cmd = add_retile_command(app, &rta);
 
   auto* cm = app.add_subcommand("compare", "Compare two images as RGBA8 pixels (exit 1 when they differ)");
+
+  auto* cm = app.add_subcommand("compare", "Compare two images as RGBA8 pixels (exit 0 identical, 1 different, 2 trouble)");
   cm->add_option("A", cmp_a, "First image")->required();
   cm->add_option("B", cmp_b, "Second image")->required();
+  cm->footer(
+      "Examples:\n"
+      "  swz compare photo.png roundtrip.png\n"
+      "  swz compare -q a.png b.png && echo same");
+
+  PlotArgs pla;
+  auto* pl = app.add_subcommand("plot", "Draw the address order inside one block as a PNG (as Python's swz.plot_pattern)");
+  add_common_options(pl, &o);
+  pl->add_option("--subresource", pla.subresource, "Subresource whose pattern to draw (default 0)");
+  pl->add_option("--origin", pla.origin, "X,Y[,Z] in elements: draw the block holding this element (default the first)");
+  pl->add_option("--annotate", pla.annotate, "Write the order numbers in the cells: auto (at most 256 cells), yes, no")
+      ->check(CLI::IsMember({"auto", "yes", "no"}));
+  pl->add_flag("--print", pla.print, "Also print the order grid as text (one row of the block per line)");
+  pl->add_option("OUT", pla.out, "The PNG to write ('-' for standard output)")->required();
+  pl->footer(
+      "Without --size the texture is one block; --format defaults to R8_UNORM for pattern: layouts (X counts\n"
+      "bytes, as Python's plot_pattern for a bare pattern) and R8G8B8A8_UNORM for the others.\n"
+      "Examples:\n"
+      "  swz plot --layout std64k --format R32_UINT std64k-32bpp.png\n"
+      "  swz plot --pattern 'X0 Y0 X1 Y1 X2 Y2' morton.png\n"
+      "  swz plot --layout nv-block-linear:bh=2 --format R8G8B8A8_UNORM --print gob.png");
+
+  // Every command: --quiet and --verbose.
+  for (CLI::App* c : app.get_subcommands([](CLI::App*) { return true; })) {
+    c->add_flag("--quiet,-q", output_mode().quiet, "Print nothing but errors (a query's answers still print)");
+    c->add_flag("--verbose,-v", output_mode().verbose,
+                "Also print the layout's geometry, timings and (--device gpu) the Vulkan device used, on stderr");
+  }
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // compare follows cmp: trouble is exit status 2.
+    int rc = app.exit(e);
+    if (cm->parsed() && rc != 0) return 2;
+    return rc;
   }
 
+  for (CLI::App* c : {sw, de, of, lo, in_cmd, pl})
+    if (c->parsed()) bind_common_options(c, &o);
   try {
     if (*rt_cmd) g_out_is_stdout = same_as_stdout(rta.out);
+    if ((*sw || *de) && out_dir.empty()) {
+      if (files.size() != 2)
+        fail(std::string(*sw ? "swizzle" : "deswizzle") + " takes IN OUT (got " + std::to_string(files.size()) +
+             " file(s)); for several inputs give -o DIR");
+      in = files[0];
+      out = files[1];
+    } else if (!*sw && !*de && (!out_dir.empty() || overwrite || jobs)) {
+      fail("-o, -y and --jobs apply to swizzle and deswizzle");
+    }
+    if ((*sw || *de) && !out_dir.empty()) {
+      // Batch mode.
+      output_mode().batch = true;
+      std::string type = output_type("", out_type);
+      if (*de && cube && type == "raw") type = "dds";
+      const std::string ext = *sw ? ".bin" : "." + type;
+      std::vector<BatchJob> list = plan_batch(files, out_dir, ext, overwrite);
+      const unsigned workers = o.device == "cpu" ? batch_workers(jobs, list.size()) : 1;  // one Vulkan context at a time
+      CommonOptions each = o;
+      if (each.threads == 0 && workers > 1)
+        each.threads = std::max(1u, std::thread::hardware_concurrency() / workers);
+      const bool have_sub = de_sub->count() > 0;
+      size_t failed = run_batch(list, workers, [&](const BatchJob& j) {
+        if (*sw) swizzle_one(each, j.in, j.out);
+        else if (type == "dds") say(deswizzle_dds(each, cube, have_sub, j.in, j.out, true));
+        else deswizzle(each, j.in, j.out, have_sub, sub, type == "png");
+      });
+      if (failed) {
+        std::fprintf(stderr, "swz: error: %zu of %zu conversion(s) failed\n", failed, list.size());
+        return 1;
+      }
+      return 0;
+    }
     if (*sw || *de) {
-      g_out_is_stdout = same_as_stdout(out);
+      output_mode().summary_to_stderr = same_as_stdout(out);
       // IN is read whole before OUT is written, so --in-place is safe; without
       // it, OUT = IN is almost always a mistaken argument that would destroy IN.
-      if (!in_place && out != "-" && same_file(in, out))
+      if (!in_place && out != "-" && in != "-" && same_file(in, out))
         fail("OUT '" + out + "' is the same file as IN '" + in + "'; pass --in-place to replace IN");
     }
     if (*sw) {
-      if (is_dds_path(in)) say(swizzle_dds(o, in, out));
-      else if (is_image_path(in)) swizzle_image(o, in, out);
-      else swizzle_raw(o, in, out);
-    } else if (*de && (is_dds_path(out) || cube)) {
-      say(deswizzle_dds(o, cube, de_sub->count() > 0, in, out));
+      swizzle_one(o, in, out);
     } else if (*de) {
-      deswizzle(o, in, out, de_sub->count() > 0, sub);
+      const std::string type = output_type(out, out_type);
+      if (type == "dds" || cube) say(deswizzle_dds(o, cube, de_sub->count() > 0, in, out, type == "dds"));
+      else deswizzle(o, in, out, de_sub->count() > 0, sub, type == "png");
+    } else if (*pl) {
+      output_mode().summary_to_stderr = same_as_stdout(pla.out);
+      run_plot(o, pla);
     } else if (*of) {
-      offset(o, sub, coords);
+      run_offset(o, sub, query_args, hex);
     } else if (*lo) {
-      locate_cmd(o, offset_text);
+      run_locate(o, query_args);
     } else if (*in_cmd) {
       info(o);
     } else if (*ly && !show_name.empty()) {
@@ -495,11 +698,18 @@ int main(int argc, char** argv) {
     } else if (*inf_cmd) {
       run_infer(ida);
     } else if (*rt_cmd) {
-      say(run_retile(rta, !g_quiet));
+      say(run_retile(rta, !output_mode().quiet));
     } else if (*cm) {
       std::string report;
-      bool same = compare_images(cmp_a, cmp_b, &report);
-      std::printf("%s\n", report.c_str());
+      bool same = false;
+      try {
+        same = compare_images(cmp_a, cmp_b, &report);
+      } catch (const std::exception& e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "swz: error: %s\n", e.what());
+        return 2;
+      }
+      if (!output_mode().quiet) std::printf("%s\n", report.c_str());
       return same ? 0 : 1;
     }
   } catch (const Error& e) {

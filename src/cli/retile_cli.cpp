@@ -12,7 +12,7 @@
 
 namespace swz::cli {
 
-CLI::App* add_retile_command(CLI::App& app, RetileArgs* a, bool* quiet) {
+CLI::App* add_retile_command(CLI::App& app, RetileArgs* a) {
   auto* rt = app.add_subcommand("retile",
                                 "Re-tile the resource memory IN from one layout into another layout of the same texture "
                                 "(CopyResources): every subresource, without a linear staging copy");
@@ -27,8 +27,11 @@ CLI::App* add_retile_command(CLI::App& app, RetileArgs* a, bool* quiet) {
   rt->add_option("IN", a->in, "The resource memory in layout --from (at least that layout's size)")->required();
   rt->add_option("OUT", a->out, "The resource memory in layout --to (that layout's size; bytes no subresource covers are zero)")
       ->required();
-  rt->add_flag("--quiet,-q", *quiet, "Print nothing on success");
   rt->add_flag("--in-place", a->in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
+  rt->footer(
+      "Examples:\n"
+      "  swz retile --from std64k --to nv-block-linear --format BC7_UNORM --size 1024x1024 --mips full a.bin b.bin\n"
+      "  swz retile --from amd-gfx10-sw64k-s-x --to row-major -f R8G8B8A8_UNORM -s 512x512 --array 6 in.bin out.bin");
   return rt;
 }
 

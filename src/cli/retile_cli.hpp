@@ -20,7 +20,7 @@ struct RetileArgs {
 };
 
 /// Adds `swz retile` to `app`.
-CLI::App* add_retile_command(CLI::App& app, RetileArgs* args, bool* quiet);
+CLI::App* add_retile_command(CLI::App& app, RetileArgs* args);
 
 /// Runs it; throws Error (main prints it and exits 1). Returns the summary line.
 std::string run_retile(const RetileArgs& args, bool show_progress);

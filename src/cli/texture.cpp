@@ -8,6 +8,8 @@
 #include <charconv>
 
 #include "common.hpp"
+#include "output.hpp"
+#include "swz/pattern.hpp"
 #include "swz/layout_names.hpp"
 
 namespace swz::cli {
@@ -40,7 +42,14 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
   o->format_opt = app->add_option("--format,-f", o->format,
                                   "DXGI format name (see 'swz formats'); image input defaults to R8G8B8A8_UNORM");
   o->size_opt = app->add_option("--size,-s", o->size, "WxH for a 2D texture, WxHxD (even x1) for a 3D one; texels");
-  o->mips_opt = app->add_option("--mips,-m", o->mips, "Mip levels: N >= 1 or 'full' (default 1)");
+  // texconv's habit: --mips 0 is the full chain.
+  o->mips_opt = app->add_option("--mips,-m", o->mips, "Mip levels: N >= 1, or 0 or 'full' for the full chain (default 1)")
+                    ->transform(CLI::Validator(
+                        [](std::string& v) {
+                          if (v == "0") v = "full";
+                          return std::string();
+                        },
+                        "N|0|full"));
   o->array_opt = app->add_option("--array,-a", o->array, "Array slices of a 2D texture (default 1)");
   o->samples_opt = app->add_option("--samples", o->samples, "Samples per texel (default 1)");
   o->mip_tail_opt = app->add_option("--mip-tail", o->mip_tail,
@@ -73,6 +82,21 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
                   "Where copies run: cpu (default), gpu (Vulkan compute shader on a hardware GPU; a software "
                   "rasterizer such as llvmpipe is refused) or gpu:any (any Vulkan device, software ones too)")
       ->check(CLI::IsMember({"cpu", "gpu", "gpu:any"}));
+  app->add_option("--offset", o->offset,
+                  "Bytes before the texture in IN (decimal or 0x hex): the resource or linear data starts N bytes into "
+                  "IN; offset/locate/info count offsets from the start of that file");
+}
+
+void bind_common_options(CLI::App* parsed, CommonOptions* o) {
+  auto opt = [parsed](const char* name) { return parsed->get_option_no_throw(name); };
+  o->format_opt = opt("--format");
+  o->size_opt = opt("--size");
+  o->mips_opt = opt("--mips");
+  o->array_opt = opt("--array");
+  o->samples_opt = opt("--samples");
+  o->mip_tail_opt = opt("--mip-tail");
+  o->row_pitch_opt = opt("--row-pitch");
+  o->depth_pitch_opt = opt("--depth-pitch");
 }
 
 SizeArg parse_size(const std::string& text) {
@@ -293,9 +317,9 @@ TextureDesc desc_from_options(const CommonOptions& o, const SizeArg& size) {
     try {
       m = parse_u64(o.mips, "--mips");
     } catch (const Error&) {
-      fail("--mips '" + o.mips + "' is not a number >= 1 or 'full'");
+      fail("--mips '" + o.mips + "' is not a number (0 = the full chain) or 'full'");
     }
-    if (m == 0) fail("--mips must be at least 1 (or 'full')");
+    if (m == 0) m = full;  // --mips 0: the full chain
     if (m > full)
       fail("--mips " + o.mips + ": a " + dims_text(t.desc) + " texture has at most " + std::to_string(full) +
            " mip levels");
@@ -325,6 +349,8 @@ LayoutOptions options_from(const CommonOptions& o, const LayoutName& name) {
   return opt;
 }
 
+uint64_t input_offset(const CommonOptions& o) { return o.offset.empty() ? 0 : parse_u64(o.offset, "--offset"); }
+
 CopyOptions copy_options(const CommonOptions& o) {
   CopyOptions c;
   if (o.backend == "scalar") c.backend = Backend::Scalar;
@@ -333,6 +359,29 @@ CopyOptions copy_options(const CommonOptions& o) {
   else c.backend = Backend::Auto;
   c.threads = o.threads;
   return c;
+}
+
+void verbose_geometry(const Layout& l, const std::string& what) {
+  if (!verbose_on()) return;
+  verbose("layout " + l.name() + " for " + what + ": " + bytes_text(l.size()) + ", alignment " + std::to_string(l.alignment()) +
+          ", " + std::to_string(l.subresource_count()) + " subresource(s)");
+  for (size_t k = 0; k < l.patterns().size(); ++k) {
+    const Pattern& p = l.patterns()[k];
+    std::string text = to_text(p);
+    if (text.empty()) continue;
+    const auto e = p.block_extent();
+    verbose("  pattern " + std::to_string(k) + ": " + text + " (block " + std::to_string(uint64_t{1} << p.block_bits()) + " bytes: " +
+            std::to_string(e[0]) + " bytes x " + std::to_string(e[1]) + " rows" + (e[2] > 1 ? " x " + std::to_string(e[2]) + " slices" : "") + ")");
+  }
+  const uint32_t n = l.subresource_count();
+  for (uint32_t i = 0; i < n && i < 16; ++i) {
+    const SubresourceLayout& s = l.sub(i);
+    verbose("  subresource " + std::to_string(i) + ": mip " + std::to_string(s.mip) + " slice " + std::to_string(s.array_slice) + ", " +
+            std::to_string(s.width) + "x" + std::to_string(s.height) + "x" + std::to_string(s.depth) + " at " + std::to_string(s.offset) +
+            ", " + std::to_string(s.size) + " bytes, row pitch " + std::to_string(s.row_pitch) + ", depth pitch " +
+            std::to_string(s.depth_pitch) + ", pattern " + std::to_string(s.pattern_slot) + (s.packed ? " (packed mip tail)" : ""));
+  }
+  if (n > 16) verbose("  ... " + std::to_string(n - 16) + " more (swz info lists them all)");
 }
 
 Packed packed_of(const SubresourceLayout& s) {
@@ -349,7 +398,7 @@ struct Copier::Gpu {
 #endif
 };
 
-Copier::Copier(const CommonOptions& o) : cpu_(copy_options(o)) {
+Copier::Copier(const CommonOptions& o) : cpu_(copy_options(o)), backend_(o.backend), threads_(o.threads) {
   if (o.device != "gpu" && o.device != "gpu:any") return;
 #ifdef SWZ_HAVE_GPU
   gpu_ = std::make_unique<Gpu>();
@@ -360,6 +409,14 @@ Copier::Copier(const CommonOptions& o) : cpu_(copy_options(o)) {
   if (props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU && o.device != "gpu:any")
     fail("--device gpu: the Vulkan device found is a software rasterizer (" + std::string(props.deviceName) +
          "), slower than --device cpu; pass --device gpu:any to use it anyway");
+  const char* kind = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU     ? "discrete GPU"
+                     : props.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU ? "integrated GPU"
+                     : props.deviceType == VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU    ? "virtual GPU"
+                     : props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU            ? "software rasterizer"
+                                                                                  : "other";
+  verbose("--device " + o.device + ": Vulkan device '" + std::string(props.deviceName) + "' (" + kind + ", Vulkan " +
+          std::to_string(VK_API_VERSION_MAJOR(props.apiVersion)) + "." + std::to_string(VK_API_VERSION_MINOR(props.apiVersion)) +
+          ")");
 #else
   fail("--device gpu: this swz was built without the Vulkan compute path (SWZ_GPU=OFF or no Vulkan/glslc at build time)");
 #endif
@@ -368,6 +425,8 @@ Copier::Copier(const CommonOptions& o) : cpu_(copy_options(o)) {
 Copier::~Copier() = default;
 
 void Copier::check(const Layout& layout, const std::string& what) {
+  verbose_geometry(layout, what);
+  if (!gpu_) verbose("copies on the CPU (--backend " + backend_ + ", --threads " + (threads_ ? std::to_string(threads_) : std::string("auto")) + ")");
 #ifdef SWZ_HAVE_GPU
   if (!gpu_) return;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {

@@ -32,6 +32,8 @@ struct CommonOptions {
   std::string backend = "auto";
   unsigned threads = 0;
   std::string device = "cpu";  ///< --device cpu|gpu
+  std::string offset;          ///< --offset N: the resource (or linear data) starts N bytes into IN
+  bool allow_short = false;    ///< deswizzle --allow-short
   /// The options as added, to tell "given" from "default".
   CLI::Option *size_opt = nullptr, *format_opt = nullptr, *mips_opt = nullptr, *array_opt = nullptr,
               *samples_opt = nullptr, *row_pitch_opt = nullptr, *depth_pitch_opt = nullptr, *mip_tail_opt = nullptr;
@@ -40,6 +42,11 @@ struct CommonOptions {
 /// Adds the common options to a subcommand. --layout (or --pattern) is
 /// mandatory.
 void add_common_options(CLI::App* app, CommonOptions* o);
+
+/// Points the "given" checks of `o` at the options of `parsed`, the
+/// subcommand that ran (several subcommands share one CommonOptions, and each
+/// add_common_options call re-points them).
+void bind_common_options(CLI::App* parsed, CommonOptions* o);
 
 /// --size parsed: WxH (2D) or WxHxD (3D, even x1).
 struct SizeArg {
@@ -84,6 +91,9 @@ LayoutOptions options_from(const CommonOptions& o, const LayoutName& name);
 /// The texture a resource-layout JSON fixes (nullopt for every other layout).
 std::optional<TextureDesc> fixed_texture(const CommonOptions& o);
 
+/// --offset as a number (0 when not given); throws Error naming --offset.
+uint64_t input_offset(const CommonOptions& o);
+
 /// CopyOptions from --backend / --threads.
 CopyOptions copy_options(const CommonOptions& o);
 
@@ -103,9 +113,15 @@ class Copier {
 
  private:
   CopyOptions cpu_;
+  std::string backend_;
+  unsigned threads_ = 0;
   struct Gpu;
   std::unique_ptr<Gpu> gpu_;
 };
+
+/// --verbose: the layout's size, patterns and blocks, and the placement of
+/// its first subresources, on stderr.
+void verbose_geometry(const Layout& layout, const std::string& what);
 
 /// Tight linear pitches of a subresource: row = width_el * element_bytes,
 /// slice = row * height_el.

@@ -2,6 +2,7 @@
 #include "swz/layout_names.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cerrno>
 #include <cstdio>
@@ -29,11 +30,11 @@ constexpr Builtin kBuiltins[] = {
      "linear rows; row pitch = row bytes aligned up to 256, subresources on 512-byte boundaries (D3D12 copyable "
      "footprints)"},
     {"std64k",
-     "D3D12 64KB standard swizzle (D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE): 2D and 3D, 8-128 bpp and BC; "
+     "D3D12 64KB standard swizzle (D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE); 2D and 3D, 8-128 bpp and BC, "
      "64KB tiles in row-major order"},
     {"std4k",
-     "4KB standard swizzle (Intel TileYf, AMD SW_4KB_S): 2D = the low 12 bits of std64k, 3D = 4KB bricks; "
-     "NOT a D3D12 API layout"},
+     "4KB standard swizzle, NOT a D3D12 API layout (Intel TileYf, AMD SW_4KB_S); 2D = the low 12 bits of std64k, "
+     "3D = 4KB bricks"},
 };
 
 Status read_text_file(const std::string& path, std::string* out) {
@@ -60,7 +61,7 @@ Status unknown(std::string_view text) {
     for (size_t i = 0; i < near.size(); ++i) msg += (i ? (i + 1 == near.size() ? " or " : ", ") : "") + ("'" + near[i] + "'");
     msg += "?";
   }
-  msg += " Layouts: " + listing_names() +
+  msg += (near.empty() ? ". Layouts: " : " Layouts: ") + listing_names() +
          ", a hardware family such as nv-block-linear:gob=tegra,bh=8 or intel-tile4 (all: 'swz layouts'), "
          "'pattern:TEXT' (e.g. 'pattern:X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2'), or the path of a pattern or resource-layout "
          "JSON file";
@@ -255,6 +256,90 @@ std::vector<std::string> closest_layout_names(std::string_view name, size_t max_
   std::vector<std::string> out;
   for (size_t i = 0; i < scored.size() && out.size() < max_count; ++i) out.push_back(scored[i].second);
   return out;
+}
+
+namespace {
+
+std::string extent_text(const Pattern& p, uint32_t element_bytes) {
+  const std::array<uint64_t, 4> e = p.block_extent();
+  std::string s = std::to_string(uint64_t{1} << p.block_bits()) + "-byte block: " + std::to_string(e[0]) + " bytes (" +
+                  std::to_string(e[0] / (element_bytes ? element_bytes : 1)) + " elements) x " + std::to_string(e[1]) + " rows";
+  if (e[2] > 1) s += " x " + std::to_string(e[2]) + " slices";
+  if (e[3] > 1) s += " x " + std::to_string(e[3]) + " samples";
+  return s;
+}
+
+std::string pattern_lines(const Pattern& p, uint32_t element_bytes, const std::string& label) {
+  std::string out = label + to_text(p) + "\n";
+  out += std::string(label.size(), ' ') + extent_text(p, element_bytes) + "\n";
+  return out;
+}
+
+}  // namespace
+
+Status describe_layout_name(std::string_view name, uint32_t element_bytes, std::string* text) {
+  if (element_bytes == 0 || element_bytes > 16)
+    return {Code::invalid_argument, "element_bytes = " + std::to_string(element_bytes) + ": expected 1..16"};
+  const std::string eb = std::to_string(element_bytes) + "-byte elements";
+  if (name == "pattern:TEXT") {
+    *text = "pattern:TEXT: one parameterized swizzle pattern in text form, one token per address bit from bit 0:\n"
+            "  X<n> (X in bytes), Y<n>, Z<n>, S<n> (sample), each with up to four XOR terms (Y3^X9^Z1);\n"
+            "  then optional post8=Y4^X9 (postamble terms of address bits 8..23), imm=0x300, stack, cond-post.\n"
+            "  example: 'pattern:X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2' (swz layouts --show 'pattern:...' explains one)\n";
+    return Status::Ok();
+  }
+  if (name == "FILE.json") {
+    *text = "FILE.json: the path of a JSON file holding one pattern ({\"bits\": [\"X0\", ...], \"postamble\": {...}, "
+            "\"immediate\": \"0x0\", \"flags\": [...]})\n  or a whole resource layout as a driver reports it (format, size, "
+            "patterns, mip transitions, per-subresource offsets and strides; patterns/README.md)\n";
+    return Status::Ok();
+  }
+  LayoutName n;
+  SWZ_TRY(LayoutName::parse(name, &n));
+  std::string out;
+  if (n.fixed_texture()) {
+    const TextureDesc& d = *n.fixed_texture();
+    Layout L;
+    SWZ_TRY(n.make(d, LayoutOptions{}, &L));
+    out = std::string(name) + ": a resource layout for a " + std::to_string(d.width) + "x" + std::to_string(d.height) + " " +
+          d.format.name + " texture, " + std::to_string(d.mip_levels) + " mip(s), " + std::to_string(L.subresource_count()) +
+          " subresource(s), " + std::to_string(L.size()) + " bytes\n";
+    for (size_t k = 0; k < L.patterns().size(); ++k)
+      out += pattern_lines(L.patterns()[k], d.format.element_bytes, "  slot " + std::to_string(k) + ": ");
+    *text = out;
+    return Status::Ok();
+  }
+  if (const Pattern* p = n.pattern()) {
+    SWZ_TRY(validate(*p, element_bytes));
+    *text = "pattern (" + eb + ")\n" + pattern_lines(*p, element_bytes, "  ") +
+            "  blocks row-major: row pitch and depth pitch default to the tightest multiples of the block\n";
+    return Status::Ok();
+  }
+  std::string_view head = name.substr(0, name.find(':'));
+  if (head == "row-major" || head == "row_major") {
+    *text = std::string(name) + ": linear rows, no swizzle. Row pitch: " +
+            (head.size() == name.size() ? std::string("the row's bytes aligned up to 256 (D3D12 copyable footprint)")
+                                        : std::string("as given")) +
+            "; subresources on 512-byte boundaries in subresource order. Byte (x, y, z) of a subresource is at "
+            "offset + x + y * row_pitch + z * depth_pitch.\n";
+    return Status::Ok();
+  }
+  if (head == "std64k" || head == "std4k") {
+    const LayoutKind kind = head == "std64k" ? LayoutKind::Std64K : LayoutKind::Std4K;
+    out = std::string(head) + " (" + eb + "): " +
+          (kind == LayoutKind::Std64K ? "D3D12 64KB standard swizzle" : "4KB standard swizzle (not a D3D12 API layout)") +
+          "; tiles row-major with no gaps\n";
+    for (Dimension dim : {Dimension::Texture2D, Dimension::Texture3D}) {
+      Pattern p;
+      const std::string label = dim == Dimension::Texture2D ? "  2D: " : "  3D: ";
+      Status st = standard_swizzle_pattern(kind, dim, element_bytes, &p);
+      if (st.ok()) out += pattern_lines(p, element_bytes, label);
+      else out += label + "none (" + st.message() + ")\n";
+    }
+    *text = out;
+    return Status::Ok();
+  }
+  return describe_layout(name, element_bytes, text);
 }
 
 }  // namespace swz

@@ -408,26 +408,22 @@ bool dds_has_legacy_form(const FormatInfo& f) {
   return false;
 }
 
-Status write_dds(const DdsTexture& t, std::vector<uint8_t>* out, const DdsWriteOptions& options) {
+Status write_dds_header(const TextureDesc& desc, bool cube, std::vector<uint8_t>* out, const DdsWriteOptions& options) {
   if (out == nullptr) return err(Code::invalid_argument, "output pointer is null");
-  const TextureDesc& d = t.desc;
+  const TextureDesc& d = desc;
   FormatInfo f;
   SWZ_TRY(format_by_dxgi(d.format.dxgi, "format", &f));
   TextureDesc dd = d;
   dd.format = f;  // trust the table, not the caller's copy of it
-  SWZ_TRY(check_desc(dd, t.cube, "width", "height", "depth", "mip_levels", "array_size"));
+  SWZ_TRY(check_desc(dd, cube, "width", "height", "depth", "mip_levels", "array_size"));
   uint64_t total;
   SWZ_TRY(dds_data_size(dd, &total));
-  if (t.data.size() != total)
-    return err(Code::invalid_argument, "data has " + std::to_string(t.data.size()) + " bytes; every subresource of a " +
-                                           std::to_string(d.width) + "x" + std::to_string(d.height) + " " + f.name +
-                                           " texture tightly packed takes " + std::to_string(total));
   const bool three_d = d.dimension == Dimension::Texture3D;
   const bool legacy = options.legacy_header;
   if (legacy) {
     if (!dds_has_legacy_form(f))
       return err(Code::unsupported, std::string("format ") + f.name + " has no legacy DDS pixel format (write the DX10 header)");
-    if (!three_d && d.array_size != (t.cube ? 6u : 1u))
+    if (!three_d && d.array_size != (cube ? 6u : 1u))
       return err(Code::unsupported, "array_size = " + std::to_string(d.array_size) +
                                         ": a legacy header holds one texture or one cube map (write the DX10 header)");
   }
@@ -481,7 +477,7 @@ Status write_dds(const DdsTexture& t, std::vector<uint8_t>* out, const DdsWriteO
   }
   uint32_t caps = DDSCAPS_TEXTURE, caps2 = 0;
   if (d.mip_levels > 1) caps |= DDSCAPS_COMPLEX | DDSCAPS_MIPMAP;
-  if (t.cube) {
+  if (cube) {
     caps |= DDSCAPS_COMPLEX;
     caps2 |= DDSCAPS2_CUBEMAP | kAllFaces;
   }
@@ -494,11 +490,28 @@ Status write_dds(const DdsTexture& t, std::vector<uint8_t>* out, const DdsWriteO
   if (!legacy) {
     wr32(v, O_DXGI, f.dxgi);
     wr32(v, O_DIM, three_d ? DIM_TEXTURE3D : DIM_TEXTURE2D);
-    wr32(v, O_MISC, t.cube ? MISC_TEXTURECUBE : 0);
-    wr32(v, O_ARRAY, t.cube ? d.array_size / 6 : d.array_size);
+    wr32(v, O_MISC, cube ? MISC_TEXTURECUBE : 0);
+    wr32(v, O_ARRAY, cube ? d.array_size / 6 : d.array_size);
     wr32(v, O_MISC2, 0);
   }
-  v.insert(v.end(), t.data.begin(), t.data.end());
+  return Status::Ok();
+}
+
+Status write_dds(const DdsTexture& t, std::vector<uint8_t>* out, const DdsWriteOptions& options) {
+  if (out == nullptr) return err(Code::invalid_argument, "output pointer is null");
+  FormatInfo f;
+  SWZ_TRY(format_by_dxgi(t.desc.format.dxgi, "format", &f));
+  TextureDesc dd = t.desc;
+  dd.format = f;
+  SWZ_TRY(check_desc(dd, t.cube, "width", "height", "depth", "mip_levels", "array_size"));
+  uint64_t total;
+  SWZ_TRY(dds_data_size(dd, &total));
+  if (t.data.size() != total)
+    return err(Code::invalid_argument, "data has " + std::to_string(t.data.size()) + " bytes; every subresource of a " +
+                                           std::to_string(t.desc.width) + "x" + std::to_string(t.desc.height) + " " + f.name +
+                                           " texture tightly packed takes " + std::to_string(total));
+  SWZ_TRY(write_dds_header(t.desc, t.cube, out, options));
+  out->insert(out->end(), t.data.begin(), t.data.end());
   return Status::Ok();
 }
 

@@ -85,7 +85,7 @@ if [ "$(head -c 4 b.raw | od -An -tx1)" = "$(head -c 4 r.raw | od -An -tx1 | awk
 
 # --- D3D12 packed mip tail: packed subresources are opaque --------------------------------
 pm=(--layout std64k --size 600x400 --mips full --array 2 --mip-tail d3d12 --packed-mips 2,8,1)
-expect_ok "swizzle with a packed mip tail" "$SWZ" swizzle -q "${pm[@]}" "$PHOTO" pm.bin
+expect_ok "swizzle with a packed mip tail" "$SWZ" swizzle "${pm[@]}" "$PHOTO" pm.bin
 grep -q "packed mip tail" err.txt && pass "a note names the packed subresources" || failed "no packed note: $(cat err.txt)"
 expect_ok "mip 0 of slice 1 round trips" bash -c "'$SWZ' deswizzle -q ${pm[*]} --subresource 10 pm.bin pm10.png && '$SWZ' compare '$PHOTO' pm10.png"
 expect_err "a packed subresource cannot be read" "packed mip tail" "$SWZ" deswizzle "${pm[@]}" --subresource 3 pm.bin e.png
@@ -116,7 +116,7 @@ expect_err "image size mismatch" "600x400" "$SWZ" swizzle --layout std64k --size
 expect_err "raw without --size" "needs --size" "$SWZ" swizzle --layout std64k 3x5.raw e.bin
 expect_err "raw of the wrong size names both sizes" "has 60 bytes.*needs exactly 72 bytes" "$SWZ" swizzle --layout std64k --format BC1_UNORM --size 10x10 3x5.raw e.bin
 expect_err "short resource" "less than the 65536 bytes" "$SWZ" deswizzle --layout std64k "${rgba[@]}" --size 3x5 3x5.raw e.raw
-expect_err "--mips 0" "at least 1" "$SWZ" swizzle --layout std64k --mips 0 "$PHOTO" e.bin
+expect_ok "--mips 0 is the full chain (texconv)" bash -c "'$SWZ' swizzle -q --layout std64k --mips 0 '$PHOTO' m0.bin && '$SWZ' swizzle -q --layout std64k --mips full '$PHOTO' mf.bin && cmp m0.bin mf.bin && '$SWZ' info --layout std64k -f R8G8B8A8_UNORM --size 600x400 --mips 0 | grep -q '10 mips'"
 expect_err "--mip-tail d3d12 without --packed-mips" "needs --packed-mips" "$SWZ" swizzle --layout std64k --mip-tail d3d12 "$PHOTO" e.bin
 expect_err "--packed-mips that do not add up" "mip_levels" "$SWZ" swizzle --layout std64k --mips full --mip-tail d3d12 --packed-mips 3,8,1 "$PHOTO" e.bin
 expect_err "standard swizzle refuses MSAA" "MSAA" "$SWZ" swizzle --layout std64k --samples 4 "${rgba[@]}" --size 3x5 3x5.raw e.bin

@@ -151,3 +151,26 @@ TEST(LayoutNames, ListingAndSuggestions) {
   EXPECT_EQ(near[0], "intel-tile4");
   EXPECT_TRUE(closest_layout_names("zzzzzzzzzzzzzzzz").empty());
 }
+
+// describe_layout_name answers for every listed name. Known vector: the D3D12
+// 64KB standard swizzle for 32 bpp has xBytesMask 0xAA8F and yMask 0x5570
+// (D3D12 documentation, standard swizzle tables): bits 0-3 X, 4-6 Y, then
+// X4 Y3 X5 Y4 X6 Y5 X7 Y6 X8.
+TEST(LayoutNames, DescribeEveryListedName) {
+  for (const LayoutListing& l : layout_listing()) {
+    std::string text;
+    Status st = describe_layout_name(l.name, l.name == "intel-tilew" ? 1 : 4, &text);
+    EXPECT_TRUE(st.ok()) << l.name << ": " << st.message();
+    EXPECT_FALSE(text.empty()) << l.name;
+  }
+  std::string text;
+  ASSERT_TRUE(describe_layout_name("std64k", 4, &text).ok());
+  EXPECT_NE(text.find("2D: X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5 Y4 X6 Y5 X7 Y6 X8\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("512 bytes (128 elements) x 128 rows"), std::string::npos) << text;
+  ASSERT_TRUE(describe_layout_name("pattern:X0 X1 Y0 Y1", 4, &text).ok());
+  EXPECT_NE(text.find("16-byte block"), std::string::npos) << text;
+  Status st = describe_layout_name("std46k", 4, &text);
+  EXPECT_EQ(st.code(), Code::invalid_argument);
+  EXPECT_NE(st.message().find("did you mean"), std::string::npos) << st.message();
+  EXPECT_EQ(describe_layout_name("std64k", 0, &text).code(), Code::invalid_argument);
+}

@@ -1,0 +1,123 @@
+#include "query.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "common.hpp"
+#include "swz/address.hpp"
+
+namespace swz::cli {
+namespace {
+
+/// Calls `each(text, where)` for every query: the arguments, or the lines of
+/// standard input for "-". `where` names it in messages ("" for one argument).
+template <class F>
+void for_each_query(const std::vector<std::string>& args, const F& each) {
+  if (args.size() == 1 && args[0] == "-") {
+    const bool tty = isatty(STDOUT_FILENO) != 0;
+    std::string line;
+    uint64_t n = 0;
+    while (std::getline(std::cin, line)) {
+      ++n;
+      size_t a = line.find_first_not_of(" \t\r");
+      if (a == std::string::npos || line[a] == '#') continue;
+      size_t b = line.find_last_not_of(" \t\r");
+      each(line.substr(a, b - a + 1), "line " + std::to_string(n) + " of standard input");
+      if (tty) std::fflush(stdout);
+    }
+    if (std::cin.bad()) fail("cannot read standard input");
+    return;
+  }
+  for (const std::string& a : args) {
+    if (a == "-") fail("'-' (read standard input) must be the only argument");
+    each(a, args.size() > 1 ? "argument '" + a + "'" : std::string());
+  }
+}
+
+std::string at(const std::string& where) { return where.empty() ? std::string() : " (" + where + ")"; }
+
+std::vector<uint64_t> numbers(const std::string& text, const std::string& what, const std::string& where) {
+  std::vector<uint64_t> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t j = text.find_first_of(" \t,", i);
+    if (j == std::string::npos) j = text.size();
+    if (j > i) {
+      try {
+        out.push_back(parse_u64(text.substr(i, j - i), what));
+      } catch (const Error& e) {
+        fail(e.what() + at(where));
+      }
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+void run_offset(const CommonOptions& o, uint32_t sub, const std::vector<std::string>& args, bool hex) {
+  Texture t = make_texture(o, parse_size(o.size));
+  const uint64_t base = input_offset(o);
+  if (sub >= t.layout.subresource_count())
+    fail("--subresource " + std::to_string(sub) + ": a " + t.describe() + " texture has " +
+         std::to_string(t.layout.subresource_count()) + " subresource(s)");
+  AddressMap map;
+  check(AddressMap::make(t.layout, sub, &map, args.size() == 1 && args[0] == "-" ? 1u << 20 : args.size()),
+        "subresource " + std::to_string(sub));
+  // The old form "X Y [Z] [S]": plain numbers, one element.
+  bool single = args.size() >= 2 && args.size() <= 4;
+  for (const std::string& a : args) single = single && a.find(',') == std::string::npos && a != "-";
+  std::vector<std::string> queries = args;
+  if (single) {
+    std::string joined;
+    for (const std::string& a : args) joined += (joined.empty() ? "" : " ") + a;
+    queries = {joined};
+  }
+  for_each_query(queries, [&](const std::string& text, const std::string& where) {
+    std::vector<uint64_t> c = numbers(text, "coordinate", where);
+    if (c.size() < 2 || c.size() > 4)
+      fail("'" + text + "'" + at(where) + " is not X,Y[,Z[,SAMPLE]] (element coordinates)");
+    for (uint64_t v : c)
+      if (v > UINT32_MAX) fail("coordinate " + std::to_string(v) + at(where) + " does not fit in 32 bits");
+    uint64_t x = c[0], y = c[1], z = c.size() > 2 ? c[2] : 0, s = c.size() > 3 ? c[3] : 0;
+    uint64_t off = 0;
+    check(map.offset(x, y, z, s, &off), "element (" + std::to_string(x) + ", " + std::to_string(y) + ", " +
+                                            std::to_string(z) + ") sample " + std::to_string(s) + " of subresource " +
+                                            std::to_string(sub) + at(where));
+    off += base;
+    if (hex) std::printf("0x%llx\n", static_cast<unsigned long long>(off));
+    else std::printf("%llu\n", static_cast<unsigned long long>(off));
+  });
+}
+
+void run_locate(const CommonOptions& o, const std::vector<std::string>& args) {
+  Texture t = make_texture(o, parse_size(o.size));
+  const uint64_t base = input_offset(o);
+  Locator loc;
+  check(Locator::make(t.layout, &loc), "locate");
+  for_each_query(args, [&](const std::string& text, const std::string& where) {
+    std::vector<uint64_t> v = numbers(text, "OFFSET", where);
+    if (v.size() != 1) fail("'" + text + "'" + at(where) + " is not one byte offset");
+    uint64_t off = v[0];
+    if (off < base) fail("offset " + text + at(where) + " is before the resource, which starts at --offset " + std::to_string(base));
+    off -= base;
+    if (off >= t.layout.size())
+      fail("offset " + text + at(where) + " is at or past the end of the resource (" + bytes_text(t.layout.size()) +
+           (base ? " from --offset " + std::to_string(base) : std::string()) + ", a " + t.describe() + " texture in layout " +
+           t.layout_arg + ")");
+    Location l;
+    check(loc.locate(off, &l), "offset " + text + at(where));
+    if (l.packed)
+      std::printf("packed subresource=%u\n", l.subresource);
+    else if (l.padding)
+      std::printf("padding subresource=%u\n", l.subresource);
+    else
+      std::printf("subresource=%u x=%u y=%u z=%u sample=%u byte=%u\n", l.subresource, l.x, l.y, l.z, l.sample, l.byte);
+  });
+}
+
+}  // namespace swz::cli
