@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -25,6 +26,7 @@
 #include "backends/simd/geometry.hpp"
 #include "swz/swz.hpp"
 #include "core/plan.hpp"  // internal: the compiled tables
+#include "test_scale.hpp"
 #include "test_util.hpp"
 
 namespace {
@@ -347,7 +349,9 @@ struct TuningScope {
 
 enum class Family { Random, StdLike, LineLike };
 
+// `iterations` is scaled by SWZ_TEST_SCALE (tests/support/test_scale.hpp).
 void run_random_regions(uint64_t seed, int iterations, Family fam) {
+  iterations = swz_test::scaled(iterations);
   std::mt19937_64 rng(seed);
   TuningScope tune;
   int failures = 0;
@@ -391,11 +395,16 @@ TEST(SimdRegion, LineLikePatterns) { run_random_regions(3, 400, Family::LineLike
 TEST(SimdRegion, StandardLikePatternsMore) { run_random_regions(0xbeef, 300, Family::StdLike); }
 
 // Every Highway target this binary carries that the CPU runs (AVX-512, AVX2,
-// SSE4, SSSE3, the scalar fallback on x86), not only the one dispatch picks.
+// SSE4, SSSE3, the scalar fallback on x86; NEON, SVE, SVE2, SVE_256 and
+// SVE2_128 on AArch64, as the CPU and its vector length allow), not only the
+// one dispatch picks. The line below lists them (.ci/arm64.sh checks it).
 #ifdef SWZ_HAVE_HIGHWAY
 TEST(SimdRegion, EveryHighwayTarget) {
   const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
   EXPECT_FALSE(targets.empty());
+  std::string names;
+  for (int64_t t : targets) names += std::string(names.empty() ? "" : " ") + hwy::TargetName(t);
+  std::printf("Highway targets run: %s (dispatch picks %s)\n", names.c_str(), swz::detail::highway_target_name());
   for (int64_t t : targets) {
     hwy::SetSupportedTargetsForTest(t);
     SCOPED_TRACE(hwy::TargetName(t));
@@ -416,7 +425,7 @@ TEST(SimdRegion, Std64kWholeSurfaces) {
   for (unsigned k = 0; k < 5; ++k)
     for (bool is3d : {false, true}) {
       const swz::Pattern p = parse(is3d ? std64k3d_text(k) : std64k_text(k));
-      for (int it = 0; it < 12; ++it) {
+      for (int it = 0; it < swz_test::scaled(12); ++it) {
         Surface s;
         std::string why;
         if (!make_region(rng, p, 1u << k, &s, &why)) continue;
@@ -542,7 +551,7 @@ TEST(SimdApi, Std64kFormatsAndBoxes) {
   const char* formats[] = {"R8_UNORM", "R8G8_UNORM", "R8G8B8A8_UNORM", "R16G16B16A16_FLOAT", "R32G32B32A32_FLOAT",
                            "BC1_UNORM", "BC7_UNORM"};
   for (const char* fname : formats) {
-    for (int it = 0; it < 6 && failures < 5; ++it) {
+    for (int it = 0; it < swz_test::scaled(6) && failures < 5; ++it) {
       swz::TextureDesc desc;
       ASSERT_TRUE(swz::find_format(fname, &desc.format).ok()) << fname;
       const bool is3d = it % 3 == 2 && !desc.format.block_compressed();
@@ -567,14 +576,14 @@ TEST(SimdApi, Std64kFormatsAndBoxes) {
       }
     }
   }
-  EXPECT_GT(g_api_cases, 100);
+  EXPECT_GT(g_api_cases, swz_test::scaled(100));
 }
 
 TEST(SimdApi, RandomPatternLayouts) {
   std::mt19937_64 rng(12);
   int failures = 0;
   g_api_cases = 0;
-  for (int it = 0; it < 150 && failures < 5; ++it) {
+  for (int it = 0; it < swz_test::scaled(150) && failures < 5; ++it) {
     const unsigned k = static_cast<unsigned>(rng() % 5);
     swz::Pattern p;
     bool is3d = false;
@@ -611,7 +620,7 @@ TEST(SimdApi, RandomPatternLayouts) {
       api_compare(rng, layout, sub, &b, &failures, what + " box");
     }
   }
-  EXPECT_GT(g_api_cases, 60);
+  EXPECT_GT(g_api_cases, swz_test::scaled(60));
 }
 
 // Hardware layout families through the public API on user buffers: both
@@ -695,7 +704,7 @@ TEST(SimdApi, HardwareFamiliesOnUserBuffers) {
   const char* formats[] = {"R8_UNORM", "R8G8B8A8_UNORM", "BC7_UNORM", "R32G32B32A32_FLOAT"};
   for (const char* name : layouts)
     for (const char* fname : formats)
-      for (int it = 0; it < 3 && failures < 5; ++it) {
+      for (int it = 0; it < swz_test::scaled(3) && failures < 5; ++it) {
         tune.randomize(rng);
         swz::TextureDesc desc;
         ASSERT_TRUE(swz::find_format(fname, &desc.format).ok());
@@ -714,8 +723,23 @@ TEST(SimdApi, HardwareFamiliesOnUserBuffers) {
           api_compare_user(rng, layout, nullptr, &failures, what);
         }
       }
-  EXPECT_GT(g_api_cases, 100);
+  EXPECT_GT(g_api_cases, 100 * swz_test::scaled(3) / 3);
 }
+
+#ifdef SWZ_HAVE_XSIMD
+// The xsimd kernel is built for the machine's vector unit, not a scalar
+// emulation: NEON on AArch64 (on x86-64 whatever the compiler flags allow,
+// SSE2 at least).
+TEST(SimdApi, XsimdArchitecture) {
+  const std::string arch = swz::detail::xsimd_arch_name();
+  std::printf("xsimd architecture: %s\n", arch.c_str());
+#if defined(__aarch64__)
+  EXPECT_NE(arch.find("neon"), std::string::npos) << arch;  // xsimd 8.1: "arm64+neon"
+#else
+  EXPECT_NE(arch, "<none>");
+#endif
+}
+#endif
 
 TEST(SimdApi, BackendNames) {
   EXPECT_STREQ(swz::backend_name(swz::Backend::Highway), "highway");

@@ -8,6 +8,7 @@
 
 #include "swz/swz.hpp"
 #include "core/plan.hpp"  // internal: the compiled tables
+#include "test_scale.hpp"
 #include "test_util.hpp"
 
 using namespace swz;
@@ -47,7 +48,7 @@ void reference_write(const Layout& L, uint32_t sub, const Box& b, const uint8_t*
 TEST(CopyProperty, RandomPatternsMatchReference) {
   std::mt19937_64 rng(20261130);
   int ran = 0, refused = 0;
-  for (int it = 0; it < 1500; ++it) {
+  for (int it = 0; it < swz_test::scaled(1500); ++it) {
     swz_test::RandomPatternOptions o;
     o.element_log2 = static_cast<unsigned>(rng() % 5);
     o.max_block_bits = o.element_log2 + 2 + static_cast<unsigned>(rng() % 9);
@@ -111,13 +112,13 @@ TEST(CopyProperty, RandomPatternsMatchReference) {
     for (uint64_t i = lin_size; i < back.size(); ++i) ASSERT_EQ(back[i], kGuard);
     ++ran;
   }
-  EXPECT_GT(ran, 1000);
+  EXPECT_GT(ran, swz_test::scaled(1000));
   std::printf("ran %d cases, %d refused because postamble terms make blocks collide\n", ran, refused);
 }
 
 TEST(CopyProperty, ValidPatternsAreBijectionsAndLocateInvertsOffset) {
   std::mt19937_64 rng(77);
-  for (int it = 0; it < 300; ++it) {
+  for (int it = 0; it < swz_test::scaled(300); ++it) {
     swz_test::RandomPatternOptions o;
     o.element_log2 = static_cast<unsigned>(rng() % 5);
     o.max_block_bits = o.element_log2 + 1 + static_cast<unsigned>(rng() % 8);

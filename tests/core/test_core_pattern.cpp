@@ -4,6 +4,7 @@
 #include <random>
 
 #include "swz/swz.hpp"
+#include "test_scale.hpp"
 #include "test_util.hpp"
 
 using namespace swz;
@@ -57,7 +58,7 @@ TEST(PatternText, RejectsMalformed) {
 
 TEST(PatternForms, RandomRoundTripsAreExact) {
   std::mt19937_64 rng(1234);
-  for (int it = 0; it < 3000; ++it) {
+  for (int it = 0; it < swz_test::scaled(3000); ++it) {
     swz_test::RandomPatternOptions o;
     o.element_log2 = static_cast<unsigned>(rng() % 5);
     o.max_block_bits = 4 + static_cast<unsigned>(rng() % 28);
@@ -80,7 +81,7 @@ TEST(PatternForms, RandomRoundTripsAreExact) {
 TEST(PatternForms, ArbitraryDdiBytesRoundTripExactly) {
   // Any 232 bytes (invalid entries with payload, unknown flags) survive.
   std::mt19937_64 rng(99);
-  for (int it = 0; it < 500; ++it) {
+  for (int it = 0; it < swz_test::scaled(500); ++it) {
     std::vector<uint8_t> b(kDdiBytes0022);
     for (auto& x : b) x = static_cast<uint8_t>(rng());
     Pattern p;

@@ -10,6 +10,7 @@
 
 #include "backends/simd/stream_load.hpp"
 #include "swz/swz.hpp"
+#include "test_scale.hpp"
 
 namespace {
 using namespace swz;
@@ -33,7 +34,7 @@ TEST(StreamLoad, WriteCombinedReadEqualsPlainRead) {
   std::mt19937 g(11);
   const char* formats[] = {"R8_UNORM", "R8G8B8A8_UNORM", "R32G32B32A32_FLOAT", "BC1_UNORM"};
   const LayoutKind kinds[] = {LayoutKind::Std64K, LayoutKind::Std4K, LayoutKind::RowMajor};
-  for (int it = 0; it < 60; ++it) {
+  for (int it = 0; it < swz_test::scaled(60); ++it) {
     TextureDesc d;
     ASSERT_TRUE(find_format(formats[g() % 4], &d.format).ok());
     d.width = 1 + g() % 700;

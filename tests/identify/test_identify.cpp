@@ -28,6 +28,7 @@
 #include "swz/copy.hpp"
 #include "swz/identify.hpp"
 #include "swz/layout_names.hpp"
+#include "test_scale.hpp"
 #include "test_util.hpp"
 
 using namespace swz;
@@ -161,11 +162,12 @@ TEST(Identify, PhotosAreLoaded) {
 TEST(IdentifyAccuracy, SubsetRanksTheTruthFirst) {
   std::map<std::string, Tally> tally;
   double secs = 0;
-  run_accuracy(128, 128, 4, 200, 100, &tally, &secs, 2);
-  run_accuracy(157, 93, 4, 31, 207, &tally, &secs, 2);
-  run_accuracy(97, 61, 16, 400, 300, &tally, &secs, 5);
+  using swz_test::scaled_stride;  // SWZ_TEST_SCALE < 1: fewer candidates
+  run_accuracy(128, 128, 4, 200, 100, &tally, &secs, scaled_stride(2));
+  run_accuracy(157, 93, 4, 31, 207, &tally, &secs, scaled_stride(2));
+  run_accuracy(97, 61, 16, 400, 300, &tally, &secs, scaled_stride(5));
   g_photo = &chelsea();
-  run_accuracy(120, 90, 4, 160, 100, &tally, &secs, 4);
+  run_accuracy(120, 90, 4, 160, 100, &tally, &secs, scaled_stride(4));
   g_photo = nullptr;
   int cases, first;
   report(tally, &cases, &first);
@@ -248,11 +250,14 @@ void expect_inferred(const Layout& truth, const std::string& what) {
 TEST(Infer, EveryBuiltinLayout) {
   const uint32_t sizes[][3] = {{64, 64, 4}, {100, 37, 8}, {96, 40, 16}, {300, 75, 4}};
   int n = 0;
+  const size_t step = swz_test::scaled_stride(1);  // SWZ_TEST_SCALE < 1: every step-th candidate
+  size_t index = 0;
   for (auto& sz : sizes) {
     const uint32_t eb = sz[2];
     {
       const FormatInfo f = fmt(probe_format(eb));
       for (const ident::CandidateName& c : ident::candidate_names(f, sz[0], sz[1])) {
+        if (index++ % step != 0) continue;
         Layout truth;
         if (!ident::make_candidate(c, f, sz[0], sz[1], &truth).ok()) continue;
         expect_inferred(truth, c.name + " pitch " + std::to_string(c.row_pitch_B) + " " + std::to_string(sz[0]) + "x" + std::to_string(sz[1]) + "x" +
@@ -261,7 +266,7 @@ TEST(Infer, EveryBuiltinLayout) {
       }
     }
   }
-  EXPECT_GT(n, 200);
+  EXPECT_GT(n, 200 / static_cast<int>(step));
 }
 
 TEST(Infer, BuiltinNameIsPreferred) {
@@ -284,7 +289,7 @@ TEST(Infer, BuiltinNameIsPreferred) {
 TEST(Infer, RandomPatternsWithChainsPostambleAndImmediate) {
   std::mt19937_64 rng(1616);
   int solved = 0, tried = 0;
-  for (int it = 0; it < 200; ++it) {
+  for (int it = 0; it < swz_test::scaled(200); ++it) {
     RandomPatternOptions o;
     o.element_log2 = 2 + static_cast<unsigned>(rng() % 3);
     o.max_block_bits = 16;
@@ -313,7 +318,7 @@ TEST(Infer, RandomPatternsWithChainsPostambleAndImmediate) {
     EXPECT_TRUE(same_offsets(r.made, truth)) << to_text(pat) << " -> " << r.layout;
     ++solved;
   }
-  EXPECT_GT(tried, 100);
+  EXPECT_GT(tried, swz_test::scaled(100));
   EXPECT_EQ(solved, tried);
 }
 

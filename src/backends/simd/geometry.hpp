@@ -213,4 +213,6 @@ inline void copy_piece(const Region& r, const Geo& g, RowPart rp, uint8_t* lin_r
 namespace swz::detail {
 /// Name of the Highway target the dispatcher picks on this machine ("AVX3", "AVX2", ...).
 const char* highway_target_name();
+/// Name of the architecture the xsimd kernel was compiled for ("sse2", "neon64", ...).
+const char* xsimd_arch_name();
 }  // namespace swz::detail

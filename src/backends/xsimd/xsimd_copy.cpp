@@ -99,4 +99,6 @@ void xsimd_copy(const Region& r, Direction dir) {
 #endif
 }
 
+const char* xsimd_arch_name() { return simd::xs::Batch::arch_type::name(); }
+
 }  // namespace swz::detail
