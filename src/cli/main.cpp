@@ -584,8 +584,6 @@ int main(int argc, char** argv) {
   RetileArgs rta;
   CLI::App* rt_cmd = add_retile_command(app, &rta);
 
-  auto* cm = app.add_subcommand("compare", "Compare two images as RGBA8 pixels (exit 1 when they differ)");
-
   auto* cm = app.add_subcommand("compare", "Compare two images as RGBA8 pixels (exit 0 identical, 1 different, 2 trouble)");
   cm->add_option("A", cmp_a, "First image")->required();
   cm->add_option("B", cmp_b, "Second image")->required();
@@ -630,7 +628,7 @@ int main(int argc, char** argv) {
   for (CLI::App* c : {sw, de, of, lo, in_cmd, pl})
     if (c->parsed()) bind_common_options(c, &o);
   try {
-    if (*rt_cmd) g_out_is_stdout = same_as_stdout(rta.out);
+    if (*rt_cmd) output_mode().summary_to_stderr = same_as_stdout(rta.out);
     if ((*sw || *de) && out_dir.empty()) {
       if (files.size() != 2)
         fail(std::string(*sw ? "swizzle" : "deswizzle") + " takes IN OUT (got " + std::to_string(files.size()) +
