@@ -347,6 +347,7 @@ struct Locator::Impl {
   uint64_t size_B = 0;
   std::vector<detail::SubDecoder> subs;                        ///< by subresource index
   std::vector<uint32_t> by_start;                              ///< indices sorted by (start, index)
+  std::vector<uint64_t> sorted_start;                          ///< subs[by_start[j]].start_B, for the search
   std::vector<uint64_t> max_end;                               ///< max end over by_start[0..j]
   bool disjoint = true;                                        ///< no two subresources share a byte
   std::vector<std::vector<std::array<uint32_t, 4>>> tables;   ///< one per distinct plan
@@ -402,6 +403,8 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L, const std::v
   std::stable_sort(impl->by_start.begin(), impl->by_start.end(),
                    [&](uint32_t a, uint32_t b) { return impl->subs[a].start_B < impl->subs[b].start_B; });
   impl->max_end.resize(n);
+  impl->sorted_start.resize(n);
+  for (uint32_t j = 0; j < n; ++j) impl->sorted_start[j] = impl->subs[impl->by_start[j]].start_B;
   uint64_t m = 0;
   for (uint32_t j = 0; j < n; ++j) {
     const detail::SubDecoder& d = impl->subs[impl->by_start[j]];
@@ -422,9 +425,8 @@ namespace {
 // is reported against the last subresource starting at or before it.
 const detail::SubDecoder* locate_in(const Locator::Impl& m, uint64_t offset, Location* out) {
   // Subresources starting at or before the offset: by_start[0..hi).
-  const auto first_after = std::upper_bound(m.by_start.begin(), m.by_start.end(), offset,
-                                            [&](uint64_t o, uint32_t i) { return o < m.subs[i].start_B; });
-  const size_t hi = static_cast<size_t>(first_after - m.by_start.begin());
+  const size_t hi = static_cast<size_t>(std::upper_bound(m.sorted_start.begin(), m.sorted_start.end(), offset) -
+                                        m.sorted_start.begin());
   Location pad;
   pad.padding = true;
   *out = pad;
