@@ -17,17 +17,12 @@
 #include "test_util.hpp"
 
 using namespace swz;
+using swz_test::named;
 using swz_test::tex2d;
 using swz_test::tex3d;
 
 namespace {
 
-Layout named(const std::string& spec, const TextureDesc& d) {
-  Layout L;
-  Status st = make_named_layout(spec, d, &L);
-  EXPECT_TRUE(st.ok()) << spec << ": " << st.message();
-  return L;
-}
 
 // freedreno's pitch (bytes between rows of texels or blocks) of a level: swz
 // keeps bytes between rows of tiles, so divide by the tile's rows.

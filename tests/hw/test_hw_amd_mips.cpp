@@ -16,16 +16,11 @@
 #include "test_util.hpp"
 
 using namespace swz;
+using swz_test::named;
 using swz_test::tex2d;
 
 namespace {
 
-Layout named(const std::string& spec, const TextureDesc& d) {
-  Layout L;
-  Status st = make_named_layout(spec, d, &L);
-  EXPECT_TRUE(st.ok()) << spec << ": " << st.message();
-  return L;
-}
 
 }  // namespace
 

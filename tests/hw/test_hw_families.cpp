@@ -15,9 +15,11 @@
 #include "swz/vendor.hpp"
 
 #include "test_scale.hpp"
+#include "hw_whole.hpp"
 #include "test_util.hpp"
 
 using namespace swz;
+using swz_test::named;
 
 namespace {
 
@@ -28,12 +30,6 @@ const char* format_for(uint32_t eb) {
   return eb == 1 ? "R8_UNORM" : eb == 2 ? "R8G8_UNORM" : eb == 4 ? "R8G8B8A8_UNORM" : eb == 8 ? "R16G16B16A16_UNORM" : "R32G32B32A32_FLOAT";
 }
 
-Layout named(const std::string& spec, const TextureDesc& d) {
-  Layout L;
-  Status st = make_named_layout(spec, d, &L);
-  EXPECT_TRUE(st.ok()) << spec << ": " << st.message();
-  return L;
-}
 
 using AddrFn = std::function<uint64_t(uint32_t x, uint32_t y, uint32_t z)>;
 

@@ -14,17 +14,12 @@
 #include "test_util.hpp"
 
 using namespace swz;
+using swz_test::named;
 using swz_test::tex2d;
 using swz_test::tex3d;
 
 namespace {
 
-Layout named(const std::string& spec, const TextureDesc& d) {
-  Layout L;
-  Status st = make_named_layout(spec, d, &L);
-  EXPECT_TRUE(st.ok()) << spec << ": " << st.message();
-  return L;
-}
 
 // pan_tiling.c: inside a t x t tile, index bit 2i = x_i ^ y_i, bit 2i+1 = y_i;
 // tiles row-major over the padded width.

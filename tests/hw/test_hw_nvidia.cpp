@@ -15,9 +15,11 @@
 #include "swz/swz.hpp"
 #include "swz/vendor.hpp"
 
+#include "hw_whole.hpp"
 #include "test_util.hpp"
 
 using namespace swz;
+using swz_test::named;
 
 namespace {
 
@@ -53,12 +55,6 @@ uint64_t block_linear(uint64_t x, uint64_t y, uint64_t z, uint64_t width_bytes, 
          gob(x % 64, y % 8);
 }
 
-Layout named(const std::string& spec, const TextureDesc& d) {
-  Layout L;
-  Status st = make_named_layout(spec, d, &L);
-  EXPECT_TRUE(st.ok()) << spec << ": " << st.message();
-  return L;
-}
 
 // Every element of subresource `sub` against the formula (level dims given).
 void expect_formula(const Layout& L, uint32_t sub, uint64_t bh, uint64_t bd, GobFn gob, uint64_t base = 0) {

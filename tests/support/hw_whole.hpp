@@ -13,6 +13,15 @@
 
 namespace swz_test {
 
+/// A hardware-family layout by name (make_named_layout); a failure is a test
+/// failure naming the spec, and the empty layout comes back.
+inline swz::Layout named(const std::string& spec, const swz::TextureDesc& d) {
+  swz::Layout L;
+  const swz::Status st = swz::make_named_layout(spec, d, &L);
+  EXPECT_TRUE(st.ok()) << spec << ": " << st.message();
+  return L;
+}
+
 /// Every element's bytes (element_offset .. + element_bytes) of every
 /// subresource, claimed in a bitmap of the resource: fails on the first byte
 /// claimed twice or outside the resource, naming both owners.
