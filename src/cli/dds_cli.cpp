@@ -147,16 +147,8 @@ std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, cons
   copier.check(layout, "a " + t.describe() + " texture");
   InputBytes resource = read_input(in, input_offset(o), layout.size(), o.allow_short);
   verbose_phase("read");
-  const uint64_t missing = layout.size() - resource.size;
-  if (missing && !o.allow_short)
-    fail(input_name(in) + " has " + bytes_text(resource.size) +
-         (o.offset.empty() ? std::string() : " after --offset " + o.offset) + ", less than the " +
-         bytes_text(layout.size()) + " that a " + t.describe() + " texture spans in layout " + t.layout_arg +
-         " (--allow-short decodes a truncated dump)");
-  if (missing)
-    warn(input_name(in) + " is " + bytes_text(missing) + " short of the " + bytes_text(layout.size()) +
-         " the layout spans (--allow-short): elements past its end come out as zeros; missing bytes: " +
-         std::to_string(missing));
+  const uint64_t missing = check_input_size(in, resource.size, layout.size(), o.allow_short, o.offset,
+                                            "a " + t.describe() + " texture spans in layout " + t.layout_arg);
 
   // The DDS file is built in place: its header, then the texels read
   // straight into the mapped output (else a buffer written out afterwards);

@@ -13,6 +13,7 @@
 
 #include "common.hpp"
 #include "file_io.hpp"
+#include "output.hpp"
 #include "progress.hpp"
 
 namespace swz::cli {
@@ -164,6 +165,18 @@ InputKind sniff_input(const uint8_t* data, uint64_t size) {
   if (starts("DDS ", 4)) return InputKind::Dds;
   if (starts("\x89PNG\r\n\x1a\n", 8) || starts("\xFF\xD8\xFF", 3) || starts("BM", 2)) return InputKind::Image;
   return InputKind::Raw;
+}
+
+uint64_t check_input_size(const std::string& path, uint64_t have_B, uint64_t need_B, bool allow_short,
+                          const std::string& offset_text, const std::string& what) {
+  const uint64_t missing = need_B > have_B ? need_B - have_B : 0;
+  if (missing && !allow_short)
+    fail(input_name(path) + " has " + bytes_text(have_B) + (offset_text.empty() ? std::string() : " after --offset " + offset_text) +
+         ", less than the " + bytes_text(need_B) + " that " + what + " (--allow-short decodes a truncated dump)");
+  if (missing)
+    warn(input_name(path) + " is " + bytes_text(missing) + " short of the " + bytes_text(need_B) +
+         " the layout spans (--allow-short): elements past its end come out as zeros; missing bytes: " + std::to_string(missing));
+  return missing;
 }
 
 }  // namespace swz::cli

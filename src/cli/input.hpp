@@ -45,4 +45,12 @@ inline bool is_stdin(const std::string& path) { return path == "-"; }
 /// "'PATH'" or "standard input" for messages.
 std::string input_name(const std::string& path);
 
+/// The resource IN holds `have_B` of the `need_B` bytes that `what` ("a
+/// 64x64 R8 texture spans in layout std64k") needs. Short and not
+/// `allow_short`: throws Error naming both sizes (and `offset_text`, the
+/// --offset given, when not empty). Short with `allow_short`: warns, naming
+/// the missing bytes. Returns the missing bytes.
+uint64_t check_input_size(const std::string& path, uint64_t have_B, uint64_t need_B, bool allow_short,
+                          const std::string& offset_text, const std::string& what);
+
 }  // namespace swz::cli

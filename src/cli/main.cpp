@@ -226,16 +226,8 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
   // is not counted).
   Progress progress("deswizzle", layout.size() + total + (png ? 0 : total), !output_mode().quiet && !output_mode().batch);
   InputBytes resource = read_input(in, input_offset(o), layout.size(), o.allow_short, &progress);
-  const uint64_t missing = layout.size() - resource.size;
-  if (missing && !o.allow_short)
-    fail(input_name(in) + " has " + bytes_text(resource.size) +
-         (o.offset.empty() ? std::string() : " after --offset " + o.offset) + ", less than the " +
-         bytes_text(layout.size()) + " that a " + t.describe() + " texture spans in layout " + t.layout_arg +
-         " (--allow-short decodes a truncated dump)");
-  if (missing)
-    warn(input_name(in) + " is " + bytes_text(missing) + " short of the " + bytes_text(layout.size()) +
-         " the layout spans (--allow-short): elements past its end come out as zeros; missing bytes: " +
-         std::to_string(missing));
+  const uint64_t missing = check_input_size(in, resource.size, layout.size(), o.allow_short, o.offset,
+                                            "a " + t.describe() + " texture spans in layout " + t.layout_arg);
   if (missing) progress.add(missing);
   verbose_phase("read");
   if ((have_sub || png) && layout.sub(sub).packed)
