@@ -110,9 +110,14 @@ simd_check "$CPU_SVE" SVE2 SVE NEON
 
 # cli_identify is left out: it scans every layout family with the identify
 # code that the IdentifyAccuracy and Infer tests of swz_tests run here already,
-# and takes minutes under qemu.
-step "ctest, QEMU_CPU=$CPU_NEON: every test but swz_test_simd and cli_identify"
-QEMU_CPU=$CPU_NEON ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure -E '^(swz_test_simd|cli_identify)$'
+# and takes minutes under qemu. The command scripts that came with the CLI and
+# hardware-layout work of the same day (dumps, commands, batches, hw, retile)
+# have not been timed under qemu yet and are left out too; their library code
+# runs here through swz_tests, and cli_cross_compare checks the arm64 command's
+# bytes.
+step "ctest, QEMU_CPU=$CPU_NEON: every test but swz_test_simd, cli_identify and the newest command scripts"
+QEMU_CPU=$CPU_NEON ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure \
+  -E '^(swz_test_simd|cli_identify|cli_dumps|cli_commands|cli_batch|cli_hw|cli_retile)$'
 # The command's end-to-end scripts ran once above; the CPU matters to the kernels.
 step "ctest, QEMU_CPU=$CPU_SVE: every test but swz_test_simd and the command's scripts"
 QEMU_CPU=$CPU_SVE ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure -E '^(swz_test_simd|cli_.*)$'
