@@ -99,7 +99,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Pattern& pat = L.patterns()[S.pattern_slot];
   AddressParams a;
   a.row_pitch = S.row_pitch;
-  a.depth_pitch = S.depth_pitch;
+  a.depth_pitch_B = S.depth_pitch_B;
+  a.stack_rows = S.stack_rows;
   for (int i = 0; i < 3; ++i) a.pre_swizzle[i] = S.pre_swizzle[i];
   const uint64_t eb = S.element_bytes, rows = fp.height / bh, slice = fp.row_pitch_B * rows;
   std::vector<uint8_t> want_b = b0, want_r = r0;

@@ -24,7 +24,8 @@ uint32_t pick_coord(FuzzedDataProvider& f, uint32_t extent, uint32_t align) {
 AddressParams params(const SubresourceLayout& s) {
   AddressParams a;
   a.row_pitch = s.row_pitch;
-  a.depth_pitch = s.depth_pitch;
+  a.depth_pitch_B = s.depth_pitch_B;
+  a.stack_rows = s.stack_rows;
   for (int i = 0; i < 3; ++i) a.pre_swizzle[i] = s.pre_swizzle[i];
   return a;
 }

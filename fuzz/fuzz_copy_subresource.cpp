@@ -141,7 +141,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  o.write_combined);
     if (valid_sub)
       std::fprintf(stderr, "  pattern %s, row pitch %llu, depth pitch %llu, pre (%llu,%llu,%llu)\n", to_text(L.patterns()[s.pattern_slot]).c_str(),
-                   static_cast<unsigned long long>(s.row_pitch), static_cast<unsigned long long>(s.depth_pitch),
+                   static_cast<unsigned long long>(s.row_pitch), static_cast<unsigned long long>(s.stack_depth ? s.stack_rows : s.depth_pitch_B),
                    static_cast<unsigned long long>(s.pre_swizzle[0]), static_cast<unsigned long long>(s.pre_swizzle[1]),
                    static_cast<unsigned long long>(s.pre_swizzle[2]));
   }
@@ -168,7 +168,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Pattern& pat = L.patterns()[s.pattern_slot];
   AddressParams ap;
   ap.row_pitch = s.row_pitch;
-  ap.depth_pitch = s.depth_pitch;
+  ap.depth_pitch_B = s.depth_pitch_B;
+  ap.stack_rows = s.stack_rows;
   for (int i = 0; i < 3; ++i) ap.pre_swizzle[i] = s.pre_swizzle[i];
   std::vector<uint8_t> sim_res = res0, sim_lin = lin0;
   std::vector<uint8_t> seen(res_size, 0);

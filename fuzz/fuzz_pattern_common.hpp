@@ -87,7 +87,8 @@ inline void check_pattern_use(const swz::Pattern& p, uint32_t seed) {
     const SubresourceLayout& s = L.sub(0);
     AddressParams a;
     a.row_pitch = s.row_pitch;
-    a.depth_pitch = s.depth_pitch;
+    a.depth_pitch_B = s.depth_pitch_B;
+    a.stack_rows = s.stack_rows;
     uint32_t x = seed;
     for (int i = 0; i < 16; ++i) {
       x ^= x << 13, x ^= x >> 17, x ^= x << 5;

@@ -13,8 +13,10 @@ namespace swz {
 /// Pitches and offsets for one surface, as GetResourceLayout reports them.
 struct AddressParams {
   uint64_t row_pitch = 0;    ///< bytes between rows of blocks
-  uint64_t depth_pitch = 0;  ///< bytes between slices of blocks; ROWS with STACK_DEPTH_SLICES
-  uint64_t pre_swizzle[3] = {0, 0, 0};  ///< X bytes, Y, Z added first (docs/ARCHITECTURE.md rule 5)
+  uint64_t depth_pitch_B = 0;  ///< bytes between slices of blocks; ignored with STACK_DEPTH_SLICES
+  uint64_t stack_rows = 0;     ///< STACK_DEPTH_SLICES patterns only: rows between stacked depth slices
+  /// Added first (docs/ARCHITECTURE.md rule 5): [0] X in bytes, [1] Y in rows, [2] Z in slices.
+  uint64_t pre_swizzle[3] = {0, 0, 0};
 };
 
 /// The oracle: the spec's SimpleSwizzle (the D3D12 parameterized-swizzle specification) with docs/ARCHITECTURE.md §2's

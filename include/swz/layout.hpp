@@ -77,9 +77,12 @@ struct SubresourceLayout {
   uint64_t offset = 0;        ///< from the start of the resource
   uint64_t size = 0;          ///< bytes this subresource spans (whole blocks)
   uint64_t row_pitch = 0;     ///< bytes between rows of blocks
-  uint64_t depth_pitch = 0;   ///< bytes between slices of blocks; ROWS when stack_depth
-  bool stack_depth = false;
-  uint64_t pre_swizzle[3] = {0, 0, 0};  ///< X bytes, Y rows, Z slices (rule 5)
+  uint64_t depth_pitch_B = 0; ///< bytes between slices of blocks; 0 when stack_depth
+  uint64_t stack_rows = 0;    ///< rows between stacked depth slices; 0 unless stack_depth
+  bool stack_depth = false;   ///< the pattern stacks depth slices in rows (then stack_rows != 0)
+  /// Added before swizzling (docs/ARCHITECTURE.md rule 5), one unit each:
+  /// [0] X in bytes, [1] Y in rows (elements), [2] Z in slices.
+  uint64_t pre_swizzle[3] = {0, 0, 0};
   int pattern_slot = 0;       ///< index into Layout::patterns()
 };
 

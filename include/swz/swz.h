@@ -137,7 +137,8 @@ typedef struct swz_subresource_info {
   uint64_t offset_B;       /**< from the start of the resource */
   uint64_t size_B;         /**< bytes the subresource spans in the resource */
   uint64_t row_pitch_B;    /**< bytes between rows of blocks in the resource */
-  uint64_t depth_pitch;    /**< bytes between slices of blocks; ROWS when stack_depth */
+  uint64_t depth_pitch_B;  /**< bytes between slices of blocks; 0 when stack_depth */
+  uint64_t stack_rows;     /**< rows between stacked depth slices; 0 unless stack_depth */
   uint64_t linear_size_B;  /**< bytes of the subresource tightly packed (rows of width_el * element_bytes) */
   uint64_t surface_linear_offset_B; /**< its offset in the tightly packed whole-surface linear side */
   uint32_t mip, array_slice, plane;
@@ -145,7 +146,7 @@ typedef struct swz_subresource_info {
   uint32_t width_el, height_el;  /**< elements (4x4 blocks for BC) */
   uint32_t element_bytes;
   uint32_t packed;         /**< 1: in an adapter-specific packed mip tail; copies refuse it */
-  uint32_t stack_depth;    /**< 1: depth slices stacked in rows (depth_pitch in rows) */
+  uint32_t stack_depth;    /**< 1: depth slices stacked in rows (stack_rows != 0) */
 } swz_subresource_info;
 
 /** Errors: SWZ_OUT_OF_RANGE when subresource >= subresource_count. */

@@ -129,7 +129,7 @@ py::array offsets(const Layout& L, py::handle subresource, py::handle x, py::han
 /// Offsets of a bare pattern for one element size (swz.order_image): x in
 /// BYTES, no range checks beyond non-negative coordinates.
 py::array pattern_offsets(const Pattern& p, uint32_t element_bytes, py::handle x, py::handle y, py::handle z, py::handle s,
-                          uint64_t row_pitch, uint64_t depth_pitch) {
+                          uint64_t row_pitch_B, uint64_t depth_pitch_B) {
   std::shared_ptr<const Plan> plan;
   check(Plan::compile(p, element_bytes, &plan));
   auto in = int64_inputs<4>({x, y, z, s});
@@ -145,7 +145,7 @@ py::array pattern_offsets(const Pattern& p, uint32_t element_bytes, py::handle x
         return false;
       }
       o[i] = plan->offset(static_cast<uint64_t>(v[0]), static_cast<uint64_t>(v[1]), static_cast<uint64_t>(v[2]),
-                          static_cast<uint64_t>(v[3]), row_pitch, depth_pitch);
+                          static_cast<uint64_t>(v[3]), row_pitch_B, depth_pitch_B);
       return true;
     });
   }
@@ -194,24 +194,26 @@ void register_addressing(py::module_& m) {
         "Core of swz.offsets: int64 arrays already broadcast to one shape. method 0 = automatic, 1 = per-axis tables, "
         "2 = the plan's byte tables (for tests).");
   m.def("_pattern_offsets", &pattern_offsets, py::arg("pattern"), py::arg("element_bytes"), py::arg("x_bytes"), py::arg("y"),
-        py::arg("z"), py::arg("sample"), py::arg("row_pitch") = 0, py::arg("depth_pitch") = 0,
-        "Plan offsets of a bare pattern (x in BYTES) over int64 arrays already broadcast to one shape.");
+        py::arg("z"), py::arg("sample"), py::arg("row_pitch") = 0, py::arg("depth_pitch_B") = 0,
+        "Plan offsets of a bare pattern (x in BYTES; pitches in bytes, no depth stacking) over int64 arrays already broadcast to one shape.");
   m.def("_locate_into", &locate_into, py::arg("layout"), py::arg("offsets"), py::arg("out"),
         "Core of swz.locate: fills a LOCATION_DTYPE record buffer.");
   m.def(
       "reference_offset",
-      [](const Pattern& p, uint64_t x_bytes, uint64_t y, uint64_t z, uint64_t sample, uint64_t row_pitch, uint64_t depth_pitch,
-         std::array<uint64_t, 3> pre) {
+      [](const Pattern& p, uint64_t x_bytes, uint64_t y, uint64_t z, uint64_t sample, uint64_t row_pitch, uint64_t depth_pitch_B,
+         std::array<uint64_t, 3> pre, uint64_t stack_rows) {
         AddressParams a;
         a.row_pitch = row_pitch;
-        a.depth_pitch = depth_pitch;
+        a.depth_pitch_B = depth_pitch_B;
+        a.stack_rows = stack_rows;
         for (int i = 0; i < 3; ++i) a.pre_swizzle[i] = pre[static_cast<size_t>(i)];
         return reference_offset(p, x_bytes, y, z, sample, a);
       },
       py::arg("pattern"), py::arg("x_bytes"), py::arg("y"), py::arg("z"), py::arg("sample"), py::arg("row_pitch"),
-      py::arg("depth_pitch"), py::arg("pre_swizzle") = std::array<uint64_t, 3>{0, 0, 0},
+      py::arg("depth_pitch_B"), py::arg("pre_swizzle") = std::array<uint64_t, 3>{0, 0, 0}, py::arg("stack_rows") = 0,
       "The C++ oracle (the spec's SimpleSwizzle per bit, docs/ARCHITECTURE.md §2): byte offset of byte x_bytes of row y, slice z, sample. "
-      "depth_pitch counts rows for STACK_DEPTH_SLICES patterns. For tests.");
+      "depth_pitch_B: bytes between slices of blocks (ignored by STACK_DEPTH_SLICES patterns); stack_rows: rows "
+      "between stacked depth slices (STACK_DEPTH_SLICES patterns only); pre_swizzle: X bytes, Y rows, Z slices. For tests.");
   m.attr("LOCATION_ITEMSIZE") = sizeof(Location);
 }
 

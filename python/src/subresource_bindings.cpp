@@ -46,8 +46,10 @@ void register_subresources(py::module_& m) {
       .def_property_readonly("offset", [](const PySubresource& r) { return r.s.offset; }, "Bytes from the start of the resource.")
       .def_property_readonly("size", [](const PySubresource& r) { return r.s.size; }, "Bytes the subresource spans (whole blocks).")
       .def_property_readonly("row_pitch", [](const PySubresource& r) { return r.s.row_pitch; }, "Bytes between rows of blocks.")
-      .def_property_readonly("depth_pitch", [](const PySubresource& r) { return r.s.depth_pitch; },
-                             "Bytes between slices of blocks; ROWS when stack_depth is True.")
+      .def_property_readonly("depth_pitch_B", [](const PySubresource& r) { return r.s.depth_pitch_B; },
+                             "Bytes between slices of blocks; 0 when stack_depth is True.")
+      .def_property_readonly("stack_rows", [](const PySubresource& r) { return r.s.stack_rows; },
+                             "Rows between stacked depth slices; 0 unless stack_depth is True.")
       .def_property_readonly("stack_depth", [](const PySubresource& r) { return r.s.stack_depth; })
       .def_property_readonly("pre_swizzle",
                              [](const PySubresource& r) { return py::make_tuple(r.s.pre_swizzle[0], r.s.pre_swizzle[1], r.s.pre_swizzle[2]); },
@@ -73,8 +75,8 @@ void register_subresources(py::module_& m) {
         o << "swz.SubresourceLayout(index=" << s.index << ", mip=" << s.mip << ", array_slice=" << s.array_slice << ", size=" << s.width
           << "x" << s.height;
         if (r.is3d) o << "x" << s.depth;
-        o << ", offset=" << s.offset << ", bytes=" << s.size << ", row_pitch=" << s.row_pitch << ", depth_pitch=" << s.depth_pitch
-          << (s.stack_depth ? " rows" : "") << ")";
+        o << ", offset=" << s.offset << ", bytes=" << s.size << ", row_pitch=" << s.row_pitch << (s.stack_depth ? ", stack_rows=" : ", depth_pitch_B=")
+          << (s.stack_depth ? s.stack_rows : s.depth_pitch_B) << ")";
         return o.str();
       });
 }

@@ -153,12 +153,16 @@ class SubresourceLayout:
     @property
     def row_pitch(self) -> int: ...
     @property
-    def depth_pitch(self) -> int:
-        """Bytes between slices of blocks; ROWS when stack_depth."""
+    def depth_pitch_B(self) -> int:
+        """Bytes between slices of blocks; 0 when stack_depth."""
+    @property
+    def stack_rows(self) -> int:
+        """Rows between stacked depth slices; 0 unless stack_depth."""
     @property
     def stack_depth(self) -> bool: ...
     @property
-    def pre_swizzle(self) -> Tuple[int, int, int]: ...
+    def pre_swizzle(self) -> Tuple[int, int, int]:
+        """Added before swizzling: X in bytes, Y in rows, Z in slices."""
     @property
     def pattern_slot(self) -> int: ...
     @property
@@ -250,10 +254,10 @@ def _offsets(layout: Layout, subresource: int, x: npt.NDArray[np.int64], y: npt.
              z: npt.NDArray[np.int64], sample: npt.NDArray[np.int64], method: int = 0) -> npt.NDArray[np.uint64]: ...
 def _pattern_offsets(pattern: Pattern, element_bytes: int, x_bytes: npt.NDArray[np.int64], y: npt.NDArray[np.int64],
                      z: npt.NDArray[np.int64], sample: npt.NDArray[np.int64], row_pitch: int = 0,
-                     depth_pitch: int = 0) -> npt.NDArray[np.uint64]: ...
+                     depth_pitch_B: int = 0) -> npt.NDArray[np.uint64]: ...
 def _locate_into(layout: Layout, offsets: npt.NDArray[np.int64], out: npt.NDArray[np.void]) -> None: ...
-def reference_offset(pattern: Pattern, x_bytes: int, y: int, z: int, sample: int, row_pitch: int, depth_pitch: int,
-                     pre_swizzle: Tuple[int, int, int] = (0, 0, 0)) -> int:
+def reference_offset(pattern: Pattern, x_bytes: int, y: int, z: int, sample: int, row_pitch: int, depth_pitch_B: int,
+                     pre_swizzle: Tuple[int, int, int] = (0, 0, 0), stack_rows: int = 0) -> int:
     """The C++ oracle (SimpleSwizzle per bit). For tests."""
 # The batched copy engine (python/src/region_bindings.cpp, footprint_bindings.cpp; documented in swz/_copy_engine.py).
 def copy_regions(dst: Any, dst_layout: Layout, src: Any, src_layout: Layout, regions: Sequence[Dict[str, Any]]) -> Any: ...

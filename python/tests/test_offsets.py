@@ -41,9 +41,11 @@ def check_layout_against_oracles(rng, L, n=300):
         eb = s.element_bytes
         for k in range(len(x)):
             xb = int(x[k]) * eb
-            ref = swz._swz.reference_offset(s.pattern, xb, int(y[k]), int(z[k]), int(smp[k]), s.row_pitch, s.depth_pitch,
-                                            s.pre_swizzle)
-            spec = simple_swizzle(ddi, (xb, int(y[k]), int(z[k]), int(smp[k])), s.pre_swizzle, s.row_pitch, s.depth_pitch)
+            ref = swz._swz.reference_offset(s.pattern, xb, int(y[k]), int(z[k]), int(smp[k]), s.row_pitch, s.depth_pitch_B,
+                                            s.pre_swizzle, s.stack_rows)
+            # The spec's DepthPitch: rows for stacked-depth patterns, else bytes.
+            spec_dp = s.stack_rows if s.stack_depth else s.depth_pitch_B
+            spec = simple_swizzle(ddi, (xb, int(y[k]), int(z[k]), int(smp[k])), s.pre_swizzle, s.row_pitch, spec_dp)
             assert ref == spec, (s.pattern, i, k)
             assert int(got[k]) == s.offset + ref, (s.pattern, i, x[k], y[k], z[k], smp[k])
 
@@ -72,7 +74,7 @@ def test_explicit_pitches_and_stacking():
     p = swz.Pattern("X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2 X5 Y3 stack")
     L = swz.Layout.pattern(p, "R8G8B8A8_UNORM", 50, 20, 6, row_pitch=4 * 1024, depth_pitch=24)
     s = L.subresource_layout(0)
-    assert s.stack_depth and s.depth_pitch == 24
+    assert s.stack_depth and s.stack_rows == 24 and s.depth_pitch_B == 0
     check_layout_against_oracles(rng, L, 2000)
 
 

@@ -235,7 +235,8 @@ swz_status swz_layout_get_subresource(const swz_layout* layout, uint32_t subreso
     r.offset_B = s.offset;
     r.size_B = s.size;
     r.row_pitch_B = s.row_pitch;
-    r.depth_pitch = s.depth_pitch;
+    r.depth_pitch_B = s.depth_pitch_B;
+    r.stack_rows = s.stack_rows;
     r.linear_size_B = swz::packed_subresource_bytes(s);
     r.surface_linear_offset_B = layout->surface_offsets_B[subresource];
     r.mip = s.mip;

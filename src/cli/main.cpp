@@ -310,7 +310,7 @@ void info(const CommonOptions& o) {
     std::printf("%5u %4u %5u %5u %16s %11s %14llu %14llu %14llu %14llu%s %4d %10llu%s%s\n", s.index, s.mip, s.array_slice,
                 s.plane, dims.c_str(), els.c_str(), static_cast<unsigned long long>(s.offset + base),
                 static_cast<unsigned long long>(s.size), static_cast<unsigned long long>(s.row_pitch),
-                static_cast<unsigned long long>(s.depth_pitch), s.stack_depth ? "r" : " ", s.pattern_slot,
+                static_cast<unsigned long long>(s.stack_depth ? s.stack_rows : s.depth_pitch_B), s.stack_depth ? "r" : " ", s.pattern_slot,
                 static_cast<unsigned long long>(s.row_pitch / std::max<uint64_t>(1, block_rows)), origin.c_str(),
                 s.packed ? "  packed mip tail" : "");
   }

@@ -32,7 +32,7 @@ struct Adjusted {
 };
 
 /// The per-subresource values of steps 1-3, with their units spelled out
-/// (SubresourceLayout's depth_pitch holds rows when the pattern stacks).
+/// (the same fields as SubresourceLayout's, gathered for the hot paths).
 struct Frame {
   uint64_t pre[3] = {0, 0, 0};  ///< pre-swizzle: X bytes, Y rows, Z slices
   uint64_t stack_rows = 0;      ///< rows between stacked depth slices; 0 = not stacked
@@ -42,9 +42,9 @@ struct Frame {
   static Frame of(const SubresourceLayout& s) {
     Frame f;
     for (int i = 0; i < 3; ++i) f.pre[i] = s.pre_swizzle[i];
-    f.stack_rows = s.stack_depth ? s.depth_pitch : 0;
+    f.stack_rows = s.stack_rows;
     f.row_pitch_B = s.row_pitch;
-    f.depth_pitch_B = s.stack_depth ? 0 : s.depth_pitch;
+    f.depth_pitch_B = s.depth_pitch_B;
     return f;
   }
   /// Steps 1-2 for byte x_B of row (y, z), x_B relative to the subresource row.

@@ -210,7 +210,7 @@ SWZ_NO_COVERAGE static void walk_blocks(const Plan& plan, uint64_t bx0, uint64_t
 
 static Status postamble_reach(const Plan& plan, uint64_t bx_last, uint64_t by_last, uint64_t bz_last, const uint64_t pre[3],
                               const SubresourceLayout& s, ReachCache& cache, uint64_t* out) {
-  const ReachKey key{&plan, {bx_last, by_last, bz_last, pre[0], pre[1], pre[2], s.row_pitch, s.depth_pitch, s.stack_depth ? 1u : 0u}};
+  const ReachKey key{&plan, {bx_last, by_last, bz_last, pre[0], pre[1], pre[2], s.row_pitch, s.depth_pitch_B, s.stack_rows}};
   if (auto it = cache.done.find(key); it != cache.done.end()) {
     *out = it->second;
     return Status::Ok();
@@ -231,7 +231,7 @@ static Status postamble_reach(const Plan& plan, uint64_t bx_last, uint64_t by_la
     }
   const uint64_t bx0 = pre[0] >> plan.ext_log2[0], by0 = pre[1] >> plan.ext_log2[1], bz0 = s.stack_depth ? 0 : pre[2] >> plan.ext_log2[2];
   const uint64_t blocks = (bx_last - bx0 + 1) * (by_last - by0 + 1) * (bz_last - bz0 + 1);
-  const uint64_t dp = s.stack_depth ? 0 : s.depth_pitch;
+  const uint64_t dp = s.depth_pitch_B;
   const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(plan.high_mask));
   if (blocks > (uint64_t{1} << 24))
     return {Code::unsupported, "postamble terms on address bits up to " + std::to_string(top) + " move whole blocks; swz verifies such"
@@ -349,7 +349,7 @@ static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint3
       return overflow("stacked rows");
     by_last = (y_end - 1) >> ey;
     s.stack_depth = true;
-    s.depth_pitch = rows_per_slice;
+    s.stack_rows = rows_per_slice;
   } else {
     uint64_t y_end, z_end;
     if (!add_ok(pre[1], s.height_el, &y_end) || !add_ok(pre[2], s.depth, &z_end)) return overflow("coordinates");
@@ -357,17 +357,17 @@ static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint3
     bz_last = (z_end - 1) >> ez;
     uint64_t min_dp;
     if (!mul_ok(by_last + 1, s.row_pitch, &min_dp)) return overflow("depth pitch");
-    s.depth_pitch = dp ? dp : min_dp;
-    if (bz_last > 0 && s.depth_pitch < min_dp)
-      return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch) + " is smaller than a slice of mip " +
+    s.depth_pitch_B = dp ? dp : min_dp;
+    if (bz_last > 0 && s.depth_pitch_B < min_dp)
+      return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch_B) + " is smaller than a slice of mip " +
                                           std::to_string(m) + " (" + std::to_string(min_dp) + " bytes)"};
-    if (s.depth_pitch % BB)
-      return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch) + " is not a multiple of the block size (" +
+    if (s.depth_pitch_B % BB)
+      return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch_B) + " is not a multiple of the block size (" +
                                           std::to_string(BB) + " bytes)"};
   }
   // max base = bz*DP + by*RP + bx*BB; span = max base + BB.
   uint64_t max_base = 0;
-  if (!mul_ok(bz_last, s.stack_depth ? 0 : s.depth_pitch, &t) || !add_ok(max_base, t, &max_base)) return overflow("subresource size");
+  if (!mul_ok(bz_last, s.depth_pitch_B, &t) || !add_ok(max_base, t, &max_base)) return overflow("subresource size");
   if (!mul_ok(by_last, s.row_pitch, &t) || !add_ok(max_base, t, &max_base)) return overflow("subresource size");
   if (!mul_ok(bx_last, BB, &t) || !add_ok(max_base, t, &max_base)) return overflow("subresource size");
   if (!add_ok(max_base, BB, &s.size)) return overflow("subresource size");

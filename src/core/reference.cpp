@@ -20,11 +20,11 @@ uint64_t reference_offset(const Pattern& p, uint64_t x_bytes, uint64_t y, uint64
   // Pre-swizzle offsets (rule 5), then stacking (rule 6).
   uint64_t c[4] = {x_bytes + a.pre_swizzle[0], y + a.pre_swizzle[1], z + a.pre_swizzle[2], sample};
   if (p.flags & kFlagStackDepthSlices) {
-    c[1] += z * a.depth_pitch;  // depth pitch counts rows
+    c[1] += z * a.stack_rows;
     c[2] = 0;
   }
   const uint64_t bx = c[0] / per_block[0], by = c[1] / per_block[1], bz = c[2] / per_block[2];
-  const uint64_t depth_bytes = (p.flags & kFlagStackDepthSlices) ? 0 : a.depth_pitch;
+  const uint64_t depth_bytes = (p.flags & kFlagStackDepthSlices) ? 0 : a.depth_pitch_B;
   uint64_t block_offset = (uint64_t{1} << n) * bx + by * a.row_pitch + bz * depth_bytes;
   uint64_t inblock = 0;
   for (unsigned i = 0; i < n; ++i) {

@@ -197,7 +197,7 @@ Status copy_tiles(const Layout& layout, void* resource, uint64_t resource_size, 
   auto* res = static_cast<uint8_t*>(resource);
   auto* buf = static_cast<uint8_t*>(buffer) + buffer_offset;
   const uint64_t run = p.row_linear ? ext_x : (uint64_t{1} << p.run_log2);
-  const uint64_t dp = s.depth_pitch;
+  const uint64_t dp = s.depth_pitch_B;
   for (uint64_t k = 0; k < count; ++k) {
     // Linear tile index: a run from `first`, or box order (x, then y, then z).
     const uint64_t t = !size.use_box ? first + k

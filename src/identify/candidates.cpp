@@ -121,7 +121,7 @@ Status make_tables(const Layout& layout, AddressTables* t) {
   const SubresourceLayout& s = layout.sub(0);
   if (s.packed) return {Code::unsupported, "subresource 0 is in a packed mip tail"};
   const Plan& p = layout.plan(0);
-  const uint64_t rp = s.row_pitch, dp = s.stack_depth ? 0 : s.depth_pitch;
+  const uint64_t rp = s.row_pitch, dp = s.depth_pitch_B;
   const uint64_t zz = s.pre_swizzle[2];
   t->base = s.offset;
   t->col_a.resize(s.width_el);

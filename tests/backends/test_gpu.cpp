@@ -180,7 +180,7 @@ bool make_case(std::mt19937& g, Case* c) {
     // Wider row pitch (multiple of the block).
     const Plan& p = L.plan(0);
     spec.row_pitch_B = L.sub(0).row_pitch + rnd(g, 1, 3) * p.block_bytes;
-    if (L.sub(0).stack_depth && coin(g, 0.5)) spec.stack_rows = L.sub(0).depth_pitch + rnd(g, 1, 9);
+    if (L.sub(0).stack_depth && coin(g, 0.5)) spec.stack_rows = L.sub(0).stack_rows + rnd(g, 1, 9);
     if (!make_layout(d, spec, &L).ok()) return false;
   } else if (spec.kind == LayoutKind::RowMajor && coin(g, 0.3)) {
     spec.row_pitch_B = L.sub(0).row_pitch + 256 * rnd(g, 1, 2);
@@ -213,7 +213,7 @@ bool make_case(std::mt19937& g, Case* c) {
      << " " << d.format.name << " layout " << L.name() << " sub " << c->sub;
   if (spec.kind == LayoutKind::Pattern) os << " pattern '" << to_text(spec.pattern) << "'";
   os << " box " << x0 << "," << y0 << "," << z0 << "-" << x1 << "," << y1 << "," << z1 << " rp " << c->rp << " dp " << c->dp
-     << " layout rp " << s.row_pitch << " dp " << s.depth_pitch;
+     << " layout rp " << s.row_pitch << " dp " << s.depth_pitch_B << " stack " << s.stack_rows;
   c->text = os.str();
   return true;
 }

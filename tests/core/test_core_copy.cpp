@@ -32,7 +32,8 @@ void reference_write(const Layout& L, uint32_t sub, const Box& b, const uint8_t*
   const Pattern& p = L.patterns()[s.pattern_slot];
   AddressParams a;
   a.row_pitch = s.row_pitch;
-  a.depth_pitch = s.depth_pitch;
+  a.depth_pitch_B = s.depth_pitch_B;
+  a.stack_rows = s.stack_rows;
   const uint32_t eb = s.element_bytes;
   for (uint32_t z = b.front; z < b.back; ++z)
     for (uint32_t y = b.top; y < b.bottom; ++y)

@@ -75,7 +75,8 @@ uint64_t ref_offset(const Layout& L, uint32_t sub, uint64_t x, uint64_t y, uint6
   const SubresourceLayout& s = L.sub(sub);
   AddressParams a;
   a.row_pitch = s.row_pitch;
-  a.depth_pitch = s.depth_pitch;
+  a.depth_pitch_B = s.depth_pitch_B;
+  a.stack_rows = s.stack_rows;
   for (int i = 0; i < 3; ++i) a.pre_swizzle[i] = s.pre_swizzle[i];
   return s.offset + reference_offset(L.patterns()[s.pattern_slot], x * s.element_bytes + j, y, z, 0, a);
 }

@@ -20,7 +20,8 @@ void expect_same(const Layout& a, const Layout& b) {
   for (uint32_t i = 0; i < a.subresource_count(); ++i) {
     EXPECT_EQ(a.sub(i).offset, b.sub(i).offset) << i;
     EXPECT_EQ(a.sub(i).row_pitch, b.sub(i).row_pitch) << i;
-    EXPECT_EQ(a.sub(i).depth_pitch, b.sub(i).depth_pitch) << i;
+    EXPECT_EQ(a.sub(i).depth_pitch_B, b.sub(i).depth_pitch_B) << i;
+    EXPECT_EQ(a.sub(i).stack_rows, b.sub(i).stack_rows) << i;
     EXPECT_EQ(a.patterns()[a.sub(i).pattern_slot], b.patterns()[b.sub(i).pattern_slot]) << i;
   }
 }
@@ -108,7 +109,8 @@ TEST(LayoutNames, Errors) {
   o = {};
   o.stack_rows = 32;
   ASSERT_TRUE(make_layout_from_name("pattern:X0 X1 X2 X3 Y0 Y1 stack", d3, o, &L).ok());
-  EXPECT_EQ(L.sub(0).depth_pitch, 32u);
+  EXPECT_EQ(L.sub(0).stack_rows, 32u);
+  EXPECT_EQ(L.sub(0).depth_pitch_B, 0u);
   st = make_layout_from_name("std64k", d3, o, &L);
   EXPECT_NE(st.message().find("give depth_pitch_B"), std::string::npos) << st.message();
 }

@@ -124,7 +124,7 @@ TEST(Reference, StackedDepthDepartsFromLiteralSample) {
   const uint32_t depth_rows = 16;   // slices 16 rows apart
   AddressParams a;
   a.row_pitch = stride;
-  a.depth_pitch = depth_rows;
+  a.stack_rows = depth_rows;
   uint32_t pre[3] = {0, 0, 0};
   int same = 0, differ = 0;
   for (uint32_t z = 0; z < 3; ++z)

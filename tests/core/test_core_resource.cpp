@@ -115,7 +115,8 @@ TEST(DeviceLayout, MatchesReferencePerMipAndRoundTripsJson) {
     const Pattern& pat = *d.patterns[i == 0 ? 0 : 1];
     AddressParams a;
     a.row_pitch = s.row_pitch;
-    a.depth_pitch = s.depth_pitch;
+    a.depth_pitch_B = s.depth_pitch_B;
+    a.stack_rows = s.stack_rows;
     a.pre_swizzle[0] = d.subresources[i].row_byte_pre_swizzle;
     a.pre_swizzle[1] = d.subresources[i].column_pre_swizzle;
     for (uint32_t y = 0; y < s.height_el; ++y)

@@ -43,7 +43,8 @@ std::vector<uint8_t> reference_surface(const Layout& L, const std::vector<uint8_
     const Pattern& p = L.patterns()[s.pattern_slot];
     AddressParams a;
     a.row_pitch = s.row_pitch;
-    a.depth_pitch = s.depth_pitch;
+    a.depth_pitch_B = s.depth_pitch_B;
+    a.stack_rows = s.stack_rows;
     const uint64_t eb = s.element_bytes;
     uint64_t k = offs[i];
     for (uint32_t z = 0; z < s.depth; ++z)

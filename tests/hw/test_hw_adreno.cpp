@@ -75,7 +75,7 @@ TEST(AdrenoLayout, FreedrenoLayoutTestVectors) {
       EXPECT_EQ(L.sub(m).offset, c["offsets"][m].get<uint64_t>()) << what << " level " << m << " offset";
       EXPECT_EQ(fd_pitch(L, m), c["pitches"][m].get<uint64_t>()) << what << " level " << m << " pitch";
       if (c.contains("size0") && m < c["size0"].size())
-        EXPECT_EQ(L.sub(m).depth_pitch, c["size0"][m].get<uint64_t>()) << what << " level " << m << " size0";
+        EXPECT_EQ(L.sub(m).depth_pitch_B, c["size0"][m].get<uint64_t>()) << what << " level " << m << " size0";
     }
     ++cases;
   }
@@ -149,7 +149,7 @@ TEST(AdrenoLayout, RandomWholeResources) {
           for (uint32_t x = 0; x < s.width_el; x += 1 + s.width_el / 23) {
             uint64_t off;
             ASSERT_TRUE(element_offset(L, i, x, y, z, 0, &off).ok());
-            const uint64_t want = s.offset + z * s.depth_pitch + (tiled ? fd6_tiled(x, y, cpp, pitch) : y * pitch + uint64_t{x} * cpp);
+            const uint64_t want = s.offset + z * s.depth_pitch_B + (tiled ? fd6_tiled(x, y, cpp, pitch) : y * pitch + uint64_t{x} * cpp);
             ASSERT_EQ(off, want) << what << " sub " << i << " at " << x << "," << y << "," << z;
           }
     }

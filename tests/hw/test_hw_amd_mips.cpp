@@ -48,7 +48,7 @@ TEST(AmdMips, Gfx10ChainDerivedFromAddrlib) {
     EXPECT_EQ(L.sub(m).pre_swizzle[1], oy[m]) << m;
     EXPECT_EQ(L.sub(m).row_pitch, row[m]) << m;
     EXPECT_EQ(L.sub(m + 9).pre_swizzle[2], 1u) << m;  // slice 1: Z = 1 into the equation
-    EXPECT_EQ(L.sub(m + 9).depth_pitch, 655360u) << m;
+    EXPECT_EQ(L.sub(m + 9).depth_pitch_B, 655360u) << m;
   }
   EXPECT_EQ(L.size(), 2 * 655360u);
   EXPECT_TRUE(swz_test::claim_bytes(L));
@@ -80,7 +80,7 @@ TEST(AmdMips, Gfx10AddressRuleAndRoundTrips) {
     auto equation = [&](uint64_t x, uint64_t y, uint32_t z) {
       uint64_t o = 0;
       EXPECT_TRUE(element_offset(one, z, static_cast<uint32_t>(x), static_cast<uint32_t>(y), 0, 0, &o).ok());
-      return o - z * one.sub(z).depth_pitch - ((y / bh) * (ow / bw) + x / bw) * bb;
+      return o - z * one.sub(z).depth_pitch_B - ((y / bh) * (ow / bw) + x / bw) * bb;
     };
     for (uint32_t i = 0; i < L.subresource_count(); ++i) {
       const SubresourceLayout& s = L.sub(i);
@@ -90,7 +90,7 @@ TEST(AmdMips, Gfx10AddressRuleAndRoundTrips) {
           uint64_t got;
           ASSERT_TRUE(element_offset(L, i, x, y, 0, 0, &got).ok());
           const uint64_t blk = ((y + oy) / bh) * pb + (x + ox) / bw;
-          const uint64_t want = s.offset + slice * s.depth_pitch + blk * bb + equation(x + ox, y + oy, static_cast<uint32_t>(slice));
+          const uint64_t want = s.offset + slice * s.depth_pitch_B + blk * bb + equation(x + ox, y + oy, static_cast<uint32_t>(slice));
           ASSERT_EQ(got, want) << what << " sub " << i << " at " << x << "," << y;
         }
     }
@@ -119,5 +119,5 @@ TEST(AmdMips, RefusalsAndOverrides) {
   EXPECT_EQ(O.sub(1).offset, 0x80000u);
   // slice_size= pads the chain's slice.
   Layout S = named("amd-gfx10-sw64k-s-x:slice_size=0x100000", tex2d("R8G8B8A8_UNORM", 300, 200, 9, 2));
-  EXPECT_EQ(S.sub(9).depth_pitch, 0x100000u);
+  EXPECT_EQ(S.sub(9).depth_pitch_B, 0x100000u);
 }

@@ -108,12 +108,12 @@ TEST(VendorCanonicalize, Gfx103RenderEquationNeedsReordering) {
                                 "X8^Y7", "X9^Y6", "X7^Y6^Z0"});
   AddressParams a;
   a.row_pitch = 65536 * 4;
-  a.depth_pitch = a.row_pitch * 8;
+  a.depth_pitch_B = a.row_pitch * 8;
   std::mt19937_64 rng(7);
   for (int i = 0; i < 20000; ++i) {
     uint64_t xb = rng() % 2048, y = rng() % 1024, z = rng() % 8;
     uint64_t coord[4] = {xb, y, z, 0};
-    uint64_t want = (z * a.depth_pitch) + (y >> 7) * a.row_pitch + (xb >> 9) * 65536 + eval(eq, coord);
+    uint64_t want = (z * a.depth_pitch_B) + (y >> 7) * a.row_pitch + (xb >> 9) * 65536 + eval(eq, coord);
     ASSERT_EQ(reference_offset(c, xb, y, z, 0, a), want) << xb << "," << y << "," << z;
   }
 }
@@ -143,11 +143,11 @@ TEST(VendorCanonicalize, EveryAmdReferenceEquationKeepsItsMap) {
     AddressParams a;
     const uint64_t bb = uint64_t{1} << n;
     a.row_pitch = bb * 8;  // 8 blocks across
-    a.depth_pitch = a.row_pitch * 4;
+    a.depth_pitch_B = a.row_pitch * 4;
     for (int i = 0; i < 3000; ++i) {
       uint64_t xb = (rng() % (ext.x_bytes * 8)) & ~uint64_t{3}, y = rng() % (ext.y * 4), z = rng() % 16;
       uint64_t coord[4] = {xb, y, z, 0};
-      uint64_t want = z * a.depth_pitch + (y / ext.y) * a.row_pitch + (xb / ext.x_bytes) * bb + eval(eq, coord);
+      uint64_t want = z * a.depth_pitch_B + (y / ext.y) * a.row_pitch + (xb / ext.x_bytes) * bb + eval(eq, coord);
       ASSERT_EQ(reference_offset(c, xb, y, z, 0, a), want) << name << " at " << xb << "," << y << "," << z;
     }
   }

@@ -58,9 +58,9 @@ TEST(MaliLayout, ThreeDAndArrays) {
   Layout V = named("mali-u-interleaved", tex3d("R8G8B8A8_UNORM", 40, 20, 5, 3));
   // Level 0: 48 x 32 texels padded: row stride 4 x 48 x 16 = 3072, surface
   // stride 6144, 5 slices = 30720. Level 1: 20x10x2 -> 32 x 16: 2048 x 2.
-  EXPECT_EQ(V.sub(0).depth_pitch, 6144u);
+  EXPECT_EQ(V.sub(0).depth_pitch_B, 6144u);
   EXPECT_EQ(V.sub(1).offset, 30720u);
-  EXPECT_EQ(V.sub(1).depth_pitch, 2048u);
+  EXPECT_EQ(V.sub(1).depth_pitch_B, 2048u);
   EXPECT_EQ(V.sub(2).offset, 30720u + 4096);
   EXPECT_EQ(V.size(), 36864u);  // 30720 + 4096 + 1024 (10x5x1 -> 16x16) = 35840 -> 4 KiB
   Layout A = named("mali-u-interleaved", tex2d("R8_UNORM", 20, 20, 2, 3));
@@ -93,7 +93,7 @@ TEST(MaliLayout, RandomWholeResources) {
           for (uint32_t x = 0; x < s.width_el; x += 1 + s.width_el / 13) {
             uint64_t off;
             ASSERT_TRUE(element_offset(L, i, x, y, z, 0, &off).ok());
-            ASSERT_EQ(off, s.offset + z * s.depth_pitch + u_interleaved(x, y, t, tiles_per_row, s.element_bytes)) << what << " sub " << i;
+            ASSERT_EQ(off, s.offset + z * s.depth_pitch_B + u_interleaved(x, y, t, tiles_per_row, s.element_bytes)) << what << " sub " << i;
           }
       EXPECT_EQ(s.offset % 64, 0u) << what;
     }
