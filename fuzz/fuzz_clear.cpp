@@ -71,6 +71,13 @@ void fuzz_clear(FuzzedDataProvider& f) {
   GuardedBuffer buf(size);
   buf.fill_pattern(7);
   const std::vector<uint8_t> b0 = buf.snapshot();
+  if (std::getenv("SWZ_FUZZ_VERBOSE")) {
+    std::fprintf(stderr, "clear: %s %ux%ux%u mips %u array %u samples %u kind %d size %llu\n", d.format.name, d.width, d.height, d.depth, d.mip_levels,
+                 d.array_size, d.samples, static_cast<int>(L.kind()), static_cast<unsigned long long>(size));
+    for (const auto& c : descs)
+      std::fprintf(stderr, "  sub %u whole %d box (%u,%u,%u)-(%u,%u,%u) fmt %u\n", c.subresource, c.whole, c.box.left, c.box.top, c.box.front, c.box.right,
+                   c.box.bottom, c.box.back, c.format_dxgi);
+  }
   const Status st = clear_subresources(L, buf.data(), size, descs.data(), descs.size());
   SWZ_FUZZ_CHECK(buf.canary_intact(), st.message());
   if (!st.ok()) {
@@ -86,6 +93,13 @@ void fuzz_clear(FuzzedDataProvider& f) {
     ++checked;
     Location where;
     SWZ_FUZZ_CHECK(loc.locate(i, &where).ok(), "locate");
+    if (std::getenv("SWZ_FUZZ_VERBOSE"))
+      std::fprintf(stderr, "  byte %llu: sub %u padding %d packed %d (sub offset %llu size %llu %ux%u el, pitch %llu, depth pitch %llu, mip %u plane %u)\n",
+                   static_cast<unsigned long long>(i), where.subresource, where.padding, where.packed,
+                   static_cast<unsigned long long>(L.sub(where.subresource).offset), static_cast<unsigned long long>(L.sub(where.subresource).size),
+                   L.sub(where.subresource).width_el, L.sub(where.subresource).height_el,
+                   static_cast<unsigned long long>(L.sub(where.subresource).row_pitch), static_cast<unsigned long long>(L.sub(where.subresource).depth_pitch),
+                   L.sub(where.subresource).mip, L.sub(where.subresource).plane);
     SWZ_FUZZ_CHECK(!where.padding && !where.packed, "a clear wrote padding or a packed tail at byte " + std::to_string(i));
     bool explained = false;
     for (const auto& c : descs) {
@@ -190,6 +204,10 @@ void fuzz_resolve(FuzzedDataProvider& f) {
   src.fill_pattern(1);
   dst.fill_pattern(2);
   const std::vector<uint8_t> s0 = src.snapshot(), d0 = dst.snapshot();
+  if (std::getenv("SWZ_FUZZ_VERBOSE"))
+    std::fprintf(stderr, "resolve: src %s samples %u dst %s sub %u->%u whole %d rect (%u,%u)-(%u,%u) at (%u,%u) fmt %u\n", sd.format.name, sd.samples,
+                 dd.format.name, r.src_subresource, r.dst_subresource, r.whole, r.rect.left, r.rect.top, r.rect.right, r.rect.bottom, r.dst_x, r.dst_y,
+                 r.format_dxgi);
   const Status st = resolve_subresource(DL, dst.data(), dst.size(), SL, src.data(), src.size(), r);
   SWZ_FUZZ_CHECK(src.canary_intact() && dst.canary_intact(), st.message());
   SWZ_FUZZ_CHECK(src.equals(s0), "resolve changed its source");
