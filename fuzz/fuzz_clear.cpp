@@ -8,6 +8,7 @@
 // fills equal a byte loop; a resolve changes only bytes of the destination
 // subresource's elements inside the destination rectangle.
 #include <algorithm>
+#include <array>
 
 #include "fuzz_common.hpp"
 #include "swz/clear.hpp"
@@ -71,6 +72,13 @@ void fuzz_clear(FuzzedDataProvider& f) {
   GuardedBuffer buf(size);
   buf.fill_pattern(7);
   const std::vector<uint8_t> b0 = buf.snapshot();
+  if (std::getenv("SWZ_FUZZ_VERBOSE")) {
+    std::fprintf(stderr, "clear: %s %ux%ux%u mips %u array %u samples %u kind %d size %llu\n", d.format.name, d.width, d.height, d.depth, d.mip_levels,
+                 d.array_size, d.samples, static_cast<int>(L.kind()), static_cast<unsigned long long>(size));
+    for (const auto& c : descs)
+      std::fprintf(stderr, "  sub %u whole %d box (%u,%u,%u)-(%u,%u,%u) fmt %u\n", c.subresource, c.whole, c.box.left, c.box.top, c.box.front, c.box.right,
+                   c.box.bottom, c.box.back, c.format_dxgi);
+  }
   const Status st = clear_subresources(L, buf.data(), size, descs.data(), descs.size());
   SWZ_FUZZ_CHECK(buf.canary_intact(), st.message());
   if (!st.ok()) {
@@ -80,21 +88,41 @@ void fuzz_clear(FuzzedDataProvider& f) {
   }
   Locator loc;
   if (!Locator::make(L, &loc).ok()) return;
+  // Each clear's encoded element per plane, computed once: a BC6H/BC7 encode searches
+  // modes and partitions, and one per changed byte made inputs take seconds.
+  struct Encoded {
+    bool tried = false, ok = false;
+    uint8_t e[16] = {};
+  };
+  std::vector<std::array<Encoded, 4>> enc(descs.size());
   size_t checked = 0;
   for (uint64_t i = 0; i < size && checked < 4096; ++i) {
     if (buf.data()[i] == b0[i]) continue;
     ++checked;
     Location where;
     SWZ_FUZZ_CHECK(loc.locate(i, &where).ok(), "locate");
+    if (std::getenv("SWZ_FUZZ_VERBOSE"))
+      std::fprintf(stderr, "  byte %llu: sub %u padding %d packed %d (sub offset %llu size %llu %ux%u el, pitch %llu, depth pitch %llu, mip %u plane %u)\n",
+                   static_cast<unsigned long long>(i), where.subresource, where.padding, where.packed,
+                   static_cast<unsigned long long>(L.sub(where.subresource).offset), static_cast<unsigned long long>(L.sub(where.subresource).size),
+                   L.sub(where.subresource).width_el, L.sub(where.subresource).height_el,
+                   static_cast<unsigned long long>(L.sub(where.subresource).row_pitch), static_cast<unsigned long long>(L.sub(where.subresource).depth_pitch),
+                   L.sub(where.subresource).mip, L.sub(where.subresource).plane);
     SWZ_FUZZ_CHECK(!where.padding && !where.packed, "a clear wrote padding or a packed tail at byte " + std::to_string(i));
     bool explained = false;
-    for (const auto& c : descs) {
+    for (size_t ci = 0; ci < descs.size(); ++ci) {
+      const ClearDesc& c = descs[ci];
       if (c.subresource != kAllSubresources && c.subresource != where.subresource) continue;
-      FormatInfo fmt = d.format;
-      if (c.format_dxgi) (void)find_format(c.format_dxgi, &fmt);
-      uint8_t e[16];
-      if (!encode_clear_value(fmt, L.sub(where.subresource).plane, c.value, e, sizeof e).ok()) continue;
-      if (e[where.byte] == buf.data()[i]) explained = true;
+      const uint32_t plane = L.sub(where.subresource).plane;
+      SWZ_FUZZ_CHECK(plane < 4, "plane " + std::to_string(plane));
+      Encoded& en = enc[ci][plane];
+      if (!en.tried) {
+        en.tried = true;
+        FormatInfo fmt = d.format;
+        if (c.format_dxgi) (void)find_format(c.format_dxgi, &fmt);
+        en.ok = encode_clear_value(fmt, plane, c.value, en.e, sizeof en.e).ok();
+      }
+      if (en.ok && en.e[where.byte] == buf.data()[i]) explained = true;
     }
     SWZ_FUZZ_CHECK(explained, "byte " + std::to_string(i) + " holds a value no clear of subresource " + std::to_string(where.subresource) + " writes");
   }
@@ -190,6 +218,10 @@ void fuzz_resolve(FuzzedDataProvider& f) {
   src.fill_pattern(1);
   dst.fill_pattern(2);
   const std::vector<uint8_t> s0 = src.snapshot(), d0 = dst.snapshot();
+  if (std::getenv("SWZ_FUZZ_VERBOSE"))
+    std::fprintf(stderr, "resolve: src %s samples %u dst %s sub %u->%u whole %d rect (%u,%u)-(%u,%u) at (%u,%u) fmt %u\n", sd.format.name, sd.samples,
+                 dd.format.name, r.src_subresource, r.dst_subresource, r.whole, r.rect.left, r.rect.top, r.rect.right, r.rect.bottom, r.dst_x, r.dst_y,
+                 r.format_dxgi);
   const Status st = resolve_subresource(DL, dst.data(), dst.size(), SL, src.data(), src.size(), r);
   SWZ_FUZZ_CHECK(src.canary_intact() && dst.canary_intact(), st.message());
   SWZ_FUZZ_CHECK(src.equals(s0), "resolve changed its source");

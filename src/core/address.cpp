@@ -223,6 +223,9 @@ struct SubDecoder {
     packed = s.packed;
     k.plan = &p;
     k.frame = Frame::of(s);
+    // One slice of blocks: make_layout lets the depth pitch be anything then (it is never
+    // multiplied by a non-zero slice), so it must not split the offset either.
+    if (((k.frame.pre[2] + s.depth - 1) >> p.ext_log2[2]) == 0) k.frame.depth_pitch_B = 0;
     k.index = s.index;
     k.width_el = s.width_el;
     k.height_el = s.height_el;

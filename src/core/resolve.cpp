@@ -67,6 +67,13 @@ Status resolve_subresource(const Layout& dl, void* dst, uint64_t dst_size, const
   }
   if (f.block_width > 1 || f.block_height > 1)
     return {Code::unsupported, std::string("format ") + f.name + ": block-compressed and 2x1-packed formats cannot be resolved"};
+  {
+    // The destination is addressed in texels = elements: its own format (which a matching
+    // element size does not pin down) must not be block-compressed or 2x1-packed either.
+    const FormatInfo& df = dl.desc().format;
+    if (df.block_width > 1 || df.block_height > 1)
+      return {Code::unsupported, std::string("destination format ") + df.name + ": block-compressed and 2x1-packed formats cannot be resolved into"};
+  }
   detail::Codec c;
   st = detail::codec_for(f, ss.plane, &c);
   if (!st.ok()) return st;

@@ -789,6 +789,16 @@ TEST(ResolveHostile, NamedErrorsAndNothingWritten) {
   // Element size mismatch.
   const Layout other = make(tex2d("R16G16B16A16_UNORM", 8, 8), LayoutKind::Std64K);
   expect_untouched_resolve(other, u.src, r, Code::invalid_argument, "does not match");
+  // A block-compressed destination whose blocks have the source's element size (BC4: 8 bytes
+  // per 4x4 block, R16G16B16A16: 8 bytes per texel): texel coordinates are not element
+  // coordinates there; writing texel x as element x lands outside the rectangle (fuzz_clear).
+  {
+    const Msaa h = msaa_pair("R16G16B16A16_FLOAT", 8, 8, 4, "X0 X1 X2 S0 S1 X3 Y0 X4 Y1");
+    const Layout bc4 = make(tex2d("BC4_UNORM", 8, 8), LayoutKind::Std64K);
+    ResolveDesc rb;
+    rb.whole = true;
+    expect_untouched_resolve(bc4, h.src, rb, Code::unsupported, "destination format BC4_UNORM");
+  }
   // Same memory on both sides.
   std::vector<uint8_t> one(std::max(u.src.size(), u.dst.size()), 0);
   const std::vector<uint8_t> one0 = one;

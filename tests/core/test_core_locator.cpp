@@ -206,3 +206,24 @@ TEST(Locator, AnOffsetPastTheEndNamesItsIndexAndKeepsTheAnswersBefore) {
   EXPECT_EQ(unmade.locate(0, &want).code(), Code::invalid_argument);
   EXPECT_EQ(loc.locate(offs, 1, nullptr).code(), Code::invalid_argument);
 }
+
+// make_layout accepts any depth pitch for a subresource of one slice (it is never
+// multiplied by a non-zero slice index); the inverse must not divide offsets by it.
+// Depth pitch 46 < one 7-row slice of 256-byte rows: every byte from row 1 on used to be
+// reported as padding (found by fuzz_clear, where it made a clear look like a padding write).
+TEST(Locator, ADepthPitchSmallerThanTheOnlySliceIsIgnored) {
+  TextureDesc d = swz_test::tex2d("R8_UNORM", 39, 7, 4, 3);
+  LayoutSpec spec;
+  spec.kind = LayoutKind::RowMajor;
+  spec.depth_pitch_B = 46;
+  Layout L;
+  const Status st = make_layout(d, spec, &L);
+  ASSERT_TRUE(st.ok()) << st.message();
+  Location w;
+  ASSERT_TRUE(locate(L, 256, &w).ok());
+  EXPECT_FALSE(w.padding);
+  EXPECT_EQ(w.y, 1u);
+  EXPECT_EQ(w.x, 0u);
+  std::mt19937_64 rng(46);
+  check_layout(L, rng, "row-major, depth pitch 46");
+}
