@@ -378,8 +378,8 @@ void verbose_geometry(const Layout& l, const std::string& what) {
     const SubresourceLayout& s = l.sub(i);
     verbose("  subresource " + std::to_string(i) + ": mip " + std::to_string(s.mip) + " slice " + std::to_string(s.array_slice) + ", " +
             std::to_string(s.width) + "x" + std::to_string(s.height) + "x" + std::to_string(s.depth) + " at " + std::to_string(s.offset) +
-            ", " + std::to_string(s.size) + " bytes, row pitch " + std::to_string(s.row_pitch) + ", depth pitch " +
-            std::to_string(s.depth_pitch) + ", pattern " + std::to_string(s.pattern_slot) + (s.packed ? " (packed mip tail)" : ""));
+            ", " + std::to_string(s.size) + " bytes, row pitch " + std::to_string(s.row_pitch) + (s.stack_rows ? ", stacked every " + std::to_string(s.stack_rows) + " rows" : ", depth pitch " + std::to_string(s.depth_pitch_B)) +
+            ", pattern " + std::to_string(s.pattern_slot) + (s.packed ? " (packed mip tail)" : ""));
   }
   if (n > 16) verbose("  ... " + std::to_string(n - 16) + " more (swz info lists them all)");
 }
