@@ -186,7 +186,7 @@ def _as_int64(v: Any, name: str) -> np.ndarray:
         raise TypeError(f"{name} must be integers (an int or an integer numpy array), not dtype {a.dtype}")
     if a.dtype.kind == "u" and a.dtype.itemsize == 8:
         a = np.minimum(a, np.uint64(_INT64_MAX))  # too large either way: the range check reports it
-    return a.astype(np.int64, copy=False)
+    return np.asarray(a.astype(np.int64, copy=False))  # np.minimum of a 0-d array is a scalar
 
 
 def offsets(layout: Layout, x: Any, y: Any, z: Any = 0, sample: Any = 0, subresource: int = 0) -> Any:

@@ -193,3 +193,12 @@ def test_locate_packed_mips():
     s = P.subresource_layout(3)
     r = swz.locate(P, s.offset)
     assert r.packed and r.subresource == 3
+
+
+def test_locate_takes_zero_dimensional_uint64():
+    # np.uint64 scalars and 0-d uint64 arrays (what numpy hands out) locate like ints.
+    L = swz.Layout.std64k("R8G8B8A8_UNORM", 37, 21)
+    want = swz.locate(L, 5)
+    for v in (np.uint64(5), np.array(5, np.uint64)):
+        got = swz.locate(L, v)
+        assert (got.x, got.y, got.byte, got.padding) == (want.x, want.y, want.byte, want.padding)
