@@ -147,7 +147,7 @@ std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, cons
   copier.check(layout, "a " + t.describe() + " texture");
   InputBytes resource = read_input(in, input_offset(o), layout.size(), o.allow_short);
   verbose_phase("read");
-  const uint64_t missing = check_input_size(in, resource.size, layout.size(), o.allow_short, o.offset,
+  check_input_size(in, resource.size, layout.size(), o.allow_short, o.offset,
                                             "a " + t.describe() + " texture spans in layout " + t.layout_arg);
 
   // The DDS file is built in place: its header, then the texels read
