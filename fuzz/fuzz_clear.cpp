@@ -106,7 +106,7 @@ void fuzz_clear(FuzzedDataProvider& f) {
                    static_cast<unsigned long long>(i), where.subresource, where.padding, where.packed,
                    static_cast<unsigned long long>(L.sub(where.subresource).offset), static_cast<unsigned long long>(L.sub(where.subresource).size),
                    L.sub(where.subresource).width_el, L.sub(where.subresource).height_el,
-                   static_cast<unsigned long long>(L.sub(where.subresource).row_pitch), static_cast<unsigned long long>(L.sub(where.subresource).depth_pitch),
+                   static_cast<unsigned long long>(L.sub(where.subresource).row_pitch), static_cast<unsigned long long>((L.sub(where.subresource).stack_depth ? L.sub(where.subresource).stack_rows : L.sub(where.subresource).depth_pitch_B)),
                    L.sub(where.subresource).mip, L.sub(where.subresource).plane);
     SWZ_FUZZ_CHECK(!where.padding && !where.packed, "a clear wrote padding or a packed tail at byte " + std::to_string(i));
     bool explained = false;
