@@ -116,7 +116,8 @@ void BM_Resolve(benchmark::State& state, const char* fmt, swz::ResolveMode mode)
   for (auto _ : state) {
     ms += seconds_of([&] { std::memset(dst.p, 0x5A, D.size()); });
     op += seconds_of([&] {
-      if (!swz::resolve_subresource(D, dst.p, D.size(), S, src.p, S.size(), r).ok()) state.SkipWithError("resolve failed");
+      if (!swz::resolve_subresource(D, dst.p, D.size(), S, src.p, S.size(), r).ok())
+        state.SkipWithError("resolve failed");
     });
     benchmark::DoNotOptimize(dst.p[0]);
     ++n;
@@ -124,14 +125,26 @@ void BM_Resolve(benchmark::State& state, const char* fmt, swz::ResolveMode mode)
   report(state, op, ms, bytes, n);
 }
 
-BENCHMARK_CAPTURE(BM_Clear, rgba8_std64k, "R8G8B8A8_UNORM", swz::LayoutKind::Std64K)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_Clear, rgba8_row_major, "R8G8B8A8_UNORM", swz::LayoutKind::RowMajor)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_Clear, bc7_std64k, "BC7_UNORM", swz::LayoutKind::Std64K)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_Clear, rgba16f_std64k, "R16G16B16A16_FLOAT", swz::LayoutKind::Std64K)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Clear, rgba8_std64k, "R8G8B8A8_UNORM", swz::LayoutKind::Std64K)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_Clear, rgba8_row_major, "R8G8B8A8_UNORM", swz::LayoutKind::RowMajor)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_Clear, bc7_std64k, "BC7_UNORM", swz::LayoutKind::Std64K)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_Clear, rgba16f_std64k, "R16G16B16A16_FLOAT", swz::LayoutKind::Std64K)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(BM_Fill, raw16, 16u)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_Fill, raw12, 12u)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_Resolve, rgba8_average, "R8G8B8A8_UNORM", swz::ResolveMode::Average)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_Resolve, rgba8_max, "R8G8B8A8_UNORM", swz::ResolveMode::Max)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_Resolve, rgba8_average, "R8G8B8A8_UNORM", swz::ResolveMode::Average)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(BM_Resolve, rgba8_max, "R8G8B8A8_UNORM", swz::ResolveMode::Max)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 

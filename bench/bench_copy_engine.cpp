@@ -54,7 +54,8 @@ uint64_t texel_bytes(const swz::Layout& L) {
   return n;
 }
 
-void measure(benchmark::State& st, uint8_t* dst, const uint8_t* src, uint64_t bytes, const std::function<swz::Status()>& op) {
+void measure(benchmark::State& st, uint8_t* dst, const uint8_t* src, uint64_t bytes,
+             const std::function<swz::Status()>& op) {
   std::vector<double> ratio;
   for (auto _ : st) {
     const auto t0 = Clock::now();
@@ -67,7 +68,8 @@ void measure(benchmark::State& st, uint8_t* dst, const uint8_t* src, uint64_t by
     }
     benchmark::ClobberMemory();
     const auto t2 = Clock::now();
-    const double mc = std::chrono::duration<double>(t1 - t0).count(), t = std::chrono::duration<double>(t2 - t1).count();
+    const double mc = std::chrono::duration<double>(t1 - t0).count(),
+                 t = std::chrono::duration<double>(t2 - t1).count();
     st.SetIterationTime(t);
     ratio.push_back(mc / t);
   }
@@ -89,10 +91,12 @@ const ResourcesCase kResources[] = {
 
 void BM_CopyResources(benchmark::State& st) {
   const ResourcesCase& c = kResources[st.range(0)];
-  const swz::Layout A = layout(c.from, c.format, c.size, c.size, c.mips), B = layout(c.to, c.format, c.size, c.size, c.mips);
+  const swz::Layout A = layout(c.from, c.format, c.size, c.size, c.mips),
+                    B = layout(c.to, c.format, c.size, c.size, c.mips);
   MallocBuffer src(A.size()), dst(B.size());
   const uint64_t bytes = texel_bytes(A);
-  st.SetLabel(std::string(c.from) + "->" + c.to + " " + c.format + " " + std::to_string(c.size) + (c.mips ? " full mips" : ""));
+  st.SetLabel(std::string(c.from) + "->" + c.to + " " + c.format + " " + std::to_string(c.size) +
+              (c.mips ? " full mips" : ""));
   measure(st, dst.p, src.p, std::min<uint64_t>(bytes, std::min(src.size, dst.size)),
           [&] { return swz::copy_resources(B, dst.p, dst.size, A, src.p, src.size); });
 }
@@ -113,9 +117,10 @@ void BM_PlacedFootprint(benchmark::State& st) {
   swz::CopyOptions one_thread;
   one_thread.threads = 1;
   measure(st, d, s, uint64_t{2048} * 2048 * 4, [&] {
-    return swz::copy_placed_footprint(L, res.p, res.size, 0, buf.p, buf.size, fp,
-                                      to_texture ? swz::FootprintCopyDirection::BufferToTexture : swz::FootprintCopyDirection::TextureToBuffer,
-                                      nullptr, 0, one_thread);
+    return swz::copy_placed_footprint(
+        L, res.p, res.size, 0, buf.p, buf.size, fp,
+        to_texture ? swz::FootprintCopyDirection::BufferToTexture : swz::FootprintCopyDirection::TextureToBuffer,
+        nullptr, 0, one_thread);
   });
 }
 BENCHMARK(BM_PlacedFootprint)->DenseRange(0, 1)->UseManualTime()->Unit(benchmark::kMillisecond);

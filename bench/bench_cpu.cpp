@@ -98,18 +98,23 @@ void nt_copy(uint8_t* dst, const uint8_t* src, size_t n) {
 
 void par_copy(uint8_t* dst, const uint8_t* src, size_t n, unsigned threads, bool nt) {
   if (threads <= 1) {
-    if (nt) nt_copy(dst, src, n);
-    else std::memcpy(dst, src, n);
+    if (nt)
+      nt_copy(dst, src, n);
+    else
+      std::memcpy(dst, src, n);
     return;
   }
   std::vector<std::thread> pool;
   const size_t per = ((n / threads) + 4095) & ~size_t{4095};
   for (unsigned t = 0; t < threads; ++t) {
     const size_t a = std::min(n, t * per), e = std::min(n, a + per);
-    if (a < e) pool.emplace_back([=] {
-      if (nt) nt_copy(dst + a, src + a, e - a);
-      else std::memcpy(dst + a, src + a, e - a);
-    });
+    if (a < e)
+      pool.emplace_back([=] {
+        if (nt)
+          nt_copy(dst + a, src + a, e - a);
+        else
+          std::memcpy(dst + a, src + a, e - a);
+      });
   }
   for (auto& t : pool) t.join();
 }
@@ -149,7 +154,7 @@ unsigned all_threads() { return std::max(1u, std::thread::hardware_concurrency()
 // ---- the textures ----------------------------------------------------------------
 
 struct Tex {
-  std::string name;     // e.g. "std64k/R8G8B8A8_UNORM/4096x4096"
+  std::string name;  // e.g. "std64k/R8G8B8A8_UNORM/4096x4096"
   swz::TextureDesc desc;
   swz::LayoutSpec spec;
 };
@@ -330,8 +335,8 @@ void BM_PlanCompile(benchmark::State& st, std::string text, uint32_t eb) {
       return;
     }
   }
-  st.counters["us_per_compile"] =
-      benchmark::Counter(static_cast<double>(st.iterations()) * 1e-6, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  st.counters["us_per_compile"] = benchmark::Counter(static_cast<double>(st.iterations()) * 1e-6,
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 // ---- registration --------------------------------------------------------------------------
@@ -341,13 +346,16 @@ const char* be_name(swz::Backend b) { return swz::backend_name(b); }
 void reg_copy(const Tex& t, swz::Backend be, bool to_swz, unsigned threads, bool wc = false) {
   const std::string name = std::string(to_swz ? "swizzle/" : "deswizzle/") + t.name + "/" + be_name(be) + "/t" +
                            (threads == 0 ? std::string("all") : std::to_string(threads)) + (wc ? "/wc" : "");
-  benchmark::RegisterBenchmark(name.c_str(), BM_Copy, t, be, to_swz, threads, wc)->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(0.1);
+  benchmark::RegisterBenchmark(name.c_str(), BM_Copy, t, be, to_swz, threads, wc)
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond)
+      ->MinTime(0.1);
 }
 
 void register_all() {
   using swz::Backend;
-  const char* formats[] = {"R8_UNORM", "R8G8_UNORM", "R8G8B8A8_UNORM", "R16G16B16A16_FLOAT", "R32G32B32A32_FLOAT",
-                           "BC1_UNORM", "BC7_UNORM"};
+  const char* formats[] = {"R8_UNORM",           "R8G8_UNORM", "R8G8B8A8_UNORM", "R16G16B16A16_FLOAT",
+                           "R32G32B32A32_FLOAT", "BC1_UNORM",  "BC7_UNORM"};
   const uint32_t sizes[] = {512, 4096, 8192};
   for (uint32_t n : sizes)
     for (const char* f : formats) {
@@ -386,14 +394,21 @@ void register_all() {
   for (uint64_t bytes : {uint64_t{512} * 512 * 4, uint64_t{4096} * 4096 * 4, uint64_t{8192} * 8192 * 4})
     for (unsigned th : {1u, all_threads()})
       for (bool nt : {false, true}) {
-        const std::string name = std::string(nt ? "ntcopy/" : "memcpy/") + std::to_string(bytes) + "/t" + std::to_string(th);
-        benchmark::RegisterBenchmark(name.c_str(), BM_Memcpy, bytes, th, nt)->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(0.1);
+        const std::string name =
+            std::string(nt ? "ntcopy/" : "memcpy/") + std::to_string(bytes) + "/t" + std::to_string(th);
+        benchmark::RegisterBenchmark(name.c_str(), BM_Memcpy, bytes, th, nt)
+            ->UseManualTime()
+            ->Unit(benchmark::kMicrosecond)
+            ->MinTime(0.1);
       }
   // per-call overhead
   for (Backend be : {Backend::Highway, Backend::Xsimd, Backend::Scalar})
     for (bool to_swz : {true, false}) {
       const std::string name = std::string("boxes256x64x64/") + (to_swz ? "swizzle/" : "deswizzle/") + be_name(be);
-      benchmark::RegisterBenchmark(name.c_str(), BM_SmallBoxes, be, to_swz)->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(0.1);
+      benchmark::RegisterBenchmark(name.c_str(), BM_SmallBoxes, be, to_swz)
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond)
+          ->MinTime(0.1);
     }
   // plan compile
   const char* std_texts[] = {"X0 X1 X2 X3 Y0 Y1 Y2 Y3 Y4 X4 Y5 X5 Y6 X6 Y7 X7",
@@ -412,7 +427,9 @@ void register_all() {
   const Tuning def;
   auto reg_tune = [](const std::string& name, const Tex& t, bool to_swz, unsigned threads, const Tuning& tu) {
     benchmark::RegisterBenchmark(name.c_str(), BM_Tune, t, to_swz, threads, tu)
-        ->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(0.1);
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond)
+        ->MinTime(0.1);
   };
   // thread threshold: 1 vs all threads by size (RGBA8)
   for (uint32_t n : {128u, 256u, 384u, 512u, 768u, 1024u, 1536u, 2048u})

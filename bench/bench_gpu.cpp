@@ -43,22 +43,22 @@ namespace {
 
 using namespace swz;
 
-#define CHECK_VK(x)                                                              \
-  do {                                                                           \
-    VkResult r_ = (x);                                                           \
-    if (r_ != VK_SUCCESS) {                                                      \
+#define CHECK_VK(x)                                                             \
+  do {                                                                          \
+    VkResult r_ = (x);                                                          \
+    if (r_ != VK_SUCCESS) {                                                     \
       std::fprintf(stderr, "%s failed: %d (line %d)\n", #x, int(r_), __LINE__); \
-      std::exit(2);                                                              \
-    }                                                                            \
+      std::exit(2);                                                             \
+    }                                                                           \
   } while (0)
 
-#define CHECK_OK(x)                                                                   \
-  do {                                                                                \
-    Status s_ = (x);                                                                  \
-    if (!s_.ok()) {                                                                   \
+#define CHECK_OK(x)                                                                          \
+  do {                                                                                       \
+    Status s_ = (x);                                                                         \
+    if (!s_.ok()) {                                                                          \
       std::fprintf(stderr, "%s failed: %s (line %d)\n", #x, s_.message().c_str(), __LINE__); \
-      std::exit(2);                                                                   \
-    }                                                                                 \
+      std::exit(2);                                                                          \
+    }                                                                                        \
   } while (0)
 
 struct Buf {
@@ -104,9 +104,10 @@ struct Vk {
     VkMemoryAllocateInfo ai{};
     ai.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
     ai.allocationSize = mr.size;
-    ai.memoryTypeIndex = host ? mem_type(mr.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                                         VK_MEMORY_PROPERTY_HOST_CACHED_BIT)
-                              : mem_type(mr.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    ai.memoryTypeIndex =
+        host ? mem_type(mr.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                        VK_MEMORY_PROPERTY_HOST_CACHED_BIT)
+             : mem_type(mr.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     CHECK_VK(vkAllocateMemory(dev, &ai, nullptr, &b.mem));
     CHECK_VK(vkBindBufferMemory(dev, b.buf, b.mem, 0));
     if (host) {
@@ -142,16 +143,17 @@ struct Vk {
     VkMemoryBarrier mb{};
     mb.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
     mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                       VK_ACCESS_TRANSFER_WRITE_BIT;
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr,
+                         0, nullptr);
   }
   void copy(const Buf& s, const Buf& d, uint64_t n, uint64_t so = 0, uint64_t dof = 0) {
     VkBufferCopy r{so, dof, n};
     vkCmdCopyBuffer(cb, s.buf, d.buf, 1, &r);
   }
 };
-
 
 const uint32_t kPlainCopySpv[] = {
 #include "bench_plain_copy.inc"
@@ -214,7 +216,8 @@ struct PlainCopy {
   // bytes must be a multiple of 4096 (256 invocations x 16 bytes).
   void record(VkCommandBuffer cb, VkBuffer src, VkBuffer dst, uint64_t bytes) {
     if (bytes % 4096) {
-      std::fprintf(stderr, "plain copy of %llu bytes: not a multiple of 4096\n", static_cast<unsigned long long>(bytes));
+      std::fprintf(stderr, "plain copy of %llu bytes: not a multiple of 4096\n",
+                   static_cast<unsigned long long>(bytes));
       std::exit(2);
     }
     uint64_t groups = bytes / 4096;
@@ -279,9 +282,7 @@ Layout make_case_layout(const CaseDef& cd, uint64_t bytes, TextureDesc* d) {
   return L;
 }
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 // malloc-like placement: 16 bytes past a 64-byte boundary, 4 KiB pages.
 struct HostMem {
@@ -372,7 +373,8 @@ int main(int argc, char** argv) {
       md = argv[++i];
     } else {
       std::fprintf(stderr,
-                   "usage: %s [--quick] [--dispatch] [--host] [--wc] [--sizes 1,2,..] [--host-sizes ..] [--wc-sizes ..] [--reps N] "
+                   "usage: %s [--quick] [--dispatch] [--host] [--wc] [--sizes 1,2,..] [--host-sizes ..] [--wc-sizes "
+                   "..] [--reps N] "
                    "[--wg 11,12] [--warm-gib 16] [--scrub-mib 128] [--verify] [--md FILE]\n",
                    argv[0]);
       return 1;
@@ -388,8 +390,9 @@ int main(int argc, char** argv) {
   vk.dev = vk.ctx.device();
   vkGetPhysicalDeviceMemoryProperties(vk.ctx.physical_device(), &vk.mp);
   vkGetPhysicalDeviceProperties(vk.ctx.physical_device(), &vk.props);
-  std::printf("device: %s  maxStorageBufferRange %u  timestampPeriod %.3f ns  hardware threads %u\n", vk.props.deviceName,
-              vk.props.limits.maxStorageBufferRange, double(vk.props.limits.timestampPeriod), std::thread::hardware_concurrency());
+  std::printf("device: %s  maxStorageBufferRange %u  timestampPeriod %.3f ns  hardware threads %u\n",
+              vk.props.deviceName, vk.props.limits.maxStorageBufferRange, double(vk.props.limits.timestampPeriod),
+              std::thread::hardware_concurrency());
   VkCommandPoolCreateInfo pci{};
   pci.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
   pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -418,8 +421,8 @@ int main(int argc, char** argv) {
     scrub_a = vk.make(scrub_mib << 20, false);
     scrub_b = vk.make(scrub_mib << 20, false);
   }
-  auto time_all = [&](const std::vector<std::function<void()>>& recs, const std::function<void()>& warmup, uint64_t bytes,
-                      bool scrub) {
+  auto time_all = [&](const std::vector<std::function<void()>>& recs, const std::function<void()>& warmup,
+                      uint64_t bytes, bool scrub) {
     const uint32_t n = static_cast<uint32_t>(recs.size());
     const uint32_t need = 2 * n * static_cast<uint32_t>(reps);
     if (need > vk.qcount) {
@@ -453,12 +456,14 @@ int main(int argc, char** argv) {
       }
     vk.submit();
     std::vector<uint64_t> ts(need);
-    CHECK_VK(vkGetQueryPoolResults(vk.dev, vk.qp, 0, need, ts.size() * 8, ts.data(), 8, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+    CHECK_VK(vkGetQueryPoolResults(vk.dev, vk.qp, 0, need, ts.size() * 8, ts.data(), 8,
+                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
     std::vector<double> out;
     for (uint32_t k = 0; k < n; ++k) {
       std::vector<double> ms;
       for (int r = 0; r < reps; ++r)
-        ms.push_back(double(ts[2 * (r * n + k) + 1] - ts[2 * (r * n + k)]) * double(vk.props.limits.timestampPeriod) * 1e-6);
+        ms.push_back(double(ts[2 * (r * n + k) + 1] - ts[2 * (r * n + k)]) * double(vk.props.limits.timestampPeriod) *
+                     1e-6);
       out.push_back(median(ms));
     }
     return out;
@@ -476,7 +481,8 @@ int main(int argc, char** argv) {
   bool all_ok = true;
   if (do_dispatch) {
     table +=
-        "| case | surface | words per workgroup | plain copy GB/s | record_buffer_copy GB/s | swizzle GB/s | ratio | deswizzle GB/s | ratio | "
+        "| case | surface | words per workgroup | plain copy GB/s | record_buffer_copy GB/s | swizzle GB/s | ratio | "
+        "deswizzle GB/s | ratio | "
         "vkCmdCopyBuffer GB/s |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
     for (const CaseDef& cd : cases) {
       for (uint64_t mib : sizes_mib) {
@@ -501,23 +507,28 @@ int main(int argc, char** argv) {
           gpu::DispatchInfo info_c{}, info_w{}, info_r{};
           auto rec_plain = [&] { plain.record(vk.cb, lin.buf, lin2.buf, lin_bytes); };
           auto rec_copy = [&] {
-            CHECK_OK(vk.ctx.record_buffer_copy(vk.cb, {lin.buf, 0, lin_bytes}, {lin2.buf, 0, lin_bytes}, lin_bytes, &info_c));
+            CHECK_OK(vk.ctx.record_buffer_copy(vk.cb, {lin.buf, 0, lin_bytes}, {lin2.buf, 0, lin_bytes}, lin_bytes,
+                                               &info_c));
           };
           auto rec_w = [&] {
-            CHECK_OK(vk.ctx.record_write_to_subresource(vk.cb, L, {res.buf, 0, L.size()}, 0, nullptr, {lin.buf, 0, lin_bytes}, rp, 0, &info_w));
+            CHECK_OK(vk.ctx.record_write_to_subresource(vk.cb, L, {res.buf, 0, L.size()}, 0, nullptr,
+                                                        {lin.buf, 0, lin_bytes}, rp, 0, &info_w));
           };
           auto rec_r = [&] {
-            CHECK_OK(vk.ctx.record_read_from_subresource(vk.cb, {lin2.buf, 0, lin_bytes}, rp, 0, L, {res.buf, 0, L.size()}, 0, nullptr, &info_r));
+            CHECK_OK(vk.ctx.record_read_from_subresource(vk.cb, {lin2.buf, 0, lin_bytes}, rp, 0, L,
+                                                         {res.buf, 0, L.size()}, 0, nullptr, &info_r));
           };
           auto rec_xfer = [&] { vk.copy(lin, lin2, lin_bytes); };
-          const std::vector<double> tm = time_all({rec_plain, rec_copy, rec_w, rec_r, rec_xfer}, rec_plain, lin_bytes, true);
+          const std::vector<double> tm =
+              time_all({rec_plain, rec_copy, rec_w, rec_r, rec_xfer}, rec_plain, lin_bytes, true);
           const double t_plain = tm[0], t_copy = tm[1], t_w = tm[2], t_r = tm[3], t_x = tm[4];
           const double gb = double(lin_bytes) * 1e-9;
           char line[512];
-          std::snprintf(line, sizeof line, "| %s | %ux%u, %llu MiB | 2^%u x %uB | %.1f | %.1f | %.1f | %.3f | %.1f | %.3f | %.1f |\n",
-                        cd.name.c_str(), d.width, d.height, static_cast<unsigned long long>(mib), info_w.chunks_log2, info_w.word_bytes,
-                        gb / (t_plain * 1e-3), gb / (t_copy * 1e-3), gb / (t_w * 1e-3), t_plain / t_w, gb / (t_r * 1e-3), t_plain / t_r,
-                        gb / (t_x * 1e-3));
+          std::snprintf(line, sizeof line,
+                        "| %s | %ux%u, %llu MiB | 2^%u x %uB | %.1f | %.1f | %.1f | %.3f | %.1f | %.3f | %.1f |\n",
+                        cd.name.c_str(), d.width, d.height, static_cast<unsigned long long>(mib), info_w.chunks_log2,
+                        info_w.word_bytes, gb / (t_plain * 1e-3), gb / (t_copy * 1e-3), gb / (t_w * 1e-3),
+                        t_plain / t_w, gb / (t_r * 1e-3), t_plain / t_r, gb / (t_x * 1e-3));
           std::printf("%s", line);
           std::fflush(stdout);
           table += line;
@@ -527,9 +538,11 @@ int main(int argc, char** argv) {
           // swizzled bytes against the CPU for surfaces up to 256 MiB.
           vk.ctx.set_tuning({});
           vk.begin();
-          CHECK_OK(vk.ctx.record_write_to_subresource(vk.cb, L, {res.buf, 0, L.size()}, 0, nullptr, {lin.buf, 0, lin_bytes}, rp, 0));
+          CHECK_OK(vk.ctx.record_write_to_subresource(vk.cb, L, {res.buf, 0, L.size()}, 0, nullptr,
+                                                      {lin.buf, 0, lin_bytes}, rp, 0));
           vk.barrier();
-          CHECK_OK(vk.ctx.record_read_from_subresource(vk.cb, {lin2.buf, 0, lin_bytes}, rp, 0, L, {res.buf, 0, L.size()}, 0, nullptr));
+          CHECK_OK(vk.ctx.record_read_from_subresource(vk.cb, {lin2.buf, 0, lin_bytes}, rp, 0, L,
+                                                       {res.buf, 0, L.size()}, 0, nullptr));
           vk.barrier();
           Buf h1 = vk.make(lin_bytes, true), h2 = vk.make(lin_bytes, true), hr = vk.make(L.size(), true);
           vk.copy(lin, h1, lin_bytes);
@@ -543,7 +556,8 @@ int main(int argc, char** argv) {
             CHECK_OK(write_to_subresource(L, cpu.data(), cpu.size(), 0, nullptr, h1.map, lin_bytes, rp, 0));
             ok = std::memcmp(cpu.data(), hr.map, L.size()) == 0;
           }
-          std::printf("verify %s %llu MiB: %s\n", cd.name.c_str(), static_cast<unsigned long long>(mib), ok ? "ok" : "MISMATCH");
+          std::printf("verify %s %llu MiB: %s\n", cd.name.c_str(), static_cast<unsigned long long>(mib),
+                      ok ? "ok" : "MISMATCH");
           all_ok = all_ok && ok;
           vk.free(h1);
           vk.free(h2);
@@ -573,16 +587,20 @@ int main(int argc, char** argv) {
       const std::vector<double> tm = time_all({up, down}, up, n, false);
       warm_gib = save_warm;
       char line[256];
-      std::snprintf(line, sizeof line, "\nbus: host->device %.1f GB/s, device->host %.1f GB/s (vkCmdCopyBuffer, 256 MiB, pinned host buffer)\n",
-                    double(n) * 1e-9 / (tm[0] * 1e-3), double(n) * 1e-9 / (tm[1] * 1e-3));
+      std::snprintf(
+          line, sizeof line,
+          "\nbus: host->device %.1f GB/s, device->host %.1f GB/s (vkCmdCopyBuffer, 256 MiB, pinned host buffer)\n",
+          double(n) * 1e-9 / (tm[0] * 1e-3), double(n) * 1e-9 / (tm[1] * 1e-3));
       std::printf("%s", line);
       table += line;
       vk.free(h);
       vk.free(dv);
     }
     table +=
-        "\n| host path case | surface | GPU swizzle first call GB/s | GPU swizzle GB/s | GPU swizzle staged GB/s | CPU swizzle GB/s | "
-        "GPU deswizzle first GB/s | GPU deswizzle GB/s | GPU deswizzle staged GB/s | CPU deswizzle GB/s | memcpy GB/s |\n"
+        "\n| host path case | surface | GPU swizzle first call GB/s | GPU swizzle GB/s | GPU swizzle staged GB/s | CPU "
+        "swizzle GB/s | "
+        "GPU deswizzle first GB/s | GPU deswizzle GB/s | GPU deswizzle staged GB/s | CPU deswizzle GB/s | memcpy GB/s "
+        "|\n"
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
     const CaseDef& cd = cases[1];
     for (uint64_t mib : host_mib) {
@@ -604,28 +622,37 @@ int main(int argc, char** argv) {
         return median(t);
       };
       const int n = std::max(3, std::min(reps, 10));
-      const double gw_first = timed([&] { CHECK_OK(fresh.write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, 1);
-      const double gr_first = timed([&] { CHECK_OK(fresh.read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, 1);
-      const double gw = timed([&] { CHECK_OK(fresh.write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, n);
-      const double gr = timed([&] { CHECK_OK(fresh.read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, n);
+      const double gw_first = timed(
+          [&] { CHECK_OK(fresh.write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, 1);
+      const double gr_first = timed(
+          [&] { CHECK_OK(fresh.read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, 1);
+      const double gw = timed(
+          [&] { CHECK_OK(fresh.write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, n);
+      const double gr = timed(
+          [&] { CHECK_OK(fresh.read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, n);
       bool ok = std::memcmp(lin.p, lin2.p, lin_bytes) == 0;
       // The same Context through staging buffers (no host-memory import).
       setenv("SWZ_GPU_HOST_IMPORT", "0", 1);
-      const double sw = timed([&] { CHECK_OK(fresh.write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, n);
+      const double sw = timed(
+          [&] { CHECK_OK(fresh.write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, n);
       std::memset(lin2.p, 0, lin_bytes);
-      const double sr = timed([&] { CHECK_OK(fresh.read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, n);
+      const double sr = timed(
+          [&] { CHECK_OK(fresh.read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, n);
       unsetenv("SWZ_GPU_HOST_IMPORT");
       ok = ok && std::memcmp(lin.p, lin2.p, lin_bytes) == 0;
-      const double cw = timed([&] { CHECK_OK(write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, n);
-      const double cr = timed([&] { CHECK_OK(read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, n);
+      const double cw =
+          timed([&] { CHECK_OK(write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, n);
+      const double cr =
+          timed([&] { CHECK_OK(read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, n);
       const double mc = timed([&] { std::memcpy(lin2.p, lin.p, lin_bytes); }, n);
       ok = ok && std::memcmp(lin.p, lin2.p, lin_bytes) == 0;
       all_ok = all_ok && ok;
       const double gb = double(lin_bytes) * 1e-9;
       char line[512];
-      std::snprintf(line, sizeof line, "| %s%s | %ux%u, %llu MiB | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
-                    cd.name.c_str(), ok ? "" : " (MISMATCH)", d.width, d.height, static_cast<unsigned long long>(mib), gb / gw_first, gb / gw,
-                    gb / sw, gb / cw, gb / gr_first, gb / gr, gb / sr, gb / cr, gb / mc);
+      std::snprintf(line, sizeof line,
+                    "| %s%s | %ux%u, %llu MiB | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                    cd.name.c_str(), ok ? "" : " (MISMATCH)", d.width, d.height, static_cast<unsigned long long>(mib),
+                    gb / gw_first, gb / gw, gb / sw, gb / cw, gb / gr_first, gb / gr, gb / sr, gb / cr, gb / mc);
       std::printf("%s", line);
       std::fflush(stdout);
       table += line;
@@ -637,7 +664,8 @@ int main(int argc, char** argv) {
     int wc_type = -1;
     for (uint32_t i = 0; i < vk.mp.memoryTypeCount; ++i) {
       const VkMemoryPropertyFlags f = vk.mp.memoryTypes[i].propertyFlags;
-      if ((f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && (f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) && !(f & VK_MEMORY_PROPERTY_HOST_CACHED_BIT)) {
+      if ((f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && (f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
+          !(f & VK_MEMORY_PROPERTY_HOST_CACHED_BIT)) {
         wc_type = static_cast<int>(i);
         break;
       }
@@ -648,13 +676,16 @@ int main(int argc, char** argv) {
       const unsigned nt = std::max(2u, std::min(8u, std::thread::hardware_concurrency()));
       char hdr[640];
       std::snprintf(hdr, sizeof hdr,
-                    "\nWC memory type %d (flags 0x%x)\n\n| case | surface | memcpy 1T GB/s | swz wc=off 1T | swz wc=on 1T | ratio on/memcpy 1T | memcpy %uT | "
-                    "swz wc=off %uT | swz wc=on %uT | ratio on/memcpy %uT |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
+                    "\nWC memory type %d (flags 0x%x)\n\n| case | surface | memcpy 1T GB/s | swz wc=off 1T | swz wc=on "
+                    "1T | ratio on/memcpy 1T | memcpy %uT | "
+                    "swz wc=off %uT | swz wc=on %uT | ratio on/memcpy %uT |\n| --- | --- | --- | --- | --- | --- | --- "
+                    "| --- | --- | --- |\n",
                     wc_type, unsigned(vk.mp.memoryTypes[wc_type].propertyFlags), nt, nt, nt, nt);
       std::printf("%s", hdr);
       table += hdr;
       std::string reads =
-          "\n| read from WC | surface | memcpy out 1T GB/s | swz read wc=off 1T | swz read wc=on 1T |\n| --- | --- | --- | --- | --- |\n";
+          "\n| read from WC | surface | memcpy out 1T GB/s | swz read wc=off 1T | swz read wc=on 1T |\n| --- | --- | "
+          "--- | --- | --- |\n";
       const CaseDef wc_cases[2] = {cases[1], cases[3]};
       for (const CaseDef& cd : wc_cases) {
         for (uint64_t mib : wc_mib) {
@@ -702,15 +733,21 @@ int main(int argc, char** argv) {
             CopyOptions off, on;
             off.threads = on.threads = th;
             on.write_combined = true;
-            r[ti][0] = timed([&] { parallel_parts(th, lin_bytes, [&](unsigned, uint64_t lo, uint64_t hi) { std::memcpy(wc + lo, lin.p + lo, hi - lo); }); });
-            r[ti][1] = timed([&] { CHECK_OK(write_to_subresource(L, wc, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0, off)); });
-            r[ti][2] = timed([&] { CHECK_OK(write_to_subresource(L, wc, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0, on)); });
+            r[ti][0] = timed([&] {
+              parallel_parts(th, lin_bytes,
+                             [&](unsigned, uint64_t lo, uint64_t hi) { std::memcpy(wc + lo, lin.p + lo, hi - lo); });
+            });
+            r[ti][1] = timed(
+                [&] { CHECK_OK(write_to_subresource(L, wc, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0, off)); });
+            r[ti][2] = timed(
+                [&] { CHECK_OK(write_to_subresource(L, wc, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0, on)); });
           }
           const double gb = double(lin_bytes) * 1e-9;
           char line[512];
-          std::snprintf(line, sizeof line, "| %s | %llu MiB | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", cd.name.c_str(),
-                        static_cast<unsigned long long>(mib), gb / r[0][0], gb / r[0][1], gb / r[0][2], r[0][0] / r[0][2], gb / r[1][0],
-                        gb / r[1][1], gb / r[1][2], r[1][0] / r[1][2]);
+          std::snprintf(line, sizeof line,
+                        "| %s | %llu MiB | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", cd.name.c_str(),
+                        static_cast<unsigned long long>(mib), gb / r[0][0], gb / r[0][1], gb / r[0][2],
+                        r[0][0] / r[0][2], gb / r[1][0], gb / r[1][1], gb / r[1][2], r[1][0] / r[1][2]);
           std::printf("%s", line);
           std::fflush(stdout);
           table += line;
@@ -721,14 +758,17 @@ int main(int argc, char** argv) {
             on.write_combined = true;
             CHECK_OK(write_to_subresource(L, wc, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0));
             const double mo = timed([&] { std::memcpy(back.p, wc, lin_bytes); });
-            const double ro = timed([&] { CHECK_OK(read_from_subresource(back.p, lin_bytes, rp, 0, L, wc, L.size(), 0, nullptr, off)); });
+            const double ro = timed(
+                [&] { CHECK_OK(read_from_subresource(back.p, lin_bytes, rp, 0, L, wc, L.size(), 0, nullptr, off)); });
             const bool ok1 = std::memcmp(back.p, lin.p, lin_bytes) == 0;
             std::memset(back.p, 0, lin_bytes);
-            const double rn = timed([&] { CHECK_OK(read_from_subresource(back.p, lin_bytes, rp, 0, L, wc, L.size(), 0, nullptr, on)); });
+            const double rn = timed(
+                [&] { CHECK_OK(read_from_subresource(back.p, lin_bytes, rp, 0, L, wc, L.size(), 0, nullptr, on)); });
             const bool ok2 = std::memcmp(back.p, lin.p, lin_bytes) == 0;
             all_ok = all_ok && ok1 && ok2;
-            std::snprintf(line, sizeof line, "| %s%s | %llu MiB | %.3f | %.3f | %.3f |\n", cd.name.c_str(), ok1 && ok2 ? "" : " (MISMATCH)",
-                          static_cast<unsigned long long>(mib), gb / mo, gb / ro, gb / rn);
+            std::snprintf(line, sizeof line, "| %s%s | %llu MiB | %.3f | %.3f | %.3f |\n", cd.name.c_str(),
+                          ok1 && ok2 ? "" : " (MISMATCH)", static_cast<unsigned long long>(mib), gb / mo, gb / ro,
+                          gb / rn);
             std::printf("%s", line);
             std::fflush(stdout);
             reads += line;

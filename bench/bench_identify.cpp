@@ -37,7 +37,8 @@ std::vector<uint8_t> photo(uint32_t w, uint32_t h) {
       const float ax = std::clamp(fx - x0, 0.0f, 1.0f), ay = std::clamp(fy - y0, 0.0f, 1.0f);
       for (int c = 0; c < 4; ++c) {
         auto at = [&](int xx, int yy) { return float(d[(size_t(yy) * pw + xx) * 4 + c]); };
-        const float v = (at(x0, y0) * (1 - ax) + at(x1, y0) * ax) * (1 - ay) + (at(x0, y1) * (1 - ax) + at(x1, y1) * ax) * ay;
+        const float v =
+            (at(x0, y0) * (1 - ax) + at(x1, y0) * ax) * (1 - ay) + (at(x0, y1) * (1 - ax) + at(x1, y1) * ax) * ay;
         out[(size_t{y} * w + x) * 4 + c] = static_cast<uint8_t>(v + 0.5f);
       }
     }
@@ -45,7 +46,8 @@ std::vector<uint8_t> photo(uint32_t w, uint32_t h) {
   return out;
 }
 
-std::vector<uint8_t> swizzled(const std::string& layout, uint32_t w, uint32_t h, const std::vector<uint8_t>& lin, swz::FormatInfo* f) {
+std::vector<uint8_t> swizzled(const std::string& layout, uint32_t w, uint32_t h, const std::vector<uint8_t>& lin,
+                              swz::FormatInfo* f) {
   (void)swz::find_format("R8G8B8A8_UNORM", f);
   swz::TextureDesc d;
   d.width = w;
@@ -54,11 +56,15 @@ std::vector<uint8_t> swizzled(const std::string& layout, uint32_t w, uint32_t h,
   swz::Layout L;
   if (!swz::make_layout_from_name(layout, d, {}, &L).ok()) return {};
   std::vector<uint8_t> dump(L.size(), 0);
-  if (!swz::write_to_subresource(L, dump.data(), dump.size(), 0, nullptr, lin.data(), lin.size(), uint64_t{w} * 4, lin.size()).ok()) return {};
+  if (!swz::write_to_subresource(L, dump.data(), dump.size(), 0, nullptr, lin.data(), lin.size(), uint64_t{w} * 4,
+                                 lin.size())
+           .ok())
+    return {};
   return dump;
 }
 
-const char* kLayouts[] = {"row-major", "std64k", "nv-block-linear:gob=tegra,bh=16", "amd-gfx10.3-sw64k-r-x", "intel-tile4", "adreno-a6xx"};
+const char* kLayouts[] = {"row-major",   "std64k",     "nv-block-linear:gob=tegra,bh=16", "amd-gfx10.3-sw64k-r-x",
+                          "intel-tile4", "adreno-a6xx"};
 
 void BM_Identify(benchmark::State& state) {
   const uint32_t w = static_cast<uint32_t>(state.range(1)), h = w;
@@ -82,7 +88,12 @@ void BM_Identify(benchmark::State& state) {
   }
   state.SetLabel(name + (right ? " (ranked first)" : " (NOT first)"));
 }
-BENCHMARK(BM_Identify)->ArgsProduct({{0, 1, 2, 3, 4, 5}, {256, 1024}})->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(10)->ReportAggregatesOnly(true);
+BENCHMARK(BM_Identify)
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5}, {256, 1024}})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1)
+    ->Repetitions(10)
+    ->ReportAggregatesOnly(true);
 
 void BM_Infer(benchmark::State& state) {
   const uint32_t w = static_cast<uint32_t>(state.range(1)), h = w;
@@ -101,7 +112,12 @@ void BM_Infer(benchmark::State& state) {
     state.SetLabel(name + " -> " + r.layout);
   }
 }
-BENCHMARK(BM_Infer)->ArgsProduct({{0, 1, 2, 3, 4, 5}, {1024}})->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(10)->ReportAggregatesOnly(true);
+BENCHMARK(BM_Infer)
+    ->ArgsProduct({{0, 1, 2, 3, 4, 5}, {1024}})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1)
+    ->Repetitions(10)
+    ->ReportAggregatesOnly(true);
 
 }  // namespace
 

@@ -117,8 +117,8 @@ struct Cell {
   std::string format;
   uint32_t size_px = 0;
   bool to_swizzled = true;
-  bool user = false;        // user buffers (4 KiB pages, 16 mod 64)
-  bool automatic = false;   // threads = 0
+  bool user = false;       // user buffers (4 KiB pages, 16 mod 64)
+  bool automatic = false;  // threads = 0
 };
 
 std::string cell_name(const Cell& c) {
@@ -161,13 +161,16 @@ void BM_Cell(benchmark::State& st, Cell c) {
   swz::CopyOptions oa;
   oa.threads = 0;
   auto kernel = [&](const swz::CopyOptions& o) {
-    return c.to_swizzled ? swz::write_to_subresource(layout, res, res_bytes, 0, nullptr, lin, lin_bytes, row_pitch, 0, o)
-                         : swz::read_from_subresource(lin, lin_bytes, row_pitch, 0, layout, res, res_bytes, 0, nullptr, o);
+    return c.to_swizzled
+               ? swz::write_to_subresource(layout, res, res_bytes, 0, nullptr, lin, lin_bytes, row_pitch, 0, o)
+               : swz::read_from_subresource(lin, lin_bytes, row_pitch, 0, layout, res, res_bytes, 0, nullptr, o);
   };
   // memcpy in the kernel's direction: linear -> resource when swizzling
   auto copy = [&] {
-    if (c.to_swizzled) std::memcpy(res, lin, lin_bytes);
-    else std::memcpy(lin, res, lin_bytes);
+    if (c.to_swizzled)
+      std::memcpy(res, lin, lin_bytes);
+    else
+      std::memcpy(lin, res, lin_bytes);
   };
   // warm up (and check the call), then size the batches
   s = kernel(c.automatic ? oa : o1);

@@ -20,15 +20,20 @@ namespace {
 
 uint32_t pick_coord(FuzzedDataProvider& f, uint32_t extent, uint32_t align) {
   switch (f.ConsumeIntegralInRange<int>(0, 9)) {
-    case 0: return f.ConsumeIntegral<uint32_t>();
-    case 1: return extent;
-    case 2: return f.ConsumeIntegralInRange<uint32_t>(0, extent);
-    default: return std::min(extent, f.ConsumeIntegralInRange<uint32_t>(0, extent) / align * align);
+    case 0:
+      return f.ConsumeIntegral<uint32_t>();
+    case 1:
+      return extent;
+    case 2:
+      return f.ConsumeIntegralInRange<uint32_t>(0, extent);
+    default:
+      return std::min(extent, f.ConsumeIntegralInRange<uint32_t>(0, extent) / align * align);
   }
 }
 
 uint32_t pick_format_value(FuzzedDataProvider& f) {
-  static const uint32_t kFormats[] = {0, 0, 0, 2, 10, 24, 26, 28, 29, 31, 42, 45, 54, 61, 67, 71, 77, 81, 95, 96, 98, 103, 107, 115, 27};
+  static const uint32_t kFormats[] = {0,  0,  0,  2,  10, 24, 26, 28, 29,  31,  42,  45, 54,
+                                      61, 67, 71, 77, 81, 95, 96, 98, 103, 107, 115, 27};
   if (f.ConsumeIntegralInRange<int>(0, 15) == 0) return f.ConsumeIntegral<uint32_t>();
   return kFormats[f.ConsumeIntegralInRange<size_t>(0, sizeof(kFormats) / sizeof(kFormats[0]) - 1)];
 }
@@ -53,7 +58,9 @@ void fuzz_clear(FuzzedDataProvider& f) {
   std::vector<ClearDesc> descs(f.ConsumeIntegralInRange<size_t>(0, 3));
   for (auto& c : descs) {
     const int k = f.ConsumeIntegralInRange<int>(0, 9);
-    c.subresource = k == 0 ? kAllSubresources : k == 1 ? f.ConsumeIntegral<uint32_t>() : f.ConsumeIntegralInRange<uint32_t>(0, L.subresource_count() - 1);
+    c.subresource = k == 0   ? kAllSubresources
+                    : k == 1 ? f.ConsumeIntegral<uint32_t>()
+                             : f.ConsumeIntegralInRange<uint32_t>(0, L.subresource_count() - 1);
     SubresourceLayout s{};
     (void)L.subresource(c.subresource == kAllSubresources ? 0 : c.subresource, &s);
     c.whole = f.ConsumeIntegralInRange<int>(0, 3) == 0;
@@ -73,11 +80,12 @@ void fuzz_clear(FuzzedDataProvider& f) {
   buf.fill_pattern(7);
   const std::vector<uint8_t> b0 = buf.snapshot();
   if (std::getenv("SWZ_FUZZ_VERBOSE")) {
-    std::fprintf(stderr, "clear: %s %ux%ux%u mips %u array %u samples %u kind %d size %llu\n", d.format.name, d.width, d.height, d.depth, d.mip_levels,
-                 d.array_size, d.samples, static_cast<int>(L.kind()), static_cast<unsigned long long>(size));
+    std::fprintf(stderr, "clear: %s %ux%ux%u mips %u array %u samples %u kind %d size %llu\n", d.format.name, d.width,
+                 d.height, d.depth, d.mip_levels, d.array_size, d.samples, static_cast<int>(L.kind()),
+                 static_cast<unsigned long long>(size));
     for (const auto& c : descs)
-      std::fprintf(stderr, "  sub %u whole %d box (%u,%u,%u)-(%u,%u,%u) fmt %u\n", c.subresource, c.whole, c.box.left, c.box.top, c.box.front, c.box.right,
-                   c.box.bottom, c.box.back, c.format_dxgi);
+      std::fprintf(stderr, "  sub %u whole %d box (%u,%u,%u)-(%u,%u,%u) fmt %u\n", c.subresource, c.whole, c.box.left,
+                   c.box.top, c.box.front, c.box.right, c.box.bottom, c.box.back, c.format_dxgi);
   }
   const Status st = clear_subresources(L, buf.data(), size, descs.data(), descs.size());
   SWZ_FUZZ_CHECK(buf.canary_intact(), st.message());
@@ -102,13 +110,20 @@ void fuzz_clear(FuzzedDataProvider& f) {
     Location where;
     SWZ_FUZZ_CHECK(loc.locate(i, &where).ok(), "locate");
     if (std::getenv("SWZ_FUZZ_VERBOSE"))
-      std::fprintf(stderr, "  byte %llu: sub %u padding %d packed %d (sub offset %llu size %llu %ux%u el, pitch %llu, depth pitch %llu, mip %u plane %u)\n",
+      std::fprintf(stderr,
+                   "  byte %llu: sub %u padding %d packed %d (sub offset %llu size %llu %ux%u el, pitch %llu, depth "
+                   "pitch %llu, mip %u plane %u)\n",
                    static_cast<unsigned long long>(i), where.subresource, where.padding, where.packed,
-                   static_cast<unsigned long long>(L.sub(where.subresource).offset), static_cast<unsigned long long>(L.sub(where.subresource).size),
-                   L.sub(where.subresource).width_el, L.sub(where.subresource).height_el,
-                   static_cast<unsigned long long>(L.sub(where.subresource).row_pitch), static_cast<unsigned long long>((L.sub(where.subresource).stack_depth ? L.sub(where.subresource).stack_rows : L.sub(where.subresource).depth_pitch_B)),
+                   static_cast<unsigned long long>(L.sub(where.subresource).offset),
+                   static_cast<unsigned long long>(L.sub(where.subresource).size), L.sub(where.subresource).width_el,
+                   L.sub(where.subresource).height_el,
+                   static_cast<unsigned long long>(L.sub(where.subresource).row_pitch),
+                   static_cast<unsigned long long>((L.sub(where.subresource).stack_depth
+                                                        ? L.sub(where.subresource).stack_rows
+                                                        : L.sub(where.subresource).depth_pitch_B)),
                    L.sub(where.subresource).mip, L.sub(where.subresource).plane);
-    SWZ_FUZZ_CHECK(!where.padding && !where.packed, "a clear wrote padding or a packed tail at byte " + std::to_string(i));
+    SWZ_FUZZ_CHECK(!where.padding && !where.packed,
+                   "a clear wrote padding or a packed tail at byte " + std::to_string(i));
     bool explained = false;
     for (size_t ci = 0; ci < descs.size(); ++ci) {
       const ClearDesc& c = descs[ci];
@@ -124,7 +139,8 @@ void fuzz_clear(FuzzedDataProvider& f) {
       }
       if (en.ok && en.e[where.byte] == buf.data()[i]) explained = true;
     }
-    SWZ_FUZZ_CHECK(explained, "byte " + std::to_string(i) + " holds a value no clear of subresource " + std::to_string(where.subresource) + " writes");
+    SWZ_FUZZ_CHECK(explained, "byte " + std::to_string(i) + " holds a value no clear of subresource " +
+                                  std::to_string(where.subresource) + " writes");
   }
 }
 
@@ -132,11 +148,14 @@ void fuzz_fill(FuzzedDataProvider& f) {
   const uint64_t size = f.ConsumeIntegralInRange<uint64_t>(0, 4096);
   std::vector<FillDesc> descs(f.ConsumeIntegralInRange<size_t>(0, 3));
   for (auto& d : descs) {
-    d.offset_B = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? f.ConsumeIntegral<uint64_t>() : f.ConsumeIntegralInRange<uint64_t>(0, size + 8);
+    d.offset_B = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? f.ConsumeIntegral<uint64_t>()
+                                                          : f.ConsumeIntegralInRange<uint64_t>(0, size + 8);
     d.value = pick_value(f);
     d.format_dxgi = f.ConsumeBool() ? 0 : pick_format_value(f);
-    d.raw_pattern_bytes = f.ConsumeIntegralInRange<int>(0, 7) == 0 ? f.ConsumeIntegral<uint32_t>() : f.ConsumeIntegralInRange<uint32_t>(0, 17);
-    d.repeat_count = f.ConsumeIntegralInRange<int>(0, 7) == 0 ? f.ConsumeIntegral<uint32_t>() : f.ConsumeIntegralInRange<uint32_t>(0, 300);
+    d.raw_pattern_bytes = f.ConsumeIntegralInRange<int>(0, 7) == 0 ? f.ConsumeIntegral<uint32_t>()
+                                                                   : f.ConsumeIntegralInRange<uint32_t>(0, 17);
+    d.repeat_count = f.ConsumeIntegralInRange<int>(0, 7) == 0 ? f.ConsumeIntegral<uint32_t>()
+                                                              : f.ConsumeIntegralInRange<uint32_t>(0, 300);
   }
   GuardedBuffer buf(size);
   buf.fill_pattern(9);
@@ -155,7 +174,8 @@ void fuzz_fill(FuzzedDataProvider& f) {
     if (d.format_dxgi) {
       FormatInfo fmt;
       SWZ_FUZZ_CHECK(find_format(d.format_dxgi, &fmt).ok(), "fill accepted an unknown format");
-      SWZ_FUZZ_CHECK(encode_clear_value(fmt, 0, d.value, pat, sizeof pat).ok(), "fill accepted a format without a value rule");
+      SWZ_FUZZ_CHECK(encode_clear_value(fmt, 0, d.value, pat, sizeof pat).ok(),
+                     "fill accepted a format without a value rule");
       p = fmt.element_bytes;
     } else {
       std::memcpy(pat, d.value.bytes, 16);
@@ -201,8 +221,12 @@ void fuzz_resolve(FuzzedDataProvider& f) {
   if (SL.size() > kMaxCopyBuffer || DL.size() > kMaxCopyBuffer) return;
   ResolveDesc r;
   r.mode = static_cast<ResolveMode>(f.ConsumeIntegralInRange<int>(0, 3));
-  r.src_subresource = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? f.ConsumeIntegral<uint32_t>() : f.ConsumeIntegralInRange<uint32_t>(0, SL.subresource_count() - 1);
-  r.dst_subresource = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? f.ConsumeIntegral<uint32_t>() : f.ConsumeIntegralInRange<uint32_t>(0, DL.subresource_count() - 1);
+  r.src_subresource = f.ConsumeIntegralInRange<int>(0, 9) == 0
+                          ? f.ConsumeIntegral<uint32_t>()
+                          : f.ConsumeIntegralInRange<uint32_t>(0, SL.subresource_count() - 1);
+  r.dst_subresource = f.ConsumeIntegralInRange<int>(0, 9) == 0
+                          ? f.ConsumeIntegral<uint32_t>()
+                          : f.ConsumeIntegralInRange<uint32_t>(0, DL.subresource_count() - 1);
   SubresourceLayout ss{}, ds{};
   (void)SL.subresource(r.src_subresource, &ss);
   (void)DL.subresource(r.dst_subresource, &ds);
@@ -219,9 +243,10 @@ void fuzz_resolve(FuzzedDataProvider& f) {
   dst.fill_pattern(2);
   const std::vector<uint8_t> s0 = src.snapshot(), d0 = dst.snapshot();
   if (std::getenv("SWZ_FUZZ_VERBOSE"))
-    std::fprintf(stderr, "resolve: src %s samples %u dst %s sub %u->%u whole %d rect (%u,%u)-(%u,%u) at (%u,%u) fmt %u\n", sd.format.name, sd.samples,
-                 dd.format.name, r.src_subresource, r.dst_subresource, r.whole, r.rect.left, r.rect.top, r.rect.right, r.rect.bottom, r.dst_x, r.dst_y,
-                 r.format_dxgi);
+    std::fprintf(stderr,
+                 "resolve: src %s samples %u dst %s sub %u->%u whole %d rect (%u,%u)-(%u,%u) at (%u,%u) fmt %u\n",
+                 sd.format.name, sd.samples, dd.format.name, r.src_subresource, r.dst_subresource, r.whole, r.rect.left,
+                 r.rect.top, r.rect.right, r.rect.bottom, r.dst_x, r.dst_y, r.format_dxgi);
   const Status st = resolve_subresource(DL, dst.data(), dst.size(), SL, src.data(), src.size(), r);
   SWZ_FUZZ_CHECK(src.canary_intact() && dst.canary_intact(), st.message());
   SWZ_FUZZ_CHECK(src.equals(s0), "resolve changed its source");
@@ -239,8 +264,9 @@ void fuzz_resolve(FuzzedDataProvider& f) {
     ++checked;
     Location where;
     SWZ_FUZZ_CHECK(loc.locate(i, &where).ok(), "locate");
-    SWZ_FUZZ_CHECK(!where.padding && where.subresource == r.dst_subresource && where.x >= r.dst_x && where.y >= r.dst_y &&
-                       where.x < r.dst_x + (rc.right - rc.left) && where.y < r.dst_y + (rc.bottom - rc.top),
+    SWZ_FUZZ_CHECK(!where.padding && where.subresource == r.dst_subresource && where.x >= r.dst_x &&
+                       where.y >= r.dst_y && where.x < r.dst_x + (rc.right - rc.left) &&
+                       where.y < r.dst_y + (rc.bottom - rc.top),
                    "resolve wrote outside the destination rectangle at byte " + std::to_string(i));
   }
 }
@@ -250,9 +276,15 @@ void fuzz_resolve(FuzzedDataProvider& f) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider f(data, size);
   switch (f.ConsumeIntegralInRange<int>(0, 2)) {
-    case 0: fuzz_clear(f); break;
-    case 1: fuzz_fill(f); break;
-    default: fuzz_resolve(f); break;
+    case 0:
+      fuzz_clear(f);
+      break;
+    case 1:
+      fuzz_fill(f);
+      break;
+    default:
+      fuzz_resolve(f);
+      break;
   }
   return 0;
 }

@@ -4,10 +4,9 @@
 // The input is the arguments after "swz", separated by NUL bytes; the first
 // picks the subcommand (offset, locate, info, as in src/cli/main.cpp).
 // No file I/O: an input with an argument that holds '/' or names an
-// existing file is skipped, so a --layout value is never read as a file. Properties: parse errors and bad values end in CLI::ParseError or
-// swz::cli::Error with a non-empty message, never a crash or sanitizer
-// report; a texture that was built answers element_offset / locate without
-// crashing, and locate(element_offset(0, 0, 0)) names subresource 0.
+// existing file is skipped, so a --layout value is never read as a file. Properties: parse errors and bad values end in
+// CLI::ParseError or swz::cli::Error with a non-empty message, never a crash or sanitizer report; a texture that was
+// built answers element_offset / locate without crashing, and locate(element_offset(0, 0, 0)) names subresource 0.
 #include <CLI/CLI.hpp>
 #include <unistd.h>
 

@@ -25,8 +25,8 @@ namespace swz_fuzz {
   std::fprintf(stderr, "swz fuzz property failed: %s %s\n", what, detail.c_str());
   std::abort();
 }
-#define SWZ_FUZZ_CHECK(cond, detail) \
-  do {                               \
+#define SWZ_FUZZ_CHECK(cond, detail)              \
+  do {                                            \
     if (!(cond)) ::swz_fuzz::fail(#cond, detail); \
   } while (0)
 
@@ -71,7 +71,9 @@ class GuardedBuffer {
       if (*p != kCanary) return false;
     return true;
   }
-  bool equals(const std::vector<uint8_t>& v) const { return v.size() == size_ && (size_ == 0 || std::memcmp(v.data(), data_, size_) == 0); }
+  bool equals(const std::vector<uint8_t>& v) const {
+    return v.size() == size_ && (size_ == 0 || std::memcmp(v.data(), data_, size_) == 0);
+  }
   std::vector<uint8_t> snapshot() const { return std::vector<uint8_t>(data_, data_ + size_); }
 
  private:
@@ -87,13 +89,24 @@ constexpr uint64_t kMaxBuffer = uint64_t{8} << 20;
 constexpr uint64_t kMaxCopyBuffer = uint64_t{2} << 20;
 
 inline swz::FormatInfo pick_format(FuzzedDataProvider& f) {
-  static const char* const kNames[] = {
-      "R8_UNORM", "R8G8_UNORM", "R8G8B8A8_UNORM", "R16G16B16A16_FLOAT", "R32G32B32A32_FLOAT",  // 1..16 bytes
-      "R32G32B32_FLOAT",                                                                         // 12 bytes (not a power of two)
-      "BC1_UNORM", "BC7_UNORM",                                                                  // 4x4 blocks
-      "R8G8_B8G8_UNORM", "YUY2",                                                                 // 2x1 blocks
-      "NV12", "P010", "D24_UNORM_S8_UINT", "V208",                                               // planar
-      "R32G32_FLOAT", "B5G6R5_UNORM", "R32_FLOAT", "BC4_UNORM"};
+  static const char* const kNames[] = {"R8_UNORM",
+                                       "R8G8_UNORM",
+                                       "R8G8B8A8_UNORM",
+                                       "R16G16B16A16_FLOAT",
+                                       "R32G32B32A32_FLOAT",  // 1..16 bytes
+                                       "R32G32B32_FLOAT",     // 12 bytes (not a power of two)
+                                       "BC1_UNORM",
+                                       "BC7_UNORM",  // 4x4 blocks
+                                       "R8G8_B8G8_UNORM",
+                                       "YUY2",  // 2x1 blocks
+                                       "NV12",
+                                       "P010",
+                                       "D24_UNORM_S8_UINT",
+                                       "V208",  // planar
+                                       "R32G32_FLOAT",
+                                       "B5G6R5_UNORM",
+                                       "R32_FLOAT",
+                                       "BC4_UNORM"};
   constexpr size_t n = sizeof(kNames) / sizeof(kNames[0]);
   swz::FormatInfo fi;
   (void)swz::find_format(kNames[f.ConsumeIntegralInRange<size_t>(0, n - 1)], &fi);
@@ -103,11 +116,16 @@ inline swz::FormatInfo pick_format(FuzzedDataProvider& f) {
 /// A size that is usually small, sometimes an edge value.
 inline uint32_t pick_extent(FuzzedDataProvider& f, uint32_t small_max) {
   switch (f.ConsumeIntegralInRange<int>(0, 15)) {
-    case 0: return 0;
-    case 1: return 0xffffffffu;
-    case 2: return f.ConsumeIntegral<uint32_t>();
-    case 3: return 1u << f.ConsumeIntegralInRange<int>(0, 31);
-    default: return f.ConsumeIntegralInRange<uint32_t>(1, small_max);
+    case 0:
+      return 0;
+    case 1:
+      return 0xffffffffu;
+    case 2:
+      return f.ConsumeIntegral<uint32_t>();
+    case 3:
+      return 1u << f.ConsumeIntegralInRange<int>(0, 31);
+    default:
+      return f.ConsumeIntegralInRange<uint32_t>(1, small_max);
   }
 }
 
@@ -124,8 +142,11 @@ inline swz::TextureDesc pick_desc(FuzzedDataProvider& f, const Limits& lim = {})
   d.dimension = f.ConsumeBool() ? swz::Dimension::Texture3D : swz::Dimension::Texture2D;
   d.width = pick_extent(f, lim.width);
   d.height = pick_extent(f, lim.height);
-  if (d.dimension == swz::Dimension::Texture3D) d.depth = pick_extent(f, lim.depth);
-  else d.array_size = f.ConsumeIntegralInRange<int>(0, 7) == 0 ? pick_extent(f, 8) : f.ConsumeIntegralInRange<uint32_t>(1, 3);
+  if (d.dimension == swz::Dimension::Texture3D)
+    d.depth = pick_extent(f, lim.depth);
+  else
+    d.array_size =
+        f.ConsumeIntegralInRange<int>(0, 7) == 0 ? pick_extent(f, 8) : f.ConsumeIntegralInRange<uint32_t>(1, 3);
   const uint32_t full = swz::full_mip_count(d.width, d.height, d.dimension == swz::Dimension::Texture3D ? d.depth : 1);
   d.mip_levels = f.ConsumeIntegralInRange<int>(0, 7) == 0 ? f.ConsumeIntegralInRange<uint32_t>(0, 40)
                                                           : f.ConsumeIntegralInRange<uint32_t>(1, std::max(1u, full));
@@ -153,15 +174,17 @@ inline swz::Pattern pick_pattern(FuzzedDataProvider& f, unsigned element_log2) {
   }
   const unsigned terms = f.ConsumeIntegralInRange<unsigned>(0, 6);
   for (unsigned t = 0; t < terms; ++t) {
-    unsigned slot = f.ConsumeIntegralInRange<unsigned>(0, 3), at = f.ConsumeIntegralInRange<unsigned>(0, std::max(1u, n) - 1);
+    unsigned slot = f.ConsumeIntegralInRange<unsigned>(0, 3),
+             at = f.ConsumeIntegralInRange<unsigned>(0, std::max(1u, n) - 1);
     p.xors[slot][at] = BitEntry::make(static_cast<Channel>(f.ConsumeIntegralInRange<unsigned>(0, stack ? 1 : 2)),
                                       f.ConsumeIntegralInRange<unsigned>(0, 31));
   }
   const unsigned posts = f.ConsumeIntegralInRange<unsigned>(0, 3);
   for (unsigned t = 0; t < posts; ++t)
-    p.postamble[f.ConsumeIntegralInRange<unsigned>(0, 1)][f.ConsumeIntegralInRange<unsigned>(8, 23)] =
-        BitEntry::make(static_cast<Channel>(f.ConsumeIntegralInRange<unsigned>(0, 2)), f.ConsumeIntegralInRange<unsigned>(0, 31));
-  if (f.ConsumeIntegralInRange<int>(0, 3) == 0) p.immediate = f.ConsumeIntegral<uint32_t>() & ((n >= 32 ? 0u : (1u << n)) - 1u) & ~((1u << k) - 1u);
+    p.postamble[f.ConsumeIntegralInRange<unsigned>(0, 1)][f.ConsumeIntegralInRange<unsigned>(8, 23)] = BitEntry::make(
+        static_cast<Channel>(f.ConsumeIntegralInRange<unsigned>(0, 2)), f.ConsumeIntegralInRange<unsigned>(0, 31));
+  if (f.ConsumeIntegralInRange<int>(0, 3) == 0)
+    p.immediate = f.ConsumeIntegral<uint32_t>() & ((n >= 32 ? 0u : (1u << n)) - 1u) & ~((1u << k) - 1u);
   if (stack) p.flags |= kFlagStackDepthSlices;
   if (f.ConsumeIntegralInRange<int>(0, 40) == 0) p.flags |= kFlagConditionalPostamble;
   return p;
@@ -171,10 +194,14 @@ inline unsigned log2_floor(uint32_t v) { return v ? 31u - static_cast<unsigned>(
 
 inline uint64_t pick_pitch(FuzzedDataProvider& f) {
   switch (f.ConsumeIntegralInRange<int>(0, 9)) {
-    case 0: return f.ConsumeIntegral<uint64_t>();
-    case 1: return uint64_t{f.ConsumeIntegralInRange<uint32_t>(1, 64)} << f.ConsumeIntegralInRange<int>(0, 16);
-    case 2: return f.ConsumeIntegralInRange<uint64_t>(0, 1 << 16);
-    default: return 0;  // the default pitch
+    case 0:
+      return f.ConsumeIntegral<uint64_t>();
+    case 1:
+      return uint64_t{f.ConsumeIntegralInRange<uint32_t>(1, 64)} << f.ConsumeIntegralInRange<int>(0, 16);
+    case 2:
+      return f.ConsumeIntegralInRange<uint64_t>(0, 1 << 16);
+    default:
+      return 0;  // the default pitch
   }
 }
 
@@ -198,8 +225,10 @@ inline void limit_for_postamble(swz::TextureDesc* d) {
   clamp(d->height, 1024);
   clamp(d->depth, 16);
   clamp(d->array_size, 4);
-  while (uint64_t{d->width} * d->height * d->depth * d->array_size > (uint64_t{1} << 17)) d->height = std::max(1u, d->height / 2);
-  const uint32_t full = swz::full_mip_count(d->width, d->height, d->dimension == swz::Dimension::Texture3D ? d->depth : 1);
+  while (uint64_t{d->width} * d->height * d->depth * d->array_size > (uint64_t{1} << 17))
+    d->height = std::max(1u, d->height / 2);
+  const uint32_t full =
+      swz::full_mip_count(d->width, d->height, d->dimension == swz::Dimension::Texture3D ? d->depth : 1);
   if (d->mip_levels > full && d->mip_levels <= 32) d->mip_levels = full;
 }
 
@@ -222,13 +251,17 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
   const int kind = f.ConsumeIntegralInRange<int>(0, 5);
   if (kind <= 3) {
     LayoutSpec spec;
-    spec.kind = kind == 0 ? LayoutKind::RowMajor : kind == 1 ? LayoutKind::Std64K : kind == 2 ? LayoutKind::Std4K : LayoutKind::Pattern;
+    spec.kind = kind == 0   ? LayoutKind::RowMajor
+                : kind == 1 ? LayoutKind::Std64K
+                : kind == 2 ? LayoutKind::Std4K
+                            : LayoutKind::Pattern;
     if (spec.kind == LayoutKind::Pattern) {
       spec.pattern = pick_pattern(f, log2_floor(d.format.element_bytes));
       if (has_postamble(spec.pattern)) limit_for_postamble(&d);
     }
     spec.row_pitch_B = pick_pitch(f);
-    (spec.kind == LayoutKind::Pattern && spec.pattern.stack_depth_slices() ? spec.stack_rows : spec.depth_pitch_B) = pick_pitch(f);
+    (spec.kind == LayoutKind::Pattern && spec.pattern.stack_depth_slices() ? spec.stack_rows : spec.depth_pitch_B) =
+        pick_pitch(f);
     // Pitches widen the block walk of a postamble layout as much as the size does.
     if (spec.kind == LayoutKind::Pattern && has_postamble(spec.pattern)) {
       if (spec.row_pitch_B > (uint64_t{1} << 14)) spec.row_pitch_B = 0;
@@ -238,7 +271,8 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
     if ((kind == 1 || kind == 2) && f.ConsumeIntegralInRange<int>(0, 5) == 0) {
       spec.mip_tail = MipTail::D3D12;
       spec.packed.num_packed_mips = f.ConsumeIntegralInRange<uint32_t>(0, d.mip_levels);
-      spec.packed.num_standard_mips = d.mip_levels - spec.packed.num_packed_mips + f.ConsumeIntegralInRange<uint32_t>(0, 1);
+      spec.packed.num_standard_mips =
+          d.mip_levels - spec.packed.num_packed_mips + f.ConsumeIntegralInRange<uint32_t>(0, 1);
       spec.packed.num_tiles_for_packed_mips = f.ConsumeIntegralInRange<uint32_t>(0, 3);
     }
     return make_layout(d, spec, out);
@@ -257,15 +291,21 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
     }
     if (post)  // every subresource of an explicit layout may walk its blocks anew: a smaller surface
       while (uint64_t{d.width} * d.height * d.depth * d.array_size > (uint64_t{1} << 14)) {
-        if (d.width >= d.height) d.width = std::max(1u, d.width / 2);
-        else d.height = std::max(1u, d.height / 2);
+        if (d.width >= d.height)
+          d.width = std::max(1u, d.width / 2);
+        else
+          d.height = std::max(1u, d.height / 2);
         if (d.width == 1 && d.height == 1) break;
       }
-    if (post) d.mip_levels = std::min(d.mip_levels, swz::full_mip_count(d.width, d.height, d.dimension == swz::Dimension::Texture3D ? d.depth : 1));
+    if (post)
+      d.mip_levels = std::min(
+          d.mip_levels, swz::full_mip_count(d.width, d.height, d.dimension == swz::Dimension::Texture3D ? d.depth : 1));
     dd.texture = d;
     dd.indexable = f.ConsumeIntegralInRange<int>(0, 5) == 0;
-    for (auto& t : dd.mip_transitions) t = f.ConsumeIntegralInRange<int>(0, 2) == 0 ? f.ConsumeIntegral<uint8_t>() : kNoTransition;
-    for (auto& t : dd.plane_transitions) t = f.ConsumeIntegralInRange<int>(0, 2) == 0 ? f.ConsumeIntegral<uint8_t>() : kNoTransition;
+    for (auto& t : dd.mip_transitions)
+      t = f.ConsumeIntegralInRange<int>(0, 2) == 0 ? f.ConsumeIntegral<uint8_t>() : kNoTransition;
+    for (auto& t : dd.plane_transitions)
+      t = f.ConsumeIntegralInRange<int>(0, 2) == 0 ? f.ConsumeIntegral<uint8_t>() : kNoTransition;
     const uint64_t count = uint64_t{d.mip_levels} * d.array_size * std::max(1u, d.format.planes);
     const uint64_t want = f.ConsumeIntegralInRange<int>(0, 15) == 0 ? f.ConsumeIntegralInRange<uint64_t>(0, 64) : count;
     if (want > 4096 || (post && want > 64)) return {Code::invalid_argument, "fuzz: too many subresources"};
@@ -293,7 +333,8 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
   std::string spec = fams[f.ConsumeIntegralInRange<size_t>(0, fams.size() - 1)].name;
   if (f.ConsumeIntegralInRange<int>(0, 3) == 0) spec += ":" + f.ConsumeRandomLengthString(40);
   std::string eq;
-  if (describe_layout(spec, d.format.element_bytes ? d.format.element_bytes : 1, &eq).ok() && eq.find("post") != std::string::npos)
+  if (describe_layout(spec, d.format.element_bytes ? d.format.element_bytes : 1, &eq).ok() &&
+      eq.find("post") != std::string::npos)
     limit_for_postamble(&d);
   return make_named_layout(spec, d, out);
 }

@@ -17,10 +17,14 @@ namespace {
 
 uint32_t pick_coord(FuzzedDataProvider& f, uint32_t extent, uint32_t align) {
   switch (f.ConsumeIntegralInRange<int>(0, 9)) {
-    case 0: return f.ConsumeIntegral<uint32_t>();
-    case 1: return extent;
-    case 2: return f.ConsumeIntegralInRange<uint32_t>(0, extent);
-    default: return std::min(extent, f.ConsumeIntegralInRange<uint32_t>(0, extent) / align * align);
+    case 0:
+      return f.ConsumeIntegral<uint32_t>();
+    case 1:
+      return extent;
+    case 2:
+      return f.ConsumeIntegralInRange<uint32_t>(0, extent);
+    default:
+      return std::min(extent, f.ConsumeIntegralInRange<uint32_t>(0, extent) / align * align);
   }
 }
 
@@ -33,8 +37,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   TextureDesc d = pick_desc(f, Limits::copy());
   Layout L;
   if (!pick_layout(f, &d, &L).ok() || L.size() > kMaxCopyBuffer) return 0;
-  const uint32_t sub = f.ConsumeIntegralInRange<int>(0, 15) == 0 ? f.ConsumeIntegral<uint32_t>()
-                                                                  : f.ConsumeIntegralInRange<uint32_t>(0, L.subresource_count() - 1);
+  const uint32_t sub = f.ConsumeIntegralInRange<int>(0, 15) == 0
+                           ? f.ConsumeIntegral<uint32_t>()
+                           : f.ConsumeIntegralInRange<uint32_t>(0, L.subresource_count() - 1);
   SubresourceLayout s{};
   (void)L.subresource(sub, &s);
   const uint32_t bw = d.format.block_width, bh = d.format.block_height;
@@ -47,21 +52,28 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (f.ConsumeIntegralInRange<int>(0, 9) == 0) fp.format = pick_format(f);
   const uint32_t fbw = fp.format.block_width, fbh = fp.format.block_height;
-  fp.width = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? pick_extent(f, 64) : (s.width_el + f.ConsumeIntegralInRange<uint32_t>(0, 2)) * fbw;
-  fp.height = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? pick_extent(f, 64) : (s.height_el + f.ConsumeIntegralInRange<uint32_t>(0, 2)) * fbh;
-  fp.depth = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? pick_extent(f, 8) : s.depth + f.ConsumeIntegralInRange<uint32_t>(0, 1);
-  fp.offset_B = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? f.ConsumeIntegral<uint64_t>() : 512 * f.ConsumeIntegralInRange<uint64_t>(0, 3);
+  fp.width = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? pick_extent(f, 64)
+                                                      : (s.width_el + f.ConsumeIntegralInRange<uint32_t>(0, 2)) * fbw;
+  fp.height = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? pick_extent(f, 64)
+                                                       : (s.height_el + f.ConsumeIntegralInRange<uint32_t>(0, 2)) * fbh;
+  fp.depth =
+      f.ConsumeIntegralInRange<int>(0, 9) == 0 ? pick_extent(f, 8) : s.depth + f.ConsumeIntegralInRange<uint32_t>(0, 1);
+  fp.offset_B = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? f.ConsumeIntegral<uint64_t>()
+                                                         : 512 * f.ConsumeIntegralInRange<uint64_t>(0, 3);
   const uint64_t row = uint64_t{fp.width / std::max(1u, fbw)} * fp.format.element_bytes;
-  fp.row_pitch_B = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? f.ConsumeIntegral<uint32_t>()
-                                                            : (row + 255) / 256 * 256 + 256 * f.ConsumeIntegralInRange<uint64_t>(0, 1);
+  fp.row_pitch_B = f.ConsumeIntegralInRange<int>(0, 9) == 0
+                       ? f.ConsumeIntegral<uint32_t>()
+                       : (row + 255) / 256 * 256 + 256 * f.ConsumeIntegralInRange<uint64_t>(0, 1);
   const FootprintCopyDirection dir =
       f.ConsumeBool() ? FootprintCopyDirection::BufferToTexture : FootprintCopyDirection::TextureToBuffer;
   const bool to_texture = dir == FootprintCopyDirection::BufferToTexture;
 
   std::vector<FootprintRegion> regs(f.ConsumeIntegralInRange<size_t>(0, 3));
   for (auto& r : regs) {
-    const uint32_t sw = to_texture ? fp.width : s.width, sh = to_texture ? fp.height : s.height, sd = to_texture ? fp.depth : s.depth;
-    const uint32_t dw = to_texture ? s.width : fp.width, dh = to_texture ? s.height : fp.height, ddp = to_texture ? s.depth : fp.depth;
+    const uint32_t sw = to_texture ? fp.width : s.width, sh = to_texture ? fp.height : s.height,
+                   sd = to_texture ? fp.depth : s.depth;
+    const uint32_t dw = to_texture ? s.width : fp.width, dh = to_texture ? s.height : fp.height,
+                   ddp = to_texture ? s.depth : fp.depth;
     r.whole_source = f.ConsumeIntegralInRange<int>(0, 3) == 0;
     r.src_box.left = pick_coord(f, sw, bw);
     r.src_box.top = pick_coord(f, sh, bh);
@@ -75,7 +87,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   uint64_t fp_bytes = 0;
   const bool fp_ok = footprint_bytes(fp, &fp_bytes).ok();
-  uint64_t bsize = fp_ok && fp.offset_B <= kMaxCopyBuffer ? fp.offset_B + fp_bytes : f.ConsumeIntegralInRange<uint64_t>(0, 1 << 16);
+  uint64_t bsize =
+      fp_ok && fp.offset_B <= kMaxCopyBuffer ? fp.offset_B + fp_bytes : f.ConsumeIntegralInRange<uint64_t>(0, 1 << 16);
   if (f.ConsumeIntegralInRange<int>(0, 5) == 0) bsize = bsize ? bsize - 1 : 0;
   uint64_t rsize = L.size();
   if (f.ConsumeIntegralInRange<int>(0, 7) == 0) rsize = rsize ? rsize - 1 : 0;
@@ -85,7 +98,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   res.fill_pattern(6);
   const std::vector<uint8_t> b0 = buf.snapshot(), r0 = res.snapshot();
 
-  Status st = copy_placed_footprint(L, res.data(), rsize, sub, buf.data(), bsize, fp, dir, regs.empty() ? nullptr : regs.data(), regs.size());
+  Status st = copy_placed_footprint(L, res.data(), rsize, sub, buf.data(), bsize, fp, dir,
+                                    regs.empty() ? nullptr : regs.data(), regs.size());
   SWZ_FUZZ_CHECK(buf.canary_intact() && res.canary_intact(), st.message());
   if (!st.ok()) {
     SWZ_FUZZ_CHECK(!st.message().empty(), code_name(st.code()));
@@ -109,9 +123,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint64_t work = 0;
   for (size_t i = 0; i < n; ++i) {
     const FootprintRegion& r = regs.empty() ? whole : regs[i];
-    Box b = r.whole_source ? (to_texture ? Box{0, 0, 0, fp.width, fp.height, fp.depth} : Box{0, 0, 0, S.width, S.height, S.depth}) : r.src_box;
+    Box b = r.whole_source
+                ? (to_texture ? Box{0, 0, 0, fp.width, fp.height, fp.depth} : Box{0, 0, 0, S.width, S.height, S.depth})
+                : r.src_box;
     if (b.right <= b.left || b.bottom <= b.top || b.back <= b.front) continue;
-    const uint64_t x0 = b.left / bw, y0 = b.top / bh, w = ceil_div(b.right, bw) - x0, h = ceil_div(b.bottom, bh) - y0, dd = b.back - b.front;
+    const uint64_t x0 = b.left / bw, y0 = b.top / bh, w = ceil_div(b.right, bw) - x0, h = ceil_div(b.bottom, bh) - y0,
+                   dd = b.back - b.front;
     const uint64_t dx = r.dst_x / bw, dy = r.dst_y / bh, dz = r.dst_z;
     work += w * h * dd * eb;
     if (work > (uint64_t{1} << 16)) return 0;
@@ -124,8 +141,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           const uint64_t ro = S.offset + reference_offset(pat, tx * eb + x, ty + y, tz + z, 0, a);
           const uint64_t bo = fp.offset_B + (fz + z) * slice + (fy + y) * fp.row_pitch_B + fx * eb + x;
           SWZ_FUZZ_CHECK(ro < rsize && bo < bsize, "simulated offset outside the buffers");
-          if (to_texture) want_r[ro] = b0[bo];
-          else want_b[bo] = r0[ro];
+          if (to_texture)
+            want_r[ro] = b0[bo];
+          else
+            want_b[bo] = r0[ro];
         }
   }
   SWZ_FUZZ_CHECK(res.equals(want_r), "resource differs from the simulation (" + L.name() + ")");

@@ -14,10 +14,14 @@ namespace {
 
 uint32_t pick_coord(FuzzedDataProvider& f, uint32_t extent, uint32_t align) {
   switch (f.ConsumeIntegralInRange<int>(0, 9)) {
-    case 0: return f.ConsumeIntegral<uint32_t>();
-    case 1: return extent;
-    case 2: return f.ConsumeIntegralInRange<uint32_t>(0, extent);
-    default: return std::min(extent, f.ConsumeIntegralInRange<uint32_t>(0, extent) / align * align);
+    case 0:
+      return f.ConsumeIntegral<uint32_t>();
+    case 1:
+      return extent;
+    case 2:
+      return f.ConsumeIntegralInRange<uint32_t>(0, extent);
+    default:
+      return std::min(extent, f.ConsumeIntegralInRange<uint32_t>(0, extent) / align * align);
   }
 }
 
@@ -50,8 +54,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<RegionCopy> regs(f.ConsumeIntegralInRange<size_t>(0, 4));
   for (auto& r : regs) {
     const bool wild = f.ConsumeIntegralInRange<int>(0, 9) == 0;
-    r.dst_subresource = wild ? f.ConsumeIntegral<uint32_t>() : f.ConsumeIntegralInRange<uint32_t>(0, DL.subresource_count() - 1);
-    r.src_subresource = wild ? f.ConsumeIntegral<uint32_t>() : f.ConsumeIntegralInRange<uint32_t>(0, SL.subresource_count() - 1);
+    r.dst_subresource =
+        wild ? f.ConsumeIntegral<uint32_t>() : f.ConsumeIntegralInRange<uint32_t>(0, DL.subresource_count() - 1);
+    r.src_subresource =
+        wild ? f.ConsumeIntegral<uint32_t>() : f.ConsumeIntegralInRange<uint32_t>(0, SL.subresource_count() - 1);
     SubresourceLayout ss{}, ds{};
     (void)SL.subresource(r.src_subresource, &ss);
     (void)DL.subresource(r.dst_subresource, &ds);
@@ -103,8 +109,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Box b = r.whole_source ? Box{0, 0, 0, ss.width, ss.height, ss.depth} : r.src_box;
     if (b.right <= b.left || b.bottom <= b.top || b.back <= b.front) continue;
     const uint32_t bw = sd.format.block_width, bh = sd.format.block_height;
-    const uint64_t x0 = b.left / bw, y0 = b.top / bh, w = (b.right + bw - 1) / bw - x0, h = (b.bottom + bh - 1) / bh - y0,
-                   d = b.back - b.front;
+    const uint64_t x0 = b.left / bw, y0 = b.top / bh, w = (b.right + bw - 1) / bw - x0,
+                   h = (b.bottom + bh - 1) / bh - y0, d = b.back - b.front;
     const uint64_t eb = ss.element_bytes;
     work += w * h * d * eb;
     if (work > (uint64_t{1} << 16)) return 0;
@@ -136,7 +142,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!dst.equals(sim)) {
     size_t i = 0;
     while (dst.data()[i] == sim[i]) ++i;
-    fail("destination differs from the reference", "first at byte " + std::to_string(i) + " (" + DL.name() + " <- " + SL.name() + ")");
+    fail("destination differs from the reference",
+         "first at byte " + std::to_string(i) + " (" + DL.name() + " <- " + SL.name() + ")");
   }
   return 0;
 }

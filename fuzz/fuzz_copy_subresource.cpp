@@ -35,10 +35,14 @@ BoxEl elements(const SubresourceLayout& s, const FormatInfo& fmt, const Box& b) 
 
 uint32_t pick_coord(FuzzedDataProvider& f, uint32_t extent, uint32_t align) {
   switch (f.ConsumeIntegralInRange<int>(0, 9)) {
-    case 0: return f.ConsumeIntegral<uint32_t>();
-    case 1: return extent;
-    case 2: return extent + 1;
-    case 3: return f.ConsumeIntegralInRange<uint32_t>(0, extent);  // maybe unaligned
+    case 0:
+      return f.ConsumeIntegral<uint32_t>();
+    case 1:
+      return extent;
+    case 2:
+      return extent + 1;
+    case 3:
+      return f.ConsumeIntegralInRange<uint32_t>(0, extent);  // maybe unaligned
     default: {
       uint32_t v = f.ConsumeIntegralInRange<uint32_t>(0, extent);
       return std::min(extent, v / align * align);
@@ -54,8 +58,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Layout L;
   if (!pick_layout(f, &desc, &L).ok()) return 0;
   SWZ_FUZZ_CHECK(L.subresource_count() > 0, L.name());
-  const uint32_t sub = f.ConsumeIntegralInRange<int>(0, 15) == 0 ? f.ConsumeIntegral<uint32_t>()
-                                                                 : f.ConsumeIntegralInRange<uint32_t>(0, L.subresource_count() - 1);
+  const uint32_t sub = f.ConsumeIntegralInRange<int>(0, 15) == 0
+                           ? f.ConsumeIntegral<uint32_t>()
+                           : f.ConsumeIntegralInRange<uint32_t>(0, L.subresource_count() - 1);
   SubresourceLayout s;
   const bool valid_sub = L.subresource(sub, &s).ok();
   const FormatInfo& fmt = desc.format;
@@ -88,11 +93,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const uint64_t row = e.w * eb;
   uint64_t rp = row, dp = row * e.h;
   switch (f.ConsumeIntegralInRange<int>(0, 5)) {
-    case 0: rp = f.ConsumeIntegral<uint64_t>(); dp = f.ConsumeIntegral<uint64_t>(); break;
-    case 1: rp = row + f.ConsumeIntegralInRange<uint64_t>(0, 300); dp = rp * e.h + f.ConsumeIntegralInRange<uint64_t>(0, 300); break;
-    case 2: rp = row ? row - 1 : 0; break;
-    case 3: dp = dp ? dp - 1 : 0; break;
-    default: break;
+    case 0:
+      rp = f.ConsumeIntegral<uint64_t>();
+      dp = f.ConsumeIntegral<uint64_t>();
+      break;
+    case 1:
+      rp = row + f.ConsumeIntegralInRange<uint64_t>(0, 300);
+      dp = rp * e.h + f.ConsumeIntegralInRange<uint64_t>(0, 300);
+      break;
+    case 2:
+      rp = row ? row - 1 : 0;
+      break;
+    case 3:
+      dp = dp ? dp - 1 : 0;
+      break;
+    default:
+      break;
   }
   uint64_t need = 0;
   bool need_ok = !__builtin_mul_overflow(e.d - 1, dp, &need);
@@ -101,17 +117,31 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             !__builtin_add_overflow(need, row, &need);
   uint64_t lin_size = need_ok ? need : f.ConsumeIntegralInRange<uint64_t>(0, 4096);
   switch (f.ConsumeIntegralInRange<int>(0, 7)) {
-    case 0: lin_size = lin_size ? lin_size - 1 : 0; break;
-    case 1: lin_size += f.ConsumeIntegralInRange<uint64_t>(1, 100); break;
-    case 2: lin_size = f.ConsumeIntegral<uint64_t>(); break;
-    default: break;
+    case 0:
+      lin_size = lin_size ? lin_size - 1 : 0;
+      break;
+    case 1:
+      lin_size += f.ConsumeIntegralInRange<uint64_t>(1, 100);
+      break;
+    case 2:
+      lin_size = f.ConsumeIntegral<uint64_t>();
+      break;
+    default:
+      break;
   }
   uint64_t res_size = L.size();
   switch (f.ConsumeIntegralInRange<int>(0, 7)) {
-    case 0: res_size = res_size ? res_size - 1 : 0; break;
-    case 1: res_size += f.ConsumeIntegralInRange<uint64_t>(1, 100); break;
-    case 2: res_size = f.ConsumeIntegral<uint64_t>(); break;
-    default: break;
+    case 0:
+      res_size = res_size ? res_size - 1 : 0;
+      break;
+    case 1:
+      res_size += f.ConsumeIntegralInRange<uint64_t>(1, 100);
+      break;
+    case 2:
+      res_size = f.ConsumeIntegral<uint64_t>();
+      break;
+    default:
+      break;
   }
   CopyOptions o;
   const int be = f.ConsumeIntegralInRange<int>(0, 3);
@@ -132,16 +162,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   if (std::getenv("SWZ_FUZZ_VERBOSE")) {
     std::fprintf(stderr, "%s %ux%ux%u array %u mips %u samples %u, layout %s (%u subresources, %llu bytes), sub %u",
-                 fmt.name, desc.width, desc.height, desc.depth, desc.array_size, desc.mip_levels, desc.samples, L.name().c_str(),
-                 L.subresource_count(), static_cast<unsigned long long>(L.size()), sub);
-    if (pbox) std::fprintf(stderr, " box (%u,%u,%u)-(%u,%u,%u)", box.left, box.top, box.front, box.right, box.bottom, box.back);
-    std::fprintf(stderr, "\n  %s, linear %llu bytes rp %llu dp %llu, resource %llu bytes, backend %s, threads %u, wc %d\n",
-                 to_swizzled ? "write" : "read", static_cast<unsigned long long>(lin_size), static_cast<unsigned long long>(rp),
-                 static_cast<unsigned long long>(dp), static_cast<unsigned long long>(res_size), backend_name(o.backend), o.threads,
-                 o.write_combined);
+                 fmt.name, desc.width, desc.height, desc.depth, desc.array_size, desc.mip_levels, desc.samples,
+                 L.name().c_str(), L.subresource_count(), static_cast<unsigned long long>(L.size()), sub);
+    if (pbox)
+      std::fprintf(stderr, " box (%u,%u,%u)-(%u,%u,%u)", box.left, box.top, box.front, box.right, box.bottom, box.back);
+    std::fprintf(stderr,
+                 "\n  %s, linear %llu bytes rp %llu dp %llu, resource %llu bytes, backend %s, threads %u, wc %d\n",
+                 to_swizzled ? "write" : "read", static_cast<unsigned long long>(lin_size),
+                 static_cast<unsigned long long>(rp), static_cast<unsigned long long>(dp),
+                 static_cast<unsigned long long>(res_size), backend_name(o.backend), o.threads, o.write_combined);
     if (valid_sub)
-      std::fprintf(stderr, "  pattern %s, row pitch %llu, depth pitch %llu, pre (%llu,%llu,%llu)\n", to_text(L.patterns()[s.pattern_slot]).c_str(),
-                   static_cast<unsigned long long>(s.row_pitch), static_cast<unsigned long long>(s.stack_depth ? s.stack_rows : s.depth_pitch_B),
+      std::fprintf(stderr, "  pattern %s, row pitch %llu, depth pitch %llu, pre (%llu,%llu,%llu)\n",
+                   to_text(L.patterns()[s.pattern_slot]).c_str(), static_cast<unsigned long long>(s.row_pitch),
+                   static_cast<unsigned long long>(s.stack_depth ? s.stack_rows : s.depth_pitch_B),
                    static_cast<unsigned long long>(s.pre_swizzle[0]), static_cast<unsigned long long>(s.pre_swizzle[1]),
                    static_cast<unsigned long long>(s.pre_swizzle[2]));
   }
@@ -154,8 +187,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   // Success implies a valid, non-empty request (or an empty box, a no-op).
-  if (to_swizzled) SWZ_FUZZ_CHECK(lin.equals(lin0), "source changed");
-  else SWZ_FUZZ_CHECK(res.equals(res0), "source changed");
+  if (to_swizzled)
+    SWZ_FUZZ_CHECK(lin.equals(lin0), "source changed");
+  else
+    SWZ_FUZZ_CHECK(res.equals(res0), "source changed");
   if (!box_ok) {
     SWZ_FUZZ_CHECK(res.equals(res0) && lin.equals(lin0), "empty box wrote");
     return 0;
@@ -181,20 +216,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         SWZ_FUZZ_CHECK(!seen[off], "two bytes of the box map to one resource byte");
         seen[off] = 1;
         const uint64_t l = z * dp + y * rp + x;
-        if (to_swizzled) sim_res[off] = lin0[l];
-        else sim_lin[l] = res0[off];
+        if (to_swizzled)
+          sim_res[off] = lin0[l];
+        else
+          sim_lin[l] = res0[off];
       }
   if (to_swizzled) {
     if (!res.equals(sim_res)) {
       size_t i = 0;
       while (res.data()[i] == sim_res[i]) ++i;
-      fail("resource differs from the reference", "first at byte " + std::to_string(i) + " of " + L.name() + " sub " + std::to_string(sub));
+      fail("resource differs from the reference",
+           "first at byte " + std::to_string(i) + " of " + L.name() + " sub " + std::to_string(sub));
     }
   } else {
     if (!lin.equals(sim_lin)) {
       size_t i = 0;
       while (lin.data()[i] == sim_lin[i]) ++i;
-      fail("linear buffer differs from the reference", "first at byte " + std::to_string(i) + " of " + L.name() + " sub " + std::to_string(sub));
+      fail("linear buffer differs from the reference",
+           "first at byte " + std::to_string(i) + " of " + L.name() + " sub " + std::to_string(sub));
     }
   }
   return 0;

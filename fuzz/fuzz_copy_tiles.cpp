@@ -17,9 +17,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Layout L;
   if (!pick_layout(f, &desc, &L).ok()) return 0;
   TileCoordinate start;
-  start.subresource = f.ConsumeIntegralInRange<int>(0, 15) == 0 ? f.ConsumeIntegral<uint32_t>()
-                                                                : f.ConsumeIntegralInRange<uint32_t>(0, L.subresource_count() - 1);
-  auto small = [&](uint32_t hi) { return f.ConsumeIntegralInRange<int>(0, 9) == 0 ? f.ConsumeIntegral<uint32_t>() : f.ConsumeIntegralInRange<uint32_t>(0, hi); };
+  start.subresource = f.ConsumeIntegralInRange<int>(0, 15) == 0
+                          ? f.ConsumeIntegral<uint32_t>()
+                          : f.ConsumeIntegralInRange<uint32_t>(0, L.subresource_count() - 1);
+  auto small = [&](uint32_t hi) {
+    return f.ConsumeIntegralInRange<int>(0, 9) == 0 ? f.ConsumeIntegral<uint32_t>()
+                                                    : f.ConsumeIntegralInRange<uint32_t>(0, hi);
+  };
   start.x = small(4);
   start.y = small(4);
   start.z = small(2);
@@ -33,23 +37,33 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool valid_sub = L.subresource(start.subresource, &s).ok();
   const uint64_t bb = valid_sub ? L.plan(start.subresource).block_bytes : 1;
   const uint64_t tiles = rs.use_box ? uint64_t{rs.width} * rs.height * rs.depth : rs.num_tiles;
-  uint64_t offset = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? f.ConsumeIntegral<uint64_t>() : f.ConsumeIntegralInRange<uint64_t>(0, 300);
+  uint64_t offset = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? f.ConsumeIntegral<uint64_t>()
+                                                             : f.ConsumeIntegralInRange<uint64_t>(0, 300);
   uint64_t bsize = tiles * bb + offset;
   switch (f.ConsumeIntegralInRange<int>(0, 5)) {
-    case 0: bsize = bsize ? bsize - 1 : 0; break;
-    case 1: bsize += f.ConsumeIntegralInRange<uint64_t>(1, 64); break;
-    case 2: bsize = f.ConsumeIntegral<uint64_t>(); break;
-    default: break;
+    case 0:
+      bsize = bsize ? bsize - 1 : 0;
+      break;
+    case 1:
+      bsize += f.ConsumeIntegralInRange<uint64_t>(1, 64);
+      break;
+    case 2:
+      bsize = f.ConsumeIntegral<uint64_t>();
+      break;
+    default:
+      break;
   }
   uint64_t rsize = L.size();
   if (f.ConsumeIntegralInRange<int>(0, 5) == 0) rsize = rsize ? rsize - 1 : 0;
-  const auto dir = f.ConsumeBool() ? TileCopyDirection::LinearBufferToSwizzled : TileCopyDirection::SwizzledToLinearBuffer;
+  const auto dir =
+      f.ConsumeBool() ? TileCopyDirection::LinearBufferToSwizzled : TileCopyDirection::SwizzledToLinearBuffer;
   const bool alloc = rsize <= kMaxCopyBuffer && bsize <= kMaxCopyBuffer;
   GuardedBuffer res(alloc ? rsize : 0), buf(alloc ? bsize : 0);
   res.fill_pattern(5);
   buf.fill_pattern(6);
   const std::vector<uint8_t> r0 = res.snapshot(), b0 = buf.snapshot();
-  Status st = copy_tiles(L, alloc ? res.data() : nullptr, rsize, start, rs, alloc ? buf.data() : nullptr, bsize, offset, dir);
+  Status st =
+      copy_tiles(L, alloc ? res.data() : nullptr, rsize, start, rs, alloc ? buf.data() : nullptr, bsize, offset, dir);
   SWZ_FUZZ_CHECK(res.canary_intact() && buf.canary_intact(), st.message());
   if (!st.ok()) {
     SWZ_FUZZ_CHECK(!st.message().empty(), code_name(st.code()));
@@ -64,7 +78,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (dir == TileCopyDirection::SwizzledToLinearBuffer) {
     SWZ_FUZZ_CHECK(res.equals(r0), "resource changed by a read");
     for (uint64_t i = 0; i < bsize; ++i)
-      if (i < offset || i >= offset + tiles * bb) SWZ_FUZZ_CHECK(buf.data()[i] == b0[i], "buffer byte outside the tiles written");
+      if (i < offset || i >= offset + tiles * bb)
+        SWZ_FUZZ_CHECK(buf.data()[i] == b0[i], "buffer byte outside the tiles written");
     // Back into the resource: it must not change.
     st = copy_tiles(L, res.data(), rsize, start, rs, buf.data(), bsize, offset, other);
     SWZ_FUZZ_CHECK(st.ok(), st.message());
@@ -77,7 +92,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     SWZ_FUZZ_CHECK(st.ok(), st.message());
     // Duplicate tiles in one call (a box cannot repeat, a run cannot either)
     // are impossible, so every tile reads back what was written.
-    for (uint64_t i = offset; i < offset + tiles * bb; ++i) SWZ_FUZZ_CHECK(back[i] == b0[i], "buffer -> tiles -> buffer differs");
+    for (uint64_t i = offset; i < offset + tiles * bb; ++i)
+      SWZ_FUZZ_CHECK(back[i] == b0[i], "buffer -> tiles -> buffer differs");
   }
   return 0;
 }

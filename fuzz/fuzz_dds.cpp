@@ -25,7 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   SWZ_FUZZ_CHECK(s2.ok(), s2.message());
   SWZ_FUZZ_CHECK(bytes == t.data.size() && bytes == info.data_size, "texel byte count");
   SWZ_FUZZ_CHECK(info.data_offset + bytes <= size, "texels past the end of the file");
-  SWZ_FUZZ_CHECK(bytes == 0 || std::memcmp(t.data.data(), file.data() + info.data_offset, bytes) == 0, "texels not taken from data_offset");
+  SWZ_FUZZ_CHECK(bytes == 0 || std::memcmp(t.data.data(), file.data() + info.data_offset, bytes) == 0,
+                 "texels not taken from data_offset");
   std::vector<uint8_t> out;
   s2 = write_dds(t, &out);
   if (!s2.ok()) {
@@ -37,7 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   SWZ_FUZZ_CHECK(s2.ok(), "written DDS does not read back: " + s2.message());
   const TextureDesc &a = t.desc, &b = u.desc;
   SWZ_FUZZ_CHECK(a.dimension == b.dimension && a.width == b.width && a.height == b.height && a.depth == b.depth &&
-                     a.array_size == b.array_size && a.mip_levels == b.mip_levels && a.format.dxgi == b.format.dxgi && t.cube == u.cube,
+                     a.array_size == b.array_size && a.mip_levels == b.mip_levels && a.format.dxgi == b.format.dxgi &&
+                     t.cube == u.cube,
                  "description changed by a write/read round trip");
   SWZ_FUZZ_CHECK(t.data == u.data, "texels changed by a write/read round trip");
   return 0;

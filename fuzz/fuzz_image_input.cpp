@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const swz::cli::RgbaImage img = swz::cli::decode_rgba(file.data(), file.size(), "input");
     if (img.width == 0 || img.height == 0 || img.pixels.size() != uint64_t{img.width} * img.height * 4) {
-      std::fprintf(stderr, "swz fuzz property failed: %ux%u image with %zu bytes\n", img.width, img.height, img.pixels.size());
+      std::fprintf(stderr, "swz fuzz property failed: %ux%u image with %zu bytes\n", img.width, img.height,
+                   img.pixels.size());
       std::abort();
     }
   } catch (const swz::cli::Error& e) {

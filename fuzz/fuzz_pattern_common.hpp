@@ -67,7 +67,11 @@ inline void check_pattern_use(const swz::Pattern& p, uint32_t seed) {
     }
     if (p.flags & kFlagConditionalPostamble) return;
     TextureDesc d;
-    const char* name = eb == 1 ? "R8_UNORM" : eb == 2 ? "R8G8_UNORM" : eb == 4 ? "R8G8B8A8_UNORM" : eb == 8 ? "R16G16B16A16_FLOAT" : "R32G32B32A32_FLOAT";
+    const char* name = eb == 1   ? "R8_UNORM"
+                       : eb == 2 ? "R8G8_UNORM"
+                       : eb == 4 ? "R8G8B8A8_UNORM"
+                       : eb == 8 ? "R16G16B16A16_FLOAT"
+                                 : "R32G32B32A32_FLOAT";
     (void)find_format(name, &d.format);
     d.width = 1 + seed % 70;
     d.height = 1 + (seed / 70) % 40;
@@ -97,7 +101,8 @@ inline void check_pattern_use(const swz::Pattern& p, uint32_t seed) {
       st = element_offset(L, 0, ex, ey, ez, 0, &off);
       SWZ_FUZZ_CHECK(st.ok(), st.message());
       const uint64_t ref = s.offset + reference_offset(p, uint64_t{ex} * eb, ey, ez, 0, a);
-      SWZ_FUZZ_CHECK(off == ref, "element_offset " + std::to_string(off) + " != reference " + std::to_string(ref) + " for " + to_text(p));
+      SWZ_FUZZ_CHECK(off == ref, "element_offset " + std::to_string(off) + " != reference " + std::to_string(ref) +
+                                     " for " + to_text(p));
       SWZ_FUZZ_CHECK(off + eb <= L.size(), "element outside the resource");
       Location loc;
       st = locate(L, off, &loc);

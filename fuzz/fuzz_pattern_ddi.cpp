@@ -16,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   swz::Pattern p;
   const swz::Status st = swz::from_ddi_bytes(bytes, &p);
   if (n != swz::kDdiBytes0022 && n != swz::kDdiBytesLegacy)
-    SWZ_FUZZ_CHECK(!st.ok() && st.code() == swz::Code::parse_error, "a blob of " + std::to_string(n) + " bytes was accepted");
+    SWZ_FUZZ_CHECK(!st.ok() && st.code() == swz::Code::parse_error,
+                   "a blob of " + std::to_string(n) + " bytes was accepted");
   if (!st.ok()) {
     SWZ_FUZZ_CHECK(!st.message().empty(), swz::code_name(st.code()));
     return 0;

@@ -35,7 +35,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint32_t seed = static_cast<uint32_t>(size) * 2654435761u + 7;
   for (uint32_t i = 0; i < L.subresource_count() && i < 64; ++i) {
     const SubresourceLayout& s = L.sub(i);
-    SWZ_FUZZ_CHECK(s.offset + s.size <= L.size() && s.offset + s.size >= s.offset, "subresource " + std::to_string(i) + " leaves the resource");
+    SWZ_FUZZ_CHECK(s.offset + s.size <= L.size() && s.offset + s.size >= s.offset,
+                   "subresource " + std::to_string(i) + " leaves the resource");
     if (s.packed) continue;
     for (int k = 0; k < 8; ++k) {
       seed ^= seed << 13, seed ^= seed >> 17, seed ^= seed << 5;
@@ -50,14 +51,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         break;
       }
       SWZ_FUZZ_CHECK(off >= s.offset && off + (s.element_bytes ? 1 : 0) <= s.offset + s.size,
-                     "element (" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + ") of subresource " +
-                         std::to_string(i) + " at " + std::to_string(off) + " outside [" + std::to_string(s.offset) + ", +" +
-                         std::to_string(s.size) + ")");
+                     "element (" + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) +
+                         ") of subresource " + std::to_string(i) + " at " + std::to_string(off) + " outside [" +
+                         std::to_string(s.offset) + ", +" + std::to_string(s.size) + ")");
       Location loc;
       st = locate(L, off, &loc);
       SWZ_FUZZ_CHECK(st.ok(), st.message());
       // Subresources may share bytes (mip tails): locate may name another one.
-      if (loc.subresource == i) SWZ_FUZZ_CHECK(!loc.padding && loc.x == x && loc.y == y && loc.z == z && loc.sample == smp, "locate");
+      if (loc.subresource == i)
+        SWZ_FUZZ_CHECK(!loc.padding && loc.x == x && loc.y == y && loc.z == z && loc.sample == smp, "locate");
     }
   }
   return 0;

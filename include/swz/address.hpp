@@ -12,7 +12,7 @@ namespace swz {
 
 /// Pitches and offsets for one surface, as GetResourceLayout reports them.
 struct AddressParams {
-  uint64_t row_pitch = 0;    ///< bytes between rows of blocks
+  uint64_t row_pitch = 0;      ///< bytes between rows of blocks
   uint64_t depth_pitch_B = 0;  ///< bytes between slices of blocks; ignored with STACK_DEPTH_SLICES
   uint64_t stack_rows = 0;     ///< STACK_DEPTH_SLICES patterns only: rows between stacked depth slices
   /// Added first (docs/ARCHITECTURE.md rule 5): [0] X in bytes, [1] Y in rows, [2] Z in slices.
@@ -28,8 +28,8 @@ uint64_t reference_offset(const Pattern& p, uint64_t x_bytes, uint64_t y, uint64
 /// Byte offset, in the resource, of the first byte of element (x, y, z) and
 /// sample of a subresource. Coordinates are ELEMENTS (texels; 4x4 blocks for
 /// BC). Errors: subresource or coordinate out of range.
-Status element_offset(const Layout& layout, uint32_t subresource, uint32_t x, uint32_t y, uint32_t z,
-                      uint32_t sample, uint64_t* out);
+Status element_offset(const Layout& layout, uint32_t subresource, uint32_t x, uint32_t y, uint32_t z, uint32_t sample,
+                      uint64_t* out);
 
 /// The element-to-byte map of one subresource, built once and queried many
 /// times (the batch form of element_offset; Python's swz.offsets uses it).
@@ -82,11 +82,11 @@ class AddressMap {
 
 /// What a resource byte holds.
 struct Location {
-  bool padding = false;       ///< the byte belongs to no element (then only subresource is set)
-  bool packed = false;        ///< the byte is in a packed mip tail (adapter-specific; only subresource is set)
+  bool padding = false;  ///< the byte belongs to no element (then only subresource is set)
+  bool packed = false;   ///< the byte is in a packed mip tail (adapter-specific; only subresource is set)
   uint32_t subresource = 0;
   uint32_t x = 0, y = 0, z = 0, sample = 0;  ///< element coordinates
-  uint32_t byte = 0;          ///< byte inside the element
+  uint32_t byte = 0;                         ///< byte inside the element
 };
 
 /// Inverse of element_offset. Error (out_of_range) when offset >= layout.size().

@@ -57,21 +57,21 @@ enum class ClearMember { Floats, Uints };
 /// Errors: unsupported for formats without a clear rule (TYPELESS,
 /// R10G10B10_XR_BIAS_A2, palette and opaque video formats; the message names
 /// the format), out_of_range for a plane the format lacks, buffer_too_small.
-Status encode_clear_value(const FormatInfo& format, uint32_t plane, const ClearValue& value, void* out, uint64_t out_size,
-                          ClearMember* member = nullptr);
+Status encode_clear_value(const FormatInfo& format, uint32_t plane, const ClearValue& value, void* out,
+                          uint64_t out_size, ClearMember* member = nullptr);
 
 /// D3D12_CLEAR_TEXTURE_DESC's subresource value meaning "every subresource".
 constexpr uint32_t kAllSubresources = 0xFFFFFFFFu;
 
 /// One ClearTextureSubresources descriptor.
 struct ClearDesc {
-  uint32_t subresource = 0;   ///< or kAllSubresources
+  uint32_t subresource = 0;  ///< or kAllSubresources
   ClearValue value{};
   /// DXGI_FORMAT to interpret `value` with; 0 (UNKNOWN) = the resource's
   /// format. Must have the resource's element size and block shape; TYPELESS
   /// formats are refused.
   uint32_t format_dxgi = 0;
-  bool whole = true;          ///< true: the whole subresource(s); false: `box`
+  bool whole = true;  ///< true: the whole subresource(s); false: `box`
   /// In TEXELS of the logical (plane 0) size. BC: left/top multiples of 4,
   /// right/bottom multiples of 4 or the subresource edge. Planar and 4:2:2
   /// video formats: D3D12's table (NV12, P010, P016: 2x2; YUY2, Y210, Y216:
@@ -89,15 +89,16 @@ struct ClearDesc {
 /// alignment, format_dxgi of another element size, null resource),
 /// unsupported (format without a clear rule, packed mip tail, MSAA with a box
 /// off whole samples is not a case: every sample is cleared), buffer_too_small.
-Status clear_subresources(const Layout& layout, void* resource, uint64_t resource_size, const ClearDesc* descs, size_t count);
+Status clear_subresources(const Layout& layout, void* resource, uint64_t resource_size, const ClearDesc* descs,
+                          size_t count);
 
 /// One FillBuffers descriptor (D3D12_FILL_BUFFER_DESC).
 struct FillDesc {
-  uint64_t offset_B = 0;          ///< start of the fill
-  ClearValue value{};             ///< raw bytes, or the value for `format_dxgi`
-  uint32_t format_dxgi = 0;       ///< 0 (UNKNOWN): raw pattern of raw_pattern_bytes bytes of value.bytes
-  uint32_t raw_pattern_bytes = 0; ///< 1, 2, 4, 8, 12 or 16 with format 0; must be 0 with a format
-  uint32_t repeat_count = 0;      ///< repetitions; one that does not fit in the buffer is omitted, as are the rest
+  uint64_t offset_B = 0;           ///< start of the fill
+  ClearValue value{};              ///< raw bytes, or the value for `format_dxgi`
+  uint32_t format_dxgi = 0;        ///< 0 (UNKNOWN): raw pattern of raw_pattern_bytes bytes of value.bytes
+  uint32_t raw_pattern_bytes = 0;  ///< 1, 2, 4, 8, 12 or 16 with format 0; must be 0 with a format
+  uint32_t repeat_count = 0;       ///< repetitions; one that does not fit in the buffer is omitted, as are the rest
 };
 
 /// FillBuffers: writes the pattern repeat_count times from offset_B, each
@@ -123,7 +124,7 @@ struct ResolveDesc {
   uint32_t dst_subresource = 0;
   uint32_t dst_x = 0, dst_y = 0;  ///< texels
   uint32_t src_subresource = 0;
-  bool whole = true;              ///< true: the whole source subresource; false: `rect`
+  bool whole = true;  ///< true: the whole source subresource; false: `rect`
   Rect rect{};
   ResolveMode mode = ResolveMode::Average;
   /// DXGI_FORMAT both sides are read and written as; 0 = the source's format.
@@ -140,8 +141,8 @@ struct ResolveDesc {
 /// sampled, both of the same format element size; BC and video formats are
 /// refused. Errors name the field: unsupported (mode, format), invalid_argument
 /// (sample counts, formats), out_of_range (rect, destination), buffer_too_small.
-Status resolve_subresource(const Layout& dst_layout, void* dst, uint64_t dst_size, const Layout& src_layout, const void* src,
-                           uint64_t src_size, const ResolveDesc& desc);
+Status resolve_subresource(const Layout& dst_layout, void* dst, uint64_t dst_size, const Layout& src_layout,
+                           const void* src, uint64_t src_size, const ResolveDesc& desc);
 
 /// "average", "min", "max".
 const char* resolve_mode_name(ResolveMode m);

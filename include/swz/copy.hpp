@@ -67,8 +67,8 @@ Status write_to_subresource(const Layout& layout, void* resource, uint64_t resou
 
 /// Resource -> linear. Mirror of write_to_subresource.
 Status read_from_subresource(void* dst, uint64_t dst_size, uint64_t dst_row_pitch, uint64_t dst_depth_pitch,
-                             const Layout& layout, const void* resource, uint64_t resource_size,
-                             uint32_t subresource, const Box* box, const CopyOptions& options = {});
+                             const Layout& layout, const void* resource, uint64_t resource_size, uint32_t subresource,
+                             const Box* box, const CopyOptions& options = {});
 
 /// Bytes a tightly packed linear copy of a subresource takes (rows of
 /// width_el * element_bytes, no padding).
@@ -85,7 +85,7 @@ struct RegionCopy {
   uint32_t dst_subresource = 0;
   uint32_t dst_x = 0, dst_y = 0, dst_z = 0;  ///< texels
   uint32_t src_subresource = 0;
-  bool whole_source = true;                  ///< ignore src_box, copy the whole source subresource
+  bool whole_source = true;  ///< ignore src_box, copy the whole source subresource
   Box src_box{};
 };
 

@@ -23,21 +23,21 @@ namespace swz {
 
 /// A whole texture as a DDS file holds it.
 struct DdsTexture {
-  TextureDesc desc{};           ///< 2D (array_size slices; 6 * N for cubes) or 3D; samples = 1
-  bool cube = false;            ///< the 2D array is cube maps (array_size a multiple of 6)
-  std::vector<uint8_t> data;    ///< every subresource tightly packed, in subresource order
+  TextureDesc desc{};         ///< 2D (array_size slices; 6 * N for cubes) or 3D; samples = 1
+  bool cube = false;          ///< the 2D array is cube maps (array_size a multiple of 6)
+  std::vector<uint8_t> data;  ///< every subresource tightly packed, in subresource order
 };
 
 /// What a DDS header says, without the texels.
 struct DdsInfo {
   TextureDesc desc{};
   bool cube = false;
-  bool dx10 = false;            ///< the file has the DDS_HEADER_DXT10 extension
-  bool one_d = false;           ///< DX10 TEXTURE1D, read as a Wx1 2D texture
-  uint32_t fourcc = 0;          ///< legacy DDS_PIXELFORMAT.dwFourCC (0 when it has none)
-  uint32_t alpha_mode = 0;      ///< DX10 miscFlags2 & 7 (0 unknown, 1 straight, 2 premultiplied, 3 opaque, 4 custom)
-  uint64_t data_offset = 0;     ///< where the texels start: 128, or 148 with the DX10 header
-  uint64_t data_size = 0;       ///< bytes of all subresources (the file may have more after them)
+  bool dx10 = false;         ///< the file has the DDS_HEADER_DXT10 extension
+  bool one_d = false;        ///< DX10 TEXTURE1D, read as a Wx1 2D texture
+  uint32_t fourcc = 0;       ///< legacy DDS_PIXELFORMAT.dwFourCC (0 when it has none)
+  uint32_t alpha_mode = 0;   ///< DX10 miscFlags2 & 7 (0 unknown, 1 straight, 2 premultiplied, 3 opaque, 4 custom)
+  uint64_t data_offset = 0;  ///< where the texels start: 128, or 148 with the DX10 header
+  uint64_t data_size = 0;    ///< bytes of all subresources (the file may have more after them)
 };
 
 /// Bytes every subresource of `desc` takes tightly packed (the sum of
@@ -70,7 +70,8 @@ Status write_dds(const DdsTexture& t, std::vector<uint8_t>* out, const DdsWriteO
 /// write_dds puts before the texels of a `desc` texture: for writers that
 /// place the dds_data_size(desc) texel bytes after it themselves (no copy of
 /// the texels). Same errors as write_dds, except the data size.
-Status write_dds_header(const TextureDesc& desc, bool cube, std::vector<uint8_t>* header, const DdsWriteOptions& options = {});
+Status write_dds_header(const TextureDesc& desc, bool cube, std::vector<uint8_t>* header,
+                        const DdsWriteOptions& options = {});
 
 /// True when `format` can be written with a legacy header (see DdsWriteOptions).
 bool dds_has_legacy_form(const FormatInfo& format);

@@ -23,17 +23,17 @@
 
 namespace swz {
 
-constexpr int kPatternSlots = 18;     ///< 6 per plane group x 3
+constexpr int kPatternSlots = 18;        ///< 6 per plane group x 3
 constexpr uint8_t kNoTransition = 0xff;  ///< UINT8_MAX
 
 /// Per-subresource data of GetResourceLayout (D3D12DDI_SUBRESOURCE_LAYOUT-like).
 struct DeviceSubresource {
-  uint64_t offset = 0;                 ///< bytes from the resource base
-  uint64_t row_stride = 0;             ///< bytes between rows of blocks (0 = tightest)
-  uint64_t depth_stride = 0;           ///< bytes between slices of blocks; ROWS for stacked patterns (0 = tightest)
-  uint32_t row_byte_pre_swizzle = 0;   ///< RowBytePreSwizzleOffset, added to X (bytes)
-  uint32_t column_pre_swizzle = 0;     ///< ColumnPreSwizzleOffset, added to Y; the slot when indexable
-  uint32_t depth_pre_swizzle = 0;      ///< DepthPreSwizzleOffset, added to Z
+  uint64_t offset = 0;                ///< bytes from the resource base
+  uint64_t row_stride = 0;            ///< bytes between rows of blocks (0 = tightest)
+  uint64_t depth_stride = 0;          ///< bytes between slices of blocks; ROWS for stacked patterns (0 = tightest)
+  uint32_t row_byte_pre_swizzle = 0;  ///< RowBytePreSwizzleOffset, added to X (bytes)
+  uint32_t column_pre_swizzle = 0;    ///< ColumnPreSwizzleOffset, added to Y; the slot when indexable
+  uint32_t depth_pre_swizzle = 0;     ///< DepthPreSwizzleOffset, added to Z
 };
 
 struct DeviceLayoutDesc {

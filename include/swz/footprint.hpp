@@ -92,9 +92,10 @@ struct FootprintRegion {
 ///    packed mip tails, buffer sizes, ...).
 /// The bytes move through write_to_subresource / read_from_subresource with
 /// `options` (kernels, threads, write-combined memory).
-Status copy_placed_footprint(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource, void* buffer,
-                             uint64_t buffer_size, const PlacedFootprint& footprint, FootprintCopyDirection direction,
-                             const FootprintRegion* regions, size_t count, const CopyOptions& options = {});
+Status copy_placed_footprint(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource,
+                             void* buffer, uint64_t buffer_size, const PlacedFootprint& footprint,
+                             FootprintCopyDirection direction, const FootprintRegion* regions, size_t count,
+                             const CopyOptions& options = {});
 
 /// CopyResources: every subresource of `src` (laid out by src_layout) into
 /// `dst` (laid out by dst_layout), which must describe the same texture:

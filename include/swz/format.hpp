@@ -13,14 +13,14 @@ namespace swz {
 /// One format. An *element* is a texel, or a 4x4 block for BC formats.
 struct FormatInfo {
   const char* name = "UNKNOWN";  ///< DXGI name without the "DXGI_FORMAT_" prefix
-  uint32_t dxgi = 0;              ///< DXGI_FORMAT enum value
-  uint32_t element_bytes = 0;     ///< bytes per element (per texel, per BC block; plane 0 for planar)
-  uint32_t block_width = 1;       ///< texels per element horizontally (4 for BC)
-  uint32_t block_height = 1;      ///< texels per element vertically (4 for BC)
-  uint32_t planes = 1;            ///< plane count (2 for NV12, P010, depth-stencil typeless pairs)
-  uint32_t channels = 0;          ///< components (0 for BC / video)
-  uint32_t channel_bits = 0;      ///< bits per component when uniform, else 0
-  bool unorm8 = false;            ///< 8-bit UNORM with 1..4 channels (image I/O allowed)
+  uint32_t dxgi = 0;             ///< DXGI_FORMAT enum value
+  uint32_t element_bytes = 0;    ///< bytes per element (per texel, per BC block; plane 0 for planar)
+  uint32_t block_width = 1;      ///< texels per element horizontally (4 for BC)
+  uint32_t block_height = 1;     ///< texels per element vertically (4 for BC)
+  uint32_t planes = 1;           ///< plane count (2 for NV12, P010, depth-stencil typeless pairs)
+  uint32_t channels = 0;         ///< components (0 for BC / video)
+  uint32_t channel_bits = 0;     ///< bits per component when uniform, else 0
+  bool unorm8 = false;           ///< 8-bit UNORM with 1..4 channels (image I/O allowed)
   bool depth_stencil = false;
   bool block_compressed() const { return block_width > 1; }
 };
@@ -38,7 +38,7 @@ Status find_format(uint32_t dxgi, FormatInfo* out);
 /// V208: three R8 planes, planes 1-2 at half height; V408: three R8 planes;
 /// depth-stencil (R24G8, R32G8X24 families): plane 0 R32, plane 1 R8 stencil.
 struct PlaneInfo {
-  const char* format_name = "";   ///< the plane's DXGI format (without prefix)
+  const char* format_name = "";  ///< the plane's DXGI format (without prefix)
   uint32_t element_bytes = 0;
   uint32_t width_divisor = 1;
   uint32_t height_divisor = 1;

@@ -53,10 +53,10 @@ struct AdoptInfo {
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device = VK_NULL_HANDLE;
   VkDevice device = VK_NULL_HANDLE;
-  VkQueue queue = VK_NULL_HANDLE;          ///< used only by the host-memory conveniences
-  uint32_t queue_family = 0;               ///< family of `queue`, with VK_QUEUE_COMPUTE_BIT
-  bool storage_buffer_8bit = false;        ///< storageBuffer8BitAccess enabled
-  bool storage_buffer_16bit = false;       ///< storageBuffer16BitAccess enabled
+  VkQueue queue = VK_NULL_HANDLE;     ///< used only by the host-memory conveniences
+  uint32_t queue_family = 0;          ///< family of `queue`, with VK_QUEUE_COMPUTE_BIT
+  bool storage_buffer_8bit = false;   ///< storageBuffer8BitAccess enabled
+  bool storage_buffer_16bit = false;  ///< storageBuffer16BitAccess enabled
 };
 
 /// Tuning knobs; the defaults are what the benchmark found best.
@@ -123,8 +123,7 @@ class Context {
   /// (`resource`: the whole resource, offset 0 = the layout's byte 0).
   Status record_write_to_subresource(VkCommandBuffer cmd, const Layout& layout, const BufferRange& resource,
                                      uint32_t subresource, const Box* box, const BufferRange& src,
-                                     uint64_t src_row_pitch, uint64_t src_depth_pitch,
-                                     DispatchInfo* info = nullptr);
+                                     uint64_t src_row_pitch, uint64_t src_depth_pitch, DispatchInfo* info = nullptr);
   /// Resource -> linear. Mirror of record_write_to_subresource.
   Status record_read_from_subresource(VkCommandBuffer cmd, const BufferRange& dst, uint64_t dst_row_pitch,
                                       uint64_t dst_depth_pitch, const Layout& layout, const BufferRange& resource,
@@ -143,8 +142,8 @@ class Context {
                               const Box* box, const void* src, uint64_t src_size, uint64_t src_row_pitch,
                               uint64_t src_depth_pitch);
   Status read_from_subresource(void* dst, uint64_t dst_size, uint64_t dst_row_pitch, uint64_t dst_depth_pitch,
-                               const Layout& layout, const void* resource, uint64_t resource_size,
-                               uint32_t subresource, const Box* box);
+                               const Layout& layout, const void* resource, uint64_t resource_size, uint32_t subresource,
+                               const Box* box);
 
   /// Checks that the host conveniences (and the recording calls) can convert
   /// this subresource box with these linear pitches on this device: the

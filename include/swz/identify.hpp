@@ -38,9 +38,9 @@
 namespace swz {
 
 struct IdentifyOptions {
-  uint32_t top = 5;          ///< candidates to return (1..1000)
-  uint64_t offset_B = 0;     ///< where the texture starts in the dump, bytes
-  uint32_t full_decode = 12; ///< candidates re-scored over every texel (at least `top`)
+  uint32_t top = 5;           ///< candidates to return (1..1000)
+  uint64_t offset_B = 0;      ///< where the texture starts in the dump, bytes
+  uint32_t full_decode = 12;  ///< candidates re-scored over every texel (at least `top`)
 };
 
 /// One ranked candidate.
@@ -66,10 +66,10 @@ struct InferResult {
   bool builtin = false;      ///< layout is a built-in name (not pattern text)
   Pattern pattern{};         ///< the solved pattern (also for a built-in match, when the solver succeeded)
   bool solved_pattern = false;
-  uint64_t elements_verified = 0;  ///< texels whose address was checked (all of them on success)
+  uint64_t elements_verified = 0;           ///< texels whose address was checked (all of them on success)
   uint32_t bytes_verified_per_element = 4;  ///< bytes of each element the probe pins (the index)
-  uint64_t span_B = 0;       ///< bytes from offset_B to the end of the last element
-  Layout made;               ///< the layout, laid out for the probe's texture
+  uint64_t span_B = 0;                      ///< bytes from offset_B to the end of the last element
+  Layout made;                              ///< the layout, laid out for the probe's texture
 };
 
 /// Solves the layout of `probe`. Errors: invalid_argument (sizes, a format

@@ -23,9 +23,9 @@ struct TextureDesc {
   Dimension dimension = Dimension::Texture2D;
   uint32_t width = 1;
   uint32_t height = 1;
-  uint32_t depth = 1;        ///< 3D only; 1 for 2D
-  uint32_t array_size = 1;   ///< 2D only; 1 for 3D
-  uint32_t mip_levels = 1;   ///< 1..full chain
+  uint32_t depth = 1;       ///< 3D only; 1 for 2D
+  uint32_t array_size = 1;  ///< 2D only; 1 for 3D
+  uint32_t mip_levels = 1;  ///< 1..full chain
   uint32_t samples = 1;
   FormatInfo format{};
 };
@@ -58,44 +58,44 @@ struct PackedMipInfo {
 /// stack_rows and refuses depth_pitch_B; every other layout the reverse.
 struct LayoutSpec {
   LayoutKind kind = LayoutKind::RowMajor;
-  Pattern pattern{};          ///< for LayoutKind::Pattern
-  uint64_t row_pitch_B = 0;   ///< bytes between rows of blocks (row-major: rows of elements)
-  uint64_t depth_pitch_B = 0; ///< bytes between slices of blocks
-  uint64_t stack_rows = 0;    ///< stacked-depth patterns: rows between depth slices
+  Pattern pattern{};           ///< for LayoutKind::Pattern
+  uint64_t row_pitch_B = 0;    ///< bytes between rows of blocks (row-major: rows of elements)
+  uint64_t depth_pitch_B = 0;  ///< bytes between slices of blocks
+  uint64_t stack_rows = 0;     ///< stacked-depth patterns: rows between depth slices
   MipTail mip_tail = MipTail::None;
-  PackedMipInfo packed{};     ///< for MipTail::D3D12 (std64k / std4k only)
+  PackedMipInfo packed{};  ///< for MipTail::D3D12 (std64k / std4k only)
 };
 
 /// Where one subresource lives. All offsets and pitches in bytes unless noted.
 struct SubresourceLayout {
-  uint32_t index = 0;         ///< D3D12CalcSubresource(mip, slice, plane, mips, arraySize)
+  uint32_t index = 0;  ///< D3D12CalcSubresource(mip, slice, plane, mips, arraySize)
   uint32_t mip = 0, array_slice = 0, plane = 0;
-  bool packed = false;        ///< in an adapter-specific packed mip tail: opaque, copies refuse it
-  uint32_t width = 1, height = 1, depth = 1;           ///< texels
-  uint32_t width_el = 1, height_el = 1;                ///< elements (BC blocks)
-  uint32_t element_bytes = 0;  ///< of this plane
-  uint64_t offset = 0;        ///< from the start of the resource
-  uint64_t size = 0;          ///< bytes this subresource spans (whole blocks)
-  uint64_t row_pitch = 0;     ///< bytes between rows of blocks
-  uint64_t depth_pitch_B = 0; ///< bytes between slices of blocks; 0 when stack_depth
-  uint64_t stack_rows = 0;    ///< rows between stacked depth slices; 0 unless stack_depth
-  bool stack_depth = false;   ///< the pattern stacks depth slices in rows (then stack_rows != 0)
+  bool packed = false;                        ///< in an adapter-specific packed mip tail: opaque, copies refuse it
+  uint32_t width = 1, height = 1, depth = 1;  ///< texels
+  uint32_t width_el = 1, height_el = 1;       ///< elements (BC blocks)
+  uint32_t element_bytes = 0;                 ///< of this plane
+  uint64_t offset = 0;                        ///< from the start of the resource
+  uint64_t size = 0;                          ///< bytes this subresource spans (whole blocks)
+  uint64_t row_pitch = 0;                     ///< bytes between rows of blocks
+  uint64_t depth_pitch_B = 0;                 ///< bytes between slices of blocks; 0 when stack_depth
+  uint64_t stack_rows = 0;                    ///< rows between stacked depth slices; 0 unless stack_depth
+  bool stack_depth = false;                   ///< the pattern stacks depth slices in rows (then stack_rows != 0)
   /// Added before swizzling (docs/ARCHITECTURE.md rule 5), one unit each:
   /// [0] X in bytes, [1] Y in rows (elements), [2] Z in slices.
   uint64_t pre_swizzle[3] = {0, 0, 0};
-  int pattern_slot = 0;       ///< index into Layout::patterns()
+  int pattern_slot = 0;  ///< index into Layout::patterns()
 };
 
 /// One subresource placed explicitly, as a driver's GetResourceLayout reports
 /// it (the D3D12 DDI) or as a vendor layout computes it. Entries are in
 /// subresource-index order.
 struct SubresourcePlacement {
-  uint64_t offset = 0;        ///< base of the subresource in the resource, bytes
-  uint64_t row_pitch = 0;     ///< bytes between rows of blocks; 0 = tightest
-  uint64_t depth_pitch = 0;   ///< bytes between slices of blocks (ROWS if stacked); 0 = tightest
+  uint64_t offset = 0;                  ///< base of the subresource in the resource, bytes
+  uint64_t row_pitch = 0;               ///< bytes between rows of blocks; 0 = tightest
+  uint64_t depth_pitch = 0;             ///< bytes between slices of blocks (ROWS if stacked); 0 = tightest
   uint64_t pre_swizzle[3] = {0, 0, 0};  ///< X bytes, Y rows, Z slices added before swizzling (rule 5);
                                         ///< also the coordinate origin of a mip inside a mip-tail block
-  int pattern_slot = 0;       ///< index into the pattern table
+  int pattern_slot = 0;                 ///< index into the pattern table
 };
 
 class Plan;
@@ -129,8 +129,8 @@ class Layout {
 
  private:
   friend Status make_layout(const TextureDesc&, const LayoutSpec&, Layout*);
-  friend Status make_explicit_layout(const TextureDesc&, const std::vector<Pattern>&, const std::vector<SubresourcePlacement>&,
-                                     const std::string&, uint64_t, Layout*);
+  friend Status make_explicit_layout(const TextureDesc&, const std::vector<Pattern>&,
+                                     const std::vector<SubresourcePlacement>&, const std::string&, uint64_t, Layout*);
   friend class AddressMap;
   friend class Locator;
   static Status check_no_shared_bytes(const Layout& L);
@@ -140,7 +140,8 @@ class Layout {
   LayoutKind kind_ = LayoutKind::RowMajor;
   std::vector<SubresourceLayout> subs_;
   std::vector<Pattern> patterns_;
-  std::vector<std::shared_ptr<const Plan>> sub_plans_;  ///< per subresource (slot compiled for its plane's element size)
+  std::vector<std::shared_ptr<const Plan>>
+      sub_plans_;  ///< per subresource (slot compiled for its plane's element size)
   uint64_t size_ = 0;
   uint64_t alignment_ = 1;
 };
@@ -179,14 +180,14 @@ uint32_t full_mip_count(uint32_t width, uint32_t height, uint32_t depth);
 /// (which itself need not be aligned). Facts: standard_swizzle.md §7
 /// (vkd3d-proton tests against WARP and NVIDIA).
 struct Footprint {
-  uint64_t offset = 0;       ///< aligned to 512 from the start of the buffer
+  uint64_t offset = 0;                        ///< aligned to 512 from the start of the buffer
   uint32_t width = 0, height = 0, depth = 0;  ///< texels of the plane, rounded up to whole blocks
   uint32_t element_bytes = 0;
   const char* format_name = "";  ///< the plane's format
-  uint64_t row_pitch = 0;    ///< bytes, multiple of 256 (512 for planar)
-  uint32_t rows = 0;         ///< rows of elements (height_el)
-  uint64_t row_size = 0;     ///< bytes of one row without padding
-  uint64_t total_bytes = 0;  ///< bytes from offset to the end of the last row
+  uint64_t row_pitch = 0;        ///< bytes, multiple of 256 (512 for planar)
+  uint32_t rows = 0;             ///< rows of elements (height_el)
+  uint64_t row_size = 0;         ///< bytes of one row without padding
+  uint64_t total_bytes = 0;      ///< bytes from offset to the end of the last row
 };
 Status copyable_footprints(const TextureDesc& desc, std::vector<Footprint>* out, uint64_t* total_bytes,
                            uint64_t base_offset = 0);

@@ -32,7 +32,7 @@ struct LayoutOptions {
   uint64_t depth_pitch_B = 0;  ///< bytes between slices of blocks; 0 = default (not for stacked-depth patterns)
   uint64_t stack_rows = 0;     ///< stacked-depth patterns: rows between depth slices; 0 = default
   MipTail mip_tail = MipTail::None;
-  PackedMipInfo packed{};      ///< for MipTail::D3D12
+  PackedMipInfo packed{};  ///< for MipTail::D3D12
 };
 
 /// A parsed layout name. Parsing reads a JSON file once; make() can then be

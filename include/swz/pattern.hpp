@@ -29,7 +29,9 @@ struct BitEntry {
 
   static BitEntry make(Channel c, unsigned b) { return {true, static_cast<uint8_t>(c), static_cast<uint8_t>(b)}; }
   uint8_t to_byte() const { return static_cast<uint8_t>((valid ? 1 : 0) | ((channel & 3) << 1) | ((bit & 31) << 3)); }
-  static BitEntry from_byte(uint8_t v) { return {(v & 1) != 0, static_cast<uint8_t>((v >> 1) & 3), static_cast<uint8_t>(v >> 3)}; }
+  static BitEntry from_byte(uint8_t v) {
+    return {(v & 1) != 0, static_cast<uint8_t>((v >> 1) & 3), static_cast<uint8_t>(v >> 3)};
+  }
   bool operator==(const BitEntry&) const = default;
 };
 
@@ -45,11 +47,11 @@ using BitArray = std::array<BitEntry, 32>;
 
 /// The descriptor. Plain data; value semantics.
 struct Pattern {
-  BitArray interleave{};                 ///< InterleavePatternSourceBits
-  std::array<BitArray, 4> xors{};        ///< InterleavePatternXOR{,2,3,4}SourceBits
-  std::array<BitArray, 2> postamble{};   ///< PostambleXOR{,2}SourceBits (address bits 8..23)
-  uint32_t immediate = 0;                ///< PostambleXORImmediate (XORed into the in-block offset)
-  uint32_t flags = 0;                    ///< PatternFlags
+  BitArray interleave{};                ///< InterleavePatternSourceBits
+  std::array<BitArray, 4> xors{};       ///< InterleavePatternXOR{,2,3,4}SourceBits
+  std::array<BitArray, 2> postamble{};  ///< PostambleXOR{,2}SourceBits (address bits 8..23)
+  uint32_t immediate = 0;               ///< PostambleXORImmediate (XORed into the in-block offset)
+  uint32_t flags = 0;                   ///< PatternFlags
 
   bool operator==(const Pattern&) const = default;
 

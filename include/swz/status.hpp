@@ -42,8 +42,8 @@ const char* code_name(Code c);
 }  // namespace swz
 
 /// Propagate a failing status.
-#define SWZ_TRY(expr)                         \
-  do {                                        \
-    ::swz::Status swz_try_status_ = (expr);   \
+#define SWZ_TRY(expr)                                  \
+  do {                                                 \
+    ::swz::Status swz_try_status_ = (expr);            \
     if (!swz_try_status_.ok()) return swz_try_status_; \
   } while (0)

@@ -24,15 +24,15 @@
 #include <stdint.h>
 
 #if defined(_WIN32) && defined(SWZ_SHARED)
-#  if defined(SWZ_BUILDING_LIBRARY)
-#    define SWZ_API __declspec(dllexport)
-#  else
-#    define SWZ_API __declspec(dllimport)
-#  endif
-#elif defined(__GNUC__)
-#  define SWZ_API __attribute__((visibility("default")))
+#if defined(SWZ_BUILDING_LIBRARY)
+#define SWZ_API __declspec(dllexport)
 #else
-#  define SWZ_API
+#define SWZ_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__)
+#define SWZ_API __attribute__((visibility("default")))
+#else
+#define SWZ_API
 #endif
 
 #ifdef __cplusplus
@@ -81,9 +81,9 @@ typedef struct swz_texture_desc {
                              or NULL to use dxgi_format */
   uint32_t dxgi_format; /**< DXGI_FORMAT value, used when format is NULL */
   uint32_t width, height;
-  uint32_t depth;       /**< 3D only */
-  uint32_t array_size;  /**< 2D only */
-  uint32_t mip_levels;  /**< 1..full chain, or SWZ_MIPS_FULL */
+  uint32_t depth;      /**< 3D only */
+  uint32_t array_size; /**< 2D only */
+  uint32_t mip_levels; /**< 1..full chain, or SWZ_MIPS_FULL */
   uint32_t samples;
 } swz_texture_desc;
 
@@ -91,9 +91,9 @@ typedef struct swz_texture_desc {
  *  pattern layouts (hardware families and resource-layout files refuse
  *  non-zero values). Zero-initialize for the defaults. */
 typedef struct swz_layout_options {
-  uint64_t row_pitch_B;   /**< bytes between rows of blocks; 0 = the layout's default */
-  uint64_t depth_pitch_B; /**< bytes between slices of blocks; 0 = default */
-  uint64_t stack_rows;    /**< stacked-depth patterns: rows between depth slices; 0 = default */
+  uint64_t row_pitch_B;    /**< bytes between rows of blocks; 0 = the layout's default */
+  uint64_t depth_pitch_B;  /**< bytes between slices of blocks; 0 = default */
+  uint64_t stack_rows;     /**< stacked-depth patterns: rows between depth slices; 0 = default */
   uint32_t d3d12_mip_tail; /**< non-zero: the adapter packs the smallest mips (D3D12_PACKED_MIP_INFO below) */
   uint32_t num_standard_mips, num_packed_mips, num_tiles_for_packed_mips;
 } swz_layout_options;
@@ -119,38 +119,40 @@ SWZ_API void swz_layout_destroy(swz_layout* layout);
 
 /** Whole-resource facts. */
 typedef struct swz_layout_info {
-  uint64_t size_B;            /**< bytes the resource spans */
-  uint64_t alignment_B;       /**< alignment of the resource allocation */
-  uint64_t allocation_size_B; /**< size_B rounded up to alignment_B */
+  uint64_t size_B;                /**< bytes the resource spans */
+  uint64_t alignment_B;           /**< alignment of the resource allocation */
+  uint64_t allocation_size_B;     /**< size_B rounded up to alignment_B */
   uint64_t surface_linear_size_B; /**< linear bytes of every subresource tightly packed (swz_swizzle_surface) */
-  uint32_t subresource_count; /**< mip_levels * array_size * planes */
-  uint32_t width, height, depth, array_size, mip_levels, samples; /**< the texture (from the file for resource layouts) */
+  uint32_t subresource_count;     /**< mip_levels * array_size * planes */
+  uint32_t width, height, depth, array_size, mip_levels,
+      samples; /**< the texture (from the file for resource layouts) */
   uint32_t dxgi_format;
-  const char* format;         /**< DXGI name without prefix; static storage */
-  uint32_t dimension;         /**< a swz_dimension value */
+  const char* format; /**< DXGI name without prefix; static storage */
+  uint32_t dimension; /**< a swz_dimension value */
 } swz_layout_info;
 
 SWZ_API swz_status swz_layout_get_info(const swz_layout* layout, swz_layout_info* out);
 
 /** Where one subresource lives. */
 typedef struct swz_subresource_info {
-  uint64_t offset_B;       /**< from the start of the resource */
-  uint64_t size_B;         /**< bytes the subresource spans in the resource */
-  uint64_t row_pitch_B;    /**< bytes between rows of blocks in the resource */
-  uint64_t depth_pitch_B;  /**< bytes between slices of blocks; 0 when stack_depth */
-  uint64_t stack_rows;     /**< rows between stacked depth slices; 0 unless stack_depth */
-  uint64_t linear_size_B;  /**< bytes of the subresource tightly packed (rows of width_el * element_bytes) */
+  uint64_t offset_B;                /**< from the start of the resource */
+  uint64_t size_B;                  /**< bytes the subresource spans in the resource */
+  uint64_t row_pitch_B;             /**< bytes between rows of blocks in the resource */
+  uint64_t depth_pitch_B;           /**< bytes between slices of blocks; 0 when stack_depth */
+  uint64_t stack_rows;              /**< rows between stacked depth slices; 0 unless stack_depth */
+  uint64_t linear_size_B;           /**< bytes of the subresource tightly packed (rows of width_el * element_bytes) */
   uint64_t surface_linear_offset_B; /**< its offset in the tightly packed whole-surface linear side */
   uint32_t mip, array_slice, plane;
   uint32_t width, height, depth; /**< texels */
   uint32_t width_el, height_el;  /**< elements (4x4 blocks for BC) */
   uint32_t element_bytes;
-  uint32_t packed;         /**< 1: in an adapter-specific packed mip tail; copies refuse it */
-  uint32_t stack_depth;    /**< 1: depth slices stacked in rows (stack_rows != 0) */
+  uint32_t packed;      /**< 1: in an adapter-specific packed mip tail; copies refuse it */
+  uint32_t stack_depth; /**< 1: depth slices stacked in rows (stack_rows != 0) */
 } swz_subresource_info;
 
 /** Errors: SWZ_OUT_OF_RANGE when subresource >= subresource_count. */
-SWZ_API swz_status swz_layout_get_subresource(const swz_layout* layout, uint32_t subresource, swz_subresource_info* out);
+SWZ_API swz_status swz_layout_get_subresource(const swz_layout* layout, uint32_t subresource,
+                                              swz_subresource_info* out);
 
 /** D3D12_BOX, in texels; right, bottom, back exclusive. An empty box
  *  (right <= left, bottom <= top or back <= front) copies nothing. BC formats:
@@ -160,13 +162,18 @@ typedef struct swz_box {
 } swz_box;
 
 /** Copy backends. */
-typedef enum swz_backend { SWZ_BACKEND_AUTO = 0, SWZ_BACKEND_SCALAR, SWZ_BACKEND_HIGHWAY, SWZ_BACKEND_XSIMD } swz_backend;
+typedef enum swz_backend {
+  SWZ_BACKEND_AUTO = 0,
+  SWZ_BACKEND_SCALAR,
+  SWZ_BACKEND_HIGHWAY,
+  SWZ_BACKEND_XSIMD
+} swz_backend;
 
 /** Copy options; NULL or zero-initialized = defaults. */
 typedef struct swz_copy_options {
-  uint32_t backend;         /**< a swz_backend value; AUTO: $SWZ_BACKEND when set, else the fastest built in */
-  uint32_t threads;         /**< 0 = automatic */
-  uint32_t write_combined;  /**< non-zero: the resource is write-combined (uncached) memory */
+  uint32_t backend;        /**< a swz_backend value; AUTO: $SWZ_BACKEND when set, else the fastest built in */
+  uint32_t threads;        /**< 0 = automatic */
+  uint32_t write_combined; /**< non-zero: the resource is write-combined (uncached) memory */
 } swz_copy_options;
 
 /** Bytes a linear buffer must hold for a copy of `box` (NULL = the whole
@@ -184,14 +191,16 @@ SWZ_API swz_status swz_box_linear_size(const swz_layout* layout, uint32_t subres
  *  Errors: SWZ_OUT_OF_RANGE (subresource, box), SWZ_INVALID_ARGUMENT (box off
  *  BC block edges, pitch too small, null buffer), SWZ_BUFFER_TOO_SMALL,
  *  SWZ_UNSUPPORTED (MSAA, packed mip tail). */
-SWZ_API swz_status swz_write_subresource(const swz_layout* layout, void* resource, uint64_t resource_size_B, uint32_t subresource,
-                                         const swz_box* box, const void* src, uint64_t src_size_B, uint64_t src_row_pitch_B,
-                                         uint64_t src_depth_pitch_B, const swz_copy_options* options);
+SWZ_API swz_status swz_write_subresource(const swz_layout* layout, void* resource, uint64_t resource_size_B,
+                                         uint32_t subresource, const swz_box* box, const void* src, uint64_t src_size_B,
+                                         uint64_t src_row_pitch_B, uint64_t src_depth_pitch_B,
+                                         const swz_copy_options* options);
 
 /** Resource -> linear (ReadFromSubresource); the mirror of swz_write_subresource. */
-SWZ_API swz_status swz_read_subresource(const swz_layout* layout, void* dst, uint64_t dst_size_B, uint64_t dst_row_pitch_B,
-                                        uint64_t dst_depth_pitch_B, const void* resource, uint64_t resource_size_B,
-                                        uint32_t subresource, const swz_box* box, const swz_copy_options* options);
+SWZ_API swz_status swz_read_subresource(const swz_layout* layout, void* dst, uint64_t dst_size_B,
+                                        uint64_t dst_row_pitch_B, uint64_t dst_depth_pitch_B, const void* resource,
+                                        uint64_t resource_size_B, uint32_t subresource, const swz_box* box,
+                                        const swz_copy_options* options);
 
 /** Whole surface, linear -> resource: every subresource in subresource order
  *  (mip + slice * mip_levels), each tightly packed, from `linear`
@@ -200,19 +209,19 @@ SWZ_API swz_status swz_read_subresource(const swz_layout* layout, void* dst, uin
  *  that align each mip); entries must not overlap. Every subresource is
  *  checked before the first byte is written. Errors: as swz_write_subresource,
  *  the message prefixed with the subresource. */
-SWZ_API swz_status swz_swizzle_surface(const swz_layout* layout, void* resource, uint64_t resource_size_B, const void* linear,
-                                       uint64_t linear_size_B, const uint64_t* linear_offsets_B,
+SWZ_API swz_status swz_swizzle_surface(const swz_layout* layout, void* resource, uint64_t resource_size_B,
+                                       const void* linear, uint64_t linear_size_B, const uint64_t* linear_offsets_B,
                                        const swz_copy_options* options);
 
 /** Whole surface, resource -> linear; the mirror of swz_swizzle_surface. */
-SWZ_API swz_status swz_deswizzle_surface(const swz_layout* layout, void* linear, uint64_t linear_size_B, const void* resource,
-                                         uint64_t resource_size_B, const uint64_t* linear_offsets_B,
-                                         const swz_copy_options* options);
+SWZ_API swz_status swz_deswizzle_surface(const swz_layout* layout, void* linear, uint64_t linear_size_B,
+                                         const void* resource, uint64_t resource_size_B,
+                                         const uint64_t* linear_offsets_B, const swz_copy_options* options);
 
 /** Byte offset in the resource of element (x, y, z) and sample of a
  *  subresource (ELEMENT coordinates). Errors: SWZ_OUT_OF_RANGE. */
-SWZ_API swz_status swz_element_offset(const swz_layout* layout, uint32_t subresource, uint32_t x, uint32_t y, uint32_t z,
-                                      uint32_t sample, uint64_t* out_B);
+SWZ_API swz_status swz_element_offset(const swz_layout* layout, uint32_t subresource, uint32_t x, uint32_t y,
+                                      uint32_t z, uint32_t sample, uint64_t* out_B);
 
 /** What a resource byte holds. */
 typedef struct swz_location {
@@ -235,12 +244,13 @@ SWZ_API swz_status swz_locate(const swz_layout* layout, uint64_t offset_B, swz_l
  *  Element (x, y, z) starts at offset_B + (z * rows + y) * row_pitch_B +
  *  x * element_bytes, rows = height / block height. */
 typedef struct swz_placed_footprint {
-  uint64_t offset_B;     /**< from the buffer's start; a multiple of 512 (D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT) */
-  const char* format;    /**< DXGI name of the subresource's format (planar: the plane's, e.g. "R8G8_TYPELESS"), or NULL to use dxgi_format */
-  uint32_t dxgi_format;  /**< DXGI_FORMAT value, used when format is NULL */
+  uint64_t offset_B;  /**< from the buffer's start; a multiple of 512 (D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT) */
+  const char* format; /**< DXGI name of the subresource's format (planar: the plane's, e.g. "R8G8_TYPELESS"), or NULL to
+                         use dxgi_format */
+  uint32_t dxgi_format;   /**< DXGI_FORMAT value, used when format is NULL */
   uint32_t width, height; /**< texels; multiples of the block (BC: 4) */
-  uint32_t depth;        /**< slices; 0 means 1 */
-  uint64_t row_pitch_B;  /**< a multiple of 256 (D3D12_TEXTURE_DATA_PITCH_ALIGNMENT), at least one row */
+  uint32_t depth;         /**< slices; 0 means 1 */
+  uint64_t row_pitch_B;   /**< a multiple of 256 (D3D12_TEXTURE_DATA_PITCH_ALIGNMENT), at least one row */
 } swz_placed_footprint;
 
 /** D3D12_TEXTURE_COPY_REGION: src_box (texels of the source; NULL = the whole
@@ -266,9 +276,10 @@ typedef enum swz_footprint_direction {
  *  footprint past the buffer's end, the resource shorter than the
  *  subresource), SWZ_OUT_OF_RANGE (a box or destination outside its side),
  *  SWZ_UNSUPPORTED (MSAA, packed mip tail), SWZ_OVERFLOW. */
-SWZ_API swz_status swz_copy_placed_footprint(const swz_layout* layout, void* resource, uint64_t resource_size_B, uint32_t subresource,
-                                             void* buffer, uint64_t buffer_size_B, const swz_placed_footprint* footprint,
-                                             uint32_t direction, const swz_copy_region* regions, uint32_t region_count,
+SWZ_API swz_status swz_copy_placed_footprint(const swz_layout* layout, void* resource, uint64_t resource_size_B,
+                                             uint32_t subresource, void* buffer, uint64_t buffer_size_B,
+                                             const swz_placed_footprint* footprint, uint32_t direction,
+                                             const swz_copy_region* regions, uint32_t region_count,
                                              const swz_copy_options* options);
 
 /** CopyResources: every subresource of `src` (src_layout) into `dst`
@@ -277,8 +288,8 @@ SWZ_API swz_status swz_copy_placed_footprint(const swz_layout* layout, void* res
  *  SWZ_INVALID_ARGUMENT names the field that differs. Also SWZ_INVALID_ARGUMENT
  *  when the buffers overlap, SWZ_BUFFER_TOO_SMALL, SWZ_UNSUPPORTED (MSAA,
  *  packed mip tails). */
-SWZ_API swz_status swz_copy_resources(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B, const swz_layout* src_layout,
-                                      const void* src, uint64_t src_size_B);
+SWZ_API swz_status swz_copy_resources(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B,
+                                      const swz_layout* src_layout, const void* src, uint64_t src_size_B);
 
 /** One texture-to-texture region (D3D12_TEXTURE_TEXTURE_COPY_DESC + one
  *  D3D12_TEXTURE_COPY_REGION). */
@@ -294,8 +305,9 @@ typedef struct swz_texture_region {
  *  regions must not overlap; dst and src may be the same buffer (and layout)
  *  only when no region overlaps its own source. Errors: SWZ_INVALID_ARGUMENT,
  *  SWZ_OUT_OF_RANGE, SWZ_BUFFER_TOO_SMALL, SWZ_UNSUPPORTED. */
-SWZ_API swz_status swz_copy_regions(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B, const swz_layout* src_layout,
-                                    const void* src, uint64_t src_size_B, const swz_texture_region* regions, uint32_t region_count);
+SWZ_API swz_status swz_copy_regions(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B,
+                                    const swz_layout* src_layout, const void* src, uint64_t src_size_B,
+                                    const swz_texture_region* regions, uint32_t region_count);
 
 /** D3D12_TILED_RESOURCE_COORDINATE, in tiles. */
 typedef struct swz_tile_coordinate {
@@ -322,9 +334,9 @@ typedef enum swz_tile_direction {
  *  buffer_offset_B, each linear within the tile. Errors: SWZ_OUT_OF_RANGE
  *  (tiles outside the grid), SWZ_INVALID_ARGUMENT, SWZ_BUFFER_TOO_SMALL,
  *  SWZ_UNSUPPORTED (packed mips, MSAA). */
-SWZ_API swz_status swz_copy_tiles(const swz_layout* layout, void* resource, uint64_t resource_size_B, const swz_tile_coordinate* start,
-                                  const swz_tile_region_size* size, void* buffer, uint64_t buffer_size_B, uint64_t buffer_offset_B,
-                                  uint32_t direction);
+SWZ_API swz_status swz_copy_tiles(const swz_layout* layout, void* resource, uint64_t resource_size_B,
+                                  const swz_tile_coordinate* start, const swz_tile_region_size* size, void* buffer,
+                                  uint64_t buffer_size_B, uint64_t buffer_offset_B, uint32_t direction);
 /* ---- Clears, fills and resolves (D3D12 ClearTextureSubresources, FillBuffers,
  * ResolveSubresourceRegion) on laid-out memory. Values are converted by the
  * Direct3D data conversion rules; see README "Clears, fills and resolves".
@@ -364,8 +376,8 @@ SWZ_API swz_status swz_clear_subresources(const swz_layout* layout, void* resour
 /** One element (a texel; a 4x4 block for BC; a 2x1 pair for YUY2) of plane
  *  `plane` of a format (by name, or by DXGI value when `format` is NULL) for
  *  a clear value, into out (out_size_B >= the element size). */
-SWZ_API swz_status swz_encode_clear_value(const char* format, uint32_t dxgi_format, uint32_t plane, const swz_clear_data* value,
-                                          void* out, uint64_t out_size_B);
+SWZ_API swz_status swz_encode_clear_value(const char* format, uint32_t dxgi_format, uint32_t plane,
+                                          const swz_clear_data* value, void* out, uint64_t out_size_B);
 
 /** One FillBuffers descriptor (D3D12_FILL_BUFFER_DESC). format_dxgi 0: the
  *  first raw_pattern_bytes (1, 2, 4, 8, 12 or 16) bytes of value; else the
@@ -399,9 +411,10 @@ typedef struct swz_rect {
  *  0 = the source's format. Errors: SWZ_INVALID_ARGUMENT (sample counts,
  *  element sizes, shared memory), SWZ_UNSUPPORTED (mode, format),
  *  SWZ_OUT_OF_RANGE (rect, destination), SWZ_BUFFER_TOO_SMALL. */
-SWZ_API swz_status swz_resolve_subresource(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B, uint32_t dst_subresource,
-                                           uint32_t dst_x, uint32_t dst_y, const swz_layout* src_layout, const void* src,
-                                           uint64_t src_size_B, uint32_t src_subresource, const swz_rect* src_rect, uint32_t format_dxgi,
+SWZ_API swz_status swz_resolve_subresource(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B,
+                                           uint32_t dst_subresource, uint32_t dst_x, uint32_t dst_y,
+                                           const swz_layout* src_layout, const void* src, uint64_t src_size_B,
+                                           uint32_t src_subresource, const swz_rect* src_rect, uint32_t format_dxgi,
                                            uint32_t mode);
 
 #ifdef __cplusplus

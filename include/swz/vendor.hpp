@@ -64,7 +64,8 @@ struct NamedLayoutOptions {
 /// value (unknown family or key, a value out of range, an element size or
 /// dimension the family does not define).
 Status make_named_layout(std::string_view spec, const TextureDesc& desc, Layout* out);
-Status make_named_layout(std::string_view spec, const TextureDesc& desc, const NamedLayoutOptions& options, Layout* out);
+Status make_named_layout(std::string_view spec, const TextureDesc& desc, const NamedLayoutOptions& options,
+                         Layout* out);
 
 /// The bit equation(s) `spec` uses for elements of `element_bytes` bytes, as
 /// text (one pattern per line, "X0 X1 ... " address bit 0 first, with the block

@@ -67,7 +67,8 @@ std::array<py::array, N> int64_inputs(const std::array<py::handle, N>& h) {
   for (size_t k = 0; k < N; ++k) {
     if (!py::isinstance<py::array>(h[k])) raise_py(PyExc_TypeError, "internal: expected int64 numpy arrays");
     a[k] = py::reinterpret_borrow<py::array>(h[k]);
-    if (a[k].dtype().kind() != 'i' || a[k].dtype().itemsize() != 8 || !a[k].dtype().attr("isnative").template cast<bool>())
+    if (a[k].dtype().kind() != 'i' || a[k].dtype().itemsize() != 8 ||
+        !a[k].dtype().attr("isnative").template cast<bool>())
       raise_py(PyExc_TypeError, "internal: expected native int64 arrays (swz.offsets converts its inputs)");
     if (a[k].ndim() != a[0].ndim() || !std::equal(a[k].shape(), a[k].shape() + a[k].ndim(), a[0].shape()))
       raise_py(PyExc_ValueError, "internal: arrays are not broadcast to one shape");
@@ -81,7 +82,8 @@ const char* const kCoordNames[4] = {"x", "y", "z", "sample"};
 /// of one subresource; x, y, z, sample int64 arrays of one shape. method: 0
 /// automatic, 1 per-axis tables, 2 the plan's byte tables (swz::AddressMap).
 /// Both give the same result; tests compare them.
-py::array offsets(const Layout& L, py::handle subresource, py::handle x, py::handle y, py::handle z, py::handle s, int method) {
+py::array offsets(const Layout& L, py::handle subresource, py::handle x, py::handle y, py::handle z, py::handle s,
+                  int method) {
   const uint32_t sub = as_subresource(L, subresource);
   auto in = int64_inputs<4>({x, y, z, s});
   std::vector<py::ssize_t> shape(in[0].shape(), in[0].shape() + in[0].ndim());
@@ -92,8 +94,9 @@ py::array offsets(const Layout& L, py::handle subresource, py::handle x, py::han
   Status built;
   {
     py::gil_scoped_release nogil;
-    const AddressMap::Method m =
-        method == 1 ? AddressMap::Method::AxisTables : method == 2 ? AddressMap::Method::Plan : AddressMap::Method::Automatic;
+    const AddressMap::Method m = method == 1   ? AddressMap::Method::AxisTables
+                                 : method == 2 ? AddressMap::Method::Plan
+                                               : AddressMap::Method::Automatic;
     built = AddressMap::make(L, sub, &map, n, m);
   }
   check(built);
@@ -118,18 +121,20 @@ py::array offsets(const Layout& L, py::handle subresource, py::handle x, py::han
   }
   if (bad_coord >= 0) {
     static const char* const what[4] = {"elements wide", "elements high", "slices deep", "samples"};
-    raise_py(PyExc_IndexError, std::string(kCoordNames[bad_coord]) + " = " + std::to_string(bad_value) + " at flat index " +
-                                   std::to_string(bad_index) + " is out of range: subresource " + std::to_string(sub) + " is " +
-                                   std::to_string(limit[bad_coord]) + " " + what[bad_coord] +
-                                   (bad_coord == 0 && L.desc().format.block_compressed() ? " (x, y count 4x4 blocks for BC formats)" : ""));
+    raise_py(
+        PyExc_IndexError,
+        std::string(kCoordNames[bad_coord]) + " = " + std::to_string(bad_value) + " at flat index " +
+            std::to_string(bad_index) + " is out of range: subresource " + std::to_string(sub) + " is " +
+            std::to_string(limit[bad_coord]) + " " + what[bad_coord] +
+            (bad_coord == 0 && L.desc().format.block_compressed() ? " (x, y count 4x4 blocks for BC formats)" : ""));
   }
   return out;
 }
 
 /// Offsets of a bare pattern for one element size (swz.order_image): x in
 /// BYTES, no range checks beyond non-negative coordinates.
-py::array pattern_offsets(const Pattern& p, uint32_t element_bytes, py::handle x, py::handle y, py::handle z, py::handle s,
-                          uint64_t row_pitch_B, uint64_t depth_pitch_B) {
+py::array pattern_offsets(const Pattern& p, uint32_t element_bytes, py::handle x, py::handle y, py::handle z,
+                          py::handle s, uint64_t row_pitch_B, uint64_t depth_pitch_B) {
   std::shared_ptr<const Plan> plan;
   check(Plan::compile(p, element_bytes, &plan));
   auto in = int64_inputs<4>({x, y, z, s});
@@ -156,9 +161,9 @@ py::array pattern_offsets(const Pattern& p, uint32_t element_bytes, py::handle x
 // swz.locate's records are swz::Location itself: LOCATION_DTYPE in
 // python/swz/__init__.py gives each field its offset here.
 static_assert(std::is_standard_layout_v<Location> && std::is_trivially_copyable_v<Location> && sizeof(Location) == 28 &&
-                  offsetof(Location, padding) == 0 && offsetof(Location, packed) == 1 && offsetof(Location, subresource) == 4 &&
-                  offsetof(Location, x) == 8 && offsetof(Location, y) == 12 && offsetof(Location, z) == 16 &&
-                  offsetof(Location, sample) == 20 && offsetof(Location, byte) == 24,
+                  offsetof(Location, padding) == 0 && offsetof(Location, packed) == 1 &&
+                  offsetof(Location, subresource) == 4 && offsetof(Location, x) == 8 && offsetof(Location, y) == 12 &&
+                  offsetof(Location, z) == 16 && offsetof(Location, sample) == 20 && offsetof(Location, byte) == 24,
               "LOCATION_DTYPE layout");
 
 void locate_into(const Layout& L, py::handle offsets_h, py::handle out_h) {
@@ -178,7 +183,9 @@ void locate_into(const Layout& L, py::handle offsets_h, py::handle out_h) {
     Locator locator;
     bad = Locator::make(L, &locator);  // the search bases and inverse tables, built once for the whole call
     for (size_t i = 0; i < n && bad.ok(); ++i)
-      if (in[i] < 0) bad = {Code::out_of_range, "offset = " + std::to_string(in[i]) + " is negative" + (n > 1 ? " (at flat index " + std::to_string(i) + ")" : "")};
+      if (in[i] < 0)
+        bad = {Code::out_of_range, "offset = " + std::to_string(in[i]) + " is negative" +
+                                       (n > 1 ? " (at flat index " + std::to_string(i) + ")" : "")};
     // int64 >= 0 read as uint64: the same values.
     if (bad.ok()) bad = locator.locate(reinterpret_cast<const uint64_t*>(in), n, rec);
   }
@@ -193,15 +200,16 @@ void register_addressing(py::module_& m) {
         py::arg("sample"), py::arg("method") = 0,
         "Core of swz.offsets: int64 arrays already broadcast to one shape. method 0 = automatic, 1 = per-axis tables, "
         "2 = the plan's byte tables (for tests).");
-  m.def("_pattern_offsets", &pattern_offsets, py::arg("pattern"), py::arg("element_bytes"), py::arg("x_bytes"), py::arg("y"),
-        py::arg("z"), py::arg("sample"), py::arg("row_pitch") = 0, py::arg("depth_pitch_B") = 0,
-        "Plan offsets of a bare pattern (x in BYTES; pitches in bytes, no depth stacking) over int64 arrays already broadcast to one shape.");
+  m.def("_pattern_offsets", &pattern_offsets, py::arg("pattern"), py::arg("element_bytes"), py::arg("x_bytes"),
+        py::arg("y"), py::arg("z"), py::arg("sample"), py::arg("row_pitch") = 0, py::arg("depth_pitch_B") = 0,
+        "Plan offsets of a bare pattern (x in BYTES; pitches in bytes, no depth stacking) over int64 arrays already "
+        "broadcast to one shape.");
   m.def("_locate_into", &locate_into, py::arg("layout"), py::arg("offsets"), py::arg("out"),
         "Core of swz.locate: fills a LOCATION_DTYPE record buffer.");
   m.def(
       "reference_offset",
-      [](const Pattern& p, uint64_t x_bytes, uint64_t y, uint64_t z, uint64_t sample, uint64_t row_pitch, uint64_t depth_pitch_B,
-         std::array<uint64_t, 3> pre, uint64_t stack_rows) {
+      [](const Pattern& p, uint64_t x_bytes, uint64_t y, uint64_t z, uint64_t sample, uint64_t row_pitch,
+         uint64_t depth_pitch_B, std::array<uint64_t, 3> pre, uint64_t stack_rows) {
         AddressParams a;
         a.row_pitch = row_pitch;
         a.depth_pitch_B = depth_pitch_B;
@@ -211,9 +219,11 @@ void register_addressing(py::module_& m) {
       },
       py::arg("pattern"), py::arg("x_bytes"), py::arg("y"), py::arg("z"), py::arg("sample"), py::arg("row_pitch"),
       py::arg("depth_pitch_B"), py::arg("pre_swizzle") = std::array<uint64_t, 3>{0, 0, 0}, py::arg("stack_rows") = 0,
-      "The C++ oracle (the spec's SimpleSwizzle per bit, docs/ARCHITECTURE.md §2): byte offset of byte x_bytes of row y, slice z, sample. "
+      "The C++ oracle (the spec's SimpleSwizzle per bit, docs/ARCHITECTURE.md §2): byte offset of byte x_bytes of row "
+      "y, slice z, sample. "
       "depth_pitch_B: bytes between slices of blocks (ignored by STACK_DEPTH_SLICES patterns); stack_rows: rows "
-      "between stacked depth slices (STACK_DEPTH_SLICES patterns only); pre_swizzle: X bytes, Y rows, Z slices. For tests.");
+      "between stacked depth slices (STACK_DEPTH_SLICES patterns only); pre_swizzle: X bytes, Y rows, Z slices. For "
+      "tests.");
   m.attr("LOCATION_ITEMSIZE") = sizeof(Location);
 }
 

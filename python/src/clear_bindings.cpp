@@ -19,7 +19,9 @@ namespace {
 ClearValue clear_value(py::handle value, ClearMember member, const char* format_name) {
   if (py::isinstance<py::bytes>(value) || py::isinstance<py::bytearray>(value)) {
     const std::string b = py::reinterpret_borrow<py::object>(value).cast<std::string>();
-    if (b.size() != 16) raise_py(PyExc_ValueError, "value as bytes must be the 16 bytes of D3D12_CLEAR_DATA, not " + std::to_string(b.size()));
+    if (b.size() != 16)
+      raise_py(PyExc_ValueError,
+               "value as bytes must be the 16 bytes of D3D12_CLEAR_DATA, not " + std::to_string(b.size()));
     ClearValue v;
     std::memcpy(v.bytes, b.data(), 16);
     return v;
@@ -33,8 +35,8 @@ ClearValue clear_value(py::handle value, ClearMember member, const char* format_
     py::handle x = seq[i];
     if (member == ClearMember::Uints) {
       if (!py::isinstance<py::int_>(x) || py::isinstance<py::bool_>(x))
-        raise_py(PyExc_TypeError, std::string("format ") + format_name + " reads D3D12_CLEAR_DATA.Uints: value[" + std::to_string(i) +
-                                      "] must be an int, not " + type_name(x));
+        raise_py(PyExc_TypeError, std::string("format ") + format_name + " reads D3D12_CLEAR_DATA.Uints: value[" +
+                                      std::to_string(i) + "] must be an int, not " + type_name(x));
       const int64_t n = as_int(x, "value component", INT32_MIN, UINT32_MAX);
       const uint32_t u = static_cast<uint32_t>(n);
       std::memcpy(v.bytes + 4 * i, &u, 4);
@@ -59,7 +61,9 @@ ClearMember member_of(const FormatInfo& f, uint32_t plane) {
 
 Box box_arg(py::handle box) {
   if (!py::isinstance<py::sequence>(box) || py::isinstance<py::str>(box))
-    raise_py(PyExc_TypeError, "box must be a sequence (left, top, front, right, bottom, back) or (left, top, right, bottom), not " + type_name(box));
+    raise_py(PyExc_TypeError,
+             "box must be a sequence (left, top, front, right, bottom, back) or (left, top, right, bottom), not " +
+                 type_name(box));
   py::sequence seq = py::reinterpret_borrow<py::sequence>(box);
   std::vector<uint32_t> v;
   for (size_t i = 0; i < seq.size(); ++i) v.push_back(as_u32(seq[i], "box coordinate"));
@@ -68,7 +72,8 @@ Box box_arg(py::handle box) {
   raise_py(PyExc_ValueError, "box has " + std::to_string(v.size()) + " entries (expected 4 or 6)");
 }
 
-py::object clear(py::handle buffer, const Layout& L, py::handle value, py::handle subresource, py::handle box, py::handle format) {
+py::object clear(py::handle buffer, const Layout& L, py::handle value, py::handle subresource, py::handle box,
+                 py::handle format) {
   ClearDesc c;
   c.subresource = as_u32(subresource, "subresource");
   if (c.subresource != kAllSubresources) (void)as_subresource(L, subresource);
@@ -118,12 +123,14 @@ py::object clear(py::handle buffer, const Layout& L, py::handle value, py::handl
   return py::reinterpret_borrow<py::object>(buffer);
 }
 
-py::object fill(py::handle buffer, py::handle value, py::handle repeat_count, py::handle offset, py::handle pattern_bytes, py::handle format) {
+py::object fill(py::handle buffer, py::handle value, py::handle repeat_count, py::handle offset,
+                py::handle pattern_bytes, py::handle format) {
   FillDesc d;
   d.offset_B = as_u64(offset, "offset");
   d.repeat_count = as_u32(repeat_count, "repeat_count");
   if (!format.is_none()) {
-    if (!pattern_bytes.is_none()) raise_py(PyExc_ValueError, "give pattern_bytes (a raw pattern) or format (a formatted value), not both");
+    if (!pattern_bytes.is_none())
+      raise_py(PyExc_ValueError, "give pattern_bytes (a raw pattern) or format (a formatted value), not both");
     const FormatInfo f = to_format(format);
     d.format_dxgi = f.dxgi;
     if (f.planes > 1 || f.block_width > 1 || f.block_height > 1) {
@@ -138,13 +145,17 @@ py::object fill(py::handle buffer, py::handle value, py::handle repeat_count, py
     } else if (py::isinstance<py::int_>(value)) {
       raw = std::string(1, static_cast<char>(as_int(value, "value", 0, 255)));
     } else {
-      raise_py(PyExc_TypeError, "a raw fill value is bytes (the pattern) or an int (one byte), not " + type_name(value));
+      raise_py(PyExc_TypeError,
+               "a raw fill value is bytes (the pattern) or an int (one byte), not " + type_name(value));
     }
-    if (raw.size() > 16) raise_py(PyExc_ValueError, "a raw pattern is at most 16 bytes, not " + std::to_string(raw.size()));
+    if (raw.size() > 16)
+      raise_py(PyExc_ValueError, "a raw pattern is at most 16 bytes, not " + std::to_string(raw.size()));
     std::memcpy(d.value.bytes, raw.data(), raw.size());
-    d.raw_pattern_bytes = pattern_bytes.is_none() ? static_cast<uint32_t>(raw.size()) : as_u32(pattern_bytes, "pattern_bytes");
+    d.raw_pattern_bytes =
+        pattern_bytes.is_none() ? static_cast<uint32_t>(raw.size()) : as_u32(pattern_bytes, "pattern_bytes");
     if (d.raw_pattern_bytes > raw.size())
-      raise_py(PyExc_ValueError, "pattern_bytes = " + std::to_string(d.raw_pattern_bytes) + " but value holds " + std::to_string(raw.size()) + " bytes");
+      raise_py(PyExc_ValueError, "pattern_bytes = " + std::to_string(d.raw_pattern_bytes) + " but value holds " +
+                                     std::to_string(raw.size()) + " bytes");
   }
   Buffer buf;
   buf.acquire(buffer, true, "buffer");
@@ -157,14 +168,18 @@ py::object fill(py::handle buffer, py::handle value, py::handle repeat_count, py
   return py::reinterpret_borrow<py::object>(buffer);
 }
 
-py::object resolve(py::handle src_buffer, const Layout& sl, py::handle dst_buffer, const Layout& dl, const std::string& mode,
-                   py::handle src_subresource, py::handle dst_subresource, py::handle rect, py::handle dst_x, py::handle dst_y,
-                   py::handle format) {
+py::object resolve(py::handle src_buffer, const Layout& sl, py::handle dst_buffer, const Layout& dl,
+                   const std::string& mode, py::handle src_subresource, py::handle dst_subresource, py::handle rect,
+                   py::handle dst_x, py::handle dst_y, py::handle format) {
   ResolveDesc r;
-  if (mode == "average") r.mode = ResolveMode::Average;
-  else if (mode == "min") r.mode = ResolveMode::Min;
-  else if (mode == "max") r.mode = ResolveMode::Max;
-  else raise_py(PyExc_ValueError, "mode = '" + mode + "' (expected 'average', 'min' or 'max')");
+  if (mode == "average")
+    r.mode = ResolveMode::Average;
+  else if (mode == "min")
+    r.mode = ResolveMode::Min;
+  else if (mode == "max")
+    r.mode = ResolveMode::Max;
+  else
+    raise_py(PyExc_ValueError, "mode = '" + mode + "' (expected 'average', 'min' or 'max')");
   r.src_subresource = as_subresource(sl, src_subresource);
   r.dst_subresource = as_subresource(dl, dst_subresource);
   r.dst_x = as_u32(dst_x, "dst_x");
@@ -174,9 +189,12 @@ py::object resolve(py::handle src_buffer, const Layout& sl, py::handle dst_buffe
     if (!py::isinstance<py::sequence>(rect) || py::isinstance<py::str>(rect))
       raise_py(PyExc_TypeError, "rect must be a sequence (left, top, right, bottom), not " + type_name(rect));
     py::sequence seq = py::reinterpret_borrow<py::sequence>(rect);
-    if (seq.size() != 4) raise_py(PyExc_ValueError, "rect has " + std::to_string(seq.size()) + " entries (expected left, top, right, bottom)");
+    if (seq.size() != 4)
+      raise_py(PyExc_ValueError,
+               "rect has " + std::to_string(seq.size()) + " entries (expected left, top, right, bottom)");
     r.whole = false;
-    r.rect = Rect{as_u32(seq[0], "rect left"), as_u32(seq[1], "rect top"), as_u32(seq[2], "rect right"), as_u32(seq[3], "rect bottom")};
+    r.rect = Rect{as_u32(seq[0], "rect left"), as_u32(seq[1], "rect top"), as_u32(seq[2], "rect right"),
+                  as_u32(seq[3], "rect bottom")};
   }
   Buffer src, dst;
   src.acquire(src_buffer, false, "src_buffer");
@@ -207,8 +225,8 @@ py::bytes encode(py::handle format, py::handle value, uint32_t plane) {
 
 void register_clears(py::module_& m) {
   m.attr("ALL_SUBRESOURCES") = py::int_(kAllSubresources);
-  m.def("clear", &clear, py::arg("buffer"), py::arg("layout"), py::arg("value"), py::arg("subresource") = 0, py::arg("box") = py::none(),
-        py::arg("format") = py::none(),
+  m.def("clear", &clear, py::arg("buffer"), py::arg("layout"), py::arg("value"), py::arg("subresource") = 0,
+        py::arg("box") = py::none(), py::arg("format") = py::none(),
         "ClearTextureSubresources: fill `box` (texels; None = the whole subresource) of `subresource` (or\n"
         "swz.ALL_SUBRESOURCES: every subresource and plane) of the laid-out `buffer` (writable, modified in\n"
         "place and returned) with `value`: up to 4 floats (UNORM, SNORM, FLOAT, sRGB formats; converted by the\n"
@@ -224,8 +242,8 @@ void register_clears(py::module_& m) {
         "omitted. Raises ValueError (pattern size, offset not a multiple of the pattern size for 1 and 2\n"
         "bytes or of 4 above), IndexError (offset past the end).");
   m.def("resolve", &resolve, py::arg("src_buffer"), py::arg("src_layout"), py::arg("dst_buffer"), py::arg("dst_layout"),
-        py::arg("mode") = "average", py::arg("src_subresource") = 0, py::arg("dst_subresource") = 0, py::arg("rect") = py::none(),
-        py::arg("dst_x") = 0, py::arg("dst_y") = 0, py::arg("format") = py::none(),
+        py::arg("mode") = "average", py::arg("src_subresource") = 0, py::arg("dst_subresource") = 0,
+        py::arg("rect") = py::none(), py::arg("dst_x") = 0, py::arg("dst_y") = 0, py::arg("format") = py::none(),
         "ResolveSubresourceRegion: combine the samples of each texel of `rect` (left, top, right, bottom;\n"
         "None = the whole source) of a multisampled source into (dst_x + x, dst_y + y) of a single-sampled\n"
         "destination (modified in place and returned). mode 'average' (UNORM, SNORM, FLOAT; sRGB in linear\n"

@@ -21,15 +21,15 @@ bool overlaps(const void* a, uint64_t na, const void* b, uint64_t nb) {
   return na && nb && pa < pb + nb && pb < pa + na;
 }
 
-py::object swizzle(py::handle array, const Layout& L, py::handle subresource, py::handle box, py::handle out, py::handle backend,
-                   py::handle threads, bool write_combined) {
+py::object swizzle(py::handle array, const Layout& L, py::handle subresource, py::handle box, py::handle out,
+                   py::handle backend, py::handle threads, bool write_combined) {
   const uint32_t sub = as_subresource(L, subresource);
   Extent e = resolve_extent(L, sub, box);
   CopyOptions opts = copy_options(backend, threads, write_combined);
   py::array a = contiguous_input(array);
   if (!e.empty) check_linear(a, e, L, sub, "array");
   py::object result = out.is_none() ? py::object(py::array_t<uint8_t>(static_cast<py::ssize_t>(L.size())))
-                                     : py::reinterpret_borrow<py::object>(out);
+                                    : py::reinterpret_borrow<py::object>(out);
   if (out.is_none()) std::memset(result.cast<py::array>().mutable_data(), 0, static_cast<size_t>(L.size()));
   Buffer res;
   res.acquire(result, true, out.is_none() ? "resource" : "out");
@@ -49,8 +49,8 @@ py::object swizzle(py::handle array, const Layout& L, py::handle subresource, py
   return result;
 }
 
-py::object deswizzle(py::handle buffer, const Layout& L, py::handle subresource, py::handle box, py::handle out, py::handle dtype,
-                     py::handle backend, py::handle threads) {
+py::object deswizzle(py::handle buffer, const Layout& L, py::handle subresource, py::handle box, py::handle out,
+                     py::handle dtype, py::handle backend, py::handle threads) {
   const uint32_t sub = as_subresource(L, subresource);
   Extent e = resolve_extent(L, sub, box);
   CopyOptions opts = copy_options(backend, threads, false);
@@ -62,11 +62,13 @@ py::object deswizzle(py::handle buffer, const Layout& L, py::handle subresource,
   Buffer outbuf;
   py::array arr;
   if (out.is_none()) {
-    py::dtype dt = dtype.is_none() ? np_dtype(default_dtype(sub_format(L, sub)).dtype) : py::dtype::from_args(py::reinterpret_borrow<py::object>(dtype));
+    py::dtype dt = dtype.is_none() ? np_dtype(default_dtype(sub_format(L, sub)).dtype)
+                                   : py::dtype::from_args(py::reinterpret_borrow<py::object>(dtype));
     const auto item = static_cast<uint32_t>(dt.itemsize());
     if (item == 0 || e.eb % item != 0)
       raise_py(PyExc_ValueError, "dtype " + py::str(dt).cast<std::string>() + " (itemsize " + std::to_string(item) +
-                                     ") does not divide the " + std::to_string(e.eb) + "-byte element of " + L.desc().format.name);
+                                     ") does not divide the " + std::to_string(e.eb) + "-byte element of " +
+                                     L.desc().format.name);
     arr = py::array(dt, expected_shape(e.empty ? Extent{0, 0, 0, e.eb, e.is3d} : e, e.eb / item));
     check_linear(arr, e.empty ? Extent{0, 0, 0, e.eb, e.is3d} : e, L, sub, "dtype");
     result = arr;
@@ -78,7 +80,8 @@ py::object deswizzle(py::handle buffer, const Layout& L, py::handle subresource,
       arr = py::reinterpret_borrow<py::array>(out);
       if (!(arr.flags() & py::array::c_style)) raise_py(PyExc_ValueError, "out must be C-contiguous");
       if (!arr.writeable()) raise_py(PyExc_ValueError, "out is read-only; it must be writable");
-      if (!arr.dtype().attr("isnative").cast<bool>()) raise_py(PyExc_ValueError, "out must have a native byte order dtype");
+      if (!arr.dtype().attr("isnative").cast<bool>())
+        raise_py(PyExc_ValueError, "out must have a native byte order dtype");
       if (!e.empty) check_linear(arr, e, L, sub, "out");
     }
     outbuf.acquire(out, true, "out");
@@ -98,7 +101,8 @@ py::object deswizzle(py::handle buffer, const Layout& L, py::handle subresource,
   Status st;
   {
     py::gil_scoped_release nogil;
-    st = read_from_subresource(dst, dst_size, row, slice, L, src, res.size(), sub, e.has_box ? box_ptr(e) : nullptr, opts);
+    st = read_from_subresource(dst, dst_size, row, slice, L, src, res.size(), sub, e.has_box ? box_ptr(e) : nullptr,
+                               opts);
   }
   check(st);
   return result;
@@ -109,7 +113,8 @@ std::vector<uint64_t> surface_offsets_arg(const Layout& L, py::handle offsets) {
   std::vector<uint64_t> v;
   if (offsets.is_none()) return v;
   if (!py::isinstance<py::sequence>(offsets) && !py::isinstance<py::array>(offsets))
-    raise_py(PyExc_TypeError, "linear_offsets must be a sequence of ints (one per subresource) or None, not " + type_name(offsets));
+    raise_py(PyExc_TypeError,
+             "linear_offsets must be a sequence of ints (one per subresource) or None, not " + type_name(offsets));
   py::sequence seq = py::reinterpret_borrow<py::sequence>(offsets);
   if (seq.size() != L.subresource_count())
     raise_py(PyExc_ValueError, "linear_offsets has " + std::to_string(seq.size()) + " entries; the layout has " +
@@ -118,14 +123,14 @@ std::vector<uint64_t> surface_offsets_arg(const Layout& L, py::handle offsets) {
   return v;
 }
 
-py::object swizzle_surface_py(py::handle linear, const Layout& L, py::handle out, py::handle linear_offsets, py::handle backend,
-                              py::handle threads, bool write_combined) {
+py::object swizzle_surface_py(py::handle linear, const Layout& L, py::handle out, py::handle linear_offsets,
+                              py::handle backend, py::handle threads, bool write_combined) {
   CopyOptions opts = copy_options(backend, threads, write_combined);
   const std::vector<uint64_t> offs = surface_offsets_arg(L, linear_offsets);
   Buffer lin;
   lin.acquire(linear, false, "linear");
   py::object result = out.is_none() ? py::object(py::array_t<uint8_t>(static_cast<py::ssize_t>(L.size())))
-                                     : py::reinterpret_borrow<py::object>(out);
+                                    : py::reinterpret_borrow<py::object>(out);
   if (out.is_none()) std::memset(result.cast<py::array>().mutable_data(), 0, static_cast<size_t>(L.size()));
   Buffer res;
   res.acquire(result, true, out.is_none() ? "resource" : "out");
@@ -138,8 +143,8 @@ py::object swizzle_surface_py(py::handle linear, const Layout& L, py::handle out
   return result;
 }
 
-py::object deswizzle_surface_py(py::handle buffer, const Layout& L, py::handle out, py::handle linear_offsets, py::handle backend,
-                                py::handle threads) {
+py::object deswizzle_surface_py(py::handle buffer, const Layout& L, py::handle out, py::handle linear_offsets,
+                                py::handle backend, py::handle threads) {
   CopyOptions opts = copy_options(backend, threads, false);
   const std::vector<uint64_t> offs = surface_offsets_arg(L, linear_offsets);
   Buffer res;
@@ -148,7 +153,8 @@ py::object deswizzle_surface_py(py::handle buffer, const Layout& L, py::handle o
   if (out.is_none()) {
     uint64_t n = surface_size(L);
     if (!offs.empty())
-      for (uint32_t i = 0; i < L.subresource_count(); ++i) n = std::max(n, offs[i] + packed_subresource_bytes(L.sub(i)));
+      for (uint32_t i = 0; i < L.subresource_count(); ++i)
+        n = std::max(n, offs[i] + packed_subresource_bytes(L.sub(i)));
     py::array_t<uint8_t> a(static_cast<py::ssize_t>(n));
     std::memset(a.mutable_data(), 0, static_cast<size_t>(n));
     result = a;
@@ -160,7 +166,8 @@ py::object deswizzle_surface_py(py::handle buffer, const Layout& L, py::handle o
   Status st;
   {
     py::gil_scoped_release nogil;
-    st = deswizzle_surface(L, dst.data(), dst.size(), res.data(), res.size(), offs.empty() ? nullptr : offs.data(), opts);
+    st = deswizzle_surface(L, dst.data(), dst.size(), res.data(), res.size(), offs.empty() ? nullptr : offs.data(),
+                           opts);
   }
   check(st);
   return result;
@@ -176,7 +183,8 @@ std::vector<std::string> compiled_backends() {
   for (Backend b : {Backend::Scalar, Backend::Highway, Backend::Xsimd}) {
     CopyOptions o;
     o.backend = b;
-    if (write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), 1, 1, 1, o).ok()) out.push_back(backend_name(b));
+    if (write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), 1, 1, 1, o).ok())
+      out.push_back(backend_name(b));
   }
   return out;
 }
@@ -185,12 +193,12 @@ std::vector<std::string> compiled_backends() {
 
 void register_copies(py::module_& m) {
   // ---- copies ----
-  m.def("swizzle", &swizzle, py::arg("array"), py::arg("layout"), py::arg("subresource") = 0, py::arg("box") = py::none(),
-        py::arg("out") = py::none(), py::arg("backend") = py::none(), py::arg("threads") = py::none(),
-        py::arg("write_combined") = false, "See swz.swizzle.");
-  m.def("deswizzle", &deswizzle, py::arg("buffer"), py::arg("layout"), py::arg("subresource") = 0, py::arg("box") = py::none(),
-        py::arg("out") = py::none(), py::arg("dtype") = py::none(), py::arg("backend") = py::none(), py::arg("threads") = py::none(),
-        "See swz.deswizzle.");
+  m.def("swizzle", &swizzle, py::arg("array"), py::arg("layout"), py::arg("subresource") = 0,
+        py::arg("box") = py::none(), py::arg("out") = py::none(), py::arg("backend") = py::none(),
+        py::arg("threads") = py::none(), py::arg("write_combined") = false, "See swz.swizzle.");
+  m.def("deswizzle", &deswizzle, py::arg("buffer"), py::arg("layout"), py::arg("subresource") = 0,
+        py::arg("box") = py::none(), py::arg("out") = py::none(), py::arg("dtype") = py::none(),
+        py::arg("backend") = py::none(), py::arg("threads") = py::none(), "See swz.deswizzle.");
   m.def("swizzle_surface", &swizzle_surface_py, py::arg("linear"), py::arg("layout"), py::arg("out") = py::none(),
         py::arg("linear_offsets") = py::none(), py::arg("backend") = py::none(), py::arg("threads") = py::none(),
         py::arg("write_combined") = false, "See swz.swizzle_surface.");

@@ -20,13 +20,15 @@ PlacedFootprint to_footprint(py::handle h) {
     return f;
   }
   if (!py::isinstance<py::dict>(h))
-    raise_py(PyExc_TypeError, "footprint must be a swz.Footprint or a dict (offset, format, width, height, depth, row_pitch), not " +
-                                  type_name(h));
+    raise_py(PyExc_TypeError,
+             "footprint must be a swz.Footprint or a dict (offset, format, width, height, depth, row_pitch), not " +
+                 type_name(h));
   py::dict d = py::reinterpret_borrow<py::dict>(h);
   for (auto item : d) {
     const std::string k = py::str(item.first).cast<std::string>();
     if (k != "offset" && k != "format" && k != "width" && k != "height" && k != "depth" && k != "row_pitch")
-      raise_py(PyExc_ValueError, "footprint has unknown key '" + k + "' (expected offset, format, width, height, depth, row_pitch)");
+      raise_py(PyExc_ValueError,
+               "footprint has unknown key '" + k + "' (expected offset, format, width, height, depth, row_pitch)");
   }
   for (const char* k : {"offset", "format", "width", "height", "row_pitch"})
     if (!d.contains(k)) raise_py(PyExc_ValueError, std::string("footprint needs the key '") + k + "'");
@@ -60,8 +62,8 @@ std::vector<FootprintRegion> to_regions(py::handle regions) {
   return out;
 }
 
-py::object footprint_copy(py::handle resource, const Layout& L, py::handle buffer, py::handle footprint, uint32_t subresource,
-                          py::handle regions, FootprintCopyDirection dir) {
+py::object footprint_copy(py::handle resource, const Layout& L, py::handle buffer, py::handle footprint,
+                          uint32_t subresource, py::handle regions, FootprintCopyDirection dir) {
   const PlacedFootprint fp = to_footprint(footprint);
   const std::vector<FootprintRegion> rs = to_regions(regions);
   const bool to_texture = dir == FootprintCopyDirection::BufferToTexture;
@@ -72,8 +74,8 @@ py::object footprint_copy(py::handle resource, const Layout& L, py::handle buffe
   Status st;
   {
     py::gil_scoped_release nogil;
-    st = copy_placed_footprint(L, res.data(), res.size(), subresource, buf.data(), buf.size(), fp, dir, rs.empty() ? nullptr : rs.data(),
-                               rs.size());
+    st = copy_placed_footprint(L, res.data(), res.size(), subresource, buf.data(), buf.size(), fp, dir,
+                               rs.empty() ? nullptr : rs.data(), rs.size());
   }
   check(st);
   return py::reinterpret_borrow<py::object>(to_texture ? resource : buffer);
@@ -102,20 +104,24 @@ py::object copy_resources_py(py::handle dst, const Layout& dst_layout, py::handl
 void register_footprint_copies(py::module_& m) {
   m.def(
       "copy_buffer_to_texture",
-      [](py::handle resource, const Layout& L, py::handle buffer, py::handle footprint, uint32_t subresource, py::handle regions) {
-        return footprint_copy(resource, L, buffer, footprint, subresource, regions, FootprintCopyDirection::BufferToTexture);
+      [](py::handle resource, const Layout& L, py::handle buffer, py::handle footprint, uint32_t subresource,
+         py::handle regions) {
+        return footprint_copy(resource, L, buffer, footprint, subresource, regions,
+                              FootprintCopyDirection::BufferToTexture);
       },
       py::arg("resource"), py::arg("layout"), py::arg("buffer"), py::arg("footprint"), py::arg("subresource") = 0,
       py::arg("regions") = py::none(), "See swz.copy_buffer_to_texture.");
   m.def(
       "copy_texture_to_buffer",
-      [](py::handle buffer, py::handle footprint, py::handle resource, const Layout& L, uint32_t subresource, py::handle regions) {
-        return footprint_copy(resource, L, buffer, footprint, subresource, regions, FootprintCopyDirection::TextureToBuffer);
+      [](py::handle buffer, py::handle footprint, py::handle resource, const Layout& L, uint32_t subresource,
+         py::handle regions) {
+        return footprint_copy(resource, L, buffer, footprint, subresource, regions,
+                              FootprintCopyDirection::TextureToBuffer);
       },
       py::arg("buffer"), py::arg("footprint"), py::arg("resource"), py::arg("layout"), py::arg("subresource") = 0,
       py::arg("regions") = py::none(), "See swz.copy_texture_to_buffer.");
-  m.def("copy_resources", &copy_resources_py, py::arg("dst"), py::arg("dst_layout"), py::arg("src"), py::arg("src_layout"),
-        "See swz.copy_resources.");
+  m.def("copy_resources", &copy_resources_py, py::arg("dst"), py::arg("dst_layout"), py::arg("src"),
+        py::arg("src_layout"), "See swz.copy_resources.");
 }
 
 }  // namespace swz_py

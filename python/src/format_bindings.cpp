@@ -25,7 +25,8 @@ void register_formats(py::module_& m) {
 
 An *element* is a texel, or a 4x4 block for block-compressed (BC) formats.
 Get one with swz.format_info('R8G8B8A8_UNORM') or from Layout.format.)doc")
-      .def_property_readonly("name", [](const FormatInfo& f) { return std::string(f.name); }, "DXGI name without the DXGI_FORMAT_ prefix.")
+      .def_property_readonly(
+          "name", [](const FormatInfo& f) { return std::string(f.name); }, "DXGI name without the DXGI_FORMAT_ prefix.")
       .def_readonly("dxgi", &FormatInfo::dxgi, "DXGI_FORMAT enum value.")
       .def_readonly("element_bytes", &FormatInfo::element_bytes, "Bytes per element (texel, or 4x4 block for BC).")
       .def_readonly("block_width", &FormatInfo::block_width, "Texels per element horizontally (4 for BC).")
@@ -43,9 +44,8 @@ Get one with swz.format_info('R8G8B8A8_UNORM') or from Layout.format.)doc")
           "components", [](const FormatInfo& f) { return default_dtype(f).channels; },
           "C, the last axis of linear arrays with the default dtype: dtype.itemsize * C == element_bytes.")
       .def("__repr__", &format_repr)
-      .def("__eq__", [](const FormatInfo& a, py::object b) {
-        return py::isinstance<FormatInfo>(b) && a.dxgi == b.cast<FormatInfo>().dxgi;
-      })
+      .def("__eq__", [](const FormatInfo& a,
+                        py::object b) { return py::isinstance<FormatInfo>(b) && a.dxgi == b.cast<FormatInfo>().dxgi; })
       .def("__hash__", [](const FormatInfo& f) { return py::hash(py::int_(f.dxgi)); });
 
   m.def(

@@ -19,9 +19,12 @@ namespace {
 
 [[noreturn]] void raise(const swz::Status& s) {
   PyObject* type = PyExc_ValueError;
-  if (s.code() == swz::Code::out_of_range) type = PyExc_IndexError;
-  else if (s.code() == swz::Code::overflow) type = PyExc_OverflowError;
-  else if (s.code() == swz::Code::internal) type = PyExc_RuntimeError;
+  if (s.code() == swz::Code::out_of_range)
+    type = PyExc_IndexError;
+  else if (s.code() == swz::Code::overflow)
+    type = PyExc_OverflowError;
+  else if (s.code() == swz::Code::internal)
+    type = PyExc_RuntimeError;
   PyErr_SetString(type, s.message().c_str());
   throw py::error_already_set();
 }
@@ -30,8 +33,10 @@ swz::FormatInfo format_of(py::handle h) {
   swz::FormatInfo f;
   if (py::isinstance<swz::FormatInfo>(h)) return h.cast<swz::FormatInfo>();
   swz::Status st;
-  if (py::isinstance<py::str>(h)) st = swz::find_format(h.cast<std::string>(), &f);
-  else if (PyIndex_Check(h.ptr()) && !PyBool_Check(h.ptr())) st = swz::find_format(h.cast<uint32_t>(), &f);
+  if (py::isinstance<py::str>(h))
+    st = swz::find_format(h.cast<std::string>(), &f);
+  else if (PyIndex_Check(h.ptr()) && !PyBool_Check(h.ptr()))
+    st = swz::find_format(h.cast<uint32_t>(), &f);
   else {
     PyErr_SetString(PyExc_TypeError, "format must be a DXGI name (str), a DXGI_FORMAT value (int) or a swz.Format");
     throw py::error_already_set();
@@ -47,7 +52,10 @@ struct Bytes {
   std::span<const uint8_t> span;
   explicit Bytes(py::handle obj, const char* what) {
     if (!PyObject_CheckBuffer(obj.ptr())) {
-      PyErr_SetString(PyExc_TypeError, (std::string(what) + " must support the buffer protocol (bytes, bytearray, memoryview, numpy array, mmap)").c_str());
+      PyErr_SetString(
+          PyExc_TypeError,
+          (std::string(what) + " must support the buffer protocol (bytes, bytearray, memoryview, numpy array, mmap)")
+              .c_str());
       throw py::error_already_set();
     }
     keep = py::module_::import("builtins").attr("memoryview")(obj);
@@ -89,7 +97,8 @@ void register_identify(py::module_& m) {
         for (auto& c : got) out.emplace_back(c.score, c.layout);
         return out;
       },
-      py::arg("dump"), py::arg("format"), py::arg("width"), py::arg("height"), py::arg("top") = 5, py::arg("offset") = 0,
+      py::arg("dump"), py::arg("format"), py::arg("width"), py::arg("height"), py::arg("top") = 5,
+      py::arg("offset") = 0,
       R"doc(Rank the built-in layouts for a dump of an ordinary image, best first.
 
 dump:   buffer (bytes, bytearray, numpy array, mmap) holding one 2D texture in

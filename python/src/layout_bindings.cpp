@@ -35,18 +35,20 @@ TextureDesc make_desc(py::handle format, py::handle width, py::handle height, py
   return d;
 }
 
-Layout build_layout(const TextureDesc& d, LayoutKind kind, const Pattern* pattern, py::handle row_pitch, py::handle depth_pitch,
-                    py::handle packed_mips) {
+Layout build_layout(const TextureDesc& d, LayoutKind kind, const Pattern* pattern, py::handle row_pitch,
+                    py::handle depth_pitch, py::handle packed_mips) {
   LayoutSpec spec;
   spec.kind = kind;
   if (pattern) spec.pattern = *pattern;
   spec.row_pitch_B = as_u64(row_pitch, "row_pitch");
   // A stacked-depth pattern counts its depth pitch in rows.
-  (pattern && pattern->stack_depth_slices() ? spec.stack_rows : spec.depth_pitch_B) = as_u64(depth_pitch, "depth_pitch");
+  (pattern && pattern->stack_depth_slices() ? spec.stack_rows : spec.depth_pitch_B) =
+      as_u64(depth_pitch, "depth_pitch");
   if (!packed_mips.is_none()) {
     if (!py::isinstance<py::sequence>(packed_mips) || py::len(packed_mips) != 3)
-      raise_py(PyExc_TypeError, "packed_mips must be None or (num_standard_mips, num_packed_mips, num_tiles_for_packed_mips), "
-                                "as D3D12_PACKED_MIP_INFO reports them");
+      raise_py(PyExc_TypeError,
+               "packed_mips must be None or (num_standard_mips, num_packed_mips, num_tiles_for_packed_mips), "
+               "as D3D12_PACKED_MIP_INFO reports them");
     py::sequence q = py::reinterpret_borrow<py::sequence>(packed_mips);
     spec.mip_tail = MipTail::D3D12;
     spec.packed.num_standard_mips = as_u32(q[0], "num_standard_mips");
@@ -65,7 +67,6 @@ Layout build_layout(const TextureDesc& d, LayoutKind kind, const Pattern* patter
   return L;
 }
 
-
 /// Any --layout name (swz/layout_names.hpp), through the library's one parser.
 Layout layout_from_name(const std::string& name, const TextureDesc& d, py::handle row_pitch, py::handle depth_pitch) {
   LayoutName n;
@@ -74,9 +75,11 @@ Layout layout_from_name(const std::string& name, const TextureDesc& d, py::handl
   LayoutOptions opt;
   opt.row_pitch_B = as_u64(row_pitch, "row_pitch");
   // A stacked-depth pattern counts its depth pitch in rows.
-  (n.pattern() && n.pattern()->stack_depth_slices() ? opt.stack_rows : opt.depth_pitch_B) = as_u64(depth_pitch, "depth_pitch");
+  (n.pattern() && n.pattern()->stack_depth_slices() ? opt.stack_rows : opt.depth_pitch_B) =
+      as_u64(depth_pitch, "depth_pitch");
   if (!n.takes_options() && (opt.row_pitch_B || opt.depth_pitch_B))
-    raise_py(PyExc_ValueError, "row_pitch / depth_pitch do not apply to layout '" + name + "' (it places its own levels)");
+    raise_py(PyExc_ValueError,
+             "row_pitch / depth_pitch do not apply to layout '" + name + "' (it places its own levels)");
   Layout L;
   {
     py::gil_scoped_release nogil;
@@ -130,88 +133,110 @@ MSAA with standard swizzle, ...), OverflowError when sizes overflow 64 bits.)doc
 Create with Layout.std64k / std4k / row_major / pattern / from_name. Immutable;
 safe to share between threads.)doc");
     cls.def_static(
-          "std64k",
-          [](py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips, py::handle array, py::handle packed) {
-            return build_layout(make_desc(f, w, h, d, mips, array, py::int_(1)), LayoutKind::Std64K, nullptr, py::int_(0),
-                                py::int_(0), packed);
-          },
-          py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(), py::arg("mips") = 1,
-          py::arg("array") = 1, py::arg("packed_mips") = py::none(),
-          (std::string("std64k(format, width, height, depth=None, mips=1, array=1, packed_mips=None) -> Layout\n\nD3D12 64KB standard swizzle (D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE); every subresource starts on a 64KB "
-                       "tile. packed_mips: None (every mip in its own tiles) or (num_standard_mips, num_packed_mips, "
-                       "num_tiles_for_packed_mips) from D3D12_PACKED_MIP_INFO: the packed mips become opaque subresources "
-                       "(subresource_layout(i).packed) that copies and offsets refuse.\n") +
-           kFactoryArgs)
-              .c_str())
-      .def_static(
-          "std4k",
-          [](py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips, py::handle array, py::handle packed) {
-            return build_layout(make_desc(f, w, h, d, mips, array, py::int_(1)), LayoutKind::Std4K, nullptr, py::int_(0),
-                                py::int_(0), packed);
-          },
-          py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(), py::arg("mips") = 1,
-          py::arg("array") = 1, py::arg("packed_mips") = py::none(),
-          (std::string("std4k(format, width, height, depth=None, mips=1, array=1, packed_mips=None) -> Layout\n\n4KB standard swizzle (Intel TileYf / AMD SW_4KB_S; not a D3D12 API layout); subresources on 4KB tiles. "
-                       "packed_mips as for std64k.\n") +
-           kFactoryArgs)
-              .c_str())
-      .def_static(
-          "row_major",
-          [](py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips, py::handle array, py::handle rp, py::handle dp) {
-            return build_layout(make_desc(f, w, h, d, mips, array, py::int_(1)), LayoutKind::RowMajor, nullptr, rp, dp, py::none());
-          },
-          py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(), py::arg("mips") = 1,
-          py::arg("array") = 1, py::arg("row_pitch") = 0, py::arg("depth_pitch") = 0,
-          (std::string("row_major(format, width, height, depth=None, mips=1, array=1, row_pitch=0, depth_pitch=0) -> Layout\n\nLinear rows. row_pitch / depth_pitch in bytes; 0 = the default (row bytes aligned up to 256; tight slices); "
-                       "subresources on 512-byte boundaries.\n") +
-           kFactoryArgs)
-              .c_str())
-      .def_static(
-          "pattern",
-          [](py::handle pat, py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips, py::handle array, py::handle rp,
-             py::handle dp, py::handle samples) {
-            Pattern p = to_pattern(pat);
-            return build_layout(make_desc(f, w, h, d, mips, array, samples), LayoutKind::Pattern, &p, rp, dp, py::none());
-          },
-          py::arg("pattern"), py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(),
-          py::arg("mips") = 1, py::arg("array") = 1, py::arg("row_pitch") = 0, py::arg("depth_pitch") = 0, py::arg("samples") = 1,
-          (std::string("pattern(pattern, format, width, height, depth=None, mips=1, array=1, row_pitch=0, depth_pitch=0, samples=1) -> Layout\n\nOne parameterized swizzle pattern (swz.Pattern or its text form) for every subresource. row_pitch: bytes "
-                       "between rows of blocks; depth_pitch: bytes between slices of blocks, or ROWS for STACK_DEPTH_SLICES "
-                       "patterns; 0 = the tightest. Subresources on multiples of the block size. The pattern is validated for the "
-                       "format's element size (ValueError).\n") +
-           kFactoryArgs)
-              .c_str())
-      .def_static(
-          "from_name",
-          [](const std::string& name, py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips, py::handle array,
-             py::handle rp, py::handle dp) {
-            return layout_from_name(name, make_desc(f, w, h, d, mips, array, py::int_(1)), rp, dp);
-          },
-          py::arg("name"), py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(), py::arg("mips") = 1,
-          py::arg("array") = 1, py::arg("row_pitch") = 0, py::arg("depth_pitch") = 0,
-          (std::string("from_name(name, format, width, height, depth=None, mips=1, array=1, row_pitch=0, depth_pitch=0) -> Layout\n\nA layout by its CLI name (swz --layout): 'row-major', 'std64k', 'std4k', 'pattern:TEXT', the path of a "
-                       "pattern JSON file, or a vendor layout family such as 'nv-block-linear:gob=tegra,bh=16' when this build has "
-                       "them (swz.layout_names()). ValueError for an unknown name, OSError for an unreadable file.\n") +
-           kFactoryArgs)
-              .c_str())
-      .def_static(
-          "from_resource_layout_json",
-          [](const std::string& json) {
-            DeviceLayoutDesc dd;
-            Layout L;
-            Status st;
-            {
-              py::gil_scoped_release nogil;  // json is a copy (std::string)
-              st = parse_resource_layout_json(json, &dd);
-              if (st.ok()) st = make_device_layout(dd, &L);
-            }
-            check(st);
-            return L;
-          },
-          py::arg("json"),
-          "from_resource_layout_json(json: str) -> Layout\n\nA device-dependent layout as a driver reported it (GetResourceLayout: pattern slots, transitions, per-subresource "
-          "offsets, strides and pre-swizzle offsets), from the resource-layout JSON text documented in patterns/README.md. "
-          "ValueError when malformed.");
+           "std64k",
+           [](py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips, py::handle array,
+              py::handle packed) {
+             return build_layout(make_desc(f, w, h, d, mips, array, py::int_(1)), LayoutKind::Std64K, nullptr,
+                                 py::int_(0), py::int_(0), packed);
+           },
+           py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(), py::arg("mips") = 1,
+           py::arg("array") = 1, py::arg("packed_mips") = py::none(),
+           (std::string(
+                "std64k(format, width, height, depth=None, mips=1, array=1, packed_mips=None) -> Layout\n\nD3D12 64KB "
+                "standard swizzle (D3D12_TEXTURE_LAYOUT_64KB_STANDARD_SWIZZLE); every subresource starts on a 64KB "
+                "tile. packed_mips: None (every mip in its own tiles) or (num_standard_mips, num_packed_mips, "
+                "num_tiles_for_packed_mips) from D3D12_PACKED_MIP_INFO: the packed mips become opaque subresources "
+                "(subresource_layout(i).packed) that copies and offsets refuse.\n") +
+            kFactoryArgs)
+               .c_str())
+        .def_static(
+            "std4k",
+            [](py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips, py::handle array,
+               py::handle packed) {
+              return build_layout(make_desc(f, w, h, d, mips, array, py::int_(1)), LayoutKind::Std4K, nullptr,
+                                  py::int_(0), py::int_(0), packed);
+            },
+            py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(), py::arg("mips") = 1,
+            py::arg("array") = 1, py::arg("packed_mips") = py::none(),
+            (std::string(
+                 "std4k(format, width, height, depth=None, mips=1, array=1, packed_mips=None) -> Layout\n\n4KB "
+                 "standard swizzle (Intel TileYf / AMD SW_4KB_S; not a D3D12 API layout); subresources on 4KB tiles. "
+                 "packed_mips as for std64k.\n") +
+             kFactoryArgs)
+                .c_str())
+        .def_static(
+            "row_major",
+            [](py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips, py::handle array, py::handle rp,
+               py::handle dp) {
+              return build_layout(make_desc(f, w, h, d, mips, array, py::int_(1)), LayoutKind::RowMajor, nullptr, rp,
+                                  dp, py::none());
+            },
+            py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(), py::arg("mips") = 1,
+            py::arg("array") = 1, py::arg("row_pitch") = 0, py::arg("depth_pitch") = 0,
+            (std::string("row_major(format, width, height, depth=None, mips=1, array=1, row_pitch=0, depth_pitch=0) -> "
+                         "Layout\n\nLinear rows. row_pitch / depth_pitch in bytes; 0 = the default (row bytes aligned "
+                         "up to 256; tight slices); "
+                         "subresources on 512-byte boundaries.\n") +
+             kFactoryArgs)
+                .c_str())
+        .def_static(
+            "pattern",
+            [](py::handle pat, py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips,
+               py::handle array, py::handle rp, py::handle dp, py::handle samples) {
+              Pattern p = to_pattern(pat);
+              return build_layout(make_desc(f, w, h, d, mips, array, samples), LayoutKind::Pattern, &p, rp, dp,
+                                  py::none());
+            },
+            py::arg("pattern"), py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(),
+            py::arg("mips") = 1, py::arg("array") = 1, py::arg("row_pitch") = 0, py::arg("depth_pitch") = 0,
+            py::arg("samples") = 1,
+            (std::string(
+                 "pattern(pattern, format, width, height, depth=None, mips=1, array=1, row_pitch=0, depth_pitch=0, "
+                 "samples=1) -> Layout\n\nOne parameterized swizzle pattern (swz.Pattern or its text form) for every "
+                 "subresource. row_pitch: bytes "
+                 "between rows of blocks; depth_pitch: bytes between slices of blocks, or ROWS for STACK_DEPTH_SLICES "
+                 "patterns; 0 = the tightest. Subresources on multiples of the block size. The pattern is validated "
+                 "for the "
+                 "format's element size (ValueError).\n") +
+             kFactoryArgs)
+                .c_str())
+        .def_static(
+            "from_name",
+            [](const std::string& name, py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips,
+               py::handle array, py::handle rp, py::handle dp) {
+              return layout_from_name(name, make_desc(f, w, h, d, mips, array, py::int_(1)), rp, dp);
+            },
+            py::arg("name"), py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(),
+            py::arg("mips") = 1, py::arg("array") = 1, py::arg("row_pitch") = 0, py::arg("depth_pitch") = 0,
+            (std::string(
+                 "from_name(name, format, width, height, depth=None, mips=1, array=1, row_pitch=0, depth_pitch=0) -> "
+                 "Layout\n\nA layout by its CLI name (swz --layout): 'row-major', 'std64k', 'std4k', 'pattern:TEXT', "
+                 "the path of a "
+                 "pattern JSON file, or a vendor layout family such as 'nv-block-linear:gob=tegra,bh=16' when this "
+                 "build has "
+                 "them (swz.layout_names()). ValueError for an unknown name, OSError for an unreadable file.\n") +
+             kFactoryArgs)
+                .c_str())
+        .def_static(
+            "from_resource_layout_json",
+            [](const std::string& json) {
+              DeviceLayoutDesc dd;
+              Layout L;
+              Status st;
+              {
+                py::gil_scoped_release nogil;  // json is a copy (std::string)
+                st = parse_resource_layout_json(json, &dd);
+                if (st.ok()) st = make_device_layout(dd, &L);
+              }
+              check(st);
+              return L;
+            },
+            py::arg("json"),
+            "from_resource_layout_json(json: str) -> Layout\n\nA device-dependent layout as a driver reported it "
+            "(GetResourceLayout: pattern slots, transitions, per-subresource "
+            "offsets, strides and pre-swizzle offsets), from the resource-layout JSON text documented in "
+            "patterns/README.md. "
+            "ValueError when malformed.");
     add_layout_queries(cls);  // properties and queries, under the same signature options
   }
   m.def("layout_names", &layout_names,

@@ -13,8 +13,10 @@ namespace {
 
 py::bytes ddi_bytes(const Pattern& p, bool legacy) {
   std::vector<uint8_t> b;
-  if (legacy) check(to_ddi_bytes_legacy(p, &b));
-  else b = to_ddi_bytes_0022(p);
+  if (legacy)
+    check(to_ddi_bytes_legacy(p, &b));
+  else
+    b = to_ddi_bytes_0022(p);
   return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
 }
 
@@ -45,8 +47,10 @@ py::tuple block_extent(const Pattern& p) {
 py::list entries(const BitArray& a) {
   py::list l;
   for (const BitEntry& e : a) {
-    if (e.valid) l.append(py::make_tuple(std::string(1, "XYZS"[e.channel & 3]), e.bit));
-    else l.append(py::none());
+    if (e.valid)
+      l.append(py::make_tuple(std::string(1, "XYZS"[e.channel & 3]), e.bit));
+    else
+      l.append(py::none());
   }
   return l;
 }
@@ -70,7 +74,8 @@ Immutable and hashable; equal patterns compare equal.)doc")
              if (text) check(parse_pattern_text(*text, &p));
              return p;
            }),
-           py::arg("text") = py::none(), "Parses the text form (ValueError when malformed); no argument: the empty pattern.")
+           py::arg("text") = py::none(),
+           "Parses the text form (ValueError when malformed); no argument: the empty pattern.")
       .def_static(
           "from_text",
           [](const std::string& s) {
@@ -87,42 +92,56 @@ Immutable and hashable; equal patterns compare equal.)doc")
             return p;
           },
           py::arg("json"),
-          "Parses the JSON form {\"bits\": [\"X0\", ...], \"postamble\": {\"8\": \"Y4^X9\"}, \"immediate\": \"0x0\", \"flags\": [...]} "
+          "Parses the JSON form {\"bits\": [\"X0\", ...], \"postamble\": {\"8\": \"Y4^X9\"}, \"immediate\": \"0x0\", "
+          "\"flags\": [...]} "
           "(patterns/README.md). ValueError on malformed JSON.")
       .def_static("from_ddi_bytes", &pattern_from_ddi, py::arg("data"),
-                  "Parses raw DDI bytes (any bytes-like object): 232 bytes = D3D12DDI_SWIZZLE_PATTERN_DESC_0022 / WDDM 2.2 form; "
+                  "Parses raw DDI bytes (any bytes-like object): 232 bytes = D3D12DDI_SWIZZLE_PATTERN_DESC_0022 / WDDM "
+                  "2.2 form; "
                   "104 bytes = the older D3D12DDI_SWIZZLE_PATTERN_DESC. ValueError for any other length.")
       .def_static(
           "standard",
           [](const std::string& kind, uint32_t element_bytes, int dimension) {
             LayoutKind k;
-            if (kind == "std64k") k = LayoutKind::Std64K;
-            else if (kind == "std4k") k = LayoutKind::Std4K;
-            else raise_py(PyExc_ValueError, "kind = '" + kind + "' (expected 'std64k' or 'std4k')");
-            if (dimension != 2 && dimension != 3) raise_py(PyExc_ValueError, "dimension = " + std::to_string(dimension) + " (2 or 3)");
+            if (kind == "std64k")
+              k = LayoutKind::Std64K;
+            else if (kind == "std4k")
+              k = LayoutKind::Std4K;
+            else
+              raise_py(PyExc_ValueError, "kind = '" + kind + "' (expected 'std64k' or 'std4k')");
+            if (dimension != 2 && dimension != 3)
+              raise_py(PyExc_ValueError, "dimension = " + std::to_string(dimension) + " (2 or 3)");
             Pattern p;
-            check(standard_swizzle_pattern(k, dimension == 3 ? Dimension::Texture3D : Dimension::Texture2D, element_bytes, &p));
+            check(standard_swizzle_pattern(k, dimension == 3 ? Dimension::Texture3D : Dimension::Texture2D,
+                                           element_bytes, &p));
             return p;
           },
           py::arg("kind") = "std64k", py::arg("element_bytes") = 4, py::arg("dimension") = 2,
-          "The built-in standard-swizzle pattern: kind 'std64k' or 'std4k', element_bytes 1, 2, 4, 8 or 16, dimension 2 or 3.")
-      .def("to_text", [](const Pattern& p) { return to_text(p); }, "The text form (parses back to an equal Pattern).")
-      .def("to_json", [](const Pattern& p) { return to_json(p); }, "The JSON form (str).")
+          "The built-in standard-swizzle pattern: kind 'std64k' or 'std4k', element_bytes 1, 2, 4, 8 or 16, dimension "
+          "2 or 3.")
+      .def(
+          "to_text", [](const Pattern& p) { return to_text(p); }, "The text form (parses back to an equal Pattern).")
+      .def(
+          "to_json", [](const Pattern& p) { return to_json(p); }, "The JSON form (str).")
       .def("to_ddi_bytes", &ddi_bytes, py::arg("legacy") = false,
            "The DDI struct as bytes: 232 bytes (D3D12DDI_SWIZZLE_PATTERN_DESC_0022), or with legacy=True the 104-byte "
            "D3D12DDI_SWIZZLE_PATTERN_DESC (ValueError when the pattern uses XOR3/XOR4 chains or postamble entries).")
       .def(
           "validate", [](const Pattern& p, uint32_t eb) { check(validate(p, eb)); }, py::arg("element_bytes") = 1,
-          "Checks the pattern for elements of element_bytes bytes (1, 2, 4, 8, 16; 1 checks only the element-independent rules). "
+          "Checks the pattern for elements of element_bytes bytes (1, 2, 4, 8, 16; 1 checks only the "
+          "element-independent rules). "
           "Returns None; raises ValueError with a message naming the field, index and value at fault.")
       .def(
           "is_valid", [](const Pattern& p, uint32_t eb) { return validate(p, eb).ok(); }, py::arg("element_bytes") = 1,
           "True when validate(element_bytes) would not raise.")
-      .def_property_readonly("block_bits", &Pattern::block_bits, "n, the number of valid interleave entries: the block holds 2**n bytes.")
+      .def_property_readonly("block_bits", &Pattern::block_bits,
+                             "n, the number of valid interleave entries: the block holds 2**n bytes.")
       .def_property_readonly(
-          "block_bytes", [](const Pattern& p) { return uint64_t{1} << p.block_bits(); }, "Bytes in one block (2**block_bits).")
+          "block_bytes", [](const Pattern& p) { return uint64_t{1} << p.block_bits(); },
+          "Bytes in one block (2**block_bits).")
       .def_property_readonly("block_extent", &block_extent,
-                             "Block extent per channel as (x_bytes, y_rows, z_slices, samples): 2**(number of primaries from that channel).")
+                             "Block extent per channel as (x_bytes, y_rows, z_slices, samples): 2**(number of "
+                             "primaries from that channel).")
       .def(
           "block_shape",
           [](const Pattern& p, uint32_t eb) {
@@ -134,7 +153,8 @@ Immutable and hashable; equal patterns compare equal.)doc")
             return py::make_tuple(e[1], e[0] / eb);
           },
           py::arg("element_bytes") = 1,
-          "Block shape in ELEMENTS as a numpy-style shape: (rows, columns) for 2D, (slices, rows, columns) when the pattern has Z bits.")
+          "Block shape in ELEMENTS as a numpy-style shape: (rows, columns) for 2D, (slices, rows, columns) when the "
+          "pattern has Z bits.")
       .def_readonly("flags", &Pattern::flags, "Flags (0x1 STACK_DEPTH_SLICES, 0x2 CONDITIONAL_POSTAMBLE_XORS).")
       .def_readonly("immediate", &Pattern::immediate, "PostambleXORImmediate, XORed into the in-block offset (bytes).")
       .def_property_readonly("stack_depth_slices", &Pattern::stack_depth_slices, "STACK_DEPTH_SLICES flag.")
@@ -159,9 +179,11 @@ Immutable and hashable; equal patterns compare equal.)doc")
           "The two postamble XOR chains, each 32 entries (only bits 8..23 may be valid).")
       .def("__repr__", &pattern_repr)
       .def("__str__", [](const Pattern& p) { return to_text(p); })
-      .def("__eq__", [](const Pattern& a, py::object b) { return py::isinstance<Pattern>(b) && a == b.cast<Pattern>(); })
+      .def("__eq__",
+           [](const Pattern& a, py::object b) { return py::isinstance<Pattern>(b) && a == b.cast<Pattern>(); })
       .def("__hash__", [](const Pattern& p) { return py::hash(ddi_bytes(p, false)); })
-      .def(py::pickle([](const Pattern& p) { return ddi_bytes(p, false); }, [](py::bytes b) { return pattern_from_ddi(b); }));
+      .def(py::pickle([](const Pattern& p) { return ddi_bytes(p, false); },
+                      [](py::bytes b) { return pattern_from_ddi(b); }));
 }
 
 }  // namespace swz_py

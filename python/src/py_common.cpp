@@ -18,16 +18,21 @@ using namespace swz;
 [[noreturn]] void raise_status(const Status& s) {
   const std::string& m = s.message();
   switch (s.code()) {
-    case Code::out_of_range: raise_py(PyExc_IndexError, m);
-    case Code::overflow: raise_py(PyExc_OverflowError, m);
-    case Code::io_error: raise_py(PyExc_OSError, m);
+    case Code::out_of_range:
+      raise_py(PyExc_IndexError, m);
+    case Code::overflow:
+      raise_py(PyExc_OverflowError, m);
+    case Code::io_error:
+      raise_py(PyExc_OSError, m);
     case Code::no_device:
-    case Code::internal: raise_py(PyExc_RuntimeError, m);
+    case Code::internal:
+      raise_py(PyExc_RuntimeError, m);
     case Code::ok:
     case Code::invalid_argument:
     case Code::buffer_too_small:
     case Code::unsupported:
-    case Code::parse_error: break;
+    case Code::parse_error:
+      break;
   }
   raise_py(PyExc_ValueError, m);
 }
@@ -50,8 +55,8 @@ int64_t as_int(py::handle h, const char* what, int64_t lo, int64_t hi) {
   long long v = PyLong_AsLongLongAndOverflow(idx.ptr(), &overflow);
   if (v == -1 && PyErr_Occurred()) throw py::error_already_set();
   if (overflow || v < lo || v > hi)
-    raise_py(PyExc_ValueError, std::string(what) + " = " + py::str(h).cast<std::string>() + " is outside " + std::to_string(lo) +
-                                   ".." + std::to_string(hi));
+    raise_py(PyExc_ValueError, std::string(what) + " = " + py::str(h).cast<std::string>() + " is outside " +
+                                   std::to_string(lo) + ".." + std::to_string(hi));
   return v;
 }
 
@@ -59,9 +64,7 @@ uint32_t as_u32(py::handle h, const char* what, int64_t lo) {
   return static_cast<uint32_t>(as_int(h, what, lo, 0xffffffffLL));
 }
 
-uint64_t as_u64(py::handle h, const char* what) {
-  return static_cast<uint64_t>(as_int(h, what, 0, INT64_MAX));
-}
+uint64_t as_u64(py::handle h, const char* what) { return static_cast<uint64_t>(as_int(h, what, 0, INT64_MAX)); }
 
 /// Subresource index: IndexError when outside the layout.
 uint32_t as_subresource(const Layout& L, py::handle h) {
@@ -89,7 +92,8 @@ FormatInfo to_format(py::handle h) {
     check(find_format(as_u32(h, "format"), &f));
     return f;
   }
-  raise_py(PyExc_TypeError, "format must be a DXGI name (str), a DXGI_FORMAT value (int) or a swz.Format, not " + type_name(h));
+  raise_py(PyExc_TypeError,
+           "format must be a DXGI name (str), a DXGI_FORMAT value (int) or a swz.Format, not " + type_name(h));
 }
 
 Pattern to_pattern(py::handle h) {
@@ -106,8 +110,9 @@ Pattern to_pattern(py::handle h) {
 
 void Buffer::acquire(py::handle obj, bool writable, const std::string& what) {
   if (!PyObject_CheckBuffer(obj.ptr()))
-    raise_py(PyExc_TypeError, what + " must support the buffer protocol (bytes, bytearray, memoryview, numpy array, mmap), not " +
-                                  type_name(obj));
+    raise_py(PyExc_TypeError,
+             what + " must support the buffer protocol (bytes, bytearray, memoryview, numpy array, mmap), not " +
+                 type_name(obj));
   const int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
   if (PyObject_GetBuffer(obj.ptr(), &view_, flags) == 0) {
     held_ = true;
@@ -121,7 +126,8 @@ void Buffer::acquire(py::handle obj, bool writable, const std::string& what) {
       raise_py(PyExc_ValueError, what + " is read-only; it must be writable");
     }
     PyErr_Clear();
-    raise_py(PyExc_ValueError, what + " must be a writable C-contiguous buffer (a strided view cannot be written in place)");
+    raise_py(PyExc_ValueError,
+             what + " must be a writable C-contiguous buffer (a strided view cannot be written in place)");
   }
   // Read-only, not contiguous: copy through memoryview.tobytes() (C order).
   copy_ = py::module_::import("builtins").attr("memoryview")(obj).attr("tobytes")();
@@ -142,8 +148,10 @@ DefaultDtype default_dtype(const FormatInfo& f) {
   const uint32_t bits = f.channel_bits;
   if ((bits == 8 || bits == 16 || bits == 32 || bits == 64) && eb % (bits / 8) == 0) {
     char kind = 'u';
-    if (contains(f.name, "_FLOAT") && bits >= 16) kind = 'f';
-    else if (contains(f.name, "_SINT") || contains(f.name, "_SNORM")) kind = 'i';
+    if (contains(f.name, "_FLOAT") && bits >= 16)
+      kind = 'f';
+    else if (contains(f.name, "_SINT") || contains(f.name, "_SNORM"))
+      kind = 'i';
     const uint32_t item = bits / 8;
     return {std::string(item == 1 ? "|" : "<") + kind + std::to_string(item), eb / item};
   }

@@ -90,16 +90,16 @@ uint64_t surface_size(const swz::Layout& L);
 
 // ---- registration (one function per topic, called by swz_module.cpp) --------------
 
-void register_formats(py::module_& m);      // format_bindings.cpp
-void register_patterns(py::module_& m);     // pattern_bindings.cpp
-void register_subresources(py::module_& m); // subresource_bindings.cpp: Footprint, SubresourceLayout
-void register_layouts(py::module_& m);      // layout_bindings.cpp (+ layout_query_bindings.cpp)
-void register_copies(py::module_& m);       // copy_bindings.cpp
-void register_addressing(py::module_& m);   // address_bindings.cpp
-void register_identify(py::module_& m);     // identify_bindings.cpp
-void register_region_copies(py::module_& m);    // region_bindings.cpp: copy_regions, copy_tiles
-void register_footprint_copies(py::module_& m); // footprint_bindings.cpp: placed footprints, copy_resources
-void register_clears(py::module_& m);       // clear_bindings.cpp: clear, fill, resolve, encode_clear_value
+void register_formats(py::module_& m);           // format_bindings.cpp
+void register_patterns(py::module_& m);          // pattern_bindings.cpp
+void register_subresources(py::module_& m);      // subresource_bindings.cpp: Footprint, SubresourceLayout
+void register_layouts(py::module_& m);           // layout_bindings.cpp (+ layout_query_bindings.cpp)
+void register_copies(py::module_& m);            // copy_bindings.cpp
+void register_addressing(py::module_& m);        // address_bindings.cpp
+void register_identify(py::module_& m);          // identify_bindings.cpp
+void register_region_copies(py::module_& m);     // region_bindings.cpp: copy_regions, copy_tiles
+void register_footprint_copies(py::module_& m);  // footprint_bindings.cpp: placed footprints, copy_resources
+void register_clears(py::module_& m);            // clear_bindings.cpp: clear, fill, resolve, encode_clear_value
 
 /// The Layout queries (properties, subresources, footprints, repr): layout_query_bindings.cpp.
 void add_layout_queries(py::class_<swz::Layout>& cls);

@@ -14,14 +14,19 @@ namespace swz_py {
 inline bool parse_box(py::handle h, const char* what, swz::Box* out) {
   if (h.is_none()) return false;
   if (!py::isinstance<py::sequence>(h) || py::isinstance<py::str>(h))
-    raise_py(PyExc_TypeError, std::string(what) + " must be None or a sequence (left, top, front, right, bottom, back) or "
-                                                  "(left, top, right, bottom), not " + type_name(h));
+    raise_py(PyExc_TypeError, std::string(what) +
+                                  " must be None or a sequence (left, top, front, right, bottom, back) or "
+                                  "(left, top, right, bottom), not " +
+                                  type_name(h));
   py::sequence seq = py::reinterpret_borrow<py::sequence>(h);
   std::vector<uint32_t> v;
   for (size_t i = 0; i < seq.size(); ++i) v.push_back(as_u32(seq[i], what));
-  if (v.size() == 4) *out = swz::Box{v[0], v[1], 0, v[2], v[3], 1};
-  else if (v.size() == 6) *out = swz::Box{v[0], v[1], v[2], v[3], v[4], v[5]};
-  else raise_py(PyExc_ValueError, std::string(what) + " has " + std::to_string(v.size()) + " entries; expected 4 or 6");
+  if (v.size() == 4)
+    *out = swz::Box{v[0], v[1], 0, v[2], v[3], 1};
+  else if (v.size() == 6)
+    *out = swz::Box{v[0], v[1], v[2], v[3], v[4], v[5]};
+  else
+    raise_py(PyExc_ValueError, std::string(what) + " has " + std::to_string(v.size()) + " entries; expected 4 or 6");
   return true;
 }
 
@@ -61,7 +66,8 @@ inline bool overlaps(const void* a, uint64_t na, const void* b, uint64_t nb) {
 }
 
 /// ValueError when an input buffer and the output buffer share memory.
-inline void refuse_alias(const void* in, uint64_t nin, const void* out, uint64_t nout, const char* in_name, const char* out_name) {
+inline void refuse_alias(const void* in, uint64_t nin, const void* out, uint64_t nout, const char* in_name,
+                         const char* out_name) {
   if (overlaps(in, nin, out, nout))
     raise_py(PyExc_ValueError, std::string(in_name) + " and " + out_name + " share memory; give separate buffers");
 }

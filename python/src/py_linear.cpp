@@ -27,16 +27,20 @@ Extent resolve_extent(const Layout& L, uint32_t sub, py::handle box) {
   Box b{0, 0, 0, s.width, s.height, s.depth};
   if (!box.is_none()) {
     if (!py::isinstance<py::sequence>(box) || py::isinstance<py::str>(box))
-      raise_py(PyExc_TypeError, "box must be a sequence (left, top, front, right, bottom, back) or (left, top, right, bottom), not " +
-                                    type_name(box));
+      raise_py(PyExc_TypeError,
+               "box must be a sequence (left, top, front, right, bottom, back) or (left, top, right, bottom), not " +
+                   type_name(box));
     py::sequence seq = py::reinterpret_borrow<py::sequence>(box);
     std::vector<uint32_t> v;
     for (size_t i = 0; i < seq.size(); ++i) v.push_back(as_u32(seq[i], "box coordinate"));
-    if (v.size() == 6) b = {v[0], v[1], v[2], v[3], v[4], v[5]};
-    else if (v.size() == 4) b = {v[0], v[1], 0, v[2], v[3], s.depth};
+    if (v.size() == 6)
+      b = {v[0], v[1], v[2], v[3], v[4], v[5]};
+    else if (v.size() == 4)
+      b = {v[0], v[1], 0, v[2], v[3], s.depth};
     else
-      raise_py(PyExc_ValueError, "box has " + std::to_string(v.size()) +
-                                     " values; give (left, top, front, right, bottom, back) or (left, top, right, bottom), in texels");
+      raise_py(PyExc_ValueError,
+               "box has " + std::to_string(v.size()) +
+                   " values; give (left, top, front, right, bottom, back) or (left, top, right, bottom), in texels");
     e.has_box = true;
   }
   e.box = b;
@@ -82,13 +86,14 @@ void check_linear(const py::array& a, const Extent& e, const Layout& L, uint32_t
   const FormatInfo sf = sub_format(L, sub);
   const std::string fmt = sf.name;
   const DefaultDtype def = default_dtype(sf);
-  const std::string hint = "subresource " + std::to_string(sub) + " of this " + fmt + " layout" + (e.has_box ? " (box)" : "") +
-                           " needs shape " + shape_text(expected_shape(e, def.channels)) + " with dtype " +
-                           py::str(np_dtype(def.dtype)).cast<std::string>() + " (or any dtype whose itemsize x C = " +
-                           std::to_string(e.eb) + " bytes)";
+  const std::string hint = "subresource " + std::to_string(sub) + " of this " + fmt + " layout" +
+                           (e.has_box ? " (box)" : "") + " needs shape " + shape_text(expected_shape(e, def.channels)) +
+                           " with dtype " + py::str(np_dtype(def.dtype)).cast<std::string>() +
+                           " (or any dtype whose itemsize x C = " + std::to_string(e.eb) + " bytes)";
   if (item == 0 || e.eb % item != 0)
-    raise_py(PyExc_ValueError, std::string(role) + " has dtype " + py::str(dt).cast<std::string>() + " (itemsize " + std::to_string(item) +
-                                   ") which does not divide the " + std::to_string(e.eb) + "-byte element; " + hint);
+    raise_py(PyExc_ValueError, std::string(role) + " has dtype " + py::str(dt).cast<std::string>() + " (itemsize " +
+                                   std::to_string(item) + ") which does not divide the " + std::to_string(e.eb) +
+                                   "-byte element; " + hint);
   const uint32_t C = e.eb / item;
   std::vector<py::ssize_t> want = expected_shape(e, C);
   std::vector<py::ssize_t> have(a.shape(), a.shape() + a.ndim());
@@ -105,14 +110,20 @@ void check_linear(const py::array& a, const Extent& e, const Layout& L, uint32_t
 CopyOptions copy_options(py::handle backend, py::handle threads, bool write_combined) {
   CopyOptions o;
   if (!backend.is_none()) {
-    if (!py::isinstance<py::str>(backend)) raise_py(PyExc_TypeError, "backend must be a str or None, not " + type_name(backend));
+    if (!py::isinstance<py::str>(backend))
+      raise_py(PyExc_TypeError, "backend must be a str or None, not " + type_name(backend));
     std::string b = backend.cast<std::string>();
     std::transform(b.begin(), b.end(), b.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (b == "auto") o.backend = Backend::Auto;
-    else if (b == "scalar") o.backend = Backend::Scalar;
-    else if (b == "highway") o.backend = Backend::Highway;
-    else if (b == "xsimd") o.backend = Backend::Xsimd;
-    else raise_py(PyExc_ValueError, "backend = '" + b + "' (expected 'auto', 'scalar', 'highway' or 'xsimd')");
+    if (b == "auto")
+      o.backend = Backend::Auto;
+    else if (b == "scalar")
+      o.backend = Backend::Scalar;
+    else if (b == "highway")
+      o.backend = Backend::Highway;
+    else if (b == "xsimd")
+      o.backend = Backend::Xsimd;
+    else
+      raise_py(PyExc_ValueError, "backend = '" + b + "' (expected 'auto', 'scalar', 'highway' or 'xsimd')");
   }
   if (!threads.is_none()) o.threads = static_cast<unsigned>(as_int(threads, "threads", 0, 4096));
   o.write_combined = write_combined;

@@ -30,7 +30,8 @@ std::vector<RegionCopy> to_regions(py::handle regions) {
   return out;
 }
 
-py::object copy_regions_py(py::handle dst, const Layout& dst_layout, py::handle src, const Layout& src_layout, py::handle regions) {
+py::object copy_regions_py(py::handle dst, const Layout& dst_layout, py::handle src, const Layout& src_layout,
+                           py::handle regions) {
   std::vector<RegionCopy> rs = to_regions(regions);
   Buffer out, in;
   out.acquire(dst, true, "dst");
@@ -54,12 +55,16 @@ py::object copy_regions_py(py::handle dst, const Layout& dst_layout, py::handle 
   return py::reinterpret_borrow<py::object>(dst);
 }
 
-py::object copy_tiles_py(py::handle resource, const Layout& L, py::handle buffer, py::handle start, uint32_t subresource,
-                         py::handle num_tiles, py::handle box, uint64_t buffer_offset, const std::string& direction) {
+py::object copy_tiles_py(py::handle resource, const Layout& L, py::handle buffer, py::handle start,
+                         uint32_t subresource, py::handle num_tiles, py::handle box, uint64_t buffer_offset,
+                         const std::string& direction) {
   TileCopyDirection dir;
-  if (direction == "to_buffer") dir = TileCopyDirection::SwizzledToLinearBuffer;
-  else if (direction == "to_resource") dir = TileCopyDirection::LinearBufferToSwizzled;
-  else raise_py(PyExc_ValueError, "direction = '" + direction + "' (expected 'to_buffer' or 'to_resource')");
+  if (direction == "to_buffer")
+    dir = TileCopyDirection::SwizzledToLinearBuffer;
+  else if (direction == "to_resource")
+    dir = TileCopyDirection::LinearBufferToSwizzled;
+  else
+    raise_py(PyExc_ValueError, "direction = '" + direction + "' (expected 'to_buffer' or 'to_resource')");
   TileCoordinate c;
   uint32_t p[3];
   parse_point(start, "start", p);
@@ -72,8 +77,10 @@ py::object copy_tiles_py(py::handle resource, const Layout& L, py::handle buffer
     if (py::reinterpret_borrow<py::sequence>(box).size() == 2) b[2] = 1;
     sz.use_box = true;
     sz.width = b[0], sz.height = b[1], sz.depth = b[2];
-    sz.num_tiles = num_tiles.is_none() ? static_cast<uint32_t>(uint64_t{b[0]} * b[1] * b[2]) : as_u32(num_tiles, "num_tiles");
-    if (num_tiles.is_none() && uint64_t{b[0]} * b[1] * b[2] > UINT32_MAX) raise_py(PyExc_ValueError, "box holds more than 2^32 tiles");
+    sz.num_tiles =
+        num_tiles.is_none() ? static_cast<uint32_t>(uint64_t{b[0]} * b[1] * b[2]) : as_u32(num_tiles, "num_tiles");
+    if (num_tiles.is_none() && uint64_t{b[0]} * b[1] * b[2] > UINT32_MAX)
+      raise_py(PyExc_ValueError, "box holds more than 2^32 tiles");
   } else {
     sz.num_tiles = num_tiles.is_none() ? 1 : as_u32(num_tiles, "num_tiles");
   }
@@ -96,9 +103,10 @@ py::object copy_tiles_py(py::handle resource, const Layout& L, py::handle buffer
 void register_region_copies(py::module_& m) {
   m.def("copy_regions", &copy_regions_py, py::arg("dst"), py::arg("dst_layout"), py::arg("src"), py::arg("src_layout"),
         py::arg("regions"), "See swz.copy_regions.");
-  m.def("copy_tiles", &copy_tiles_py, py::arg("resource"), py::arg("layout"), py::arg("buffer"), py::arg("start") = py::make_tuple(0, 0, 0),
-        py::arg("subresource") = 0, py::arg("num_tiles") = py::none(), py::arg("box") = py::none(), py::arg("buffer_offset") = 0,
-        py::arg("direction") = "to_buffer", "See swz.copy_tiles.");
+  m.def("copy_tiles", &copy_tiles_py, py::arg("resource"), py::arg("layout"), py::arg("buffer"),
+        py::arg("start") = py::make_tuple(0, 0, 0), py::arg("subresource") = 0, py::arg("num_tiles") = py::none(),
+        py::arg("box") = py::none(), py::arg("buffer_offset") = 0, py::arg("direction") = "to_buffer",
+        "See swz.copy_tiles.");
 }
 
 }  // namespace swz_py

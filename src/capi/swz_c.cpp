@@ -23,7 +23,6 @@
 #error "SWZ_VERSION_STRING must be defined by the build (the CMake project version)"
 #endif
 
-
 namespace {
 
 thread_local std::string t_message;
@@ -75,8 +74,8 @@ swz::Status null_arg(const char* name) { return {swz::Code::invalid_argument, st
 
 swz::Status to_desc(const swz_texture_desc& c, swz::TextureDesc* d) {
   if (c.dimension != SWZ_TEXTURE_2D && c.dimension != SWZ_TEXTURE_3D)
-    return {swz::Code::invalid_argument, "desc.dimension = " + std::to_string(c.dimension) +
-                                             " (expected SWZ_TEXTURE_2D or SWZ_TEXTURE_3D)"};
+    return {swz::Code::invalid_argument,
+            "desc.dimension = " + std::to_string(c.dimension) + " (expected SWZ_TEXTURE_2D or SWZ_TEXTURE_3D)"};
   d->dimension = c.dimension == SWZ_TEXTURE_3D ? swz::Dimension::Texture3D : swz::Dimension::Texture2D;
   if (c.format) {
     SWZ_TRY(swz::find_format(std::string_view(c.format), &d->format));
@@ -99,10 +98,18 @@ swz::CopyOptions to_options(const swz_copy_options* o, swz::Status* s) {
   swz::CopyOptions r;
   if (!o) return r;
   switch (o->backend) {
-    case SWZ_BACKEND_AUTO: r.backend = swz::Backend::Auto; break;
-    case SWZ_BACKEND_SCALAR: r.backend = swz::Backend::Scalar; break;
-    case SWZ_BACKEND_HIGHWAY: r.backend = swz::Backend::Highway; break;
-    case SWZ_BACKEND_XSIMD: r.backend = swz::Backend::Xsimd; break;
+    case SWZ_BACKEND_AUTO:
+      r.backend = swz::Backend::Auto;
+      break;
+    case SWZ_BACKEND_SCALAR:
+      r.backend = swz::Backend::Scalar;
+      break;
+    case SWZ_BACKEND_HIGHWAY:
+      r.backend = swz::Backend::Highway;
+      break;
+    case SWZ_BACKEND_XSIMD:
+      r.backend = swz::Backend::Xsimd;
+      break;
     default:
       *s = {swz::Code::invalid_argument, "options.backend = " + std::to_string(o->backend) + " (no such backend)"};
   }
@@ -112,7 +119,8 @@ swz::CopyOptions to_options(const swz_copy_options* o, swz::Status* s) {
 }
 
 // Pitches of 0 become the tight pitches of the box.
-swz::Status tight_pitches(const swz::Layout& L, uint32_t sub, const swz::Box* box, uint64_t* row_pitch_B, uint64_t* depth_pitch_B) {
+swz::Status tight_pitches(const swz::Layout& L, uint32_t sub, const swz::Box* box, uint64_t* row_pitch_B,
+                          uint64_t* depth_pitch_B) {
   if (*row_pitch_B && *depth_pitch_B) return swz::Status::Ok();
   swz::BoxExtent e;
   SWZ_TRY(swz::box_extent(L, sub, box, &e));
@@ -126,7 +134,9 @@ swz::Status tight_pitches(const swz::Layout& L, uint32_t sub, const swz::Box* bo
 
 // For the other files of the C API (capi_internal.hpp).
 namespace swz_capi {
-swz_status run(const std::function<swz::Status()>& body) noexcept { return guarded([&] { return body(); }); }
+swz_status run(const std::function<swz::Status()>& body) noexcept {
+  return guarded([&] { return body(); });
+}
 swz::CopyOptions copy_options(const swz_copy_options* o, swz::Status* status) { return to_options(o, status); }
 swz::Status null_arg(const char* name) { return ::null_arg(name); }
 }  // namespace swz_capi
@@ -144,17 +154,28 @@ extern "C" {
 
 const char* swz_status_name(int status) {
   switch (status) {
-    case SWZ_OK: return "ok";
-    case SWZ_INVALID_ARGUMENT: return "invalid_argument";
-    case SWZ_OUT_OF_RANGE: return "out_of_range";
-    case SWZ_BUFFER_TOO_SMALL: return "buffer_too_small";
-    case SWZ_UNSUPPORTED: return "unsupported";
-    case SWZ_PARSE_ERROR: return "parse_error";
-    case SWZ_IO_ERROR: return "io_error";
-    case SWZ_OVERFLOW: return "overflow";
-    case SWZ_NO_DEVICE: return "no_device";
-    case SWZ_INTERNAL: return "internal";
-    case SWZ_OUT_OF_MEMORY: return "out_of_memory";
+    case SWZ_OK:
+      return "ok";
+    case SWZ_INVALID_ARGUMENT:
+      return "invalid_argument";
+    case SWZ_OUT_OF_RANGE:
+      return "out_of_range";
+    case SWZ_BUFFER_TOO_SMALL:
+      return "buffer_too_small";
+    case SWZ_UNSUPPORTED:
+      return "unsupported";
+    case SWZ_PARSE_ERROR:
+      return "parse_error";
+    case SWZ_IO_ERROR:
+      return "io_error";
+    case SWZ_OVERFLOW:
+      return "overflow";
+    case SWZ_NO_DEVICE:
+      return "no_device";
+    case SWZ_INTERNAL:
+      return "internal";
+    case SWZ_OUT_OF_MEMORY:
+      return "out_of_memory";
   }
   return "unknown";
 }
@@ -163,7 +184,8 @@ const char* swz_last_error(void) { return t_last; }
 
 const char* swz_version(void) { return SWZ_VERSION_STRING; }
 
-swz_status swz_layout_create(const char* name, const swz_texture_desc* desc, const swz_layout_options* options, swz_layout** out) {
+swz_status swz_layout_create(const char* name, const swz_texture_desc* desc, const swz_layout_options* options,
+                             swz_layout** out) {
   return guarded([&]() -> swz::Status {
     if (!out) return null_arg("out");
     if (!name) return null_arg("name");
@@ -171,7 +193,8 @@ swz_status swz_layout_create(const char* name, const swz_texture_desc* desc, con
     SWZ_TRY(swz::LayoutName::parse(name, &ln));
     swz::TextureDesc d{};
     if (!ln.fixed_texture()) {
-      if (!desc) return {swz::Code::invalid_argument, "desc = NULL (only a resource-layout file fixes the texture itself)"};
+      if (!desc)
+        return {swz::Code::invalid_argument, "desc = NULL (only a resource-layout file fixes the texture itself)"};
       SWZ_TRY(to_desc(*desc, &d));
     }
     swz::LayoutOptions lo;
@@ -270,9 +293,10 @@ swz_status swz_box_linear_size(const swz_layout* layout, uint32_t subresource, c
   });
 }
 
-swz_status swz_write_subresource(const swz_layout* layout, void* resource, uint64_t resource_size_B, uint32_t subresource,
-                                 const swz_box* box, const void* src, uint64_t src_size_B, uint64_t src_row_pitch_B,
-                                 uint64_t src_depth_pitch_B, const swz_copy_options* options) {
+swz_status swz_write_subresource(const swz_layout* layout, void* resource, uint64_t resource_size_B,
+                                 uint32_t subresource, const swz_box* box, const void* src, uint64_t src_size_B,
+                                 uint64_t src_row_pitch_B, uint64_t src_depth_pitch_B,
+                                 const swz_copy_options* options) {
   return guarded([&]() -> swz::Status {
     if (!layout) return null_arg("layout");
     swz::Status s;
@@ -282,14 +306,14 @@ swz_status swz_write_subresource(const swz_layout* layout, void* resource, uint6
     if (box) b = {box->left, box->top, box->front, box->right, box->bottom, box->back};
     const swz::Box* bp = box ? &b : nullptr;
     SWZ_TRY(tight_pitches(layout->layout, subresource, bp, &src_row_pitch_B, &src_depth_pitch_B));
-    return swz::write_to_subresource(layout->layout, resource, resource_size_B, subresource, bp, src, src_size_B, src_row_pitch_B,
-                                     src_depth_pitch_B, o);
+    return swz::write_to_subresource(layout->layout, resource, resource_size_B, subresource, bp, src, src_size_B,
+                                     src_row_pitch_B, src_depth_pitch_B, o);
   });
 }
 
 swz_status swz_read_subresource(const swz_layout* layout, void* dst, uint64_t dst_size_B, uint64_t dst_row_pitch_B,
-                                uint64_t dst_depth_pitch_B, const void* resource, uint64_t resource_size_B, uint32_t subresource,
-                                const swz_box* box, const swz_copy_options* options) {
+                                uint64_t dst_depth_pitch_B, const void* resource, uint64_t resource_size_B,
+                                uint32_t subresource, const swz_box* box, const swz_copy_options* options) {
   return guarded([&]() -> swz::Status {
     if (!layout) return null_arg("layout");
     swz::Status s;
@@ -299,13 +323,14 @@ swz_status swz_read_subresource(const swz_layout* layout, void* dst, uint64_t ds
     if (box) b = {box->left, box->top, box->front, box->right, box->bottom, box->back};
     const swz::Box* bp = box ? &b : nullptr;
     SWZ_TRY(tight_pitches(layout->layout, subresource, bp, &dst_row_pitch_B, &dst_depth_pitch_B));
-    return swz::read_from_subresource(dst, dst_size_B, dst_row_pitch_B, dst_depth_pitch_B, layout->layout, resource, resource_size_B,
-                                      subresource, bp, o);
+    return swz::read_from_subresource(dst, dst_size_B, dst_row_pitch_B, dst_depth_pitch_B, layout->layout, resource,
+                                      resource_size_B, subresource, bp, o);
   });
 }
 
 swz_status swz_swizzle_surface(const swz_layout* layout, void* resource, uint64_t resource_size_B, const void* linear,
-                               uint64_t linear_size_B, const uint64_t* linear_offsets_B, const swz_copy_options* options) {
+                               uint64_t linear_size_B, const uint64_t* linear_offsets_B,
+                               const swz_copy_options* options) {
   return guarded([&]() -> swz::Status {
     if (!layout) return null_arg("layout");
     swz::Status s;
@@ -316,18 +341,20 @@ swz_status swz_swizzle_surface(const swz_layout* layout, void* resource, uint64_
 }
 
 swz_status swz_deswizzle_surface(const swz_layout* layout, void* linear, uint64_t linear_size_B, const void* resource,
-                                 uint64_t resource_size_B, const uint64_t* linear_offsets_B, const swz_copy_options* options) {
+                                 uint64_t resource_size_B, const uint64_t* linear_offsets_B,
+                                 const swz_copy_options* options) {
   return guarded([&]() -> swz::Status {
     if (!layout) return null_arg("layout");
     swz::Status s;
     const swz::CopyOptions o = to_options(options, &s);
     SWZ_TRY(s);
-    return swz::deswizzle_surface(layout->layout, linear, linear_size_B, resource, resource_size_B, linear_offsets_B, o);
+    return swz::deswizzle_surface(layout->layout, linear, linear_size_B, resource, resource_size_B, linear_offsets_B,
+                                  o);
   });
 }
 
-swz_status swz_element_offset(const swz_layout* layout, uint32_t subresource, uint32_t x, uint32_t y, uint32_t z, uint32_t sample,
-                              uint64_t* out_B) {
+swz_status swz_element_offset(const swz_layout* layout, uint32_t subresource, uint32_t x, uint32_t y, uint32_t z,
+                              uint32_t sample, uint64_t* out_B) {
   return guarded([&]() -> swz::Status {
     if (!layout) return null_arg("layout");
     if (!out_B) return null_arg("out_B");

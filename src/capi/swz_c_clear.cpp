@@ -22,8 +22,8 @@ swz::Status null_arg(const char* name) { return {swz::Code::invalid_argument, st
 
 extern "C" {
 
-swz_status swz_clear_subresources(const swz_layout* layout, void* resource, uint64_t resource_size_B, const swz_clear_desc* descs,
-                                  uint32_t count) {
+swz_status swz_clear_subresources(const swz_layout* layout, void* resource, uint64_t resource_size_B,
+                                  const swz_clear_desc* descs, uint32_t count) {
   return swz_capi::guarded([&]() -> swz::Status {
     const swz::Layout* L = swz_capi::layout_of(layout);
     if (!L) return null_arg("layout");
@@ -43,8 +43,8 @@ swz_status swz_clear_subresources(const swz_layout* layout, void* resource, uint
   });
 }
 
-swz_status swz_encode_clear_value(const char* format, uint32_t dxgi_format, uint32_t plane, const swz_clear_data* value, void* out,
-                                  uint64_t out_size_B) {
+swz_status swz_encode_clear_value(const char* format, uint32_t dxgi_format, uint32_t plane, const swz_clear_data* value,
+                                  void* out, uint64_t out_size_B) {
   return swz_capi::guarded([&]() -> swz::Status {
     if (!value) return null_arg("value");
     swz::FormatInfo f;
@@ -72,9 +72,11 @@ swz_status swz_fill_buffers(void* buffer, uint64_t buffer_size_B, const swz_fill
   });
 }
 
-swz_status swz_resolve_subresource(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B, uint32_t dst_subresource, uint32_t dst_x,
-                                   uint32_t dst_y, const swz_layout* src_layout, const void* src, uint64_t src_size_B,
-                                   uint32_t src_subresource, const swz_rect* src_rect, uint32_t format_dxgi, uint32_t mode) {
+swz_status swz_resolve_subresource(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B,
+                                   uint32_t dst_subresource, uint32_t dst_x, uint32_t dst_y,
+                                   const swz_layout* src_layout, const void* src, uint64_t src_size_B,
+                                   uint32_t src_subresource, const swz_rect* src_rect, uint32_t format_dxgi,
+                                   uint32_t mode) {
   return swz_capi::guarded([&]() -> swz::Status {
     const swz::Layout* dl = swz_capi::layout_of(dst_layout);
     const swz::Layout* sl = swz_capi::layout_of(src_layout);
@@ -82,12 +84,19 @@ swz_status swz_resolve_subresource(const swz_layout* dst_layout, void* dst, uint
     if (!sl) return null_arg("src_layout");
     swz::ResolveDesc r;
     switch (mode) {
-      case SWZ_RESOLVE_AVERAGE: r.mode = swz::ResolveMode::Average; break;
-      case SWZ_RESOLVE_MIN: r.mode = swz::ResolveMode::Min; break;
-      case SWZ_RESOLVE_MAX: r.mode = swz::ResolveMode::Max; break;
+      case SWZ_RESOLVE_AVERAGE:
+        r.mode = swz::ResolveMode::Average;
+        break;
+      case SWZ_RESOLVE_MIN:
+        r.mode = swz::ResolveMode::Min;
+        break;
+      case SWZ_RESOLVE_MAX:
+        r.mode = swz::ResolveMode::Max;
+        break;
       default:
-        return {swz::Code::unsupported, "mode = " + std::to_string(mode) +
-                                            " (SWZ_RESOLVE_MIN 1, SWZ_RESOLVE_MAX 2 or SWZ_RESOLVE_AVERAGE 3; DECOMPRESS 0 is not supported)"};
+        return {swz::Code::unsupported,
+                "mode = " + std::to_string(mode) +
+                    " (SWZ_RESOLVE_MIN 1, SWZ_RESOLVE_MAX 2 or SWZ_RESOLVE_AVERAGE 3; DECOMPRESS 0 is not supported)"};
     }
     r.dst_subresource = dst_subresource;
     r.dst_x = dst_x;

@@ -19,13 +19,16 @@ swz::Box to_box(const swz_box& b) { return {b.left, b.top, b.front, b.right, b.b
 
 extern "C" {
 
-swz_status swz_copy_placed_footprint(const swz_layout* layout, void* resource, uint64_t resource_size_B, uint32_t subresource,
-                                     void* buffer, uint64_t buffer_size_B, const swz_placed_footprint* footprint, uint32_t direction,
-                                     const swz_copy_region* regions, uint32_t region_count, const swz_copy_options* options) {
+swz_status swz_copy_placed_footprint(const swz_layout* layout, void* resource, uint64_t resource_size_B,
+                                     uint32_t subresource, void* buffer, uint64_t buffer_size_B,
+                                     const swz_placed_footprint* footprint, uint32_t direction,
+                                     const swz_copy_region* regions, uint32_t region_count,
+                                     const swz_copy_options* options) {
   return swz_capi::run([&]() -> swz::Status {
     if (!layout) return null_arg("layout");
     if (!footprint) return null_arg("footprint");
-    if (region_count && !regions) return {swz::Code::invalid_argument, "regions = NULL with region_count = " + std::to_string(region_count)};
+    if (region_count && !regions)
+      return {swz::Code::invalid_argument, "regions = NULL with region_count = " + std::to_string(region_count)};
     if (direction != SWZ_BUFFER_TO_TEXTURE && direction != SWZ_TEXTURE_TO_BUFFER)
       return {swz::Code::invalid_argument, "direction = " + std::to_string(direction) +
                                                " (expected SWZ_BUFFER_TO_TEXTURE or SWZ_TEXTURE_TO_BUFFER)"};
@@ -56,8 +59,8 @@ swz_status swz_copy_placed_footprint(const swz_layout* layout, void* resource, u
   });
 }
 
-swz_status swz_copy_resources(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B, const swz_layout* src_layout,
-                              const void* src, uint64_t src_size_B) {
+swz_status swz_copy_resources(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B,
+                              const swz_layout* src_layout, const void* src, uint64_t src_size_B) {
   return swz_capi::run([&]() -> swz::Status {
     if (!dst_layout) return null_arg("dst_layout");
     if (!src_layout) return null_arg("src_layout");
@@ -66,11 +69,13 @@ swz_status swz_copy_resources(const swz_layout* dst_layout, void* dst, uint64_t 
 }
 
 swz_status swz_copy_regions(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B, const swz_layout* src_layout,
-                            const void* src, uint64_t src_size_B, const swz_texture_region* regions, uint32_t region_count) {
+                            const void* src, uint64_t src_size_B, const swz_texture_region* regions,
+                            uint32_t region_count) {
   return swz_capi::run([&]() -> swz::Status {
     if (!dst_layout) return null_arg("dst_layout");
     if (!src_layout) return null_arg("src_layout");
-    if (region_count && !regions) return {swz::Code::invalid_argument, "regions = NULL with region_count = " + std::to_string(region_count)};
+    if (region_count && !regions)
+      return {swz::Code::invalid_argument, "regions = NULL with region_count = " + std::to_string(region_count)};
     std::vector<swz::RegionCopy> rs(region_count);
     for (uint32_t i = 0; i < region_count; ++i) {
       rs[i].dst_subresource = regions[i].dst_subresource;
@@ -81,20 +86,22 @@ swz_status swz_copy_regions(const swz_layout* dst_layout, void* dst, uint64_t ds
       rs[i].whole_source = regions[i].src_box == nullptr;
       if (regions[i].src_box) rs[i].src_box = to_box(*regions[i].src_box);
     }
-    return swz::copy_regions(dst_layout->layout, dst, dst_size_B, src_layout->layout, src, src_size_B, rs.data(), rs.size());
+    return swz::copy_regions(dst_layout->layout, dst, dst_size_B, src_layout->layout, src, src_size_B, rs.data(),
+                             rs.size());
   });
 }
 
-swz_status swz_copy_tiles(const swz_layout* layout, void* resource, uint64_t resource_size_B, const swz_tile_coordinate* start,
-                          const swz_tile_region_size* size, void* buffer, uint64_t buffer_size_B, uint64_t buffer_offset_B,
-                          uint32_t direction) {
+swz_status swz_copy_tiles(const swz_layout* layout, void* resource, uint64_t resource_size_B,
+                          const swz_tile_coordinate* start, const swz_tile_region_size* size, void* buffer,
+                          uint64_t buffer_size_B, uint64_t buffer_offset_B, uint32_t direction) {
   return swz_capi::run([&]() -> swz::Status {
     if (!layout) return null_arg("layout");
     if (!start) return null_arg("start");
     if (!size) return null_arg("size");
     if (direction != SWZ_TILES_BUFFER_TO_RESOURCE && direction != SWZ_TILES_RESOURCE_TO_BUFFER)
-      return {swz::Code::invalid_argument, "direction = " + std::to_string(direction) +
-                                               " (expected SWZ_TILES_BUFFER_TO_RESOURCE or SWZ_TILES_RESOURCE_TO_BUFFER)"};
+      return {swz::Code::invalid_argument,
+              "direction = " + std::to_string(direction) +
+                  " (expected SWZ_TILES_BUFFER_TO_RESOURCE or SWZ_TILES_RESOURCE_TO_BUFFER)"};
     swz::TileCoordinate c;
     c.x = start->x;
     c.y = start->y;

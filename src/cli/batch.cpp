@@ -44,7 +44,8 @@ unsigned batch_workers(unsigned requested, size_t jobs) {
   return n;
 }
 
-size_t run_batch(const std::vector<BatchJob>& jobs, unsigned workers, const std::function<void(const BatchJob&)>& convert) {
+size_t run_batch(const std::vector<BatchJob>& jobs, unsigned workers,
+                 const std::function<void(const BatchJob&)>& convert) {
   std::atomic<size_t> next{0}, failed{0};
   std::mutex err_lock;
   auto report = [&](const BatchJob& j, const char* what) {

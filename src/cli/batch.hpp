@@ -23,7 +23,8 @@ std::vector<BatchJob> plan_batch(const std::vector<std::string>& inputs, const s
 /// Runs `convert` for every job on up to `workers` threads. A job that throws
 /// is reported as "swz: error: IN: message" and the others go on. Returns the
 /// number of jobs that failed.
-size_t run_batch(const std::vector<BatchJob>& jobs, unsigned workers, const std::function<void(const BatchJob&)>& convert);
+size_t run_batch(const std::vector<BatchJob>& jobs, unsigned workers,
+                 const std::function<void(const BatchJob&)>& convert);
 
 /// Worker threads for `jobs` conversions: --jobs when given (> 0), else the
 /// machine's hardware threads; at most one per job.

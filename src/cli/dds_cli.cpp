@@ -24,8 +24,8 @@ std::string dims(const TextureDesc& d) {
 }
 
 std::string describe(const TextureDesc& d, bool cube) {
-  std::string s = dims(d) + " " + d.format.name + ", " + std::to_string(d.mip_levels) +
-                  (d.mip_levels == 1 ? " mip" : " mips");
+  std::string s =
+      dims(d) + " " + d.format.name + ", " + std::to_string(d.mip_levels) + (d.mip_levels == 1 ? " mip" : " mips");
   if (cube)
     s += ", " + std::to_string(d.array_size / 6) + (d.array_size == 6 ? " cube map" : " cube maps");
   else if (d.dimension == Dimension::Texture2D && d.array_size != 1)
@@ -46,9 +46,9 @@ void take_texture_from(const DdsInfo& info, const std::string& in, CommonOptions
   }
   if (!o->size.empty()) {
     SizeArg s = parse_size(o->size);
-    bool same = s.width == d.width && s.height == d.height &&
-                (s.three_d ? d.dimension == Dimension::Texture3D && s.depth == d.depth
-                           : d.dimension == Dimension::Texture2D);
+    bool same =
+        s.width == d.width && s.height == d.height &&
+        (s.three_d ? d.dimension == Dimension::Texture3D && s.depth == d.depth : d.dimension == Dimension::Texture2D);
     if (!same) clash("--size", o->size, dims(d));
   }
   if (!o->mips.empty()) {
@@ -83,7 +83,8 @@ bool same_texture(const TextureDesc& a, const TextureDesc& b) {
 
 void note_packed(uint32_t n, const char* what) {
   if (n)
-    note(std::to_string(n) + " subresource(s) lie in the D3D12 packed mip tail, whose layout is adapter-specific: " + what);
+    note(std::to_string(n) +
+         " subresource(s) lie in the D3D12 packed mip tail, whose layout is adapter-specific: " + what);
 }
 
 }  // namespace
@@ -148,7 +149,7 @@ std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, cons
   InputBytes resource = read_input(in, input_offset(o), layout.size(), o.allow_short);
   verbose_phase("read");
   check_input_size(in, resource.size, layout.size(), o.allow_short, o.offset,
-                                            "a " + t.describe() + " texture spans in layout " + t.layout_arg);
+                   "a " + t.describe() + " texture spans in layout " + t.layout_arg);
 
   // The DDS file is built in place: its header, then the texels read
   // straight into the mapped output (else a buffer written out afterwards);

@@ -61,11 +61,11 @@ class AtomicOutput {
   std::string target_;  ///< OUT after following symbolic links
   std::string tmp_;     ///< named temporary file, once there is one
   int fd_ = -1;
-  void* map_ = nullptr;   ///< the mapped output file, once map() succeeded
+  void* map_ = nullptr;  ///< the mapped output file, once map() succeeded
   uint64_t map_bytes_ = 0;
   bool committed_ = false;
-  bool direct_ = false;  ///< "-", a device or a FIFO: written in place
-  bool unnamed_ = false; ///< fd_ is an O_TMPFILE file
+  bool direct_ = false;   ///< "-", a device or a FIFO: written in place
+  bool unnamed_ = false;  ///< fd_ is an O_TMPFILE file
   bool keep_mode_ = false;
   unsigned mode_ = 0;
   unsigned uid_ = 0, gid_ = 0;

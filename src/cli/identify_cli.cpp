@@ -31,7 +31,8 @@ std::vector<uint8_t> read_all(const std::string& path) {
 std::string shell_word(const std::string& s) {
   bool safe = !s.empty();
   for (char c : s)
-    safe &= std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_.,:=/+@%").find(c) != std::string_view::npos;
+    safe &=
+        std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_.,:=/+@%").find(c) != std::string_view::npos;
   if (safe) return s;
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -46,7 +47,8 @@ void sizes(const IdentifyArgs& a, uint32_t* w, uint32_t* h) {
 }
 
 // A thumbnail (at most 256 pixels on a side, nearest texel) of a decode.
-void write_thumbnail(const std::string& path, const std::vector<uint8_t>& lin, uint32_t w, uint32_t h, const FormatInfo& f) {
+void write_thumbnail(const std::string& path, const std::vector<uint8_t>& lin, uint32_t w, uint32_t h,
+                     const FormatInfo& f) {
   const uint32_t step = std::max(1u, (std::max(w, h) + 255) / 256);
   const uint32_t tw = (w + step - 1) / step, th = (h + step - 1) / step;
   FormatInfo out_f = f;
@@ -61,8 +63,10 @@ void write_thumbnail(const std::string& path, const std::vector<uint8_t>& lin, u
   for (uint32_t y = 0; y < th; ++y)
     for (uint32_t x = 0; x < tw; ++x) {
       const uint8_t* s = &lin[(size_t{y} * step * w + size_t{x} * step) * f.element_bytes];
-      if (f.unorm8) std::copy(s, s + ch, &px[(size_t{y} * tw + x) * ch]);
-      else px[size_t{y} * tw + x] = s[pick];
+      if (f.unorm8)
+        std::copy(s, s + ch, &px[(size_t{y} * tw + x) * ch]);
+      else
+        px[size_t{y} * tw + x] = s[pick];
     }
   AtomicOutput file(path);
   write_png(file, px.data(), tw, th, out_f);
@@ -84,9 +88,11 @@ void add_identify_commands(CLI::App& app, IdentifyArgs* a, CLI::App** identify, 
   id->add_option("--size", a->size, "WxH in texels")->required();
   id->add_option("--top", a->top, "Candidates to print (default 5)");
   id->add_option("--offset", a->offset, "Byte offset of the texture in DUMP (decimal or 0x hex, default 0)");
-  id->add_option("--thumbnails", a->thumbnails, "Write a small PNG of each printed candidate's decode into DIR (1.png = best)");
+  id->add_option("--thumbnails", a->thumbnails,
+                 "Write a small PNG of each printed candidate's decode into DIR (1.png = best)");
   id->add_option("DUMP", a->dump, "The dump: one 2D texture (mip 0) in an unknown layout")->required();
-  auto* in = app.add_subcommand("infer", "Solve a probe dump for its layout (prints the --layout options that reproduce it)");
+  auto* in =
+      app.add_subcommand("infer", "Solve a probe dump for its layout (prints the --layout options that reproduce it)");
   in->description(
       "Solve a probe dump for its layout.\n"
       "A probe is a texture whose element (x, y) holds its index y*W+x as a little-endian 32-bit integer in its\n"
@@ -97,7 +103,8 @@ void add_identify_commands(CLI::App& app, IdentifyArgs* a, CLI::App** identify, 
       "Formats: elements of 4, 8 or 16 bytes. To probe a 1- or 2-byte format, probe the same tiling with a 4-byte\n"
       "format (R32_UINT, same width in BYTES: W/4 texels of R8, W/2 of R16) and name the result for the small format\n"
       "(hardware families: the same name with --format of the small format; patterns: the same X bits are bytes).");
-  in->add_option("--format", a->format, "DXGI format of the probe (4, 8 or 16-byte elements, e.g. R32_UINT)")->required();
+  in->add_option("--format", a->format, "DXGI format of the probe (4, 8 or 16-byte elements, e.g. R32_UINT)")
+      ->required();
   in->add_option("--size", a->size, "WxH in texels")->required();
   in->add_option("--offset", a->offset, "Byte offset of the texture in PROBE (decimal or 0x hex, default 0)");
   in->add_option("PROBE", a->dump, "The probe dump")->required();
@@ -148,11 +155,13 @@ void run_infer(const IdentifyArgs& a) {
   if (r.row_pitch_B) line += " --row-pitch " + std::to_string(r.row_pitch_B);
   std::printf("%s\n", line.c_str());
   const uint32_t eb = f.element_bytes;
-  std::printf("verified: bytes 0-3 (the index) of all %llu elements, each at the address the layout gives%s; the layout spans %llu bytes of the "
-              "probe after the offset\n",
-              static_cast<unsigned long long>(r.elements_verified),
-              eb > 4 ? (" (bytes 4-" + std::to_string(eb - 1) + " of each element are not pinned by a probe)").c_str() : "",
-              static_cast<unsigned long long>(r.made.size()));
+  std::printf(
+      "verified: bytes 0-3 (the index) of all %llu elements, each at the address the layout gives%s; the layout spans "
+      "%llu bytes of the "
+      "probe after the offset\n",
+      static_cast<unsigned long long>(r.elements_verified),
+      eb > 4 ? (" (bytes 4-" + std::to_string(eb - 1) + " of each element are not pinned by a probe)").c_str() : "",
+      static_cast<unsigned long long>(r.made.size()));
 }
 
 }  // namespace swz::cli

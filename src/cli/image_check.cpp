@@ -17,12 +17,15 @@ namespace {
 
 uint32_t le16(const unsigned char* p) { return p[0] | (uint32_t{p[1]} << 8); }
 uint32_t le32(const unsigned char* p) { return le16(p) | (le16(p + 2) << 16); }
-uint32_t be32(const unsigned char* p) { return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3]; }
+uint32_t be32(const unsigned char* p) {
+  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
+}
 
-[[noreturn]] void truncated(const std::string& path, const std::string& kind, uint64_t w, uint64_t h, uint64_t need, uint64_t have,
-                            const std::string& what) {
+[[noreturn]] void truncated(const std::string& path, const std::string& kind, uint64_t w, uint64_t h, uint64_t need,
+                            uint64_t have, const std::string& what) {
   fail("image '" + path + "' is truncated or corrupt: its " + kind + " header promises " + std::to_string(w) + "x" +
-       std::to_string(h) + " pixels, " + what + " " + std::to_string(need) + " bytes, but the file has " + std::to_string(have));
+       std::to_string(h) + " pixels, " + what + " " + std::to_string(need) + " bytes, but the file has " +
+       std::to_string(have));
 }
 
 }  // namespace
@@ -96,7 +99,8 @@ void check_image_bytes(const uint8_t* head, size_t got, uint64_t have, const std
   // least one pixel, and covers at most 128 pixels.
   const uint64_t need = header + (plain ? pixels * px_bytes : (pixels + 127) / 128 * (1 + px_bytes));
   if (have < need)
-    truncated(path, "TGA", w, h, need, have, plain ? "header and pixels taking" : "whose run-length packets take at least");
+    truncated(path, "TGA", w, h, need, have,
+              plain ? "header and pixels taking" : "whose run-length packets take at least");
 }
 
 }  // namespace swz::cli

@@ -86,7 +86,8 @@ void decode_png_into(PngState& st, const std::string& name) {
   if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);
   if (depth == 16) png_set_strip_16(png);
   if (color == PNG_COLOR_TYPE_GRAY || color == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
-  if (!(color & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS)) png_set_filler(png, 0xff, PNG_FILLER_AFTER);
+  if (!(color & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, info, PNG_INFO_tRNS))
+    png_set_filler(png, 0xff, PNG_FILLER_AFTER);
   png_set_interlace_handling(png);
   png_read_update_info(png, info);
   if (png_get_rowbytes(png, info) != uint64_t{w} * 4) {
@@ -168,10 +169,11 @@ void decode_jpeg_into(JpegState& st, const uint8_t* data, size_t size, const std
   {
     const uint64_t decoded = uint64_t{cinfo.image_width} * cinfo.image_height * 4;
     if (decoded > (uint64_t{16} << 20) && decoded / 4096 > size) {
-      std::snprintf(err.message, sizeof err.message,
-                    "its header promises %ux%u pixels (%llu bytes decoded) from a file of %zu bytes; swz refuses more than 4096 "
-                    "decoded bytes per file byte",
-                    cinfo.image_width, cinfo.image_height, static_cast<unsigned long long>(decoded), size);
+      std::snprintf(
+          err.message, sizeof err.message,
+          "its header promises %ux%u pixels (%llu bytes decoded) from a file of %zu bytes; swz refuses more than 4096 "
+          "decoded bytes per file byte",
+          cinfo.image_width, cinfo.image_height, static_cast<unsigned long long>(decoded), size);
       std::longjmp(err.jump, 1);
     }
   }
@@ -179,7 +181,8 @@ void decode_jpeg_into(JpegState& st, const uint8_t* data, size_t size, const std
   jpeg_start_decompress(&cinfo);
   const uint32_t w = cinfo.output_width, h = cinfo.output_height;
   if (cinfo.output_components != 4) {
-    std::snprintf(err.message, sizeof err.message, "unexpected %d components after conversion to RGBA", cinfo.output_components);
+    std::snprintf(err.message, sizeof err.message, "unexpected %d components after conversion to RGBA",
+                  cinfo.output_components);
     std::longjmp(err.jump, 1);
   }
   try {

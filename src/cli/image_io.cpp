@@ -1,6 +1,5 @@
 #include "image_io.hpp"
 
-
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -41,8 +40,9 @@ bool is_image_path(const std::string& path) {
 void require_image_format(const FormatInfo& f, const std::string& why) {
   std::string letters = channel_letters(f);
   if (!f.unorm8 || letters.empty() || letters.size() != f.element_bytes || letters.size() > 4)
-    fail(why + " needs an 8-bit UNORM format with 1-4 channels (R8_UNORM, A8_UNORM, R8G8_UNORM, R8G8B8A8_UNORM, "
-               "B8G8R8A8_UNORM, ...), not " +
+    fail(why +
+         " needs an 8-bit UNORM format with 1-4 channels (R8_UNORM, A8_UNORM, R8G8_UNORM, R8G8B8A8_UNORM, "
+         "B8G8R8A8_UNORM, ...), not " +
          std::string(f.name) + "; use a raw .raw/.bin file for other formats");
 }
 
@@ -72,17 +72,28 @@ Image rgba_to_format(const RgbaImage& rgba, const FormatInfo& f, const std::stri
   if (letters == "R") {
     // Luminance with stb_image's weights (77, 150, 29)/256, as before:
     // a grey image keeps its values.
-    for (uint64_t i = 0; i < count; ++i, src += 4) *dst++ = static_cast<uint8_t>((src[0] * 77 + src[1] * 150 + src[2] * 29) >> 8);
+    for (uint64_t i = 0; i < count; ++i, src += 4)
+      *dst++ = static_cast<uint8_t>((src[0] * 77 + src[1] * 150 + src[2] * 29) >> 8);
     return img;
   }
   for (uint64_t i = 0; i < count; ++i, src += 4) {
     for (char c : letters) {
       switch (c) {
-        case 'R': *dst++ = src[0]; break;
-        case 'G': *dst++ = src[1]; break;
-        case 'B': *dst++ = src[2]; break;
-        case 'A': *dst++ = src[3]; break;
-        default: *dst++ = 255; break;  // X
+        case 'R':
+          *dst++ = src[0];
+          break;
+        case 'G':
+          *dst++ = src[1];
+          break;
+        case 'B':
+          *dst++ = src[2];
+          break;
+        case 'A':
+          *dst++ = src[3];
+          break;
+        default:
+          *dst++ = 255;
+          break;  // X
       }
     }
   }

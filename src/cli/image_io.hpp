@@ -19,10 +19,10 @@ namespace swz::cli {
 
 struct Image {
   uint32_t width = 0, height = 0;
-  uint32_t channels = 0;       ///< bytes per pixel (the format's element size)
-  std::vector<uint8_t> pixels; ///< tightly packed rows
-  bool srgb = false;           ///< an _SRGB format: colour channels are sRGB-encoded
-  int alpha_channel = -1;      ///< the alpha channel's index (always linear), -1 if none
+  uint32_t channels = 0;        ///< bytes per pixel (the format's element size)
+  std::vector<uint8_t> pixels;  ///< tightly packed rows
+  bool srgb = false;            ///< an _SRGB format: colour channels are sRGB-encoded
+  int alpha_channel = -1;       ///< the alpha channel's index (always linear), -1 if none
 };
 
 /// True for the extensions read as images: .png .jpg .jpeg .bmp .tga.

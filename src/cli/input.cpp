@@ -67,7 +67,8 @@ uint64_t skip_stream(int fd, uint64_t n, const std::string& name) {
 }
 
 /// A stream (stdin, a FIFO): read it in order.
-InputBytes read_stream(int fd, const std::string& path, uint64_t offset_B, uint64_t want_B, bool pad, Progress* progress) {
+InputBytes read_stream(int fd, const std::string& path, uint64_t offset_B, uint64_t want_B, bool pad,
+                       Progress* progress) {
   const std::string name = input_name(path);
   InputBytes in;
   uint64_t skipped = skip_stream(fd, offset_B, name);
@@ -105,7 +106,8 @@ InputBytes read_stream(int fd, const std::string& path, uint64_t offset_B, uint6
 
 std::string input_name(const std::string& path) { return is_stdin(path) ? "standard input" : "'" + path + "'"; }
 
-InputBytes read_input(const std::string& path, uint64_t offset_B, uint64_t want_B, bool pad_to_want, Progress* progress) {
+InputBytes read_input(const std::string& path, uint64_t offset_B, uint64_t want_B, bool pad_to_want,
+                      Progress* progress) {
   Fd fd;
   if (is_stdin(path)) {
     fd.fd = STDIN_FILENO;
@@ -141,7 +143,8 @@ InputBytes read_input(const std::string& path, uint64_t offset_B, uint64_t want_
     const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
     const uint64_t start = offset_B / page * page;
     const uint64_t len = offset_B - start + in.size;
-    void* p = mmap(nullptr, static_cast<size_t>(len), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.fd, static_cast<off_t>(start));
+    void* p = mmap(nullptr, static_cast<size_t>(len), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.fd,
+                   static_cast<off_t>(start));
     if (p != MAP_FAILED) {
       arm_sigbus_for(path);
       madvise(p, static_cast<size_t>(len), MADV_SEQUENTIAL);
@@ -171,11 +174,13 @@ uint64_t check_input_size(const std::string& path, uint64_t have_B, uint64_t nee
                           const std::string& offset_text, const std::string& what) {
   const uint64_t missing = need_B > have_B ? need_B - have_B : 0;
   if (missing && !allow_short)
-    fail(input_name(path) + " has " + bytes_text(have_B) + (offset_text.empty() ? std::string() : " after --offset " + offset_text) +
-         ", less than the " + bytes_text(need_B) + " that " + what + " (--allow-short decodes a truncated dump)");
+    fail(input_name(path) + " has " + bytes_text(have_B) +
+         (offset_text.empty() ? std::string() : " after --offset " + offset_text) + ", less than the " +
+         bytes_text(need_B) + " that " + what + " (--allow-short decodes a truncated dump)");
   if (missing)
     warn(input_name(path) + " is " + bytes_text(missing) + " short of the " + bytes_text(need_B) +
-         " the layout spans (--allow-short): elements past its end come out as zeros; missing bytes: " + std::to_string(missing));
+         " the layout spans (--allow-short): elements past its end come out as zeros; missing bytes: " +
+         std::to_string(missing));
   return missing;
 }
 

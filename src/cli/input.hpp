@@ -14,10 +14,10 @@ class Progress;
 
 /// The bytes of IN from --offset on.
 struct InputBytes {
-  BigBuffer owner;     ///< the mapping or buffer holding them
-  uint64_t skip = 0;   ///< where they start in `owner`
-  uint64_t size = 0;   ///< bytes of IN read (at most the `want_B` asked for)
-  bool more = false;   ///< IN holds bytes past offset + want_B
+  BigBuffer owner;        ///< the mapping or buffer holding them
+  uint64_t skip = 0;      ///< where they start in `owner`
+  uint64_t size = 0;      ///< bytes of IN read (at most the `want_B` asked for)
+  bool more = false;      ///< IN holds bytes past offset + want_B
   uint64_t in_total = 0;  ///< bytes of IN after the offset (those read when IN is a stream and `more`)
   const uint8_t* data() const { return owner.data() + skip; }
 };

@@ -43,7 +43,8 @@ namespace {
 /// True when OUT is "-" or the same file as standard output.
 bool same_as_stdout(const std::string& path) {
   if (path == "-") return true;
-  struct stat a {}, b {};
+  struct stat a {
+  }, b{};
   return stat(path.c_str(), &a) == 0 && fstat(STDOUT_FILENO, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
@@ -147,7 +148,8 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
 void swizzle_raw(const CommonOptions& o, const std::string& in, const std::string& out, std::optional<InputBytes> pre) {
   SizeArg size = parse_size(o.size);
   if ((!size.given || o.format.empty()) && !fixed_texture(o))
-    fail("raw input " + input_name(in) + " needs --size and --format (images are read from .png, .jpg, .jpeg, .bmp, "
+    fail("raw input " + input_name(in) +
+         " needs --size and --format (images are read from .png, .jpg, .jpeg, .bmp, "
          ".tga; standard input is an image when it starts with a PNG, JPEG or BMP signature)");
   Texture t = make_texture(o, size);
   const Layout& layout = t.layout;
@@ -217,21 +219,24 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
   std::vector<uint32_t> which;
-  if (have_sub || png) which.push_back(sub);
+  if (have_sub || png)
+    which.push_back(sub);
   else
     for (uint32_t i = 0; i < layout.subresource_count(); ++i) which.push_back(i);
   uint64_t total = 0;
   for (uint32_t i : which) total += packed_subresource_bytes(layout.sub(i));
   // Work: read the resource, convert it, write the raw output (PNG encoding
   // is not counted).
-  Progress progress("deswizzle", layout.size() + total + (png ? 0 : total), !output_mode().quiet && !output_mode().batch);
+  Progress progress("deswizzle", layout.size() + total + (png ? 0 : total),
+                    !output_mode().quiet && !output_mode().batch);
   InputBytes resource = read_input(in, input_offset(o), layout.size(), o.allow_short, &progress);
   const uint64_t missing = check_input_size(in, resource.size, layout.size(), o.allow_short, o.offset,
                                             "a " + t.describe() + " texture spans in layout " + t.layout_arg);
   if (missing) progress.add(missing);
   verbose_phase("read");
   if ((have_sub || png) && layout.sub(sub).packed)
-    fail(sub_name(layout.sub(sub), t.desc) + " lies in the D3D12 packed mip tail, whose layout is adapter-specific; "
+    fail(sub_name(layout.sub(sub), t.desc) +
+         " lies in the D3D12 packed mip tail, whose layout is adapter-specific; "
          "swz cannot read it");
   if (!have_sub && !png) note(packed_note(layout, "written as zeros"));
   // Raw output is built in place (the mapped output file, else a buffer
@@ -242,8 +247,10 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
   if (!png) raw_file.emplace(out);
   BigBuffer png_linear;
   std::optional<OutputSpace> raw_linear;
-  if (png) png_linear = BigBuffer(total, "the linear output");
-  else raw_linear.emplace(*raw_file, total, "the linear output");
+  if (png)
+    png_linear = BigBuffer(total, "the linear output");
+  else
+    raw_linear.emplace(*raw_file, total, "the linear output");
   uint8_t* linear = png ? png_linear.data() : raw_linear->data();
   uint64_t at = 0;
   for (uint32_t i : which) {
@@ -267,8 +274,8 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     write_png(file, linear, s.width_el, static_cast<uint32_t>(rows), t.format);
     file.commit();
     verbose_phase("encode and write the PNG");
-    say("deswizzled " + sub_name(s, t.desc) + " of " + in + " (" + t.describe() + ", " + t.layout_arg + ") into " + out +
-        ": " + std::to_string(s.width) + "x" + std::to_string(rows) + " PNG" +
+    say("deswizzled " + sub_name(s, t.desc) + " of " + in + " (" + t.describe() + ", " + t.layout_arg + ") into " +
+        out + ": " + std::to_string(s.width) + "x" + std::to_string(rows) + " PNG" +
         (s.depth > 1 ? " (" + std::to_string(s.depth) + " depth slices stacked vertically)" : std::string()));
   } else {
     raw_linear->finish(&progress);
@@ -292,25 +299,29 @@ void info(const CommonOptions& o) {
               bytes_text(l.allocation_size()).c_str());
   std::printf("linear     %s (every subresource tightly packed)\n", bytes_text(total_packed_bytes(l)).c_str());
   const uint64_t base = input_offset(o);
-  if (base) std::printf("file offset %llu (--offset: the offsets below count from the start of the file)\n",
-                        static_cast<unsigned long long>(base));
+  if (base)
+    std::printf("file offset %llu (--offset: the offsets below count from the start of the file)\n",
+                static_cast<unsigned long long>(base));
   // row_pitch: bytes between rows of blocks (swz's unit); row_B: bytes between
   // rows of elements (row_pitch / the block's rows), the pitch drivers report.
-  std::printf("%5s %4s %5s %5s %16s %11s %14s %14s %14s %14s %4s %10s\n", "sub", "mip", "slice", "plane", "size (texels)",
-              "elems", "offset", "bytes", "row_pitch", "depth_pitch", "slot", "row_B");
+  std::printf("%5s %4s %5s %5s %16s %11s %14s %14s %14s %14s %4s %10s\n", "sub", "mip", "slice", "plane",
+              "size (texels)", "elems", "offset", "bytes", "row_pitch", "depth_pitch", "slot", "row_B");
   for (uint32_t i = 0; i < l.subresource_count(); ++i) {
     const SubresourceLayout& s = l.sub(i);
     std::string dims = std::to_string(s.width) + "x" + std::to_string(s.height) + "x" + std::to_string(s.depth);
     std::string els = std::to_string(s.width_el) + "x" + std::to_string(s.height_el);
     const uint64_t block_rows = static_cast<size_t>(s.pattern_slot) < l.patterns().size()
-                                    ? l.patterns()[static_cast<size_t>(s.pattern_slot)].block_extent()[1] : 1;
+                                    ? l.patterns()[static_cast<size_t>(s.pattern_slot)].block_extent()[1]
+                                    : 1;
     std::string origin;
     if (s.pre_swizzle[0] || s.pre_swizzle[1] || s.pre_swizzle[2])
-      origin = "  origin " + std::to_string(s.pre_swizzle[0]) + "." + std::to_string(s.pre_swizzle[1]) + "." + std::to_string(s.pre_swizzle[2]);
-    std::printf("%5u %4u %5u %5u %16s %11s %14llu %14llu %14llu %14llu%s %4d %10llu%s%s\n", s.index, s.mip, s.array_slice,
-                s.plane, dims.c_str(), els.c_str(), static_cast<unsigned long long>(s.offset + base),
+      origin = "  origin " + std::to_string(s.pre_swizzle[0]) + "." + std::to_string(s.pre_swizzle[1]) + "." +
+               std::to_string(s.pre_swizzle[2]);
+    std::printf("%5u %4u %5u %5u %16s %11s %14llu %14llu %14llu %14llu%s %4d %10llu%s%s\n", s.index, s.mip,
+                s.array_slice, s.plane, dims.c_str(), els.c_str(), static_cast<unsigned long long>(s.offset + base),
                 static_cast<unsigned long long>(s.size), static_cast<unsigned long long>(s.row_pitch),
-                static_cast<unsigned long long>(s.stack_depth ? s.stack_rows : s.depth_pitch_B), s.stack_depth ? "r" : " ", s.pattern_slot,
+                static_cast<unsigned long long>(s.stack_depth ? s.stack_rows : s.depth_pitch_B),
+                s.stack_depth ? "r" : " ", s.pattern_slot,
                 static_cast<unsigned long long>(s.row_pitch / std::max<uint64_t>(1, block_rows)), origin.c_str(),
                 s.packed ? "  packed mip tail" : "");
   }
@@ -348,7 +359,8 @@ void layouts() {
   for (const auto& e : list) w = std::max(w, e.name.size());
   const bool full = output_mode().verbose;
   for (const auto& e : list) {
-    std::printf("%-*s  %s\n", static_cast<int>(w), e.name.c_str(), (full ? e.description : short_description(e.description)).c_str());
+    std::printf("%-*s  %s\n", static_cast<int>(w), e.name.c_str(),
+                (full ? e.description : short_description(e.description)).c_str());
     if (!full) continue;
     if (!e.parameters.empty()) std::printf("%-*s  parameters: %s\n", static_cast<int>(w), "", e.parameters.c_str());
     if (!e.source.empty()) std::printf("%-*s  source: %s\n", static_cast<int>(w), "", e.source.c_str());
@@ -377,9 +389,9 @@ void formats() {
   const FormatInfo* all = all_formats(&n);
   for (size_t i = 0; i < n; ++i) {
     const FormatInfo& f = all[i];
-    std::string block = f.block_compressed() ? std::to_string(f.block_width) + "x" + std::to_string(f.block_height) +
-                                                   " block"
-                                             : std::string("texel");
+    std::string block = f.block_compressed()
+                            ? std::to_string(f.block_width) + "x" + std::to_string(f.block_height) + " block"
+                            : std::string("texel");
     std::printf("%-32s %3u bytes/%s%s%s\n", f.name, f.element_bytes, block.c_str(),
                 f.planes > 1 ? (", " + std::to_string(f.planes) + " planes").c_str() : "",
                 f.unorm8 ? ", image I/O" : "");
@@ -424,8 +436,9 @@ std::string output_type(const std::string& out, const std::string& given) {
 
 int main(int argc, char** argv) {
   using namespace swz::cli;
-  CLI::App app{"swz: convert textures between linear memory and GPU swizzled layouts\n"
-               "(D3D12 standard swizzle, parameterized swizzle patterns, row-major)."};
+  CLI::App app{
+      "swz: convert textures between linear memory and GPU swizzled layouts\n"
+      "(D3D12 standard swizzle, parameterized swizzle patterns, row-major)."};
   app.set_version_flag("--version", SWZ_VERSION_STRING);
   app.require_subcommand(1);
   app.footer(
@@ -452,17 +465,20 @@ int main(int argc, char** argv) {
     c->add_option("-o,--output-dir", out_dir,
                   std::string("Batch mode: every FILE is an input; each output goes to DIR, named after its input (") +
                       ext_rule + "); inputs are converted in parallel");
-    c->add_flag("-y,--overwrite", overwrite, "Batch mode: overwrite outputs that exist (else an error naming the file)");
+    c->add_flag("-y,--overwrite", overwrite,
+                "Batch mode: overwrite outputs that exist (else an error naming the file)");
     c->add_option("--jobs,-j", jobs, "Batch mode: conversions at a time (default: one per hardware thread)");
   };
 
   auto* sw = app.add_subcommand("swizzle", "Linear -> swizzled: write IN into the resource memory OUT");
   add_common_options(sw, &o);
   sw->add_option("FILES", files,
-                 "IN OUT, or several IN with -o DIR. IN: an image (.png .jpg .jpeg .bmp .tga; 8-bit UNORM formats, 1-4 channels), a .dds file (format, size, "
+                 "IN OUT, or several IN with -o DIR. IN: an image (.png .jpg .jpeg .bmp .tga; 8-bit UNORM formats, 1-4 "
+                 "channels), a .dds file (format, size, "
                  "mips and arrays from the file), or a raw file with every "
                  "subresource tightly packed in subresource order (needs --size and --format). With an image, "
-                 "--mips N makes the lower mips with a box filter (sRGB formats in linear light; odd sizes keep their last row and column), array slices and 3D depth slices repeat it. "
+                 "--mips N makes the lower mips with a box filter (sRGB formats in linear light; odd sizes keep their "
+                 "last row and column), array slices and 3D depth slices repeat it. "
                  "'-' reads standard input: a PNG, JPEG, BMP or DDS by its signature, else raw. "
                  "OUT: the swizzled resource memory (layout size bytes); '-' for standard output")
       ->required();
@@ -483,7 +499,8 @@ int main(int argc, char** argv) {
   auto* de_sub = de->add_option("--subresource", sub, "Subresource index (mip + slice * mips); .png default 0");
   de->add_option("FILES", files,
                  "IN OUT, or several IN with -o DIR. IN: the swizzled resource memory (at least the layout's size from "
-                 "--offset on); '-' reads standard input. OUT.png: one subresource as an image (8-bit UNORM formats; --format defaults to R8G8B8A8_UNORM; "
+                 "--offset on); '-' reads standard input. OUT.png: one subresource as an image (8-bit UNORM formats; "
+                 "--format defaults to R8G8B8A8_UNORM; "
                  "a 3D subresource's depth slices are stacked vertically). OUT.dds: every subresource as a DDS file "
                  "(DX10 header; --cube marks cube maps). Anything else: raw, every subresource "
                  "tightly packed in subresource order, or only --subresource. '-' is standard output (raw unless "
@@ -496,7 +513,8 @@ int main(int argc, char** argv) {
                "Decode a truncated dump: elements past the end of IN come out as zeros, and the missing byte count "
                "is reported (default: IN must hold the whole layout)");
   de->add_flag("--in-place", in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
-  de->add_flag("--cube", cube, "OUT.dds (every subresource, DX10 header): mark the 2D array (--array 6*N) as cube maps");
+  de->add_flag("--cube", cube,
+               "OUT.dds (every subresource, DX10 header): mark the 2D array (--array 6*N) as cube maps");
   de->footer(
       "Examples:\n"
       "  swz deswizzle --layout std64k --size 600x400 photo.std64k.bin photo.png\n"
@@ -505,7 +523,8 @@ int main(int argc, char** argv) {
       "  swz deswizzle --layout std64k --format BC7_UNORM --size 512x512 --mips full --array 6 --cube sky.bin sky.dds\n"
       "  swz deswizzle --layout nv-block-linear --size 256x256 --offset 0x1000 --allow-short dump.bin tex.png\n"
       "  swz deswizzle --layout std64k --size 600x400 --out-type png photo.std64k.bin - | display\n"
-      "  swz deswizzle --layout std64k --size 600x400 --out-type png -y -o pngs/ a.bin b.bin   # pngs/a.png pngs/b.png");
+      "  swz deswizzle --layout std64k --size 600x400 --out-type png -y -o pngs/ a.bin b.bin   # pngs/a.png "
+      "pngs/b.png");
 
   auto* of = app.add_subcommand("offset", "Print the byte offset of elements in the resource memory, one per line");
   add_common_options(of, &o);
@@ -543,7 +562,8 @@ int main(int argc, char** argv) {
   auto* ly = app.add_subcommand("layouts", "List the built-in layouts");
   std::string show_name, canon_block, canon_text;
   uint32_t show_bytes = 4;
-  ly->add_option("--show", show_name, "Print the bit equation of a layout family, e.g. 'nv-block-linear:gob=tegra,bh=16'");
+  ly->add_option("--show", show_name,
+                 "Print the bit equation of a layout family, e.g. 'nv-block-linear:gob=tegra,bh=16'");
   ly->add_option("--element-bytes", show_bytes, "Element size for --show (default 4)");
   ly->footer(
       "Examples:\n"
@@ -551,10 +571,11 @@ int main(int argc, char** argv) {
       "  swz layouts --verbose\n"
       "  swz layouts --show std64k --element-bytes 8\n"
       "  swz layouts --show nv-block-linear:gob=tegra,bh=16");
-  auto* cz = app.add_subcommand("canonicalize",
-                                "Reorder a pattern's XOR terms so the primaries are the in-block bits (addrlib equations)");
+  auto* cz = app.add_subcommand(
+      "canonicalize", "Reorder a pattern's XOR terms so the primaries are the in-block bits (addrlib equations)");
   cz->add_option("--block", canon_block, "Block extents WxH[xD[xS]], W in bytes (e.g. 512x128)")->required();
-  cz->add_option("TEXT", canon_text, "Pattern text, address bit 0 first, e.g. 'X0 X1 X2 X3 Y0 Y1 X4 Y2 X9^Y4^Y7 ...'")->required();
+  cz->add_option("TEXT", canon_text, "Pattern text, address bit 0 first, e.g. 'X0 X1 X2 X3 Y0 Y1 X4 Y2 X9^Y4^Y7 ...'")
+      ->required();
   cz->footer(
       "Example:\n"
       "  swz canonicalize --block 256x64 'X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5^Y4 Y5 X6'");
@@ -576,7 +597,8 @@ int main(int argc, char** argv) {
   RetileArgs rta;
   CLI::App* rt_cmd = add_retile_command(app, &rta);
 
-  auto* cm = app.add_subcommand("compare", "Compare two images as RGBA8 pixels (exit 0 identical, 1 different, 2 trouble)");
+  auto* cm =
+      app.add_subcommand("compare", "Compare two images as RGBA8 pixels (exit 0 identical, 1 different, 2 trouble)");
   cm->add_option("A", cmp_a, "First image")->required();
   cm->add_option("B", cmp_b, "Second image")->required();
   cm->footer(
@@ -585,10 +607,12 @@ int main(int argc, char** argv) {
       "  swz compare -q a.png b.png && echo same");
 
   PlotArgs pla;
-  auto* pl = app.add_subcommand("plot", "Draw the address order inside one block as a PNG (as Python's swz.plot_pattern)");
+  auto* pl =
+      app.add_subcommand("plot", "Draw the address order inside one block as a PNG (as Python's swz.plot_pattern)");
   add_common_options(pl, &o);
   pl->add_option("--subresource", pla.subresource, "Subresource whose pattern to draw (default 0)");
-  pl->add_option("--origin", pla.origin, "X,Y[,Z] in elements: draw the block holding this element (default the first)");
+  pl->add_option("--origin", pla.origin,
+                 "X,Y[,Z] in elements: draw the block holding this element (default the first)");
   pl->add_option("--annotate", pla.annotate, "Write the order numbers in the cells: auto (at most 256 cells), yes, no")
       ->check(CLI::IsMember({"auto", "yes", "no"}));
   pl->add_flag("--print", pla.print, "Also print the order grid as text (one row of the block per line)");
@@ -637,15 +661,18 @@ int main(int argc, char** argv) {
       if (*de && cube && type == "raw") type = "dds";
       const std::string ext = *sw ? ".bin" : "." + type;
       std::vector<BatchJob> list = plan_batch(files, out_dir, ext, overwrite);
-      const unsigned workers = o.device == "cpu" ? batch_workers(jobs, list.size()) : 1;  // one Vulkan context at a time
+      const unsigned workers =
+          o.device == "cpu" ? batch_workers(jobs, list.size()) : 1;  // one Vulkan context at a time
       CommonOptions each = o;
-      if (each.threads == 0 && workers > 1)
-        each.threads = std::max(1u, std::thread::hardware_concurrency() / workers);
+      if (each.threads == 0 && workers > 1) each.threads = std::max(1u, std::thread::hardware_concurrency() / workers);
       const bool have_sub = de_sub->count() > 0;
       size_t failed = run_batch(list, workers, [&](const BatchJob& j) {
-        if (*sw) swizzle_one(each, j.in, j.out);
-        else if (type == "dds") say(deswizzle_dds(each, cube, have_sub, j.in, j.out, true));
-        else deswizzle(each, j.in, j.out, have_sub, sub, type == "png");
+        if (*sw)
+          swizzle_one(each, j.in, j.out);
+        else if (type == "dds")
+          say(deswizzle_dds(each, cube, have_sub, j.in, j.out, true));
+        else
+          deswizzle(each, j.in, j.out, have_sub, sub, type == "png");
       });
       if (failed) {
         std::fprintf(stderr, "swz: error: %zu of %zu conversion(s) failed\n", failed, list.size());
@@ -664,8 +691,10 @@ int main(int argc, char** argv) {
       swizzle_one(o, in, out);
     } else if (*de) {
       const std::string type = output_type(out, out_type);
-      if (type == "dds" || cube) say(deswizzle_dds(o, cube, de_sub->count() > 0, in, out, type == "dds"));
-      else deswizzle(o, in, out, de_sub->count() > 0, sub, type == "png");
+      if (type == "dds" || cube)
+        say(deswizzle_dds(o, cube, de_sub->count() > 0, in, out, type == "dds"));
+      else
+        deswizzle(o, in, out, de_sub->count() > 0, sub, type == "png");
     } else if (*pl) {
       output_mode().summary_to_stderr = same_as_stdout(pla.out);
       run_plot(o, pla);

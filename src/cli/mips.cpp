@@ -64,7 +64,8 @@ Image half_size(const Image& src) {
         }
       uint8_t* o = &out.pixels[(uint64_t(y) * out.width + x) * c];
       for (uint32_t k = 0; k < c; ++k)
-        o[k] = src.srgb && static_cast<int>(k) != src.alpha_channel ? to_byte(255.0 * linear_to_srgb(sum[k])) : to_byte(sum[k]);
+        o[k] = src.srgb && static_cast<int>(k) != src.alpha_channel ? to_byte(255.0 * linear_to_srgb(sum[k]))
+                                                                    : to_byte(sum[k]);
     }
   }
   return out;

@@ -24,8 +24,9 @@ struct Rgb {
 
 // Matplotlib's default colour map "viridis" (CC0), as ten evenly spaced
 // samples (its published 10-colour palette), interpolated linearly.
-constexpr Rgb kViridis[] = {{0x44, 0x01, 0x54}, {0x48, 0x28, 0x78}, {0x3E, 0x4A, 0x89}, {0x31, 0x68, 0x8E}, {0x26, 0x82, 0x8E},
-                            {0x1F, 0x9E, 0x89}, {0x35, 0xB7, 0x79}, {0x6D, 0xCD, 0x59}, {0xB4, 0xDE, 0x2C}, {0xFD, 0xE7, 0x25}};
+constexpr Rgb kViridis[] = {{0x44, 0x01, 0x54}, {0x48, 0x28, 0x78}, {0x3E, 0x4A, 0x89}, {0x31, 0x68, 0x8E},
+                            {0x26, 0x82, 0x8E}, {0x1F, 0x9E, 0x89}, {0x35, 0xB7, 0x79}, {0x6D, 0xCD, 0x59},
+                            {0xB4, 0xDE, 0x2C}, {0xFD, 0xE7, 0x25}};
 
 Rgb viridis(double t) {
   t = std::clamp(t, 0.0, 1.0) * 9.0;
@@ -112,11 +113,13 @@ void run_plot(CommonOptions o, const PlotArgs& a) {
     for (int round = 0; round < 2; ++round) {
       Texture p = make_texture(probe, parse_size(probe.size));
       if (a.subresource >= p.layout.subresource_count())
-        fail("--subresource " + std::to_string(a.subresource) + ": the texture has " + std::to_string(p.layout.subresource_count()));
+        fail("--subresource " + std::to_string(a.subresource) + ": the texture has " +
+             std::to_string(p.layout.subresource_count()));
       const SubresourceLayout& s = p.layout.sub(a.subresource);
       const Pattern& pat = p.layout.patterns().at(static_cast<size_t>(std::max(0, s.pattern_slot)));
       const auto e = pat.block_extent();
-      const uint64_t bw = p.format.block_compressed() ? p.format.block_width : 1, bh = p.format.block_compressed() ? p.format.block_height : 1;
+      const uint64_t bw = p.format.block_compressed() ? p.format.block_width : 1,
+                     bh = p.format.block_compressed() ? p.format.block_height : 1;
       const uint64_t w = std::max<uint64_t>(1, e[0] / s.element_bytes) * bw, h = e[1] * bh;
       if (w > 65536 || h > 65536 || e[2] > 4096) fail("the block of layout " + p.layout_arg + " is too large to plot");
       probe.size = std::to_string(w) + "x" + std::to_string(h) + (e[2] > 1 ? "x" + std::to_string(e[2]) : "");
@@ -132,10 +135,13 @@ void run_plot(CommonOptions o, const PlotArgs& a) {
   if (s.packed) fail(sub_name(s, t.desc) + " lies in the D3D12 packed mip tail; it has no pattern to plot");
   const Pattern& pat = L.patterns().at(static_cast<size_t>(std::max(0, s.pattern_slot)));
   const std::string text = to_text(pat);
-  if (text.empty() || pat.block_bits() == 0) fail("layout " + t.layout_arg + " has no swizzle pattern to plot (rows are linear)");
+  if (text.empty() || pat.block_bits() == 0)
+    fail("layout " + t.layout_arg + " has no swizzle pattern to plot (rows are linear)");
   const uint32_t eb = s.element_bytes;
   const auto e = pat.block_extent();
-  if (e[0] % eb) fail("the block is " + std::to_string(e[0]) + " bytes wide in X, not a multiple of the " + std::to_string(eb) + "-byte element");
+  if (e[0] % eb)
+    fail("the block is " + std::to_string(e[0]) + " bytes wide in X, not a multiple of the " + std::to_string(eb) +
+         "-byte element");
   uint64_t nx = e[0] / eb, ny = e[1], nz = e[2], ns = e[3];
   if (nx * ny * nz * ns <= 1)
     fail("layout " + t.layout_arg + " has no swizzle pattern to plot: its block is one element (rows are linear)");
@@ -148,10 +154,11 @@ void run_plot(CommonOptions o, const PlotArgs& a) {
   // A texture smaller than the block (--size): draw the part it covers.
   const uint64_t* lim = map.limits();
   if (ox >= lim[0] || oy >= lim[1] || oz >= lim[2])
-    fail("--origin " + a.origin + " is outside " + sub_name(s, t.desc) + " (" + std::to_string(lim[0]) + "x" + std::to_string(lim[1]) +
-         "x" + std::to_string(lim[2]) + " elements)");
+    fail("--origin " + a.origin + " is outside " + sub_name(s, t.desc) + " (" + std::to_string(lim[0]) + "x" +
+         std::to_string(lim[1]) + "x" + std::to_string(lim[2]) + " elements)");
   const uint64_t full_cells = nx * ny * nz * ns;
-  nx = std::min(nx, lim[0] - ox), ny = std::min(ny, lim[1] - oy), nz = std::min(nz, lim[2] - oz), ns = std::min(ns, lim[3]);
+  nx = std::min(nx, lim[0] - ox), ny = std::min(ny, lim[1] - oy), nz = std::min(nz, lim[2] - oz),
+  ns = std::min(ns, lim[3]);
   if (nx * ny * nz * ns < full_cells)
     note("the texture covers " + std::to_string(nx * ny * nz * ns) + " of the block's " + std::to_string(full_cells) +
          " elements; only those are drawn (leave --size out to draw the whole block)");
@@ -173,10 +180,12 @@ void run_plot(CommonOptions o, const PlotArgs& a) {
   }
   if (a.print) {
     for (uint64_t p = 0; p < panels; ++p) {
-      if (panels > 1) std::printf("%s%s=%llu\n", p ? "\n" : "", ns > 1 ? "s/z" : "z", static_cast<unsigned long long>(p));
+      if (panels > 1)
+        std::printf("%s%s=%llu\n", p ? "\n" : "", ns > 1 ? "s/z" : "z", static_cast<unsigned long long>(p));
       for (uint64_t y = 0; y < ny; ++y)
         for (uint64_t x = 0; x < nx; ++x)
-          std::printf("%llu%c", static_cast<unsigned long long>(order[(p * ny + y) * nx + x]), x + 1 == nx ? '\n' : ' ');
+          std::printf("%llu%c", static_cast<unsigned long long>(order[(p * ny + y) * nx + x]),
+                      x + 1 == nx ? '\n' : ' ');
     }
   }
 
@@ -190,17 +199,19 @@ void run_plot(CommonOptions o, const PlotArgs& a) {
   const int left = 60, top = 44, gap_x = 60, gap_y = 56, bar_w = 18, right = 150;
   const int W = left + cols * pw + (cols - 1) * gap_x + 30 + bar_w + right;
   const int H = top + rows * ph + (rows - 1) * gap_y + 50;
-  if (static_cast<uint64_t>(W) * H > (uint64_t{64} << 20)) fail("the plot would be too large (" + std::to_string(W) + "x" + std::to_string(H) + " pixels)");
+  if (static_cast<uint64_t>(W) * H > (uint64_t{64} << 20))
+    fail("the plot would be too large (" + std::to_string(W) + "x" + std::to_string(H) + " pixels)");
   Canvas c(W, H);
   const Rgb black{0, 0, 0}, white{255, 255, 255};
   const std::string title = text + "  (" + std::to_string(eb) + "-byte elements)";
   c.text(std::max(4, (W - Canvas::text_width(title)) / 2), 10, title, black);
   for (uint64_t p = 0; p < panels; ++p) {
-    const int px = left + static_cast<int>(p % cols) * (pw + gap_x), py = top + static_cast<int>(p / cols) * (ph + gap_y);
+    const int px = left + static_cast<int>(p % cols) * (pw + gap_x),
+              py = top + static_cast<int>(p / cols) * (ph + gap_y);
     if (panels_all > 1) {
       const std::string label = ns > 1 && nz > 1 ? "s=" + std::to_string(p / nz) + " z=" + std::to_string(p % nz)
-                                : ns > 1          ? "s=" + std::to_string(p)
-                                                  : "z=" + std::to_string(p);
+                                : ns > 1         ? "s=" + std::to_string(p)
+                                                 : "z=" + std::to_string(p);
       c.text(px + (pw - Canvas::text_width(label)) / 2, py - 14, label, black);
     }
     for (uint64_t y = 0; y < ny; ++y)
@@ -228,7 +239,8 @@ void run_plot(CommonOptions o, const PlotArgs& a) {
   }
   // Colour bar: 0 at the bottom, the largest order at the top.
   const int bx = left + cols * pw + (cols - 1) * gap_x + 30, by = top, bh = rows * ph + (rows - 1) * gap_y;
-  for (int y = 0; y < bh; ++y) c.fill(bx, by + y, bx + bar_w, by + y + 1, viridis(1.0 - static_cast<double>(y) / std::max(1, bh - 1)));
+  for (int y = 0; y < bh; ++y)
+    c.fill(bx, by + y, bx + bar_w, by + y + 1, viridis(1.0 - static_cast<double>(y) / std::max(1, bh - 1)));
   c.text(bx + bar_w + 4, by, std::to_string(vmax), black);
   c.text(bx + bar_w + 4, by + bh - 8, "0", black);
   c.text(bx + bar_w + 4, by + bh / 2 - 4, "order in memory", black);
@@ -238,9 +250,10 @@ void run_plot(CommonOptions o, const PlotArgs& a) {
   if (!stbi_write_png_to_func(append_bytes, &png, c.width(), c.height(), 3, c.data(), c.width() * 3) || png.empty())
     fail("cannot encode the plot as PNG");
   write_file_atomic(a.out, png.data(), png.size());
-  say("plotted the order of a " + std::to_string(nx) + "x" + std::to_string(ny) + (nz > 1 ? "x" + std::to_string(nz) : std::string()) +
-      "-element block of " + t.layout_arg + " (" + std::to_string(eb) + "-byte elements) into " + a.out + ": " +
-      std::to_string(c.width()) + "x" + std::to_string(c.height()) + " PNG" +
+  say("plotted the order of a " + std::to_string(nx) + "x" + std::to_string(ny) +
+      (nz > 1 ? "x" + std::to_string(nz) : std::string()) + "-element block of " + t.layout_arg + " (" +
+      std::to_string(eb) + "-byte elements) into " + a.out + ": " + std::to_string(c.width()) + "x" +
+      std::to_string(c.height()) + " PNG" +
       (panels < panels_all ? " (first 64 of " + std::to_string(panels_all) + " panels)" : std::string()));
 }
 

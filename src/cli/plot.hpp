@@ -7,11 +7,11 @@
 namespace swz::cli {
 
 struct PlotArgs {
-  std::string out;           ///< OUT.png ("-" = standard output)
+  std::string out;  ///< OUT.png ("-" = standard output)
   uint32_t subresource = 0;
-  std::string origin;        ///< "X,Y[,Z]" in elements: the block to draw (default the first)
+  std::string origin;             ///< "X,Y[,Z]" in elements: the block to draw (default the first)
   std::string annotate = "auto";  ///< auto (at most 256 cells), yes, no
-  bool print = false;        ///< also print the order grid as text on stdout
+  bool print = false;             ///< also print the order grid as text on stdout
 };
 
 /// Draws the block's address order as Python's swz.plot_pattern does: one

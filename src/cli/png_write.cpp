@@ -52,12 +52,16 @@ void write_png(AtomicOutput& out, const uint8_t* pixels, uint32_t width, uint32_
   const uint32_t in_c = static_cast<uint32_t>(letters.size());
   int color = PNG_COLOR_TYPE_RGB_ALPHA;
   uint32_t out_c = 4;
-  if (letters == "R") color = PNG_COLOR_TYPE_GRAY, out_c = 1;
-  else if (letters == "A") color = PNG_COLOR_TYPE_GRAY_ALPHA, out_c = 2;
-  else if (letters.size() == 2 || letters.find('X') != std::string::npos) color = PNG_COLOR_TYPE_RGB, out_c = 3;
+  if (letters == "R")
+    color = PNG_COLOR_TYPE_GRAY, out_c = 1;
+  else if (letters == "A")
+    color = PNG_COLOR_TYPE_GRAY_ALPHA, out_c = 2;
+  else if (letters.size() == 2 || letters.find('X') != std::string::npos)
+    color = PNG_COLOR_TYPE_RGB, out_c = 3;
   // PNG stores width and height in 31 bits (PNG specification, IHDR).
   if (width == 0 || height == 0 || width > 0x7fffffffu || height > 0x7fffffffu)
-    fail("a PNG of " + std::to_string(width) + "x" + std::to_string(height) + " pixels is outside PNG's 1..2^31-1 limits");
+    fail("a PNG of " + std::to_string(width) + "x" + std::to_string(height) +
+         " pixels is outside PNG's 1..2^31-1 limits");
   std::vector<uint8_t> row = allocate(uint64_t{width} * out_c, "a PNG row");
   const uint64_t in_row = uint64_t{width} * in_c;
 
@@ -76,7 +80,8 @@ void write_png(AtomicOutput& out, const uint8_t* pixels, uint32_t width, uint32_
   }
   png_set_write_fn(png, &sink, on_png_write, on_png_flush);
   png_set_user_limits(png, 0x7fffffffu, 0x7fffffffu);  // libpng's default cap is 10^6 pixels a side
-  png_set_IHDR(png, info, width, height, 8, color, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_IHDR(png, info, width, height, 8, color, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
   // zlib level 1: the 600x400 example photo encodes in a quarter of the time
   // of the default level 6 for a file 10 % larger (558 KB vs 508 KB; stb's
   // level 8 wrote 712 KB).
@@ -89,11 +94,20 @@ void write_png(AtomicOutput& out, const uint8_t* pixels, uint32_t width, uint32_
       uint8_t rgba[4] = {0, 0, 0, 255};
       for (uint32_t k = 0; k < in_c; ++k) {
         switch (letters[k]) {
-          case 'R': rgba[0] = src[k]; break;
-          case 'G': rgba[1] = src[k]; break;
-          case 'B': rgba[2] = src[k]; break;
-          case 'A': rgba[3] = src[k]; break;
-          default: break;  // X
+          case 'R':
+            rgba[0] = src[k];
+            break;
+          case 'G':
+            rgba[1] = src[k];
+            break;
+          case 'B':
+            rgba[2] = src[k];
+            break;
+          case 'A':
+            rgba[3] = src[k];
+            break;
+          default:
+            break;  // X
         }
       }
       if (out_c == 1) {

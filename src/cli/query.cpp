@@ -89,8 +89,10 @@ void run_offset(const CommonOptions& o, uint32_t sub, const std::vector<std::str
                                             std::to_string(z) + ") sample " + std::to_string(s) + " of subresource " +
                                             std::to_string(sub) + at(where));
     off += base;
-    if (hex) std::printf("0x%llx\n", static_cast<unsigned long long>(off));
-    else std::printf("%llu\n", static_cast<unsigned long long>(off));
+    if (hex)
+      std::printf("0x%llx\n", static_cast<unsigned long long>(off));
+    else
+      std::printf("%llu\n", static_cast<unsigned long long>(off));
   });
 }
 
@@ -103,12 +105,13 @@ void run_locate(const CommonOptions& o, const std::vector<std::string>& args) {
     std::vector<uint64_t> v = numbers(text, "OFFSET", where);
     if (v.size() != 1) fail("'" + text + "'" + at(where) + " is not one byte offset");
     uint64_t off = v[0];
-    if (off < base) fail("offset " + text + at(where) + " is before the resource, which starts at --offset " + std::to_string(base));
+    if (off < base)
+      fail("offset " + text + at(where) + " is before the resource, which starts at --offset " + std::to_string(base));
     off -= base;
     if (off >= t.layout.size())
       fail("offset " + text + at(where) + " is at or past the end of the resource (" + bytes_text(t.layout.size()) +
-           (base ? " from --offset " + std::to_string(base) : std::string()) + ", a " + t.describe() + " texture in layout " +
-           t.layout_arg + ")");
+           (base ? " from --offset " + std::to_string(base) : std::string()) + ", a " + t.describe() +
+           " texture in layout " + t.layout_arg + ")");
     Location l;
     check(loc.locate(off, &l), "offset " + text + at(where));
     if (l.packed)

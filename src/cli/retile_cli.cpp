@@ -13,10 +13,12 @@
 namespace swz::cli {
 
 CLI::App* add_retile_command(CLI::App& app, RetileArgs* a) {
-  auto* rt = app.add_subcommand("retile",
-                                "Re-tile the resource memory IN from one layout into another layout of the same texture "
-                                "(CopyResources): every subresource, without a linear staging copy");
-  rt->add_option("--from", a->from, "Layout of IN (a built-in name, a hardware family, 'pattern:TEXT' or a JSON file; see 'swz layouts')")
+  auto* rt =
+      app.add_subcommand("retile",
+                         "Re-tile the resource memory IN from one layout into another layout of the same texture "
+                         "(CopyResources): every subresource, without a linear staging copy");
+  rt->add_option("--from", a->from,
+                 "Layout of IN (a built-in name, a hardware family, 'pattern:TEXT' or a JSON file; see 'swz layouts')")
       ->required();
   rt->add_option("--to", a->to, "Layout of OUT (the same forms as --from)")->required();
   CommonOptions* o = &a->texture;
@@ -25,7 +27,8 @@ CLI::App* add_retile_command(CLI::App& app, RetileArgs* a) {
   o->mips_opt = rt->add_option("--mips,-m", o->mips, "Mip levels: N >= 1 or 'full' (default 1)");
   o->array_opt = rt->add_option("--array,-a", o->array, "Array slices of a 2D texture (default 1)");
   rt->add_option("IN", a->in, "The resource memory in layout --from (at least that layout's size)")->required();
-  rt->add_option("OUT", a->out, "The resource memory in layout --to (that layout's size; bytes no subresource covers are zero)")
+  rt->add_option("OUT", a->out,
+                 "The resource memory in layout --to (that layout's size; bytes no subresource covers are zero)")
       ->required();
   rt->add_flag("--in-place", a->in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
   rt->footer(
@@ -49,13 +52,14 @@ std::string run_retile(const RetileArgs& a, bool show_progress) {
   Texture dst = make_texture(to, size, fixed, "the --from layout '" + a.from + "'");
   const uint64_t have = file_size(a.in);
   if (have < src.layout.size())
-    fail("'" + a.in + "' has " + bytes_text(have) + ", less than the " + bytes_text(src.layout.size()) + " that a " + src.describe() +
-         " texture spans in layout " + a.from);
+    fail("'" + a.in + "' has " + bytes_text(have) + ", less than the " + bytes_text(src.layout.size()) + " that a " +
+         src.describe() + " texture spans in layout " + a.from);
   // Checked before anything is read or written: the same description, no
   // MSAA, no packed mip tails (copy_resources repeats these checks).
   {
     Status st = copy_resources(dst.layout, nullptr, dst.layout.size(), src.layout, nullptr, src.layout.size());
-    if (st.code() != Code::invalid_argument || st.message().find("= null") == std::string::npos) check(st, "cannot retile");
+    if (st.code() != Code::invalid_argument || st.message().find("= null") == std::string::npos)
+      check(st, "cannot retile");
   }
   Progress progress("retile", src.layout.size() + dst.layout.size() * 2, show_progress);
   BigBuffer in = read_file_big(a.in, src.layout.size(), &progress);

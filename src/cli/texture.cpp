@@ -25,31 +25,32 @@ uint32_t parse_dim(std::string_view part, const std::string& whole) {
   return static_cast<uint32_t>(v);
 }
 
-std::string plural(uint64_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
+std::string plural(uint64_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 }  // namespace
 
 void add_common_options(CLI::App* app, CommonOptions* o) {
-  auto* layout = app->add_option("--layout,-l", o->layout,
-                                 "Layout: a built-in name (row-major, std64k, std4k, a hardware family such as nv-block-linear:gob=tegra"
-                                     "; see 'swz layouts'), 'pattern:TEXT', or the path of a JSON file (one pattern, "
-                                     "or a resource layout as a driver reports it)");
-  auto* pattern = app->add_option("--pattern,-p", o->pattern, "A pattern in text form: the same as --layout 'pattern:TEXT'");
+  auto* layout = app->add_option(
+      "--layout,-l", o->layout,
+      "Layout: a built-in name (row-major, std64k, std4k, a hardware family such as nv-block-linear:gob=tegra"
+      "; see 'swz layouts'), 'pattern:TEXT', or the path of a JSON file (one pattern, "
+      "or a resource layout as a driver reports it)");
+  auto* pattern =
+      app->add_option("--pattern,-p", o->pattern, "A pattern in text form: the same as --layout 'pattern:TEXT'");
   layout->excludes(pattern);
   pattern->excludes(layout);
   o->format_opt = app->add_option("--format,-f", o->format,
                                   "DXGI format name (see 'swz formats'); image input defaults to R8G8B8A8_UNORM");
   o->size_opt = app->add_option("--size,-s", o->size, "WxH for a 2D texture, WxHxD (even x1) for a 3D one; texels");
   // texconv's habit: --mips 0 is the full chain.
-  o->mips_opt = app->add_option("--mips,-m", o->mips, "Mip levels: N >= 1, or 0 or 'full' for the full chain (default 1)")
-                    ->transform(CLI::Validator(
-                        [](std::string& v) {
-                          if (v == "0") v = "full";
-                          return std::string();
-                        },
-                        "N|0|full"));
+  o->mips_opt =
+      app->add_option("--mips,-m", o->mips, "Mip levels: N >= 1, or 0 or 'full' for the full chain (default 1)")
+          ->transform(CLI::Validator(
+              [](std::string& v) {
+                if (v == "0") v = "full";
+                return std::string();
+              },
+              "N|0|full"));
   o->array_opt = app->add_option("--array,-a", o->array, "Array slices of a 2D texture (default 1)");
   o->samples_opt = app->add_option("--samples", o->samples, "Samples per texel (default 1)");
   o->mip_tail_opt = app->add_option("--mip-tail", o->mip_tail,
@@ -68,13 +69,14 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
         return {};
       },
       "BYTES");
-  o->row_pitch_opt = app->add_option(
-      "--row-pitch", o->row_pitch,
-      "Bytes between rows of blocks (row-major: rows of elements); 0 = the default (docs/ARCHITECTURE.md rule 12)")
-      ->check(kByteCount);
-  o->depth_pitch_opt = app->add_option("--depth-pitch", o->depth_pitch,
-                                       "Bytes between slices of blocks; ROWS for stacked-depth patterns; 0 = the default")
-                           ->check(kByteCount);
+  o->row_pitch_opt = app->add_option("--row-pitch", o->row_pitch,
+                                     "Bytes between rows of blocks (row-major: rows of elements); 0 = the default "
+                                     "(docs/ARCHITECTURE.md rule 12)")
+                         ->check(kByteCount);
+  o->depth_pitch_opt =
+      app->add_option("--depth-pitch", o->depth_pitch,
+                      "Bytes between slices of blocks; ROWS for stacked-depth patterns; 0 = the default")
+          ->check(kByteCount);
   app->add_option("--backend", o->backend, "Copy kernel: auto (default), scalar, highway, xsimd")
       ->check(CLI::IsMember({"auto", "scalar", "highway", "xsimd"}));
   app->add_option("--threads", o->threads, "Threads for large copies (0 = automatic)");
@@ -134,7 +136,8 @@ std::string Texture::describe() const {
   std::string s = std::to_string(desc.width) + "x" + std::to_string(desc.height);
   if (desc.dimension == Dimension::Texture3D) s += "x" + std::to_string(desc.depth);
   s += std::string(" ") + format.name + ", " + plural(desc.mip_levels, "mip");
-  if (desc.dimension == Dimension::Texture2D && desc.array_size != 1) s += ", " + plural(desc.array_size, "array slice");
+  if (desc.dimension == Dimension::Texture2D && desc.array_size != 1)
+    s += ", " + plural(desc.array_size, "array slice");
   if (desc.samples != 1) s += ", " + plural(desc.samples, "sample");
   return s;
 }
@@ -182,9 +185,9 @@ void check_against_fixed(const CommonOptions& o, const TextureDesc& d, const std
   };
   if (given(o.size_opt)) {
     SizeArg s = parse_size(o.size);
-    bool same = s.width == d.width && s.height == d.height &&
-                (s.three_d ? d.dimension == Dimension::Texture3D && s.depth == d.depth
-                           : d.dimension == Dimension::Texture2D);
+    bool same =
+        s.width == d.width && s.height == d.height &&
+        (s.three_d ? d.dimension == Dimension::Texture3D && s.depth == d.depth : d.dimension == Dimension::Texture2D);
     if (!same) clash("--size", o.size, dims_text(d));
   }
   if (!o.format.empty()) {
@@ -203,10 +206,12 @@ void check_against_fixed(const CommonOptions& o, const TextureDesc& d, const std
     }
     if (m != d.mip_levels) clash("--mips", o.mips, std::to_string(d.mip_levels));
   }
-  if (given(o.array_opt) && o.array != d.array_size) clash("--array", std::to_string(o.array), std::to_string(d.array_size));
+  if (given(o.array_opt) && o.array != d.array_size)
+    clash("--array", std::to_string(o.array), std::to_string(d.array_size));
   if (given(o.samples_opt) && o.samples != d.samples)
     clash("--samples", std::to_string(o.samples), std::to_string(d.samples));
-  if (placement && (given(o.row_pitch_opt) || given(o.depth_pitch_opt) || given(o.mip_tail_opt) || !o.packed_mips.empty()))
+  if (placement &&
+      (given(o.row_pitch_opt) || given(o.depth_pitch_opt) || given(o.mip_tail_opt) || !o.packed_mips.empty()))
     fail("--row-pitch, --depth-pitch, --mip-tail and --packed-mips do not apply to " + what +
          ": it gives every subresource's placement itself");
 }
@@ -229,7 +234,8 @@ std::string texture_text(const TextureDesc& d) {
 namespace {
 std::string layout_arg_of(const CommonOptions& o) {
   if (!o.pattern.empty()) return "pattern:" + o.pattern;
-  if (o.layout.empty()) fail("--layout is required (a built-in name, 'pattern:TEXT' or a JSON file; see 'swz layouts')");
+  if (o.layout.empty())
+    fail("--layout is required (a built-in name, 'pattern:TEXT' or a JSON file; see 'swz layouts')");
   return o.layout;
 }
 }  // namespace
@@ -333,8 +339,9 @@ LayoutOptions options_from(const CommonOptions& o, const LayoutName& name) {
   LayoutOptions opt;
   if (o.mip_tail == "d3d12") {
     if (o.packed_mips.empty())
-      fail("--mip-tail d3d12 needs --packed-mips NumStandardMips,NumPackedMips,NumTilesForPackedMips (what "
-           "D3D12_PACKED_MIP_INFO reports for this resource on the target adapter)");
+      fail(
+          "--mip-tail d3d12 needs --packed-mips NumStandardMips,NumPackedMips,NumTilesForPackedMips (what "
+          "D3D12_PACKED_MIP_INFO reports for this resource on the target adapter)");
     opt.mip_tail = MipTail::D3D12;
     opt.packed = parse_packed_mips(o.packed_mips);
   } else if (o.mip_tail == "none") {
@@ -353,32 +360,40 @@ uint64_t input_offset(const CommonOptions& o) { return o.offset.empty() ? 0 : pa
 
 CopyOptions copy_options(const CommonOptions& o) {
   CopyOptions c;
-  if (o.backend == "scalar") c.backend = Backend::Scalar;
-  else if (o.backend == "highway") c.backend = Backend::Highway;
-  else if (o.backend == "xsimd") c.backend = Backend::Xsimd;
-  else c.backend = Backend::Auto;
+  if (o.backend == "scalar")
+    c.backend = Backend::Scalar;
+  else if (o.backend == "highway")
+    c.backend = Backend::Highway;
+  else if (o.backend == "xsimd")
+    c.backend = Backend::Xsimd;
+  else
+    c.backend = Backend::Auto;
   c.threads = o.threads;
   return c;
 }
 
 void verbose_geometry(const Layout& l, const std::string& what) {
   if (!verbose_on()) return;
-  verbose("layout " + l.name() + " for " + what + ": " + bytes_text(l.size()) + ", alignment " + std::to_string(l.alignment()) +
-          ", " + std::to_string(l.subresource_count()) + " subresource(s)");
+  verbose("layout " + l.name() + " for " + what + ": " + bytes_text(l.size()) + ", alignment " +
+          std::to_string(l.alignment()) + ", " + std::to_string(l.subresource_count()) + " subresource(s)");
   for (size_t k = 0; k < l.patterns().size(); ++k) {
     const Pattern& p = l.patterns()[k];
     std::string text = to_text(p);
     if (text.empty()) continue;
     const auto e = p.block_extent();
-    verbose("  pattern " + std::to_string(k) + ": " + text + " (block " + std::to_string(uint64_t{1} << p.block_bits()) + " bytes: " +
-            std::to_string(e[0]) + " bytes x " + std::to_string(e[1]) + " rows" + (e[2] > 1 ? " x " + std::to_string(e[2]) + " slices" : "") + ")");
+    verbose("  pattern " + std::to_string(k) + ": " + text + " (block " +
+            std::to_string(uint64_t{1} << p.block_bits()) + " bytes: " + std::to_string(e[0]) + " bytes x " +
+            std::to_string(e[1]) + " rows" + (e[2] > 1 ? " x " + std::to_string(e[2]) + " slices" : "") + ")");
   }
   const uint32_t n = l.subresource_count();
   for (uint32_t i = 0; i < n && i < 16; ++i) {
     const SubresourceLayout& s = l.sub(i);
-    verbose("  subresource " + std::to_string(i) + ": mip " + std::to_string(s.mip) + " slice " + std::to_string(s.array_slice) + ", " +
-            std::to_string(s.width) + "x" + std::to_string(s.height) + "x" + std::to_string(s.depth) + " at " + std::to_string(s.offset) +
-            ", " + std::to_string(s.size) + " bytes, row pitch " + std::to_string(s.row_pitch) + (s.stack_rows ? ", stacked every " + std::to_string(s.stack_rows) + " rows" : ", depth pitch " + std::to_string(s.depth_pitch_B)) +
+    verbose("  subresource " + std::to_string(i) + ": mip " + std::to_string(s.mip) + " slice " +
+            std::to_string(s.array_slice) + ", " + std::to_string(s.width) + "x" + std::to_string(s.height) + "x" +
+            std::to_string(s.depth) + " at " + std::to_string(s.offset) + ", " + std::to_string(s.size) +
+            " bytes, row pitch " + std::to_string(s.row_pitch) +
+            (s.stack_rows ? ", stacked every " + std::to_string(s.stack_rows) + " rows"
+                          : ", depth pitch " + std::to_string(s.depth_pitch_B)) +
             ", pattern " + std::to_string(s.pattern_slot) + (s.packed ? " (packed mip tail)" : ""));
   }
   if (n > 16) verbose("  ... " + std::to_string(n - 16) + " more (swz info lists them all)");
@@ -415,10 +430,12 @@ Copier::Copier(const CommonOptions& o) : cpu_(copy_options(o)), backend_(o.backe
                      : props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU            ? "software rasterizer"
                                                                                   : "other";
   verbose("--device " + o.device + ": Vulkan device '" + std::string(props.deviceName) + "' (" + kind + ", Vulkan " +
-          std::to_string(VK_API_VERSION_MAJOR(props.apiVersion)) + "." + std::to_string(VK_API_VERSION_MINOR(props.apiVersion)) +
-          ")");
+          std::to_string(VK_API_VERSION_MAJOR(props.apiVersion)) + "." +
+          std::to_string(VK_API_VERSION_MINOR(props.apiVersion)) + ")");
 #else
-  fail("--device gpu: this swz was built without the Vulkan compute path (SWZ_GPU=OFF or no Vulkan/glslc at build time)");
+  fail(
+      "--device gpu: this swz was built without the Vulkan compute path (SWZ_GPU=OFF or no Vulkan/glslc at build "
+      "time)");
 #endif
 }
 
@@ -426,7 +443,9 @@ Copier::~Copier() = default;
 
 void Copier::check(const Layout& layout, const std::string& what) {
   verbose_geometry(layout, what);
-  if (!gpu_) verbose("copies on the CPU (--backend " + backend_ + ", --threads " + (threads_ ? std::to_string(threads_) : std::string("auto")) + ")");
+  if (!gpu_)
+    verbose("copies on the CPU (--backend " + backend_ + ", --threads " +
+            (threads_ ? std::to_string(threads_) : std::string("auto")) + ")");
 #ifdef SWZ_HAVE_GPU
   if (!gpu_) return;
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
@@ -434,7 +453,8 @@ void Copier::check(const Layout& layout, const std::string& what) {
     if (s.packed) continue;
     const Packed p = packed_of(s);
     Status st = gpu_->ctx.check_subresource(layout, i, nullptr, p.row, p.slice);
-    if (!st.ok()) fail("--device gpu cannot convert " + what + ": subresource " + std::to_string(i) + ": " + st.message());
+    if (!st.ok())
+      fail("--device gpu cannot convert " + what + ": subresource " + std::to_string(i) + ": " + st.message());
   }
 #else
   (void)layout;
@@ -442,26 +462,26 @@ void Copier::check(const Layout& layout, const std::string& what) {
 #endif
 }
 
-Status Copier::write(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource, const void* src,
-                     uint64_t src_size, uint64_t row_pitch, uint64_t depth_pitch) {
+Status Copier::write(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource,
+                     const void* src, uint64_t src_size, uint64_t row_pitch, uint64_t depth_pitch) {
 #ifdef SWZ_HAVE_GPU
   if (gpu_)
-    return gpu_->ctx.write_to_subresource(layout, resource, resource_size, subresource, nullptr, src, src_size, row_pitch,
-                                          depth_pitch);
+    return gpu_->ctx.write_to_subresource(layout, resource, resource_size, subresource, nullptr, src, src_size,
+                                          row_pitch, depth_pitch);
 #endif
-  return write_to_subresource(layout, resource, resource_size, subresource, nullptr, src, src_size, row_pitch, depth_pitch,
-                              cpu_);
+  return write_to_subresource(layout, resource, resource_size, subresource, nullptr, src, src_size, row_pitch,
+                              depth_pitch, cpu_);
 }
 
 Status Copier::read(void* dst, uint64_t dst_size, uint64_t row_pitch, uint64_t depth_pitch, const Layout& layout,
                     const void* resource, uint64_t resource_size, uint32_t subresource) {
 #ifdef SWZ_HAVE_GPU
   if (gpu_)
-    return gpu_->ctx.read_from_subresource(dst, dst_size, row_pitch, depth_pitch, layout, resource, resource_size, subresource,
-                                           nullptr);
+    return gpu_->ctx.read_from_subresource(dst, dst_size, row_pitch, depth_pitch, layout, resource, resource_size,
+                                           subresource, nullptr);
 #endif
-  return read_from_subresource(dst, dst_size, row_pitch, depth_pitch, layout, resource, resource_size, subresource, nullptr,
-                               cpu_);
+  return read_from_subresource(dst, dst_size, row_pitch, depth_pitch, layout, resource, resource_size, subresource,
+                               nullptr, cpu_);
 }
 
 }  // namespace swz::cli

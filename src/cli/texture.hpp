@@ -12,7 +12,7 @@
 namespace CLI {
 class App;
 class Option;
-}
+}  // namespace CLI
 
 namespace swz::cli {
 
@@ -21,12 +21,12 @@ struct CommonOptions {
   std::string layout;
   std::string format;
   std::string size;
-  std::string mips;       ///< "" = 1, a number >= 1, or "full"
+  std::string mips;  ///< "" = 1, a number >= 1, or "full"
   uint32_t array = 1;
   uint32_t samples = 1;
   std::string mip_tail = "none";
   std::string packed_mips;  ///< "STANDARD,PACKED,TILES" (D3D12_PACKED_MIP_INFO) for --mip-tail d3d12
-  std::string pattern;      ///< --pattern TEXT: the same as --layout 'pattern:TEXT' 
+  std::string pattern;      ///< --pattern TEXT: the same as --layout 'pattern:TEXT'
   uint64_t row_pitch = 0;
   uint64_t depth_pitch = 0;
   std::string backend = "auto";

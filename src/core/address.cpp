@@ -17,11 +17,20 @@ Status element_offset(const Layout& layout, uint32_t subresource, uint32_t x, ui
   SubresourceLayout s;
   SWZ_TRY(layout.subresource(subresource, &s));
   if (s.packed)
-    return {Code::unsupported, "subresource " + std::to_string(subresource) + " is in the packed mip tail, whose layout is adapter-specific"};
-  if (x >= s.width_el) return {Code::out_of_range, "x = " + std::to_string(x) + " (subresource " + std::to_string(subresource) + " is " + std::to_string(s.width_el) + " elements wide)"};
-  if (y >= s.height_el) return {Code::out_of_range, "y = " + std::to_string(y) + " (subresource " + std::to_string(subresource) + " is " + std::to_string(s.height_el) + " elements high)"};
-  if (z >= s.depth) return {Code::out_of_range, "z = " + std::to_string(z) + " (subresource " + std::to_string(subresource) + " has depth " + std::to_string(s.depth) + ")"};
-  if (sample >= layout.desc().samples) return {Code::out_of_range, "sample = " + std::to_string(sample) + " (the texture has " + std::to_string(layout.desc().samples) + " samples)"};
+    return {Code::unsupported, "subresource " + std::to_string(subresource) +
+                                   " is in the packed mip tail, whose layout is adapter-specific"};
+  if (x >= s.width_el)
+    return {Code::out_of_range, "x = " + std::to_string(x) + " (subresource " + std::to_string(subresource) + " is " +
+                                    std::to_string(s.width_el) + " elements wide)"};
+  if (y >= s.height_el)
+    return {Code::out_of_range, "y = " + std::to_string(y) + " (subresource " + std::to_string(subresource) + " is " +
+                                    std::to_string(s.height_el) + " elements high)"};
+  if (z >= s.depth)
+    return {Code::out_of_range, "z = " + std::to_string(z) + " (subresource " + std::to_string(subresource) +
+                                    " has depth " + std::to_string(s.depth) + ")"};
+  if (sample >= layout.desc().samples)
+    return {Code::out_of_range, "sample = " + std::to_string(sample) + " (the texture has " +
+                                    std::to_string(layout.desc().samples) + " samples)"};
   const detail::SubresourceAddresser a(s, layout.plan(subresource));
   *out = a.offset_B(uint64_t{x} * s.element_bytes, y, z, sample);
   return Status::Ok();
@@ -32,7 +41,8 @@ Status AddressMap::make(const Layout& layout, uint32_t subresource, AddressMap* 
   SubresourceLayout s;
   SWZ_TRY(layout.subresource(subresource, &s));
   if (s.packed)
-    return {Code::unsupported, "subresource " + std::to_string(subresource) + " is in the packed mip tail, whose layout is adapter-specific"};
+    return {Code::unsupported, "subresource " + std::to_string(subresource) +
+                                   " is in the packed mip tail, whose layout is adapter-specific"};
   AddressMap m;
   m.plan_ = layout.sub_plans_[subresource];
   m.subresource_ = subresource;
@@ -74,7 +84,8 @@ Status AddressMap::make(const Layout& layout, uint32_t subresource, AddressMap* 
       m.tz_[i] = {(zz >> plan.ext_log2[2]) * f.depth_pitch_B, plan.g(2, static_cast<uint32_t>(zz))};
     }
     m.ts_.resize(m.limit_[3]);
-    for (uint64_t i = 0; i < m.limit_[3]; ++i) m.ts_[i] = {0, plan.g(3, static_cast<uint32_t>(i)) ^ uint64_t{plan.immediate}};
+    for (uint64_t i = 0; i < m.limit_[3]; ++i)
+      m.ts_[i] = {0, plan.g(3, static_cast<uint32_t>(i)) ^ uint64_t{plan.immediate}};
   }
   *out = std::move(m);
   return Status::Ok();
@@ -89,8 +100,9 @@ namespace {
 Status coordinate_out_of_range(uint32_t subresource, int c, uint64_t value, const uint64_t* limit, const char* where) {
   static const char* const names[4] = {"x", "y", "z", "sample"};
   static const char* const what[4] = {"elements wide", "elements high", "slices deep", "samples"};
-  return {Code::out_of_range, std::string(names[c]) + " = " + std::to_string(value) + where + " is out of range: subresource " +
-                                  std::to_string(subresource) + " is " + std::to_string(limit[c]) + " " + what[c]};
+  return {Code::out_of_range, std::string(names[c]) + " = " + std::to_string(value) + where +
+                                  " is out of range: subresource " + std::to_string(subresource) + " is " +
+                                  std::to_string(limit[c]) + " " + what[c]};
 }
 }  // namespace
 
@@ -136,7 +148,8 @@ __extension__ typedef unsigned __int128 u128;
 /// Kaser and Kurz, "Faster remainder by direct computation", 2019).
 uint64_t magic_of(uint64_t d) { return d && d < (uint64_t{1} << 32) ? ~uint64_t{0} / d + 1 : 0; }
 inline uint64_t divmod(uint64_t n, uint64_t d, uint64_t magic, uint64_t* rem) {
-  const uint64_t q = magic && n < (uint64_t{1} << 32) ? static_cast<uint64_t>((static_cast<u128>(magic) * n) >> 64) : n / d;
+  const uint64_t q =
+      magic && n < (uint64_t{1} << 32) ? static_cast<uint64_t>((static_cast<u128>(magic) * n) >> 64) : n / d;
   *rem = n - q * d;
   return q;
 }
@@ -146,7 +159,8 @@ inline uint64_t divmod(uint64_t n, uint64_t d, uint64_t magic, uint64_t* rem) {
 /// Location records it writes).
 struct DecodeShape {
   const Plan* plan = nullptr;
-  const std::array<uint32_t, 4>* inv_tab = nullptr;  ///< [k * 256 + v]: inverse of byte k of the in-block offset; null: per bit
+  const std::array<uint32_t, 4>* inv_tab =
+      nullptr;  ///< [k * 256 + v]: inverse of byte k of the in-block offset; null: per bit
   Frame frame;
   uint64_t row_magic = 0, depth_magic = 0;  ///< for divmod by the pitches
   unsigned block_bits = 0, ext_log2[3] = {0, 0, 0}, inv_bytes = 0;
@@ -177,7 +191,9 @@ struct DecodeShape {
   uint64_t c[4] = {bx << k.ext_log2[0], by << k.ext_log2[1], bz << k.ext_log2[2], 0};
   uint32_t u = (static_cast<uint32_t>(a) & k.in_mask) ^ k.immediate_in;
   if (k.high_into_block)
-    u ^= (p.g(0, static_cast<uint32_t>(c[0])) ^ p.g(1, static_cast<uint32_t>(c[1])) ^ p.g(2, static_cast<uint32_t>(c[2]))) & k.in_mask;
+    u ^= (p.g(0, static_cast<uint32_t>(c[0])) ^ p.g(1, static_cast<uint32_t>(c[1])) ^
+          p.g(2, static_cast<uint32_t>(c[2]))) &
+         k.in_mask;
   alignas(16) uint32_t inb[4] = {0, 0, 0, 0};  // in-block coordinate bits, per channel
   if (k.inv_tab) {
     for (unsigned byte = 0; byte < k.inv_bytes; ++byte) {
@@ -348,12 +364,12 @@ Status offset_past_end(uint64_t size_B, uint64_t offset) {
 struct Locator::Impl {
   std::vector<std::shared_ptr<const Plan>> plans;  ///< keeps alive the plans the decoders point into
   uint64_t size_B = 0;
-  std::vector<detail::SubDecoder> subs;                        ///< by subresource index
-  std::vector<uint32_t> by_start;                              ///< indices sorted by (start, index)
-  std::vector<uint64_t> sorted_start;                          ///< subs[by_start[j]].start_B, for the search
-  std::vector<uint64_t> max_end;                               ///< max end over by_start[0..j]
-  bool disjoint = true;                                        ///< no two subresources share a byte
-  std::vector<std::vector<std::array<uint32_t, 4>>> tables;   ///< one per distinct plan
+  std::vector<detail::SubDecoder> subs;                      ///< by subresource index
+  std::vector<uint32_t> by_start;                            ///< indices sorted by (start, index)
+  std::vector<uint64_t> sorted_start;                        ///< subs[by_start[j]].start_B, for the search
+  std::vector<uint64_t> max_end;                             ///< max end over by_start[0..j]
+  bool disjoint = true;                                      ///< no two subresources share a byte
+  std::vector<std::vector<std::array<uint32_t, 4>>> tables;  ///< one per distinct plan
 };
 
 struct Layout::LocatorCache {
@@ -364,7 +380,8 @@ struct Layout::LocatorCache {
 std::shared_ptr<Layout::LocatorCache> detail::new_locator_cache() { return std::make_shared<Layout::LocatorCache>(); }
 
 namespace {
-std::shared_ptr<const Locator::Impl> build_locator(const Layout& L, const std::vector<std::shared_ptr<const Plan>>& plans);
+std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
+                                                   const std::vector<std::shared_ptr<const Plan>>& plans);
 }  // namespace
 
 Status Locator::make(const Layout& layout, Locator* out) {
@@ -380,7 +397,8 @@ Status Locator::make(const Layout& layout, Locator* out) {
 }
 
 namespace {
-std::shared_ptr<const Locator::Impl> build_locator(const Layout& L, const std::vector<std::shared_ptr<const Plan>>& sub_plans) {
+std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
+                                                   const std::vector<std::shared_ptr<const Plan>>& sub_plans) {
   auto impl = std::make_shared<Locator::Impl>();
   impl->plans = sub_plans;
   impl->size_B = L.size();

@@ -74,7 +74,8 @@ struct Frame {
 /// Steps 1-4 for one subresource of a layout.
 class SubresourceAddresser {
  public:
-  SubresourceAddresser(const SubresourceLayout& s, const Plan& p) : plan_(&p), frame_(Frame::of(s)), base_B_(s.offset) {}
+  SubresourceAddresser(const SubresourceLayout& s, const Plan& p)
+      : plan_(&p), frame_(Frame::of(s)), base_B_(s.offset) {}
 
   const Plan& plan() const { return *plan_; }
   const Frame& frame() const { return frame_; }

@@ -59,17 +59,19 @@ void logical_size(const Layout& L, uint32_t i, uint32_t* w, uint32_t* h, uint32_
   *d = s0.depth;
 }
 
-Status plan_clear(const Layout& L, uint64_t resource_size, const ClearDesc& c, size_t idx, uint32_t sub, const detail::Codec& codec,
-                  bool all, std::vector<ClearJob>* jobs) {
+Status plan_clear(const Layout& L, uint64_t resource_size, const ClearDesc& c, size_t idx, uint32_t sub,
+                  const detail::Codec& codec, bool all, std::vector<ClearJob>* jobs) {
   const std::string at = "clear " + std::to_string(idx) + ", subresource " + std::to_string(sub) + ": ";
   const SubresourceLayout& s = L.sub(sub);
-  if (s.packed) return {Code::unsupported, at + "in the packed mip tail (adapter-specific layout): swz will not clear it"};
+  if (s.packed)
+    return {Code::unsupported, at + "in the packed mip tail (adapter-specific layout): swz will not clear it"};
   if (codec.special == detail::Special::Absent) {
     if (all) return Status::Ok();
     return {Code::unsupported, at + "format " + codec.name + " has no component in plane " + std::to_string(s.plane)};
   }
   if (codec.element_bytes != s.element_bytes)
-    return {Code::internal, at + "codec element size " + std::to_string(codec.element_bytes) + " != layout element size " + std::to_string(s.element_bytes)};
+    return {Code::internal, at + "codec element size " + std::to_string(codec.element_bytes) +
+                                " != layout element size " + std::to_string(s.element_bytes)};
   const FormatInfo& f = L.desc().format;
   uint32_t lw, lh, ld;
   logical_size(L, sub, &lw, &lh, &ld);
@@ -77,13 +79,14 @@ Status plan_clear(const Layout& L, uint64_t resource_size, const ClearDesc& c, s
   if (!c.whole) b = c.box;
   if (b.right <= b.left || b.bottom <= b.top || b.back <= b.front) return Status::Ok();  // empty: nothing to clear
   if (b.right > lw || b.bottom > lh || b.back > ld)
-    return {Code::out_of_range, at + "box " + box_text(b) + " lies outside the subresource (" + std::to_string(lw) + "x" + std::to_string(lh) + "x" +
-                                    std::to_string(ld) + " texels)"};
+    return {Code::out_of_range, at + "box " + box_text(b) + " lies outside the subresource (" + std::to_string(lw) +
+                                    "x" + std::to_string(lh) + "x" + std::to_string(ld) + " texels)"};
   uint32_t ha, va;
   clear_alignment(f, &ha, &va);
   if (b.left % ha || b.top % va || (b.right % ha && b.right != lw) || (b.bottom % va && b.bottom != lh))
-    return {Code::invalid_argument, at + "box " + box_text(b) + " is not aligned to the " + std::to_string(ha) + "x" + std::to_string(va) +
-                                        " region alignment of " + f.name + " (left/top multiples, right/bottom multiples or the subresource edge)"};
+    return {Code::invalid_argument, at + "box " + box_text(b) + " is not aligned to the " + std::to_string(ha) + "x" +
+                                        std::to_string(va) + " region alignment of " + f.name +
+                                        " (left/top multiples, right/bottom multiples or the subresource edge)"};
   // Texels per element of this plane: the block (BC, 4:2:2 pairs) or the plane's subsampling.
   uint32_t ux = f.block_width, uy = f.block_height;
   if (f.planes > 1) {
@@ -104,9 +107,11 @@ Status plan_clear(const Layout& L, uint64_t resource_size, const ClearDesc& c, s
   uint64_t end;
   if (!detail::add_ok(s.offset, s.size, &end)) return {Code::overflow, at + "subresource end does not fit in 64 bits"};
   if (resource_size < end)
-    return {Code::buffer_too_small, at + "resource buffer is " + std::to_string(resource_size) + " bytes; the subresource ends at byte " + std::to_string(end)};
+    return {Code::buffer_too_small, at + "resource buffer is " + std::to_string(resource_size) +
+                                        " bytes; the subresource ends at byte " + std::to_string(end)};
   if (L.plan(sub).conditional_postamble)
-    return {Code::unsupported, at + "CONDITIONAL_POSTAMBLE_XORS is unspecified by the DDI; swz will not guess its meaning"};
+    return {Code::unsupported,
+            at + "CONDITIONAL_POSTAMBLE_XORS is unspecified by the DDI; swz will not guess its meaning"};
   jobs->push_back(j);
   return Status::Ok();
 }
@@ -128,7 +133,8 @@ void run_clear(const Layout& L, uint8_t* res, uint64_t res_size, const ClearJob&
     const FormatInfo& f = L.desc().format;
     const uint32_t ux = f.planes > 1 ? 1 : f.block_width, uy = f.planes > 1 ? 1 : f.block_height;
     const uint32_t h = j.y1 - j.y0;
-    const uint32_t strip = static_cast<uint32_t>(std::max<uint64_t>(1, std::min<uint64_t>(h, (uint64_t{256} << 10) / row_B)));
+    const uint32_t strip =
+        static_cast<uint32_t>(std::max<uint64_t>(1, std::min<uint64_t>(h, (uint64_t{256} << 10) / row_B)));
     row.resize(row_B * strip);
     for (uint64_t k = 0; k < row.size(); ++k) row[k] = j.element[k % eb];
     for (uint32_t z = j.z0; z < j.z1; ++z)
@@ -136,7 +142,8 @@ void run_clear(const Layout& L, uint8_t* res, uint64_t res_size, const ClearJob&
         const uint32_t ye = std::min(j.y1, y + strip);
         // Element box -> texel box (BC and 2x1 blocks: the last one may end at the subresource edge).
         const Box b{j.x0 * ux, y * uy, z, std::min(j.x1 * ux, s.width), std::min(ye * uy, s.height), z + 1};
-        const Status st = write_to_subresource(L, res, res_size, j.sub, &b, row.data(), row.size(), row_B, row_B * strip);
+        const Status st =
+            write_to_subresource(L, res, res_size, j.sub, &b, row.data(), row.size(), row_B, row_B * strip);
         (void)st;  // checked by plan_clear: the box lies inside, the buffer is large enough
       }
     return;
@@ -159,18 +166,21 @@ void run_clear(const Layout& L, uint8_t* res, uint64_t res_size, const ClearJob&
 
 }  // namespace
 
-Status encode_clear_value(const FormatInfo& format, uint32_t plane, const ClearValue& value, void* out, uint64_t out_size, ClearMember* member) {
+Status encode_clear_value(const FormatInfo& format, uint32_t plane, const ClearValue& value, void* out,
+                          uint64_t out_size, ClearMember* member) {
   detail::Codec c;
   SWZ_TRY(detail::codec_for(format, plane, &c));
   if (out_size < c.element_bytes)
-    return {Code::buffer_too_small, "output is " + std::to_string(out_size) + " bytes; an element of " + format.name + " is " + std::to_string(c.element_bytes)};
+    return {Code::buffer_too_small, "output is " + std::to_string(out_size) + " bytes; an element of " + format.name +
+                                        " is " + std::to_string(c.element_bytes)};
   if (!out) return {Code::invalid_argument, "out = null"};
   detail::encode_clear(c, value, static_cast<uint8_t*>(out));
   if (member) *member = c.member;
   return Status::Ok();
 }
 
-Status clear_subresources(const Layout& L, void* resource, uint64_t resource_size, const ClearDesc* descs, size_t count) {
+Status clear_subresources(const Layout& L, void* resource, uint64_t resource_size, const ClearDesc* descs,
+                          size_t count) {
   if (count && !descs) return {Code::invalid_argument, "descs = null with count = " + std::to_string(count)};
   std::vector<ClearJob> jobs;
   for (size_t i = 0; i < count; ++i) {
@@ -181,15 +191,17 @@ Status clear_subresources(const Layout& L, void* resource, uint64_t resource_siz
       FormatInfo o;
       Status st = find_format(c.format_dxgi, &o);
       if (!st.ok()) return {st.code(), at + "format_dxgi: " + st.message()};
-      if (o.element_bytes != f.element_bytes || o.block_width != f.block_width || o.block_height != f.block_height || o.planes != f.planes)
-        return {Code::invalid_argument, at + "format_dxgi = " + std::to_string(c.format_dxgi) + " (" + o.name + ") differs from the resource's " +
-                                            f.name + " in element size, block shape or planes"};
+      if (o.element_bytes != f.element_bytes || o.block_width != f.block_width || o.block_height != f.block_height ||
+          o.planes != f.planes)
+        return {Code::invalid_argument, at + "format_dxgi = " + std::to_string(c.format_dxgi) + " (" + o.name +
+                                            ") differs from the resource's " + f.name +
+                                            " in element size, block shape or planes"};
       f = o;
     }
     const bool all = c.subresource == kAllSubresources;
     if (!all && c.subresource >= L.subresource_count())
-      return {Code::out_of_range, at + "subresource = " + std::to_string(c.subresource) + " (the layout has " + std::to_string(L.subresource_count()) +
-                                      " subresources)"};
+      return {Code::out_of_range, at + "subresource = " + std::to_string(c.subresource) + " (the layout has " +
+                                      std::to_string(L.subresource_count()) + " subresources)"};
     const uint32_t first = all ? 0 : c.subresource, last = all ? L.subresource_count() : c.subresource + 1;
     if (all && !c.whole) {
       uint32_t w0, h0, d0;
@@ -198,9 +210,11 @@ Status clear_subresources(const Layout& L, void* resource, uint64_t resource_siz
         uint32_t w, h, d;
         logical_size(L, s, &w, &h, &d);
         if (w != w0 || h != h0 || d != d0)
-          return {Code::invalid_argument, at + "a box with subresource = 0xFFFFFFFF needs every subresource to have the same size; subresource " +
-                                              std::to_string(s) + " is " + std::to_string(w) + "x" + std::to_string(h) + "x" + std::to_string(d) +
-                                              ", subresource 0 is " + std::to_string(w0) + "x" + std::to_string(h0) + "x" + std::to_string(d0)};
+          return {
+              Code::invalid_argument,
+              at + "a box with subresource = 0xFFFFFFFF needs every subresource to have the same size; subresource " +
+                  std::to_string(s) + " is " + std::to_string(w) + "x" + std::to_string(h) + "x" + std::to_string(d) +
+                  ", subresource 0 is " + std::to_string(w0) + "x" + std::to_string(h0) + "x" + std::to_string(d0)};
       }
     }
     for (uint32_t s = first; s < last; ++s) {
@@ -236,19 +250,23 @@ Status fill_buffers(void* buffer, uint64_t buffer_size, const FillDesc* descs, s
     if (d.format_dxgi == 0) {
       const uint32_t r = d.raw_pattern_bytes;
       if (!(r == 1 || r == 2 || r == 4 || r == 8 || r == 12 || r == 16))
-        return {Code::invalid_argument, at + "raw_pattern_bytes = " + std::to_string(r) + " (with format UNKNOWN it must be 1, 2, 4, 8, 12 or 16)"};
+        return {Code::invalid_argument, at + "raw_pattern_bytes = " + std::to_string(r) +
+                                            " (with format UNKNOWN it must be 1, 2, 4, 8, 12 or 16)"};
       j.p = r;
       std::memcpy(j.pattern, d.value.bytes, r);  // the least significant r bytes of D3D12_CLEAR_DATA
     } else {
       if (d.raw_pattern_bytes)
-        return {Code::invalid_argument, at + "raw_pattern_bytes = " + std::to_string(d.raw_pattern_bytes) + " with format_dxgi = " +
-                                            std::to_string(d.format_dxgi) + " (must be 0 when a format is given)"};
+        return {Code::invalid_argument, at + "raw_pattern_bytes = " + std::to_string(d.raw_pattern_bytes) +
+                                            " with format_dxgi = " + std::to_string(d.format_dxgi) +
+                                            " (must be 0 when a format is given)"};
       if (d.format_dxgi == 66) return {Code::invalid_argument, at + "format R1_UNORM is not supported by FillBuffers"};
       FormatInfo f;
       Status st = find_format(d.format_dxgi, &f);
       if (!st.ok()) return {st.code(), at + "format_dxgi: " + st.message()};
       if (f.block_width > 1 || f.block_height > 1 || f.planes > 1)
-        return {Code::invalid_argument, at + "format " + f.name + " has no single-texel value to repeat (block-compressed, 2x1-packed or planar)"};
+        return {
+            Code::invalid_argument,
+            at + "format " + f.name + " has no single-texel value to repeat (block-compressed, 2x1-packed or planar)"};
       detail::Codec c;
       st = detail::codec_for(f, 0, &c);
       if (!st.ok()) return {st.code(), at + st.message()};
@@ -257,12 +275,14 @@ Status fill_buffers(void* buffer, uint64_t buffer_size, const FillDesc* descs, s
     }
     const uint64_t align = j.p >= 4 ? 4 : j.p;
     if (d.offset_B % align)
-      return {Code::invalid_argument, at + "offset_B = " + std::to_string(d.offset_B) + " is not a multiple of " + std::to_string(align) + " (pattern of " +
-                                          std::to_string(j.p) + " bytes)"};
+      return {Code::invalid_argument, at + "offset_B = " + std::to_string(d.offset_B) + " is not a multiple of " +
+                                          std::to_string(align) + " (pattern of " + std::to_string(j.p) + " bytes)"};
     if (d.offset_B > buffer_size)
-      return {Code::out_of_range, at + "offset_B = " + std::to_string(d.offset_B) + " lies past the end of the " + std::to_string(buffer_size) + "-byte buffer"};
+      return {Code::out_of_range, at + "offset_B = " + std::to_string(d.offset_B) + " lies past the end of the " +
+                                      std::to_string(buffer_size) + "-byte buffer"};
     j.offset = d.offset_B;
-    j.reps = std::min<uint64_t>(d.repeat_count, (buffer_size - d.offset_B) / j.p);  // a partial last repetition is omitted
+    j.reps =
+        std::min<uint64_t>(d.repeat_count, (buffer_size - d.offset_B) / j.p);  // a partial last repetition is omitted
     if (j.reps) jobs.push_back(j);
   }
   if (jobs.empty()) return Status::Ok();

@@ -18,10 +18,9 @@
 
 namespace swz {
 namespace {
-using swz::detail::mul_ok;
 using swz::detail::add_ok;
 using swz::detail::ceil_div;
-
+using swz::detail::mul_ok;
 
 // Automatic threading (CopyOptions::threads = 0) gives each thread at least
 // this many bytes: below it, starting a thread costs more than it saves and
@@ -41,20 +40,30 @@ Status pick_backend(Backend want, KernelFn* fn) {
     const char* env = std::getenv("SWZ_BACKEND");
     if (env && *env) {
       std::string e(env);
-      if (e == "scalar") b = Backend::Scalar;
-      else if (e == "highway") b = Backend::Highway;
-      else if (e == "xsimd") b = Backend::Xsimd;
-      else return {Code::invalid_argument, "SWZ_BACKEND = '" + e + "' (expected scalar, highway or xsimd)"};
+      if (e == "scalar")
+        b = Backend::Scalar;
+      else if (e == "highway")
+        b = Backend::Highway;
+      else if (e == "xsimd")
+        b = Backend::Xsimd;
+      else
+        return {Code::invalid_argument, "SWZ_BACKEND = '" + e + "' (expected scalar, highway or xsimd)"};
     }
   }
 #ifdef SWZ_HAVE_HIGHWAY
-  if (b == Backend::Auto || b == Backend::Highway) { *fn = detail::highway_copy; return Status::Ok(); }
+  if (b == Backend::Auto || b == Backend::Highway) {
+    *fn = detail::highway_copy;
+    return Status::Ok();
+  }
 #else
   if (b == Backend::Highway)
     return {Code::unsupported, "backend highway is not built into this swz (SWZ_SIMD=OFF or SWZ_HIGHWAY=OFF)"};
 #endif
 #ifdef SWZ_HAVE_XSIMD
-  if (b == Backend::Auto || b == Backend::Xsimd) { *fn = detail::xsimd_copy; return Status::Ok(); }
+  if (b == Backend::Auto || b == Backend::Xsimd) {
+    *fn = detail::xsimd_copy;
+    return Status::Ok();
+  }
 #else
   if (b == Backend::Xsimd)
     return {Code::unsupported, "backend xsimd is not built into this swz (SWZ_SIMD=OFF or SWZ_XSIMD=OFF)"};
@@ -156,14 +165,16 @@ Status to_element_box(const Layout& layout, uint32_t subresource, const Box* box
     return Status::Ok();
   }
   if (b.right > s.width || b.bottom > s.height || b.back > s.depth)
-    return {Code::out_of_range, "box (" + std::to_string(b.left) + "," + std::to_string(b.top) + "," + std::to_string(b.front) + ")-(" +
-                                    std::to_string(b.right) + "," + std::to_string(b.bottom) + "," + std::to_string(b.back) +
-                                    ") lies outside subresource " + std::to_string(subresource) + " (" + std::to_string(s.width) + "x" +
-                                    std::to_string(s.height) + "x" + std::to_string(s.depth) + " texels)"};
+    return {Code::out_of_range,
+            "box (" + std::to_string(b.left) + "," + std::to_string(b.top) + "," + std::to_string(b.front) + ")-(" +
+                std::to_string(b.right) + "," + std::to_string(b.bottom) + "," + std::to_string(b.back) +
+                ") lies outside subresource " + std::to_string(subresource) + " (" + std::to_string(s.width) + "x" +
+                std::to_string(s.height) + "x" + std::to_string(s.depth) + " texels)"};
   const uint32_t bw = f.block_width, bh = f.block_height;
   if (b.left % bw || b.top % bh)
-    return {Code::invalid_argument, "box left/top = " + std::to_string(b.left) + "/" + std::to_string(b.top) + " must be multiples of the " +
-                                        std::to_string(bw) + "x" + std::to_string(bh) + " block of " + f.name};
+    return {Code::invalid_argument, "box left/top = " + std::to_string(b.left) + "/" + std::to_string(b.top) +
+                                        " must be multiples of the " + std::to_string(bw) + "x" + std::to_string(bh) +
+                                        " block of " + f.name};
   if ((b.right % bw && b.right != s.width) || (b.bottom % bh && b.bottom != s.height))
     return {Code::invalid_argument, "box right/bottom = " + std::to_string(b.right) + "/" + std::to_string(b.bottom) +
                                         " must be multiples of the block size or the subresource edge for " + f.name};
@@ -178,17 +189,20 @@ Status to_element_box(const Layout& layout, uint32_t subresource, const Box* box
 
 namespace detail {
 
-Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t subresource, const Box* box, uint64_t lin_size,
-                      uint64_t lin_row_pitch, uint64_t lin_depth_pitch, const char* lin_name, Resolved* out) {
+Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t subresource, const Box* box,
+                      uint64_t lin_size, uint64_t lin_row_pitch, uint64_t lin_depth_pitch, const char* lin_name,
+                      Resolved* out) {
   SubresourceLayout s;
   SWZ_TRY(layout.subresource(subresource, &s));
   const TextureDesc& d = layout.desc();
   const Plan& p = layout.plan(subresource);
   if (s.packed)
-    return {Code::unsupported, "subresource " + std::to_string(subresource) +
-                                   " is in the packed mip tail: its layout is adapter-specific, so swz will not copy it"};
+    return {Code::unsupported,
+            "subresource " + std::to_string(subresource) +
+                " is in the packed mip tail: its layout is adapter-specific, so swz will not copy it"};
   if (d.samples > 1)
-    return {Code::unsupported, "samples = " + std::to_string(d.samples) + ": D3D12 refuses MSAA resources in WriteToSubresource/ReadFromSubresource"};
+    return {Code::unsupported, "samples = " + std::to_string(d.samples) +
+                                   ": D3D12 refuses MSAA resources in WriteToSubresource/ReadFromSubresource"};
   const uint32_t eb = s.element_bytes;
   // Non-power-of-two elements (R32G32B32, 12 bytes) reach here only through
   // row-major and byte-granular explicit layouts: D3D12 refuses them for
@@ -212,17 +226,20 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
   // Linear side.
   const uint64_t row = uint64_t{r.w} * eb;
   if (r.h > 1 && lin_row_pitch < row)
-    return {Code::invalid_argument, std::string(lin_name) + " row pitch = " + std::to_string(lin_row_pitch) + " is smaller than a row of the box (" +
-                                        std::to_string(row) + " bytes)"};
+    return {Code::invalid_argument, std::string(lin_name) + " row pitch = " + std::to_string(lin_row_pitch) +
+                                        " is smaller than a row of the box (" + std::to_string(row) + " bytes)"};
   uint64_t slice, t;
-  if (!mul_ok(r.h - 1, lin_row_pitch, &t) || !add_ok(t, row, &slice)) return {Code::overflow, std::string(lin_name) + " slice size does not fit in 64 bits"};
+  if (!mul_ok(r.h - 1, lin_row_pitch, &t) || !add_ok(t, row, &slice))
+    return {Code::overflow, std::string(lin_name) + " slice size does not fit in 64 bits"};
   if (r.d > 1 && lin_depth_pitch < slice)
-    return {Code::invalid_argument, std::string(lin_name) + " depth pitch = " + std::to_string(lin_depth_pitch) + " is smaller than a slice of the box (" +
-                                        std::to_string(slice) + " bytes)"};
+    return {Code::invalid_argument, std::string(lin_name) + " depth pitch = " + std::to_string(lin_depth_pitch) +
+                                        " is smaller than a slice of the box (" + std::to_string(slice) + " bytes)"};
   uint64_t need;
-  if (!mul_ok(r.d - 1, lin_depth_pitch, &t) || !add_ok(t, slice, &need)) return {Code::overflow, std::string(lin_name) + " size does not fit in 64 bits"};
+  if (!mul_ok(r.d - 1, lin_depth_pitch, &t) || !add_ok(t, slice, &need))
+    return {Code::overflow, std::string(lin_name) + " size does not fit in 64 bits"};
   if (lin_size < need)
-    return {Code::buffer_too_small, std::string(lin_name) + " buffer is " + std::to_string(lin_size) + " bytes; the box needs " + std::to_string(need)};
+    return {Code::buffer_too_small, std::string(lin_name) + " buffer is " + std::to_string(lin_size) +
+                                        " bytes; the box needs " + std::to_string(need)};
   out->lin_bytes = need;
   out->sub_offset = s.offset;
   out->sub_size = s.size;
@@ -237,8 +254,8 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
   uint64_t end;
   if (!add_ok(s.offset, s.size, &end)) return {Code::overflow, "subresource end does not fit in 64 bits"};
   if (resource_size < end)
-    return {Code::buffer_too_small, "resource buffer is " + std::to_string(resource_size) + " bytes; subresource " + std::to_string(subresource) +
-                                        " ends at byte " + std::to_string(end)};
+    return {Code::buffer_too_small, "resource buffer is " + std::to_string(resource_size) + " bytes; subresource " +
+                                        std::to_string(subresource) + " ends at byte " + std::to_string(end)};
   const Frame f = Frame::of(s);
   r.row_pitch = f.row_pitch_B;
   r.depth_pitch = f.depth_pitch_B;
@@ -251,10 +268,14 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
 
 const char* backend_name(Backend b) {
   switch (b) {
-    case Backend::Auto: return "auto";
-    case Backend::Scalar: return "scalar";
-    case Backend::Highway: return "highway";
-    case Backend::Xsimd: return "xsimd";
+    case Backend::Auto:
+      return "auto";
+    case Backend::Scalar:
+      return "scalar";
+    case Backend::Highway:
+      return "highway";
+    case Backend::Xsimd:
+      return "xsimd";
   }
   return "?";
 }
@@ -263,11 +284,12 @@ uint64_t packed_subresource_bytes(const SubresourceLayout& s) {
   return uint64_t{s.width_el} * s.element_bytes * s.height_el * s.depth;
 }
 
-Status write_to_subresource(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource, const Box* box,
-                            const void* src, uint64_t src_size, uint64_t src_row_pitch, uint64_t src_depth_pitch,
-                            const CopyOptions& options) {
+Status write_to_subresource(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource,
+                            const Box* box, const void* src, uint64_t src_size, uint64_t src_row_pitch,
+                            uint64_t src_depth_pitch, const CopyOptions& options) {
   detail::Resolved res;
-  SWZ_TRY(detail::resolve_region(layout, resource_size, subresource, box, src_size, src_row_pitch, src_depth_pitch, "source", &res));
+  SWZ_TRY(detail::resolve_region(layout, resource_size, subresource, box, src_size, src_row_pitch, src_depth_pitch,
+                                 "source", &res));
   if (res.empty) return Status::Ok();
   if (!resource) return {Code::invalid_argument, "resource = null"};
   if (!src) return {Code::invalid_argument, "source = null"};
@@ -275,11 +297,12 @@ Status write_to_subresource(const Layout& layout, void* resource, uint64_t resou
              const_cast<uint8_t*>(static_cast<const uint8_t*>(src)), detail::Direction::ToSwizzled, options);
 }
 
-Status read_from_subresource(void* dst, uint64_t dst_size, uint64_t dst_row_pitch, uint64_t dst_depth_pitch, const Layout& layout,
-                             const void* resource, uint64_t resource_size, uint32_t subresource, const Box* box,
-                             const CopyOptions& options) {
+Status read_from_subresource(void* dst, uint64_t dst_size, uint64_t dst_row_pitch, uint64_t dst_depth_pitch,
+                             const Layout& layout, const void* resource, uint64_t resource_size, uint32_t subresource,
+                             const Box* box, const CopyOptions& options) {
   detail::Resolved res;
-  SWZ_TRY(detail::resolve_region(layout, resource_size, subresource, box, dst_size, dst_row_pitch, dst_depth_pitch, "destination", &res));
+  SWZ_TRY(detail::resolve_region(layout, resource_size, subresource, box, dst_size, dst_row_pitch, dst_depth_pitch,
+                                 "destination", &res));
   if (res.empty) return Status::Ok();
   if (!resource) return {Code::invalid_argument, "resource = null"};
   if (!dst) return {Code::invalid_argument, "destination = null"};

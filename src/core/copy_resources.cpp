@@ -25,7 +25,8 @@ constexpr uint64_t kBand_B = uint64_t{1} << 20;
 std::string u(uint64_t v) { return std::to_string(v); }
 
 Status differ(const char* field, const std::string& src, const std::string& dst) {
-  return {Code::invalid_argument, std::string("copy_resources: ") + field + " differs: source " + src + ", destination " + dst +
+  return {Code::invalid_argument, std::string("copy_resources: ") + field + " differs: source " + src +
+                                      ", destination " + dst +
                                       " (CopyResources needs two resources of the same description)"};
 }
 
@@ -72,20 +73,23 @@ Status copy_resources(const Layout& dst_layout, void* dst, uint64_t dst_size, co
   if (s.depth != d.depth) return differ("depth", u(s.depth), u(d.depth));
   if (s.array_size != d.array_size) return differ("array_size", u(s.array_size), u(d.array_size));
   if (s.mip_levels != d.mip_levels) return differ("mip_levels", u(s.mip_levels), u(d.mip_levels));
-  if (s.samples > 1) return {Code::unsupported, "copy_resources: samples = " + u(s.samples) + ": MSAA resources are not supported"};
+  if (s.samples > 1)
+    return {Code::unsupported, "copy_resources: samples = " + u(s.samples) + ": MSAA resources are not supported"};
   const uint32_t n = src_layout.subresource_count();
   if (dst_layout.subresource_count() != n)
     return {Code::internal, "copy_resources: the layouts of one description have " + u(n) + " and " +
                                 u(dst_layout.subresource_count()) + " subresources"};
   for (uint32_t i = 0; i < n; ++i)
     if (src_layout.sub(i).packed || dst_layout.sub(i).packed)
-      return {Code::unsupported, "copy_resources: subresource " + u(i) + " lies in the " + (src_layout.sub(i).packed ? "source" : "destination") +
+      return {Code::unsupported, "copy_resources: subresource " + u(i) + " lies in the " +
+                                     (src_layout.sub(i).packed ? "source" : "destination") +
                                      "'s packed mip tail, whose layout is adapter-specific: it cannot be re-tiled"};
   if (src_size < src_layout.size())
-    return {Code::buffer_too_small, "copy_resources: source buffer is " + u(src_size) + " bytes; its layout spans " + u(src_layout.size())};
+    return {Code::buffer_too_small,
+            "copy_resources: source buffer is " + u(src_size) + " bytes; its layout spans " + u(src_layout.size())};
   if (dst_size < dst_layout.size())
-    return {Code::buffer_too_small, "copy_resources: destination buffer is " + u(dst_size) + " bytes; its layout spans " +
-                                        u(dst_layout.size())};
+    return {Code::buffer_too_small, "copy_resources: destination buffer is " + u(dst_size) +
+                                        " bytes; its layout spans " + u(dst_layout.size())};
   // Every subresource checked on both sides (as the band copies will check
   // their boxes) before the first byte is written.
   std::vector<Banding> bands(n);
@@ -96,11 +100,13 @@ Status copy_resources(const Layout& dst_layout, void* dst, uint64_t dst_size, co
     const uint64_t whole_B = b.slice_B * src_layout.sub(i).depth;
     detail::Resolved r;
     Status st = detail::resolve_region(src_layout, src_size, i, nullptr, whole_B, b.row_B, b.slice_B, "staging", &r);
-    if (st.ok()) st = detail::resolve_region(dst_layout, dst_size, i, nullptr, whole_B, b.row_B, b.slice_B, "staging", &r);
+    if (st.ok())
+      st = detail::resolve_region(dst_layout, dst_size, i, nullptr, whole_B, b.row_B, b.slice_B, "staging", &r);
     if (!st.ok()) return {st.code(), "copy_resources: subresource " + u(i) + ": " + st.message()};
     stage_B = std::max(stage_B, b.band_B);
   }
-  if (!dst || !src) return {Code::invalid_argument, dst ? "copy_resources: source = null" : "copy_resources: destination = null"};
+  if (!dst || !src)
+    return {Code::invalid_argument, dst ? "copy_resources: source = null" : "copy_resources: destination = null"};
   const auto pd = reinterpret_cast<uintptr_t>(dst), ps = reinterpret_cast<uintptr_t>(src);
   if (dst_layout.size() && src_layout.size() && pd < ps + src_layout.size() && ps < pd + dst_layout.size())
     return {Code::invalid_argument, "copy_resources: the source and destination buffers overlap in memory"};
@@ -141,7 +147,8 @@ Status copy_resources(const Layout& dst_layout, void* dst, uint64_t dst_size, co
         }
     }
     // Checked above: a failure here is a bug, and earlier bands were written.
-    if (!st.ok()) return {Code::internal, "copy_resources: subresource " + u(i) + " failed after its check: " + st.message()};
+    if (!st.ok())
+      return {Code::internal, "copy_resources: subresource " + u(i) + " failed after its check: " + st.message()};
   }
   return Status::Ok();
 }

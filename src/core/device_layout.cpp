@@ -22,12 +22,13 @@ Status device_pattern_slot(const DeviceLayoutDesc& d, uint32_t mip, uint32_t pla
   for (int k = 0; k < 6; ++k)
     if (d.patterns[group * 6 + k]) last = k;
   if (last < 0)
-    return {Code::invalid_argument, "patterns: plane group " + std::to_string(group) + " (slots " + std::to_string(group * 6) + ".." +
-                                        std::to_string(group * 6 + 5) + ") has no pattern for plane " + std::to_string(plane)};
+    return {Code::invalid_argument, "patterns: plane group " + std::to_string(group) + " (slots " +
+                                        std::to_string(group * 6) + ".." + std::to_string(group * 6 + 5) +
+                                        ") has no pattern for plane " + std::to_string(plane)};
   if (i > last) i = last;
   if (!d.patterns[group * 6 + i])
-    return {Code::invalid_argument, "patterns: slot " + std::to_string(group * 6 + i) + " selected for mip " + std::to_string(mip) +
-                                        " is empty"};
+    return {Code::invalid_argument, "patterns: slot " + std::to_string(group * 6 + i) + " selected for mip " +
+                                        std::to_string(mip) + " is empty"};
   *slot = group * 6 + i;
   return Status::Ok();
 }
@@ -36,8 +37,8 @@ Status make_device_layout(const DeviceLayoutDesc& d, Layout* out) {
   const TextureDesc& t = d.texture;
   const uint64_t count = uint64_t{t.mip_levels} * t.array_size * std::max(1u, t.format.planes);
   if (d.subresources.size() != count)
-    return {Code::invalid_argument, "subresources: " + std::to_string(d.subresources.size()) + " entries for " + std::to_string(count) +
-                                        " subresources (mip_levels x array_size x planes)"};
+    return {Code::invalid_argument, "subresources: " + std::to_string(d.subresources.size()) + " entries for " +
+                                        std::to_string(count) + " subresources (mip_levels x array_size x planes)"};
   // The table handed to make_explicit_layout holds the present slots; map
   // DDI slot numbers onto it.
   std::vector<Pattern> table;
@@ -57,8 +58,9 @@ Status make_device_layout(const DeviceLayoutDesc& d, Layout* out) {
     int slot;
     if (d.indexable) {
       if (ds.column_pre_swizzle >= kPatternSlots || !d.patterns[ds.column_pre_swizzle])
-        return {Code::invalid_argument, "subresource " + std::to_string(i) + ": ColumnPreSwizzleOffset = " +
-                                            std::to_string(ds.column_pre_swizzle) + " names no pattern slot (indexable layout)"};
+        return {Code::invalid_argument, "subresource " + std::to_string(i) +
+                                            ": ColumnPreSwizzleOffset = " + std::to_string(ds.column_pre_swizzle) +
+                                            " names no pattern slot (indexable layout)"};
       slot = static_cast<int>(ds.column_pre_swizzle);
     } else {
       SWZ_TRY(device_pattern_slot(d, mip, plane, &slot));
@@ -92,7 +94,8 @@ Status get_u64(const json& j, const char* key, uint64_t* out, bool required, con
 Status get_u32(const json& j, const char* key, uint32_t* out, bool required, const std::string& where) {
   uint64_t v = *out;
   SWZ_TRY(get_u64(j, key, &v, required, where));
-  if (v > 0xffffffffu) return {Code::parse_error, where + ": \"" + key + "\" = " + std::to_string(v) + " does not fit in 32 bits"};
+  if (v > 0xffffffffu)
+    return {Code::parse_error, where + ": \"" + key + "\" = " + std::to_string(v) + " does not fit in 32 bits"};
   *out = static_cast<uint32_t>(v);
   return Status::Ok();
 }
@@ -102,12 +105,14 @@ Status get_u8_array(const json& j, const char* key, std::array<uint8_t, N>* out)
   auto it = j.find(key);
   if (it == j.end()) return Status::Ok();
   if (!it->is_array() || it->size() > N)
-    return {Code::parse_error, std::string("resource layout: \"") + key + "\" must be an array of at most " + std::to_string(N) + " integers 0..255"};
+    return {Code::parse_error, std::string("resource layout: \"") + key + "\" must be an array of at most " +
+                                   std::to_string(N) + " integers 0..255"};
   out->fill(kNoTransition);
   size_t i = 0;
   for (const auto& v : *it) {
     if (!v.is_number_unsigned() || v.get<uint64_t>() > 255)
-      return {Code::parse_error, std::string("resource layout: \"") + key + "\"[" + std::to_string(i) + "] must be an integer 0..255"};
+      return {Code::parse_error,
+              std::string("resource layout: \"") + key + "\"[" + std::to_string(i) + "] must be an integer 0..255"};
     (*out)[i++] = static_cast<uint8_t>(v.get<uint64_t>());
   }
   return Status::Ok();
@@ -127,10 +132,12 @@ Status parse_resource_layout_json(std::string_view text, DeviceLayoutDesc* out) 
   DeviceLayoutDesc d;
   TextureDesc& t = d.texture;
   auto fmt = j.find("format");
-  if (fmt == j.end() || !fmt->is_string()) return {Code::parse_error, "resource layout: \"format\" must be a DXGI format name"};
+  if (fmt == j.end() || !fmt->is_string())
+    return {Code::parse_error, "resource layout: \"format\" must be a DXGI format name"};
   SWZ_TRY(find_format(fmt->get<std::string>(), &t.format));
   if (auto dim = j.find("dimension"); dim != j.end()) {
-    if (!dim->is_string() || (*dim != "2D" && *dim != "3D")) return {Code::parse_error, "resource layout: \"dimension\" must be \"2D\" or \"3D\""};
+    if (!dim->is_string() || (*dim != "2D" && *dim != "3D"))
+      return {Code::parse_error, "resource layout: \"dimension\" must be \"2D\" or \"3D\""};
     t.dimension = *dim == "3D" ? Dimension::Texture3D : Dimension::Texture2D;
   }
   const std::string w = "resource layout";
@@ -147,13 +154,15 @@ Status parse_resource_layout_json(std::string_view text, DeviceLayoutDesc* out) 
   }
   auto pats = j.find("patterns");
   if (pats == j.end() || !pats->is_array() || pats->empty() || pats->size() > kPatternSlots)
-    return {Code::parse_error, "resource layout: \"patterns\" must be an array of 1..18 entries (pattern objects, text strings or null)"};
+    return {Code::parse_error,
+            "resource layout: \"patterns\" must be an array of 1..18 entries (pattern objects, text strings or null)"};
   for (size_t s = 0; s < pats->size(); ++s) {
     const json& e = (*pats)[s];
     if (e.is_null()) continue;
     Pattern p;
-    Status st = e.is_string() ? parse_pattern_text(e.get<std::string>(), &p) : e.is_object() ? parse_pattern_json(e.dump(), &p)
-                                                                                           : Status(Code::parse_error, "not a pattern");
+    Status st = e.is_string()   ? parse_pattern_text(e.get<std::string>(), &p)
+                : e.is_object() ? parse_pattern_json(e.dump(), &p)
+                                : Status(Code::parse_error, "not a pattern");
     if (!st.ok()) return {Code::parse_error, "resource layout: patterns[" + std::to_string(s) + "]: " + st.message()};
     d.patterns[s] = p;
   }
@@ -162,7 +171,9 @@ Status parse_resource_layout_json(std::string_view text, DeviceLayoutDesc* out) 
   // Older single-transition form.
   if (j.contains("mip_transition")) {
     if (j.contains("mip_transitions"))
-      return {Code::parse_error, "resource layout: give either \"mip_transitions\" or \"mip_transition\" + \"additional_mip_transitions\", not both"};
+      return {Code::parse_error,
+              "resource layout: give either \"mip_transitions\" or \"mip_transition\" + "
+              "\"additional_mip_transitions\", not both"};
     uint32_t first = kNoTransition;
     SWZ_TRY(get_u32(j, "mip_transition", &first, true, w));
     if (first > 255) return {Code::parse_error, "resource layout: \"mip_transition\" must be 0..255"};
@@ -171,7 +182,8 @@ Status parse_resource_layout_json(std::string_view text, DeviceLayoutDesc* out) 
     d.mip_transitions = legacy_mip_transitions(static_cast<uint8_t>(first), add);
   }
   auto subs = j.find("subresources");
-  if (subs == j.end() || !subs->is_array()) return {Code::parse_error, "resource layout: \"subresources\" must be an array"};
+  if (subs == j.end() || !subs->is_array())
+    return {Code::parse_error, "resource layout: \"subresources\" must be an array"};
   for (size_t i = 0; i < subs->size(); ++i) {
     const json& e = (*subs)[i];
     const std::string where = "resource layout: subresources[" + std::to_string(i) + "]";
@@ -212,8 +224,11 @@ std::string to_json(const DeviceLayoutDesc& d) {
   j["plane_transitions"] = d.plane_transitions;
   json subs = json::array();
   for (const auto& s : d.subresources)
-    subs.push_back({{"offset", s.offset}, {"row_stride", s.row_stride}, {"depth_stride", s.depth_stride},
-                    {"row_byte_pre_swizzle", s.row_byte_pre_swizzle}, {"column_pre_swizzle", s.column_pre_swizzle},
+    subs.push_back({{"offset", s.offset},
+                    {"row_stride", s.row_stride},
+                    {"depth_stride", s.depth_stride},
+                    {"row_byte_pre_swizzle", s.row_byte_pre_swizzle},
+                    {"column_pre_swizzle", s.column_pre_swizzle},
                     {"depth_pre_swizzle", s.depth_pre_swizzle}});
   j["subresources"] = subs;
   return j.dump(1);

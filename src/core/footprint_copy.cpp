@@ -26,22 +26,24 @@ std::string u(uint64_t v) { return std::to_string(v); }
 std::string family(const char* name) {
   std::string n = name;
   const std::string srgb = "_SRGB";
-  if (n.size() > srgb.size() && n.compare(n.size() - srgb.size(), srgb.size(), srgb) == 0) n.resize(n.size() - srgb.size());
+  if (n.size() > srgb.size() && n.compare(n.size() - srgb.size(), srgb.size(), srgb) == 0)
+    n.resize(n.size() - srgb.size());
   const size_t p = n.rfind('_');
   return p == std::string::npos ? n : n.substr(0, p);
 }
 
 /// A footprint's geometry in elements, after its own field checks.
 struct FootprintGeom {
-  uint64_t eb = 0;                   // element bytes
-  uint32_t bw = 1, bh = 1;           // block shape, texels
-  uint64_t wel = 0, hel = 0, depth = 0;  // elements, elements, slices
+  uint64_t eb = 0;                                     // element bytes
+  uint32_t bw = 1, bh = 1;                             // block shape, texels
+  uint64_t wel = 0, hel = 0, depth = 0;                // elements, elements, slices
   uint64_t row_pitch = 0, slice_pitch = 0, bytes = 0;  // bytes; bytes from offset_B to the end of the last row
 };
 
 Status check_footprint(const PlacedFootprint& f, FootprintGeom* g) {
   const FormatInfo& fm = f.format;
-  if (fm.element_bytes == 0) return {Code::invalid_argument, std::string("footprint.format = ") + fm.name + " has no element size"};
+  if (fm.element_bytes == 0)
+    return {Code::invalid_argument, std::string("footprint.format = ") + fm.name + " has no element size"};
   if (f.offset_B % kTextureDataPlacementAlignment_B)
     return {Code::invalid_argument, "footprint.offset_B = " + u(f.offset_B) +
                                         " is not a multiple of D3D12_TEXTURE_DATA_PLACEMENT_ALIGNMENT (512)"};
@@ -49,13 +51,14 @@ Status check_footprint(const PlacedFootprint& f, FootprintGeom* g) {
     return {Code::invalid_argument, "footprint.row_pitch_B = " + u(f.row_pitch_B) +
                                         " is not a non-zero multiple of D3D12_TEXTURE_DATA_PITCH_ALIGNMENT (256)"};
   if (f.width == 0 || f.height == 0 || f.depth == 0)
-    return {Code::invalid_argument, "footprint.width/height/depth = " + u(f.width) + "/" + u(f.height) + "/" + u(f.depth) +
-                                        ": every size must be at least 1"};
+    return {Code::invalid_argument, "footprint.width/height/depth = " + u(f.width) + "/" + u(f.height) + "/" +
+                                        u(f.depth) + ": every size must be at least 1"};
   g->bw = fm.block_width;
   g->bh = fm.block_height;
   if (f.width % g->bw || f.height % g->bh)
-    return {Code::invalid_argument, "footprint.width/height = " + u(f.width) + "/" + u(f.height) + " must be multiples of the " +
-                                        u(g->bw) + "x" + u(g->bh) + " block of " + fm.name};
+    return {Code::invalid_argument, "footprint.width/height = " + u(f.width) + "/" + u(f.height) +
+                                        " must be multiples of the " + u(g->bw) + "x" + u(g->bh) + " block of " +
+                                        fm.name};
   g->eb = fm.element_bytes;
   g->wel = f.width / g->bw;
   g->hel = f.height / g->bh;
@@ -63,8 +66,8 @@ Status check_footprint(const PlacedFootprint& f, FootprintGeom* g) {
   g->row_pitch = f.row_pitch_B;
   const uint64_t row = g->wel * g->eb;  // < 2^32 * 16: no overflow
   if (f.row_pitch_B < row)
-    return {Code::invalid_argument, "footprint.row_pitch_B = " + u(f.row_pitch_B) + " is smaller than a row of " + u(g->wel) + " " +
-                                        fm.name + " elements (" + u(row) + " bytes)"};
+    return {Code::invalid_argument, "footprint.row_pitch_B = " + u(f.row_pitch_B) + " is smaller than a row of " +
+                                        u(g->wel) + " " + fm.name + " elements (" + u(row) + " bytes)"};
   uint64_t t;
   if (!mul_ok(g->row_pitch, g->hel, &g->slice_pitch) || !mul_ok(g->slice_pitch, g->depth - 1, &t) ||
       !add_ok(t, (g->hel - 1) * g->row_pitch, &t) || !add_ok(t, row, &g->bytes))
@@ -88,17 +91,19 @@ Status check_format(const Layout& layout, uint32_t sub, const FormatInfo& ff) {
   // A single-plane depth format's data is its R-format twin (D32_FLOAT: R32, D16_UNORM: R16).
   if (!same_family && rf.depth_stencil && rf.planes == 1 && want[0] == 'D')
     same_family = family(ff.name) == family(("R" + std::string(want + 1)).c_str());
-  if (!same_family || ff.element_bytes != s.element_bytes || ff.block_width != rf.block_width || ff.block_height != rf.block_height)
-    return {Code::invalid_argument, std::string("footprint.format = ") + ff.name + " does not match subresource " + u(sub) +
-                                        (rf.planes > 1 ? " (plane " + u(s.plane) + " of " + rf.name + ")" : std::string()) +
-                                        ", whose format is " + want};
+  if (!same_family || ff.element_bytes != s.element_bytes || ff.block_width != rf.block_width ||
+      ff.block_height != rf.block_height)
+    return {Code::invalid_argument,
+            std::string("footprint.format = ") + ff.name + " does not match subresource " + u(sub) +
+                (rf.planes > 1 ? " (plane " + u(s.plane) + " of " + rf.name + ")" : std::string()) +
+                ", whose format is " + want};
   return Status::Ok();
 }
 
 /// One region, fully checked: the texture-side texel box, where the
 /// footprint-side element box starts, and its extent in elements.
 struct Planned {
-  Box tex_box{};            // texels of the subresource
+  Box tex_box{};                    // texels of the subresource
   uint64_t fx = 0, fy = 0, fz = 0;  // footprint origin, elements / slices
   uint64_t tx = 0, ty = 0, tz = 0;  // subresource origin, elements / slices
   uint64_t w = 0, h = 0, d = 0;     // extent, elements / slices
@@ -114,8 +119,8 @@ bool overlap3(const Planned& a, const Planned& b, bool footprint_side) {
   return true;
 }
 
-Status plan_region(const Layout& layout, uint32_t sub, const PlacedFootprint& fp, const FootprintGeom& g, FootprintCopyDirection dir,
-                   const FootprintRegion& r, Planned* out) {
+Status plan_region(const Layout& layout, uint32_t sub, const PlacedFootprint& fp, const FootprintGeom& g,
+                   FootprintCopyDirection dir, const FootprintRegion& r, Planned* out) {
   const SubresourceLayout& s = layout.sub(sub);
   const uint32_t bw = g.bw, bh = g.bh;
   Planned p;
@@ -128,12 +133,13 @@ Status plan_region(const Layout& layout, uint32_t sub, const PlacedFootprint& fp
       return Status::Ok();
     }
     if (b.right > fp.width || b.bottom > fp.height || b.back > fp.depth)
-      return {Code::out_of_range, "src_box (" + u(b.left) + "," + u(b.top) + "," + u(b.front) + ")-(" + u(b.right) + "," + u(b.bottom) +
-                                      "," + u(b.back) + ") lies outside the " + u(fp.width) + "x" + u(fp.height) + "x" + u(fp.depth) +
-                                      " footprint"};
+      return {Code::out_of_range, "src_box (" + u(b.left) + "," + u(b.top) + "," + u(b.front) + ")-(" + u(b.right) +
+                                      "," + u(b.bottom) + "," + u(b.back) + ") lies outside the " + u(fp.width) + "x" +
+                                      u(fp.height) + "x" + u(fp.depth) + " footprint"};
     if (b.left % bw || b.top % bh || b.right % bw || b.bottom % bh)
-      return {Code::invalid_argument, "src_box (" + u(b.left) + "," + u(b.top) + ")-(" + u(b.right) + "," + u(b.bottom) +
-                                          ") of the footprint must lie on the " + u(bw) + "x" + u(bh) + " blocks of " + fp.format.name};
+      return {Code::invalid_argument, "src_box (" + u(b.left) + "," + u(b.top) + ")-(" + u(b.right) + "," +
+                                          u(b.bottom) + ") of the footprint must lie on the " + u(bw) + "x" + u(bh) +
+                                          " blocks of " + fp.format.name};
     p.fx = b.left / bw;
     p.fy = b.top / bh;
     p.fz = b.front;
@@ -142,19 +148,24 @@ Status plan_region(const Layout& layout, uint32_t sub, const PlacedFootprint& fp
     p.d = b.back - b.front;
     // Destination: (dst_x, dst_y, dst_z) of the subresource, in whole elements.
     if (r.dst_x % bw || r.dst_y % bh)
-      return {Code::invalid_argument, "dst_x/dst_y = " + u(r.dst_x) + "/" + u(r.dst_y) + " must be multiples of the " + u(bw) + "x" +
-                                          u(bh) + " block of " + fp.format.name};
+      return {Code::invalid_argument, "dst_x/dst_y = " + u(r.dst_x) + "/" + u(r.dst_y) + " must be multiples of the " +
+                                          u(bw) + "x" + u(bh) + " block of " + fp.format.name};
     const uint64_t dx = r.dst_x / bw, dy = r.dst_y / bh;
     if (dx + p.w > s.width_el || dy + p.h > s.height_el || uint64_t{r.dst_z} + p.d > s.depth)
-      return {Code::out_of_range, "the region at (" + u(r.dst_x) + "," + u(r.dst_y) + "," + u(r.dst_z) + ") of " + u(p.w * bw) + "x" +
-                                      u(p.h * bh) + "x" + u(p.d) + " texels does not fit in subresource " + u(sub) + " (" + u(s.width) +
-                                      "x" + u(s.height) + "x" + u(s.depth) + " texels)"};
+      return {Code::out_of_range, "the region at (" + u(r.dst_x) + "," + u(r.dst_y) + "," + u(r.dst_z) + ") of " +
+                                      u(p.w * bw) + "x" + u(p.h * bh) + "x" + u(p.d) +
+                                      " texels does not fit in subresource " + u(sub) + " (" + u(s.width) + "x" +
+                                      u(s.height) + "x" + u(s.depth) + " texels)"};
     p.tx = dx;
     p.ty = dy;
     p.tz = r.dst_z;
     // The texel box; a BC region that covers the last block ends at the logical edge.
-    p.tex_box = Box{r.dst_x, r.dst_y, r.dst_z, static_cast<uint32_t>(std::min<uint64_t>((dx + p.w) * bw, s.width)),
-                    static_cast<uint32_t>(std::min<uint64_t>((dy + p.h) * bh, s.height)), static_cast<uint32_t>(r.dst_z + p.d)};
+    p.tex_box = Box{r.dst_x,
+                    r.dst_y,
+                    r.dst_z,
+                    static_cast<uint32_t>(std::min<uint64_t>((dx + p.w) * bw, s.width)),
+                    static_cast<uint32_t>(std::min<uint64_t>((dy + p.h) * bh, s.height)),
+                    static_cast<uint32_t>(r.dst_z + p.d)};
   } else {
     // Source: a box of the subresource (D3D's rules, to_element_box).
     ElementBox e;
@@ -172,15 +183,15 @@ Status plan_region(const Layout& layout, uint32_t sub, const PlacedFootprint& fp
     p.h = e.height_el;
     p.d = e.depth;
     if (r.dst_x % bw || r.dst_y % bh)
-      return {Code::invalid_argument, "dst_x/dst_y = " + u(r.dst_x) + "/" + u(r.dst_y) + " must be multiples of the " + u(bw) + "x" +
-                                          u(bh) + " block of " + fp.format.name};
+      return {Code::invalid_argument, "dst_x/dst_y = " + u(r.dst_x) + "/" + u(r.dst_y) + " must be multiples of the " +
+                                          u(bw) + "x" + u(bh) + " block of " + fp.format.name};
     p.fx = r.dst_x / bw;
     p.fy = r.dst_y / bh;
     p.fz = r.dst_z;
     if (p.fx + p.w > g.wel || p.fy + p.h > g.hel || p.fz + p.d > g.depth)
-      return {Code::out_of_range, "the region at (" + u(r.dst_x) + "," + u(r.dst_y) + "," + u(r.dst_z) + ") of " + u(p.w * bw) + "x" +
-                                      u(p.h * bh) + "x" + u(p.d) + " texels does not fit in the " + u(fp.width) + "x" + u(fp.height) +
-                                      "x" + u(fp.depth) + " footprint"};
+      return {Code::out_of_range, "the region at (" + u(r.dst_x) + "," + u(r.dst_y) + "," + u(r.dst_z) + ") of " +
+                                      u(p.w * bw) + "x" + u(p.h * bh) + "x" + u(p.d) + " texels does not fit in the " +
+                                      u(fp.width) + "x" + u(fp.height) + "x" + u(fp.depth) + " footprint"};
   }
   *out = p;
   return Status::Ok();
@@ -213,9 +224,10 @@ Status footprint_bytes(const PlacedFootprint& f, uint64_t* out_B) {
   return Status::Ok();
 }
 
-Status copy_placed_footprint(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource, void* buffer,
-                             uint64_t buffer_size, const PlacedFootprint& footprint, FootprintCopyDirection direction,
-                             const FootprintRegion* regions, size_t count, const CopyOptions& options) {
+Status copy_placed_footprint(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource,
+                             void* buffer, uint64_t buffer_size, const PlacedFootprint& footprint,
+                             FootprintCopyDirection direction, const FootprintRegion* regions, size_t count,
+                             const CopyOptions& options) {
   if (direction != FootprintCopyDirection::BufferToTexture && direction != FootprintCopyDirection::TextureToBuffer)
     return {Code::invalid_argument, "direction = " + u(static_cast<uint64_t>(direction)) + " (no such direction)"};
   if (count && !regions) return {Code::invalid_argument, "regions = null with count = " + u(count)};
@@ -227,8 +239,9 @@ Status copy_placed_footprint(const Layout& layout, void* resource, uint64_t reso
   uint64_t fp_end;
   if (!add_ok(footprint.offset_B, g.bytes, &fp_end)) return {Code::overflow, "footprint end does not fit in 64 bits"};
   if (fp_end > buffer_size)
-    return {Code::buffer_too_small, "buffer is " + u(buffer_size) + " bytes; the footprint at offset_B " + u(footprint.offset_B) +
-                                        " spans " + u(g.bytes) + " bytes, to byte " + u(fp_end)};
+    return {Code::buffer_too_small, "buffer is " + u(buffer_size) + " bytes; the footprint at offset_B " +
+                                        u(footprint.offset_B) + " spans " + u(g.bytes) + " bytes, to byte " +
+                                        u(fp_end)};
 
   const FootprintRegion whole{};
   const size_t n = count ? count : 1;
@@ -245,8 +258,8 @@ Status copy_placed_footprint(const Layout& layout, void* resource, uint64_t reso
     // mips, MSAA, resource size, ...); the linear side is inside the footprint.
     detail::Resolved res;
     const uint64_t at_B = footprint.offset_B + p.fz * g.slice_pitch + p.fy * g.row_pitch + p.fx * g.eb;
-    st = detail::resolve_region(layout, resource_size, subresource, &p.tex_box, buffer_size - at_B, g.row_pitch, g.slice_pitch,
-                                "footprint", &res);
+    st = detail::resolve_region(layout, resource_size, subresource, &p.tex_box, buffer_size - at_B, g.row_pitch,
+                                g.slice_pitch, "footprint", &res);
     if (!st.ok()) return {st.code(), at + st.message()};
     for (size_t j = 0; j < i; ++j)
       if (!plan[j].empty && overlap3(plan[i], plan[j], !to_texture))
@@ -258,7 +271,8 @@ Status copy_placed_footprint(const Layout& layout, void* resource, uint64_t reso
   const uint8_t* fp_ptr = static_cast<const uint8_t*>(buffer) + footprint.offset_B;
   const uint8_t* sub_ptr = static_cast<const uint8_t*>(resource) + s.offset;
   if (ranges_overlap(fp_ptr, g.bytes, sub_ptr, s.size))
-    return {Code::invalid_argument, "the footprint's bytes in the buffer overlap subresource " + u(subresource) + " in memory"};
+    return {Code::invalid_argument,
+            "the footprint's bytes in the buffer overlap subresource " + u(subresource) + " in memory"};
 
   for (size_t i = 0; i < n; ++i) {
     const Planned& p = plan[i];
@@ -266,10 +280,10 @@ Status copy_placed_footprint(const Layout& layout, void* resource, uint64_t reso
     const uint64_t at_B = footprint.offset_B + p.fz * g.slice_pitch + p.fy * g.row_pitch + p.fx * g.eb;
     uint8_t* lin = static_cast<uint8_t*>(buffer) + at_B;
     const uint64_t lin_size = buffer_size - at_B;
-    Status st = to_texture ? write_to_subresource(layout, resource, resource_size, subresource, &p.tex_box, lin, lin_size, g.row_pitch,
-                                                  g.slice_pitch, options)
-                           : read_from_subresource(lin, lin_size, g.row_pitch, g.slice_pitch, layout, resource, resource_size,
-                                                   subresource, &p.tex_box, options);
+    Status st = to_texture ? write_to_subresource(layout, resource, resource_size, subresource, &p.tex_box, lin,
+                                                  lin_size, g.row_pitch, g.slice_pitch, options)
+                           : read_from_subresource(lin, lin_size, g.row_pitch, g.slice_pitch, layout, resource,
+                                                   resource_size, subresource, &p.tex_box, options);
     // Checked above with the same arguments: a failure here is a bug, and
     // earlier regions may have been written.
     if (!st.ok()) return {Code::internal, "region " + u(i) + " failed after its check: " + st.message()};

@@ -255,8 +255,7 @@ Status find_format(uint32_t dxgi, FormatInfo* out) {
     *out = kFormats[lo];
     return Status::Ok();
   }
-  return Status(Code::invalid_argument,
-                "format: unknown or unsupported DXGI_FORMAT value " + std::to_string(dxgi));
+  return Status(Code::invalid_argument, "format: unknown or unsupported DXGI_FORMAT value " + std::to_string(dxgi));
 }
 
 const FormatInfo* all_formats(size_t* count) {
@@ -266,8 +265,8 @@ const FormatInfo* all_formats(size_t* count) {
 
 Status plane_info(const FormatInfo& f, uint32_t plane, PlaneInfo* out) {
   if (plane >= f.planes)
-    return {Code::out_of_range, "plane = " + std::to_string(plane) + " (format " + f.name + " has " + std::to_string(f.planes) +
-                                    (f.planes == 1 ? " plane)" : " planes)")};
+    return {Code::out_of_range, "plane = " + std::to_string(plane) + " (format " + f.name + " has " +
+                                    std::to_string(f.planes) + (f.planes == 1 ? " plane)" : " planes)")};
   PlaneInfo p;
   p.format_name = f.name;
   p.element_bytes = f.element_bytes;

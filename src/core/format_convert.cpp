@@ -58,8 +58,8 @@ Status no_rule(const FormatInfo& f, const char* why) {
 
 Status codec_for(const FormatInfo& fmt, uint32_t plane, Codec* out) {
   if (plane >= fmt.planes)
-    return {Code::out_of_range, "plane = " + std::to_string(plane) + " (format " + fmt.name + " has " + std::to_string(fmt.planes) + " plane" +
-                                    (fmt.planes == 1 ? ")" : "s)")};
+    return {Code::out_of_range, "plane = " + std::to_string(plane) + " (format " + fmt.name + " has " +
+                                    std::to_string(fmt.planes) + " plane" + (fmt.planes == 1 ? ")" : "s)")};
   Codec c;
   c.name = fmt.name;
   PlaneInfo pi;
@@ -69,116 +69,308 @@ Status codec_for(const FormatInfo& fmt, uint32_t plane, Codec* out) {
   if (n.find("TYPELESS") != std::string::npos && n != "R32_FLOAT_X8X24_TYPELESS" && n != "X32_TYPELESS_G8X24_UINT" &&
       n != "R24_UNORM_X8_TYPELESS" && n != "X24_TYPELESS_G8_UINT")
     return no_rule(fmt, "TYPELESS formats have no conversion rule; give a typed format of the same size");
-  const Num U = Num::Unorm, S = Num::Snorm, UI = Num::Uint, SI = Num::Sint, FL = Num::Float, SR = Num::Srgb, Z = Num::Zero;
+  const Num U = Num::Unorm, S = Num::Snorm, UI = Num::Uint, SI = Num::Sint, FL = Num::Float, SR = Num::Srgb,
+            Z = Num::Zero;
   switch (fmt.dxgi) {
-    case 2: rgba(&c, 4, 32, FL); break;
-    case 3: rgba(&c, 4, 32, UI); break;
-    case 4: rgba(&c, 4, 32, SI); break;
-    case 6: rgba(&c, 3, 32, FL); break;
-    case 7: rgba(&c, 3, 32, UI); break;
-    case 8: rgba(&c, 3, 32, SI); break;
-    case 10: rgba(&c, 4, 16, FL); break;
-    case 11: rgba(&c, 4, 16, U); break;
-    case 12: rgba(&c, 4, 16, UI); break;
-    case 13: rgba(&c, 4, 16, S); break;
-    case 14: rgba(&c, 4, 16, SI); break;
-    case 16: rgba(&c, 2, 32, FL); break;
-    case 17: rgba(&c, 2, 32, UI); break;
-    case 18: rgba(&c, 2, 32, SI); break;
+    case 2:
+      rgba(&c, 4, 32, FL);
+      break;
+    case 3:
+      rgba(&c, 4, 32, UI);
+      break;
+    case 4:
+      rgba(&c, 4, 32, SI);
+      break;
+    case 6:
+      rgba(&c, 3, 32, FL);
+      break;
+    case 7:
+      rgba(&c, 3, 32, UI);
+      break;
+    case 8:
+      rgba(&c, 3, 32, SI);
+      break;
+    case 10:
+      rgba(&c, 4, 16, FL);
+      break;
+    case 11:
+      rgba(&c, 4, 16, U);
+      break;
+    case 12:
+      rgba(&c, 4, 16, UI);
+      break;
+    case 13:
+      rgba(&c, 4, 16, S);
+      break;
+    case 14:
+      rgba(&c, 4, 16, SI);
+      break;
+    case 16:
+      rgba(&c, 2, 32, FL);
+      break;
+    case 17:
+      rgba(&c, 2, 32, UI);
+      break;
+    case 18:
+      rgba(&c, 2, 32, SI);
+      break;
     // Planar depth-stencil: plane 0 the depth (R32 element), plane 1 the stencil byte.
     case 20:  // D32_FLOAT_S8X24_UINT
-      if (plane == 0) set(&c, {F(0, 0, 32, FL)}); else set(&c, {F(1, 0, 8, UI)});
+      if (plane == 0)
+        set(&c, {F(0, 0, 32, FL)});
+      else
+        set(&c, {F(1, 0, 8, UI)});
       break;
     case 21:  // R32_FLOAT_X8X24_TYPELESS: depth only
-      if (plane == 0) set(&c, {F(0, 0, 32, FL)}); else c.special = Special::Absent;
+      if (plane == 0)
+        set(&c, {F(0, 0, 32, FL)});
+      else
+        c.special = Special::Absent;
       break;
     case 22:  // X32_TYPELESS_G8X24_UINT: stencil only
-      if (plane == 1) set(&c, {F(1, 0, 8, UI)}); else c.special = Special::Absent;
+      if (plane == 1)
+        set(&c, {F(1, 0, 8, UI)});
+      else
+        c.special = Special::Absent;
       break;
-    case 24: set(&c, {F(0, 0, 10, U), F(1, 10, 10, U), F(2, 20, 10, U), F(3, 30, 2, U)}); break;
-    case 25: set(&c, {F(0, 0, 10, UI), F(1, 10, 10, UI), F(2, 20, 10, UI), F(3, 30, 2, UI)}); break;
-    case 26: c.special = Special::R11G11B10; break;
-    case 28: rgba(&c, 4, 8, U); break;
-    case 29: set(&c, {F(0, 0, 8, SR), F(1, 8, 8, SR), F(2, 16, 8, SR), F(3, 24, 8, U)}); break;
-    case 30: rgba(&c, 4, 8, UI); break;
-    case 31: rgba(&c, 4, 8, S); break;
-    case 32: rgba(&c, 4, 8, SI); break;
-    case 34: rgba(&c, 2, 16, FL); break;
-    case 35: rgba(&c, 2, 16, U); break;
-    case 36: rgba(&c, 2, 16, UI); break;
-    case 37: rgba(&c, 2, 16, S); break;
-    case 38: rgba(&c, 2, 16, SI); break;
-    case 40: rgba(&c, 1, 32, FL); break;  // D32_FLOAT
-    case 41: rgba(&c, 1, 32, FL); break;
-    case 42: rgba(&c, 1, 32, UI); break;
-    case 43: rgba(&c, 1, 32, SI); break;
+    case 24:
+      set(&c, {F(0, 0, 10, U), F(1, 10, 10, U), F(2, 20, 10, U), F(3, 30, 2, U)});
+      break;
+    case 25:
+      set(&c, {F(0, 0, 10, UI), F(1, 10, 10, UI), F(2, 20, 10, UI), F(3, 30, 2, UI)});
+      break;
+    case 26:
+      c.special = Special::R11G11B10;
+      break;
+    case 28:
+      rgba(&c, 4, 8, U);
+      break;
+    case 29:
+      set(&c, {F(0, 0, 8, SR), F(1, 8, 8, SR), F(2, 16, 8, SR), F(3, 24, 8, U)});
+      break;
+    case 30:
+      rgba(&c, 4, 8, UI);
+      break;
+    case 31:
+      rgba(&c, 4, 8, S);
+      break;
+    case 32:
+      rgba(&c, 4, 8, SI);
+      break;
+    case 34:
+      rgba(&c, 2, 16, FL);
+      break;
+    case 35:
+      rgba(&c, 2, 16, U);
+      break;
+    case 36:
+      rgba(&c, 2, 16, UI);
+      break;
+    case 37:
+      rgba(&c, 2, 16, S);
+      break;
+    case 38:
+      rgba(&c, 2, 16, SI);
+      break;
+    case 40:
+      rgba(&c, 1, 32, FL);
+      break;  // D32_FLOAT
+    case 41:
+      rgba(&c, 1, 32, FL);
+      break;
+    case 42:
+      rgba(&c, 1, 32, UI);
+      break;
+    case 43:
+      rgba(&c, 1, 32, SI);
+      break;
     case 45:  // D24_UNORM_S8_UINT: plane 0 the 24-bit depth in a 32-bit element (top byte written 0)
-      if (plane == 0) set(&c, {F(0, 0, 24, U), F(0, 24, 8, Z)}); else set(&c, {F(1, 0, 8, UI)});
+      if (plane == 0)
+        set(&c, {F(0, 0, 24, U), F(0, 24, 8, Z)});
+      else
+        set(&c, {F(1, 0, 8, UI)});
       c.member = plane == 0 ? ClearMember::Floats : ClearMember::Uints;
       break;
     case 46:  // R24_UNORM_X8_TYPELESS: depth only
-      if (plane == 0) { set(&c, {F(0, 0, 24, U), F(0, 24, 8, Z)}); c.member = ClearMember::Floats; } else c.special = Special::Absent;
+      if (plane == 0) {
+        set(&c, {F(0, 0, 24, U), F(0, 24, 8, Z)});
+        c.member = ClearMember::Floats;
+      } else
+        c.special = Special::Absent;
       break;
     case 47:  // X24_TYPELESS_G8_UINT: stencil only
-      if (plane == 1) set(&c, {F(1, 0, 8, UI)}); else c.special = Special::Absent;
+      if (plane == 1)
+        set(&c, {F(1, 0, 8, UI)});
+      else
+        c.special = Special::Absent;
       break;
-    case 49: rgba(&c, 2, 8, U); break;
-    case 50: rgba(&c, 2, 8, UI); break;
-    case 51: rgba(&c, 2, 8, S); break;
-    case 52: rgba(&c, 2, 8, SI); break;
-    case 54: rgba(&c, 1, 16, FL); break;
-    case 55: rgba(&c, 1, 16, U); break;  // D16_UNORM
-    case 56: rgba(&c, 1, 16, U); break;
-    case 57: rgba(&c, 1, 16, UI); break;
-    case 58: rgba(&c, 1, 16, S); break;
-    case 59: rgba(&c, 1, 16, SI); break;
-    case 61: rgba(&c, 1, 8, U); break;
-    case 62: rgba(&c, 1, 8, UI); break;
-    case 63: rgba(&c, 1, 8, S); break;
-    case 64: rgba(&c, 1, 8, SI); break;
-    case 65: set(&c, {F(3, 0, 8, U)}); break;  // A8_UNORM
-    case 67: c.special = Special::Rgbe; break;
-    case 68: set(&c, {F(0, 0, 8, U), F(1, 8, 8, U), F(2, 16, 8, U), F(1, 24, 8, U)}); break;  // R8G8_B8G8: R G0 B G1
-    case 69: set(&c, {F(1, 0, 8, U), F(0, 8, 8, U), F(1, 16, 8, U), F(2, 24, 8, U)}); break;  // G8R8_G8B8: G0 R G1 B
-    case 71: c.special = Special::BC1; break;
-    case 72: c.special = Special::BC1; c.srgb = true; break;
-    case 74: c.special = Special::BC2; break;
-    case 75: c.special = Special::BC2; c.srgb = true; break;
-    case 77: c.special = Special::BC3; break;
-    case 78: c.special = Special::BC3; c.srgb = true; break;
-    case 80: c.special = Special::BC4U; break;
-    case 81: c.special = Special::BC4S; break;
-    case 83: c.special = Special::BC5U; break;
-    case 84: c.special = Special::BC5S; break;
-    case 85: set(&c, {F(2, 0, 5, U), F(1, 5, 6, U), F(0, 11, 5, U)}); break;                   // B5G6R5
-    case 86: set(&c, {F(2, 0, 5, U), F(1, 5, 5, U), F(0, 10, 5, U), F(3, 15, 1, U)}); break;  // B5G5R5A1
-    case 87: set(&c, {F(2, 0, 8, U), F(1, 8, 8, U), F(0, 16, 8, U), F(3, 24, 8, U)}); break;
-    case 88: set(&c, {F(2, 0, 8, U), F(1, 8, 8, U), F(0, 16, 8, U), F(3, 24, 8, Z)}); break;
-    case 91: set(&c, {F(2, 0, 8, SR), F(1, 8, 8, SR), F(0, 16, 8, SR), F(3, 24, 8, U)}); break;
-    case 93: set(&c, {F(2, 0, 8, SR), F(1, 8, 8, SR), F(0, 16, 8, SR), F(3, 24, 8, Z)}); c.member = ClearMember::Floats; break;
-    case 95: c.special = Special::BC6HU; break;
-    case 96: c.special = Special::BC6HS; break;
-    case 98: c.special = Special::BC7; break;
-    case 99: c.special = Special::BC7; c.srgb = true; break;
+    case 49:
+      rgba(&c, 2, 8, U);
+      break;
+    case 50:
+      rgba(&c, 2, 8, UI);
+      break;
+    case 51:
+      rgba(&c, 2, 8, S);
+      break;
+    case 52:
+      rgba(&c, 2, 8, SI);
+      break;
+    case 54:
+      rgba(&c, 1, 16, FL);
+      break;
+    case 55:
+      rgba(&c, 1, 16, U);
+      break;  // D16_UNORM
+    case 56:
+      rgba(&c, 1, 16, U);
+      break;
+    case 57:
+      rgba(&c, 1, 16, UI);
+      break;
+    case 58:
+      rgba(&c, 1, 16, S);
+      break;
+    case 59:
+      rgba(&c, 1, 16, SI);
+      break;
+    case 61:
+      rgba(&c, 1, 8, U);
+      break;
+    case 62:
+      rgba(&c, 1, 8, UI);
+      break;
+    case 63:
+      rgba(&c, 1, 8, S);
+      break;
+    case 64:
+      rgba(&c, 1, 8, SI);
+      break;
+    case 65:
+      set(&c, {F(3, 0, 8, U)});
+      break;  // A8_UNORM
+    case 67:
+      c.special = Special::Rgbe;
+      break;
+    case 68:
+      set(&c, {F(0, 0, 8, U), F(1, 8, 8, U), F(2, 16, 8, U), F(1, 24, 8, U)});
+      break;  // R8G8_B8G8: R G0 B G1
+    case 69:
+      set(&c, {F(1, 0, 8, U), F(0, 8, 8, U), F(1, 16, 8, U), F(2, 24, 8, U)});
+      break;  // G8R8_G8B8: G0 R G1 B
+    case 71:
+      c.special = Special::BC1;
+      break;
+    case 72:
+      c.special = Special::BC1;
+      c.srgb = true;
+      break;
+    case 74:
+      c.special = Special::BC2;
+      break;
+    case 75:
+      c.special = Special::BC2;
+      c.srgb = true;
+      break;
+    case 77:
+      c.special = Special::BC3;
+      break;
+    case 78:
+      c.special = Special::BC3;
+      c.srgb = true;
+      break;
+    case 80:
+      c.special = Special::BC4U;
+      break;
+    case 81:
+      c.special = Special::BC4S;
+      break;
+    case 83:
+      c.special = Special::BC5U;
+      break;
+    case 84:
+      c.special = Special::BC5S;
+      break;
+    case 85:
+      set(&c, {F(2, 0, 5, U), F(1, 5, 6, U), F(0, 11, 5, U)});
+      break;  // B5G6R5
+    case 86:
+      set(&c, {F(2, 0, 5, U), F(1, 5, 5, U), F(0, 10, 5, U), F(3, 15, 1, U)});
+      break;  // B5G5R5A1
+    case 87:
+      set(&c, {F(2, 0, 8, U), F(1, 8, 8, U), F(0, 16, 8, U), F(3, 24, 8, U)});
+      break;
+    case 88:
+      set(&c, {F(2, 0, 8, U), F(1, 8, 8, U), F(0, 16, 8, U), F(3, 24, 8, Z)});
+      break;
+    case 91:
+      set(&c, {F(2, 0, 8, SR), F(1, 8, 8, SR), F(0, 16, 8, SR), F(3, 24, 8, U)});
+      break;
+    case 93:
+      set(&c, {F(2, 0, 8, SR), F(1, 8, 8, SR), F(0, 16, 8, SR), F(3, 24, 8, Z)});
+      c.member = ClearMember::Floats;
+      break;
+    case 95:
+      c.special = Special::BC6HU;
+      break;
+    case 96:
+      c.special = Special::BC6HS;
+      break;
+    case 98:
+      c.special = Special::BC7;
+      break;
+    case 99:
+      c.special = Special::BC7;
+      c.srgb = true;
+      break;
     // YUV (Uints, raw stored bits).
-    case 100: set(&c, {F(2, 0, 8, UI), F(1, 8, 8, UI), F(0, 16, 8, UI), F(3, 24, 8, UI)}); c.video = true; break;       // AYUV: V U Y A
-    case 101: set(&c, {F(1, 0, 10, UI), F(0, 10, 10, UI), F(2, 20, 10, UI), F(3, 30, 2, UI)}); c.video = true; break;   // Y410: U Y V A
-    case 102: set(&c, {F(1, 0, 16, UI), F(0, 16, 16, UI), F(2, 32, 16, UI), F(3, 48, 16, UI)}); c.video = true; break;  // Y416: U Y V A
+    case 100:
+      set(&c, {F(2, 0, 8, UI), F(1, 8, 8, UI), F(0, 16, 8, UI), F(3, 24, 8, UI)});
+      c.video = true;
+      break;  // AYUV: V U Y A
+    case 101:
+      set(&c, {F(1, 0, 10, UI), F(0, 10, 10, UI), F(2, 20, 10, UI), F(3, 30, 2, UI)});
+      c.video = true;
+      break;  // Y410: U Y V A
+    case 102:
+      set(&c, {F(1, 0, 16, UI), F(0, 16, 16, UI), F(2, 32, 16, UI), F(3, 48, 16, UI)});
+      c.video = true;
+      break;   // Y416: U Y V A
     case 103:  // NV12
-      if (plane == 0) set(&c, {F(0, 0, 8, UI)}); else set(&c, {F(1, 0, 8, UI), F(2, 8, 8, UI)});
+      if (plane == 0)
+        set(&c, {F(0, 0, 8, UI)});
+      else
+        set(&c, {F(1, 0, 8, UI), F(2, 8, 8, UI)});
       c.video = true;
       break;
-    case 104: case 105:  // P010, P016: 16-bit stored words
-      if (plane == 0) set(&c, {F(0, 0, 16, UI)}); else set(&c, {F(1, 0, 16, UI), F(2, 16, 16, UI)});
+    case 104:
+    case 105:  // P010, P016: 16-bit stored words
+      if (plane == 0)
+        set(&c, {F(0, 0, 16, UI)});
+      else
+        set(&c, {F(1, 0, 16, UI), F(2, 16, 16, UI)});
       c.video = true;
       break;
-    case 107: set(&c, {F(0, 0, 8, UI), F(1, 8, 8, UI), F(0, 16, 8, UI), F(2, 24, 8, UI)}); c.video = true; break;       // YUY2: Y0 U Y1 V
-    case 108: case 109: set(&c, {F(0, 0, 16, UI), F(1, 16, 16, UI), F(0, 32, 16, UI), F(2, 48, 16, UI)}); c.video = true; break;  // Y210/Y216
-    case 115: set(&c, {F(2, 0, 4, U), F(1, 4, 4, U), F(0, 8, 4, U), F(3, 12, 4, U)}); break;   // B4G4R4A4
-    case 191: set(&c, {F(3, 0, 4, U), F(2, 4, 4, U), F(1, 8, 4, U), F(0, 12, 4, U)}); break;   // A4B4G4R4
+    case 107:
+      set(&c, {F(0, 0, 8, UI), F(1, 8, 8, UI), F(0, 16, 8, UI), F(2, 24, 8, UI)});
+      c.video = true;
+      break;  // YUY2: Y0 U Y1 V
+    case 108:
+    case 109:
+      set(&c, {F(0, 0, 16, UI), F(1, 16, 16, UI), F(0, 32, 16, UI), F(2, 48, 16, UI)});
+      c.video = true;
+      break;  // Y210/Y216
+    case 115:
+      set(&c, {F(2, 0, 4, U), F(1, 4, 4, U), F(0, 8, 4, U), F(3, 12, 4, U)});
+      break;  // B4G4R4A4
+    case 191:
+      set(&c, {F(3, 0, 4, U), F(2, 4, 4, U), F(1, 8, 4, U), F(0, 12, 4, U)});
+      break;  // A4B4G4R4
     default:
-      return no_rule(fmt, "no D3D12 clear/conversion rule for this format in swz (R10G10B10_XR_BIAS_A2, palette and opaque video "
-                          "formats, NV11, P208, V208, V408 are not covered)");
+      return no_rule(
+          fmt,
+          "no D3D12 clear/conversion rule for this format in swz (R10G10B10_XR_BIAS_A2, palette and opaque video "
+          "formats, NV11, P208, V208, V408 are not covered)");
   }
   *out = c;
   return Status::Ok();
@@ -236,7 +428,8 @@ uint32_t float_to_small_float(float xf, unsigned ebits, unsigned mbits, bool has
   (void)std::frexp(x, &e);
   e -= 1;  // x = 1.m * 2^e
   if (e >= 1 - bias) {
-    const uint32_t mant = static_cast<uint32_t>(std::floor((std::ldexp(x, -e) - 1.0) * std::ldexp(1.0, static_cast<int>(mbits))));
+    const uint32_t mant =
+        static_cast<uint32_t>(std::floor((std::ldexp(x, -e) - 1.0) * std::ldexp(1.0, static_cast<int>(mbits))));
     return s | (static_cast<uint32_t>(e + bias) << mbits) | mant;
   }
   const uint32_t mant = static_cast<uint32_t>(std::floor(std::ldexp(x, static_cast<int>(mbits) - (1 - bias))));
@@ -249,9 +442,12 @@ double small_float_to_double(uint32_t v, unsigned ebits, unsigned mbits, bool ha
   const uint32_t e = (v >> mbits) & emax, m = v & ((1u << mbits) - 1);
   const int bias = static_cast<int>((1u << (ebits - 1)) - 1);
   double r;
-  if (e == emax) r = m ? std::nan("") : INFINITY;
-  else if (e == 0) r = std::ldexp(static_cast<double>(m), 1 - bias - static_cast<int>(mbits));
-  else r = std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -static_cast<int>(mbits)), static_cast<int>(e) - bias);
+  if (e == emax)
+    r = m ? std::nan("") : INFINITY;
+  else if (e == 0)
+    r = std::ldexp(static_cast<double>(m), 1 - bias - static_cast<int>(mbits));
+  else
+    r = std::ldexp(1.0 + std::ldexp(static_cast<double>(m), -static_cast<int>(mbits)), static_cast<int>(e) - bias);
   return neg ? -r : r;
 }
 
@@ -309,9 +505,12 @@ namespace {
 uint64_t encode_field_float(const Field& f, double x) {
   const float xf = static_cast<float>(x);
   switch (f.num) {
-    case Num::Unorm: return float_to_unorm(xf, f.bits);
-    case Num::Snorm: return static_cast<uint64_t>(static_cast<uint32_t>(float_to_snorm(xf, f.bits))) & ((uint64_t{1} << f.bits) - 1);
-    case Num::Srgb: return float_to_srgb8(xf, f.bits);
+    case Num::Unorm:
+      return float_to_unorm(xf, f.bits);
+    case Num::Snorm:
+      return static_cast<uint64_t>(static_cast<uint32_t>(float_to_snorm(xf, f.bits))) & ((uint64_t{1} << f.bits) - 1);
+    case Num::Srgb:
+      return float_to_srgb8(xf, f.bits);
     case Num::Float: {
       if (f.bits == 32) {
         uint32_t u;
@@ -320,7 +519,8 @@ uint64_t encode_field_float(const Field& f, double x) {
       }
       return float_to_small_float(xf, 5, 10, true);  // FLOAT16
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
@@ -488,9 +688,12 @@ void bc6h_constant(uint8_t* out, const double* rgb, bool is_signed) {
     uint32_t m = 0;  // target half magnitude, <= 0x7BFF (BC6H has no INF or NaN: NaN -> 0, INF -> the largest value)
     if (!std::isnan(x)) {
       neg = is_signed && x < 0;
-      if (!is_signed && x < 0) m = 0;
-      else if (std::isinf(x)) m = 0x7BFF;
-      else m = std::min<uint32_t>(float_to_half(std::fabs(x)) & 0x7FFF, 0x7BFF);
+      if (!is_signed && x < 0)
+        m = 0;
+      else if (std::isinf(x))
+        m = 0x7BFF;
+      else
+        m = std::min<uint32_t>(float_to_half(std::fabs(x)) & 0x7FFF, 0x7BFF);
     }
     // The smallest endpoint whose finish_unquantize is m (each step adds 31/64 or 31/32 < 1, so one exists).
     const uint32_t scale = is_signed ? 32 : 64;
@@ -514,7 +717,8 @@ void encode_bc(const Codec& c, const ClearValue& v, uint8_t* out) {
   switch (c.special) {
     case Special::BC1: {
       bc_color(out, rgba, c.srgb);  // color0 == color1: the 3-colour mode, index 0 = color0
-      if (float_to_unorm(static_cast<float>(rgba[3]), 1) == 0) std::memset(out + 4, 0xFF, 4);  // index 3: transparent black
+      if (float_to_unorm(static_cast<float>(rgba[3]), 1) == 0)
+        std::memset(out + 4, 0xFF, 4);  // index 3: transparent black
       break;
     }
     case Special::BC2: {
@@ -527,8 +731,12 @@ void encode_bc(const Codec& c, const ClearValue& v, uint8_t* out) {
       bc4(out, static_cast<uint8_t>(float_to_unorm(static_cast<float>(rgba[3]), 8)));
       bc_color(out + 8, rgba, c.srgb);
       break;
-    case Special::BC4U: bc4(out, static_cast<uint8_t>(float_to_unorm(static_cast<float>(rgba[0]), 8))); break;
-    case Special::BC4S: bc4(out, static_cast<uint8_t>(float_to_snorm(static_cast<float>(rgba[0]), 8))); break;
+    case Special::BC4U:
+      bc4(out, static_cast<uint8_t>(float_to_unorm(static_cast<float>(rgba[0]), 8)));
+      break;
+    case Special::BC4S:
+      bc4(out, static_cast<uint8_t>(float_to_snorm(static_cast<float>(rgba[0]), 8)));
+      break;
     case Special::BC5U:
       bc4(out, static_cast<uint8_t>(float_to_unorm(static_cast<float>(rgba[0]), 8)));
       bc4(out + 8, static_cast<uint8_t>(float_to_unorm(static_cast<float>(rgba[1]), 8)));
@@ -537,16 +745,22 @@ void encode_bc(const Codec& c, const ClearValue& v, uint8_t* out) {
       bc4(out, static_cast<uint8_t>(float_to_snorm(static_cast<float>(rgba[0]), 8)));
       bc4(out + 8, static_cast<uint8_t>(float_to_snorm(static_cast<float>(rgba[1]), 8)));
       break;
-    case Special::BC6HU: bc6h_constant(out, rgba, false); break;
-    case Special::BC6HS: bc6h_constant(out, rgba, true); break;
+    case Special::BC6HU:
+      bc6h_constant(out, rgba, false);
+      break;
+    case Special::BC6HS:
+      bc6h_constant(out, rgba, true);
+      break;
     case Special::BC7: {
       uint32_t q[4];
-      for (int i = 0; i < 3; ++i) q[i] = c.srgb ? float_to_srgb8(static_cast<float>(rgba[i]), 8) : float_to_unorm(static_cast<float>(rgba[i]), 8);
+      for (int i = 0; i < 3; ++i)
+        q[i] = c.srgb ? float_to_srgb8(static_cast<float>(rgba[i]), 8) : float_to_unorm(static_cast<float>(rgba[i]), 8);
       q[3] = float_to_unorm(static_cast<float>(rgba[3]), 8);
       bc7_constant(out, q);
       break;
     }
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -568,9 +782,12 @@ void encode_fields(const Codec& c, const double* in, uint8_t* out) {
   for (int i = 0; i < c.nfields; ++i) {
     const Field& f = c.f[i];
     uint64_t bits;
-    if (f.num == Num::Zero) bits = 0;
-    else if (f.num == Num::Uint || f.num == Num::Sint) bits = static_cast<uint64_t>(static_cast<int64_t>(in[i]));
-    else bits = encode_field_float(f, in[i]);
+    if (f.num == Num::Zero)
+      bits = 0;
+    else if (f.num == Num::Uint || f.num == Num::Sint)
+      bits = static_cast<uint64_t>(static_cast<int64_t>(in[i]));
+    else
+      bits = encode_field_float(f, in[i]);
     if (f.bits < 64) bits &= (uint64_t{1} << f.bits) - 1;
     put_bits(out, f.offset, f.bits, bits);
   }
@@ -594,13 +811,24 @@ void decode_fields(const Codec& c, const uint8_t* in, double* out) {
   for (int i = 0; i < c.nfields; ++i) {
     const Field& f = c.f[i];
     const uint64_t b = get_bits(in, f.offset, f.bits);
-    const int64_t sb = f.bits < 64 && ((b >> (f.bits - 1)) & 1) ? static_cast<int64_t>(b) - (int64_t{1} << f.bits) : static_cast<int64_t>(b);
+    const int64_t sb = f.bits < 64 && ((b >> (f.bits - 1)) & 1) ? static_cast<int64_t>(b) - (int64_t{1} << f.bits)
+                                                                : static_cast<int64_t>(b);
     switch (f.num) {
-      case Num::Unorm: out[i] = unorm_to_float(static_cast<uint32_t>(b), f.bits); break;
-      case Num::Snorm: out[i] = snorm_to_float(static_cast<int32_t>(sb), f.bits); break;
-      case Num::Srgb: out[i] = srgb_to_linear(unorm_to_float(static_cast<uint32_t>(b), f.bits)); break;
-      case Num::Uint: out[i] = static_cast<double>(b); break;
-      case Num::Sint: out[i] = static_cast<double>(sb); break;
+      case Num::Unorm:
+        out[i] = unorm_to_float(static_cast<uint32_t>(b), f.bits);
+        break;
+      case Num::Snorm:
+        out[i] = snorm_to_float(static_cast<int32_t>(sb), f.bits);
+        break;
+      case Num::Srgb:
+        out[i] = srgb_to_linear(unorm_to_float(static_cast<uint32_t>(b), f.bits));
+        break;
+      case Num::Uint:
+        out[i] = static_cast<double>(b);
+        break;
+      case Num::Sint:
+        out[i] = static_cast<double>(sb);
+        break;
       case Num::Float:
         if (f.bits == 32) {
           const uint32_t u = static_cast<uint32_t>(b);
@@ -611,7 +839,9 @@ void decode_fields(const Codec& c, const uint8_t* in, double* out) {
           out[i] = half_to_double(static_cast<uint16_t>(b));
         }
         break;
-      case Num::Zero: out[i] = 0; break;
+      case Num::Zero:
+        out[i] = 0;
+        break;
     }
   }
 }
@@ -619,7 +849,8 @@ void decode_fields(const Codec& c, const uint8_t* in, double* out) {
 void encode_clear(const Codec& c, const ClearValue& v, uint8_t* out) {
   std::memset(out, 0, c.element_bytes);
   switch (c.special) {
-    case Special::Absent: return;
+    case Special::Absent:
+      return;
     case Special::R11G11B10:
     case Special::Rgbe: {
       const double in[3] = {v.f(0), v.f(1), v.f(2)};
@@ -631,8 +862,10 @@ void encode_clear(const Codec& c, const ClearValue& v, uint8_t* out) {
       for (int i = 0; i < c.nfields; ++i) {
         const Field& f = c.f[i];
         // Integers: the low n bits of Uints[src], bit for bit (D3D12_CLEAR_DATA "Uints").
-        if (f.num == Num::Uint || f.num == Num::Sint) in[i] = static_cast<double>(v.u(f.src));
-        else in[i] = v.f(f.src);
+        if (f.num == Num::Uint || f.num == Num::Sint)
+          in[i] = static_cast<double>(v.u(f.src));
+        else
+          in[i] = v.f(f.src);
       }
       // FLOAT32 components keep the caller's bits exactly (no conversion: same representation).
       encode_fields(c, in, out);
@@ -640,7 +873,9 @@ void encode_clear(const Codec& c, const ClearValue& v, uint8_t* out) {
         if (c.f[i].num == Num::Float && c.f[i].bits == 32) put_bits(out, c.f[i].offset, 32, v.u(c.f[i].src));
       return;
     }
-    default: encode_bc(c, v, out); return;
+    default:
+      encode_bc(c, v, out);
+      return;
   }
 }
 

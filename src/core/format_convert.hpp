@@ -23,7 +23,22 @@ struct Field {
   Num num = Num::Zero;
 };
 
-enum class Special : uint8_t { None, Absent, R11G11B10, Rgbe, BC1, BC2, BC3, BC4U, BC4S, BC5U, BC5S, BC6HU, BC6HS, BC7 };
+enum class Special : uint8_t {
+  None,
+  Absent,
+  R11G11B10,
+  Rgbe,
+  BC1,
+  BC2,
+  BC3,
+  BC4U,
+  BC4S,
+  BC5U,
+  BC5S,
+  BC6HU,
+  BC6HS,
+  BC7
+};
 
 /// How plane `plane` of a format is encoded.
 struct Codec {

@@ -17,18 +17,18 @@ enum class Direction { ToSwizzled, ToLinear };
 
 struct Region {
   const Plan* plan = nullptr;
-  uint8_t* swz = nullptr;          ///< resource base + subresource offset
-  uint64_t row_pitch = 0;          ///< bytes between rows of blocks
-  uint64_t depth_pitch = 0;        ///< bytes between slices of blocks (0 when stacked)
-  uint64_t stack_rows = 0;         ///< rows between stacked slices; 0 = not stacked
-  uint64_t pre[3] = {0, 0, 0};     ///< pre-swizzle X bytes, Y, Z
+  uint8_t* swz = nullptr;       ///< resource base + subresource offset
+  uint64_t row_pitch = 0;       ///< bytes between rows of blocks
+  uint64_t depth_pitch = 0;     ///< bytes between slices of blocks (0 when stacked)
+  uint64_t stack_rows = 0;      ///< rows between stacked slices; 0 = not stacked
+  uint64_t pre[3] = {0, 0, 0};  ///< pre-swizzle X bytes, Y, Z
   uint32_t sample = 0;
-  uint32_t x0 = 0, y0 = 0, z0 = 0; ///< box origin in elements
-  uint32_t w = 0, h = 0, d = 0;    ///< box extent in elements (all > 0)
-  uint8_t* lin = nullptr;          ///< first byte of the box on the linear side
+  uint32_t x0 = 0, y0 = 0, z0 = 0;  ///< box origin in elements
+  uint32_t w = 0, h = 0, d = 0;     ///< box extent in elements (all > 0)
+  uint8_t* lin = nullptr;           ///< first byte of the box on the linear side
   uint64_t lin_row_pitch = 0;
   uint64_t lin_depth_pitch = 0;
-  bool streaming = false;          ///< use non-temporal stores where the kernel can
+  bool streaming = false;  ///< use non-temporal stores where the kernel can
   /// Linear bytes of the whole copy this Region is a part of (a thread's share
   /// is a part): kernels decide automatic streaming on it, never on the part,
   /// so that splitting a copy over threads does not turn streaming off.

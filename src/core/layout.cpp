@@ -19,10 +19,10 @@ const char* embedded_file(const char* name);
 }
 
 namespace {
-using swz::detail::mul_ok;
 using swz::detail::add_ok;
-using swz::detail::ceil_div;
 using swz::detail::align_up;
+using swz::detail::ceil_div;
+using swz::detail::mul_ok;
 
 Status overflow(const std::string& what) { return {Code::overflow, what + " does not fit in 64 bits"}; }
 
@@ -37,9 +37,11 @@ Status load_family(const char* file, std::vector<BuiltinEntry>* out) {
   const char* text = detail::embedded_file(file);
   if (!text) return {Code::internal, std::string("built-in pattern file ") + file + " is not embedded"};
   auto j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.contains("patterns")) return {Code::internal, std::string("built-in pattern file ") + file + " is malformed"};
+  if (j.is_discarded() || !j.contains("patterns"))
+    return {Code::internal, std::string("built-in pattern file ") + file + " is malformed"};
   for (const auto& e : j["patterns"]) {
-    if (e.contains("confirmed") && !e["confirmed"].get<bool>()) continue;  // docs/ARCHITECTURE.md "Standard swizzle": unconfirmed shapes not built in
+    if (e.contains("confirmed") && !e["confirmed"].get<bool>())
+      continue;  // docs/ARCHITECTURE.md "Standard swizzle": unconfirmed shapes not built in
     BuiltinEntry b;
     b.dim = e["dim"].get<std::string>() == "3D" ? Dimension::Texture3D : Dimension::Texture2D;
     b.element_bytes = e["element_bytes"].get<uint32_t>();
@@ -61,18 +63,24 @@ Status standard_swizzle_pattern(LayoutKind kind, Dimension dim, uint32_t element
   });
   SWZ_TRY(load_status);
   const std::vector<BuiltinEntry>* fam = nullptr;
-  if (kind == LayoutKind::Std64K) fam = &k64;
-  else if (kind == LayoutKind::Std4K) fam = &k4;
-  else return {Code::invalid_argument, "standard_swizzle_pattern: layout kind is not std64k or std4k"};
+  if (kind == LayoutKind::Std64K)
+    fam = &k64;
+  else if (kind == LayoutKind::Std4K)
+    fam = &k4;
+  else
+    return {Code::invalid_argument, "standard_swizzle_pattern: layout kind is not std64k or std4k"};
   for (const auto& e : *fam)
     if (e.dim == dim && e.element_bytes == element_bytes) {
       *out = e.pattern;
       return Status::Ok();
     }
-  return {Code::unsupported, std::string(kind == LayoutKind::Std64K ? "std64k" : "std4k") + " has no " +
-                                 (dim == Dimension::Texture3D ? "3D" : "2D") + " pattern for " + std::to_string(element_bytes) +
-                                 "-byte elements" + (kind == LayoutKind::Std4K && dim == Dimension::Texture3D ?
-                                 " (the 4KB 3D bricks for 2-, 4- and 16-byte elements are unconfirmed: sources disagree)" : "")};
+  return {Code::unsupported,
+          std::string(kind == LayoutKind::Std64K ? "std64k" : "std4k") + " has no " +
+              (dim == Dimension::Texture3D ? "3D" : "2D") + " pattern for " + std::to_string(element_bytes) +
+              "-byte elements" +
+              (kind == LayoutKind::Std4K && dim == Dimension::Texture3D
+                   ? " (the 4KB 3D bricks for 2-, 4- and 16-byte elements are unconfirmed: sources disagree)"
+                   : "")};
 }
 
 uint32_t full_mip_count(uint32_t w, uint32_t h, uint32_t d) {
@@ -82,18 +90,24 @@ uint32_t full_mip_count(uint32_t w, uint32_t h, uint32_t d) {
 
 Status Layout::subresource(uint32_t i, SubresourceLayout* out) const {
   if (i >= subs_.size())
-    return {Code::out_of_range, "subresource = " + std::to_string(i) + " (the resource has " + std::to_string(subs_.size()) + ")"};
+    return {Code::out_of_range,
+            "subresource = " + std::to_string(i) + " (the resource has " + std::to_string(subs_.size()) + ")"};
   *out = subs_[i];
   return Status::Ok();
 }
 
 std::string Layout::name() const {
   switch (kind_) {
-    case LayoutKind::RowMajor: return "row-major";
-    case LayoutKind::Std64K: return "std64k";
-    case LayoutKind::Std4K: return "std4k";
-    case LayoutKind::Pattern: return "pattern";
-    case LayoutKind::Explicit: return name_;
+    case LayoutKind::RowMajor:
+      return "row-major";
+    case LayoutKind::Std64K:
+      return "std64k";
+    case LayoutKind::Std4K:
+      return "std4k";
+    case LayoutKind::Pattern:
+      return "pattern";
+    case LayoutKind::Explicit:
+      return name_;
   }
   return "?";
 }
@@ -107,18 +121,22 @@ static Status check_desc(const TextureDesc& d) {
   if (d.samples == 0 || (d.samples & (d.samples - 1)) != 0 || d.samples > 32)
     return {Code::invalid_argument, "samples = " + std::to_string(d.samples) + " (a power of two, 1..32)"};
   if (d.dimension == Dimension::Texture2D && d.depth != 1)
-    return {Code::invalid_argument, "depth = " + std::to_string(d.depth) + " for a 2D texture (use array_size, or a 3D texture)"};
+    return {Code::invalid_argument,
+            "depth = " + std::to_string(d.depth) + " for a 2D texture (use array_size, or a 3D texture)"};
   if (d.dimension == Dimension::Texture3D && d.array_size != 1)
-    return {Code::invalid_argument, "array_size = " + std::to_string(d.array_size) + " for a 3D texture (3D textures have no arrays)"};
+    return {Code::invalid_argument,
+            "array_size = " + std::to_string(d.array_size) + " for a 3D texture (3D textures have no arrays)"};
   if (d.dimension == Dimension::Texture3D && d.samples != 1)
     return {Code::invalid_argument, "samples = " + std::to_string(d.samples) + " for a 3D texture"};
   if (d.mip_levels == 0) return {Code::invalid_argument, "mip_levels = 0"};
   uint32_t full = full_mip_count(d.width, d.height, d.dimension == Dimension::Texture3D ? d.depth : 1);
   if (d.mip_levels > full)
-    return {Code::invalid_argument, "mip_levels = " + std::to_string(d.mip_levels) + " exceeds the full chain of " + std::to_string(full) +
-                                        " for " + std::to_string(d.width) + "x" + std::to_string(d.height) +
-                                        (d.dimension == Dimension::Texture3D ? "x" + std::to_string(d.depth) : std::string())};
-  if (d.samples > 1 && d.mip_levels > 1) return {Code::invalid_argument, "mip_levels = " + std::to_string(d.mip_levels) + " with MSAA (must be 1)"};
+    return {Code::invalid_argument,
+            "mip_levels = " + std::to_string(d.mip_levels) + " exceeds the full chain of " + std::to_string(full) +
+                " for " + std::to_string(d.width) + "x" + std::to_string(d.height) +
+                (d.dimension == Dimension::Texture3D ? "x" + std::to_string(d.depth) : std::string())};
+  if (d.samples > 1 && d.mip_levels > 1)
+    return {Code::invalid_argument, "mip_levels = " + std::to_string(d.mip_levels) + " with MSAA (must be 1)"};
   uint64_t subs;
   if (!mul_ok(d.mip_levels, d.array_size, &subs) || !mul_ok(subs, d.format.planes, &subs) || subs > 0xffffffffu)
     return overflow("subresource count");
@@ -128,9 +146,10 @@ static Status check_desc(const TextureDesc& d) {
   // slices x 3 planes = 92160; Vulkan devices up to a few times that.
   constexpr uint64_t kMaxSubresources = uint64_t{1} << 20;
   if (subs > kMaxSubresources)
-    return {Code::unsupported, "subresource count = " + std::to_string(subs) + " (mip_levels " + std::to_string(d.mip_levels) +
-                                   " x array_size " + std::to_string(d.array_size) + " x planes " + std::to_string(d.format.planes) +
-                                   ") is too large (swz's limit is " + std::to_string(kMaxSubresources) + ")"};
+    return {Code::unsupported, "subresource count = " + std::to_string(subs) + " (mip_levels " +
+                                   std::to_string(d.mip_levels) + " x array_size " + std::to_string(d.array_size) +
+                                   " x planes " + std::to_string(d.format.planes) + ") is too large (swz's limit is " +
+                                   std::to_string(kMaxSubresources) + ")"};
   return Status::Ok();
 }
 
@@ -172,10 +191,11 @@ struct ReachCache {
 #else
 #define SWZ_NO_COVERAGE
 #endif
-SWZ_NO_COVERAGE static void walk_blocks(const Plan& plan, uint64_t bx0, uint64_t by0, uint64_t bz0, uint64_t bx_last, uint64_t by_last,
-                                        uint64_t bz_last, uint64_t row_pitch, uint64_t dp, const std::vector<uint32_t>& gx,
-                                        const uint32_t (&reduce_tab)[4][256], uint64_t all_piv, bool small, std::vector<uint64_t>& seen,
-                                        bool* collide_out, uint64_t* best_out) {
+SWZ_NO_COVERAGE static void walk_blocks(const Plan& plan, uint64_t bx0, uint64_t by0, uint64_t bz0, uint64_t bx_last,
+                                        uint64_t by_last, uint64_t bz_last, uint64_t row_pitch, uint64_t dp,
+                                        const std::vector<uint32_t>& gx, const uint32_t (&reduce_tab)[4][256],
+                                        uint64_t all_piv, bool small, std::vector<uint64_t>& seen, bool* collide_out,
+                                        uint64_t* best_out) {
   const uint64_t nx = bx_last - bx0 + 1;
   bool collide = false;
   uint64_t best = 0;
@@ -188,8 +208,8 @@ SWZ_NO_COVERAGE static void walk_blocks(const Plan& plan, uint64_t bx0, uint64_t
         const uint32_t gxi = gx.empty() ? plan.g(0, static_cast<uint32_t>((bx0 + i) << plan.ext_log2[0])) : gx[i];
         const uint64_t v0 = base ^ ((gyz ^ gxi) & plan.high_mask);
         const uint32_t w = static_cast<uint32_t>(v0);
-        const uint64_t lo = v0 ^ reduce_tab[0][w & 255] ^ reduce_tab[1][(w >> 8) & 255] ^ reduce_tab[2][(w >> 16) & 255] ^
-                            reduce_tab[3][w >> 24];
+        const uint64_t lo = v0 ^ reduce_tab[0][w & 255] ^ reduce_tab[1][(w >> 8) & 255] ^
+                            reduce_tab[2][(w >> 16) & 255] ^ reduce_tab[3][w >> 24];
         best = std::max(best, lo ^ all_piv);
         if (small) {
           const uint64_t k = lo / plan.block_bytes;
@@ -208,9 +228,10 @@ SWZ_NO_COVERAGE static void walk_blocks(const Plan& plan, uint64_t bx0, uint64_t
   *best_out = best;
 }
 
-static Status postamble_reach(const Plan& plan, uint64_t bx_last, uint64_t by_last, uint64_t bz_last, const uint64_t pre[3],
-                              const SubresourceLayout& s, ReachCache& cache, uint64_t* out) {
-  const ReachKey key{&plan, {bx_last, by_last, bz_last, pre[0], pre[1], pre[2], s.row_pitch, s.depth_pitch_B, s.stack_rows}};
+static Status postamble_reach(const Plan& plan, uint64_t bx_last, uint64_t by_last, uint64_t bz_last,
+                              const uint64_t pre[3], const SubresourceLayout& s, ReachCache& cache, uint64_t* out) {
+  const ReachKey key{&plan,
+                     {bx_last, by_last, bz_last, pre[0], pre[1], pre[2], s.row_pitch, s.depth_pitch_B, s.stack_rows}};
   if (auto it = cache.done.find(key); it != cache.done.end()) {
     *out = it->second;
     return Status::Ok();
@@ -229,18 +250,23 @@ static Status postamble_reach(const Plan& plan, uint64_t bx_last, uint64_t by_la
           }
         }
     }
-  const uint64_t bx0 = pre[0] >> plan.ext_log2[0], by0 = pre[1] >> plan.ext_log2[1], bz0 = s.stack_depth ? 0 : pre[2] >> plan.ext_log2[2];
+  const uint64_t bx0 = pre[0] >> plan.ext_log2[0], by0 = pre[1] >> plan.ext_log2[1],
+                 bz0 = s.stack_depth ? 0 : pre[2] >> plan.ext_log2[2];
   const uint64_t blocks = (bx_last - bx0 + 1) * (by_last - by0 + 1) * (bz_last - bz0 + 1);
   const uint64_t dp = s.depth_pitch_B;
   const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(plan.high_mask));
   if (blocks > (uint64_t{1} << 24))
-    return {Code::unsupported, "postamble terms on address bits up to " + std::to_string(top) + " move whole blocks; swz verifies such"
-                                   " surfaces block by block and this one has " + std::to_string(blocks) + " blocks (limit 2^24)"};
+    return {Code::unsupported, "postamble terms on address bits up to " + std::to_string(top) +
+                                   " move whole blocks; swz verifies such"
+                                   " surfaces block by block and this one has " +
+                                   std::to_string(blocks) + " blocks (limit 2^24)"};
   if (blocks > cache.blocks_left)
-    return {Code::unsupported, "postamble terms on address bits up to " + std::to_string(top) + " move whole blocks; swz verifies such"
-                                   " surfaces block by block, at most 2^24 blocks per layout (subresources of one geometry checked"
-                                   " once), and the subresources of this layout need more (mip " + std::to_string(s.mip) + " alone has " +
-                                   std::to_string(blocks) + ")"};
+    return {Code::unsupported,
+            "postamble terms on address bits up to " + std::to_string(top) +
+                " move whole blocks; swz verifies such"
+                " surfaces block by block, at most 2^24 blocks per layout (subresources of one geometry checked"
+                " once), and the subresources of this layout need more (mip " +
+                std::to_string(s.mip) + " alone has " + std::to_string(blocks) + ")"};
   cache.blocks_left -= blocks;
   t_layout_work.walked_blocks += blocks;
   // Each source block lands on the target blocks (base ^ h) ^ span(basis);
@@ -266,8 +292,8 @@ static Status postamble_reach(const Plan& plan, uint64_t bx_last, uint64_t by_la
   // and the basis lie above the block), below max base | bits 0..top: mark
   // them in a bitmap when it is small, else sort them.
   uint64_t bound = 0, t;
-  bool small = mul_ok(bx_last, plan.block_bytes, &bound) && mul_ok(by_last, s.row_pitch, &t) && add_ok(bound, t, &bound) &&
-               mul_ok(bz_last, dp, &t) && add_ok(bound, t, &bound);
+  bool small = mul_ok(bx_last, plan.block_bytes, &bound) && mul_ok(by_last, s.row_pitch, &t) &&
+               add_ok(bound, t, &bound) && mul_ok(bz_last, dp, &t) && add_ok(bound, t, &bound);
   bound = (bound | ((uint64_t{2} << top) - 1)) / plan.block_bytes + 1;
   small = small && bound <= (uint64_t{1} << 28);  // 32 MB of bits
   std::vector<uint64_t> seen;                     // bitmap words, or the representatives to sort
@@ -279,14 +305,16 @@ static Status postamble_reach(const Plan& plan, uint64_t bx_last, uint64_t by_la
   for (uint64_t i = 0; i < gx.size(); ++i) gx[i] = plan.g(0, static_cast<uint32_t>((bx0 + i) << plan.ext_log2[0]));
   bool collide = false;
   uint64_t best = 0;
-  walk_blocks(plan, bx0, by0, bz0, bx_last, by_last, bz_last, s.row_pitch, dp, gx, reduce_tab, all_piv, small, seen, &collide, &best);
+  walk_blocks(plan, bx0, by0, bz0, bx_last, by_last, bz_last, s.row_pitch, dp, gx, reduce_tab, all_piv, small, seen,
+              &collide, &best);
   if (!small) {
     std::sort(seen.begin(), seen.end());
     collide = std::adjacent_find(seen.begin(), seen.end()) != seen.end();
   }
   if (collide)
-    return {Code::invalid_argument, "postamble terms on address bits up to " + std::to_string(top) + " make two blocks of mip " +
-                                        std::to_string(s.mip) + " land on the same memory (the pattern is not a bijection on this surface;"
+    return {Code::invalid_argument, "postamble terms on address bits up to " + std::to_string(top) +
+                                        " make two blocks of mip " + std::to_string(s.mip) +
+                                        " land on the same memory (the pattern is not a bijection on this surface;"
                                         " try a power-of-two row pitch)"};
   *out = (best | (plan.block_bytes - 1)) + 1;
   cache.done.emplace(key, *out);
@@ -299,7 +327,8 @@ static Status postamble_reach(const Plan& plan, uint64_t bx_last, uint64_t by_la
 // offset; for a plan whose postamble moves whole blocks it is a conservative
 // bound, and a pattern that could leave it is refused.
 static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint32_t m, uint32_t slice, uint32_t plane,
-                                uint64_t rp, uint64_t dp, const uint64_t pre[3], ReachCache& reach, SubresourceLayout* out) {
+                                uint64_t rp, uint64_t dp, const uint64_t pre[3], ReachCache& reach,
+                                SubresourceLayout* out) {
   SubresourceLayout s;
   PlaneInfo pi;
   SWZ_TRY(plane_info(desc.format, plane, &pi));
@@ -330,19 +359,22 @@ static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint3
   s.row_pitch = rp ? rp : min_rp;
   if (s.row_pitch < min_rp)
     return {Code::invalid_argument, "row_pitch = " + std::to_string(s.row_pitch) + " is smaller than a row of " +
-                                        (plan.block_bits ? "blocks" : "elements") + " of mip " + std::to_string(m) + " (" +
-                                        std::to_string(min_rp) + " bytes)"};
+                                        (plan.block_bits ? "blocks" : "elements") + " of mip " + std::to_string(m) +
+                                        " (" + std::to_string(min_rp) + " bytes)"};
   if (s.row_pitch % BB)
-    return {Code::invalid_argument, "row_pitch = " + std::to_string(s.row_pitch) + " is not a multiple of the block size (" +
-                                        std::to_string(BB) + " bytes)"};
+    return {Code::invalid_argument, "row_pitch = " + std::to_string(s.row_pitch) +
+                                        " is not a multiple of the block size (" + std::to_string(BB) + " bytes)"};
   uint64_t by_last, bz_last = 0;
   if (plan.stack_depth) {
-    if (pre[2]) return {Code::invalid_argument, "pre-swizzle Z = " + std::to_string(pre[2]) + " with STACK_DEPTH_SLICES (must be 0)"};
+    if (pre[2])
+      return {Code::invalid_argument,
+              "pre-swizzle Z = " + std::to_string(pre[2]) + " with STACK_DEPTH_SLICES (must be 0)"};
     const uint64_t ext_y = uint64_t{1} << ey;
     uint64_t rows_per_slice = dp ? dp : ceil_div(s.height_el, ext_y) * ext_y;
     if (rows_per_slice < s.height_el)
-      return {Code::invalid_argument, "depth_pitch = " + std::to_string(rows_per_slice) + " rows is smaller than the height of mip " +
-                                          std::to_string(m) + " (" + std::to_string(s.height_el) +
+      return {Code::invalid_argument, "depth_pitch = " + std::to_string(rows_per_slice) +
+                                          " rows is smaller than the height of mip " + std::to_string(m) + " (" +
+                                          std::to_string(s.height_el) +
                                           " rows; stacked-depth patterns count depth pitch in rows)"};
     uint64_t y_end;
     if (!mul_ok(rows_per_slice, s.depth - 1, &t) || !add_ok(t, s.height_el, &y_end) || !add_ok(y_end, pre[1], &y_end))
@@ -359,11 +391,12 @@ static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint3
     if (!mul_ok(by_last + 1, s.row_pitch, &min_dp)) return overflow("depth pitch");
     s.depth_pitch_B = dp ? dp : min_dp;
     if (bz_last > 0 && s.depth_pitch_B < min_dp)
-      return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch_B) + " is smaller than a slice of mip " +
-                                          std::to_string(m) + " (" + std::to_string(min_dp) + " bytes)"};
+      return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch_B) +
+                                          " is smaller than a slice of mip " + std::to_string(m) + " (" +
+                                          std::to_string(min_dp) + " bytes)"};
     if (s.depth_pitch_B % BB)
-      return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch_B) + " is not a multiple of the block size (" +
-                                          std::to_string(BB) + " bytes)"};
+      return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch_B) +
+                                          " is not a multiple of the block size (" + std::to_string(BB) + " bytes)"};
   }
   // max base = bz*DP + by*RP + bx*BB; span = max base + BB.
   uint64_t max_base = 0;
@@ -410,12 +443,13 @@ uint32_t element_bytes_of_plane(const FormatInfo& f, uint32_t plane) {
 Status check_samples(const Plan& plan, uint32_t samples) {
   const uint64_t ext_s = uint64_t{1} << plan.ext_log2[3];
   if (samples > ext_s)
-    return {Code::invalid_argument, "samples = " + std::to_string(samples) + " but the pattern addresses only " + std::to_string(ext_s) +
-                                        " (its S bits)"};
+    return {Code::invalid_argument, "samples = " + std::to_string(samples) + " but the pattern addresses only " +
+                                        std::to_string(ext_s) + " (its S bits)"};
   if (samples < ext_s)
-    return {Code::invalid_argument, "the pattern addresses " + std::to_string(ext_s) + " samples (S0" +
-                                        (plan.ext_log2[3] > 1 ? "..S" + std::to_string(plan.ext_log2[3] - 1) : std::string()) +
-                                        ") but the texture has " + std::to_string(samples)};
+    return {Code::invalid_argument,
+            "the pattern addresses " + std::to_string(ext_s) + " samples (S0" +
+                (plan.ext_log2[3] > 1 ? "..S" + std::to_string(plan.ext_log2[3] - 1) : std::string()) +
+                ") but the texture has " + std::to_string(samples)};
   return Status::Ok();
 }
 
@@ -439,7 +473,8 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
     switch (spec.kind) {
       case LayoutKind::RowMajor:
         if (desc.samples > 1)
-          return {Code::unsupported, "row-major layout with samples = " + std::to_string(desc.samples) + " (D3D12 row-major textures cannot be MSAA)"};
+          return {Code::unsupported, "row-major layout with samples = " + std::to_string(desc.samples) +
+                                         " (D3D12 row-major textures cannot be MSAA)"};
         if (pot && eb <= 16)
           for (unsigned i = 0; (1u << i) < eb; ++i) pat.interleave[i] = BitEntry::make(Channel::X, i);
         // else: the empty pattern, byte-granular (rule 11)
@@ -448,9 +483,11 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
       case LayoutKind::Std64K:
       case LayoutKind::Std4K:
         if (planes > 1 && !fmt.depth_stencil)
-          return {Code::unsupported, std::string(nm) + ": D3D12 standard swizzle does not support planar format " + fmt.name};
+          return {Code::unsupported,
+                  std::string(nm) + ": D3D12 standard swizzle does not support planar format " + fmt.name};
         if (fmt.depth_stencil)
-          return {Code::unsupported, std::string(nm) + ": D3D12 standard swizzle does not support depth-stencil format " + fmt.name};
+          return {Code::unsupported,
+                  std::string(nm) + ": D3D12 standard swizzle does not support depth-stencil format " + fmt.name};
         if (!pot || eb > 16)
           return {Code::unsupported, std::string(nm) + ": format " + fmt.name + " has " + std::to_string(eb) +
                                          "-byte elements; standard swizzle needs 1, 2, 4, 8 or 16"};
@@ -475,10 +512,12 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
       return {Code::invalid_argument, "mip_tail = d3d12 applies to std64k and std4k only"};
     const auto& pk = spec.packed;
     if (uint64_t{pk.num_standard_mips} + pk.num_packed_mips != desc.mip_levels)
-      return {Code::invalid_argument, "packed mips: num_standard_mips (" + std::to_string(pk.num_standard_mips) + ") + num_packed_mips (" +
-                                          std::to_string(pk.num_packed_mips) + ") != mip_levels (" + std::to_string(desc.mip_levels) + ")"};
+      return {Code::invalid_argument, "packed mips: num_standard_mips (" + std::to_string(pk.num_standard_mips) +
+                                          ") + num_packed_mips (" + std::to_string(pk.num_packed_mips) +
+                                          ") != mip_levels (" + std::to_string(desc.mip_levels) + ")"};
     if (pk.num_packed_mips > 0 && pk.num_tiles_for_packed_mips == 0)
-      return {Code::invalid_argument, "packed mips: num_tiles_for_packed_mips = 0 with " + std::to_string(pk.num_packed_mips) + " packed mips"};
+      return {Code::invalid_argument,
+              "packed mips: num_tiles_for_packed_mips = 0 with " + std::to_string(pk.num_packed_mips) + " packed mips"};
   }
   {
     const bool stacked = spec.kind == LayoutKind::Pattern && spec.pattern.stack_depth_slices();
@@ -499,10 +538,12 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
     const uint32_t eb = element_bytes_of_plane(fmt, plane);
     std::shared_ptr<const Plan> plan;
     Status st = cache.get(slot_pattern[plane], static_cast<int>(plane), eb, &plan);
-    if (!st.ok()) return {st.code(), planes > 1 ? "plane " + std::to_string(plane) + ": " + st.message() : st.message()};
+    if (!st.ok())
+      return {st.code(), planes > 1 ? "plane " + std::to_string(plane) + ": " + st.message() : st.message()};
     if (spec.kind == LayoutKind::Pattern) placement = std::max(placement, plan->block_bytes);
     st = check_samples(*plan, desc.samples);
-    if (!st.ok()) return {st.code(), planes > 1 ? "plane " + std::to_string(plane) + ": " + st.message() : st.message()};
+    if (!st.ok())
+      return {st.code(), planes > 1 ? "plane " + std::to_string(plane) + ": " + st.message() : st.message()};
     // Every array slice of a mip has the same geometry: it is computed for
     // slice 0 and copied (with its index) for the others. Computing it per
     // slice made a row-major 10-mip array of 92255 slices take 11 s under the
@@ -522,7 +563,8 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
             if (!align_up(w * eb, planes > 1 ? 512 : 256, &rp)) return overflow("row pitch");
           }
           const uint64_t pre[3] = {0, 0, 0};
-          SWZ_TRY(place_subresource(desc, *plan, m, slice, plane, rp, plan->stack_depth ? spec.stack_rows : spec.depth_pitch_B, pre, reach, &s));
+          SWZ_TRY(place_subresource(desc, *plan, m, slice, plane, rp,
+                                    plan->stack_depth ? spec.stack_rows : spec.depth_pitch_B, pre, reach, &s));
           ++t_layout_work.placed;
           first[m] = s;
         } else {
@@ -535,7 +577,8 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
           if (m == spec.packed.num_standard_mips) {
             if (!align_up(cursor, placement, &packed_start)) return overflow("resource size");
             uint64_t bytes;
-            if (!mul_ok(spec.packed.num_tiles_for_packed_mips, placement, &bytes) || !add_ok(packed_start, bytes, &cursor))
+            if (!mul_ok(spec.packed.num_tiles_for_packed_mips, placement, &bytes) ||
+                !add_ok(packed_start, bytes, &cursor))
               return overflow("resource size");
           }
           s.packed = true;
@@ -580,8 +623,9 @@ Status Layout::check_no_shared_bytes(const Layout& L) {
     }
     if (e - g > 1) {
       if (hi - lo > (uint64_t{1} << 30))
-        return {Code::unsupported, "subresources " + std::to_string(order[g]) + ".." + std::to_string(order[e - 1]) +
-                                       " have overlapping spans over more than 1 GiB; swz cannot verify that they share no bytes"};
+        return {Code::unsupported,
+                "subresources " + std::to_string(order[g]) + ".." + std::to_string(order[e - 1]) +
+                    " have overlapping spans over more than 1 GiB; swz cannot verify that they share no bytes"};
       std::vector<uint64_t> bits((hi - lo + 63) / 64, 0);
       for (size_t k = g; k < e; ++k) {
         const uint32_t i = order[k];
@@ -604,9 +648,10 @@ Status Layout::check_no_shared_bytes(const Layout& L) {
                   const uint64_t m = (take == 64 ? ~uint64_t{0} : ((uint64_t{1} << take) - 1)) << bit;
                   uint64_t& w = bits[b >> 6];
                   if (w & m)
-                    return {Code::invalid_argument, "subresource " + std::to_string(i) + " shares byte " +
-                                                        std::to_string(lo + b + static_cast<uint64_t>(std::countr_zero(w & m)) - bit) +
-                                                        " with another subresource placed over the same memory (check the offsets)"};
+                    return {Code::invalid_argument,
+                            "subresource " + std::to_string(i) + " shares byte " +
+                                std::to_string(lo + b + static_cast<uint64_t>(std::countr_zero(w & m)) - bit) +
+                                " with another subresource placed over the same memory (check the offsets)"};
                   w |= m;
                   b += take;
                 }
@@ -632,8 +677,8 @@ Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>&
   if (patterns.empty()) return {Code::invalid_argument, "patterns: the table is empty"};
   const uint64_t count = uint64_t{desc.mip_levels} * desc.array_size * desc.format.planes;
   if (placements.size() != count)
-    return {Code::invalid_argument, "placements: " + std::to_string(placements.size()) + " entries for " + std::to_string(count) +
-                                        " subresources (mip_levels x array_size x planes)"};
+    return {Code::invalid_argument, "placements: " + std::to_string(placements.size()) + " entries for " +
+                                        std::to_string(count) + " subresources (mip_levels x array_size x planes)"};
   PlanCache cache;
   ReachCache reach;
   uint64_t end_max = 0;
@@ -643,13 +688,19 @@ Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>&
     const uint32_t plane = i / (desc.mip_levels * desc.array_size);
     const SubresourcePlacement& pl = placements[i];
     if (pl.pattern_slot < 0 || static_cast<size_t>(pl.pattern_slot) >= patterns.size())
-      return {Code::invalid_argument, "subresource " + std::to_string(i) + ": pattern_slot = " + std::to_string(pl.pattern_slot) +
-                                          " (the table has " + std::to_string(patterns.size()) + ")"};
+      return {Code::invalid_argument, "subresource " + std::to_string(i) +
+                                          ": pattern_slot = " + std::to_string(pl.pattern_slot) + " (the table has " +
+                                          std::to_string(patterns.size()) + ")"};
     std::shared_ptr<const Plan> plan;
-    Status st = cache.get(patterns[pl.pattern_slot], pl.pattern_slot, element_bytes_of_plane(desc.format, plane), &plan);
-    if (!st.ok()) return {st.code(), "pattern " + std::to_string(pl.pattern_slot) + " (subresource " + std::to_string(i) + "): " + st.message()};
+    Status st =
+        cache.get(patterns[pl.pattern_slot], pl.pattern_slot, element_bytes_of_plane(desc.format, plane), &plan);
+    if (!st.ok())
+      return {st.code(), "pattern " + std::to_string(pl.pattern_slot) + " (subresource " + std::to_string(i) +
+                             "): " + st.message()};
     st = check_samples(*plan, desc.samples);
-    if (!st.ok()) return {st.code(), "pattern " + std::to_string(pl.pattern_slot) + " (subresource " + std::to_string(i) + "): " + st.message()};
+    if (!st.ok())
+      return {st.code(), "pattern " + std::to_string(pl.pattern_slot) + " (subresource " + std::to_string(i) +
+                             "): " + st.message()};
     SubresourceLayout s;
     st = place_subresource(desc, *plan, m, slice, plane, pl.row_pitch, pl.depth_pitch, pl.pre_swizzle, reach, &s);
     if (!st.ok()) return {st.code(), "subresource " + std::to_string(i) + ": " + st.message()};
@@ -668,8 +719,8 @@ Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>&
       if (L.sub_plans_[i]->high_mask && L.subs_[i].offset + L.subs_[i].size > resource_size)
         why = " (postamble terms on address bit " + std::to_string(31 - std::countl_zero(L.sub_plans_[i]->high_mask)) +
               " move blocks of subresource " + std::to_string(i) + " that far)";
-    return {Code::invalid_argument, "resource_size = " + std::to_string(resource_size) + " but subresources reach byte " +
-                                        std::to_string(end_max) + why};
+    return {Code::invalid_argument, "resource_size = " + std::to_string(resource_size) +
+                                        " but subresources reach byte " + std::to_string(end_max) + why};
   }
   L.size_ = resource_size ? resource_size : end_max;
   SWZ_TRY(Layout::check_no_shared_bytes(L));
@@ -678,7 +729,8 @@ Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>&
   return Status::Ok();
 }
 
-Status copyable_footprints(const TextureDesc& desc, std::vector<Footprint>* out, uint64_t* total_bytes, uint64_t base_offset) {
+Status copyable_footprints(const TextureDesc& desc, std::vector<Footprint>* out, uint64_t* total_bytes,
+                           uint64_t base_offset) {
   SWZ_TRY(check_desc(desc));
   std::vector<Footprint> v;
   uint64_t running = 0;

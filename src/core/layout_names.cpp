@@ -58,7 +58,8 @@ Status unknown(std::string_view text) {
   std::vector<std::string> near = closest_layout_names(text);
   if (!near.empty()) {
     msg += "; did you mean ";
-    for (size_t i = 0; i < near.size(); ++i) msg += (i ? (i + 1 == near.size() ? " or " : ", ") : "") + ("'" + near[i] + "'");
+    for (size_t i = 0; i < near.size(); ++i)
+      msg += (i ? (i + 1 == near.size() ? " or " : ", ") : "") + ("'" + near[i] + "'");
     msg += "?";
   }
   msg += (near.empty() ? ". Layouts: " : " Layouts: ") + listing_names() +
@@ -104,7 +105,8 @@ Status LayoutName::parse(std::string_view text, LayoutName* out) {
   const struct {
     std::string_view name;
     Kind kind;
-  } builtin_kinds[] = {{"row-major", Kind::RowMajor}, {"row_major", Kind::RowMajor}, {"std64k", Kind::Std64K}, {"std4k", Kind::Std4K}};
+  } builtin_kinds[] = {
+      {"row-major", Kind::RowMajor}, {"row_major", Kind::RowMajor}, {"std64k", Kind::Std64K}, {"std4k", Kind::Std4K}};
   for (const auto& b : builtin_kinds) {
     if (head != b.name) continue;
     if (has_params && b.kind == Kind::RowMajor) {
@@ -124,14 +126,16 @@ Status LayoutName::parse(std::string_view text, LayoutName* out) {
         ok = !v.empty() && r.ec == std::errc() && r.ptr == v.data() + v.size() && pitch > 0;
       }
       if (!ok)
-        return {Code::invalid_argument, "layout '" + std::string(text) + "': row-major takes one parameter, pitch=N (bytes between rows, N > 0)"};
+        return {Code::invalid_argument, "layout '" + std::string(text) +
+                                            "': row-major takes one parameter, pitch=N (bytes between rows, N > 0)"};
       n.kind_ = Kind::RowMajor;
       n.row_pitch_B_ = pitch;
       *out = std::move(n);
       return Status::Ok();
     }
     if (has_params)
-      return {Code::invalid_argument, "layout '" + std::string(b.name) + "' takes no parameters (got '" + std::string(text) + "')"};
+      return {Code::invalid_argument,
+              "layout '" + std::string(b.name) + "' takes no parameters (got '" + std::string(text) + "')"};
     n.kind_ = b.kind;
     *out = std::move(n);
     return Status::Ok();
@@ -163,7 +167,8 @@ Status LayoutName::parse(std::string_view text, LayoutName* out) {
       return Status::Ok();
     }
     // Report the error of the form the file looks like.
-    if (json.find("\"subresources\"") != std::string::npos) return {ds.code(), "layout file '" + path + "': " + ds.message()};
+    if (json.find("\"subresources\"") != std::string::npos)
+      return {ds.code(), "layout file '" + path + "': " + ds.message()};
     return {ps.code(), "pattern file '" + path + "': " + ps.message()};
   }
   if (path.find('/') != std::string::npos || (path.size() > 5 && path.substr(path.size() - 5) == ".json"))
@@ -177,21 +182,28 @@ Status LayoutName::make(const TextureDesc& desc, const LayoutOptions& o, Layout*
   if (!takes_options()) {
     const char* what = kind_ == Kind::Family ? "hardware layout" : "resource layout";
     auto refuse = [&](const char* field, uint64_t v) -> Status {
-      return {Code::invalid_argument, std::string(field) + " = " + std::to_string(v) + " does not apply to " + what + " '" + text_ +
-                                          "': it places its own subresources"};
+      return {Code::invalid_argument, std::string(field) + " = " + std::to_string(v) + " does not apply to " + what +
+                                          " '" + text_ + "': it places its own subresources"};
     };
     if (o.row_pitch_B) return refuse("row_pitch_B", o.row_pitch_B);
     if (o.depth_pitch_B) return refuse("depth_pitch_B", o.depth_pitch_B);
     if (o.stack_rows) return refuse("stack_rows", o.stack_rows);
-    if (o.mip_tail != MipTail::None) return {Code::invalid_argument, std::string("mip_tail = d3d12 does not apply to ") + what + " '" + text_ + "'"};
+    if (o.mip_tail != MipTail::None)
+      return {Code::invalid_argument, std::string("mip_tail = d3d12 does not apply to ") + what + " '" + text_ + "'"};
     if (kind_ == Kind::Family) return make_named_layout(text_, desc, out);
     return make_device_layout(*resource_, out);
   }
   LayoutSpec spec;
   switch (kind_) {
-    case Kind::RowMajor: spec.kind = LayoutKind::RowMajor; break;
-    case Kind::Std64K: spec.kind = LayoutKind::Std64K; break;
-    case Kind::Std4K: spec.kind = LayoutKind::Std4K; break;
+    case Kind::RowMajor:
+      spec.kind = LayoutKind::RowMajor;
+      break;
+    case Kind::Std64K:
+      spec.kind = LayoutKind::Std64K;
+      break;
+    case Kind::Std4K:
+      spec.kind = LayoutKind::Std4K;
+      break;
     default:
       spec.kind = LayoutKind::Pattern;
       spec.pattern = pattern_;
@@ -207,7 +219,8 @@ Status LayoutName::make(const TextureDesc& desc, const LayoutOptions& o, Layout*
   spec.row_pitch_B = o.row_pitch_B;
   if (row_pitch_B_) {
     if (o.row_pitch_B && o.row_pitch_B != row_pitch_B_)
-      return {Code::invalid_argument, "row_pitch_B = " + std::to_string(o.row_pitch_B) + " contradicts layout '" + text_ + "'"};
+      return {Code::invalid_argument,
+              "row_pitch_B = " + std::to_string(o.row_pitch_B) + " contradicts layout '" + text_ + "'"};
     spec.row_pitch_B = row_pitch_B_;
   }
   spec.depth_pitch_B = o.depth_pitch_B;
@@ -217,7 +230,8 @@ Status LayoutName::make(const TextureDesc& desc, const LayoutOptions& o, Layout*
   return make_layout(desc, spec, out);
 }
 
-Status make_layout_from_name(std::string_view name, const TextureDesc& desc, const LayoutOptions& options, Layout* out) {
+Status make_layout_from_name(std::string_view name, const TextureDesc& desc, const LayoutOptions& options,
+                             Layout* out) {
   LayoutName n;
   SWZ_TRY(LayoutName::parse(name, &n));
   return n.make(desc, options, out);
@@ -226,8 +240,10 @@ Status make_layout_from_name(std::string_view name, const TextureDesc& desc, con
 std::vector<LayoutListing> layout_listing() {
   std::vector<LayoutListing> out;
   for (const Builtin& b : kBuiltins)
-    out.push_back({b.name, std::string(b.name) == "row-major" ? "pitch=N (bytes between rows; default: row bytes aligned up to 256)" : "",
-                   b.description, "D3D12 specification"});
+    out.push_back(
+        {b.name,
+         std::string(b.name) == "row-major" ? "pitch=N (bytes between rows; default: row bytes aligned up to 256)" : "",
+         b.description, "D3D12 specification"});
   for (const LayoutFamily& f : layout_families()) out.push_back({f.name, f.parameters, f.description, f.source});
   out.push_back({"pattern:TEXT", "",
                  "one parameterized swizzle pattern in text form, address bit 0 first, e.g. "
@@ -263,7 +279,8 @@ namespace {
 std::string extent_text(const Pattern& p, uint32_t element_bytes) {
   const std::array<uint64_t, 4> e = p.block_extent();
   std::string s = std::to_string(uint64_t{1} << p.block_bits()) + "-byte block: " + std::to_string(e[0]) + " bytes (" +
-                  std::to_string(e[0] / (element_bytes ? element_bytes : 1)) + " elements) x " + std::to_string(e[1]) + " rows";
+                  std::to_string(e[0] / (element_bytes ? element_bytes : 1)) + " elements) x " + std::to_string(e[1]) +
+                  " rows";
   if (e[2] > 1) s += " x " + std::to_string(e[2]) + " slices";
   if (e[3] > 1) s += " x " + std::to_string(e[3]) + " samples";
   return s;
@@ -282,16 +299,19 @@ Status describe_layout_name(std::string_view name, uint32_t element_bytes, std::
     return {Code::invalid_argument, "element_bytes = " + std::to_string(element_bytes) + ": expected 1..16"};
   const std::string eb = std::to_string(element_bytes) + "-byte elements";
   if (name == "pattern:TEXT") {
-    *text = "pattern:TEXT: one parameterized swizzle pattern in text form, one token per address bit from bit 0:\n"
-            "  X<n> (X in bytes), Y<n>, Z<n>, S<n> (sample), each with up to four XOR terms (Y3^X9^Z1);\n"
-            "  then optional post8=Y4^X9 (postamble terms of address bits 8..23), imm=0x300, stack, cond-post.\n"
-            "  example: 'pattern:X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2' (swz layouts --show 'pattern:...' explains one)\n";
+    *text =
+        "pattern:TEXT: one parameterized swizzle pattern in text form, one token per address bit from bit 0:\n"
+        "  X<n> (X in bytes), Y<n>, Z<n>, S<n> (sample), each with up to four XOR terms (Y3^X9^Z1);\n"
+        "  then optional post8=Y4^X9 (postamble terms of address bits 8..23), imm=0x300, stack, cond-post.\n"
+        "  example: 'pattern:X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2' (swz layouts --show 'pattern:...' explains one)\n";
     return Status::Ok();
   }
   if (name == "FILE.json") {
-    *text = "FILE.json: the path of a JSON file holding one pattern ({\"bits\": [\"X0\", ...], \"postamble\": {...}, "
-            "\"immediate\": \"0x0\", \"flags\": [...]})\n  or a whole resource layout as a driver reports it (format, size, "
-            "patterns, mip transitions, per-subresource offsets and strides; patterns/README.md)\n";
+    *text =
+        "FILE.json: the path of a JSON file holding one pattern ({\"bits\": [\"X0\", ...], \"postamble\": {...}, "
+        "\"immediate\": \"0x0\", \"flags\": [...]})\n  or a whole resource layout as a driver reports it (format, "
+        "size, "
+        "patterns, mip transitions, per-subresource offsets and strides; patterns/README.md)\n";
     return Status::Ok();
   }
   LayoutName n;
@@ -301,9 +321,9 @@ Status describe_layout_name(std::string_view name, uint32_t element_bytes, std::
     const TextureDesc& d = *n.fixed_texture();
     Layout L;
     SWZ_TRY(n.make(d, LayoutOptions{}, &L));
-    out = std::string(name) + ": a resource layout for a " + std::to_string(d.width) + "x" + std::to_string(d.height) + " " +
-          d.format.name + " texture, " + std::to_string(d.mip_levels) + " mip(s), " + std::to_string(L.subresource_count()) +
-          " subresource(s), " + std::to_string(L.size()) + " bytes\n";
+    out = std::string(name) + ": a resource layout for a " + std::to_string(d.width) + "x" + std::to_string(d.height) +
+          " " + d.format.name + " texture, " + std::to_string(d.mip_levels) + " mip(s), " +
+          std::to_string(L.subresource_count()) + " subresource(s), " + std::to_string(L.size()) + " bytes\n";
     for (size_t k = 0; k < L.patterns().size(); ++k)
       out += pattern_lines(L.patterns()[k], d.format.element_bytes, "  slot " + std::to_string(k) + ": ");
     *text = out;
@@ -326,15 +346,18 @@ Status describe_layout_name(std::string_view name, uint32_t element_bytes, std::
   }
   if (head == "std64k" || head == "std4k") {
     const LayoutKind kind = head == "std64k" ? LayoutKind::Std64K : LayoutKind::Std4K;
-    out = std::string(head) + " (" + eb + "): " +
-          (kind == LayoutKind::Std64K ? "D3D12 64KB standard swizzle" : "4KB standard swizzle (not a D3D12 API layout)") +
-          "; tiles row-major with no gaps\n";
+    out =
+        std::string(head) + " (" + eb + "): " +
+        (kind == LayoutKind::Std64K ? "D3D12 64KB standard swizzle" : "4KB standard swizzle (not a D3D12 API layout)") +
+        "; tiles row-major with no gaps\n";
     for (Dimension dim : {Dimension::Texture2D, Dimension::Texture3D}) {
       Pattern p;
       const std::string label = dim == Dimension::Texture2D ? "  2D: " : "  3D: ";
       Status st = standard_swizzle_pattern(kind, dim, element_bytes, &p);
-      if (st.ok()) out += pattern_lines(p, element_bytes, label);
-      else out += label + "none (" + st.message() + ")\n";
+      if (st.ok())
+        out += pattern_lines(p, element_bytes, label);
+      else
+        out += label + "none (" + st.message() + ")\n";
     }
     *text = out;
     return Status::Ok();

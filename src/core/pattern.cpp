@@ -127,11 +127,14 @@ Status validate(const Pattern& p, uint32_t element_bytes) {
   // Interleave entries form a prefix; fields in range.
   for (unsigned i = n; i < 32; ++i)
     if (p.interleave[i].valid)
-      return {Code::invalid_argument, "InterleavePatternSourceBits[" + std::to_string(i) + "] is valid after invalid entry " +
-                                          std::to_string(n) + ": valid entries must be a prefix"};
+      return {Code::invalid_argument, "InterleavePatternSourceBits[" + std::to_string(i) +
+                                          "] is valid after invalid entry " + std::to_string(n) +
+                                          ": valid entries must be a prefix"};
   auto check_entry = [](const BitEntry& e, const std::string& field) -> Status {
-    if (e.valid && e.bit > 31) return {Code::invalid_argument, field + ".SourceBitIndex = " + std::to_string(e.bit) + " (must be < 32)"};
-    if (e.valid && e.channel > 3) return {Code::invalid_argument, field + ".ChannelIndex = " + std::to_string(e.channel)};
+    if (e.valid && e.bit > 31)
+      return {Code::invalid_argument, field + ".SourceBitIndex = " + std::to_string(e.bit) + " (must be < 32)"};
+    if (e.valid && e.channel > 3)
+      return {Code::invalid_argument, field + ".ChannelIndex = " + std::to_string(e.channel)};
     return Status::Ok();
   };
   for (unsigned i = 0; i < 32; ++i) {
@@ -141,19 +144,23 @@ Status validate(const Pattern& p, uint32_t element_bytes) {
       std::string f = std::string(xor_field(j)) + "[" + std::to_string(i) + "]";
       SWZ_TRY(check_entry(e, f));
       if (e.valid && i >= n)
-        return {Code::invalid_argument, f + " = " + term_name(e) + " is valid past the end of the interleave pattern (" +
-                                            std::to_string(n) + " bits)"};
+        return {Code::invalid_argument, f + " = " + term_name(e) +
+                                            " is valid past the end of the interleave pattern (" + std::to_string(n) +
+                                            " bits)"};
     }
     for (int j = 0; j < 2; ++j) {
       const BitEntry& e = p.postamble[j][i];
       std::string f = std::string(post_field(j)) + "[" + std::to_string(i) + "]";
       SWZ_TRY(check_entry(e, f));
       if (e.valid && (i < 8 || i > 23))
-        return {Code::invalid_argument, f + " = " + term_name(e) + ": postamble terms apply only to address bits 8..23"};
+        return {Code::invalid_argument,
+                f + " = " + term_name(e) + ": postamble terms apply only to address bits 8..23"};
     }
   }
   if (p.flags & ~uint32_t{kFlagStackDepthSlices | kFlagConditionalPostamble})
-    return {Code::invalid_argument, "Flags = " + hex(p.flags) + " has unknown bits (known: 0x1 STACK_DEPTH_SLICES, 0x2 CONDITIONAL_POSTAMBLE_XORS)"};
+    return {Code::invalid_argument,
+            "Flags = " + hex(p.flags) +
+                " has unknown bits (known: 0x1 STACK_DEPTH_SLICES, 0x2 CONDITIONAL_POSTAMBLE_XORS)"};
   if (n < 32 && (uint64_t{p.immediate} >> n) != 0)
     return {Code::invalid_argument, "PostambleXORImmediate = " + hex(p.immediate) + " is not below the block size 2^" +
                                         std::to_string(n) + " (it would carry into the next block)"};
@@ -165,52 +172,61 @@ Status validate(const Pattern& p, uint32_t element_bytes) {
     while ((1u << k) < element_bytes) ++k;
   }
   if (n < k)
-    return {Code::invalid_argument, "interleave pattern has " + std::to_string(n) + " bits but " + std::to_string(element_bytes) +
-                                        "-byte elements need at least " + std::to_string(k) + " (X0..X" + std::to_string(k - 1) + ")"};
+    return {Code::invalid_argument, "interleave pattern has " + std::to_string(n) + " bits but " +
+                                        std::to_string(element_bytes) + "-byte elements need at least " +
+                                        std::to_string(k) + " (X0..X" + std::to_string(k - 1) + ")"};
   for (unsigned i = 0; i < k; ++i) {
     const BitEntry& e = p.interleave[i];
     if (e.channel != 0 || e.bit != i)
-      return {Code::invalid_argument, "InterleavePatternSourceBits[" + std::to_string(i) + "] = " + term_name(e) + ": with " +
-                                          std::to_string(element_bytes) + "-byte elements address bits 0.." +
-                                          std::to_string(k - 1) + " must be X0..X" + std::to_string(k - 1)};
+      return {Code::invalid_argument, "InterleavePatternSourceBits[" + std::to_string(i) + "] = " + term_name(e) +
+                                          ": with " + std::to_string(element_bytes) +
+                                          "-byte elements address bits 0.." + std::to_string(k - 1) + " must be X0..X" +
+                                          std::to_string(k - 1)};
     for (int j = 0; j < 4; ++j)
       if (p.xors[j][i].valid)
-        return {Code::invalid_argument, std::string(xor_field(j)) + "[" + std::to_string(i) + "] = " + term_name(p.xors[j][i]) +
-                                            ": address bits inside a " + std::to_string(element_bytes) + "-byte element take no XOR terms"};
+        return {Code::invalid_argument, std::string(xor_field(j)) + "[" + std::to_string(i) +
+                                            "] = " + term_name(p.xors[j][i]) + ": address bits inside a " +
+                                            std::to_string(element_bytes) + "-byte element take no XOR terms"};
   }
   if (k > 0 && (p.immediate & ((1u << k) - 1)) != 0)
-    return {Code::invalid_argument, "PostambleXORImmediate = " + hex(p.immediate) + " has bits below the element size (" +
-                                        std::to_string(element_bytes) + " bytes)"};
+    return {Code::invalid_argument, "PostambleXORImmediate = " + hex(p.immediate) +
+                                        " has bits below the element size (" + std::to_string(element_bytes) +
+                                        " bytes)"};
   // No term (XOR chain or postamble) may read a byte-in-element bit.
   for (unsigned i = 0; i < 32; ++i) {
     for (int j = 0; j < 4; ++j) {
       const BitEntry& e = p.xors[j][i];
       if (e.valid && e.channel == 0 && e.bit < k)
         return {Code::invalid_argument, std::string(xor_field(j)) + "[" + std::to_string(i) + "] = " + term_name(e) +
-                                            " reads a byte-in-element bit of a " + std::to_string(element_bytes) + "-byte element"};
+                                            " reads a byte-in-element bit of a " + std::to_string(element_bytes) +
+                                            "-byte element"};
     }
     for (int j = 0; j < 2; ++j) {
       const BitEntry& e = p.postamble[j][i];
       if (e.valid && e.channel == 0 && e.bit < k)
         return {Code::invalid_argument, std::string(post_field(j)) + "[" + std::to_string(i) + "] = " + term_name(e) +
-                                            " reads a byte-in-element bit of a " + std::to_string(element_bytes) + "-byte element"};
+                                            " reads a byte-in-element bit of a " + std::to_string(element_bytes) +
+                                            "-byte element"};
     }
   }
   // Stacked depth: no Z primaries (spec: "the interleave patterns must not contain any bits from the Z dimension").
   if (p.stack_depth_slices()) {
     for (unsigned i = 0; i < n; ++i) {
       if (p.interleave[i].channel == 2)
-        return {Code::invalid_argument, "InterleavePatternSourceBits[" + std::to_string(i) + "] = " + term_name(p.interleave[i]) +
+        return {Code::invalid_argument, "InterleavePatternSourceBits[" + std::to_string(i) +
+                                            "] = " + term_name(p.interleave[i]) +
                                             ": STACK_DEPTH_SLICES patterns must not use Z bits"};
       for (int j = 0; j < 4; ++j)
         if (p.xors[j][i].valid && p.xors[j][i].channel == 2)
-          return {Code::invalid_argument, std::string(xor_field(j)) + "[" + std::to_string(i) + "] = " + term_name(p.xors[j][i]) +
+          return {Code::invalid_argument, std::string(xor_field(j)) + "[" + std::to_string(i) +
+                                              "] = " + term_name(p.xors[j][i]) +
                                               ": STACK_DEPTH_SLICES patterns must not use Z bits"};
     }
     for (int j = 0; j < 2; ++j)
       for (unsigned i = 0; i < 32; ++i)
         if (p.postamble[j][i].valid && p.postamble[j][i].channel == 2)
-          return {Code::invalid_argument, std::string(post_field(j)) + "[" + std::to_string(i) + "] = " + term_name(p.postamble[j][i]) +
+          return {Code::invalid_argument, std::string(post_field(j)) + "[" + std::to_string(i) +
+                                              "] = " + term_name(p.postamble[j][i]) +
                                               ": STACK_DEPTH_SLICES patterns must not use Z bits"};
   }
   // Primaries: each channel's primaries must be exactly bits 0..m-1 of that
@@ -232,10 +248,11 @@ Status validate(const Pattern& p, uint32_t element_bytes) {
     if (seen[c] != want) {
       unsigned missing = 0;
       while (seen[c] & (1u << missing)) ++missing;
-      return {Code::invalid_argument, std::string("InterleavePatternSourceBits: channel ") + kChan[c] + " uses " +
-                                          std::to_string(cnt[c]) + " primary bits but " + kChan[c] + std::to_string(missing) +
-                                          " is missing: a channel's primaries must be its bits 0.." + std::to_string(cnt[c] - 1) +
-                                          " (addrlib-style equations list terms in arbitrary order; use canonicalize)"};
+      return {Code::invalid_argument,
+              std::string("InterleavePatternSourceBits: channel ") + kChan[c] + " uses " + std::to_string(cnt[c]) +
+                  " primary bits but " + kChan[c] + std::to_string(missing) +
+                  " is missing: a channel's primaries must be its bits 0.." + std::to_string(cnt[c] - 1) +
+                  " (addrlib-style equations list terms in arbitrary order; use canonicalize)"};
     }
   }
   // GF(2) invertibility of the in-block map: rows = in-block coordinate bits,
@@ -268,14 +285,20 @@ Status validate(const Pattern& p, uint32_t element_bytes) {
     for (unsigned i = 0; i < n && which.empty(); ++i) {
       uint64_t v = cols[i], comb = uint64_t{1} << i;
       for (auto& [bv, bc] : basis)
-        if (v & (bv & (~bv + 1))) { v ^= bv; comb ^= bc; }
+        if (v & (bv & (~bv + 1))) {
+          v ^= bv;
+          comb ^= bc;
+        }
       if (v == 0) {
         for (unsigned j = 0; j < n; ++j)
           if (comb & (uint64_t{1} << j)) which += (which.empty() ? "" : ", ") + std::to_string(j);
       } else {
         // keep basis vectors with distinct lowest set bits
         for (auto& [bv, bc] : basis)
-          if (bv & (v & (~v + 1))) { bv ^= v; bc ^= comb; }
+          if (bv & (v & (~v + 1))) {
+            bv ^= v;
+            bc ^= comb;
+          }
         basis.push_back({v, comb});
       }
     }

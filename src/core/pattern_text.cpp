@@ -24,11 +24,20 @@ bool parse_term(std::string_view t, BitEntry* out) {
   if (t.size() < 2 || t.size() > 3) return false;
   int c;
   switch (std::toupper(static_cast<unsigned char>(t[0]))) {
-    case 'X': c = 0; break;
-    case 'Y': c = 1; break;
-    case 'Z': c = 2; break;
-    case 'S': c = 3; break;
-    default: return false;
+    case 'X':
+      c = 0;
+      break;
+    case 'Y':
+      c = 1;
+      break;
+    case 'Z':
+      c = 2;
+      break;
+    case 'S':
+      c = 3;
+      break;
+    default:
+      return false;
   }
   unsigned b = 0;
   for (size_t i = 1; i < t.size(); ++i) {
@@ -64,8 +73,8 @@ Status parse_bit_token(std::string_view tok, unsigned index, Pattern* p) {
   for (size_t j = 1; j < parts.size(); ++j) {
     if (parts[j] == "_") continue;
     if (!parse_term(parts[j], &p->xors[j - 1][index]))
-      return {Code::parse_error, "bit " + std::to_string(index) + " XOR term " + std::to_string(j) + ": '" + std::string(parts[j]) +
-                                     "' is not a source bit"};
+      return {Code::parse_error, "bit " + std::to_string(index) + " XOR term " + std::to_string(j) + ": '" +
+                                     std::string(parts[j]) + "' is not a source bit"};
   }
   return Status::Ok();
 }
@@ -79,11 +88,13 @@ Status parse_post(std::string_view key_bit, std::string_view terms, Pattern* p) 
     return {Code::parse_error, "post" + std::to_string(bit) + " is given twice"};
   auto parts = split(terms, '^');
   if (parts.size() > 2)
-    return {Code::parse_error, "post" + std::to_string(bit) + ": at most two postamble terms, got " + std::to_string(parts.size())};
+    return {Code::parse_error,
+            "post" + std::to_string(bit) + ": at most two postamble terms, got " + std::to_string(parts.size())};
   for (size_t j = 0; j < parts.size(); ++j) {
     if (parts[j] == "_") continue;
     if (!parse_term(parts[j], &p->postamble[j][bit]))
-      return {Code::parse_error, "post" + std::to_string(bit) + ": '" + std::string(parts[j]) + "' is not a source bit"};
+      return {Code::parse_error,
+              "post" + std::to_string(bit) + ": '" + std::string(parts[j]) + "' is not a source bit"};
   }
   return Status::Ok();
 }
@@ -213,7 +224,8 @@ Status parse_pattern_json(std::string_view text, Pattern* out) {
   auto bits = j.find("bits");
   if (bits == j.end() || !bits->is_array())
     return {Code::parse_error, "pattern JSON: \"bits\" must be an array of strings such as \"X0\" or \"Y3^X9\""};
-  if (bits->size() > 32) return {Code::parse_error, "pattern JSON: \"bits\" has " + std::to_string(bits->size()) + " entries (at most 32)"};
+  if (bits->size() > 32)
+    return {Code::parse_error, "pattern JSON: \"bits\" has " + std::to_string(bits->size()) + " entries (at most 32)"};
   unsigned i = 0;
   for (const auto& b : *bits) {
     if (!b.is_string()) return {Code::parse_error, "pattern JSON: bits[" + std::to_string(i) + "] is not a string"};
@@ -221,9 +233,11 @@ Status parse_pattern_json(std::string_view text, Pattern* out) {
     ++i;
   }
   if (auto post = j.find("postamble"); post != j.end()) {
-    if (!post->is_object()) return {Code::parse_error, "pattern JSON: \"postamble\" must be an object {\"8\": \"Y4^X9\"}"};
+    if (!post->is_object())
+      return {Code::parse_error, "pattern JSON: \"postamble\" must be an object {\"8\": \"Y4^X9\"}"};
     for (auto it = post->begin(); it != post->end(); ++it) {
-      if (!it.value().is_string()) return {Code::parse_error, "pattern JSON: postamble[\"" + it.key() + "\"] is not a string"};
+      if (!it.value().is_string())
+        return {Code::parse_error, "pattern JSON: postamble[\"" + it.key() + "\"] is not a string"};
       SWZ_TRY(parse_post(it.key(), it.value().get<std::string>(), &p));
     }
   }
@@ -242,10 +256,15 @@ Status parse_pattern_json(std::string_view text, Pattern* out) {
       if (!f.is_string()) return {Code::parse_error, "pattern JSON: flags entries must be strings"};
       auto v = f.get<std::string>();
       uint32_t other = 0;
-      if (v == "stack") p.flags |= kFlagStackDepthSlices;
-      else if (v == "cond-post") p.flags |= kFlagConditionalPostamble;
-      else if (!v.empty() && v[0] >= '0' && v[0] <= '9' && parse_uint32(v, "flags", &other).ok()) p.flags |= other;  // other bits, as to_json prints them
-      else return {Code::parse_error, "pattern JSON: unknown flag \"" + v + "\" (known: stack, cond-post, or a number such as \"0x8\")"};
+      if (v == "stack")
+        p.flags |= kFlagStackDepthSlices;
+      else if (v == "cond-post")
+        p.flags |= kFlagConditionalPostamble;
+      else if (!v.empty() && v[0] >= '0' && v[0] <= '9' && parse_uint32(v, "flags", &other).ok())
+        p.flags |= other;  // other bits, as to_json prints them
+      else
+        return {Code::parse_error,
+                "pattern JSON: unknown flag \"" + v + "\" (known: stack, cond-post, or a number such as \"0x8\")"};
     }
   }
   *out = p;
@@ -271,7 +290,8 @@ std::string to_json(const Pattern& p) {
   if (p.flags & kFlagConditionalPostamble) flags.push_back("cond-post");
   // Bits with no name (validate() refuses them) print as a number, so that
   // every pattern round-trips (found by fuzz_pattern_text).
-  if (const uint32_t rest = p.flags & ~uint32_t{kFlagStackDepthSlices | kFlagConditionalPostamble}) flags.push_back(hex(rest));
+  if (const uint32_t rest = p.flags & ~uint32_t{kFlagStackDepthSlices | kFlagConditionalPostamble})
+    flags.push_back(hex(rest));
   if (!flags.empty()) j["flags"] = flags;
   return j.dump();
 }

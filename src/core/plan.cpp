@@ -71,7 +71,10 @@ Status Plan::compile(const Pattern& p, uint32_t element_bytes, std::shared_ptr<c
   // Inverse of the in-block map. Build the n x n matrix M mapping in-block
   // coordinate bits (ordered by channel, bit) to address bits; invert by
   // Gauss-Jordan over GF(2).
-  struct Col { int c; int b; };
+  struct Col {
+    int c;
+    int b;
+  };
   std::vector<Col> coords;
   for (int c = 0; c < 4; ++c)
     for (unsigned b = 0; b < q.ext_log2[c]; ++b) coords.push_back({c, static_cast<int>(b)});

@@ -32,12 +32,12 @@ class Plan {
 
   const Pattern& pattern() const { return pattern_; }
   uint32_t element_bytes = 0;
-  int element_log2 = -1;          ///< log2(element_bytes), -1 when not a power of two
-  unsigned block_bits = 0;        ///< n: the block holds 2^n bytes
+  int element_log2 = -1;    ///< log2(element_bytes), -1 when not a power of two
+  unsigned block_bits = 0;  ///< n: the block holds 2^n bytes
   uint64_t block_bytes = 1;
   std::array<unsigned, 4> ext_log2{};  ///< block extent per channel: X bytes, Y, Z, S
   uint32_t immediate = 0;
-  uint32_t lin[4][32] = {};       ///< G contribution of coordinate bit b of channel c
+  uint32_t lin[4][32] = {};  ///< G contribution of coordinate bit b of channel c
   /// Contiguous run: bytes [x, x + 2^run_log2) with x aligned map to
   /// consecutive addresses (X0..X(r-1) primaries, no terms on them, no
   /// immediate below r). run_log2 <= ext_log2[0].
@@ -59,8 +59,10 @@ class Plan {
   }
   /// Offset of coordinates already adjusted for pre-swizzle and stacking.
   uint64_t offset(uint64_t xb, uint64_t y, uint64_t z, uint64_t s, uint64_t row_pitch, uint64_t depth_pitch) const {
-    uint64_t base = (xb >> ext_log2[0]) * block_bytes + (y >> ext_log2[1]) * row_pitch + (z >> ext_log2[2]) * depth_pitch;
-    uint32_t gg = immediate ^ g(0, static_cast<uint32_t>(xb)) ^ g(1, static_cast<uint32_t>(y)) ^ g(2, static_cast<uint32_t>(z)) ^ g(3, static_cast<uint32_t>(s));
+    uint64_t base =
+        (xb >> ext_log2[0]) * block_bytes + (y >> ext_log2[1]) * row_pitch + (z >> ext_log2[2]) * depth_pitch;
+    uint32_t gg = immediate ^ g(0, static_cast<uint32_t>(xb)) ^ g(1, static_cast<uint32_t>(y)) ^
+                  g(2, static_cast<uint32_t>(z)) ^ g(3, static_cast<uint32_t>(s));
     return base ^ gg;
   }
   /// Inverse of the in-block map: inverse[i][c] = mask of channel-c in-block

@@ -13,7 +13,6 @@ namespace swz {
 namespace {
 using swz::detail::ceil_div;
 
-
 // Address of byte xb (bytes, relative to the subresource, before pre-swizzle)
 // of row (y, z), and how many following bytes are contiguous with it.
 struct Walker {
@@ -45,13 +44,15 @@ Status check_region(const Layout& dl, const Layout& sl, const RegionCopy& r, siz
   if (!st.ok()) return {st.code(), at + "source " + st.message()};
   st = dl.subresource(r.dst_subresource, &ds);
   if (!st.ok()) return {st.code(), at + "destination " + st.message()};
-  if (ss.packed || ds.packed) return {Code::unsupported, at + "a packed mip tail subresource (adapter-specific layout) cannot be copied"};
+  if (ss.packed || ds.packed)
+    return {Code::unsupported, at + "a packed mip tail subresource (adapter-specific layout) cannot be copied"};
   if (sl.desc().samples != dl.desc().samples || sl.desc().samples > 1)
     return {Code::unsupported, at + "MSAA region copies are not supported"};
   const FormatInfo& sf = sl.desc().format;
   const FormatInfo& df = dl.desc().format;
   if (ss.element_bytes != ds.element_bytes || sf.block_width != df.block_width || sf.block_height != df.block_height)
-    return {Code::invalid_argument, at + std::string("formats ") + sf.name + " and " + df.name + " differ in element size or block shape"};
+    return {Code::invalid_argument,
+            at + std::string("formats ") + sf.name + " and " + df.name + " differ in element size or block shape"};
   ElementBox e;
   st = to_element_box(sl, r.src_subresource, r.whole_source ? nullptr : &r.src_box, &e);
   if (!st.ok()) return {st.code(), at + "source " + st.message()};
@@ -62,7 +63,8 @@ Status check_region(const Layout& dl, const Layout& sl, const RegionCopy& r, siz
   const uint32_t bw = sf.block_width, bh = sf.block_height;
   if (r.dst_x % bw || r.dst_y % bh)
     return {Code::invalid_argument, at + "dst_x/dst_y = " + std::to_string(r.dst_x) + "/" + std::to_string(r.dst_y) +
-                                        " must be multiples of the " + std::to_string(bw) + "x" + std::to_string(bh) + " block of " + sf.name};
+                                        " must be multiples of the " + std::to_string(bw) + "x" + std::to_string(bh) +
+                                        " block of " + sf.name};
   Checked c;
   c.sx = e.x_el;
   c.sy = e.y_el;
@@ -74,8 +76,9 @@ Status check_region(const Layout& dl, const Layout& sl, const RegionCopy& r, siz
   c.dy = r.dst_y / bh;
   c.dz = r.dst_z;
   if (uint64_t{c.dx} + c.w > ds.width_el || uint64_t{c.dy} + c.h > ds.height_el || uint64_t{c.dz} + c.d > ds.depth)
-    return {Code::out_of_range, at + "the region at (" + std::to_string(r.dst_x) + "," + std::to_string(r.dst_y) + "," + std::to_string(r.dst_z) +
-                                    ") does not fit in destination subresource " + std::to_string(r.dst_subresource)};
+    return {Code::out_of_range, at + "the region at (" + std::to_string(r.dst_x) + "," + std::to_string(r.dst_y) + "," +
+                                    std::to_string(r.dst_z) + ") does not fit in destination subresource " +
+                                    std::to_string(r.dst_subresource)};
   *out = c;
   return Status::Ok();
 }
@@ -94,8 +97,8 @@ bool boxes_overlap(const Checked& a, const Checked& b, bool a_src, bool b_src) {
 
 }  // namespace
 
-Status copy_regions(const Layout& dl, void* dst, uint64_t dst_size, const Layout& sl, const void* src, uint64_t src_size,
-                    const RegionCopy* regions, size_t count) {
+Status copy_regions(const Layout& dl, void* dst, uint64_t dst_size, const Layout& sl, const void* src,
+                    uint64_t src_size, const RegionCopy* regions, size_t count) {
   if (count && !regions) return {Code::invalid_argument, "regions = null with count = " + std::to_string(count)};
   std::vector<Checked> chk(count);
   for (size_t i = 0; i < count; ++i) {
@@ -103,20 +106,25 @@ Status copy_regions(const Layout& dl, void* dst, uint64_t dst_size, const Layout
     const SubresourceLayout& ds = dl.sub(regions[i].dst_subresource);
     const SubresourceLayout& ss = sl.sub(regions[i].src_subresource);
     if (ds.offset + ds.size > dst_size)
-      return {Code::buffer_too_small, "region " + std::to_string(i) + ": destination buffer is " + std::to_string(dst_size) +
-                                          " bytes; subresource " + std::to_string(regions[i].dst_subresource) + " ends at byte " +
+      return {Code::buffer_too_small, "region " + std::to_string(i) + ": destination buffer is " +
+                                          std::to_string(dst_size) + " bytes; subresource " +
+                                          std::to_string(regions[i].dst_subresource) + " ends at byte " +
                                           std::to_string(ds.offset + ds.size)};
     if (ss.offset + ss.size > src_size)
       return {Code::buffer_too_small, "region " + std::to_string(i) + ": source buffer is " + std::to_string(src_size) +
-                                          " bytes; subresource " + std::to_string(regions[i].src_subresource) + " ends at byte " +
-                                          std::to_string(ss.offset + ss.size)};
+                                          " bytes; subresource " + std::to_string(regions[i].src_subresource) +
+                                          " ends at byte " + std::to_string(ss.offset + ss.size)};
     if (chk[i].w == 0) continue;
     for (size_t j = 0; j < i; ++j)
-      if (chk[j].w && regions[j].dst_subresource == regions[i].dst_subresource && boxes_overlap(chk[i], chk[j], false, false))
-        return {Code::invalid_argument, "regions " + std::to_string(j) + " and " + std::to_string(i) + " overlap in destination subresource " +
+      if (chk[j].w && regions[j].dst_subresource == regions[i].dst_subresource &&
+          boxes_overlap(chk[i], chk[j], false, false))
+        return {Code::invalid_argument, "regions " + std::to_string(j) + " and " + std::to_string(i) +
+                                            " overlap in destination subresource " +
                                             std::to_string(regions[i].dst_subresource)};
-    if (dst == src && &dl == &sl && regions[i].dst_subresource == regions[i].src_subresource && boxes_overlap(chk[i], chk[i], false, true))
-      return {Code::invalid_argument, "region " + std::to_string(i) + ": source and destination overlap in the same subresource"};
+    if (dst == src && &dl == &sl && regions[i].dst_subresource == regions[i].src_subresource &&
+        boxes_overlap(chk[i], chk[i], false, true))
+      return {Code::invalid_argument,
+              "region " + std::to_string(i) + ": source and destination overlap in the same subresource"};
   }
   if (!dst || !src) return {Code::invalid_argument, dst ? "source = null" : "destination = null"};
   auto* out = static_cast<uint8_t*>(dst);
@@ -147,18 +155,22 @@ Status copy_regions(const Layout& dl, void* dst, uint64_t dst_size, const Layout
   return Status::Ok();
 }
 
-Status copy_tiles(const Layout& layout, void* resource, uint64_t resource_size, const TileCoordinate& start, const TileRegionSize& size,
-                  void* buffer, uint64_t buffer_size, uint64_t buffer_offset, TileCopyDirection direction) {
+Status copy_tiles(const Layout& layout, void* resource, uint64_t resource_size, const TileCoordinate& start,
+                  const TileRegionSize& size, void* buffer, uint64_t buffer_size, uint64_t buffer_offset,
+                  TileCopyDirection direction) {
   SubresourceLayout s;
   SWZ_TRY(layout.subresource(start.subresource, &s));
-  if (s.packed) return {Code::unsupported, "subresource " + std::to_string(start.subresource) + " is in the packed mip tail: CopyTiles cannot copy packed tiles"};
+  if (s.packed)
+    return {Code::unsupported, "subresource " + std::to_string(start.subresource) +
+                                   " is in the packed mip tail: CopyTiles cannot copy packed tiles"};
   if (layout.desc().samples > 1) return {Code::unsupported, "copy_tiles: MSAA resources are not supported"};
   if (s.stack_depth) return {Code::unsupported, "copy_tiles: stacked-depth patterns have no 3D tile grid"};
   if (s.pre_swizzle[0] || s.pre_swizzle[1] || s.pre_swizzle[2])
     return {Code::unsupported, "copy_tiles: subresources with pre-swizzle offsets (mip tails) have no whole-tile grid"};
   const Plan& p = layout.plan(start.subresource);
   const uint64_t BB = p.block_bytes;
-  const uint64_t ext_x = uint64_t{1} << p.ext_log2[0], ext_y = uint64_t{1} << p.ext_log2[1], ext_z = uint64_t{1} << p.ext_log2[2];
+  const uint64_t ext_x = uint64_t{1} << p.ext_log2[0], ext_y = uint64_t{1} << p.ext_log2[1],
+                 ext_z = uint64_t{1} << p.ext_log2[2];
   const uint64_t eb = s.element_bytes;
   if (ext_x % eb) return {Code::unsupported, "copy_tiles: the tile is narrower than one element"};
   const uint64_t tiles_x = ceil_div(uint64_t{s.width_el} * eb, ext_x), tiles_y = ceil_div(s.height_el, ext_y),
@@ -168,31 +180,37 @@ Status copy_tiles(const Layout& layout, void* resource, uint64_t resource_size, 
   // fuzz_copy_tiles). Tile k of the region is computed from k in the loop.
   const uint64_t total = tiles_x * tiles_y * tiles_z;
   if (start.x >= tiles_x || start.y >= tiles_y || start.z >= tiles_z)
-    return {Code::out_of_range, "tile coordinate (" + std::to_string(start.x) + "," + std::to_string(start.y) + "," + std::to_string(start.z) +
-                                    ") is outside the " + std::to_string(tiles_x) + "x" + std::to_string(tiles_y) + "x" +
-                                    std::to_string(tiles_z) + " tile grid of subresource " + std::to_string(start.subresource)};
+    return {Code::out_of_range, "tile coordinate (" + std::to_string(start.x) + "," + std::to_string(start.y) + "," +
+                                    std::to_string(start.z) + ") is outside the " + std::to_string(tiles_x) + "x" +
+                                    std::to_string(tiles_y) + "x" + std::to_string(tiles_z) +
+                                    " tile grid of subresource " + std::to_string(start.subresource)};
   const uint64_t first = (uint64_t{start.z} * tiles_y + start.y) * tiles_x + start.x;
   if (size.use_box) {
     if (uint64_t{size.width} * size.height * size.depth != size.num_tiles)
-      return {Code::invalid_argument, "tile region: num_tiles = " + std::to_string(size.num_tiles) + " but the box holds " +
+      return {Code::invalid_argument, "tile region: num_tiles = " + std::to_string(size.num_tiles) +
+                                          " but the box holds " +
                                           std::to_string(uint64_t{size.width} * size.height * size.depth)};
-    if (start.x + uint64_t{size.width} > tiles_x || start.y + uint64_t{size.height} > tiles_y || start.z + uint64_t{size.depth} > tiles_z)
+    if (start.x + uint64_t{size.width} > tiles_x || start.y + uint64_t{size.height} > tiles_y ||
+        start.z + uint64_t{size.depth} > tiles_z)
       return {Code::out_of_range, "tile region box leaves the subresource's tile grid"};
   } else {
     if (first + size.num_tiles > total)
-      return {Code::out_of_range, "tile region: " + std::to_string(size.num_tiles) + " tiles from tile " + std::to_string(first) +
-                                      " run past the subresource's " + std::to_string(total) + " tiles"};
+      return {Code::out_of_range, "tile region: " + std::to_string(size.num_tiles) + " tiles from tile " +
+                                      std::to_string(first) + " run past the subresource's " + std::to_string(total) +
+                                      " tiles"};
   }
   const uint64_t count = size.num_tiles;
   uint64_t need;
   if (__builtin_mul_overflow(count, BB, &need) || __builtin_add_overflow(need, buffer_offset, &need))
     return {Code::overflow, "tile region size does not fit in 64 bits"};
   if (buffer_size < need)
-    return {Code::buffer_too_small, "buffer is " + std::to_string(buffer_size) + " bytes; " + std::to_string(count) + " tiles from offset " +
-                                        std::to_string(buffer_offset) + " need " + std::to_string(need)};
+    return {Code::buffer_too_small, "buffer is " + std::to_string(buffer_size) + " bytes; " + std::to_string(count) +
+                                        " tiles from offset " + std::to_string(buffer_offset) + " need " +
+                                        std::to_string(need)};
   if (resource_size < s.offset + s.size)
     return {Code::buffer_too_small, "resource buffer is " + std::to_string(resource_size) + " bytes; subresource " +
-                                        std::to_string(start.subresource) + " ends at byte " + std::to_string(s.offset + s.size)};
+                                        std::to_string(start.subresource) + " ends at byte " +
+                                        std::to_string(s.offset + s.size)};
   if (!resource || !buffer) return {Code::invalid_argument, resource ? "buffer = null" : "resource = null"};
   auto* res = static_cast<uint8_t*>(resource);
   auto* buf = static_cast<uint8_t*>(buffer) + buffer_offset;
@@ -201,8 +219,10 @@ Status copy_tiles(const Layout& layout, void* resource, uint64_t resource_size, 
   for (uint64_t k = 0; k < count; ++k) {
     // Linear tile index: a run from `first`, or box order (x, then y, then z).
     const uint64_t t = !size.use_box ? first + k
-                                     : ((start.z + k / (uint64_t{size.width} * size.height)) * tiles_y + start.y + (k / size.width) % size.height) *
-                                               tiles_x + start.x + k % size.width;
+                                     : ((start.z + k / (uint64_t{size.width} * size.height)) * tiles_y + start.y +
+                                        (k / size.width) % size.height) *
+                                               tiles_x +
+                                           start.x + k % size.width;
     const uint64_t tx = t % tiles_x, ty = (t / tiles_x) % tiles_y, tz = t / (tiles_x * tiles_y);
     uint8_t* lin = buf + k * BB;
     // Linear within the tile: rows of ext_x bytes, ext_y rows, ext_z slices.
@@ -211,8 +231,10 @@ Status copy_tiles(const Layout& layout, void* resource, uint64_t resource_size, 
         for (uint64_t x = 0; x < ext_x; x += run) {
           const uint64_t off = s.offset + p.offset(tx * ext_x + x, ty * ext_y + y, tz * ext_z + z, 0, s.row_pitch, dp);
           uint8_t* l = lin + (z * ext_y + y) * ext_x + x;
-          if (direction == TileCopyDirection::LinearBufferToSwizzled) std::memcpy(res + off, l, run);
-          else std::memcpy(l, res + off, run);
+          if (direction == TileCopyDirection::LinearBufferToSwizzled)
+            std::memcpy(res + off, l, run);
+          else
+            std::memcpy(l, res + off, run);
         }
   }
   return Status::Ok();

@@ -38,41 +38,50 @@ int64_t avg_norm_codes(const int64_t* v, uint32_t n, Num num, unsigned bits) {
 
 const char* resolve_mode_name(ResolveMode m) {
   switch (m) {
-    case ResolveMode::Average: return "average";
-    case ResolveMode::Min: return "min";
-    case ResolveMode::Max: return "max";
+    case ResolveMode::Average:
+      return "average";
+    case ResolveMode::Min:
+      return "min";
+    case ResolveMode::Max:
+      return "max";
   }
   return "?";
 }
 
-Status resolve_subresource(const Layout& dl, void* dst, uint64_t dst_size, const Layout& sl, const void* src, uint64_t src_size,
-                           const ResolveDesc& r) {
+Status resolve_subresource(const Layout& dl, void* dst, uint64_t dst_size, const Layout& sl, const void* src,
+                           uint64_t src_size, const ResolveDesc& r) {
   if (r.mode != ResolveMode::Average && r.mode != ResolveMode::Min && r.mode != ResolveMode::Max)
     return {Code::unsupported, "mode = " + std::to_string(static_cast<int>(r.mode)) + " (average, min or max)"};
   const uint32_t ns = sl.desc().samples;
-  if (ns < 2) return {Code::invalid_argument, "source samples = " + std::to_string(ns) + ": a resolve needs a multisampled source (samples > 1)"};
+  if (ns < 2)
+    return {Code::invalid_argument,
+            "source samples = " + std::to_string(ns) + ": a resolve needs a multisampled source (samples > 1)"};
   if (ns > 32) return {Code::unsupported, "source samples = " + std::to_string(ns) + " (at most 32)"};
   if (dl.desc().samples != 1)
-    return {Code::invalid_argument, "destination samples = " + std::to_string(dl.desc().samples) + ": average/min/max resolves write a single-sampled destination"};
+    return {Code::invalid_argument, "destination samples = " + std::to_string(dl.desc().samples) +
+                                        ": average/min/max resolves write a single-sampled destination"};
   SubresourceLayout ss, ds;
   Status st = sl.subresource(r.src_subresource, &ss);
   if (!st.ok()) return {st.code(), "src_subresource: " + st.message()};
   st = dl.subresource(r.dst_subresource, &ds);
   if (!st.ok()) return {st.code(), "dst_subresource: " + st.message()};
-  if (ss.packed || ds.packed) return {Code::unsupported, "a packed mip tail subresource (adapter-specific layout) cannot be resolved"};
+  if (ss.packed || ds.packed)
+    return {Code::unsupported, "a packed mip tail subresource (adapter-specific layout) cannot be resolved"};
   FormatInfo f = sl.desc().format;
   if (r.format_dxgi) {
     st = find_format(r.format_dxgi, &f);
     if (!st.ok()) return {st.code(), "format_dxgi: " + st.message()};
   }
   if (f.block_width > 1 || f.block_height > 1)
-    return {Code::unsupported, std::string("format ") + f.name + ": block-compressed and 2x1-packed formats cannot be resolved"};
+    return {Code::unsupported,
+            std::string("format ") + f.name + ": block-compressed and 2x1-packed formats cannot be resolved"};
   {
     // The destination is addressed in texels = elements: its own format (which a matching
     // element size does not pin down) must not be block-compressed or 2x1-packed either.
     const FormatInfo& df = dl.desc().format;
     if (df.block_width > 1 || df.block_height > 1)
-      return {Code::unsupported, std::string("destination format ") + df.name + ": block-compressed and 2x1-packed formats cannot be resolved into"};
+      return {Code::unsupported, std::string("destination format ") + df.name +
+                                     ": block-compressed and 2x1-packed formats cannot be resolved into"};
   }
   detail::Codec c;
   st = detail::codec_for(f, ss.plane, &c);
@@ -80,32 +89,38 @@ Status resolve_subresource(const Layout& dl, void* dst, uint64_t dst_size, const
   if (c.video || c.special == detail::Special::Absent || c.special >= detail::Special::BC1)
     return {Code::unsupported, std::string("format ") + f.name + " cannot be resolved"};
   if (c.element_bytes != ss.element_bytes || c.element_bytes != ds.element_bytes)
-    return {Code::invalid_argument, std::string("format ") + f.name + " (" + std::to_string(c.element_bytes) + "-byte elements) does not match the source (" +
-                                        std::to_string(ss.element_bytes) + " bytes) and destination (" + std::to_string(ds.element_bytes) + " bytes)"};
+    return {Code::invalid_argument, std::string("format ") + f.name + " (" + std::to_string(c.element_bytes) +
+                                        "-byte elements) does not match the source (" +
+                                        std::to_string(ss.element_bytes) + " bytes) and destination (" +
+                                        std::to_string(ds.element_bytes) + " bytes)"};
   if (r.mode == ResolveMode::Average)
     for (int i = 0; i < c.nfields; ++i)
       if (is_int(c.f[i].num))
-        return {Code::unsupported, std::string("AVERAGE resolve of ") + f.name + ": D3D defines no average for UINT/SINT components; use min or max"};
+        return {Code::unsupported, std::string("AVERAGE resolve of ") + f.name +
+                                       ": D3D defines no average for UINT/SINT components; use min or max"};
   Rect rc{0, 0, ss.width, ss.height};
   if (!r.whole) rc = r.rect;
   if (rc.right <= rc.left || rc.bottom <= rc.top) return Status::Ok();
   if (rc.right > ss.width || rc.bottom > ss.height)
-    return {Code::out_of_range, "rect (" + std::to_string(rc.left) + "," + std::to_string(rc.top) + ")-(" + std::to_string(rc.right) + "," +
-                                    std::to_string(rc.bottom) + ") lies outside source subresource " + std::to_string(r.src_subresource) + " (" +
+    return {Code::out_of_range, "rect (" + std::to_string(rc.left) + "," + std::to_string(rc.top) + ")-(" +
+                                    std::to_string(rc.right) + "," + std::to_string(rc.bottom) +
+                                    ") lies outside source subresource " + std::to_string(r.src_subresource) + " (" +
                                     std::to_string(ss.width) + "x" + std::to_string(ss.height) + ")"};
   const uint32_t w = rc.right - rc.left, h = rc.bottom - rc.top;
   if (uint64_t{r.dst_x} + w > ds.width || uint64_t{r.dst_y} + h > ds.height)
-    return {Code::out_of_range, "destination (" + std::to_string(r.dst_x) + "," + std::to_string(r.dst_y) + ") + " + std::to_string(w) + "x" +
-                                    std::to_string(h) + " lies outside destination subresource " + std::to_string(r.dst_subresource) + " (" +
-                                    std::to_string(ds.width) + "x" + std::to_string(ds.height) + ")"};
+    return {Code::out_of_range, "destination (" + std::to_string(r.dst_x) + "," + std::to_string(r.dst_y) + ") + " +
+                                    std::to_string(w) + "x" + std::to_string(h) +
+                                    " lies outside destination subresource " + std::to_string(r.dst_subresource) +
+                                    " (" + std::to_string(ds.width) + "x" + std::to_string(ds.height) + ")"};
   uint64_t s_end, d_end;
-  if (!detail::add_ok(ss.offset, ss.size, &s_end) || !detail::add_ok(ds.offset, ds.size, &d_end)) return {Code::overflow, "subresource end does not fit in 64 bits"};
+  if (!detail::add_ok(ss.offset, ss.size, &s_end) || !detail::add_ok(ds.offset, ds.size, &d_end))
+    return {Code::overflow, "subresource end does not fit in 64 bits"};
   if (src_size < s_end)
-    return {Code::buffer_too_small, "source buffer is " + std::to_string(src_size) + " bytes; subresource " + std::to_string(r.src_subresource) +
-                                        " ends at byte " + std::to_string(s_end)};
+    return {Code::buffer_too_small, "source buffer is " + std::to_string(src_size) + " bytes; subresource " +
+                                        std::to_string(r.src_subresource) + " ends at byte " + std::to_string(s_end)};
   if (dst_size < d_end)
-    return {Code::buffer_too_small, "destination buffer is " + std::to_string(dst_size) + " bytes; subresource " + std::to_string(r.dst_subresource) +
-                                        " ends at byte " + std::to_string(d_end)};
+    return {Code::buffer_too_small, "destination buffer is " + std::to_string(dst_size) + " bytes; subresource " +
+                                        std::to_string(r.dst_subresource) + " ends at byte " + std::to_string(d_end)};
   if (sl.plan(r.src_subresource).conditional_postamble || dl.plan(r.dst_subresource).conditional_postamble)
     return {Code::unsupported, "CONDITIONAL_POSTAMBLE_XORS is unspecified by the DDI; swz will not guess its meaning"};
   if (!dst || !src) return {Code::invalid_argument, dst ? "source = null" : "destination = null"};
@@ -195,7 +210,9 @@ Status resolve_subresource(const Layout& dl, void* dst, uint64_t dst_size, const
         }
         for (int i = 0; i < c.nfields; ++i) {
           const detail::Field& fd = c.f[i];
-          const uint64_t v = fd.num == Num::Zero ? 0 : have_bits[i] ? bits[i] : detail::get_bits(tmp, fd.offset, fd.bits);
+          const uint64_t v = fd.num == Num::Zero ? 0
+                             : have_bits[i]      ? bits[i]
+                                                 : detail::get_bits(tmp, fd.offset, fd.bits);
           detail::put_bits(res, fd.offset, fd.bits, v);
         }
       } else {

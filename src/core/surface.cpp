@@ -30,18 +30,20 @@ Status check_whole(const Layout& layout, uint64_t resource_size_B, uint32_t i, u
                    uint64_t linear_size_B, BoxExtent* ext) {
   SWZ_TRY(box_extent(layout, i, nullptr, ext));
   if (linear_offset_B > linear_size_B)
-    return {Code::buffer_too_small, "subresource " + std::to_string(i) + " starts at linear byte " + std::to_string(linear_offset_B) +
-                                        ", past the end of the " + std::to_string(linear_size_B) + "-byte linear buffer"};
+    return {Code::buffer_too_small, "subresource " + std::to_string(i) + " starts at linear byte " +
+                                        std::to_string(linear_offset_B) + ", past the end of the " +
+                                        std::to_string(linear_size_B) + "-byte linear buffer"};
   uint64_t need = 0;
   if (__builtin_mul_overflow(ext->slice_B, uint64_t{ext->depth}, &need))
     return {Code::overflow, "subresource " + std::to_string(i) + ": linear size does not fit in 64 bits"};
   if (linear_size_B - linear_offset_B < need)
-    return {Code::buffer_too_small, "subresource " + std::to_string(i) + " needs linear bytes " + std::to_string(linear_offset_B) + ".." +
+    return {Code::buffer_too_small, "subresource " + std::to_string(i) + " needs linear bytes " +
+                                        std::to_string(linear_offset_B) + ".." +
                                         std::to_string(linear_offset_B + need) + " (exclusive), past the end of the " +
                                         std::to_string(linear_size_B) + "-byte linear buffer"};
   detail::Resolved res;
-  return prefixed(i, detail::resolve_region(layout, resource_size_B, i, nullptr, linear_size_B - linear_offset_B, ext->row_B,
-                                            ext->slice_B, "linear", &res));
+  return prefixed(i, detail::resolve_region(layout, resource_size_B, i, nullptr, linear_size_B - linear_offset_B,
+                                            ext->row_B, ext->slice_B, "linear", &res));
 }
 
 // The offsets of every subresource (given or tightly packed), each checked,
@@ -55,7 +57,8 @@ Status check_surface(const Layout& layout, uint64_t resource_size_B, uint64_t li
     SWZ_TRY(surface_linear_offsets(layout, offs));
   }
   exts->resize(n);
-  for (uint32_t i = 0; i < n; ++i) SWZ_TRY(check_whole(layout, resource_size_B, i, (*offs)[i], linear_size_B, &(*exts)[i]));
+  for (uint32_t i = 0; i < n; ++i)
+    SWZ_TRY(check_whole(layout, resource_size_B, i, (*offs)[i], linear_size_B, &(*exts)[i]));
   if (offsets_B) {
     // Given offsets: no two subresources may share linear bytes.
     std::vector<std::pair<uint64_t, uint32_t>> order(n);
@@ -65,9 +68,10 @@ Status check_surface(const Layout& layout, uint64_t resource_size_B, uint64_t li
       const uint32_t a = order[k - 1].second, b = order[k].second;
       const uint64_t a_bytes = packed_subresource_bytes(layout.sub(a));
       if (a_bytes > 0 && (*offs)[a] + a_bytes > (*offs)[b] && packed_subresource_bytes(layout.sub(b)) > 0)
-        return {Code::invalid_argument, "linear offsets: subresource " + std::to_string(a) + " (bytes " + std::to_string((*offs)[a]) + ".." +
-                                            std::to_string((*offs)[a] + a_bytes) + ") overlaps subresource " + std::to_string(b) +
-                                            " (from byte " + std::to_string((*offs)[b]) + ")"};
+        return {Code::invalid_argument, "linear offsets: subresource " + std::to_string(a) + " (bytes " +
+                                            std::to_string((*offs)[a]) + ".." + std::to_string((*offs)[a] + a_bytes) +
+                                            ") overlaps subresource " + std::to_string(b) + " (from byte " +
+                                            std::to_string((*offs)[b]) + ")"};
     }
   }
   return Status::Ok();
@@ -101,8 +105,8 @@ Status box_extent(const Layout& layout, uint32_t subresource, const Box* box, Bo
   return Status::Ok();
 }
 
-Status box_linear_bytes(const Layout& layout, uint32_t subresource, const Box* box, uint64_t row_pitch_B, uint64_t depth_pitch_B,
-                        uint64_t* out_B) {
+Status box_linear_bytes(const Layout& layout, uint32_t subresource, const Box* box, uint64_t row_pitch_B,
+                        uint64_t depth_pitch_B, uint64_t* out_B) {
   if (!out_B) return {Code::invalid_argument, "out_B = null"};
   BoxExtent e;
   SWZ_TRY(box_extent(layout, subresource, box, &e));
@@ -128,8 +132,10 @@ Status surface_linear_offsets(const Layout& layout, std::vector<uint64_t>* offse
     const SubresourceLayout& s = layout.sub(i);
     uint64_t bytes = 0;
     offs[i] = pos;
-    if (!mul_ok(uint64_t{s.width_el} * s.element_bytes, uint64_t{s.height_el} * s.depth, &bytes) || !add_ok(pos, bytes, &pos))
-      return {Code::overflow, "linear size of the surface does not fit in 64 bits (at subresource " + std::to_string(i) + ")"};
+    if (!mul_ok(uint64_t{s.width_el} * s.element_bytes, uint64_t{s.height_el} * s.depth, &bytes) ||
+        !add_ok(pos, bytes, &pos))
+      return {Code::overflow,
+              "linear size of the surface does not fit in 64 bits (at subresource " + std::to_string(i) + ")"};
   }
   *offsets_B = std::move(offs);
   return Status::Ok();
@@ -152,8 +158,9 @@ Status surface_linear_bytes(const Layout& layout, uint64_t* out_B) {
 
 namespace {
 // Both directions: every subresource checked first, then one copy each.
-Status surface_copy(const Layout& layout, uint8_t* resource, uint64_t resource_size_B, uint8_t* linear, uint64_t linear_size_B,
-                    const uint64_t* linear_offsets_B, const CopyOptions& options, bool to_swizzled) {
+Status surface_copy(const Layout& layout, uint8_t* resource, uint64_t resource_size_B, uint8_t* linear,
+                    uint64_t linear_size_B, const uint64_t* linear_offsets_B, const CopyOptions& options,
+                    bool to_swizzled) {
   std::vector<uint64_t> offs;
   std::vector<BoxExtent> exts;
   SWZ_TRY(check_surface(layout, resource_size_B, linear_size_B, linear_offsets_B, &offs, &exts));
@@ -164,22 +171,23 @@ Status surface_copy(const Layout& layout, uint8_t* resource, uint64_t resource_s
     const uint64_t lin_size = linear_size_B - offs[i];
     SWZ_TRY(prefixed(i, to_swizzled ? write_to_subresource(layout, resource, resource_size_B, i, nullptr, lin, lin_size,
                                                            exts[i].row_B, exts[i].slice_B, options)
-                                    : read_from_subresource(lin, lin_size, exts[i].row_B, exts[i].slice_B, layout, resource,
-                                                            resource_size_B, i, nullptr, options)));
+                                    : read_from_subresource(lin, lin_size, exts[i].row_B, exts[i].slice_B, layout,
+                                                            resource, resource_size_B, i, nullptr, options)));
   }
   return Status::Ok();
 }
 }  // namespace
 
-Status swizzle_surface(const Layout& layout, void* resource, uint64_t resource_size_B, const void* linear, uint64_t linear_size_B,
-                       const uint64_t* linear_offsets_B, const CopyOptions& options) {
+Status swizzle_surface(const Layout& layout, void* resource, uint64_t resource_size_B, const void* linear,
+                       uint64_t linear_size_B, const uint64_t* linear_offsets_B, const CopyOptions& options) {
   // The linear side is only read.
   return surface_copy(layout, static_cast<uint8_t*>(resource), resource_size_B,
-                      const_cast<uint8_t*>(static_cast<const uint8_t*>(linear)), linear_size_B, linear_offsets_B, options, true);
+                      const_cast<uint8_t*>(static_cast<const uint8_t*>(linear)), linear_size_B, linear_offsets_B,
+                      options, true);
 }
 
-Status deswizzle_surface(const Layout& layout, void* linear, uint64_t linear_size_B, const void* resource, uint64_t resource_size_B,
-                         const uint64_t* linear_offsets_B, const CopyOptions& options) {
+Status deswizzle_surface(const Layout& layout, void* linear, uint64_t linear_size_B, const void* resource,
+                         uint64_t resource_size_B, const uint64_t* linear_offsets_B, const CopyOptions& options) {
   // The resource is only read.
   return surface_copy(layout, const_cast<uint8_t*>(static_cast<const uint8_t*>(resource)), resource_size_B,
                       static_cast<uint8_t*>(linear), linear_size_B, linear_offsets_B, options, false);

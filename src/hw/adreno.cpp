@@ -41,11 +41,13 @@ Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   if (mode != "4ch" && mode != "8ch")
     return {Code::invalid_argument, "layout '" + fam + "': mode = '" + mode + "' (macrotile mode: 4ch or 8ch)"};
   if (desc.samples > 1)
-    return {Code::unsupported, "layout '" + fam + "': samples = " + std::to_string(desc.samples) + ": MSAA surfaces are not modelled"};
+    return {Code::unsupported,
+            "layout '" + fam + "': samples = " + std::to_string(desc.samples) + ": MSAA surfaces are not modelled"};
   const DataPattern* dp = nullptr;
   // 3D textures use the 2D tile per slice (fd6_layout.c: a 3D level is depth
   // layers of the 2D layout, size0 bytes apart).
-  SWZ_TRY(select_pattern_for(f, desc.format.element_bytes, Dimension::Texture2D, 1, desc.format.block_compressed() ? 1 : 0, "", mode, &dp));
+  SWZ_TRY(select_pattern_for(f, desc.format.element_bytes, Dimension::Texture2D, 1,
+                             desc.format.block_compressed() ? 1 : 0, "", mode, &dp));
   uint64_t hbb = 0, levels = 6, stride = 0, pitch_given = 0;
   bool has_hbb, has_levels, has_stride, has_pitch;
   SWZ_TRY(c.params.u64("hbb", &hbb, &has_hbb));
@@ -55,10 +57,13 @@ Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   SWZ_TRY(check_param_range(fam, "stride", stride));
   SWZ_TRY(check_param_range(fam, "pitch", pitch_given));
   if (has_hbb && (hbb < 13 || hbb > 16))
-    return {Code::invalid_argument, "layout '" + fam + "': hbb = " + std::to_string(hbb) + " (highest bank bit, 13..16)"};
+    return {Code::invalid_argument,
+            "layout '" + fam + "': hbb = " + std::to_string(hbb) + " (highest bank bit, 13..16)"};
   if (has_levels && (levels > 7 || !has_hbb))
-    return {Code::invalid_argument, "layout '" + fam + "': bank_levels = " + std::to_string(levels) + " (a mask of swizzle levels 1..3 = 0x1/0x2/0x4, with hbb=)"};
-  if (has_stride && has_pitch) return {Code::invalid_argument, "layout '" + fam + "': give stride= (macrotiles) or pitch= (bytes), not both"};
+    return {Code::invalid_argument, "layout '" + fam + "': bank_levels = " + std::to_string(levels) +
+                                        " (a mask of swizzle levels 1..3 = 0x1/0x2/0x4, with hbb=)"};
+  if (has_stride && has_pitch)
+    return {Code::invalid_argument, "layout '" + fam + "': give stride= (macrotiles) or pitch= (bytes), not both"};
 
   const uint64_t cpp = desc.format.element_bytes;
   const unsigned cpp_shift = log2u(cpp);
@@ -86,8 +91,10 @@ Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   // pitch freedreno accepts 64 B up to 4-byte elements, 16 x cpp above
   // (cpp_shift - 2).
   unsigned align_log2;
-  if (image_tiled) align_log2 = (cpp == 1 ? 1u : cpp == 2 ? 2u : cpp_shift) + 6;
-  else align_log2 = cpp_shift + 6;
+  if (image_tiled)
+    align_log2 = (cpp == 1 ? 1u : cpp == 2 ? 2u : cpp_shift) + 6;
+  else
+    align_log2 = cpp_shift + 6;
   const uint64_t height_align = cpp == 1 ? 32 : 16;
   const uint64_t nblocksx0 = level_dims(desc, 0).w_el;
   uint64_t pitch0 = align_up(nblocksx0 * cpp, uint64_t{1} << align_log2);
@@ -96,16 +103,21 @@ Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     // pitch, which must be a multiple of the pitch alignment; every level's
     // pitch follows from it.
     const uint64_t p = has_stride ? stride * macrotile_w_B : pitch_given;
-    const std::string what = has_stride ? "stride = " + std::to_string(stride) + " macrotiles (" + std::to_string(p) + " bytes)"
-                                        : "pitch = " + std::to_string(p) + " bytes";
-    if (!image_tiled && cpp <= 4) align_log2 = 6;
-    else if (!image_tiled) align_log2 = cpp_shift - 2 + 6;
+    const std::string what =
+        has_stride ? "stride = " + std::to_string(stride) + " macrotiles (" + std::to_string(p) + " bytes)"
+                   : "pitch = " + std::to_string(p) + " bytes";
+    if (!image_tiled && cpp <= 4)
+      align_log2 = 6;
+    else if (!image_tiled)
+      align_log2 = cpp_shift - 2 + 6;
     if (p < nblocksx0 * cpp)
-      return {Code::invalid_argument, "layout '" + fam + "': " + what + " is less than level 0's row (" + std::to_string(nblocksx0 * cpp) + " bytes)"};
+      return {Code::invalid_argument, "layout '" + fam + "': " + what + " is less than level 0's row (" +
+                                          std::to_string(nblocksx0 * cpp) + " bytes)"};
     if (p % (uint64_t{1} << align_log2))
-      return {Code::invalid_argument, "layout '" + fam + "': " + what + " is not a multiple of " + std::to_string(uint64_t{1} << align_log2) +
-                                          " bytes (freedreno's pitch alignment for " + std::to_string(cpp) + "-byte elements, " +
-                                          (image_tiled ? "tiled" : "linear") + ")"};
+      return {Code::invalid_argument, "layout '" + fam + "': " + what + " is not a multiple of " +
+                                          std::to_string(uint64_t{1} << align_log2) +
+                                          " bytes (freedreno's pitch alignment for " + std::to_string(cpp) +
+                                          "-byte elements, " + (image_tiled ? "tiled" : "linear") + ")"};
     pitch0 = p;
   }
   auto level_pitch = [&](uint32_t l) { return align_up(minify(pitch0, l), uint64_t{1} << align_log2); };  // fdl_pitch
@@ -125,9 +137,11 @@ Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     const bool tiled = image_tiled && (tile_all || minify(desc.width, m) >= 16);
     const uint64_t pitch = level_pitch(m);
     if (pitch < uint64_t{L.w_el} * cpp)
-      return {Code::internal, "layout '" + fam + "': level " + std::to_string(m) + " pitch " + std::to_string(pitch) + " is narrower than its row"};
+      return {Code::internal, "layout '" + fam + "': level " + std::to_string(m) + " pitch " + std::to_string(pitch) +
+                                  " is narrower than its row"};
     if (tiled && pitch % macrotile_w_B)
-      return {Code::internal, "layout '" + fam + "': level " + std::to_string(m) + " pitch " + std::to_string(pitch) + " is not whole macrotiles"};
+      return {Code::internal, "layout '" + fam + "': level " + std::to_string(m) + " pitch " + std::to_string(pitch) +
+                                  " is not whole macrotiles"};
     // Rows: tiled levels align to the tile height; the last level to 4 rows
     // (over-fetch of the 16x4 blits, fdl6_layout_image).
     uint64_t nblocksy = L.h_el;
@@ -165,7 +179,8 @@ Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
         if ((levels & 0x4) && (mt_stride & ((uint64_t{1} << (hbb - 11 + off)) - 1)) == 0) mask |= 2;
         if ((levels & 0x1) && (mt_stride & ((uint64_t{1} << (hbb - 10 + off)) - 1)) == 0) mask |= 4;
         for (unsigned b = 0; b < 3; ++b)
-          if (mask & (1u << b)) pat.postamble[0][hbb - 1 + b] = BitEntry::make(Channel::Y, e[1] + b);  // macrotile row bit b
+          if (mask & (1u << b))
+            pat.postamble[0][hbb - 1 + b] = BitEntry::make(Channel::Y, e[1] + b);  // macrotile row bit b
       }
       lp.slot = slot_for(pat);
       lp.row_pitch = pitch * tile_rows;  // a row of macrotiles
@@ -185,7 +200,8 @@ Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   plan.layer_align = 4096;
   plan.layer_stride = is_3d ? size : align_up(size, 4096);
   plan.total_size = plan.layer_stride * desc.array_size;
-  plan.notes.push_back(std::string(image_tiled ? "tiled" : "linear (narrower than 16 px)") + ", level 0 pitch " + std::to_string(pitch0) + " bytes");
+  plan.notes.push_back(std::string(image_tiled ? "tiled" : "linear (narrower than 16 px)") + ", level 0 pitch " +
+                       std::to_string(pitch0) + " bytes");
   *out = std::move(plan);
   return Status::Ok();
 }

@@ -29,8 +29,8 @@ uint64_t shift_ceil(uint64_t v, unsigned s) { return (v >> s) + ((v & ((uint64_t
 
 }  // namespace
 
-Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc, uint64_t slice_size_given,
-                            FamilyPlan* out) {
+Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc,
+                            uint64_t slice_size_given, FamilyPlan* out) {
   const auto e = extents_log2(pat);
   const unsigned n = pat.block_bits();  // log2 of the block bytes
   const uint64_t block_B = uint64_t{1} << n;
@@ -62,8 +62,9 @@ Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const Te
   }
   if (slice_size_given) {
     if (slice_size_given < chain || slice_size_given % block_B)
-      return {Code::invalid_argument, "layout '" + fam + "': slice_size = " + std::to_string(slice_size_given) + " (at least the mip chain's " +
-                                          std::to_string(chain) + " and a multiple of the block size " + std::to_string(block_B) + ")"};
+      return {Code::invalid_argument, "layout '" + fam + "': slice_size = " + std::to_string(slice_size_given) +
+                                          " (at least the mip chain's " + std::to_string(chain) +
+                                          " and a multiple of the block size " + std::to_string(block_B) + ")"};
     chain = slice_size_given;
   }
   FamilyPlan plan;

@@ -28,13 +28,16 @@ Status parse_block_extents(std::string_view text, BlockExtents* out) {
   while (true) {
     size_t end = text.find_first_of("xX", pos);
     std::string_view part = text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-    if (n >= 4) return {Code::parse_error, "block extents '" + std::string(text) + "': at most 4 numbers (WxH[xD[xS]])"};
+    if (n >= 4)
+      return {Code::parse_error, "block extents '" + std::string(text) + "': at most 4 numbers (WxH[xD[xS]])"};
     uint64_t x = 0;
     auto r = std::from_chars(part.data(), part.data() + part.size(), x);
     if (part.empty() || r.ec != std::errc() || r.ptr != part.data() + part.size())
-      return {Code::parse_error, "block extents '" + std::string(text) + "': '" + std::string(part) + "' is not a number (WxH[xD[xS]], W in bytes)"};
+      return {Code::parse_error, "block extents '" + std::string(text) + "': '" + std::string(part) +
+                                     "' is not a number (WxH[xD[xS]], W in bytes)"};
     if (x == 0 || (x & (x - 1)) != 0)
-      return {Code::invalid_argument, "block extents '" + std::string(text) + "': " + std::to_string(x) + " is not a power of two"};
+      return {Code::invalid_argument,
+              "block extents '" + std::string(text) + "': " + std::to_string(x) + " is not a power of two"};
     v[n++] = x;
     if (end == std::string_view::npos) break;
     pos = end + 1;
@@ -65,15 +68,16 @@ Status canonicalize(const Pattern& in, const BlockExtents& ext, Pattern* out) {
   unsigned total = 0;
   for (int c = 0; c < 4; ++c) {
     if (extv[c] == 0 || (extv[c] & (extv[c] - 1)) != 0)
-      return {Code::invalid_argument, std::string("block extent of ") + kChan[c] + " = " + std::to_string(extv[c]) + " is not a power of two"};
+      return {Code::invalid_argument,
+              std::string("block extent of ") + kChan[c] + " = " + std::to_string(extv[c]) + " is not a power of two"};
     m[c] = static_cast<unsigned>(std::countr_zero(extv[c]));
     total += m[c];
   }
   const unsigned n = in.block_bits();
   if (total != n)
     return {Code::invalid_argument, "block extents " + to_string(ext) + " hold 2^" + std::to_string(total) +
-                                        " bytes but the pattern has " + std::to_string(n) + " interleave entries (a 2^" +
-                                        std::to_string(n) + "-byte block)"};
+                                        " bytes but the pattern has " + std::to_string(n) +
+                                        " interleave entries (a 2^" + std::to_string(n) + "-byte block)"};
   // In-block coordinate bits, numbered: channel c bit b -> base[c] + b.
   unsigned base[4] = {0, m[0], m[0] + m[1], m[0] + m[1] + m[2]};
   auto in_block = [&](const BitEntry& e) { return e.valid && e.bit < m[e.channel & 3]; };
@@ -125,16 +129,23 @@ Status canonicalize(const Pattern& in, const BlockExtents& ext, Pattern* out) {
   std::string unmatched;
   for (unsigned i = 0; i < n; ++i) {
     seen.assign(n, 0);
-    if (!augment(i)) { if (!unmatched.empty()) unmatched += ", "; unmatched += std::to_string(i); }
+    if (!augment(i)) {
+      if (!unmatched.empty()) unmatched += ", ";
+      unmatched += std::to_string(i);
+    }
   }
   if (!unmatched.empty()) {
     std::string missing;
     for (int c = 0; c < 4; ++c)
       for (unsigned b = 0; b < m[c]; ++b)
-        if (match_coord[base[c] + b] < 0) { if (!missing.empty()) missing += ", "; missing += std::string(1, kChan[c]) + std::to_string(b); }
-    return {Code::invalid_argument, "canonicalize: no term order makes the primaries exactly the in-block bits of a " + to_string(ext) +
-                                        " block: address bits {" + unmatched + "} cannot all get a distinct in-block term (in-block bits " +
-                                        "left over: {" + missing + "}); the in-block map is singular or the extents are wrong"};
+        if (match_coord[base[c] + b] < 0) {
+          if (!missing.empty()) missing += ", ";
+          missing += std::string(1, kChan[c]) + std::to_string(b);
+        }
+    return {Code::invalid_argument, "canonicalize: no term order makes the primaries exactly the in-block bits of a " +
+                                        to_string(ext) + " block: address bits {" + unmatched +
+                                        "} cannot all get a distinct in-block term (in-block bits " + "left over: {" +
+                                        missing + "}); the in-block map is singular or the extents are wrong"};
   }
 
   Pattern p = in;
@@ -145,8 +156,10 @@ Status canonicalize(const Pattern& in, const BlockExtents& ext, Pattern* out) {
     BitEntry post[2] = {};
     for (size_t k = 0; k < t.size(); ++k) {
       if (static_cast<int>(k) == match_addr[i]) continue;
-      if (t[k].slot >= 5) post[t[k].slot - 5] = t[k].e;
-      else chain.push_back(t[k].e);
+      if (t[k].slot >= 5)
+        post[t[k].slot - 5] = t[k].e;
+      else
+        chain.push_back(t[k].e);
     }
     if (chosen.slot >= 5) {
       // The chosen term leaves its postamble slot; the displaced chain term
@@ -157,7 +170,8 @@ Status canonicalize(const Pattern& in, const BlockExtents& ext, Pattern* out) {
       }
     }
     p.interleave[i] = chosen.e;
-    for (int j = 0; j < 4; ++j) p.xors[j][i] = j < static_cast<int>(chain.size()) ? chain[static_cast<size_t>(j)] : BitEntry{};
+    for (int j = 0; j < 4; ++j)
+      p.xors[j][i] = j < static_cast<int>(chain.size()) ? chain[static_cast<size_t>(j)] : BitEntry{};
     if (i >= 8 && i <= 23)
       for (int j = 0; j < 2; ++j) p.postamble[j][i] = post[j];
   }

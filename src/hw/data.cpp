@@ -42,12 +42,15 @@ Status Params::parse(std::string_view family, std::string_view text, Params* out
     while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
     if (item.empty())
-      return {Code::parse_error, "layout '" + p.family_ + "': empty parameter in '" + std::string(text) + "' (write key=value,key=value)"};
+      return {Code::parse_error,
+              "layout '" + p.family_ + "': empty parameter in '" + std::string(text) + "' (write key=value,key=value)"};
     size_t eq = item.find('=');
     std::string key(item.substr(0, eq));
     std::string val = eq == std::string_view::npos ? std::string() : std::string(item.substr(eq + 1));
-    if (key.empty()) return {Code::parse_error, "layout '" + p.family_ + "': parameter '" + std::string(item) + "' has no name"};
-    if (p.kv_.count(key)) return {Code::parse_error, "layout '" + p.family_ + "': parameter '" + key + "' is given twice"};
+    if (key.empty())
+      return {Code::parse_error, "layout '" + p.family_ + "': parameter '" + std::string(item) + "' has no name"};
+    if (p.kv_.count(key))
+      return {Code::parse_error, "layout '" + p.family_ + "': parameter '" + key + "' is given twice"};
     p.kv_[key] = val;
     p.order_.push_back(key);
     if (end == std::string_view::npos) break;
@@ -94,10 +97,12 @@ Status Params::levels_list(const std::string& key, std::vector<LevelPlacement>* 
       while (st.ok()) {
         size_t dot = o.find('.', q);
         if (i == 3) {
-          st = {Code::parse_error, key + " = '" + std::string(item) + "': an origin has at most 3 numbers (X bytes.Y rows.Z slices)"};
+          st = {Code::parse_error,
+                key + " = '" + std::string(item) + "': an origin has at most 3 numbers (X bytes.Y rows.Z slices)"};
           break;
         }
-        st = parse_number(o.substr(q, dot == std::string_view::npos ? std::string_view::npos : dot - q), key + " origin", &lp.origin[i++]);
+        st = parse_number(o.substr(q, dot == std::string_view::npos ? std::string_view::npos : dot - q),
+                          key + " origin", &lp.origin[i++]);
         if (dot == std::string_view::npos) break;
         q = dot + 1;
       }
@@ -119,8 +124,12 @@ Status Params::check_all_used() const {
   for (const std::string& k : order_)
     if (!used_.count(k)) {
       std::string known;
-      for (const std::string& u : used_) { if (!known.empty()) known += ", "; known += u; }
-      return {Code::invalid_argument, "layout '" + family_ + "': unknown parameter '" + k + "' (this family takes: " + known + ")"};
+      for (const std::string& u : used_) {
+        if (!known.empty()) known += ", ";
+        known += u;
+      }
+      return {Code::invalid_argument,
+              "layout '" + family_ + "': unknown parameter '" + k + "' (this family takes: " + known + ")"};
     }
   return Status::Ok();
 }
@@ -150,14 +159,19 @@ std::array<unsigned, 4> extents_log2(const Pattern& p) {
 static std::string eb_list(const std::vector<uint32_t>& v) {
   if (v.empty()) return "any";
   std::string s;
-  for (uint32_t e : v) { if (!s.empty()) s += "/"; s += std::to_string(e); }
+  for (uint32_t e : v) {
+    if (!s.empty()) s += "/";
+    s += std::to_string(e);
+  }
   return s;
 }
 
-Status select_pattern_for(const DataFamily& f, uint32_t eb, Dimension dim, uint32_t samples, int compressed, const std::string& config,
-                          const std::string& variant, const DataPattern** out) {
+Status select_pattern_for(const DataFamily& f, uint32_t eb, Dimension dim, uint32_t samples, int compressed,
+                          const std::string& config, const std::string& variant, const DataPattern** out) {
   for (const DataPattern& p : f.patterns) {
-    if (!p.element_bytes.empty() && std::find(p.element_bytes.begin(), p.element_bytes.end(), eb) == p.element_bytes.end()) continue;
+    if (!p.element_bytes.empty() &&
+        std::find(p.element_bytes.begin(), p.element_bytes.end(), eb) == p.element_bytes.end())
+      continue;
     if (p.dim != dim || p.samples != samples) continue;
     if (!config.empty() && p.config != config) continue;
     if (p.variant != variant) continue;
@@ -167,7 +181,8 @@ Status select_pattern_for(const DataFamily& f, uint32_t eb, Dimension dim, uint3
   }
   std::string have;
   for (const DataPattern& p : f.patterns) {
-    std::string h = (p.dim == Dimension::Texture3D ? "3D" : "2D") + std::string(" ") + eb_list(p.element_bytes) + "-byte";
+    std::string h =
+        (p.dim == Dimension::Texture3D ? "3D" : "2D") + std::string(" ") + eb_list(p.element_bytes) + "-byte";
     if (p.samples > 1) {
       h += ' ';
       h += std::to_string(p.samples);
@@ -177,7 +192,10 @@ Status select_pattern_for(const DataFamily& f, uint32_t eb, Dimension dim, uint3
     if (!p.variant.empty()) h += " " + p.variant;
     if (p.compressed == 1) h += " block-compressed";
     if (p.compressed == 0) h += " uncompressed";
-    if (have.find(h) == std::string::npos) { if (!have.empty()) have += "; "; have += h; }
+    if (have.find(h) == std::string::npos) {
+      if (!have.empty()) have += "; ";
+      have += h;
+    }
   }
   std::string want = (dim == Dimension::Texture3D ? "3D" : "2D") + std::string(" ") + std::to_string(eb) + "-byte";
   if (samples > 1) {
@@ -187,13 +205,14 @@ Status select_pattern_for(const DataFamily& f, uint32_t eb, Dimension dim, uint3
   }
   if (!config.empty()) want += " " + config;
   if (!variant.empty()) want += " " + variant;
-  return {Code::unsupported, "layout '" + f.name + "' has no pattern for " + want + " elements (the public sources give: " + have + ")"};
+  return {Code::unsupported,
+          "layout '" + f.name + "' has no pattern for " + want + " elements (the public sources give: " + have + ")"};
 }
 
-Status select_pattern(const DataFamily& f, const TextureDesc& desc, const std::string& config, const std::string& variant,
-                      const DataPattern** out) {
-  return select_pattern_for(f, desc.format.element_bytes, desc.dimension, desc.samples, desc.format.block_compressed() ? 1 : 0, config,
-                            variant, out);
+Status select_pattern(const DataFamily& f, const TextureDesc& desc, const std::string& config,
+                      const std::string& variant, const DataPattern** out) {
+  return select_pattern_for(f, desc.format.element_bytes, desc.dimension, desc.samples,
+                            desc.format.block_compressed() ? 1 : 0, config, variant, out);
 }
 
 // ---- loading ---------------------------------------------------------------
@@ -206,7 +225,10 @@ Status bad(const std::string& file, const std::string& what) {
 
 std::string join_bits(const nlohmann::json& a) {
   std::string s;
-  for (const auto& t : a) { if (!s.empty()) s += " "; s += t.get<std::string>(); }
+  for (const auto& t : a) {
+    if (!s.empty()) s += " ";
+    s += t.get<std::string>();
+  }
   return s;
 }
 
@@ -225,7 +247,8 @@ Status load_pattern(const std::string& file, const std::string& fam, const nlohm
     p.tile_w = e["tile_texels"][0].get<uint32_t>();
     p.tile_h = e["tile_texels"][1].get<uint32_t>();
   }
-  p.origin = e.contains("from") ? "research table row " + e["from"].get<std::string>() : e.value("derived", std::string());
+  p.origin =
+      e.contains("from") ? "research table row " + e["from"].get<std::string>() : e.value("derived", std::string());
   nlohmann::json pj;
   if (e.contains("raw")) {
     p.raw = true;
@@ -276,7 +299,10 @@ Status load_file(const char* file, VendorData* d) {
         gob.note = g.value("note", std::string());
         d->gobs.push_back(gob);
       }
-      for (const auto& s : j["sources"]) { if (!d->nv_sources.empty()) d->nv_sources += "; "; d->nv_sources += s.get<std::string>(); }
+      for (const auto& s : j["sources"]) {
+        if (!d->nv_sources.empty()) d->nv_sources += "; ";
+        d->nv_sources += s.get<std::string>();
+      }
       if (j.contains("not_expressible")) d->fermi_note = j["not_expressible"].value("fermi", std::string());
     }
     if (j.contains("families")) {

@@ -13,7 +13,8 @@ std::string dim_name(Dimension d) { return d == Dimension::Texture3D ? "3D" : "2
 
 }  // namespace
 
-Status tiled_level(const Pattern& pat, const TextureDesc& desc, uint32_t m, uint64_t pitch_el, const std::string& fam, LevelPlan* lp) {
+Status tiled_level(const Pattern& pat, const TextureDesc& desc, uint32_t m, uint64_t pitch_el, const std::string& fam,
+                   LevelPlan* lp) {
   const auto e = extents_log2(pat);
   const uint64_t bb = uint64_t{1} << pat.block_bits();
   const uint64_t tile_w_bytes = uint64_t{1} << e[0];
@@ -23,11 +24,13 @@ Status tiled_level(const Pattern& pat, const TextureDesc& desc, uint32_t m, uint
   if (pitch_el) {
     const uint64_t pb = pitch_el * eb;
     if (pb < row_bytes)
-      return {Code::invalid_argument, "layout '" + fam + "': pitch = " + std::to_string(pitch_el) + " elements is less than the width of level " +
-                                          std::to_string(m) + " (" + std::to_string(L.w_el) + ")"};
+      return {Code::invalid_argument, "layout '" + fam + "': pitch = " + std::to_string(pitch_el) +
+                                          " elements is less than the width of level " + std::to_string(m) + " (" +
+                                          std::to_string(L.w_el) + ")"};
     if (pb % tile_w_bytes)
-      return {Code::invalid_argument, "layout '" + fam + "': pitch = " + std::to_string(pitch_el) + " elements (" + std::to_string(pb) +
-                                          " bytes) is not a multiple of the tile width (" + std::to_string(tile_w_bytes) + " bytes)"};
+      return {Code::invalid_argument, "layout '" + fam + "': pitch = " + std::to_string(pitch_el) + " elements (" +
+                                          std::to_string(pb) + " bytes) is not a multiple of the tile width (" +
+                                          std::to_string(tile_w_bytes) + " bytes)"};
     row_bytes = pb;
   }
   const uint64_t tiles_x = ceil_div(row_bytes, tile_w_bytes);
@@ -43,8 +46,9 @@ namespace {
 
 Status need_single_level(const TextureDesc& desc, const std::string& fam, const std::string& why) {
   if (desc.mip_levels > 1)
-    return {Code::unsupported, "layout '" + fam + "': mip_levels = " + std::to_string(desc.mip_levels) + ": " + why +
-                                   "; pass each level's offset (offsets=A/B/C, or NamedLayoutOptions with mip-tail origins)"};
+    return {Code::unsupported,
+            "layout '" + fam + "': mip_levels = " + std::to_string(desc.mip_levels) + ": " + why +
+                "; pass each level's offset (offsets=A/B/C, or NamedLayoutOptions with mip-tail origins)"};
   return Status::Ok();
 }
 
@@ -52,7 +56,8 @@ Status need_single_level(const TextureDesc& desc, const std::string& fam, const 
 
 // The pipe/bank XOR value addrlib applies for mode `f` (see below); errors
 // for GFX9 non-XOR modes; `note` says what was dropped.
-Status amd_effective_pbxor(const DataFamily& f, const DataPattern& dp, unsigned n, uint64_t* pbxor_io, std::string* note) {
+Status amd_effective_pbxor(const DataFamily& f, const DataPattern& dp, unsigned n, uint64_t* pbxor_io,
+                           std::string* note) {
   uint64_t pbxor = *pbxor_io;
   // Which modes take a pipe/bank XOR, and which of its bits count:
   //  - XOR modes are the _X and _T swizzle modes (addrlib2 SwizzleModeFlags
@@ -66,22 +71,29 @@ Status amd_effective_pbxor(const DataFamily& f, const DataPattern& dp, unsigned 
   //    0), and the shifted value is cut to the block (Gfx10Lib
   //    GetBankXorBits and ComputeSurfaceAddrFromCoordMacroTiled). GFX10
   //    SW_64KB_S_X with 16 pipes: mask 0xCF.
-  const bool xor_mode = f.name.size() > 2 && (f.name.compare(f.name.size() - 2, 2, "-x") == 0 || f.name.compare(f.name.size() - 2, 2, "-t") == 0);
+  const bool xor_mode = f.name.size() > 2 && (f.name.compare(f.name.size() - 2, 2, "-x") == 0 ||
+                                              f.name.compare(f.name.size() - 2, 2, "-t") == 0);
   const bool gfx9 = f.name.rfind("amd-gfx9-", 0) == 0;
-  const bool gfx10plus = f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0 || f.name.rfind("amd-gfx11-", 0) == 0;
+  const bool gfx10plus =
+      f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0 || f.name.rfind("amd-gfx11-", 0) == 0;
   if (pbxor != 0 && !xor_mode && gfx9)
-    return {Code::invalid_argument, "layout '" + f.name + "': pbxor = " + std::to_string(pbxor) + " on a non-XOR swizzle mode (addrlib's Gfx9Lib "
+    return {Code::invalid_argument, "layout '" + f.name + "': pbxor = " + std::to_string(pbxor) +
+                                        " on a non-XOR swizzle mode (addrlib's Gfx9Lib "
                                         "refuses a pipe/bank XOR there; use the mode's -x variant, or pbxor=0)"};
   if (!xor_mode && gfx10plus) {
-    if (pbxor) *note = "pbxor=" + std::to_string(pbxor) + " ignored: not an XOR mode (as addrlib's GFX10+ address functions do)";
+    if (pbxor)
+      *note = "pbxor=" + std::to_string(pbxor) + " ignored: not an XOR mode (as addrlib's GFX10+ address functions do)";
     pbxor = 0;
   } else if (gfx10plus) {
     unsigned pipes_log2 = 0;
-    if (dp.config.rfind("pipes=", 0) == 0) pipes_log2 = log2u(std::max<uint64_t>(1, std::strtoull(dp.config.c_str() + 6, nullptr, 10)));
+    if (dp.config.rfind("pipes=", 0) == 0)
+      pipes_log2 = log2u(std::max<uint64_t>(1, std::strtoull(dp.config.c_str() + 6, nullptr, 10)));
     const unsigned bank_bits = n > 8 + pipes_log2 + 2 ? std::min(n - 8 - pipes_log2 - 2, 4u) : 0;
     const uint64_t mask = ((uint64_t{1} << pipes_log2) - 1) | (((uint64_t{1} << bank_bits) - 1) << (pipes_log2 + 2));
     const uint64_t kept = ((pbxor & mask) << 8) & ((uint64_t{1} << n) - 1);
-    if ((kept >> 8) != pbxor) *note = "pbxor=" + std::to_string(pbxor) + " masked to " + std::to_string(kept >> 8) + " (pipe/bank bits of the mode)";
+    if ((kept >> 8) != pbxor)
+      *note = "pbxor=" + std::to_string(pbxor) + " masked to " + std::to_string(kept >> 8) +
+              " (pipe/bank bits of the mode)";
     pbxor = kept >> 8;
   }
   *pbxor_io = pbxor;
@@ -95,8 +107,10 @@ Status amd_effective_pbxor(const DataFamily& f, const DataPattern& dp, unsigned 
 Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   const TextureDesc& desc = c.desc;
   std::string config = c.params.str("pipes");
-  if (!config.empty()) config = "pipes=" + config;
-  else config = f.patterns.front().config;
+  if (!config.empty())
+    config = "pipes=" + config;
+  else
+    config = f.patterns.front().config;
   const DataPattern* dp = nullptr;
   SWZ_TRY(select_pattern(f, desc, config, "", &dp));
   Pattern pat = dp->pattern;
@@ -110,21 +124,25 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   if (has_pb) SWZ_TRY(amd_effective_pbxor(f, *dp, n, &pbxor, &pb_note));
   if (has_pb && pbxor) {
     if (n <= 8 || pbxor >= (uint64_t{1} << (n - 8)))
-      return {Code::invalid_argument, "layout '" + f.name + "': pbxor = " + std::to_string(pbxor) + " reaches past the " +
-                                          std::to_string(uint64_t{1} << n) + "-byte block (pbxor << 8 must be below the block size; use the value "
+      return {Code::invalid_argument, "layout '" + f.name + "': pbxor = " + std::to_string(pbxor) +
+                                          " reaches past the " + std::to_string(uint64_t{1} << n) +
+                                          "-byte block (pbxor << 8 must be below the block size; use the value "
                                           "addrlib's Addr2ComputePipeBankXor gives for the surface)"};
     pat.immediate = static_cast<uint32_t>(pbxor << 8);
   }
   // GFX10 / GFX10.3 / GFX11 2D mip chains follow addrlib
   // (src/hw/amd_mips.cpp) unless the caller places the levels (offsets=,
   // pitches=).
-  const bool gfx10_chain = (f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0 || f.name.rfind("amd-gfx11-", 0) == 0) && n > 8 &&
-                           desc.dimension == Dimension::Texture2D && desc.samples == 1;
+  const bool gfx10_chain = (f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0 ||
+                            f.name.rfind("amd-gfx11-", 0) == 0) &&
+                           n > 8 && desc.dimension == Dimension::Texture2D && desc.samples == 1;
   if (desc.mip_levels > 1 && gfx10_chain && !c.params.has("offsets") && !c.params.has("pitches")) {
     if (has_pitch)
-      return {Code::invalid_argument, "layout '" + f.name + "': pitch = " + std::to_string(pitch_el) + " with " + std::to_string(desc.mip_levels) +
-                                          " mip levels (addrlib takes an explicit pitch for single-level surfaces; a chain's pitches follow "
-                                          "from its size, or give offsets= with pitches=)"};
+      return {Code::invalid_argument,
+              "layout '" + f.name + "': pitch = " + std::to_string(pitch_el) + " with " +
+                  std::to_string(desc.mip_levels) +
+                  " mip levels (addrlib takes an explicit pitch for single-level surfaces; a chain's pitches follow "
+                  "from its size, or give offsets= with pitches=)"};
     FamilyPlan plan;
     SWZ_TRY(build_amd_gfx10_mips(f.name, pat, desc, has_slice ? slice : 0, &plan));
     plan.notes.push_back(dp->config.empty() ? std::string() : dp->config + " (" + dp->config_text + ")");
@@ -132,15 +150,17 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     *out = std::move(plan);
     return Status::Ok();
   }
-  SWZ_TRY(need_single_level(desc, f.name, "addrlib's mip placement for this generation (GFX9, GFX12, 256-byte modes, 3D) is not modelled"));
+  SWZ_TRY(need_single_level(
+      desc, f.name, "addrlib's mip placement for this generation (GFX9, GFX12, 256-byte modes, 3D) is not modelled"));
   FamilyPlan plan;
   plan.patterns.push_back(pat);
   LevelPlan lp;
   SWZ_TRY(tiled_level(pat, desc, 0, has_pitch ? pitch_el : 0, f.name, &lp));
   if (has_slice) {
     if (slice < lp.size || slice % (uint64_t{1} << n))
-      return {Code::invalid_argument, "layout '" + f.name + "': slice_size = " + std::to_string(slice) + " (at least " + std::to_string(lp.size) +
-                                          " and a multiple of the block size " + std::to_string(uint64_t{1} << n) + ")"};
+      return {Code::invalid_argument, "layout '" + f.name + "': slice_size = " + std::to_string(slice) + " (at least " +
+                                          std::to_string(lp.size) + " and a multiple of the block size " +
+                                          std::to_string(uint64_t{1} << n) + ")"};
   }
   const uint64_t slice_size = has_slice ? slice : lp.size;
   if (desc.dimension == Dimension::Texture2D) {
@@ -189,19 +209,22 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   // ISL_TILING_64: case ISL_TILING_ICL_Ys: icl_std_y_2d_miptail_offset_el";
   // isl_choose_miptail_start_level: the first level that fits beside slot 0).
   const bool tile64 = f.name == "intel-tile64";
-  const bool tail_model = (f.name == "intel-tileyf" || f.name == "intel-tileys" || tile64) && desc.dimension == Dimension::Texture2D &&
-                          desc.samples == 1 && !z_in_tile;
+  const bool tail_model = (f.name == "intel-tileyf" || f.name == "intel-tileys" || tile64) &&
+                          desc.dimension == Dimension::Texture2D && desc.samples == 1 && !z_in_tile;
   if ((tr_mode && !tail_model) || z_in_tile)
     SWZ_TRY(need_single_level(desc, f.name, "the mip tail of this tiling (3D or MSAA tiles) is not modelled"));
   uint64_t gen = 9;
   bool gen_given;
   SWZ_TRY(c.params.u64("gen", &gen, &gen_given));
   if (gen < 9 || gen > 12)
-    return {Code::invalid_argument, "layout '" + f.name + "': gen = " + std::to_string(gen) + " (9, 10, 11 or 12; Yf/Ys mip-tail slot table: 9, or 10+)"};
+    return {Code::invalid_argument, "layout '" + f.name + "': gen = " + std::to_string(gen) +
+                                        " (9, 10, 11 or 12; Yf/Ys mip-tail slot table: 9, or 10+)"};
   uint64_t aux = 1;
   bool aux_given;
   SWZ_TRY(c.params.u64("aux", &aux, &aux_given));
-  if (aux > 1) return {Code::invalid_argument, "layout '" + f.name + "': aux = " + std::to_string(aux) + " (0: ISL_SURF_USAGE_DISABLE_AUX_BIT, 1: default)"};
+  if (aux > 1)
+    return {Code::invalid_argument, "layout '" + f.name + "': aux = " + std::to_string(aux) +
+                                        " (0: ISL_SURF_USAGE_DISABLE_AUX_BIT, 1: default)"};
   // Image alignment in elements (HALIGN x VALIGN), as isl picks it
   // (isl_choose_image_alignment_el and the per-generation functions):
   //  - Yf/Ys/Tile64: the tile (isl_gfx12/gfx125: "tile-aligned").
@@ -222,8 +245,13 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     valign = tile_h;
   } else if (desc.format.depth_stencil) {
     const bool d16 = eb == 2;
-    if (gen >= 12 || tile4) { halign = 8; valign = d16 ? 8 : 4; }
-    else { halign = d16 ? 8 : 4; valign = 4; }
+    if (gen >= 12 || tile4) {
+      halign = 8;
+      valign = d16 ? 8 : 4;
+    } else {
+      halign = d16 ? 8 : 4;
+      valign = 4;
+    }
   } else if (desc.format.block_compressed()) {
     halign = tile4 ? 64 / eb : 4;
     valign = 4;
@@ -240,7 +268,8 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   SWZ_TRY(c.params.u64("valign", &valign, &v_given));
   SWZ_TRY(c.params.u64("qpitch", &qpitch, &q_given));
   SWZ_TRY(c.params.u64("pitch", &pitch_bytes, &p_given));
-  if (!halign || !valign) return {Code::invalid_argument, "layout '" + f.name + "': halign and valign must be at least 1"};
+  if (!halign || !valign)
+    return {Code::invalid_argument, "layout '" + f.name + "': halign and valign must be at least 1"};
   // Mip tail (gmmlib FindMipTailStartLod): the first level that fits in
   // MaxMipTailStart = half a tile wide, a tile tall (the Gen9 platform table:
   // e.g. Ys 32 bpe 64 x 128, Yf 32 bpe 16 x 32 elements), searched up to the
@@ -251,7 +280,10 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   if (tail_model && mips > 1) {
     const uint64_t mts_w = std::max<uint64_t>(1, tile_w_bytes / eb / 2), mts_h = tile_h;
     uint32_t lvl = 0;
-    auto fits = [&](uint32_t m) { LevelDims L = level_dims(desc, m); return L.w_el <= mts_w && L.h_el <= mts_h; };
+    auto fits = [&](uint32_t m) {
+      LevelDims L = level_dims(desc, m);
+      return L.w_el <= mts_w && L.h_el <= mts_h;
+    };
     while (lvl < mips - 1 && !fits(lvl)) ++lvl;
     if (fits(lvl)) tail = lvl;
   }
@@ -272,9 +304,18 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   }
   uint64_t width = ws[0], h1 = 0, h2 = 0;
   for (uint32_t m = 0; m < std::min(mips, tail + 1); ++m) {
-    if (m == 0) { xs[m] = 0; ys[m] = 0; }
-    else if (m == 1) { xs[m] = 0; ys[m] = hs[0]; h1 = hs[1]; }
-    else { xs[m] = ws[1]; ys[m] = hs[0] + h2; h2 += hs[m]; }
+    if (m == 0) {
+      xs[m] = 0;
+      ys[m] = 0;
+    } else if (m == 1) {
+      xs[m] = 0;
+      ys[m] = hs[0];
+      h1 = hs[1];
+    } else {
+      xs[m] = ws[1];
+      ys[m] = hs[0] + h2;
+      h2 += hs[m];
+    }
   }
   if (std::min(mips, tail + 1) > 2) width = std::max(width, ws[1] + ws[2]);
   // Slot offsets (X elements, Y rows) for 128/64/32/16/8 bpe; Yf starts at slot 4.
@@ -304,7 +345,8 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     const uint64_t bx = xs[tail], by = ys[tail];
     for (uint32_t m = tail; m < mips; ++m) {
       const uint32_t slot = m - tail + (f.name == "intel-tileyf" ? 4 : 0);
-      if (slot >= 15) return {Code::internal, "layout '" + f.name + "': mip-tail slot " + std::to_string(slot) + " out of range"};
+      if (slot >= 15)
+        return {Code::internal, "layout '" + f.name + "': mip-tail slot " + std::to_string(slot) + " out of range"};
       const auto& t = gen == 9 && !tile64 ? kGen9 : kGen10;
       xs[m] = bx + t[slot][bpe_index][0];
       ys[m] = by + t[slot][bpe_index][1];
@@ -315,11 +357,14 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     qpitch = align_up(total_h, valign);
     if (desc.dimension == Dimension::Texture3D && !z_in_tile) qpitch = align_up(qpitch, tile_h);
   }
-  if (qpitch < total_h) return {Code::invalid_argument, "layout '" + f.name + "': qpitch = " + std::to_string(qpitch) + " rows is less than the mip chain (" + std::to_string(total_h) + " rows)"};
+  if (qpitch < total_h)
+    return {Code::invalid_argument, "layout '" + f.name + "': qpitch = " + std::to_string(qpitch) +
+                                        " rows is less than the mip chain (" + std::to_string(total_h) + " rows)"};
   uint64_t row_bytes = align_up(width * eb, tile_w_bytes);
   if (p_given) {
     if (pitch_bytes < width * eb || pitch_bytes % tile_w_bytes)
-      return {Code::invalid_argument, "layout '" + f.name + "': pitch = " + std::to_string(pitch_bytes) + " bytes (at least " + std::to_string(width * eb) +
+      return {Code::invalid_argument, "layout '" + f.name + "': pitch = " + std::to_string(pitch_bytes) +
+                                          " bytes (at least " + std::to_string(width * eb) +
                                           " and a multiple of the tile width " + std::to_string(tile_w_bytes) + ")"};
     row_bytes = pitch_bytes;
   }
@@ -382,10 +427,13 @@ Status build_tiles(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
       // Xbox 360 1/2-byte: exact only when the pitch (32-texel units) is a multiple of 128/64 texels.
       uint64_t pitch = p ? p : align_up(L.w_el, 32);
       if (pitch % dp->pitch_multiple_texels)
-        return {Code::unsupported, "layout '" + f.name + "': with " + std::to_string(desc.format.element_bytes) + "-byte elements the tiled address "
-                                       "is a bit pattern only when the pitch is a multiple of " + std::to_string(dp->pitch_multiple_texels) +
-                                       " texels (level " + std::to_string(m) + " has a pitch of " + std::to_string(pitch) +
-                                       "); other pitches add tile indices arithmetically (research notes, Xenia XeTextureTiledOffset2D)"};
+        return {Code::unsupported,
+                "layout '" + f.name + "': with " + std::to_string(desc.format.element_bytes) +
+                    "-byte elements the tiled address "
+                    "is a bit pattern only when the pitch is a multiple of " +
+                    std::to_string(dp->pitch_multiple_texels) + " texels (level " + std::to_string(m) +
+                    " has a pitch of " + std::to_string(pitch) +
+                    "); other pitches add tile indices arithmetically (research notes, Xenia XeTextureTiledOffset2D)"};
       p = pitch;
     }
     SWZ_TRY(tiled_level(pat, desc, m, p, f.name, &lp));
@@ -407,7 +455,8 @@ Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   const TextureDesc& desc = c.desc;
   if (desc.dimension == Dimension::Texture3D && desc.mip_levels > 1)
     return {Code::unsupported, "layout 'apple-twiddled': mipmapped 3D textures (ail mipmapped_z) are not modelled"};
-  if (desc.samples > 1) return {Code::unsupported, "layout 'apple-twiddled': MSAA (samples stored inside the element) is not modelled"};
+  if (desc.samples > 1)
+    return {Code::unsupported, "layout 'apple-twiddled': MSAA (samples stored inside the element) is not modelled"};
   const DataPattern* dp = nullptr;
   SWZ_TRY(select_pattern(f, desc, "", "", &dp));
   const uint64_t eb = desc.format.element_bytes;
@@ -479,7 +528,8 @@ Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     poth = next_pow2(std::max<uint64_t>(1, h_el >> pot_level));
   }
   for (uint32_t l = pot_level; l < all_levels; ++l) {
-    uint64_t t = compressed ? next_pow2(std::min(potw, poth)) : next_pow2(std::max<uint64_t>(1, std::min(w_el, h_el) >> l));
+    uint64_t t =
+        compressed ? next_pow2(std::min(potw, poth)) : next_pow2(std::max<uint64_t>(1, std::min(w_el, h_el) >> l));
     LevelPlan lp;
     lp.slot = slot_for(square_pattern(t));
     const uint64_t stride_el = ceil_div(std::max<uint64_t>(1, desc.width >> l), bw);
@@ -525,21 +575,28 @@ Status describe_data(const VendorData&, const DataFamily& f, Params& p, uint32_t
   std::string s;
   int shown = 0;
   for (const DataPattern& dp : f.patterns) {
-    if (!dp.element_bytes.empty() && std::find(dp.element_bytes.begin(), dp.element_bytes.end(), eb) == dp.element_bytes.end()) continue;
+    if (!dp.element_bytes.empty() &&
+        std::find(dp.element_bytes.begin(), dp.element_bytes.end(), eb) == dp.element_bytes.end())
+      continue;
     if (!config.empty() && dp.config != config) continue;
     if (dp.variant != variant && !(variant == "v2" && dp.variant.empty())) continue;
     Pattern pat = dp.pattern;
     uint64_t eff = pbxor;
     std::string pb_note;
     if (has_pb && f.placement == "amd") SWZ_TRY(amd_effective_pbxor(f, dp, pat.block_bits(), &eff, &pb_note));
-    if (has_pb && pat.block_bits() > 8 && eff < (uint64_t{1} << (pat.block_bits() - 8))) pat.immediate = static_cast<uint32_t>(eff << 8);
+    if (has_pb && pat.block_bits() > 8 && eff < (uint64_t{1} << (pat.block_bits() - 8)))
+      pat.immediate = static_cast<uint32_t>(eff << 8);
     const auto e = extents_log2(pat);
     s += to_text(pat) + "\n";
     s += "  " + dim_name(dp.dim) + (dp.samples > 1 ? " " + std::to_string(dp.samples) + "x MSAA" : std::string()) +
-         (dp.compressed == 1 ? " block-compressed" : dp.compressed == 0 ? " uncompressed" : "") + (dp.config.empty() ? "" : " " + dp.config) +
-         (dp.variant.empty() ? "" : " " + dp.variant) + "; block " + std::to_string(uint64_t{1} << e[0]) + " bytes x " +
-         std::to_string(uint64_t{1} << e[1]) + " rows" + (e[2] ? " x " + std::to_string(uint64_t{1} << e[2]) + " slices" : "") +
-         (e[3] ? " x " + std::to_string(uint64_t{1} << e[3]) + " samples" : "") + " (" + std::to_string(uint64_t{1} << pat.block_bits()) + " bytes)\n";
+         (dp.compressed == 1   ? " block-compressed"
+          : dp.compressed == 0 ? " uncompressed"
+                               : "") +
+         (dp.config.empty() ? "" : " " + dp.config) + (dp.variant.empty() ? "" : " " + dp.variant) + "; block " +
+         std::to_string(uint64_t{1} << e[0]) + " bytes x " + std::to_string(uint64_t{1} << e[1]) + " rows" +
+         (e[2] ? " x " + std::to_string(uint64_t{1} << e[2]) + " slices" : "") +
+         (e[3] ? " x " + std::to_string(uint64_t{1} << e[3]) + " samples" : "") + " (" +
+         std::to_string(uint64_t{1} << pat.block_bits()) + " bytes)\n";
     if (dp.raw) s += "  addrlib order: " + dp.bits_text + " (canonicalized for block " + to_string(dp.block) + ")\n";
     if (!dp.config_text.empty()) s += "  configuration: " + dp.config_text + "\n";
     if (!dp.origin.empty()) s += "  from: " + dp.origin + "\n";

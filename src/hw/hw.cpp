@@ -11,17 +11,24 @@ namespace swz {
 namespace vendor {
 namespace {
 
-const char* kCommonParams = "offsets=A/B@X.Y/.. (level offsets in a layer, optional origin inside a mip-tail block: X bytes.Y rows.Z slices), mip_align=N, layer_stride=N, base=N";
+const char* kCommonParams =
+    "offsets=A/B@X.Y/.. (level offsets in a layer, optional origin inside a mip-tail block: X bytes.Y rows.Z slices), "
+    "mip_align=N, layer_stride=N, base=N";
 
 std::string params_for(const DataFamily& f) {
   std::string s;
   if (f.placement == "amd") {
     std::string cfgs;
     for (const DataPattern& p : f.patterns)
-      if (!p.config.empty() && cfgs.find(p.config) == std::string::npos) { if (!cfgs.empty()) cfgs += "|"; cfgs += p.config.substr(6); }
+      if (!p.config.empty() && cfgs.find(p.config) == std::string::npos) {
+        if (!cfgs.empty()) cfgs += "|";
+        cfgs += p.config.substr(6);
+      }
     if (!cfgs.empty()) s += "pipes=" + cfgs + " (default " + f.patterns.front().config.substr(6) + "), ";
-    s += "pbxor=N (pipe/bank XOR of the _X/_T modes; immediate = N << 8; GFX10+: cut to the mode's pipe and bank bits, ignored on "
-         "non-XOR modes; GFX9: refused on non-XOR modes), pitch=N elements (with offsets=: level 0's, every level's on GFX9), "
+    s += "pbxor=N (pipe/bank XOR of the _X/_T modes; immediate = N << 8; GFX10+: cut to the mode's pipe and bank bits, "
+         "ignored on "
+         "non-XOR modes; GFX9: refused on non-XOR modes), pitch=N elements (with offsets=: level 0's, every level's on "
+         "GFX9), "
          "pitches=A/B/C (with offsets=: every level's pitch in elements, as addrlib reports it), slice_size=N bytes; "
          "GFX10-GFX11 2D mip chains and tails are placed as addrlib does, GFX9/GFX12 chains need offsets=";
   } else if (f.placement == "intel") {
@@ -30,19 +37,24 @@ std::string params_for(const DataFamily& f) {
       bit6 |= p.variant == "bit6";
       v2 |= p.variant == "v2";
     }
-    s += "halign=N, valign=N (elements; default as isl picks them from the format, aux= and gen=: the tile for Yf/Ys/Tile64), qpitch=N (rows), "
-         "pitch=N (bytes), aux=0|1 (0: the surface never has CCS, isl's DISABLE_AUX: smaller HALIGN; default 1), gen=9..12 (default 9)";
+    s += "halign=N, valign=N (elements; default as isl picks them from the format, aux= and gen=: the tile for "
+         "Yf/Ys/Tile64), qpitch=N (rows), "
+         "pitch=N (bytes), aux=0|1 (0: the surface never has CCS, isl's DISABLE_AUX: smaller HALIGN; default 1), "
+         "gen=9..12 (default 9)";
     if (f.name == "intel-tileyf" || f.name == "intel-tileys") s += " (also picks the mip-tail slot table: 9, or 10+)";
     if (bit6) s += ", bit6 (legacy bit-6 address swizzle)";
     if (v2) s += ", v2 (newer-part Tile64 tables)";
   } else if (f.placement == "adreno") {
-    s += "mode=4ch|8ch (macrotile mode, default 4ch), hbb=13..16 (highest bank bit: enables the bank swizzle), bank_levels=mask (default 6), stride=N macrotiles or pitch=N bytes (level 0; later levels follow freedreno's fdl_pitch), linear (freedreno's TILE6_LINEAR layout)";
+    s += "mode=4ch|8ch (macrotile mode, default 4ch), hbb=13..16 (highest bank bit: enables the bank swizzle), "
+         "bank_levels=mask (default 6), stride=N macrotiles or pitch=N bytes (level 0; later levels follow freedreno's "
+         "fdl_pitch), linear (freedreno's TILE6_LINEAR layout)";
   } else if (f.placement == "tiles") {
     s += "pitch=N (elements, level 0)";
   } else if (f.placement == "mali") {
     s += "pitch=N (elements, level 0), crc (Panfrost's checksum buffer after each level)";
   } else if (f.placement == "xbox360") {
-    s += "pitch=N (elements, level 0: the fetch constant's pitch), packed=0|1 (packed mip tail, default 1), mip_offset=N (bytes from the base "
+    s += "pitch=N (elements, level 0: the fetch constant's pitch), packed=0|1 (packed mip tail, default 1), "
+         "mip_offset=N (bytes from the base "
          "level to the mip chain: mip_address - base_address; default the base level's size)";
   }
   if (!s.empty()) s += "; ";
@@ -60,7 +72,10 @@ std::string sizes_for(const DataFamily& f) {
   if (any) return "any element size";
   std::sort(v.begin(), v.end());
   std::string s;
-  for (uint32_t e : v) { if (!s.empty()) s += "/"; s += std::to_string(e); }
+  for (uint32_t e : v) {
+    if (!s.empty()) s += "/";
+    s += std::to_string(e);
+  }
   return s + "-byte elements";
 }
 
@@ -70,10 +85,14 @@ std::vector<LayoutFamily> make_families() {
   const VendorData& d = data(&st);
   LayoutFamily nv;
   nv.name = "nv-block-linear";
-  nv.parameters = std::string("gob=tegra|turing|blackwell (default tegra), bh=1..32 GOBs, bd=1..32 GOBs (omitted: inferred from the "
-                              "surface as the public Tegra tools / NVK do); ") + kCommonParams;
-  nv.description = "NVIDIA block linear: 64 B x 8-row GOBs in blocks of bh x bd GOBs, any element size (byte-granular for 12-byte "
-                   "elements); per-level block shrink, packed levels, aligned layers";
+  nv.parameters =
+      std::string(
+          "gob=tegra|turing|blackwell (default tegra), bh=1..32 GOBs, bd=1..32 GOBs (omitted: inferred from the "
+          "surface as the public Tegra tools / NVK do); ") +
+      kCommonParams;
+  nv.description =
+      "NVIDIA block linear: 64 B x 8-row GOBs in blocks of bh x bd GOBs, any element size (byte-granular for 12-byte "
+      "elements); per-level block shrink, packed levels, aligned layers";
   nv.source = d.nv_sources;
   out.push_back(nv);
   for (const DataFamily& f : d.families) {
@@ -109,13 +128,16 @@ Status open_spec(std::string_view spec, const VendorData** d, std::string_view* 
 
 Status unknown_family(std::string_view head) {
   std::string names;
-  for (const LayoutFamily& f : layout_families()) { if (!names.empty()) names += ", "; names += f.name; }
+  for (const LayoutFamily& f : layout_families()) {
+    if (!names.empty()) names += ", ";
+    names += f.name;
+  }
   return {Code::invalid_argument, "unknown layout family '" + std::string(head) + "' (known: " + names + ")"};
 }
 
 // Turns a family plan plus the common parameters into placements.
-Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& opt, const TextureDesc& desc, const std::string& name,
-                Layout* out) {
+Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& opt, const TextureDesc& desc,
+                const std::string& name, Layout* out) {
   FamilyPlan plan = plan_in;
   std::vector<LevelPlacement> offsets;
   bool has_offsets, has_align, has_stride, has_base;
@@ -129,16 +151,20 @@ Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& 
   if (has_offsets && !opt.levels.empty())
     return {Code::invalid_argument, "layout '" + name + "': offsets= and NamedLayoutOptions::levels both given"};
   if (has_offsets && offsets.size() != mips)
-    return {Code::invalid_argument, "layout '" + name + "': offsets= has " + std::to_string(offsets.size()) + " entries for " + std::to_string(mips) + " mip levels"};
+    return {Code::invalid_argument, "layout '" + name + "': offsets= has " + std::to_string(offsets.size()) +
+                                        " entries for " + std::to_string(mips) + " mip levels"};
   if (!opt.levels.empty() && opt.levels.size() != mips)
-    return {Code::invalid_argument, "layout '" + name + "': NamedLayoutOptions::levels has " + std::to_string(opt.levels.size()) + " entries for " +
-                                        std::to_string(mips) + " mip levels"};
+    return {Code::invalid_argument, "layout '" + name + "': NamedLayoutOptions::levels has " +
+                                        std::to_string(opt.levels.size()) + " entries for " + std::to_string(mips) +
+                                        " mip levels"};
   if (has_align && (mip_align == 0 || has_offsets || !opt.levels.empty()))
-    return {Code::invalid_argument, "layout '" + name + "': mip_align = " + std::to_string(mip_align) + " (at least 1, and not together with explicit offsets)"};
+    return {Code::invalid_argument, "layout '" + name + "': mip_align = " + std::to_string(mip_align) +
+                                        " (at least 1, and not together with explicit offsets)"};
   bool overridden = false;
   // The family computes level 0 only when levels are given from outside.
   if (plan.levels.size() < mips && !(has_offsets || !opt.levels.empty()))
-    return {Code::internal, "layout '" + name + "': the family placed " + std::to_string(plan.levels.size()) + " of " + std::to_string(mips) + " levels"};
+    return {Code::internal, "layout '" + name + "': the family placed " + std::to_string(plan.levels.size()) + " of " +
+                                std::to_string(mips) + " levels"};
   while (plan.levels.size() < mips) plan.levels.push_back(plan.levels.back());
   if (has_offsets || !opt.levels.empty()) {
     // Each level sits at the given offset, at the given origin (0 for offsets=).
@@ -151,7 +177,8 @@ Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& 
     overridden = true;
   } else if (has_align) {
     if (!plan.levels_are_separate)
-      return {Code::invalid_argument, "layout '" + name + "': mip_align does not apply: this family keeps every level inside one surface"};
+      return {Code::invalid_argument,
+              "layout '" + name + "': mip_align does not apply: this family keeps every level inside one surface"};
     uint64_t off = 0;
     for (uint32_t m = 0; m < mips; ++m) {
       plan.levels[m].offset = align_up(off, mip_align);
@@ -167,9 +194,11 @@ Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& 
   }
   if (has_stride) {
     if (plan.arrays == Arrays::YRows)
-      return {Code::invalid_argument, "layout '" + name + "': layer_stride does not apply (array slices are qpitch= rows apart)"};
+      return {Code::invalid_argument,
+              "layout '" + name + "': layer_stride does not apply (array slices are qpitch= rows apart)"};
     if (plan.arrays == Arrays::PerLevel)
-      return {Code::invalid_argument, "layout '" + name + "': layer_stride does not apply (each mip level has its own array-slice stride)"};
+      return {Code::invalid_argument,
+              "layout '" + name + "': layer_stride does not apply (each mip level has its own array-slice stride)"};
     plan.layer_stride = layer_stride;
     plan.total_size = layer_stride * desc.array_size;
   }
@@ -184,13 +213,19 @@ Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& 
       for (int i = 0; i < 3; ++i) pl.pre_swizzle[i] = lp.origin[i];
       pl.offset = base + lp.offset;
       switch (plan.arrays) {
-        case Arrays::Stacked: pl.offset += s * plan.layer_stride; break;
+        case Arrays::Stacked:
+          pl.offset += s * plan.layer_stride;
+          break;
         case Arrays::ZSlice:
           pl.pre_swizzle[2] += s;
           pl.depth_pitch = plan.layer_stride;
           break;
-        case Arrays::YRows: pl.pre_swizzle[1] += s * plan.layer_stride; break;
-        case Arrays::PerLevel: pl.offset += s * lp.layer_stride; break;
+        case Arrays::YRows:
+          pl.pre_swizzle[1] += s * plan.layer_stride;
+          break;
+        case Arrays::PerLevel:
+          pl.offset += s * lp.layer_stride;
+          break;
       }
     }
   Layout L;
@@ -225,7 +260,8 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, Layout*
   return make_named_layout(spec, desc, NamedLayoutOptions{}, out);
 }
 
-Status make_named_layout(std::string_view spec, const TextureDesc& desc, const NamedLayoutOptions& options, Layout* out) {
+Status make_named_layout(std::string_view spec, const TextureDesc& desc, const NamedLayoutOptions& options,
+                         Layout* out) {
   using namespace vendor;
   const VendorData* dp = nullptr;
   std::string_view head;
@@ -235,16 +271,19 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
   Status st;
   if (desc.format.element_bytes == 0) return {Code::invalid_argument, "format: not set (element size 0)"};
   if (desc.format.planes > 1)
-    return {Code::unsupported, std::string("format ") + desc.format.name + " has " + std::to_string(desc.format.planes) + " planes; planar formats are not supported"};
+    return {Code::unsupported, std::string("format ") + desc.format.name + " has " +
+                                   std::to_string(desc.format.planes) + " planes; planar formats are not supported"};
   {
     // The builders compute padded sizes in 64 bits: refuse surfaces whose
     // padded size could come near 2^62 (generous bound on every family's
     // padding: tiles up to 1 MiB wide and 64 Ki rows, power-of-two rounding).
     __extension__ typedef unsigned __int128 u128;
     const uint64_t depth = desc.dimension == Dimension::Texture3D ? desc.depth : 1;
-    u128 est = u128{4} * (u128{desc.width} * desc.format.element_bytes + (u128{1} << 20)) * 4 * (u128{desc.height} + (1u << 16)) *
-               (u128{depth} + 64) * (u128{desc.array_size} + 1) * 2;
-    if (est >> 62) return {Code::overflow, "layout '" + std::string(head) + "': the texture is too large (its padded size does not fit in 62 bits)"};
+    u128 est = u128{4} * (u128{desc.width} * desc.format.element_bytes + (u128{1} << 20)) * 4 *
+               (u128{desc.height} + (1u << 16)) * (u128{depth} + 64) * (u128{desc.array_size} + 1) * 2;
+    if (est >> 62)
+      return {Code::overflow,
+              "layout '" + std::string(head) + "': the texture is too large (its padded size does not fit in 62 bits)"};
   }
   {
     // The builders index per-level tables and shift sizes by the level: check
@@ -256,9 +295,11 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
                                                        {desc.mip_levels, "mip_levels"}, {desc.samples, "samples"}};
     for (const auto& [v, name] : fields)
       if (v == 0) return {Code::invalid_argument, "layout '" + std::string(head) + "': " + name + " = 0"};
-    const uint32_t full = full_mip_count(desc.width, desc.height, desc.dimension == Dimension::Texture3D ? desc.depth : 1);
+    const uint32_t full =
+        full_mip_count(desc.width, desc.height, desc.dimension == Dimension::Texture3D ? desc.depth : 1);
     if (desc.mip_levels > full)
-      return {Code::invalid_argument, "layout '" + std::string(head) + "': mip_levels = " + std::to_string(desc.mip_levels) +
+      return {Code::invalid_argument, "layout '" + std::string(head) +
+                                          "': mip_levels = " + std::to_string(desc.mip_levels) +
                                           " exceeds the full chain of " + std::to_string(full)};
   }
   BuildContext ctx{d, params, desc};
@@ -271,25 +312,37 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
     const DataFamily* f = find_family(d, head);
     if (!f) return unknown_family(head);
     if (!pot)
-      return {Code::unsupported, "layout '" + f->name + "': format " + desc.format.name + " has " + std::to_string(eb) +
-                                     "-byte elements; this family's bit equations address power-of-two elements (1-16 bytes)"};
-    if (f->placement == "amd") st = build_amd(ctx, *f, &plan);
-    else if (f->placement == "intel") st = build_intel(ctx, *f, &plan);
-    else if (f->placement == "tiles") st = build_tiles(ctx, *f, &plan);
-    else if (f->placement == "adreno") st = build_adreno(ctx, *f, &plan);
-    else if (f->placement == "apple") st = build_apple(ctx, *f, &plan);
-    else if (f->placement == "xbox360") st = build_xbox360(ctx, *f, &plan);
-    else if (f->placement == "mali") st = build_mali(ctx, *f, &plan);
-    else st = {Code::internal, "layout '" + f->name + "': unknown placement '" + f->placement + "'"};
+      return {Code::unsupported,
+              "layout '" + f->name + "': format " + desc.format.name + " has " + std::to_string(eb) +
+                  "-byte elements; this family's bit equations address power-of-two elements (1-16 bytes)"};
+    if (f->placement == "amd")
+      st = build_amd(ctx, *f, &plan);
+    else if (f->placement == "intel")
+      st = build_intel(ctx, *f, &plan);
+    else if (f->placement == "tiles")
+      st = build_tiles(ctx, *f, &plan);
+    else if (f->placement == "adreno")
+      st = build_adreno(ctx, *f, &plan);
+    else if (f->placement == "apple")
+      st = build_apple(ctx, *f, &plan);
+    else if (f->placement == "xbox360")
+      st = build_xbox360(ctx, *f, &plan);
+    else if (f->placement == "mali")
+      st = build_mali(ctx, *f, &plan);
+    else
+      st = {Code::internal, "layout '" + f->name + "': unknown placement '" + f->placement + "'"};
     if (!st.ok()) {
       // Offsets given from outside replace the level placement a family lacks.
       bool outside = !options.levels.empty() || params.has("offsets");
-      if (!(outside && st.code() == Code::unsupported && st.message().find("mip_levels") != std::string::npos)) return st;
+      if (!(outside && st.code() == Code::unsupported && st.message().find("mip_levels") != std::string::npos))
+        return st;
       TextureDesc one = desc;
       one.mip_levels = 1;
       BuildContext c1{d, params, one};
-      if (f->placement == "amd") st = build_amd(c1, *f, &plan);
-      else st = build_intel(c1, *f, &plan);
+      if (f->placement == "amd")
+        st = build_amd(c1, *f, &plan);
+      else
+        st = build_intel(c1, *f, &plan);
       SWZ_TRY(st);
       // Each level then uses level 0's pattern with its own tight pitch;
       // level 0 keeps a given pitch=, and on AMD GFX9, where addrlib gives
@@ -303,13 +356,16 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
       bool has_pitches;
       SWZ_TRY(params.levels_list("pitches", &pitches, &has_pitches));
       if (has_pitches && params.has("pitch"))
-        return {Code::invalid_argument, "layout '" + f->name + "': give pitch= (level 0) or pitches= (every level), not both"};
+        return {Code::invalid_argument,
+                "layout '" + f->name + "': give pitch= (level 0) or pitches= (every level), not both"};
       if (has_pitches && pitches.size() != desc.mip_levels)
-        return {Code::invalid_argument, "layout '" + f->name + "': pitches= has " + std::to_string(pitches.size()) + " entries for " +
-                                            std::to_string(desc.mip_levels) + " mip levels"};
+        return {Code::invalid_argument, "layout '" + f->name + "': pitches= has " + std::to_string(pitches.size()) +
+                                            " entries for " + std::to_string(desc.mip_levels) + " mip levels"};
       for (const LevelPlacement& lp : pitches)
         if (lp.origin[0] || lp.origin[1] || lp.origin[2] || (lp.offset >> 40))
-          return {Code::invalid_argument, "layout '" + f->name + "': pitches= takes one number of elements per level (at most 2^40), no origins"};
+          return {
+              Code::invalid_argument,
+              "layout '" + f->name + "': pitches= takes one number of elements per level (at most 2^40), no origins"};
       std::vector<LevelPlan> lv;
       for (uint32_t m = 0; m < desc.mip_levels; ++m) {
         LevelPlan lp = plan.levels[0];
@@ -353,7 +409,9 @@ Status describe_layout(std::string_view spec, uint32_t element_bytes, std::strin
   SWZ_TRY(params.u64("mip_align", &ignore, &present));
   SWZ_TRY(params.u64("layer_stride", &ignore, &present));
   SWZ_TRY(params.u64("base", &ignore, &present));
-  for (const char* k : {"pitch", "slice_size", "halign", "valign", "qpitch", "hbb", "bank_levels", "stride", "bh", "bd", "aux", "gen", "packed", "mip_offset", "linear", "crc", "pitches"}) (void)params.str(k);
+  for (const char* k : {"pitch", "slice_size", "halign", "valign", "qpitch", "hbb", "bank_levels", "stride", "bh", "bd",
+                        "aux", "gen", "packed", "mip_offset", "linear", "crc", "pitches"})
+    (void)params.str(k);
   SWZ_TRY(params.check_all_used());
   *bit_equation = s;
   return Status::Ok();

@@ -48,17 +48,17 @@ struct DataPattern {
   std::vector<uint32_t> element_bytes;  ///< empty = any element size
   Dimension dim = Dimension::Texture2D;
   uint32_t samples = 1;
-  std::string config;        ///< "pipes=8" (AMD), "" otherwise
+  std::string config;  ///< "pipes=8" (AMD), "" otherwise
   std::string config_text;
-  std::string variant;       ///< "bit6", "v2", "4ch", "8ch", ""
-  int compressed = -1;       ///< -1 any, 0 only uncompressed formats, 1 only block-compressed
-  std::string bits_text;     ///< as written in the file (addrlib order for "raw")
-  bool raw = false;          ///< terms in arbitrary order: canonicalize with `block`
+  std::string variant;    ///< "bit6", "v2", "4ch", "8ch", ""
+  int compressed = -1;    ///< -1 any, 0 only uncompressed formats, 1 only block-compressed
+  std::string bits_text;  ///< as written in the file (addrlib order for "raw")
+  bool raw = false;       ///< terms in arbitrary order: canonicalize with `block`
   BlockExtents block{};
-  Pattern pattern{};         ///< canonical (validated) pattern
+  Pattern pattern{};  ///< canonical (validated) pattern
   uint32_t pitch_multiple_texels = 0;
   uint32_t tile_w = 0, tile_h = 0;  ///< Apple: tile texels
-  std::string origin;        ///< "from" row of the research table, or the formula it was derived from
+  std::string origin;               ///< "from" row of the research table, or the formula it was derived from
 };
 
 struct DataFamily {
@@ -86,10 +86,10 @@ const DataFamily* find_family(const VendorData& d, std::string_view name);
 
 // ---- what a family builder produces ----------------------------------------
 enum class Arrays {
-  Stacked,  ///< layer s at s * layer_stride bytes (every level inside the layer)
-  ZSlice,   ///< the array slice feeds the Z coordinate (AMD): pre-swizzle Z = s, depth pitch = slice stride
-  YRows,    ///< the array slice starts layer_stride ROWS further down the same surface (Intel QPitch)
-  PerLevel, ///< level-major: slice s of level m at the level's offset + s * LevelPlan::layer_stride (Xbox 360)
+  Stacked,   ///< layer s at s * layer_stride bytes (every level inside the layer)
+  ZSlice,    ///< the array slice feeds the Z coordinate (AMD): pre-swizzle Z = s, depth pitch = slice stride
+  YRows,     ///< the array slice starts layer_stride ROWS further down the same surface (Intel QPitch)
+  PerLevel,  ///< level-major: slice s of level m at the level's offset + s * LevelPlan::layer_stride (Xbox 360)
 };
 
 struct LevelPlan {
@@ -105,9 +105,9 @@ struct FamilyPlan {
   std::vector<Pattern> patterns;
   std::vector<LevelPlan> levels;
   Arrays arrays = Arrays::Stacked;
-  uint64_t layer_stride = 0;   ///< bytes (Stacked, ZSlice) or rows (YRows)
-  uint64_t layer_align = 1;    ///< Stacked: alignment of a recomputed layer stride
-  uint64_t total_size = 0;     ///< 0 = the end of the last subresource
+  uint64_t layer_stride = 0;        ///< bytes (Stacked, ZSlice) or rows (YRows)
+  uint64_t layer_align = 1;         ///< Stacked: alignment of a recomputed layer stride
+  uint64_t total_size = 0;          ///< 0 = the end of the last subresource
   bool levels_are_separate = true;  ///< false when levels share one surface (Intel mip layout)
   std::vector<std::string> notes;   ///< for describe_layout
 };
@@ -128,42 +128,45 @@ Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_xbox360(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_mali(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 /// AMD GFX10/GFX10.3 2D mip chain (src/hw/amd_mips.cpp); slice_size 0 = addrlib's.
-Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc, uint64_t slice_size, FamilyPlan* out);
+Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc, uint64_t slice_size,
+                            FamilyPlan* out);
 
 // Describers: the pattern(s) for an element size with the spec's parameters.
 Status describe_nvidia(const VendorData& d, Params& p, uint32_t element_bytes, std::string* out);
 Status describe_data(const VendorData& d, const DataFamily& f, Params& p, uint32_t element_bytes, std::string* out);
 
 // ---- helpers ----------------------------------------------------------------
-using swz::detail::ceil_div;
 using swz::detail::align_up;
+using swz::detail::ceil_div;
 inline bool is_pow2(uint64_t v) { return v && (v & (v - 1)) == 0; }
 unsigned log2u(uint64_t v);
 uint64_t next_pow2(uint64_t v);
 
 struct LevelDims {
-  uint32_t w = 1, h = 1, d = 1;        ///< texels
-  uint32_t w_el = 1, h_el = 1;         ///< elements
+  uint32_t w = 1, h = 1, d = 1;  ///< texels
+  uint32_t w_el = 1, h_el = 1;   ///< elements
 };
 LevelDims level_dims(const TextureDesc& desc, uint32_t mip);
 
 /// Picks the data pattern for the texture (element size, dimension, samples,
 /// config, variant, compressed), with an error that lists what the family has.
-Status select_pattern(const DataFamily& f, const TextureDesc& desc, const std::string& config, const std::string& variant,
-                      const DataPattern** out);
+Status select_pattern(const DataFamily& f, const TextureDesc& desc, const std::string& config,
+                      const std::string& variant, const DataPattern** out);
 Status select_pattern_for(const DataFamily& f, uint32_t element_bytes, Dimension dim, uint32_t samples, int compressed,
                           const std::string& config, const std::string& variant, const DataPattern** out);
 
 /// Row pitch, depth pitch and size of level m for a plain tiled level: tiles
 /// row-major, pitch = tiles across x tile bytes (or `pitch_el` elements).
-Status tiled_level(const Pattern& pat, const TextureDesc& desc, uint32_t m, uint64_t pitch_el, const std::string& fam, LevelPlan* lp);
+Status tiled_level(const Pattern& pat, const TextureDesc& desc, uint32_t m, uint64_t pitch_el, const std::string& fam,
+                   LevelPlan* lp);
 
 /// Pitches, strides and offsets given as parameters stay below 2^40 (bytes
 /// or elements), so that products with rows, tiles and element sizes cannot
 /// wrap in 64 bits. Error names the parameter and value.
 inline Status check_param_range(const std::string& fam, const char* key, uint64_t v) {
   if (v >> 40)
-    return {Code::invalid_argument, "layout '" + fam + "': " + key + " = " + std::to_string(v) + " is too large (at most 2^40)"};
+    return {Code::invalid_argument,
+            "layout '" + fam + "': " + key + " = " + std::to_string(v) + " is too large (at most 2^40)"};
   return Status::Ok();
 }
 

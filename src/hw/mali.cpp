@@ -22,11 +22,13 @@ Status build_mali(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   const TextureDesc& desc = c.desc;
   const std::string fam = f.name;
   if (desc.samples > 1)
-    return {Code::unsupported, "layout '" + fam + "': samples = " + std::to_string(desc.samples) + ": MSAA (samples as surfaces) is not modelled"};
+    return {Code::unsupported, "layout '" + fam + "': samples = " + std::to_string(desc.samples) +
+                                   ": MSAA (samples as surfaces) is not modelled"};
   const DataPattern* dp = nullptr;
   // 3D textures are stacks of 2D tiled surfaces (pan_image_layout_init:
   // slice_full_size = surface stride x depth).
-  SWZ_TRY(select_pattern_for(f, desc.format.element_bytes, Dimension::Texture2D, 1, desc.format.block_compressed() ? 1 : 0, "", "", &dp));
+  SWZ_TRY(select_pattern_for(f, desc.format.element_bytes, Dimension::Texture2D, 1,
+                             desc.format.block_compressed() ? 1 : 0, "", "", &dp));
   uint64_t pitch_el = 0;
   bool has_pitch;
   SWZ_TRY(c.params.u64("pitch", &pitch_el, &has_pitch));
@@ -50,8 +52,9 @@ Status build_mali(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     const uint64_t eh = align_up(L.h_el, th);
     if (m == 0 && has_pitch) {
       if (pitch_el < L.w_el || pitch_el % tw)
-        return {Code::invalid_argument, "layout '" + fam + "': pitch = " + std::to_string(pitch_el) + " elements (at least the width " +
-                                            std::to_string(L.w_el) + " and a multiple of the " + std::to_string(tw) + "-element tile)"};
+        return {Code::invalid_argument, "layout '" + fam + "': pitch = " + std::to_string(pitch_el) +
+                                            " elements (at least the width " + std::to_string(L.w_el) +
+                                            " and a multiple of the " + std::to_string(tw) + "-element tile)"};
       ew = pitch_el;
     }
     // Levels start on 64 bytes (pan_slice_align); the row stride is a row of

@@ -56,25 +56,29 @@ Status parse_nv(const VendorData& d, Params& p, uint32_t element_bytes, NvParams
   std::string g = n.gob_name;
   if (g == "switch" || g == "tx1") g = "tegra";
   if (g == "desktop" || g == "xavier" || g == "orin") g = "turing";
-  if (g == "fermi")
-    return {Code::unsupported, "nv-block-linear: gob=fermi is not expressible: " + d.fermi_note};
-  if (g == "blackwell" || g == "gb20x") g = element_bytes == 1 ? "blackwell8" : element_bytes == 2 ? "blackwell16" : "turing";
+  if (g == "fermi") return {Code::unsupported, "nv-block-linear: gob=fermi is not expressible: " + d.fermi_note};
+  if (g == "blackwell" || g == "gb20x")
+    g = element_bytes == 1 ? "blackwell8" : element_bytes == 2 ? "blackwell16" : "turing";
   for (const NvGob& x : d.gobs)
     if (x.gob == g) n.gob = &x;
   if (!n.gob)
-    return {Code::invalid_argument, "nv-block-linear: gob = '" + n.gob_name +
-                                        "' (known: tegra (alias switch), turing (alias desktop, xavier, orin), blackwell, "
-                                        "blackwell8, blackwell16; fermi is not expressible)"};
+    return {Code::invalid_argument,
+            "nv-block-linear: gob = '" + n.gob_name +
+                "' (known: tegra (alias switch), turing (alias desktop, xavier, orin), blackwell, "
+                "blackwell8, blackwell16; fermi is not expressible)"};
   if (!n.gob->element_bytes.empty() &&
       std::find(n.gob->element_bytes.begin(), n.gob->element_bytes.end(), element_bytes) == n.gob->element_bytes.end())
-    return {Code::invalid_argument, "nv-block-linear: gob = " + g + " is only used for " + std::to_string(n.gob->element_bytes.front()) +
-                                        "-byte formats (this one has " + std::to_string(element_bytes) + ")"};
+    return {Code::invalid_argument, "nv-block-linear: gob = " + g + " is only used for " +
+                                        std::to_string(n.gob->element_bytes.front()) + "-byte formats (this one has " +
+                                        std::to_string(element_bytes) + ")"};
   SWZ_TRY(p.u64("bh", &n.bh, &n.bh_given));
   SWZ_TRY(p.u64("bd", &n.bd, &n.bd_given));
   if (n.bh_given && (!is_pow2(n.bh) || n.bh > 32))
-    return {Code::invalid_argument, "nv-block-linear: bh = " + std::to_string(n.bh) + " (block height in GOBs: 1, 2, 4, 8, 16 or 32)"};
+    return {Code::invalid_argument,
+            "nv-block-linear: bh = " + std::to_string(n.bh) + " (block height in GOBs: 1, 2, 4, 8, 16 or 32)"};
   if (n.bd_given && (!is_pow2(n.bd) || n.bd > 32))
-    return {Code::invalid_argument, "nv-block-linear: bd = " + std::to_string(n.bd) + " (block depth in GOBs: 1, 2, 4, 8, 16 or 32)"};
+    return {Code::invalid_argument,
+            "nv-block-linear: bd = " + std::to_string(n.bd) + " (block depth in GOBs: 1, 2, 4, 8, 16 or 32)"};
   *out = n;
   return Status::Ok();
 }
@@ -102,13 +106,20 @@ Status build_nvidia(BuildContext& c, FamilyPlan* out) {
   const LevelDims l0 = level_dims(desc, 0);
   const bool tegra = n.gob->gob == "tegra";
   uint32_t bh0, bd0;
-  if (n.bh_given) bh0 = static_cast<uint32_t>(n.bh);
-  else if (tegra) bh0 = is3d && l0.d > 1 ? 1 : tegra_block_height_mip0(l0.h_el);
-  else bh0 = static_cast<uint32_t>(std::min<uint64_t>(32, next_pow2(ceil_div(l0.h_el, 8))));
-  if (n.bd_given) bd0 = static_cast<uint32_t>(n.bd);
-  else if (!is3d) bd0 = 1;
-  else if (tegra) bd0 = tegra_block_depth(l0.d);
-  else bd0 = static_cast<uint32_t>(std::min<uint64_t>(32, next_pow2(l0.d)));
+  if (n.bh_given)
+    bh0 = static_cast<uint32_t>(n.bh);
+  else if (tegra)
+    bh0 = is3d && l0.d > 1 ? 1 : tegra_block_height_mip0(l0.h_el);
+  else
+    bh0 = static_cast<uint32_t>(std::min<uint64_t>(32, next_pow2(ceil_div(l0.h_el, 8))));
+  if (n.bd_given)
+    bd0 = static_cast<uint32_t>(n.bd);
+  else if (!is3d)
+    bd0 = 1;
+  else if (tegra)
+    bd0 = tegra_block_depth(l0.d);
+  else
+    bd0 = static_cast<uint32_t>(std::min<uint64_t>(32, next_pow2(l0.d)));
 
   FamilyPlan plan;
   plan.arrays = Arrays::Stacked;
@@ -155,10 +166,13 @@ Status describe_nvidia(const VendorData& d, Params& p, uint32_t element_bytes, s
   const uint32_t bd = n.bd_given ? static_cast<uint32_t>(n.bd) : 1;
   Pattern pat = make_pattern(*n.gob, bh, bd);
   std::string s = to_text(pat) + "\n";
-  s += "block: 64 bytes x " + std::to_string(8 * bh) + " rows x " + std::to_string(bd) + " slices (" + std::to_string(512u * bh * bd) +
-       " bytes), gob=" + n.gob->gob + " (" + n.gob->note + "), bh=" + std::to_string(bh) + (n.bh_given ? "" : " (default shown; omitted bh is inferred from the surface height)") +
+  s += "block: 64 bytes x " + std::to_string(8 * bh) + " rows x " + std::to_string(bd) + " slices (" +
+       std::to_string(512u * bh * bd) + " bytes), gob=" + n.gob->gob + " (" + n.gob->note +
+       "), bh=" + std::to_string(bh) +
+       (n.bh_given ? "" : " (default shown; omitted bh is inferred from the surface height)") +
        ", bd=" + std::to_string(bd) + "\n";
-  s += "placement: blocks row-major, row pitch = ceil(width bytes / 64) x block bytes; per level bh/bd shrink while the level fits in "
+  s += "placement: blocks row-major, row pitch = ceil(width bytes / 64) x block bytes; per level bh/bd shrink while "
+       "the level fits in "
        "half a block; levels packed; layers aligned to the level-0 block\n";
   *out = s;
   return Status::Ok();

@@ -65,7 +65,8 @@ Status build_xbox360(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   SWZ_TRY(c.params.u64("mip_offset", &mip_offset, &has_mip_offset));
   SWZ_TRY(check_param_range(fam, "pitch", pitch_el));
   SWZ_TRY(check_param_range(fam, "mip_offset", mip_offset));
-  if (packed > 1) return {Code::invalid_argument, "layout '" + fam + "': packed = " + std::to_string(packed) + " (0 or 1)"};
+  if (packed > 1)
+    return {Code::invalid_argument, "layout '" + fam + "': packed = " + std::to_string(packed) + " (0 or 1)"};
   const Pattern& pat = dp->pattern;
   const auto e = extents_log2(pat);
   const uint64_t tile = 32;  // blocks; kTextureTileWidthHeight
@@ -81,8 +82,9 @@ Status build_xbox360(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   uint64_t base_pitch_el = align_up(L0.w_el, tile);
   if (has_pitch) {
     if (pitch_el < L0.w_el || pitch_el % tile)
-      return {Code::invalid_argument, "layout '" + fam + "': pitch = " + std::to_string(pitch_el) + " elements (at least the width " +
-                                          std::to_string(L0.w_el) + " and a multiple of 32)"};
+      return {Code::invalid_argument, "layout '" + fam + "': pitch = " + std::to_string(pitch_el) +
+                                          " elements (at least the width " + std::to_string(L0.w_el) +
+                                          " and a multiple of 32)"};
     base_pitch_el = pitch_el;
   }
   const uint32_t packed_level = packed ? packed_mip_level(desc.width, desc.height) : UINT32_MAX;
@@ -109,9 +111,11 @@ Status build_xbox360(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   };
   auto check_pitch = [&](uint64_t p, uint32_t m) -> Status {
     if (dp->pitch_multiple_texels && p % dp->pitch_multiple_texels)
-      return {Code::unsupported, "layout '" + fam + "': with " + std::to_string(bpb) + "-byte elements the tiled address is a bit pattern only "
-                                     "when the pitch is a multiple of " + std::to_string(dp->pitch_multiple_texels) + " texels (level " +
-                                     std::to_string(m) + " is stored with a pitch of " + std::to_string(p) +
+      return {Code::unsupported, "layout '" + fam + "': with " + std::to_string(bpb) +
+                                     "-byte elements the tiled address is a bit pattern only "
+                                     "when the pitch is a multiple of " +
+                                     std::to_string(dp->pitch_multiple_texels) + " texels (level " + std::to_string(m) +
+                                     " is stored with a pitch of " + std::to_string(p) +
                                      "); other pitches add tile indices arithmetically (Xenia XeTextureTiledOffset2D)"};
     return Status::Ok();
   };
@@ -145,7 +149,8 @@ Status build_xbox360(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   // (packed level 0), the mips' tail is a surface sized like level 0.
   uint64_t chain = has_mip_offset ? mip_offset : base_end;
   if (has_mip_offset && mips > 1 && (mip_offset < base_end || mip_offset % 4096))
-    return {Code::invalid_argument, "layout '" + fam + "': mip_offset = " + std::to_string(mip_offset) + " (a multiple of 4096 at or after the base level's end, " +
+    return {Code::invalid_argument, "layout '" + fam + "': mip_offset = " + std::to_string(mip_offset) +
+                                        " (a multiple of 4096 at or after the base level's end, " +
                                         std::to_string(base_end) + ")"};
   uint64_t off = chain;
   Storage tail{};

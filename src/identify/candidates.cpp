@@ -55,8 +55,8 @@ std::vector<CandidateName> candidate_names(const FormatInfo& format, uint32_t wi
   const uint64_t def_pitch = align_up(row_B, 256);
   out.push_back({"row-major", 0, 0});
   std::set<uint64_t> pitches;
-  for (uint64_t a : {uint64_t{1}, uint64_t{4}, uint64_t{16}, uint64_t{32}, uint64_t{64}, uint64_t{128}, uint64_t{512}, uint64_t{1024},
-                     uint64_t{2048}, uint64_t{4096}})
+  for (uint64_t a : {uint64_t{1}, uint64_t{4}, uint64_t{16}, uint64_t{32}, uint64_t{64}, uint64_t{128}, uint64_t{512},
+                     uint64_t{1024}, uint64_t{2048}, uint64_t{4096}})
     pitches.insert(align_up(row_B, std::max<uint64_t>(a, eb)));
   pitches.insert(next_pow2(row_B));
   for (uint64_t p : pitches)
@@ -84,14 +84,16 @@ std::vector<CandidateName> candidate_names(const FormatInfo& format, uint32_t wi
         out.push_back({v.empty() ? n : n + ":" + v, 0, v.empty() ? 0u : 1u});
         // A power-of-two pitch (display engines and older drivers).
         const uint64_t p2 = next_pow2(row_B);
-        if (p2 != row_B) out.push_back({n + ":" + (v.empty() ? "" : v + ",") + "pitch=" + std::to_string(p2), 0, v.empty() ? 1u : 2u});
+        if (p2 != row_B)
+          out.push_back({n + ":" + (v.empty() ? "" : v + ",") + "pitch=" + std::to_string(p2), 0, v.empty() ? 1u : 2u});
       }
     } else if (n == "adreno-a6xx") {
       for (const char* mode : {"4ch", "8ch"}) {
         const bool def = std::string(mode) == "4ch";
         out.push_back({def ? n : n + ":mode=" + mode, 0, def ? 0u : 1u});
         for (unsigned hbb = 13; hbb <= 16; ++hbb)
-          out.push_back({n + ":" + (def ? "" : std::string("mode=") + mode + ",") + "hbb=" + std::to_string(hbb), 0, def ? 1u : 2u});
+          out.push_back({n + ":" + (def ? "" : std::string("mode=") + mode + ",") + "hbb=" + std::to_string(hbb), 0,
+                         def ? 1u : 2u});
       }
     } else if (n == "xbox360-tiled") {
       out.push_back({n, 0, 0});
@@ -105,7 +107,8 @@ std::vector<CandidateName> candidate_names(const FormatInfo& format, uint32_t wi
   return out;
 }
 
-Status make_candidate(const CandidateName& n, const FormatInfo& format, uint32_t width_px, uint32_t height_px, Layout* out) {
+Status make_candidate(const CandidateName& n, const FormatInfo& format, uint32_t width_px, uint32_t height_px,
+                      Layout* out) {
   TextureDesc d;
   d.width = width_px;
   d.height = height_px;

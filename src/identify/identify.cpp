@@ -87,7 +87,9 @@ double combine(const std::vector<double>& sum, const std::vector<uint64_t>& cnt,
 }
 
 // log2 of the block bytes of subresource 0's pattern.
-unsigned block_bits_of(const Layout& L) { return L.patterns()[static_cast<size_t>(L.sub(0).pattern_slot)].block_bits(); }
+unsigned block_bits_of(const Layout& L) {
+  return L.patterns()[static_cast<size_t>(L.sub(0).pattern_slot)].block_bits();
+}
 
 uint64_t mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
@@ -96,10 +98,14 @@ uint64_t mix(uint64_t h, uint64_t v) {
 
 }  // namespace
 
-Status decode_linear(std::span<const uint8_t> dump, const Layout& layout, uint64_t offset_B, std::vector<uint8_t>* out) {
-  if (offset_B > dump.size()) return {Code::out_of_range, "offset = " + std::to_string(offset_B) + " is past the end of the dump (" + std::to_string(dump.size()) + " bytes)"};
+Status decode_linear(std::span<const uint8_t> dump, const Layout& layout, uint64_t offset_B,
+                     std::vector<uint8_t>* out) {
+  if (offset_B > dump.size())
+    return {Code::out_of_range, "offset = " + std::to_string(offset_B) + " is past the end of the dump (" +
+                                    std::to_string(dump.size()) + " bytes)"};
   if (layout.size() > dump.size() - offset_B)
-    return {Code::buffer_too_small, "layout '" + layout.name() + "' needs " + std::to_string(layout.size()) + " bytes after the offset; the dump has " +
+    return {Code::buffer_too_small, "layout '" + layout.name() + "' needs " + std::to_string(layout.size()) +
+                                        " bytes after the offset; the dump has " +
                                         std::to_string(dump.size() - offset_B)};
   AddressTables t;
   SWZ_TRY(ident::make_tables(layout, &t));
@@ -112,20 +118,26 @@ Status decode_linear(std::span<const uint8_t> dump, const Layout& layout, uint64
   return Status::Ok();
 }
 
-Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_t width, uint32_t height, const IdentifyOptions& opt,
-                std::vector<IdentifyCandidate>* out) {
+Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_t width, uint32_t height,
+                const IdentifyOptions& opt, std::vector<IdentifyCandidate>* out) {
   if (!out) return {Code::invalid_argument, "out = null"};
   out->clear();
   if (width == 0 || height == 0)
-    return {Code::invalid_argument, "size = " + std::to_string(width) + "x" + std::to_string(height) + " (width and height must be at least 1)"};
+    return {Code::invalid_argument, "size = " + std::to_string(width) + "x" + std::to_string(height) +
+                                        " (width and height must be at least 1)"};
   if (format.block_compressed())
-    return {Code::unsupported, std::string("format ") + format.name + ": block-compressed dumps are not supported by identify yet "
-                                                                       "(identify them with an uncompressed format of the block size, e.g. R32G32_UINT for BC1)"};
+    return {Code::unsupported,
+            std::string("format ") + format.name +
+                ": block-compressed dumps are not supported by identify yet "
+                "(identify them with an uncompressed format of the block size, e.g. R32G32_UINT for BC1)"};
   if (format.element_bytes == 0 || format.element_bytes > 16 || format.planes != 1)
-    return {Code::invalid_argument, std::string("format ") + format.name + ": identify needs a single-plane format of 1..16 bytes per element"};
-  if (opt.top == 0 || opt.top > 1000) return {Code::invalid_argument, "top = " + std::to_string(opt.top) + " (1..1000)"};
+    return {Code::invalid_argument,
+            std::string("format ") + format.name + ": identify needs a single-plane format of 1..16 bytes per element"};
+  if (opt.top == 0 || opt.top > 1000)
+    return {Code::invalid_argument, "top = " + std::to_string(opt.top) + " (1..1000)"};
   if (opt.offset_B >= dump.size())
-    return {Code::out_of_range, "offset = " + std::to_string(opt.offset_B) + " is at or past the end of the dump (" + std::to_string(dump.size()) + " bytes)"};
+    return {Code::out_of_range, "offset = " + std::to_string(opt.offset_B) + " is at or past the end of the dump (" +
+                                    std::to_string(dump.size()) + " bytes)"};
   const uint64_t avail = dump.size() - opt.offset_B;
   const uint32_t eb = format.element_bytes;
 
@@ -149,8 +161,11 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
   }
   if (cands.empty()) {
     std::string msg = "no layout fits: the dump has " + std::to_string(avail) + " bytes after the offset";
-    if (smallest_need != UINT64_MAX) msg += "; the smallest layout tried ('" + smallest_name + "') needs " + std::to_string(smallest_need);
-    else msg += "; no built-in layout supports " + std::string(format.name) + " at " + std::to_string(width) + "x" + std::to_string(height);
+    if (smallest_need != UINT64_MAX)
+      msg += "; the smallest layout tried ('" + smallest_name + "') needs " + std::to_string(smallest_need);
+    else
+      msg += "; no built-in layout supports " + std::string(format.name) + " at " + std::to_string(width) + "x" +
+             std::to_string(height);
     return {Code::out_of_range, msg};
   }
 
@@ -187,7 +202,8 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
     int best_run = 0;
     size_t best_at = 0;
     for (size_t i = 0, j; i < seen.size(); i = j) {
-      for (j = i; j < seen.size() && seen[j] == seen[i]; ++j) {}
+      for (j = i; j < seen.size() && seen[j] == seen[i]; ++j) {
+      }
       if (static_cast<int>(j - i) > best_run) {
         best_run = static_cast<int>(j - i);
         best_at = i;
@@ -283,13 +299,14 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
     // ignores or refuses it on the others), and GFX12's.
     auto takes_pbxor = [](const std::string& n) {
       const std::string fam = n.substr(0, n.find(':'));
-      const bool xor_mode = fam.size() > 2 && (fam.compare(fam.size() - 2, 2, "-x") == 0 || fam.compare(fam.size() - 2, 2, "-t") == 0);
+      const bool xor_mode =
+          fam.size() > 2 && (fam.compare(fam.size() - 2, 2, "-x") == 0 || fam.compare(fam.size() - 2, 2, "-t") == 0);
       return xor_mode || fam.rfind("amd-gfx12-", 0) == 0;
     };
     std::vector<size_t> amd;
     for (size_t i = 0; i < cands.size(); ++i)
-      if (cands[i].name.name.rfind("amd-", 0) == 0 && takes_pbxor(cands[i].name.name) && block_bits_of(cands[i].layout) > 8 &&
-          cands[i].tab.base == 0)
+      if (cands[i].name.name.rfind("amd-", 0) == 0 && takes_pbxor(cands[i].name.name) &&
+          block_bits_of(cands[i].layout) > 8 && cands[i].tab.base == 0)
         amd.push_back(i);
     std::stable_sort(amd.begin(), amd.end(), [&](size_t a, size_t b) { return score[a] > score[b]; });
     std::vector<uint64_t> seen_sig;
@@ -314,11 +331,14 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
       for (const Pair& p : pairs) {
         const uint64_t a = t.at(p.x, p.y), b = p.vertical ? t.at(p.x, p.y + 1) : t.at(p.x + 1, p.y);
         ++fixed_cnt[p.level];
-        if ((a >> 8) == (b >> 8)) fixed_sum[p.level] += sc.diff(a, b);
-        else cross.push_back({a, b, p.level});
+        if ((a >> 8) == (b >> 8))
+          fixed_sum[p.level] += sc.diff(a, b);
+        else
+          cross.push_back({a, b, p.level});
       }
       std::vector<uint64_t> texels;  // for the padding fraction of each N
-      for (size_t r = 0; r < randoms.size() && texels.size() < 512; ++r) texels.push_back(t.at(randoms[r][0], randoms[r][1]));
+      for (size_t r = 0; r < randoms.size() && texels.size() < 512; ++r)
+        texels.push_back(t.at(randoms[r][0], randoms[r][1]));
       auto pad_of = [&](uint32_t xr) {
         if (pad_value.empty()) return 0.0;
         uint32_t hits = 0;
@@ -341,12 +361,14 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
       if (!best_v) continue;
       Cand c;
       c.name = cands[i].name;
-      c.name.name += (c.name.name.find(':') == std::string::npos ? ":" : ",") + std::string("pbxor=") + std::to_string(best_v);
+      c.name.name +=
+          (c.name.name.find(':') == std::string::npos ? ":" : ",") + std::string("pbxor=") + std::to_string(best_v);
       c.name.params += 1;
       // addrlib keeps only the mode's pipe and bank bits (GFX10+): a value
       // with other bits set names a layout it would not build.
       if (!ident::make_candidate(c.name, format, width, height, &c.layout).ok() || c.layout.size() > avail ||
-          c.layout.patterns().empty() || (c.layout.patterns()[0].immediate >> 8) != best_v || !ident::make_tables(c.layout, &c.tab).ok())
+          c.layout.patterns().empty() || (c.layout.patterns()[0].immediate >> 8) != best_v ||
+          !ident::make_tables(c.layout, &c.tab).ok())
         continue;
       uint64_t sg;
       const double pc = padding_fraction(c.tab);
@@ -369,7 +391,8 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
     groups[it->second].members.push_back(i);
   }
   for (Group& g : groups)
-    std::stable_sort(g.members.begin(), g.members.end(), [&](size_t a, size_t b) { return ident::simpler(cands[a].name, cands[b].name); });
+    std::stable_sort(g.members.begin(), g.members.end(),
+                     [&](size_t a, size_t b) { return ident::simpler(cands[a].name, cands[b].name); });
   std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.score > b.score; });
 
   // Full decode of the best groups: split members that differ outside the

@@ -30,7 +30,8 @@ constexpr uint64_t kNone = UINT64_MAX;
 
 std::string texel(uint64_t i, uint32_t w) {
   char b[48];
-  std::snprintf(b, sizeof b, "(%llu,%llu)", static_cast<unsigned long long>(i % w), static_cast<unsigned long long>(i / w));
+  std::snprintf(b, sizeof b, "(%llu,%llu)", static_cast<unsigned long long>(i % w),
+                static_cast<unsigned long long>(i / w));
   return b;
 }
 
@@ -72,8 +73,8 @@ bool match(const std::vector<uint32_t>& vec, unsigned n, std::vector<int>* owner
 
 struct Probe {
   uint32_t w = 0, h = 0, eb = 0;
-  unsigned k = 0;  // log2 element bytes
-  std::vector<uint64_t> pos;  // address of texel i (relative to the offset)
+  unsigned k = 0;                 // log2 element bytes
+  std::vector<uint64_t> pos;      // address of texel i (relative to the offset)
   const uint8_t* data = nullptr;  // the probe from the offset on
   uint64_t size = 0;
   bool holds_zero(uint64_t a) const {
@@ -260,24 +261,31 @@ uint64_t agree(const Probe& p, const ident::AddressTables& t, uint64_t* first_ba
 
 }  // namespace
 
-Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t width, uint32_t height, uint64_t offset_B, InferResult* out) {
+Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t width, uint32_t height,
+             uint64_t offset_B, InferResult* out) {
   if (!out) return {Code::invalid_argument, "out = null"};
   if (width == 0 || height == 0)
-    return {Code::invalid_argument, "size = " + std::to_string(width) + "x" + std::to_string(height) + " (width and height must be at least 1)"};
+    return {Code::invalid_argument, "size = " + std::to_string(width) + "x" + std::to_string(height) +
+                                        " (width and height must be at least 1)"};
   const uint32_t eb = format.element_bytes;
   if (format.block_compressed() || format.planes != 1 || eb < 4 || eb > 16 || (eb & (eb - 1)))
-    return {Code::invalid_argument, std::string("format ") + format.name + " (" + std::to_string(eb) +
-                                        "-byte elements): a probe needs uncompressed single-plane elements of 4, 8 or 16 bytes, whose first 4 "
-                                        "bytes hold the texel index; probe 1- and 2-byte formats with a 4-byte format of the same tiling "
-                                        "(R32_UINT), then name the layout for the small format"};
+    return {Code::invalid_argument,
+            std::string("format ") + format.name + " (" + std::to_string(eb) +
+                "-byte elements): a probe needs uncompressed single-plane elements of 4, 8 or 16 bytes, whose first 4 "
+                "bytes hold the texel index; probe 1- and 2-byte formats with a 4-byte format of the same tiling "
+                "(R32_UINT), then name the layout for the small format"};
   const uint64_t N = uint64_t{width} * height;
-  if (N > UINT32_MAX) return {Code::invalid_argument, "size = " + std::to_string(width) + "x" + std::to_string(height) + ": more texels than a 32-bit index holds"};
+  if (N > UINT32_MAX)
+    return {Code::invalid_argument, "size = " + std::to_string(width) + "x" + std::to_string(height) +
+                                        ": more texels than a 32-bit index holds"};
   if (offset_B >= probe.size())
-    return {Code::out_of_range, "offset = " + std::to_string(offset_B) + " is at or past the end of the probe (" + std::to_string(probe.size()) + " bytes)"};
+    return {Code::out_of_range, "offset = " + std::to_string(offset_B) + " is at or past the end of the probe (" +
+                                    std::to_string(probe.size()) + " bytes)"};
   // Any layout of N elements spans at least N * eb bytes.
   if (probe.size() - offset_B < N * eb)
-    return {Code::buffer_too_small, "the probe has " + std::to_string(probe.size() - offset_B) + " bytes after the offset; a " +
-                                        std::to_string(width) + "x" + std::to_string(height) + " texture of " + std::to_string(eb) +
+    return {Code::buffer_too_small, "the probe has " + std::to_string(probe.size() - offset_B) +
+                                        " bytes after the offset; a " + std::to_string(width) + "x" +
+                                        std::to_string(height) + " texture of " + std::to_string(eb) +
                                         "-byte elements needs at least " + std::to_string(N * eb)};
 
   Probe p;
@@ -296,9 +304,12 @@ Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t 
     uint32_t v;
     std::memcpy(&v, base + s * eb, 4);
     if (v >= N) continue;
-    if (p.pos[v] == kNone) p.pos[v] = s * eb;
+    if (p.pos[v] == kNone)
+      p.pos[v] = s * eb;
     else if (v != 0) {  // zeros may be padding
-      if (dups.size() < 6) dups.push_back("index " + std::to_string(v) + " " + texel(v, width) + " at bytes " + std::to_string(p.pos[v]) + " and " + std::to_string(s * eb));
+      if (dups.size() < 6)
+        dups.push_back("index " + std::to_string(v) + " " + texel(v, width) + " at bytes " + std::to_string(p.pos[v]) +
+                       " and " + std::to_string(s * eb));
       ++dup_count;
     }
   }
@@ -308,16 +319,20 @@ Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t 
     for (uint64_t i = 0; i < N; ++i)
       if (p.pos[i] == kNone && miss++ < 8) missing += (missing.empty() ? "" : ", ") + texel(i, width);
     if (miss)
-      return {Code::parse_error, "not a probe: " + std::to_string(miss) + " of " + std::to_string(N) + " texel indices never appear (texels " + missing +
-                                     (miss > 8 ? ", ..." : "") + "); check --size, --format and --offset. A probe holds y*" + std::to_string(width) +
+      return {Code::parse_error, "not a probe: " + std::to_string(miss) + " of " + std::to_string(N) +
+                                     " texel indices never appear (texels " + missing + (miss > 8 ? ", ..." : "") +
+                                     "); check --size, --format and --offset. A probe holds y*" +
+                                     std::to_string(width) +
                                      "+x as a little-endian u32 in the first 4 bytes of the element at (x,y)"};
   }
   if (dup_count)
-    return {Code::parse_error, "not a probe: " + std::to_string(dup_count) + " indices appear more than once (" + [&] {
-              std::string s;
-              for (const auto& d : dups) s += (s.empty() ? "" : "; ") + d;
-              return s;
-            }() + (dup_count > dups.size() ? "; ..." : "") + ")"};
+    return {Code::parse_error, "not a probe: " + std::to_string(dup_count) + " indices appear more than once (" +
+                                   [&] {
+                                     std::string s;
+                                     for (const auto& d : dups) s += (s.empty() ? "" : "; ") + d;
+                                     return s;
+                                   }() +
+                                   (dup_count > dups.size() ? "; ..." : "") + ")"};
 
   TextureDesc desc;
   desc.width = width;
@@ -337,7 +352,8 @@ Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t 
   {
     auto holds_zero = [&](uint64_t a) { return p.holds_zero(a); };
     auto add = [&](uint64_t a) {
-      if (holds_zero(a) && std::find(zero_cands.begin(), zero_cands.end(), a) == zero_cands.end()) zero_cands.push_back(a);
+      if (holds_zero(a) && std::find(zero_cands.begin(), zero_cands.end(), a) == zero_cands.end())
+        zero_cands.push_back(a);
     };
     if (width >= 4) add(p.A(1, 0) ^ p.A(2, 0) ^ p.A(3, 0));
     if (height >= 4) add(p.A(0, 1) ^ p.A(0, 2) ^ p.A(0, 3));
@@ -406,7 +422,8 @@ Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t 
     const std::string pb = "pbxor=" + std::to_string(r.pattern.immediate >> 8);
     std::vector<ident::CandidateName> more;
     for (const auto& n : names)
-      if (n.name.rfind("amd-", 0) == 0) more.push_back({n.name + (n.name.find(':') == std::string::npos ? ":" : ",") + pb, 0, n.params + 1, n.order});
+      if (n.name.rfind("amd-", 0) == 0)
+        more.push_back({n.name + (n.name.find(':') == std::string::npos ? ":" : ",") + pb, 0, n.params + 1, n.order});
     names.insert(names.end(), more.begin(), more.end());
   }
   std::stable_sort(names.begin(), names.end(), ident::simpler);
@@ -429,13 +446,17 @@ Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t 
     break;
   }
   if (r.layout.empty()) {
-    std::string msg = "no parameterized swizzle pattern reproduces the probe (the address map is not GF(2)-linear per block, or needs more XOR "
-                      "terms than the descriptor holds)";
+    std::string msg =
+        "no parameterized swizzle pattern reproduces the probe (the address map is not GF(2)-linear per block, or "
+        "needs more XOR "
+        "terms than the descriptor holds)";
     if (have_wrong) {
-      msg += "; the closest fit, 'pattern:" + to_text(best_wrong.pattern) + "'" +
-             (best_wrong.row_pitch_B ? " with row pitch " + std::to_string(best_wrong.row_pitch_B) : std::string()) +
-             ", disagrees first at texel " + texel(best_bad, width) + ": the probe has it at byte " + std::to_string(p.pos[best_bad]) +
-             ", the fit at byte " + std::to_string(best_tab.at(static_cast<uint32_t>(best_bad % width), static_cast<uint32_t>(best_bad / width)));
+      msg +=
+          "; the closest fit, 'pattern:" + to_text(best_wrong.pattern) + "'" +
+          (best_wrong.row_pitch_B ? " with row pitch " + std::to_string(best_wrong.row_pitch_B) : std::string()) +
+          ", disagrees first at texel " + texel(best_bad, width) + ": the probe has it at byte " +
+          std::to_string(p.pos[best_bad]) + ", the fit at byte " +
+          std::to_string(best_tab.at(static_cast<uint32_t>(best_bad % width), static_cast<uint32_t>(best_bad / width)));
       std::string more;
       int cnt = 0;
       uint64_t total = 0;
@@ -452,9 +473,10 @@ Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t 
         if (x1 + x2 >= width || y1 + y2 >= height) return {};
         const uint64_t pred = p.A(x1, y1) ^ p.A(x2, y2) ^ p.A(0, 0), got = p.A(x1 + x2, y1 + y2);
         if (pred == got) return {};
-        return "; texels " + texel(y1 * width + x1, width) + ", " + texel(y2 * width + x2, width) + " and (0,0) are at bytes " +
-               std::to_string(p.A(x1, y1)) + ", " + std::to_string(p.A(x2, y2)) + " and " + std::to_string(p.A(0, 0)) + ", so a linear map puts " +
-               texel((y1 + y2) * width + x1 + x2, width) + " at byte " + std::to_string(pred) + " (if both bits are in the block), but the probe has it at byte " +
+        return "; texels " + texel(y1 * width + x1, width) + ", " + texel(y2 * width + x2, width) +
+               " and (0,0) are at bytes " + std::to_string(p.A(x1, y1)) + ", " + std::to_string(p.A(x2, y2)) + " and " +
+               std::to_string(p.A(0, 0)) + ", so a linear map puts " + texel((y1 + y2) * width + x1 + x2, width) +
+               " at byte " + std::to_string(pred) + " (if both bits are in the block), but the probe has it at byte " +
                std::to_string(got) + ". Check --size and --format";
       };
       std::string why;

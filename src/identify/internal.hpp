@@ -38,7 +38,8 @@ struct AddressTables {
 Status make_tables(const Layout& layout, AddressTables* out);
 
 /// Lays out `n` for a width x height 2D texture of `format`.
-Status make_candidate(const CandidateName& n, const FormatInfo& format, uint32_t width_px, uint32_t height_px, Layout* out);
+Status make_candidate(const CandidateName& n, const FormatInfo& format, uint32_t width_px, uint32_t height_px,
+                      Layout* out);
 
 /// "simpler" order: fewer parameters, then default pitch, then listing order.
 bool simpler(const CandidateName& a, const CandidateName& b);

@@ -23,9 +23,9 @@
 
 namespace swz {
 namespace {
-using swz::detail::mul_ok;
 using swz::detail::add_ok;
 using swz::detail::ceil_div;
+using swz::detail::mul_ok;
 
 constexpr uint32_t fourcc(char a, char b, char c, char d) {
   return uint32_t(uint8_t(a)) | uint32_t(uint8_t(b)) << 8 | uint32_t(uint8_t(c)) << 16 | uint32_t(uint8_t(d)) << 24;
@@ -55,10 +55,28 @@ constexpr uint32_t MISC_TEXTURECUBE = 0x4;
 
 // Field offsets from the start of the file.
 enum : size_t {
-  O_SIZE = 4, O_FLAGS = 8, O_HEIGHT = 12, O_WIDTH = 16, O_PITCH = 20, O_DEPTH = 24, O_MIPS = 28,
-  O_PF_SIZE = 76, O_PF_FLAGS = 80, O_PF_FOURCC = 84, O_PF_BITS = 88, O_PF_R = 92, O_PF_G = 96, O_PF_B = 100,
-  O_PF_A = 104, O_CAPS = 108, O_CAPS2 = 112,
-  O_DXGI = 128, O_DIM = 132, O_MISC = 136, O_ARRAY = 140, O_MISC2 = 144,
+  O_SIZE = 4,
+  O_FLAGS = 8,
+  O_HEIGHT = 12,
+  O_WIDTH = 16,
+  O_PITCH = 20,
+  O_DEPTH = 24,
+  O_MIPS = 28,
+  O_PF_SIZE = 76,
+  O_PF_FLAGS = 80,
+  O_PF_FOURCC = 84,
+  O_PF_BITS = 88,
+  O_PF_R = 92,
+  O_PF_G = 96,
+  O_PF_B = 100,
+  O_PF_A = 104,
+  O_CAPS = 108,
+  O_CAPS2 = 112,
+  O_DXGI = 128,
+  O_DIM = 132,
+  O_MISC = 136,
+  O_ARRAY = 140,
+  O_MISC2 = 144,
 };
 
 uint32_t rd32(std::span<const uint8_t> f, size_t at) {  // caller checked the length
@@ -92,13 +110,13 @@ std::string fourcc_text(uint32_t cc) {
   return "'" + s + "' (" + hex(cc) + ")";
 }
 
-
 Status err(Code c, const std::string& m) { return Status(c, "DDS: " + m); }
 
 Status format_by_dxgi(uint32_t dxgi, const char* field, FormatInfo* f) {
   if (dxgi == 0) return err(Code::unsupported, std::string(field) + " = 0 (DXGI_FORMAT_UNKNOWN)");
   if (!find_format(dxgi, f).ok())
-    return err(Code::unsupported, std::string(field) + " = " + std::to_string(dxgi) + " is not a DXGI format swz knows");
+    return err(Code::unsupported,
+               std::string(field) + " = " + std::to_string(dxgi) + " is not a DXGI format swz knows");
   return Status::Ok();
 }
 
@@ -112,7 +130,7 @@ struct LegacyMask {
   uint32_t flag;  // DDPF_RGB, DDPF_LUMINANCE, DDPF_ALPHA or DDPF_BUMPDUDV
   uint32_t bits, r, g, b, a;
   uint32_t dxgi;
-  bool write;     // the form written for this format
+  bool write;  // the form written for this format
 };
 
 // The D3DFMT <-> DXGI pairs of the DDS programming guide, in bit-mask form.
@@ -131,11 +149,11 @@ constexpr LegacyMask kMasks[] = {
     {DDPF_LUMINANCE, 8, 0x000000ff, 0, 0, 0x00000000, 61, true},                // L8 -> R8_UNORM
     {DDPF_LUMINANCE, 16, 0x0000ffff, 0, 0, 0x00000000, 56, true},               // L16 -> R16_UNORM
     {DDPF_LUMINANCE, 16, 0x000000ff, 0, 0, 0x0000ff00, 49, true},               // A8L8 -> R8G8_UNORM
-    {DDPF_LUMINANCE, 8, 0x000000ff, 0, 0, 0x0000ff00, 49, false},               // A8L8 with a bit count of 8 (some writers)
-    {DDPF_ALPHA, 8, 0, 0, 0, 0x000000ff, 65, true},                             // A8 -> A8_UNORM
-    {DDPF_BUMPDUDV, 16, 0x000000ff, 0x0000ff00, 0, 0, 51, true},                // V8U8 -> R8G8_SNORM
+    {DDPF_LUMINANCE, 8, 0x000000ff, 0, 0, 0x0000ff00, 49, false},  // A8L8 with a bit count of 8 (some writers)
+    {DDPF_ALPHA, 8, 0, 0, 0, 0x000000ff, 65, true},                // A8 -> A8_UNORM
+    {DDPF_BUMPDUDV, 16, 0x000000ff, 0x0000ff00, 0, 0, 51, true},   // V8U8 -> R8G8_SNORM
     {DDPF_BUMPDUDV, 32, 0x000000ff, 0x0000ff00, 0x00ff0000, 0xff000000, 31, true},  // Q8W8V8U8 -> R8G8B8A8_SNORM
-    {DDPF_BUMPDUDV, 32, 0x0000ffff, 0xffff0000, 0, 0, 37, true},                // V16U16 -> R16G16_SNORM
+    {DDPF_BUMPDUDV, 32, 0x0000ffff, 0xffff0000, 0, 0, 37, true},                    // V16U16 -> R16G16_SNORM
 };
 
 struct LegacyFourcc {
@@ -152,8 +170,8 @@ constexpr LegacyFourcc kFourccs[] = {
     {fourcc('D', 'X', 'T', '5'), 77, true},   // BC3_UNORM
     {fourcc('A', 'T', 'I', '1'), 80, true},   // BC4_UNORM
     {fourcc('B', 'C', '4', 'U'), 80, false},
-    {fourcc('B', 'C', '4', 'S'), 81, true},   // BC4_SNORM
-    {fourcc('A', 'T', 'I', '2'), 83, true},   // BC5_UNORM
+    {fourcc('B', 'C', '4', 'S'), 81, true},  // BC4_SNORM
+    {fourcc('A', 'T', 'I', '2'), 83, true},  // BC5_UNORM
     {fourcc('B', 'C', '5', 'U'), 83, false},
     {fourcc('B', 'C', '5', 'S'), 84, true},   // BC5_SNORM
     {fourcc('R', 'G', 'B', 'G'), 68, true},   // R8G8_B8G8_UNORM
@@ -230,8 +248,8 @@ Status check_desc(const TextureDesc& d, bool cube, const char* w_field, const ch
   if (d.dimension == Dimension::Texture3D) {
     if (d.depth == 0) return zero(d_field);
     if (d.array_size != 1)
-      return err(Code::invalid_argument, std::string(array_field) + " = " + std::to_string(d.array_size) +
-                                             " for a 3D texture (must be 1)");
+      return err(Code::invalid_argument,
+                 std::string(array_field) + " = " + std::to_string(d.array_size) + " for a 3D texture (must be 1)");
     if (cube) return err(Code::invalid_argument, "a cube map cannot be a 3D (volume) texture");
   } else {
     if (d.depth != 1)
@@ -246,11 +264,10 @@ Status check_desc(const TextureDesc& d, bool cube, const char* w_field, const ch
   if (d.mip_levels == 0) return zero(mip_field);
   const uint32_t full = full_mip_count(d.width, d.height, d.dimension == Dimension::Texture3D ? d.depth : 1);
   if (d.mip_levels > full)
-    return err(Code::invalid_argument, std::string(mip_field) + " = " + std::to_string(d.mip_levels) +
-                                           " exceeds the full mip chain of " + std::to_string(full) + " for " +
-                                           std::to_string(d.width) + "x" + std::to_string(d.height) +
-                                           (d.dimension == Dimension::Texture3D ? "x" + std::to_string(d.depth)
-                                                                                : std::string()));
+    return err(Code::invalid_argument,
+               std::string(mip_field) + " = " + std::to_string(d.mip_levels) + " exceeds the full mip chain of " +
+                   std::to_string(full) + " for " + std::to_string(d.width) + "x" + std::to_string(d.height) +
+                   (d.dimension == Dimension::Texture3D ? "x" + std::to_string(d.depth) : std::string()));
   uint64_t subs = uint64_t(d.mip_levels) * d.array_size;
   if (subs > 0xffffffffu)
     return err(Code::overflow, "subresource count " + std::to_string(subs) + " does not fit in 32 bits");
@@ -274,12 +291,13 @@ Status parse_dds(std::span<const uint8_t> file, DdsInfo* out) {
   if (out == nullptr) return err(Code::invalid_argument, "output pointer is null");
   *out = DdsInfo{};
   if (file.size() < 4)
-    return err(Code::parse_error, "file is " + std::to_string(file.size()) + " bytes, too short for the magic \"DDS \"");
+    return err(Code::parse_error,
+               "file is " + std::to_string(file.size()) + " bytes, too short for the magic \"DDS \"");
   const uint32_t magic = rd32(file, 0);
   if (magic != kMagic) return err(Code::parse_error, "bad magic " + fourcc_text(magic) + " (expected 'DDS ')");
   if (file.size() < kLegacyDataOffset)
-    return err(Code::parse_error, "file is " + std::to_string(file.size()) +
-                                      " bytes, truncated inside DDS_HEADER (needs 128)");
+    return err(Code::parse_error,
+               "file is " + std::to_string(file.size()) + " bytes, truncated inside DDS_HEADER (needs 128)");
   const uint32_t hsize = rd32(file, O_SIZE);
   if (hsize != kHeaderSize) return err(Code::parse_error, "dwSize = " + std::to_string(hsize) + " (expected 124)");
   const uint32_t pfsize = rd32(file, O_PF_SIZE);
@@ -302,8 +320,8 @@ Status parse_dds(std::span<const uint8_t> file, DdsInfo* out) {
 
   if ((m.flags & DDPF_FOURCC) && cc == fourcc('D', 'X', '1', '0')) {
     if (file.size() < kDx10DataOffset)
-      return err(Code::parse_error, "file is " + std::to_string(file.size()) +
-                                        " bytes, truncated inside DDS_HEADER_DXT10 (needs 148)");
+      return err(Code::parse_error,
+                 "file is " + std::to_string(file.size()) + " bytes, truncated inside DDS_HEADER_DXT10 (needs 148)");
     out->dx10 = true;
     out->data_offset = kDx10DataOffset;
     SWZ_TRY(format_by_dxgi(rd32(file, O_DXGI), "DXT10.dxgiFormat", &d.format));
@@ -327,15 +345,16 @@ Status parse_dds(std::span<const uint8_t> file, DdsInfo* out) {
         out->cube = true;
         slices *= 6;
         if (slices > 0xffffffffu)
-          return err(Code::overflow, "DXT10.arraySize = " + std::to_string(array) + " cube maps (x6) overflows 32 bits");
+          return err(Code::overflow,
+                     "DXT10.arraySize = " + std::to_string(array) + " cube maps (x6) overflows 32 bits");
       }
       d.array_size = static_cast<uint32_t>(slices);
     } else if (dim == DIM_TEXTURE3D) {
       d.dimension = Dimension::Texture3D;
       if (array != 1)
-        return err(Code::invalid_argument, "DXT10.arraySize = " + std::to_string(array) + " for a 3D texture (must be 1)");
-      if (misc & MISC_TEXTURECUBE)
-        return err(Code::invalid_argument, "DXT10.miscFlag has TEXTURECUBE on a 3D texture");
+        return err(Code::invalid_argument,
+                   "DXT10.arraySize = " + std::to_string(array) + " for a 3D texture (must be 1)");
+      if (misc & MISC_TEXTURECUBE) return err(Code::invalid_argument, "DXT10.miscFlag has TEXTURECUBE on a 3D texture");
       d.depth = rd32(file, O_DEPTH);
       d.array_size = 1;
     } else {
@@ -379,13 +398,12 @@ Status parse_dds(std::span<const uint8_t> file, DdsInfo* out) {
   out->data_size = total;
   const uint64_t have = file.size() - out->data_offset;
   if (have < total)
-    return err(Code::parse_error, "file is truncated: the texels of a " + std::to_string(d.width) + "x" +
-                                      std::to_string(d.height) +
-                                      (d.dimension == Dimension::Texture3D ? "x" + std::to_string(d.depth)
-                                                                           : std::string()) +
-                                      " " + d.format.name + " texture (" + std::to_string(d.mip_levels) + " mips, " +
-                                      std::to_string(d.array_size) + " slices) need " + std::to_string(total) +
-                                      " bytes after the header, the file has " + std::to_string(have));
+    return err(Code::parse_error,
+               "file is truncated: the texels of a " + std::to_string(d.width) + "x" + std::to_string(d.height) +
+                   (d.dimension == Dimension::Texture3D ? "x" + std::to_string(d.depth) : std::string()) + " " +
+                   d.format.name + " texture (" + std::to_string(d.mip_levels) + " mips, " +
+                   std::to_string(d.array_size) + " slices) need " + std::to_string(total) +
+                   " bytes after the header, the file has " + std::to_string(have));
   return Status::Ok();
 }
 
@@ -422,7 +440,8 @@ Status write_dds_header(const TextureDesc& desc, bool cube, std::vector<uint8_t>
   const bool legacy = options.legacy_header;
   if (legacy) {
     if (!dds_has_legacy_form(f))
-      return err(Code::unsupported, std::string("format ") + f.name + " has no legacy DDS pixel format (write the DX10 header)");
+      return err(Code::unsupported,
+                 std::string("format ") + f.name + " has no legacy DDS pixel format (write the DX10 header)");
     if (!three_d && d.array_size != (cube ? 6u : 1u))
       return err(Code::unsupported, "array_size = " + std::to_string(d.array_size) +
                                         ": a legacy header holds one texture or one cube map (write the DX10 header)");
@@ -508,8 +527,8 @@ Status write_dds(const DdsTexture& t, std::vector<uint8_t>* out, const DdsWriteO
   SWZ_TRY(dds_data_size(dd, &total));
   if (t.data.size() != total)
     return err(Code::invalid_argument, "data has " + std::to_string(t.data.size()) + " bytes; every subresource of a " +
-                                           std::to_string(t.desc.width) + "x" + std::to_string(t.desc.height) + " " + f.name +
-                                           " texture tightly packed takes " + std::to_string(total));
+                                           std::to_string(t.desc.width) + "x" + std::to_string(t.desc.height) + " " +
+                                           f.name + " texture tightly packed takes " + std::to_string(total));
   SWZ_TRY(write_dds_header(t.desc, t.cube, out, options));
   out->insert(out->end(), t.data.begin(), t.data.end());
   return Status::Ok();

@@ -35,7 +35,8 @@ int convert_once(swz::gpu::Context& ctx, const char* what) {
   const uint64_t rp = 256 * 4;
   std::vector<uint8_t> lin(rp * 256), gpu_res(L.size(), 0), cpu_res(L.size(), 0);
   for (size_t i = 0; i < lin.size(); ++i) lin[i] = static_cast<uint8_t>(i * 7 + (i >> 9));
-  swz::Status s = ctx.write_to_subresource(L, gpu_res.data(), gpu_res.size(), 0, nullptr, lin.data(), lin.size(), rp, 0);
+  swz::Status s =
+      ctx.write_to_subresource(L, gpu_res.data(), gpu_res.size(), 0, nullptr, lin.data(), lin.size(), rp, 0);
   if (!s.ok()) {
     std::fprintf(stderr, "%s: GPU write_to_subresource: %s\n", what, s.message().c_str());
     return 1;

@@ -45,14 +45,14 @@ Shared& shared() {
   return s;
 }
 
-#define SWZ_NEED_GPU()                                                                                  \
-  do {                                                                                                  \
-    Shared& sh_ = shared();                                                                             \
-    if (!sh_.status.ok()) {                                                                             \
+#define SWZ_NEED_GPU()                                                                                       \
+  do {                                                                                                       \
+    Shared& sh_ = shared();                                                                                  \
+    if (!sh_.status.ok()) {                                                                                  \
       if (require_vulkan()) FAIL() << "SWZ_REQUIRE_VULKAN=1 but no Vulkan device: " << sh_.status.message(); \
-      GTEST_SKIP() << "no Vulkan device (" << code_name(sh_.status.code()) << ": " << sh_.status.message()  \
-                   << "); set SWZ_REQUIRE_VULKAN=1 to make this a failure";                             \
-    }                                                                                                   \
+      GTEST_SKIP() << "no Vulkan device (" << code_name(sh_.status.code()) << ": " << sh_.status.message()   \
+                   << "); set SWZ_REQUIRE_VULKAN=1 to make this a failure";                                  \
+    }                                                                                                        \
   } while (0)
 
 FormatInfo format_named(const char* name) {
@@ -64,11 +64,16 @@ FormatInfo format_named(const char* name) {
 
 FormatInfo format_for(uint32_t e) {
   switch (e) {
-    case 1: return format_named("R8_UNORM");
-    case 2: return format_named("R8G8_UNORM");
-    case 4: return format_named("R8G8B8A8_UNORM");
-    case 8: return format_named("R16G16B16A16_UNORM");
-    default: return format_named("R32G32B32A32_FLOAT");
+    case 1:
+      return format_named("R8_UNORM");
+    case 2:
+      return format_named("R8G8_UNORM");
+    case 4:
+      return format_named("R8G8B8A8_UNORM");
+    case 8:
+      return format_named("R16G16B16A16_UNORM");
+    default:
+      return format_named("R32G32B32A32_FLOAT");
   }
 }
 
@@ -87,7 +92,10 @@ Pattern random_pattern(std::mt19937& g, uint32_t e, bool is3d) {
   const unsigned ny = rnd(g, 0, 5);
   const bool stack = is3d && coin(g, 0.4);
   const unsigned nz = (is3d && !stack) ? rnd(g, 0, 2) : 0;
-  struct Src { Channel c; unsigned b; };
+  struct Src {
+    Channel c;
+    unsigned b;
+  };
   std::vector<Src> rest;
   for (unsigned b = k; b < nx; ++b) rest.push_back({Channel::X, b});
   for (unsigned b = 0; b < ny; ++b) rest.push_back({Channel::Y, b});
@@ -96,7 +104,8 @@ Pattern random_pattern(std::mt19937& g, uint32_t e, bool is3d) {
     std::shuffle(rest.begin(), rest.end(), g);
   } else {
     // std-like: X bits up to 16 bytes first, then a shuffle.
-    auto mid = std::stable_partition(rest.begin(), rest.end(), [](const Src& s) { return s.c == Channel::X && s.b < 4; });
+    auto mid =
+        std::stable_partition(rest.begin(), rest.end(), [](const Src& s) { return s.c == Channel::X && s.b < 4; });
     std::shuffle(mid, rest.end(), g);
   }
   std::vector<Src> entries;
@@ -172,7 +181,10 @@ bool make_case(std::mt19937& g, Case* c) {
   d.mip_levels = std::min(rnd(g, 1, 3), full_mip_count(d.width, d.height, d.depth));
   LayoutSpec spec;
   const uint32_t kind = rnd(g, 0, 19);
-  spec.kind = kind < 11 ? LayoutKind::Pattern : kind < 15 ? LayoutKind::Std64K : kind < 17 ? LayoutKind::Std4K : LayoutKind::RowMajor;
+  spec.kind = kind < 11   ? LayoutKind::Pattern
+              : kind < 15 ? LayoutKind::Std64K
+              : kind < 17 ? LayoutKind::Std4K
+                          : LayoutKind::RowMajor;
   if (spec.kind == LayoutKind::Pattern) spec.pattern = random_pattern(g, e, is3d);
   Layout L;
   if (!make_layout(d, spec, &L).ok()) return false;
@@ -209,11 +221,11 @@ bool make_case(std::mt19937& g, Case* c) {
   c->dp = c->rp * h + (coin(g, 0.5) ? 0 : rnd(g, 1, 50));
   c->lin_size = (dd - 1) * c->dp + (h - 1) * c->rp + row + rnd(g, 0, 20);
   std::ostringstream os;
-  os << (is3d ? "3D " : "2D ") << d.width << "x" << d.height << "x" << (is3d ? d.depth : d.array_size) << " mips " << d.mip_levels
-     << " " << d.format.name << " layout " << L.name() << " sub " << c->sub;
+  os << (is3d ? "3D " : "2D ") << d.width << "x" << d.height << "x" << (is3d ? d.depth : d.array_size) << " mips "
+     << d.mip_levels << " " << d.format.name << " layout " << L.name() << " sub " << c->sub;
   if (spec.kind == LayoutKind::Pattern) os << " pattern '" << to_text(spec.pattern) << "'";
-  os << " box " << x0 << "," << y0 << "," << z0 << "-" << x1 << "," << y1 << "," << z1 << " rp " << c->rp << " dp " << c->dp
-     << " layout rp " << s.row_pitch << " dp " << s.depth_pitch_B << " stack " << s.stack_rows;
+  os << " box " << x0 << "," << y0 << "," << z0 << "-" << x1 << "," << y1 << "," << z1 << " rp " << c->rp << " dp "
+     << c->dp << " layout rp " << s.row_pitch << " dp " << s.depth_pitch_B << " stack " << s.stack_rows;
   c->text = os.str();
   return true;
 }
@@ -254,17 +266,19 @@ void run_matrix(uint32_t seed, int count, Convert convert) {
     auto res0 = random_bytes(g, rs);
     auto lin = random_bytes(g, c.lin_size);
     auto res_cpu = res0, res_gpu = res0;
-    Status a = write_to_subresource(c.layout, res_cpu.data(), rs, c.sub, box, lin.data(), lin.size(), c.rp, c.dp, scalar());
+    Status a =
+        write_to_subresource(c.layout, res_cpu.data(), rs, c.sub, box, lin.data(), lin.size(), c.rp, c.dp, scalar());
     ASSERT_TRUE(a.ok()) << c.text << ": " << a.message();
     Status b = convert(c, res_gpu, lin, true);
     ASSERT_TRUE(b.ok()) << c.text << ": " << b.message();
     size_t dpos = first_diff(res_cpu, res_gpu);
-    ASSERT_EQ(dpos, res_cpu.size()) << "write differs at resource byte " << dpos << " (cpu " << int(res_cpu[dpos]) << " gpu "
-                                    << int(res_gpu[dpos]) << ") in " << c.text;
+    ASSERT_EQ(dpos, res_cpu.size()) << "write differs at resource byte " << dpos << " (cpu " << int(res_cpu[dpos])
+                                    << " gpu " << int(res_gpu[dpos]) << ") in " << c.text;
     // Read direction (from the written resource, into a prefilled buffer).
     auto lin0 = random_bytes(g, c.lin_size);
     auto lin_cpu = lin0, lin_gpu = lin0;
-    a = read_from_subresource(lin_cpu.data(), lin_cpu.size(), c.rp, c.dp, c.layout, res_cpu.data(), rs, c.sub, box, scalar());
+    a = read_from_subresource(lin_cpu.data(), lin_cpu.size(), c.rp, c.dp, c.layout, res_cpu.data(), rs, c.sub, box,
+                              scalar());
     ASSERT_TRUE(a.ok()) << c.text << ": " << a.message();
     b = convert(c, res_cpu, lin_gpu, false);
     ASSERT_TRUE(b.ok()) << c.text << ": " << b.message();
@@ -279,17 +293,18 @@ void run_matrix(uint32_t seed, int count, Convert convert) {
 TEST(GpuPlanner, EmulationMatchesScalar) {
   gpu::detail::DeviceLimits lim;
   lim.min_storage_align = 64;
-  run_matrix(1234, 400, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
-    gpu::detail::GpuRegion r;
-    bool empty = false;
-    SWZ_TRY(gpu::detail::resolve_region(c.layout, 0, res.size(), c.sub, c.has_box ? &c.box : nullptr, 0, lin.size(), c.rp, c.dp,
-                                        "linear", &r, &empty));
-    if (empty) return Status::Ok();
-    gpu::detail::SwizzleDispatch D;
-    SWZ_TRY(gpu::detail::plan_swizzle(r, lim, 0, &D));
-    gpu::detail::emulate(D, to_swz, res.data() + D.swz_bind_offset, lin.data() + D.lin_bind_offset);
-    return Status::Ok();
-  });
+  run_matrix(1234, 400,
+             [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
+               gpu::detail::GpuRegion r;
+               bool empty = false;
+               SWZ_TRY(gpu::detail::resolve_region(c.layout, 0, res.size(), c.sub, c.has_box ? &c.box : nullptr, 0,
+                                                   lin.size(), c.rp, c.dp, "linear", &r, &empty));
+               if (empty) return Status::Ok();
+               gpu::detail::SwizzleDispatch D;
+               SWZ_TRY(gpu::detail::plan_swizzle(r, lim, 0, &D));
+               gpu::detail::emulate(D, to_swz, res.data() + D.swz_bind_offset, lin.data() + D.lin_bind_offset);
+               return Status::Ok();
+             });
 }
 
 TEST(GpuPlanner, SmallWorkgroupsAndOffsets) {
@@ -297,23 +312,24 @@ TEST(GpuPlanner, SmallWorkgroupsAndOffsets) {
   gpu::detail::DeviceLimits lim;
   lim.min_storage_align = 16;
   for (unsigned u : {5u, 8u, 9u, 13u}) {
-    run_matrix(77 + u, 60, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
-      const uint64_t ro = 3 + u, lo = 7;
-      std::vector<uint8_t> rbuf(res.size() + ro), lbuf(lin.size() + lo);
-      std::memcpy(rbuf.data() + ro, res.data(), res.size());
-      std::memcpy(lbuf.data() + lo, lin.data(), lin.size());
-      gpu::detail::GpuRegion r;
-      bool empty = false;
-      SWZ_TRY(gpu::detail::resolve_region(c.layout, ro, res.size(), c.sub, c.has_box ? &c.box : nullptr, lo, lin.size(), c.rp, c.dp,
-                                          "linear", &r, &empty));
-      if (empty) return Status::Ok();
-      gpu::detail::SwizzleDispatch D;
-      SWZ_TRY(gpu::detail::plan_swizzle(r, lim, u, &D));
-      gpu::detail::emulate(D, to_swz, rbuf.data() + D.swz_bind_offset, lbuf.data() + D.lin_bind_offset);
-      std::memcpy(res.data(), rbuf.data() + ro, res.size());
-      std::memcpy(lin.data(), lbuf.data() + lo, lin.size());
-      return Status::Ok();
-    });
+    run_matrix(77 + u, 60,
+               [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
+                 const uint64_t ro = 3 + u, lo = 7;
+                 std::vector<uint8_t> rbuf(res.size() + ro), lbuf(lin.size() + lo);
+                 std::memcpy(rbuf.data() + ro, res.data(), res.size());
+                 std::memcpy(lbuf.data() + lo, lin.data(), lin.size());
+                 gpu::detail::GpuRegion r;
+                 bool empty = false;
+                 SWZ_TRY(gpu::detail::resolve_region(c.layout, ro, res.size(), c.sub, c.has_box ? &c.box : nullptr, lo,
+                                                     lin.size(), c.rp, c.dp, "linear", &r, &empty));
+                 if (empty) return Status::Ok();
+                 gpu::detail::SwizzleDispatch D;
+                 SWZ_TRY(gpu::detail::plan_swizzle(r, lim, u, &D));
+                 gpu::detail::emulate(D, to_swz, rbuf.data() + D.swz_bind_offset, lbuf.data() + D.lin_bind_offset);
+                 std::memcpy(res.data(), rbuf.data() + ro, res.size());
+                 std::memcpy(lin.data(), lbuf.data() + lo, lin.size());
+                 return Status::Ok();
+               });
   }
 }
 
@@ -329,8 +345,8 @@ TEST(GpuPlanner, BandsMatchScalar) {
                [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
                  gpu::detail::GpuRegion r;
                  bool empty = false;
-                 SWZ_TRY(gpu::detail::resolve_region(c.layout, 0, res.size(), c.sub, c.has_box ? &c.box : nullptr, 0, lin.size(), c.rp,
-                                                     c.dp, "linear", &r, &empty));
+                 SWZ_TRY(gpu::detail::resolve_region(c.layout, 0, res.size(), c.sub, c.has_box ? &c.box : nullptr, 0,
+                                                     lin.size(), c.rp, c.dp, "linear", &r, &empty));
                  if (empty) return Status::Ok();
                  std::vector<gpu::detail::GpuRegion> bands;
                  SWZ_TRY(gpu::detail::split_bands(r, lim, cap, &bands));
@@ -365,7 +381,9 @@ TEST(GpuPlanner, OversizedRegionsThatCannotSplitAreRefused) {
   ASSERT_TRUE(make_layout(d, spec, &L).ok());
   gpu::detail::GpuRegion r;
   bool empty = false;
-  ASSERT_TRUE(gpu::detail::resolve_region(L, 0, L.size(), 0, nullptr, 0, 64ull * 64 * 64 * 4, 256, 256 * 64, "linear", &r, &empty).ok());
+  ASSERT_TRUE(gpu::detail::resolve_region(L, 0, L.size(), 0, nullptr, 0, 64ull * 64 * 64 * 4, 256, 256 * 64, "linear",
+                                          &r, &empty)
+                  .ok());
   std::vector<gpu::detail::GpuRegion> bands;
   Status s = gpu::detail::split_bands(r, lim, 0, &bands);
   EXPECT_EQ(s.code(), Code::unsupported);
@@ -380,7 +398,8 @@ TEST(GpuPlanner, OversizedRegionsThatCannotSplitAreRefused) {
   ASSERT_TRUE(parse_pattern_text("X0 X1 X2 X3 X4 X5 X6 X7 Y0 Y1 Y2 Y3 post12=Y8", &p2.pattern).ok());
   Layout L2;
   ASSERT_TRUE(make_layout(d2, p2, &L2).ok());
-  ASSERT_TRUE(gpu::detail::resolve_region(L2, 0, L2.size(), 0, nullptr, 0, 256ull * 1024, 256, 0, "linear", &r, &empty).ok());
+  ASSERT_TRUE(
+      gpu::detail::resolve_region(L2, 0, L2.size(), 0, nullptr, 0, 256ull * 1024, 256, 0, "linear", &r, &empty).ok());
   lim.max_storage_range = 160 * 1024;
   s = gpu::detail::split_bands(r, lim, 0, &bands);
   EXPECT_EQ(s.code(), Code::unsupported) << s.message();
@@ -390,7 +409,8 @@ TEST(GpuPlanner, OversizedRegionsThatCannotSplitAreRefused) {
   p3.kind = LayoutKind::Std64K;
   Layout L3;
   ASSERT_TRUE(make_layout(d2, p3, &L3).ok());
-  ASSERT_TRUE(gpu::detail::resolve_region(L3, 0, L3.size(), 0, nullptr, 0, 256ull * 1024, 256, 0, "linear", &r, &empty).ok());
+  ASSERT_TRUE(
+      gpu::detail::resolve_region(L3, 0, L3.size(), 0, nullptr, 0, 256ull * 1024, 256, 0, "linear", &r, &empty).ok());
   s = gpu::detail::split_bands(r, lim, 0, &bands);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_GT(bands.size(), 1u);
@@ -408,7 +428,9 @@ TEST(GpuPlanner, StandardSwizzleUses16ByteWords) {
     ASSERT_TRUE(make_layout(d, spec, &L).ok());
     gpu::detail::GpuRegion r;
     bool empty;
-    ASSERT_TRUE(gpu::detail::resolve_region(L, 0, L.size(), 0, nullptr, 0, 256ull * 256 * e, 256ull * e, 0, "src", &r, &empty).ok());
+    ASSERT_TRUE(
+        gpu::detail::resolve_region(L, 0, L.size(), 0, nullptr, 0, 256ull * 256 * e, 256ull * e, 0, "src", &r, &empty)
+            .ok());
     gpu::detail::SwizzleDispatch D;
     ASSERT_TRUE(gpu::detail::plan_swizzle(r, {}, 0, &D).ok());
     EXPECT_EQ(D.word_log2, 4u) << e;
@@ -427,7 +449,8 @@ TEST(Gpu, HostConveniencesMatchScalar) {
   gpu::Context& ctx = shared().ctx;
   run_matrix(42, 250, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
     const Box* box = c.has_box ? &c.box : nullptr;
-    if (to_swz) return ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp, c.dp);
+    if (to_swz)
+      return ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp, c.dp);
     return ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(), c.sub, box);
   });
 }
@@ -499,7 +522,8 @@ Status run_recorded(gpu::Context& ctx, Rec rec) {
   mb.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;
   mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
   mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0,
+                       nullptr);
   vkEndCommandBuffer(cb);
   if (s.ok()) {
     VkSubmitInfo si{};
@@ -520,7 +544,8 @@ TEST(Gpu, RecordedBetweenBuffersWithOffsetsMatchScalar) {
   run_matrix(4242, 80, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
     const uint64_t ro = (og() % 2) ? 512 * (og() % 3) : og() % 300, lo = og() % 100;
     TestBuffer rb, lb;
-    if (!rb.init(ctx, res.size() + ro + 64) || !lb.init(ctx, lin.size() + lo + 64)) return {Code::internal, "test buffer"};
+    if (!rb.init(ctx, res.size() + ro + 64) || !lb.init(ctx, lin.size() + lo + 64))
+      return {Code::internal, "test buffer"};
     std::memcpy(rb.map + ro, res.data(), res.size());
     std::memcpy(lb.map + lo, lin.data(), lin.size());
     const Box* box = c.has_box ? &c.box : nullptr;
@@ -544,7 +569,7 @@ TEST(Gpu, AdoptedDeviceWorks) {
   ai.device = own.device();
   ai.queue = own.queue();
   ai.queue_family = own.queue_family();
-  ai.storage_buffer_8bit = true;   // the owning context enabled what the device has
+  ai.storage_buffer_8bit = true;  // the owning context enabled what the device has
   ai.storage_buffer_16bit = true;
   gpu::Context adopted;
   Status s = gpu::Context::adopt(&adopted, ai);
@@ -552,8 +577,11 @@ TEST(Gpu, AdoptedDeviceWorks) {
   EXPECT_EQ(adopted.device(), own.device());
   run_matrix(5, 15, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
     const Box* box = c.has_box ? &c.box : nullptr;
-    if (to_swz) return adopted.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp, c.dp);
-    return adopted.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(), c.sub, box);
+    if (to_swz)
+      return adopted.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp,
+                                          c.dp);
+    return adopted.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(), c.sub,
+                                         box);
   });
 }
 
@@ -607,23 +635,32 @@ TEST(Gpu, HostConveniencesSplitIntoBands) {
   unsetenv("SWZ_GPU_MAX_BINDING");
   ASSERT_TRUE(cs.ok()) << cs.message();
   int split = 0, refused = 0;
-  run_matrix(31337, 120, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
-    const Box* box = c.has_box ? &c.box : nullptr;
-    Status chk = ctx.check_subresource(c.layout, c.sub, box, c.rp, c.dp);
-    if (!chk.ok()) {
-      if (chk.code() != Code::unsupported || chk.message().find("cannot be split") == std::string::npos) return chk;
-      ++refused;
-      Status s = to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp, c.dp)
-                        : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(), c.sub, box);
-      if (s.code() != Code::unsupported) return {Code::internal, "check refused but the call did not: " + s.message()};
-      // Same bytes as the CPU, so the matrix goes on.
-      return to_swz ? write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp, c.dp, scalar())
-                    : read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(), c.sub, box, scalar());
-    }
-    if (c.layout.sub(c.sub).size > 8192) ++split;
-    return to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp, c.dp)
-                  : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(), c.sub, box);
-  });
+  run_matrix(31337, 120,
+             [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
+               const Box* box = c.has_box ? &c.box : nullptr;
+               Status chk = ctx.check_subresource(c.layout, c.sub, box, c.rp, c.dp);
+               if (!chk.ok()) {
+                 if (chk.code() != Code::unsupported || chk.message().find("cannot be split") == std::string::npos)
+                   return chk;
+                 ++refused;
+                 Status s = to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
+                                                              lin.size(), c.rp, c.dp)
+                                   : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
+                                                               res.size(), c.sub, box);
+                 if (s.code() != Code::unsupported)
+                   return {Code::internal, "check refused but the call did not: " + s.message()};
+                 // Same bytes as the CPU, so the matrix goes on.
+                 return to_swz ? write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
+                                                      lin.size(), c.rp, c.dp, scalar())
+                               : read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
+                                                       res.size(), c.sub, box, scalar());
+               }
+               if (c.layout.sub(c.sub).size > 8192) ++split;
+               return to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
+                                                        lin.size(), c.rp, c.dp)
+                             : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
+                                                         res.size(), c.sub, box);
+             });
   std::printf("[ swz gpu ] 8 KiB bindings: %d conversions of subresources past 8 KiB, %d refused\n", split, refused);
   EXPECT_GT(split, 20);
 }
@@ -697,25 +734,35 @@ TEST(Gpu, ErrorsMatchTheCpuCalls) {
   Layout L;
   ASSERT_TRUE(make_layout(d, spec, &L).ok());
   std::vector<uint8_t> res(L.size()), lin(64 * 32 * 4);
-  struct T { uint32_t sub; Box box; bool has_box; uint64_t res_size, lin_size, rp; };
+  struct T {
+    uint32_t sub;
+    Box box;
+    bool has_box;
+    uint64_t res_size, lin_size, rp;
+  };
   const T cases[] = {
-      {5, {}, false, res.size(), lin.size(), 256},                          // subresource out of range
-      {0, {0, 0, 0, 65, 1, 1}, true, res.size(), lin.size(), 256},          // box outside
-      {0, {}, false, res.size() - 1, lin.size(), 256},                      // resource too small
-      {0, {}, false, res.size(), lin.size() - 1, 256},                      // linear too small
-      {0, {}, false, res.size(), lin.size(), 255},                          // pitch below a row
-      {0, {4, 4, 0, 4, 9, 1}, true, res.size(), lin.size(), 256},           // empty box: no-op
+      {5, {}, false, res.size(), lin.size(), 256},                  // subresource out of range
+      {0, {0, 0, 0, 65, 1, 1}, true, res.size(), lin.size(), 256},  // box outside
+      {0, {}, false, res.size() - 1, lin.size(), 256},              // resource too small
+      {0, {}, false, res.size(), lin.size() - 1, 256},              // linear too small
+      {0, {}, false, res.size(), lin.size(), 255},                  // pitch below a row
+      {0, {4, 4, 0, 4, 9, 1}, true, res.size(), lin.size(), 256},   // empty box: no-op
   };
   for (const T& t : cases) {
-    Status a = write_to_subresource(L, res.data(), t.res_size, t.sub, t.has_box ? &t.box : nullptr, lin.data(), t.lin_size, t.rp, 0, scalar());
-    Status b = ctx.write_to_subresource(L, res.data(), t.res_size, t.sub, t.has_box ? &t.box : nullptr, lin.data(), t.lin_size, t.rp, 0);
+    Status a = write_to_subresource(L, res.data(), t.res_size, t.sub, t.has_box ? &t.box : nullptr, lin.data(),
+                                    t.lin_size, t.rp, 0, scalar());
+    Status b = ctx.write_to_subresource(L, res.data(), t.res_size, t.sub, t.has_box ? &t.box : nullptr, lin.data(),
+                                        t.lin_size, t.rp, 0);
     EXPECT_EQ(a.code(), b.code()) << a.message() << " | " << b.message();
-    a = read_from_subresource(lin.data(), t.lin_size, t.rp, 0, L, res.data(), t.res_size, t.sub, t.has_box ? &t.box : nullptr, scalar());
-    b = ctx.read_from_subresource(lin.data(), t.lin_size, t.rp, 0, L, res.data(), t.res_size, t.sub, t.has_box ? &t.box : nullptr);
+    a = read_from_subresource(lin.data(), t.lin_size, t.rp, 0, L, res.data(), t.res_size, t.sub,
+                              t.has_box ? &t.box : nullptr, scalar());
+    b = ctx.read_from_subresource(lin.data(), t.lin_size, t.rp, 0, L, res.data(), t.res_size, t.sub,
+                                  t.has_box ? &t.box : nullptr);
     EXPECT_EQ(a.code(), b.code()) << a.message() << " | " << b.message();
   }
   gpu::Context none;
-  EXPECT_EQ(none.write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), 256, 0).code(), Code::invalid_argument);
+  EXPECT_EQ(none.write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), 256, 0).code(),
+            Code::invalid_argument);
 }
 
 }  // namespace

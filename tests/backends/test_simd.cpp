@@ -62,18 +62,24 @@ const NamedKernel kKernels[] = {
 // written out so that part 1 does not depend on the layout code.
 const char* std64k_text(unsigned element_log2) {
   switch (element_log2) {
-    case 0: return "X0 X1 X2 X3 Y0 Y1 Y2 Y3 Y4 X4 Y5 X5 Y6 X6 Y7 X7";
+    case 0:
+      return "X0 X1 X2 X3 Y0 Y1 Y2 Y3 Y4 X4 Y5 X5 Y6 X6 Y7 X7";
     case 1:
-    case 2: return "X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5 Y4 X6 Y5 X7 Y6 X8";
-    default: return "X0 X1 X2 X3 Y0 Y1 X4 X5 Y2 X6 Y3 X7 Y4 X8 Y5 X9";
+    case 2:
+      return "X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5 Y4 X6 Y5 X7 Y6 X8";
+    default:
+      return "X0 X1 X2 X3 Y0 Y1 X4 X5 Y2 X6 Y3 X7 Y4 X8 Y5 X9";
   }
 }
 const char* std64k3d_text(unsigned element_log2) {
   switch (element_log2) {
     case 0:
-    case 1: return "X0 X1 X2 X3 Y0 Y1 Z0 Z1 Z2 Y2 Z3 Y3 X4 Z4 Y4 X5";
-    case 2: return "X0 X1 X2 X3 Y0 Y1 Z0 Z1 Y2 X4 Z2 Y3 X5 Z3 Y4 X6";
-    default: return "X0 X1 X2 X3 Y0 Y1 Z0 Z1 X4 X5 Z2 Y2 X6 Z3 Y3 X7";
+    case 1:
+      return "X0 X1 X2 X3 Y0 Y1 Z0 Z1 Z2 Y2 Z3 Y3 X4 Z4 Y4 X5";
+    case 2:
+      return "X0 X1 X2 X3 Y0 Y1 Z0 Z1 Y2 X4 Z2 Y3 X5 Z3 Y4 X6";
+    default:
+      return "X0 X1 X2 X3 Y0 Y1 Z0 Z1 X4 X5 Z2 Y2 X6 Z3 Y3 X7";
   }
 }
 
@@ -110,7 +116,8 @@ swz::Pattern std_like_pattern(std::mt19937_64& rng, unsigned k, bool* is3d) {
       const unsigned i = 8 + static_cast<unsigned>(rng() % 16);
       if (i < n) p.postamble[0][i] = swz::BitEntry::make(swz::Channel::Y, 9 + static_cast<unsigned>(rng() % 6));
     }
-    if (rng() % 3 == 0) p.immediate = static_cast<uint32_t>(rng() % (uint64_t{1} << n)) & ~((1u << std::max(lowest, k)) - 1);
+    if (rng() % 3 == 0)
+      p.immediate = static_cast<uint32_t>(rng() % (uint64_t{1} << n)) & ~((1u << std::max(lowest, k)) - 1);
     if (swz::validate(p, 1u << k).ok()) return p;
   }
   return base;
@@ -130,9 +137,12 @@ swz::Pattern line_like_pattern(std::mt19937_64& rng, unsigned k) {
     std::vector<std::string> xs, ys, zs;
     unsigned nx = 0, ny = 0, nz = 0;
     for (int c : ch) {
-      if (c == 0) xs.push_back("X" + std::to_string(4 + nx++));
-      else if (c == 1) ys.push_back("Y" + std::to_string(ny++));
-      else zs.push_back("Z" + std::to_string(nz++));
+      if (c == 0)
+        xs.push_back("X" + std::to_string(4 + nx++));
+      else if (c == 1)
+        ys.push_back("Y" + std::to_string(ny++));
+      else
+        zs.push_back("Z" + std::to_string(nz++));
     }
     if (rng() % 3 == 0) std::shuffle(ys.begin(), ys.end(), rng);
     if (rng() % 3 == 0) std::shuffle(xs.begin(), xs.end(), rng);
@@ -300,7 +310,8 @@ std::string describe(const Surface& s) {
          std::to_string(r.pre[1]) + "," + std::to_string(r.pre[2]) + ") pitch=" + std::to_string(r.row_pitch) + "/" +
          std::to_string(r.depth_pitch) + " stack=" + std::to_string(r.stack_rows) +
          " lin_pitch=" + std::to_string(r.lin_row_pitch) + "/" + std::to_string(r.lin_depth_pitch) +
-         " stream=" + std::to_string(r.streaming) + " pads=" + std::to_string(s.swz_pad) + "/" + std::to_string(s.lin_pad);
+         " stream=" + std::to_string(r.streaming) + " pads=" + std::to_string(s.swz_pad) + "/" +
+         std::to_string(s.lin_pad);
 }
 
 void check_region(const Surface& s, int* failures) {
@@ -548,8 +559,8 @@ TEST(SimdApi, Std64kFormatsAndBoxes) {
   std::mt19937_64 rng(11);
   int failures = 0;
   g_api_cases = 0;
-  const char* formats[] = {"R8_UNORM", "R8G8_UNORM", "R8G8B8A8_UNORM", "R16G16B16A16_FLOAT", "R32G32B32A32_FLOAT",
-                           "BC1_UNORM", "BC7_UNORM"};
+  const char* formats[] = {"R8_UNORM",           "R8G8_UNORM", "R8G8B8A8_UNORM", "R16G16B16A16_FLOAT",
+                           "R32G32B32A32_FLOAT", "BC1_UNORM",  "BC7_UNORM"};
   for (const char* fname : formats) {
     for (int it = 0; it < swz_test::scaled(6) && failures < 5; ++it) {
       swz::TextureDesc desc;
@@ -568,8 +579,9 @@ TEST(SimdApi, Std64kFormatsAndBoxes) {
       swz::Status st = swz::make_layout(desc, spec, &layout);
       ASSERT_TRUE(st.ok()) << st.message();
       for (uint32_t sub = 0; sub < layout.subresource_count(); ++sub) {
-        const std::string what = std::string(fname) + " " + std::to_string(desc.width) + "x" + std::to_string(desc.height) +
-                                 "x" + std::to_string(desc.depth) + " sub " + std::to_string(sub);
+        const std::string what = std::string(fname) + " " + std::to_string(desc.width) + "x" +
+                                 std::to_string(desc.height) + "x" + std::to_string(desc.depth) + " sub " +
+                                 std::to_string(sub);
         api_compare(rng, layout, sub, nullptr, &failures, what + " whole");
         const swz::Box b = random_box(rng, layout.sub(sub), desc.format.block_width, desc.format.block_height);
         api_compare(rng, layout, sub, &b, &failures, what + " box");
@@ -611,8 +623,8 @@ TEST(SimdApi, RandomPatternLayouts) {
     if (!st.ok()) continue;  // e.g. a postamble term that leaves the resource
     if (layout.size() > (uint64_t{1} << 26)) continue;
     const uint32_t sub = static_cast<uint32_t>(rng() % layout.subresource_count());
-    const std::string what = swz::to_text(p) + " eb=" + std::to_string(1u << k) + " " + std::to_string(desc.width) + "x" +
-                             std::to_string(desc.height) + "x" + std::to_string(desc.depth);
+    const std::string what = swz::to_text(p) + " eb=" + std::to_string(1u << k) + " " + std::to_string(desc.width) +
+                             "x" + std::to_string(desc.height) + "x" + std::to_string(desc.depth);
     if (rng() % 2) {
       api_compare(rng, layout, sub, nullptr, &failures, what);
     } else {
@@ -642,7 +654,9 @@ void api_compare_user(std::mt19937_64& rng, const swz::Layout& layout, const swz
   const uint64_t row_bytes = uint64_t{w} * eb;
   // tight, padded, or a multiple of 64 (the kernels' aligned-line paths)
   const unsigned pick = static_cast<unsigned>(rng() % 3);
-  const uint64_t lrp = pick == 0 ? row_bytes : pick == 1 ? row_bytes + rng() % 100 : ((row_bytes + 63) & ~uint64_t{63}) + 64 * (rng() % 2);
+  const uint64_t lrp = pick == 0   ? row_bytes
+                       : pick == 1 ? row_bytes + rng() % 100
+                                   : ((row_bytes + 63) & ~uint64_t{63}) + 64 * (rng() % 2);
   const uint64_t lin_size = uint64_t{h - 1} * lrp + row_bytes;
   const size_t offs[] = {0, 16, 32, 48, 1, 8, 63};
   const size_t lin_off = offs[rng() % 7], res_off = offs[rng() % 7];
@@ -668,10 +682,10 @@ void api_compare_user(std::mt19937_64& rng, const swz::Layout& layout, const swz
     swz::CopyOptions so;
     so.backend = swz::Backend::Scalar;
     so.threads = 1;
-    swz::Status st = dir == 0 ? swz::write_to_subresource(layout, want_res.p, layout.size(), 0, box, want_lin.p,
-                                                          lin_size, lrp, 0, so)
-                              : swz::read_from_subresource(want_lin.p, lin_size, lrp, 0, layout, want_res.p,
-                                                           layout.size(), 0, box, so);
+    swz::Status st =
+        dir == 0
+            ? swz::write_to_subresource(layout, want_res.p, layout.size(), 0, box, want_lin.p, lin_size, lrp, 0, so)
+            : swz::read_from_subresource(want_lin.p, lin_size, lrp, 0, layout, want_res.p, layout.size(), 0, box, so);
     ASSERT_TRUE(st.ok()) << st.message() << ": " << what;
     for (swz::Backend be : kSimdBackends) {
       Buf res(res_init, res_off), lin(lin_init, lin_off);
@@ -697,10 +711,23 @@ TEST(SimdApi, HardwareFamiliesOnUserBuffers) {
   TuningScope tune;
   int failures = 0;
   g_api_cases = 0;
-  const char* layouts[] = {"std64k", "std4k", "nv-block-linear:gob=tegra", "nv-block-linear:gob=tegra,bh=2",
-                           "nv-block-linear:gob=tegra,bh=1", "amd-gfx9-sw64k-s-x", "amd-gfx9-sw64k-s",
-                           "amd-gfx10-sw64k-r-x", "intel-tiley", "intel-tilex", "intel-tile4", "intel-tile64",
-                           "mali-u-interleaved", "apple-twiddled", "ps4-1d-thin", "xbox360-tiled", "adreno-a6xx"};
+  const char* layouts[] = {"std64k",
+                           "std4k",
+                           "nv-block-linear:gob=tegra",
+                           "nv-block-linear:gob=tegra,bh=2",
+                           "nv-block-linear:gob=tegra,bh=1",
+                           "amd-gfx9-sw64k-s-x",
+                           "amd-gfx9-sw64k-s",
+                           "amd-gfx10-sw64k-r-x",
+                           "intel-tiley",
+                           "intel-tilex",
+                           "intel-tile4",
+                           "intel-tile64",
+                           "mali-u-interleaved",
+                           "apple-twiddled",
+                           "ps4-1d-thin",
+                           "xbox360-tiled",
+                           "adreno-a6xx"};
   const char* formats[] = {"R8_UNORM", "R8G8B8A8_UNORM", "BC7_UNORM", "R32G32B32A32_FLOAT"};
   for (const char* name : layouts)
     for (const char* fname : formats)
@@ -714,8 +741,8 @@ TEST(SimdApi, HardwareFamiliesOnUserBuffers) {
         swz::Layout layout;
         if (!swz::make_layout_from_name(name, desc, swz::LayoutOptions{}, &layout).ok()) continue;  // not this format
         if (layout.size() > (uint64_t{8} << 20)) continue;
-        const std::string what = std::string(name) + " " + fname + " " + std::to_string(desc.width) + "x" +
-                                 std::to_string(desc.height);
+        const std::string what =
+            std::string(name) + " " + fname + " " + std::to_string(desc.width) + "x" + std::to_string(desc.height);
         if (it == 1) {
           const swz::Box b = random_box(rng, layout.sub(0), desc.format.block_width, desc.format.block_height);
           api_compare_user(rng, layout, &b, &failures, what + " box");

@@ -19,37 +19,35 @@
 static int g_failures = 0;
 static int g_checks = 0;
 
-#define CHECK(cond)                                                                  \
-  do {                                                                               \
-    ++g_checks;                                                                      \
-    if (!(cond)) {                                                                   \
-      ++g_failures;                                                                  \
-      fprintf(stderr, "%s:%d: CHECK failed: %s (last error: %s)\n", __FILE__, __LINE__, \
-              #cond, swz_last_error());                                              \
-    }                                                                                \
+#define CHECK(cond)                                                                                               \
+  do {                                                                                                            \
+    ++g_checks;                                                                                                   \
+    if (!(cond)) {                                                                                                \
+      ++g_failures;                                                                                               \
+      fprintf(stderr, "%s:%d: CHECK failed: %s (last error: %s)\n", __FILE__, __LINE__, #cond, swz_last_error()); \
+    }                                                                                                             \
   } while (0)
 
-#define CHECK_OK(call)                                                                     \
-  do {                                                                                     \
-    swz_status st_ = (call);                                                               \
-    ++g_checks;                                                                            \
-    if (st_ != SWZ_OK) {                                                                   \
-      ++g_failures;                                                                        \
-      fprintf(stderr, "%s:%d: %s -> %s: %s\n", __FILE__, __LINE__, #call, swz_status_name(st_), \
-              swz_last_error());                                                           \
-    }                                                                                      \
+#define CHECK_OK(call)                                                                                             \
+  do {                                                                                                             \
+    swz_status st_ = (call);                                                                                       \
+    ++g_checks;                                                                                                    \
+    if (st_ != SWZ_OK) {                                                                                           \
+      ++g_failures;                                                                                                \
+      fprintf(stderr, "%s:%d: %s -> %s: %s\n", __FILE__, __LINE__, #call, swz_status_name(st_), swz_last_error()); \
+    }                                                                                                              \
   } while (0)
 
 /* `call` must fail with `code` and a non-empty message containing `needle`. */
-#define CHECK_FAILS(call, code, needle)                                                            \
-  do {                                                                                             \
-    swz_status st_ = (call);                                                                       \
-    ++g_checks;                                                                                    \
+#define CHECK_FAILS(call, code, needle)                                                               \
+  do {                                                                                                \
+    swz_status st_ = (call);                                                                          \
+    ++g_checks;                                                                                       \
     if (st_ != (code) || swz_last_error()[0] == '\0' || strstr(swz_last_error(), (needle)) == NULL) { \
-      ++g_failures;                                                                                \
-      fprintf(stderr, "%s:%d: %s -> %s '%s'; expected %s with '%s'\n", __FILE__, __LINE__, #call,   \
-              swz_status_name(st_), swz_last_error(), swz_status_name(code), (needle));            \
-    }                                                                                              \
+      ++g_failures;                                                                                   \
+      fprintf(stderr, "%s:%d: %s -> %s '%s'; expected %s with '%s'\n", __FILE__, __LINE__, #call,     \
+              swz_status_name(st_), swz_last_error(), swz_status_name(code), (needle));               \
+    }                                                                                                 \
   } while (0)
 
 /* ---- guarded buffers ---------------------------------------------------- */
@@ -156,7 +154,8 @@ static void test_std64k_against_documented_formula(void) {
       CHECK_OK(swz_element_offset(L, 0, x, y, 0, 0, &off));
       CHECK(off == std64k_32bpp(x, y, tiles_x));
       CHECK_OK(swz_locate(L, off + 2, &loc));
-      CHECK(loc.subresource == 0 && loc.x == x && loc.y == y && loc.z == 0 && loc.byte == 2 && !loc.padding && !loc.packed);
+      CHECK(loc.subresource == 0 && loc.x == x && loc.y == y && loc.z == 0 && loc.byte == 2 && !loc.padding &&
+            !loc.packed);
     }
   {
     uint64_t off = 0;
@@ -199,15 +198,16 @@ static void test_std64k_against_documented_formula(void) {
 
     /* bad input: nothing written, messages name the problem */
     memset(back.p, 0x77, (size_t)back.size);
-    CHECK_FAILS(swz_read_subresource(L, back.p, back.size - 1, rp, 0, res.p, res.size, 0, &b, NULL), SWZ_BUFFER_TOO_SMALL,
-                "destination buffer");
-    CHECK_FAILS(swz_read_subresource(L, back.p, back.size, bw * 4 - 1, 0, res.p, res.size, 0, &b, NULL), SWZ_INVALID_ARGUMENT,
-                "row pitch");
-    CHECK_FAILS(swz_read_subresource(L, back.p, back.size, rp, 0, res.p, res.size - 1, 0, &b, NULL), SWZ_BUFFER_TOO_SMALL,
-                "resource buffer");
+    CHECK_FAILS(swz_read_subresource(L, back.p, back.size - 1, rp, 0, res.p, res.size, 0, &b, NULL),
+                SWZ_BUFFER_TOO_SMALL, "destination buffer");
+    CHECK_FAILS(swz_read_subresource(L, back.p, back.size, bw * 4 - 1, 0, res.p, res.size, 0, &b, NULL),
+                SWZ_INVALID_ARGUMENT, "row pitch");
+    CHECK_FAILS(swz_read_subresource(L, back.p, back.size, rp, 0, res.p, res.size - 1, 0, &b, NULL),
+                SWZ_BUFFER_TOO_SMALL, "resource buffer");
     CHECK_FAILS(swz_read_subresource(L, back.p, back.size, rp, 0, res.p, res.size, 1, &b, NULL), SWZ_OUT_OF_RANGE, "1");
     b.right = W + 1;
-    CHECK_FAILS(swz_read_subresource(L, back.p, back.size, rp, 0, res.p, res.size, 0, &b, NULL), SWZ_OUT_OF_RANGE, "box");
+    CHECK_FAILS(swz_read_subresource(L, back.p, back.size, rp, 0, res.p, res.size, 0, &b, NULL), SWZ_OUT_OF_RANGE,
+                "box");
     CHECK_FAILS(swz_box_linear_size(L, 0, &b, 0, 0, &need), SWZ_OUT_OF_RANGE, "box");
     {
       int untouched = 1;
@@ -221,7 +221,8 @@ static void test_std64k_against_documented_formula(void) {
     swz_copy_options o;
     memset(&o, 0, sizeof o);
     o.backend = 99;
-    CHECK_FAILS(swz_write_subresource(L, res.p, res.size, 0, NULL, src.p, src.size, 0, 0, &o), SWZ_INVALID_ARGUMENT, "backend");
+    CHECK_FAILS(swz_write_subresource(L, res.p, res.size, 0, NULL, src.p, src.size, 0, 0, &o), SWZ_INVALID_ARGUMENT,
+                "backend");
     o.backend = SWZ_BACKEND_SCALAR;
     o.threads = 3;
     memset(res.p, 0x3C, (size_t)res.size);
@@ -303,7 +304,8 @@ static void surface_case(const char* name, swz_texture_desc d) {
   for (i = 0; i < info.subresource_count; ++i) {
     swz_subresource_info s;
     CHECK_OK(swz_layout_get_subresource(L, i, &s));
-    CHECK_OK(swz_write_subresource(L, res2.p, res2.size, i, NULL, lin.p + s.surface_linear_offset_B, s.linear_size_B, 0, 0, NULL));
+    CHECK_OK(swz_write_subresource(L, res2.p, res2.size, i, NULL, lin.p + s.surface_linear_offset_B, s.linear_size_B, 0,
+                                   0, NULL));
   }
   CHECK(memcmp(res.p, res2.p, (size_t)res.size) == 0);
   /* every element where swz_element_offset says (sampled) */
@@ -332,9 +334,12 @@ static void surface_case(const char* name, swz_texture_desc d) {
   /* too small on either side: error, nothing written */
   memset(back.p, 0xEE, (size_t)back.size);
   memcpy(res2.p, res.p, (size_t)res.size);
-  CHECK_FAILS(swz_deswizzle_surface(L, back.p, back.size - 1, res.p, res.size, NULL, NULL), SWZ_BUFFER_TOO_SMALL, "subresource");
-  CHECK_FAILS(swz_swizzle_surface(L, res2.p, res2.size - 1, lin.p, lin.size, NULL, NULL), SWZ_BUFFER_TOO_SMALL, "resource buffer");
-  CHECK_FAILS(swz_swizzle_surface(L, res2.p, res2.size, lin.p, lin.size - 1, NULL, NULL), SWZ_BUFFER_TOO_SMALL, "linear");
+  CHECK_FAILS(swz_deswizzle_surface(L, back.p, back.size - 1, res.p, res.size, NULL, NULL), SWZ_BUFFER_TOO_SMALL,
+              "subresource");
+  CHECK_FAILS(swz_swizzle_surface(L, res2.p, res2.size - 1, lin.p, lin.size, NULL, NULL), SWZ_BUFFER_TOO_SMALL,
+              "resource buffer");
+  CHECK_FAILS(swz_swizzle_surface(L, res2.p, res2.size, lin.p, lin.size - 1, NULL, NULL), SWZ_BUFFER_TOO_SMALL,
+              "linear");
   CHECK_FAILS(swz_swizzle_surface(L, res2.p, res2.size, NULL, lin.size, NULL, NULL), SWZ_INVALID_ARGUMENT, "linear");
   for (k = 0; k < back.size; ++k)
     if (back.p[k] != 0xEE) same = 0;
@@ -376,9 +381,11 @@ static void surface_case(const char* name, swz_texture_desc d) {
       gbuf_free(&b);
     }
     offs[1] = offs[0] + 1; /* overlaps subresource 0 */
-    CHECK_FAILS(swz_swizzle_surface(L, res2.p, res2.size, alin.p, alin.size, offs, NULL), SWZ_INVALID_ARGUMENT, "overlaps");
+    CHECK_FAILS(swz_swizzle_surface(L, res2.p, res2.size, alin.p, alin.size, offs, NULL), SWZ_INVALID_ARGUMENT,
+                "overlaps");
     offs[1] = alin.size; /* past the end */
-    CHECK_FAILS(swz_swizzle_surface(L, res2.p, res2.size, alin.p, alin.size, offs, NULL), SWZ_BUFFER_TOO_SMALL, "subresource 1");
+    CHECK_FAILS(swz_swizzle_surface(L, res2.p, res2.size, alin.p, alin.size, offs, NULL), SWZ_BUFFER_TOO_SMALL,
+                "subresource 1");
     CHECK(gbuf_guards_ok(&alin));
     gbuf_free(&alin);
     free(offs);
@@ -459,7 +466,8 @@ static void test_bad_input(void) {
     CHECK_OK(swz_layout_get_info(L, &info));
     res = gbuf_new(info.size_B, 0);
     lin = gbuf_new(64 * 64 * 4, 0);
-    CHECK_FAILS(swz_write_subresource(L, res.p, res.size, 0, NULL, lin.p, lin.size, 0, 0, NULL), SWZ_UNSUPPORTED, "samples");
+    CHECK_FAILS(swz_write_subresource(L, res.p, res.size, 0, NULL, lin.p, lin.size, 0, 0, NULL), SWZ_UNSUPPORTED,
+                "samples");
     CHECK_FAILS(swz_swizzle_surface(L, res.p, res.size, lin.p, lin.size, NULL, NULL), SWZ_UNSUPPORTED, "samples");
     CHECK_OK(swz_element_offset(L, 0, 1, 0, 0, 3, &off));
     gbuf_free(&res);

@@ -12,22 +12,22 @@
 
 static int g_failures = 0;
 
-#define CHECK(cond)                                                                                         \
-  do {                                                                                                      \
-    if (!(cond)) {                                                                                          \
-      ++g_failures;                                                                                         \
+#define CHECK(cond)                                                                                               \
+  do {                                                                                                            \
+    if (!(cond)) {                                                                                                \
+      ++g_failures;                                                                                               \
       fprintf(stderr, "%s:%d: CHECK failed: %s (last error: %s)\n", __FILE__, __LINE__, #cond, swz_last_error()); \
-    }                                                                                                       \
+    }                                                                                                             \
   } while (0)
 
-#define CHECK_FAILS(call, code, needle)                                                                   \
-  do {                                                                                                    \
-    swz_status st_ = (call);                                                                              \
-    if (st_ != (code) || strstr(swz_last_error(), (needle)) == NULL) {                                    \
-      ++g_failures;                                                                                       \
-      fprintf(stderr, "%s:%d: %s -> %s '%s'; expected %s with '%s'\n", __FILE__, __LINE__, #call,          \
-              swz_status_name(st_), swz_last_error(), swz_status_name(code), (needle));                   \
-    }                                                                                                     \
+#define CHECK_FAILS(call, code, needle)                                                           \
+  do {                                                                                            \
+    swz_status st_ = (call);                                                                      \
+    if (st_ != (code) || strstr(swz_last_error(), (needle)) == NULL) {                            \
+      ++g_failures;                                                                               \
+      fprintf(stderr, "%s:%d: %s -> %s '%s'; expected %s with '%s'\n", __FILE__, __LINE__, #call, \
+              swz_status_name(st_), swz_last_error(), swz_status_name(code), (needle));           \
+    }                                                                                             \
   } while (0)
 
 static swz_layout* make(const char* name, const char* format, uint32_t w, uint32_t h, uint32_t samples) {
@@ -100,7 +100,8 @@ static void test_encode(void) {
   v.floats[0] = 65520.0f; /* toward zero: 0x7BFF, not INF */
   CHECK(swz_encode_clear_value("R16_FLOAT", 0, 0, &v, out, sizeof out) == SWZ_OK);
   CHECK(out[0] == 0xFF && out[1] == 0x7B);
-  CHECK_FAILS(swz_encode_clear_value("R10G10B10_XR_BIAS_A2_UNORM", 0, 0, &v, out, sizeof out), SWZ_UNSUPPORTED, "XR_BIAS");
+  CHECK_FAILS(swz_encode_clear_value("R10G10B10_XR_BIAS_A2_UNORM", 0, 0, &v, out, sizeof out), SWZ_UNSUPPORTED,
+              "XR_BIAS");
   CHECK_FAILS(swz_encode_clear_value(NULL, 4242, 0, &v, out, sizeof out), SWZ_INVALID_ARGUMENT, "4242");
 }
 
@@ -148,7 +149,8 @@ static void test_resolve(void) {
         src[off + 2] = (uint8_t)(10 * s);
         src[off + 3] = 255;
       }
-  CHECK(swz_resolve_subresource(D, dst, di.size_B, 0, 0, 1, S, src, si.size_B, 0, &rect, 0, SWZ_RESOLVE_AVERAGE) == SWZ_OK);
+  CHECK(swz_resolve_subresource(D, dst, di.size_B, 0, 0, 1, S, src, si.size_B, 0, &rect, 0, SWZ_RESOLVE_AVERAGE) ==
+        SWZ_OK);
   for (y = 0; y < 4; ++y)
     for (x = 0; x < 4; ++x) {
       uint64_t off;
@@ -165,11 +167,12 @@ static void test_resolve(void) {
     CHECK(swz_element_offset(D, 0, 3, 3, 0, 0, &off) == SWZ_OK);
     CHECK(dst[off] == 1 && dst[off + 2] == 30);
   }
-  CHECK_FAILS(swz_resolve_subresource(D, dst, di.size_B, 0, 0, 0, U, src, si.size_B, 0, NULL, 0, SWZ_RESOLVE_AVERAGE), SWZ_UNSUPPORTED,
-              "UINT/SINT");
-  CHECK_FAILS(swz_resolve_subresource(D, dst, di.size_B, 0, 0, 0, D, dst, di.size_B, 0, NULL, 0, SWZ_RESOLVE_MIN), SWZ_INVALID_ARGUMENT,
-              "source samples = 1");
-  CHECK_FAILS(swz_resolve_subresource(D, dst, di.size_B, 0, 0, 0, S, src, si.size_B, 0, NULL, 0, 0), SWZ_UNSUPPORTED, "DECOMPRESS");
+  CHECK_FAILS(swz_resolve_subresource(D, dst, di.size_B, 0, 0, 0, U, src, si.size_B, 0, NULL, 0, SWZ_RESOLVE_AVERAGE),
+              SWZ_UNSUPPORTED, "UINT/SINT");
+  CHECK_FAILS(swz_resolve_subresource(D, dst, di.size_B, 0, 0, 0, D, dst, di.size_B, 0, NULL, 0, SWZ_RESOLVE_MIN),
+              SWZ_INVALID_ARGUMENT, "source samples = 1");
+  CHECK_FAILS(swz_resolve_subresource(D, dst, di.size_B, 0, 0, 0, S, src, si.size_B, 0, NULL, 0, 0), SWZ_UNSUPPORTED,
+              "DECOMPRESS");
   free(src);
   free(dst);
   swz_layout_destroy(S);

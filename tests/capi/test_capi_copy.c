@@ -22,34 +22,34 @@
 static int g_failures = 0;
 static int g_checks = 0;
 
-#define CHECK(cond)                                                                                  \
-  do {                                                                                               \
-    ++g_checks;                                                                                      \
-    if (!(cond)) {                                                                                   \
-      ++g_failures;                                                                                  \
+#define CHECK(cond)                                                                                               \
+  do {                                                                                                            \
+    ++g_checks;                                                                                                   \
+    if (!(cond)) {                                                                                                \
+      ++g_failures;                                                                                               \
       fprintf(stderr, "%s:%d: CHECK failed: %s (last error: %s)\n", __FILE__, __LINE__, #cond, swz_last_error()); \
-    }                                                                                                \
+    }                                                                                                             \
   } while (0)
 
-#define CHECK_OK(call)                                                                                          \
-  do {                                                                                                          \
-    swz_status st_ = (call);                                                                                    \
-    ++g_checks;                                                                                                 \
-    if (st_ != SWZ_OK) {                                                                                        \
-      ++g_failures;                                                                                             \
+#define CHECK_OK(call)                                                                                             \
+  do {                                                                                                             \
+    swz_status st_ = (call);                                                                                       \
+    ++g_checks;                                                                                                    \
+    if (st_ != SWZ_OK) {                                                                                           \
+      ++g_failures;                                                                                                \
       fprintf(stderr, "%s:%d: %s -> %s: %s\n", __FILE__, __LINE__, #call, swz_status_name(st_), swz_last_error()); \
-    }                                                                                                           \
+    }                                                                                                              \
   } while (0)
 
-#define CHECK_FAILS(call, code, needle)                                                                         \
-  do {                                                                                                          \
-    swz_status st_ = (call);                                                                                    \
-    ++g_checks;                                                                                                 \
-    if (st_ != (code) || strstr(swz_last_error(), (needle)) == NULL) {                                          \
-      ++g_failures;                                                                                             \
-      fprintf(stderr, "%s:%d: %s -> %s '%s'; expected %s with '%s'\n", __FILE__, __LINE__, #call,               \
-              swz_status_name(st_), swz_last_error(), swz_status_name(code), (needle));                         \
-    }                                                                                                           \
+#define CHECK_FAILS(call, code, needle)                                                           \
+  do {                                                                                            \
+    swz_status st_ = (call);                                                                      \
+    ++g_checks;                                                                                   \
+    if (st_ != (code) || strstr(swz_last_error(), (needle)) == NULL) {                            \
+      ++g_failures;                                                                               \
+      fprintf(stderr, "%s:%d: %s -> %s '%s'; expected %s with '%s'\n", __FILE__, __LINE__, #call, \
+              swz_status_name(st_), swz_last_error(), swz_status_name(code), (needle));           \
+    }                                                                                             \
   } while (0)
 
 #define GUARD 64
@@ -129,7 +129,8 @@ static void test_placed_footprint(void) {
   fp.height = H;
   fp.row_pitch_B = PITCH;
   /* Buffer -> texture, the whole footprint (region_count 0). */
-  CHECK_OK(swz_copy_placed_footprint(L, res.p, res.size, 0, buf.p, buf.size, &fp, SWZ_BUFFER_TO_TEXTURE, NULL, 0, NULL));
+  CHECK_OK(
+      swz_copy_placed_footprint(L, res.p, res.size, 0, buf.p, buf.size, &fp, SWZ_BUFFER_TO_TEXTURE, NULL, 0, NULL));
   for (y = 0; y < H; ++y)
     for (x = 0; x < W; ++x)
       if (memcmp(res.p + std64k_32bpp(x, y, TILES_X), buf.p + FP_OFFSET + y * PITCH + x * 4, 4) != 0) ++bad;
@@ -141,7 +142,8 @@ static void test_placed_footprint(void) {
   r.dst_y = 2;
   r.dst_z = 0;
   r.src_box = &box;
-  CHECK_OK(swz_copy_placed_footprint(L, res.p, res.size, 0, back.p, back.size, &fp, SWZ_TEXTURE_TO_BUFFER, &r, 1, NULL));
+  CHECK_OK(
+      swz_copy_placed_footprint(L, res.p, res.size, 0, back.p, back.size, &fp, SWZ_TEXTURE_TO_BUFFER, &r, 1, NULL));
   bad = 0;
   for (y = 0; y < H; ++y)
     for (x = 0; x < W; ++x) {
@@ -161,28 +163,32 @@ static void test_placed_footprint(void) {
   snap_buf = gbuf_new(back.size, 0);
   memcpy(snap_buf.p, back.p, (size_t)back.size);
   fp.offset_B = 100;
-  CHECK_FAILS(swz_copy_placed_footprint(L, res.p, res.size, 0, back.p, back.size, &fp, SWZ_BUFFER_TO_TEXTURE, NULL, 0, NULL),
-              SWZ_INVALID_ARGUMENT, "footprint.offset_B = 100");
+  CHECK_FAILS(
+      swz_copy_placed_footprint(L, res.p, res.size, 0, back.p, back.size, &fp, SWZ_BUFFER_TO_TEXTURE, NULL, 0, NULL),
+      SWZ_INVALID_ARGUMENT, "footprint.offset_B = 100");
   fp.offset_B = FP_OFFSET;
   fp.row_pitch_B = 1300;
-  CHECK_FAILS(swz_copy_placed_footprint(L, res.p, res.size, 0, back.p, back.size, &fp, SWZ_TEXTURE_TO_BUFFER, NULL, 0, NULL),
-              SWZ_INVALID_ARGUMENT, "footprint.row_pitch_B = 1300");
+  CHECK_FAILS(
+      swz_copy_placed_footprint(L, res.p, res.size, 0, back.p, back.size, &fp, SWZ_TEXTURE_TO_BUFFER, NULL, 0, NULL),
+      SWZ_INVALID_ARGUMENT, "footprint.row_pitch_B = 1300");
   fp.row_pitch_B = PITCH;
   /* One byte short of the last row (the buffer has W * 4 bytes after the last row's start). */
-  CHECK_FAILS(swz_copy_placed_footprint(L, res.p, res.size, 0, back.p, FP_OFFSET + (uint64_t)PITCH * (H - 1) + W * 4 - 1, &fp,
-                                        SWZ_TEXTURE_TO_BUFFER, NULL, 0, NULL),
-              SWZ_BUFFER_TOO_SMALL, "footprint");
+  CHECK_FAILS(
+      swz_copy_placed_footprint(L, res.p, res.size, 0, back.p, FP_OFFSET + (uint64_t)PITCH * (H - 1) + W * 4 - 1, &fp,
+                                SWZ_TEXTURE_TO_BUFFER, NULL, 0, NULL),
+      SWZ_BUFFER_TOO_SMALL, "footprint");
   CHECK_OK(swz_copy_placed_footprint(L, res.p, res.size, 0, back.p, FP_OFFSET + (uint64_t)PITCH * (H - 1) + W * 4, &fp,
                                      SWZ_TEXTURE_TO_BUFFER, NULL, 0, NULL));
   memcpy(snap_buf.p, back.p, (size_t)back.size);
   fp.format = "R16G16_UNORM";
-  CHECK_FAILS(swz_copy_placed_footprint(L, res.p, res.size, 0, back.p, back.size, &fp, SWZ_BUFFER_TO_TEXTURE, NULL, 0, NULL),
-              SWZ_INVALID_ARGUMENT, "footprint.format = R16G16_UNORM");
+  CHECK_FAILS(
+      swz_copy_placed_footprint(L, res.p, res.size, 0, back.p, back.size, &fp, SWZ_BUFFER_TO_TEXTURE, NULL, 0, NULL),
+      SWZ_INVALID_ARGUMENT, "footprint.format = R16G16_UNORM");
   fp.format = "R8G8B8A8_UNORM";
-  CHECK_FAILS(swz_copy_placed_footprint(L, res.p, res.size, 0, back.p, back.size, &fp, 7, NULL, 0, NULL), SWZ_INVALID_ARGUMENT,
-              "direction = 7");
-  CHECK_FAILS(swz_copy_placed_footprint(L, res.p, res.size, 0, back.p, back.size, NULL, 0, NULL, 0, NULL), SWZ_INVALID_ARGUMENT,
-              "footprint = NULL");
+  CHECK_FAILS(swz_copy_placed_footprint(L, res.p, res.size, 0, back.p, back.size, &fp, 7, NULL, 0, NULL),
+              SWZ_INVALID_ARGUMENT, "direction = 7");
+  CHECK_FAILS(swz_copy_placed_footprint(L, res.p, res.size, 0, back.p, back.size, NULL, 0, NULL, 0, NULL),
+              SWZ_INVALID_ARGUMENT, "footprint = NULL");
   CHECK(memcmp(snap_res.p, res.p, (size_t)res.size) == 0);
   CHECK(memcmp(snap_buf.p, back.p, (size_t)back.size) == 0);
   free(res.base);
@@ -250,9 +256,10 @@ static void test_resources_regions_tiles(void) {
   CHECK(bad == 0);
   CHECK(gbuf_guards_ok(&tiles));
   c.x = 3;
-  CHECK_FAILS(swz_copy_tiles(S, src.p, src.size, &c, &sz, tiles.p, tiles.size, 256, SWZ_TILES_RESOURCE_TO_BUFFER), SWZ_OUT_OF_RANGE,
-              "tile coordinate");
-  CHECK_FAILS(swz_copy_tiles(S, src.p, src.size, &c, &sz, tiles.p, tiles.size, 256, 9), SWZ_INVALID_ARGUMENT, "direction = 9");
+  CHECK_FAILS(swz_copy_tiles(S, src.p, src.size, &c, &sz, tiles.p, tiles.size, 256, SWZ_TILES_RESOURCE_TO_BUFFER),
+              SWZ_OUT_OF_RANGE, "tile coordinate");
+  CHECK_FAILS(swz_copy_tiles(S, src.p, src.size, &c, &sz, tiles.p, tiles.size, 256, 9), SWZ_INVALID_ARGUMENT,
+              "direction = 9");
   free(src.base);
   free(dst.base);
   free(tiles.base);

@@ -27,10 +27,12 @@ int main() {
   uint64_t off = 0;
   if (s.ok()) s = swz::element_offset(layout, 0, 17, 3, 0, 0, &off);
   if (!s.ok() || back != texels || off != 2100) {
-    std::fprintf(stderr, "consumer_cpp: failed (%s; offset %llu)\n", s.message().c_str(), static_cast<unsigned long long>(off));
+    std::fprintf(stderr, "consumer_cpp: failed (%s; offset %llu)\n", s.message().c_str(),
+                 static_cast<unsigned long long>(off));
     return 1;
   }
-  std::printf("consumer_cpp: %u subresources, %llu linear bytes round trip; texel (17,3) at %llu\n", layout.subresource_count(),
-              static_cast<unsigned long long>(linear_B), static_cast<unsigned long long>(off));
+  std::printf("consumer_cpp: %u subresources, %llu linear bytes round trip; texel (17,3) at %llu\n",
+              layout.subresource_count(), static_cast<unsigned long long>(linear_B),
+              static_cast<unsigned long long>(off));
   return 0;
 }

@@ -33,7 +33,8 @@ constexpr uint8_t kGuard = 0xA5;
 
 std::vector<uint8_t> hex(const std::string& s) {
   std::vector<uint8_t> v;
-  for (size_t i = 0; i + 1 < s.size(); i += 2) v.push_back(static_cast<uint8_t>(std::stoul(s.substr(i, 2), nullptr, 16)));
+  for (size_t i = 0; i + 1 < s.size(); i += 2)
+    v.push_back(static_cast<uint8_t>(std::stoul(s.substr(i, 2), nullptr, 16)));
   return v;
 }
 
@@ -84,10 +85,11 @@ TEST(ClearVectors, KnownEncodingsFromThePublicRules) {
     const uint32_t plane = v.value("plane", 0u);
     ClearValue cv;
     if (v.contains("floats")) {
-      cv = ClearValue::from_floats(jfloat(v["floats"][0]), jfloat(v["floats"][1]), jfloat(v["floats"][2]), jfloat(v["floats"][3]));
+      cv = ClearValue::from_floats(jfloat(v["floats"][0]), jfloat(v["floats"][1]), jfloat(v["floats"][2]),
+                                   jfloat(v["floats"][3]));
     } else {
-      cv = ClearValue::from_uints(v["uints"][0].get<uint32_t>(), v["uints"][1].get<uint32_t>(), v["uints"][2].get<uint32_t>(),
-                                  v["uints"][3].get<uint32_t>());
+      cv = ClearValue::from_uints(v["uints"][0].get<uint32_t>(), v["uints"][1].get<uint32_t>(),
+                                  v["uints"][2].get<uint32_t>(), v["uints"][3].get<uint32_t>());
     }
     const std::vector<uint8_t> want = hex(v["bytes"].get<std::string>());
     uint8_t got[16];
@@ -95,8 +97,8 @@ TEST(ClearVectors, KnownEncodingsFromThePublicRules) {
     ClearMember m;
     const Status st = encode_clear_value(fmt(name.c_str()), plane, cv, got, sizeof got, &m);
     ASSERT_TRUE(st.ok()) << name << ": " << st.message();
-    EXPECT_EQ(std::vector<uint8_t>(got, got + want.size()), want) << name << " (" << v["why"].get<std::string>() << ", source "
-                                                                  << v["source"].get<std::string>() << ")";
+    EXPECT_EQ(std::vector<uint8_t>(got, got + want.size()), want)
+        << name << " (" << v["why"].get<std::string>() << ", source " << v["source"].get<std::string>() << ")";
     EXPECT_EQ(m == ClearMember::Uints, v.contains("uints")) << name;
     ++n;
   }
@@ -142,9 +144,13 @@ TEST(ConversionRules, HalfEveryValueRoundTripsAndBetweenValuesRoundsTowardZero) 
 
 TEST(ConversionRules, SmallFloatsAndSharedExponentRoundTrip) {
   for (uint32_t v = 0; v < 0x7C0; ++v)
-    ASSERT_EQ(detail::float_to_small_float(static_cast<float>(detail::small_float_to_double(v, 5, 6, false)), 5, 6, false), v);
+    ASSERT_EQ(
+        detail::float_to_small_float(static_cast<float>(detail::small_float_to_double(v, 5, 6, false)), 5, 6, false),
+        v);
   for (uint32_t v = 0; v < 0x3E0; ++v)
-    ASSERT_EQ(detail::float_to_small_float(static_cast<float>(detail::small_float_to_double(v, 5, 5, false)), 5, 5, false), v);
+    ASSERT_EQ(
+        detail::float_to_small_float(static_cast<float>(detail::small_float_to_double(v, 5, 5, false)), 5, 5, false),
+        v);
   std::mt19937_64 rng(7);
   for (int i = 0; i < 20000; ++i) {
     // Values RGBE represents exactly (a shared exponent with the largest mantissa >= 256) come back bit for bit.
@@ -153,7 +159,10 @@ TEST(ConversionRules, SmallFloatsAndSharedExponentRoundTrip) {
     const uint32_t packed = mr | (mg << 9) | (mb << 18) | (e << 27);
     double rgb[3];
     detail::rgbe_to_double3(packed, rgb);
-    ASSERT_EQ(detail::float3_to_rgbe(static_cast<float>(rgb[0]), static_cast<float>(rgb[1]), static_cast<float>(rgb[2])), packed) << std::hex << packed;
+    ASSERT_EQ(
+        detail::float3_to_rgbe(static_cast<float>(rgb[0]), static_cast<float>(rgb[1]), static_cast<float>(rgb[2])),
+        packed)
+        << std::hex << packed;
   }
 }
 
@@ -209,10 +218,12 @@ TEST(ClearBc, Bc7ConstantBlocksDecodeToTheValueExactly) {
     uint32_t want[4];
     int k = i;
     for (auto& w : want) {
-      w = i < 1296 ? kEdge[k % 6] : static_cast<uint32_t>(rng() % 256);  // every mix of edge values, then random colours
+      w = i < 1296 ? kEdge[k % 6]
+                   : static_cast<uint32_t>(rng() % 256);  // every mix of edge values, then random colours
       k /= 6;
     }
-    const ClearValue v = ClearValue::from_floats(want[0] / 255.0f, want[1] / 255.0f, want[2] / 255.0f, want[3] / 255.0f);
+    const ClearValue v =
+        ClearValue::from_floats(want[0] / 255.0f, want[1] / 255.0f, want[2] / 255.0f, want[3] / 255.0f);
     uint8_t blk[16];
     ASSERT_TRUE(encode_clear_value(f, 0, v, blk, 16).ok());
     for (int t = 0; t < 16; ++t) {
@@ -258,10 +269,17 @@ TEST(ClearBc, Bc6hConstantBlocksDecodeToTheHalfValue) {
       float v[3];
       for (auto& x : v) {
         const int k = static_cast<int>(rng() % 4);
-        x = k == 0 ? static_cast<float>(std::ldexp(static_cast<double>(rng() % 100000) / 100000.0, static_cast<int>(rng() % 40) - 24))
-                   : k == 1 ? -static_cast<float>(rng() % 70000) : k == 2 ? static_cast<float>(rng() % 70000) : 0.0f;
+        x = k == 0 ? static_cast<float>(
+                         std::ldexp(static_cast<double>(rng() % 100000) / 100000.0, static_cast<int>(rng() % 40) - 24))
+            : k == 1 ? -static_cast<float>(rng() % 70000)
+            : k == 2 ? static_cast<float>(rng() % 70000)
+                     : 0.0f;
       }
-      if (i == 0) { v[0] = INFINITY; v[1] = -INFINITY; v[2] = NAN; }
+      if (i == 0) {
+        v[0] = INFINITY;
+        v[1] = -INFINITY;
+        v[2] = NAN;
+      }
       uint8_t blk[16];
       ASSERT_TRUE(encode_clear_value(f, 0, ClearValue::from_floats(v[0], v[1], v[2], 1), blk, 16).ok());
       for (int ch = 0; ch < 3; ++ch) {
@@ -273,7 +291,9 @@ TEST(ClearBc, Bc6hConstantBlocksDecodeToTheHalfValue) {
           const uint16_t mag = std::min<uint16_t>(h & 0x7FFF, 0x7BFF);
           want = static_cast<uint16_t>(mag == 0 ? 0 : (h & 0x8000) | mag);
         }
-        for (int t = 0; t < 16; t += 5) ASSERT_EQ(bc6h_mode14_decode(blk, t, ch, is_signed), want) << v[ch] << " ch " << ch << " signed " << is_signed;
+        for (int t = 0; t < 16; t += 5)
+          ASSERT_EQ(bc6h_mode14_decode(blk, t, ch, is_signed), want)
+              << v[ch] << " ch " << ch << " signed " << is_signed;
       }
     }
   }
@@ -284,8 +304,8 @@ TEST(ClearBc, Bc6hConstantBlocksDecodeToTheHalfValue) {
 // The expected resource: `before` with every element of the box of `sub` set to
 // `element`, each placed by element_offset (one element at a time; the clear
 // itself writes through the copy kernels).
-void expect_clear_by_address(const Layout& L, const std::vector<uint8_t>& before, const std::vector<uint8_t>& after, uint32_t sub,
-                             const ElementBox& eb, const uint8_t* element, const std::string& what) {
+void expect_clear_by_address(const Layout& L, const std::vector<uint8_t>& before, const std::vector<uint8_t>& after,
+                             uint32_t sub, const ElementBox& eb, const uint8_t* element, const std::string& what) {
   const uint64_t E = L.sub(sub).element_bytes;
   std::vector<uint8_t> want = before;
   for (uint32_t z = eb.z; z < eb.z + eb.depth; ++z)
@@ -301,9 +321,25 @@ void expect_clear_by_address(const Layout& L, const std::vector<uint8_t>& before
 
 TEST(Clear, RandomLayoutsBoxesAndFormatsMatchElementOffsets) {
   std::mt19937_64 rng(2026);
-  const char* formats[] = {"R8_UNORM", "R8G8_SNORM", "R8G8B8A8_UNORM_SRGB", "B5G6R5_UNORM", "R16G16B16A16_FLOAT", "R32G32B32A32_UINT",
-                           "R10G10B10A2_UNORM", "R11G11B10_FLOAT", "R9G9B9E5_SHAREDEXP", "BC1_UNORM", "BC3_UNORM_SRGB", "BC4_SNORM",
-                           "BC5_UNORM", "BC7_UNORM", "R32_FLOAT", "B4G4R4A4_UNORM", "R16_SINT", "A8_UNORM", "YUY2"};
+  const char* formats[] = {"R8_UNORM",
+                           "R8G8_SNORM",
+                           "R8G8B8A8_UNORM_SRGB",
+                           "B5G6R5_UNORM",
+                           "R16G16B16A16_FLOAT",
+                           "R32G32B32A32_UINT",
+                           "R10G10B10A2_UNORM",
+                           "R11G11B10_FLOAT",
+                           "R9G9B9E5_SHAREDEXP",
+                           "BC1_UNORM",
+                           "BC3_UNORM_SRGB",
+                           "BC4_SNORM",
+                           "BC5_UNORM",
+                           "BC7_UNORM",
+                           "R32_FLOAT",
+                           "B4G4R4A4_UNORM",
+                           "R16_SINT",
+                           "A8_UNORM",
+                           "YUY2"};
   int cases = 0;
   for (int iter = 0; iter < 160; ++iter) {
     const char* name = formats[iter % (sizeof formats / sizeof formats[0])];
@@ -345,7 +381,8 @@ TEST(Clear, RandomLayoutsBoxesAndFormatsMatchElementOffsets) {
     for (auto& x : fv) x = static_cast<float>(static_cast<int>(rng() % 2001) - 500) / 1000.0f;
     c.value = ClearValue::from_floats(fv[0], fv[1], fv[2], fv[3]);
     if (std::string(name).find("INT") != std::string::npos || std::string(name) == "YUY2")
-      c.value = ClearValue::from_uints(static_cast<uint32_t>(rng()), static_cast<uint32_t>(rng()), static_cast<uint32_t>(rng()), static_cast<uint32_t>(rng()));
+      c.value = ClearValue::from_uints(static_cast<uint32_t>(rng()), static_cast<uint32_t>(rng()),
+                                       static_cast<uint32_t>(rng()), static_cast<uint32_t>(rng()));
     std::vector<uint8_t> before = random_bytes(rng, L.size() + 64);
     for (size_t i = L.size(); i < before.size(); ++i) before[i] = kGuard;
     std::vector<uint8_t> after = before;
@@ -531,7 +568,8 @@ TEST(Fill, RawPatternsMatchTheByteLoop) {
     std::vector<uint8_t> want(buf.begin(), buf.begin() + static_cast<long>(n));
     fill_reference(want, std::vector<uint8_t>(d.value.bytes, d.value.bytes + p), d.offset_B, d.repeat_count);
     ASSERT_TRUE(fill_buffers(buf.data(), n, &d, 1).ok());
-    ASSERT_TRUE(std::equal(want.begin(), want.end(), buf.begin())) << "p " << p << " off " << d.offset_B << " reps " << d.repeat_count;
+    ASSERT_TRUE(std::equal(want.begin(), want.end(), buf.begin()))
+        << "p " << p << " off " << d.offset_B << " reps " << d.repeat_count;
     for (size_t k = n; k < buf.size(); ++k) ASSERT_EQ(buf[k], kGuard);
   }
 }
@@ -544,8 +582,8 @@ TEST(Fill, FormattedValuesRepeatTheEncodedTexel) {
   d.repeat_count = 3;
   std::vector<uint8_t> buf(20, kGuard);
   ASSERT_TRUE(fill_buffers(buf.data(), 18, &d, 1).ok());  // 4 + 3*4 = 16 fits; nothing beyond
-  const std::vector<uint8_t> want = {kGuard, kGuard, kGuard, kGuard, 0xff, 0x80, 0x00, 0x40, 0xff, 0x80, 0x00, 0x40,
-                                     0xff, 0x80, 0x00, 0x40, kGuard, kGuard, kGuard, kGuard};
+  const std::vector<uint8_t> want = {kGuard, kGuard, kGuard, kGuard, 0xff, 0x80, 0x00,   0x40,   0xff,   0x80,
+                                     0x00,   0x40,   0xff,   0x80,   0x00, 0x40, kGuard, kGuard, kGuard, kGuard};
   EXPECT_EQ(buf, want);
   d.format_dxgi = 6;  // R32G32B32_FLOAT: 12-byte texel, offset aligned to 4
   d.value = ClearValue::from_floats(1.0f, 2.0f, 3.0f, 4.0f);
@@ -661,7 +699,9 @@ TEST(Resolve, Unorm8AverageMinMaxAgainstIntegerArithmetic) {
             hi = std::max(hi, v);
           }
           // mean of v/255, times 255, + 0.5, fraction dropped: floor((2*sum + 4) / 8).
-          want[doff + ch] = static_cast<uint8_t>(mode == ResolveMode::Average ? (2 * sum + 4) / 8 : mode == ResolveMode::Min ? lo : hi);
+          want[doff + ch] = static_cast<uint8_t>(mode == ResolveMode::Average ? (2 * sum + 4) / 8
+                                                 : mode == ResolveMode::Min   ? lo
+                                                                              : hi);
         }
       }
     ASSERT_EQ(dst, want) << resolve_mode_name(mode);

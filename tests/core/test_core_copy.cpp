@@ -192,7 +192,8 @@ TEST(CopyProperty, ValidPatternsAreBijectionsAndLocateInvertsOffset) {
 
 TEST(CopyRoundTrip, EveryLayoutFormatAndMip) {
   std::mt19937_64 rng(5);
-  const char* formats[] = {"R8_UNORM", "R8G8_UNORM", "R8G8B8A8_UNORM", "R16G16B16A16_FLOAT", "R32G32B32A32_FLOAT", "BC1_UNORM", "BC7_UNORM"};
+  const char* formats[] = {"R8_UNORM",           "R8G8_UNORM", "R8G8B8A8_UNORM", "R16G16B16A16_FLOAT",
+                           "R32G32B32A32_FLOAT", "BC1_UNORM",  "BC7_UNORM"};
   for (LayoutKind kind : {LayoutKind::RowMajor, LayoutKind::Std64K, LayoutKind::Std4K})
     for (const char* fmt : formats)
       for (bool is3d : {false, true}) {
@@ -224,7 +225,8 @@ TEST(CopyRoundTrip, EveryLayoutFormatAndMip) {
           std::vector<uint8_t> src(packed_subresource_bytes(s)), back(src.size(), 0);
           for (auto& x : src) x = static_cast<uint8_t>(rng());
           ASSERT_TRUE(write_to_subresource(L, res.data(), res.size(), i, nullptr, src.data(), src.size(), rp, dp).ok());
-          ASSERT_TRUE(read_from_subresource(back.data(), back.size(), rp, dp, L, res.data(), res.size(), i, nullptr).ok());
+          ASSERT_TRUE(
+              read_from_subresource(back.data(), back.size(), rp, dp, L, res.data(), res.size(), i, nullptr).ok());
           ASSERT_EQ(src, back) << L.name() << " " << fmt << " sub " << i;
         }
       }
@@ -291,14 +293,29 @@ TEST(CopyErrors, HostileInputsNameTheFieldAndWriteNothing) {
     return true;
   };
   const uint64_t rp = 130 * 4, dp = rp * 70;
-  struct Row { const char* what; Status st; Code code; const char* mention; };
+  struct Row {
+    const char* what;
+    Status st;
+    Code code;
+    const char* mention;
+  };
   Box outside{0, 0, 0, 131, 70, 1}, inverted{5, 5, 0, 4, 6, 1};
   std::vector<Row> rows;
-  rows.push_back({"box outside", write_to_subresource(L, res.data(), res.size(), 0, &outside, src.data(), src.size(), rp, dp), Code::out_of_range, "box"});
-  rows.push_back({"row pitch small", write_to_subresource(L, res.data(), res.size(), 0, nullptr, src.data(), src.size(), rp - 1, dp), Code::invalid_argument, "row pitch"});
-  rows.push_back({"source short", write_to_subresource(L, res.data(), res.size(), 0, nullptr, src.data(), src.size() - 1, rp, dp), Code::buffer_too_small, "source buffer"});
-  rows.push_back({"resource short", write_to_subresource(L, res.data(), res.size() - 1, 0, nullptr, src.data(), src.size(), rp, dp), Code::buffer_too_small, "resource buffer"});
-  rows.push_back({"subresource", write_to_subresource(L, res.data(), res.size(), 1, nullptr, src.data(), src.size(), rp, dp), Code::out_of_range, "subresource = 1"});
+  rows.push_back({"box outside",
+                  write_to_subresource(L, res.data(), res.size(), 0, &outside, src.data(), src.size(), rp, dp),
+                  Code::out_of_range, "box"});
+  rows.push_back({"row pitch small",
+                  write_to_subresource(L, res.data(), res.size(), 0, nullptr, src.data(), src.size(), rp - 1, dp),
+                  Code::invalid_argument, "row pitch"});
+  rows.push_back({"source short",
+                  write_to_subresource(L, res.data(), res.size(), 0, nullptr, src.data(), src.size() - 1, rp, dp),
+                  Code::buffer_too_small, "source buffer"});
+  rows.push_back({"resource short",
+                  write_to_subresource(L, res.data(), res.size() - 1, 0, nullptr, src.data(), src.size(), rp, dp),
+                  Code::buffer_too_small, "resource buffer"});
+  rows.push_back({"subresource",
+                  write_to_subresource(L, res.data(), res.size(), 1, nullptr, src.data(), src.size(), rp, dp),
+                  Code::out_of_range, "subresource = 1"});
   for (const auto& r : rows) {
     EXPECT_EQ(r.st.code(), r.code) << r.what << ": " << r.st.message();
     EXPECT_NE(r.st.message().find(r.mention), std::string::npos) << r.what << ": " << r.st.message();
@@ -319,7 +336,8 @@ TEST(CopyErrors, HostileInputsNameTheFieldAndWriteNothing) {
   ASSERT_TRUE(make_layout(bc, spec, &LB).ok());
   std::vector<uint8_t> rb(LB.size());
   Box mis{1, 0, 0, 4, 4, 1}, edge{8, 8, 0, 10, 10, 1};
-  EXPECT_EQ(write_to_subresource(LB, rb.data(), rb.size(), 0, &mis, src.data(), src.size(), 8, 8).code(), Code::invalid_argument);
+  EXPECT_EQ(write_to_subresource(LB, rb.data(), rb.size(), 0, &mis, src.data(), src.size(), 8, 8).code(),
+            Code::invalid_argument);
   EXPECT_TRUE(write_to_subresource(LB, rb.data(), rb.size(), 0, &edge, src.data(), src.size(), 8, 8).ok());
 }
 

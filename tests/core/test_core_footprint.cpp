@@ -26,19 +26,29 @@ namespace {
 
 constexpr uint64_t kGuard_B = 512;  // random bytes after each buffer's used part
 
-const char* const kFormats[] = {"R8_UNORM",  "R8G8_UNORM", "R8G8B8A8_UNORM", "R16G16B16A16_FLOAT", "R32G32B32A32_UINT",
-                                "BC1_UNORM", "BC7_UNORM",  "B5G6R5_UNORM"};
+const char* const kFormats[] = {"R8_UNORM",          "R8G8_UNORM", "R8G8B8A8_UNORM", "R16G16B16A16_FLOAT",
+                                "R32G32B32A32_UINT", "BC1_UNORM",  "BC7_UNORM",      "B5G6R5_UNORM"};
 
 // A random layout by name (built-ins, hardware families, random patterns);
 // false when the combination is refused (e.g. a family without this element size).
 bool random_layout(std::mt19937_64& rng, const TextureDesc& d, Layout* out, std::string* what) {
   const uint32_t eb = d.format.element_bytes;
   switch (rng() % 6) {
-    case 0: *what = "row-major"; break;
-    case 1: *what = "std64k"; break;
-    case 2: *what = "std4k"; break;
-    case 3: *what = "nv-block-linear"; break;
-    case 4: *what = "amd-gfx10-sw64k-s"; break;
+    case 0:
+      *what = "row-major";
+      break;
+    case 1:
+      *what = "std64k";
+      break;
+    case 2:
+      *what = "std4k";
+      break;
+    case 3:
+      *what = "nv-block-linear";
+      break;
+    case 4:
+      *what = "amd-gfx10-sw64k-s";
+      break;
     default: {
       swz_test::RandomPatternOptions o;
       o.element_log2 = static_cast<unsigned>(std::countr_zero(eb));
@@ -119,12 +129,19 @@ TEST(FootprintCopy, BothDirectionsMatchTheReferenceRoutine) {
                    fz = rnd(rng, uint32_t(fp.depth - dd + 1));
     FootprintRegion r;
     r.whole_source = false;
-    auto texel_end = [](uint64_t el_end, uint32_t b, uint32_t edge) { return uint32_t(std::min<uint64_t>(el_end * b, edge)); };
+    auto texel_end = [](uint64_t el_end, uint32_t b, uint32_t edge) {
+      return uint32_t(std::min<uint64_t>(el_end * b, edge));
+    };
     if (to_texture) {
-      r.src_box = Box{uint32_t(fx * bw), uint32_t(fy * bh), uint32_t(fz), uint32_t((fx + w) * bw), uint32_t((fy + h) * bh), uint32_t(fz + dd)};
+      r.src_box = Box{uint32_t(fx * bw),       uint32_t(fy * bh),       uint32_t(fz),
+                      uint32_t((fx + w) * bw), uint32_t((fy + h) * bh), uint32_t(fz + dd)};
       r.dst_x = uint32_t(tx * bw), r.dst_y = uint32_t(ty * bh), r.dst_z = uint32_t(tz);
     } else {
-      r.src_box = Box{uint32_t(tx * bw), uint32_t(ty * bh), uint32_t(tz), texel_end(tx + w, bw, s.width), texel_end(ty + h, bh, s.height),
+      r.src_box = Box{uint32_t(tx * bw),
+                      uint32_t(ty * bh),
+                      uint32_t(tz),
+                      texel_end(tx + w, bw, s.width),
+                      texel_end(ty + h, bh, s.height),
                       uint32_t(tz + dd)};
       r.dst_x = uint32_t(fx * bw), r.dst_y = uint32_t(fy * bh), r.dst_z = uint32_t(fz);
     }
@@ -137,8 +154,10 @@ TEST(FootprintCopy, BothDirectionsMatchTheReferenceRoutine) {
           for (uint32_t j = 0; j < eb; ++j) {
             const uint64_t ro = ref_offset(L, sub, tx + x, ty + y, tz + z, j);
             const uint64_t bo = fp.offset_B + (fz + z) * slice_B + (fy + y) * fp.row_pitch_B + (fx + x) * eb + j;
-            if (to_texture) want_res.at(ro) = buf.at(bo);
-            else want_buf.at(bo) = res.at(ro);
+            if (to_texture)
+              want_res.at(ro) = buf.at(bo);
+            else
+              want_buf.at(bo) = res.at(ro);
           }
     CopyOptions co;
     co.threads = 1 + rnd(rng, 2);
@@ -151,13 +170,14 @@ TEST(FootprintCopy, BothDirectionsMatchTheReferenceRoutine) {
         for (uint64_t y = 0; y < s.height_el; ++y)
           for (uint64_t x = 0; x < s.width_el; ++x)
             for (uint32_t j = 0; j < eb; ++j)
-              want_buf.at(fp.offset_B + z * slice_B + y * fp.row_pitch_B + x * eb + j) = res.at(ref_offset(L, sub, x, y, z, j));
+              want_buf.at(fp.offset_B + z * slice_B + y * fp.row_pitch_B + x * eb + j) =
+                  res.at(ref_offset(L, sub, x, y, z, j));
       st = copy_placed_footprint(L, res.data(), L.size(), sub, buf.data(), buf.size() - kGuard_B, fp,
                                  FootprintCopyDirection::TextureToBuffer, nullptr, 0, co);
     } else {
-      st = copy_placed_footprint(L, res.data(), L.size(), sub, buf.data(), buf.size() - kGuard_B, fp,
-                                 to_texture ? FootprintCopyDirection::BufferToTexture : FootprintCopyDirection::TextureToBuffer, &r, 1,
-                                 co);
+      st = copy_placed_footprint(
+          L, res.data(), L.size(), sub, buf.data(), buf.size() - kGuard_B, fp,
+          to_texture ? FootprintCopyDirection::BufferToTexture : FootprintCopyDirection::TextureToBuffer, &r, 1, co);
     }
     ASSERT_TRUE(st.ok()) << st.message() << " layout " << name << " " << d.format.name;
     ASSERT_EQ(res, want_res) << name << " " << d.format.name << " sub " << sub;
@@ -185,20 +205,21 @@ TEST(FootprintCopy, CopyableFootprintsRoundTrip) {
     for (uint32_t i = 0; i < L.subresource_count(); ++i) {
       PlacedFootprint fp;
       ASSERT_TRUE(placed_footprint(fps[i], &fp).ok());
-      Status st = copy_placed_footprint(L, res.data(), res.size(), i, up.data(), up.size(), fp, FootprintCopyDirection::BufferToTexture,
-                                        nullptr, 0);
+      Status st = copy_placed_footprint(L, res.data(), res.size(), i, up.data(), up.size(), fp,
+                                        FootprintCopyDirection::BufferToTexture, nullptr, 0);
       ASSERT_TRUE(st.ok()) << st.message() << " " << name;
-      st = write_to_subresource(L, res2.data(), res2.size(), i, nullptr, up.data() + fp.offset_B, up.size() - fp.offset_B, fp.row_pitch_B,
-                                fp.row_pitch_B * fps[i].rows);
+      st = write_to_subresource(L, res2.data(), res2.size(), i, nullptr, up.data() + fp.offset_B,
+                                up.size() - fp.offset_B, fp.row_pitch_B, fp.row_pitch_B * fps[i].rows);
       ASSERT_TRUE(st.ok()) << st.message();
-      st = copy_placed_footprint(L, res.data(), res.size(), i, down.data(), down.size(), fp, FootprintCopyDirection::TextureToBuffer,
-                                 nullptr, 0);
+      st = copy_placed_footprint(L, res.data(), res.size(), i, down.data(), down.size(), fp,
+                                 FootprintCopyDirection::TextureToBuffer, nullptr, 0);
       ASSERT_TRUE(st.ok()) << st.message();
       const SubresourceLayout& s = L.sub(i);
       for (uint64_t z = 0; z < s.depth; ++z)
         for (uint64_t y = 0; y < s.height_el; ++y) {
           const uint64_t at = fp.offset_B + (z * fps[i].rows + y) * fp.row_pitch_B;
-          ASSERT_TRUE(std::equal(up.begin() + at, up.begin() + at + uint64_t{s.width_el} * s.element_bytes, down.begin() + at))
+          ASSERT_TRUE(
+              std::equal(up.begin() + at, up.begin() + at + uint64_t{s.width_el} * s.element_bytes, down.begin() + at))
               << name << " sub " << i;
         }
     }
@@ -220,8 +241,9 @@ TEST(FootprintCopy, BlockCompressedMipEdges) {
   fp.row_pitch_B = 256;
   std::vector<uint8_t> buf(512, 0x5A);
   // Mip 2 is 1x1 texels: one block. The whole 4x4 footprint goes in.
-  ASSERT_TRUE(copy_placed_footprint(L, res.data(), res.size(), 2, buf.data(), buf.size(), fp, FootprintCopyDirection::BufferToTexture,
-                                    nullptr, 0).ok());
+  ASSERT_TRUE(copy_placed_footprint(L, res.data(), res.size(), 2, buf.data(), buf.size(), fp,
+                                    FootprintCopyDirection::BufferToTexture, nullptr, 0)
+                  .ok());
   uint64_t off = 0;
   ASSERT_TRUE(element_offset(L, 2, 0, 0, 0, 0, &off).ok());
   for (int j = 0; j < 8; ++j) EXPECT_EQ(res[off + j], 0x5A);
@@ -229,10 +251,12 @@ TEST(FootprintCopy, BlockCompressedMipEdges) {
   // one at x = 8 does not.
   FootprintRegion r;
   r.dst_x = 4;
-  EXPECT_TRUE(copy_placed_footprint(L, res.data(), res.size(), 0, buf.data(), buf.size(), fp, FootprintCopyDirection::BufferToTexture, &r, 1)
+  EXPECT_TRUE(copy_placed_footprint(L, res.data(), res.size(), 0, buf.data(), buf.size(), fp,
+                                    FootprintCopyDirection::BufferToTexture, &r, 1)
                   .ok());
   r.dst_x = 8;
-  EXPECT_EQ(copy_placed_footprint(L, res.data(), res.size(), 0, buf.data(), buf.size(), fp, FootprintCopyDirection::BufferToTexture, &r, 1)
+  EXPECT_EQ(copy_placed_footprint(L, res.data(), res.size(), 0, buf.data(), buf.size(), fp,
+                                  FootprintCopyDirection::BufferToTexture, &r, 1)
                 .code(),
             Code::out_of_range);
 }
@@ -279,27 +303,87 @@ TEST(FootprintCopy, HostileDescriptorsNameTheFieldAndWriteNothing) {
   FormatInfo bgra;
   ASSERT_TRUE(find_format("B8G8R8A8_UNORM", &bgra).ok());
   const Case cases[] = {
-      {"misaligned placement", with([](PlacedFootprint& p) { p.offset_B = 256; }), {}, B2T, Code::invalid_argument,
-       "footprint.offset_B = 256", buf0.size()},
-      {"row pitch not a multiple of 256", with([](PlacedFootprint& p) { p.row_pitch_B = 300; }), {}, T2B, Code::invalid_argument,
-       "footprint.row_pitch_B = 300", buf0.size()},
-      {"row pitch shorter than a row", with([](PlacedFootprint& p) { p.width = 128; }), {}, B2T, Code::invalid_argument,
-       "footprint.row_pitch_B = 256 is smaller", buf0.size()},
-      {"footprint past the buffer end", good, {}, B2T, Code::buffer_too_small, "footprint at offset_B 1024", 1024 + 256 * 31},
-      {"format of another size", with([&](PlacedFootprint& p) { p.format = r16; p.row_pitch_B = 512; }), {}, B2T,
-       Code::invalid_argument, "footprint.format = R16G16B16A16_UNORM", buf0.size()},
-      {"format of another family", with([&](PlacedFootprint& p) { p.format = bgra; }), {}, T2B, Code::invalid_argument,
-       "footprint.format = B8G8R8A8_UNORM", buf0.size()},
-      {"zero height", with([](PlacedFootprint& p) { p.height = 0; }), {}, B2T, Code::invalid_argument, "footprint.width/height/depth",
+      {"misaligned placement",
+       with([](PlacedFootprint& p) { p.offset_B = 256; }),
+       {},
+       B2T,
+       Code::invalid_argument,
+       "footprint.offset_B = 256",
        buf0.size()},
-      {"overlapping destination regions", good, {small, small2}, B2T, Code::invalid_argument, "regions 0 and 1 overlap",
+      {"row pitch not a multiple of 256",
+       with([](PlacedFootprint& p) { p.row_pitch_B = 300; }),
+       {},
+       T2B,
+       Code::invalid_argument,
+       "footprint.row_pitch_B = 300",
        buf0.size()},
-      {"overlapping destination regions in the footprint", good, {small, small2}, T2B, Code::invalid_argument,
-       "regions 0 and 1 overlap", buf0.size()},
-      {"destination outside the subresource", good, {small, off_edge}, B2T, Code::out_of_range, "region 1: the region at (56,0,0)",
+      {"row pitch shorter than a row",
+       with([](PlacedFootprint& p) { p.width = 128; }),
+       {},
+       B2T,
+       Code::invalid_argument,
+       "footprint.row_pitch_B = 256 is smaller",
+       buf0.size()},
+      {"footprint past the buffer end",
+       good,
+       {},
+       B2T,
+       Code::buffer_too_small,
+       "footprint at offset_B 1024",
+       1024 + 256 * 31},
+      {"format of another size",
+       with([&](PlacedFootprint& p) {
+         p.format = r16;
+         p.row_pitch_B = 512;
+       }),
+       {},
+       B2T,
+       Code::invalid_argument,
+       "footprint.format = R16G16B16A16_UNORM",
+       buf0.size()},
+      {"format of another family",
+       with([&](PlacedFootprint& p) { p.format = bgra; }),
+       {},
+       T2B,
+       Code::invalid_argument,
+       "footprint.format = B8G8R8A8_UNORM",
+       buf0.size()},
+      {"zero height",
+       with([](PlacedFootprint& p) { p.height = 0; }),
+       {},
+       B2T,
+       Code::invalid_argument,
+       "footprint.width/height/depth",
+       buf0.size()},
+      {"overlapping destination regions",
+       good,
+       {small, small2},
+       B2T,
+       Code::invalid_argument,
+       "regions 0 and 1 overlap",
+       buf0.size()},
+      {"overlapping destination regions in the footprint",
+       good,
+       {small, small2},
+       T2B,
+       Code::invalid_argument,
+       "regions 0 and 1 overlap",
+       buf0.size()},
+      {"destination outside the subresource",
+       good,
+       {small, off_edge},
+       B2T,
+       Code::out_of_range,
+       "region 1: the region at (56,0,0)",
        buf0.size()},
       {"source box outside the footprint", good, {bad_box}, B2T, Code::out_of_range, "region 0: src_box", buf0.size()},
-      {"whole footprint larger than mip 1", good, {}, B2T, Code::out_of_range, "does not fit in subresource", buf0.size()},
+      {"whole footprint larger than mip 1",
+       good,
+       {},
+       B2T,
+       Code::out_of_range,
+       "does not fit in subresource",
+       buf0.size()},
   };
   for (const Case& c : cases) {
     std::vector<uint8_t> res = res0, buf = buf0;
@@ -338,13 +422,13 @@ TEST(FootprintCopy, DepthFormatsTakeTheirColorTwin) {
   fp.row_pitch_B = 256;
   for (const char* f : {"D32_FLOAT", "R32_FLOAT", "R32_TYPELESS", "R32_UINT"}) {
     fp.format = swz_test::fmt(f);
-    Status st = copy_placed_footprint(L, res.data(), res.size(), 0, buf.data(), buf.size(), fp, FootprintCopyDirection::BufferToTexture,
-                                      nullptr, 0);
+    Status st = copy_placed_footprint(L, res.data(), res.size(), 0, buf.data(), buf.size(), fp,
+                                      FootprintCopyDirection::BufferToTexture, nullptr, 0);
     EXPECT_TRUE(st.ok()) << f << ": " << st.message();
   }
   fp.format = swz_test::fmt("R16G16_FLOAT");
-  Status st = copy_placed_footprint(L, res.data(), res.size(), 0, buf.data(), buf.size(), fp, FootprintCopyDirection::BufferToTexture,
-                                    nullptr, 0);
+  Status st = copy_placed_footprint(L, res.data(), res.size(), 0, buf.data(), buf.size(), fp,
+                                    FootprintCopyDirection::BufferToTexture, nullptr, 0);
   EXPECT_EQ(st.code(), Code::invalid_argument);
   EXPECT_NE(st.message().find("whose format is D32_FLOAT"), std::string::npos) << st.message();
 }
@@ -363,21 +447,24 @@ TEST(FootprintCopy, PlanarPlanes) {
   for (uint32_t i = 0; i < 2; ++i) {
     PlacedFootprint fp;
     ASSERT_TRUE(placed_footprint(fps[i], &fp).ok());
-    ASSERT_TRUE(copy_placed_footprint(L, res.data(), res.size(), i, up.data(), up.size(), fp, FootprintCopyDirection::BufferToTexture,
-                                      nullptr, 0).ok());
+    ASSERT_TRUE(copy_placed_footprint(L, res.data(), res.size(), i, up.data(), up.size(), fp,
+                                      FootprintCopyDirection::BufferToTexture, nullptr, 0)
+                    .ok());
     ASSERT_TRUE(copy_placed_footprint(L, res.data(), res.size(), i, down.data(), down.size(), fp,
-                                      FootprintCopyDirection::TextureToBuffer, nullptr, 0).ok());
+                                      FootprintCopyDirection::TextureToBuffer, nullptr, 0)
+                    .ok());
   }
   for (uint32_t i = 0; i < 2; ++i)
     for (uint32_t y = 0; y < fps[i].rows; ++y) {
       const uint64_t at = fps[i].offset + y * fps[i].row_pitch;
-      ASSERT_TRUE(std::equal(up.begin() + at, up.begin() + at + fps[i].row_size, down.begin() + at)) << "plane " << i << " row " << y;
+      ASSERT_TRUE(std::equal(up.begin() + at, up.begin() + at + fps[i].row_size, down.begin() + at))
+          << "plane " << i << " row " << y;
     }
   // Plane 1 with plane 0's format: refused, naming the plane.
   PlacedFootprint fp;
   ASSERT_TRUE(placed_footprint(fps[0], &fp).ok());
-  Status st = copy_placed_footprint(L, res.data(), res.size(), 1, up.data(), up.size(), fp, FootprintCopyDirection::BufferToTexture,
-                                    nullptr, 0);
+  Status st = copy_placed_footprint(L, res.data(), res.size(), 1, up.data(), up.size(), fp,
+                                    FootprintCopyDirection::BufferToTexture, nullptr, 0);
   EXPECT_EQ(st.code(), Code::invalid_argument);
   EXPECT_NE(st.message().find("plane 1 of NV12"), std::string::npos) << st.message();
 }
@@ -401,8 +488,10 @@ TEST(CopyResources, EqualsDeswizzleThenSwizzle) {
       const SubresourceLayout& s = LA.sub(i);
       const uint64_t row = uint64_t{s.width_el} * s.element_bytes, slice = row * s.height_el;
       std::vector<uint8_t> lin(slice * s.depth);
-      ASSERT_TRUE(read_from_subresource(lin.data(), lin.size(), row, slice, LA, src.data(), src.size(), i, nullptr).ok());
-      ASSERT_TRUE(write_to_subresource(LB, want.data(), LB.size(), i, nullptr, lin.data(), lin.size(), row, slice).ok());
+      ASSERT_TRUE(
+          read_from_subresource(lin.data(), lin.size(), row, slice, LA, src.data(), src.size(), i, nullptr).ok());
+      ASSERT_TRUE(
+          write_to_subresource(LB, want.data(), LB.size(), i, nullptr, lin.data(), lin.size(), row, slice).ok());
     }
     ASSERT_EQ(dst, want) << na << " -> " << nb << " " << d.format.name;
     ++ran;
@@ -484,7 +573,8 @@ TEST(CopyResources, LargeSubresourcesGoInBands) {
     Layout LA, LB;
     ASSERT_TRUE(make_layout_from_name(c.from, c.desc, {}, &LA).ok()) << c.from;
     ASSERT_TRUE(make_layout_from_name(c.to, c.desc, {}, &LB).ok()) << c.to;
-    ASSERT_GT(uint64_t{LA.sub(0).width_el} * LA.sub(0).element_bytes * LA.sub(0).height_el, uint64_t{1} << 20) << "not banded";
+    ASSERT_GT(uint64_t{LA.sub(0).width_el} * LA.sub(0).element_bytes * LA.sub(0).height_el, uint64_t{1} << 20)
+        << "not banded";
     const std::vector<uint8_t> src = random_bytes(rng, LA.size());
     std::vector<uint8_t> dst = random_bytes(rng, LB.size()), want = dst;
     Status st = copy_resources(LB, dst.data(), dst.size(), LA, src.data(), src.size());
@@ -493,8 +583,10 @@ TEST(CopyResources, LargeSubresourcesGoInBands) {
       const SubresourceLayout& s = LA.sub(i);
       const uint64_t row = uint64_t{s.width_el} * s.element_bytes, slice = row * s.height_el;
       std::vector<uint8_t> lin(slice * s.depth);
-      ASSERT_TRUE(read_from_subresource(lin.data(), lin.size(), row, slice, LA, src.data(), src.size(), i, nullptr).ok());
-      ASSERT_TRUE(write_to_subresource(LB, want.data(), LB.size(), i, nullptr, lin.data(), lin.size(), row, slice).ok());
+      ASSERT_TRUE(
+          read_from_subresource(lin.data(), lin.size(), row, slice, LA, src.data(), src.size(), i, nullptr).ok());
+      ASSERT_TRUE(
+          write_to_subresource(LB, want.data(), LB.size(), i, nullptr, lin.data(), lin.size(), row, slice).ok());
     }
     ASSERT_TRUE(dst == want) << c.from << " -> " << c.to;
   }

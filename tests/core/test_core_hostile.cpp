@@ -39,7 +39,8 @@ class Fenced {
   uint64_t size() const { return n_; }
   bool untouched() const { return v_ == orig_; }
   bool guards_intact() const {
-    return std::equal(v_.begin(), v_.begin() + kGuard, orig_.begin()) && std::equal(v_.end() - kGuard, v_.end(), orig_.end() - kGuard);
+    return std::equal(v_.begin(), v_.begin() + kGuard, orig_.begin()) &&
+           std::equal(v_.end() - kGuard, v_.end(), orig_.end() - kGuard);
   }
 
  private:
@@ -47,12 +48,12 @@ class Fenced {
   std::vector<uint8_t> v_, orig_;
 };
 
-#define EXPECT_ERROR(expr, want_code, fragment)                                                        \
-  do {                                                                                                 \
-    const ::swz::Status st_ = (expr);                                                                  \
+#define EXPECT_ERROR(expr, want_code, fragment)                                                            \
+  do {                                                                                                     \
+    const ::swz::Status st_ = (expr);                                                                      \
     EXPECT_EQ(st_.code(), (want_code)) << #expr << ": " << code_name(st_.code()) << ": " << st_.message(); \
-    EXPECT_NE(st_.message().find(fragment), std::string::npos) << #expr << ": message '" << st_.message()  \
-                                                                << "' lacks '" << (fragment) << "'";  \
+    EXPECT_NE(st_.message().find(fragment), std::string::npos)                                             \
+        << #expr << ": message '" << st_.message() << "' lacks '" << (fragment) << "'";                    \
   } while (0)
 
 FormatInfo fmt(const char* name) {
@@ -112,17 +113,19 @@ Status make(const TextureDesc& d, LayoutKind kind, const Pattern& p, Layout* out
 
 // Both copy directions of one request, each against fresh fenced buffers;
 // asserts the error and that neither buffer changed.
-void expect_copy_error(const Layout& L, uint32_t sub, const Box* box, uint64_t res_size, uint64_t lin_size, uint64_t rp, uint64_t dp,
-                       Code code, const std::string& fragment_write, const std::string& fragment_read) {
+void expect_copy_error(const Layout& L, uint32_t sub, const Box* box, uint64_t res_size, uint64_t lin_size, uint64_t rp,
+                       uint64_t dp, Code code, const std::string& fragment_write, const std::string& fragment_read) {
   {
     Fenced res(res_size, 1), lin(lin_size, 2);
-    EXPECT_ERROR(write_to_subresource(L, res.data(), res.size(), sub, box, lin.data(), lin.size(), rp, dp), code, fragment_write);
+    EXPECT_ERROR(write_to_subresource(L, res.data(), res.size(), sub, box, lin.data(), lin.size(), rp, dp), code,
+                 fragment_write);
     EXPECT_TRUE(res.untouched()) << "write: resource changed on error";
     EXPECT_TRUE(lin.untouched()) << "write: source changed";
   }
   {
     Fenced res(res_size, 3), lin(lin_size, 4);
-    EXPECT_ERROR(read_from_subresource(lin.data(), lin.size(), rp, dp, L, res.data(), res.size(), sub, box), code, fragment_read);
+    EXPECT_ERROR(read_from_subresource(lin.data(), lin.size(), rp, dp, L, res.data(), res.size(), sub, box), code,
+                 fragment_read);
     EXPECT_TRUE(res.untouched()) << "read: resource changed";
     EXPECT_TRUE(lin.untouched()) << "read: destination changed on error";
   }
@@ -145,20 +148,22 @@ void expect_copy_ok(const Layout& L, uint32_t sub, const Box* box, uint64_t lin_
 // A repeated primary, a singular XOR combination, and the spec's row-major
 // example as printed ({1,0,1},{1,0,1}: X0 twice, docs/ARCHITECTURE.md rule 10).
 TEST(Hostile, NonBijectivePattern) {
-  EXPECT_ERROR(validate(P("X0 X1 Y0 Y0")), Code::invalid_argument, "InterleavePatternSourceBits[3] = Y0 repeats a primary");
+  EXPECT_ERROR(validate(P("X0 X1 Y0 Y0")), Code::invalid_argument,
+               "InterleavePatternSourceBits[3] = Y0 repeats a primary");
   EXPECT_ERROR(validate(P("X0 X0")), Code::invalid_argument, "InterleavePatternSourceBits[1] = X0 repeats a primary");
   EXPECT_ERROR(validate(P("X0 Y0^Y1 Y1^Y0")), Code::invalid_argument, "singular over GF(2): address bits {1, 2}");
   EXPECT_ERROR(validate(P("X0 X1 Y1 Y2")), Code::invalid_argument, "Y0 is missing");
   // Through every entry point that takes a pattern; the output is untouched.
   Layout L = sentinel_layout();
-  EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 16, 16), LayoutKind::Pattern, P("X0 X1 Y0^Y1 Y1^Y0"), &L), Code::invalid_argument,
-               "singular over GF(2)");
+  EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 16, 16), LayoutKind::Pattern, P("X0 X1 Y0^Y1 Y1^Y0"), &L),
+               Code::invalid_argument, "singular over GF(2)");
   expect_sentinel(L);
   std::shared_ptr<const Plan> plan;
   EXPECT_ERROR(Plan::compile(P("X0 X1 X2 X2"), 4, &plan), Code::invalid_argument, "repeats a primary");
   EXPECT_EQ(plan, nullptr);
   // A postamble term that lands inside the block and makes it singular.
-  EXPECT_ERROR(validate(P("X0 X1 X2 X3 X4 X5 X6 X7 Y0 post8=Y0")), Code::invalid_argument, "singular over GF(2): address bits {8}");
+  EXPECT_ERROR(validate(P("X0 X1 X2 X3 X4 X5 X6 X7 Y0 post8=Y0")), Code::invalid_argument,
+               "singular over GF(2): address bits {8}");
   // Postamble terms above the block that send two blocks to the same memory.
   DeviceLayoutDesc dd;
   dd.texture = tex2d("R8_UNORM", 64, 64);
@@ -185,12 +190,14 @@ TEST(Hostile, BitIndexAtLeast32) {
   EXPECT_EQ(out, untouched);
   Pattern p = P("X0 X1 Y0 Y1");
   p.xors[0][2] = BitEntry{true, 0, 32};
-  EXPECT_ERROR(validate(p), Code::invalid_argument, "InterleavePatternXORSourceBits[2].SourceBitIndex = 32 (must be < 32)");
+  EXPECT_ERROR(validate(p), Code::invalid_argument,
+               "InterleavePatternXORSourceBits[2].SourceBitIndex = 32 (must be < 32)");
   p = P("X0 X1 Y0 Y1");
   p.interleave[3] = BitEntry{true, 1, 200};
   EXPECT_ERROR(validate(p), Code::invalid_argument, "InterleavePatternSourceBits[3].SourceBitIndex = 200");
   Layout L = sentinel_layout();
-  EXPECT_ERROR(make(tex2d("R8_UNORM", 8, 8), LayoutKind::Pattern, p, &L), Code::invalid_argument, "SourceBitIndex = 200");
+  EXPECT_ERROR(make(tex2d("R8_UNORM", 8, 8), LayoutKind::Pattern, p, &L), Code::invalid_argument,
+               "SourceBitIndex = 200");
   expect_sentinel(L);
   // The largest index the DDI byte holds, 31, as a primary: Y31 without
   // Y0..Y30 is refused by the primaries rule.
@@ -217,7 +224,8 @@ TEST(Hostile, Channel3WithoutSamples) {
   TextureDesc ms = tex2d("R8G8B8A8_UNORM", 16, 16);
   ms.samples = 4;
   L = sentinel_layout();
-  EXPECT_ERROR(make(ms, LayoutKind::Pattern, p, &L), Code::invalid_argument, "samples = 4 but the pattern addresses only 2");
+  EXPECT_ERROR(make(ms, LayoutKind::Pattern, p, &L), Code::invalid_argument,
+               "samples = 4 but the pattern addresses only 2");
   expect_sentinel(L);
   // Device layouts check it too.
   DeviceLayoutDesc dd;
@@ -230,8 +238,8 @@ TEST(Hostile, Channel3WithoutSamples) {
   ms.samples = 2;
   ASSERT_TRUE(make(ms, LayoutKind::Pattern, p, &L).ok());
   Fenced res(L.size()), lin(16 * 16 * 4);
-  EXPECT_ERROR(write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), 64, 1024), Code::unsupported,
-               "samples = 2: D3D12 refuses MSAA");
+  EXPECT_ERROR(write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), 64, 1024),
+               Code::unsupported, "samples = 2: D3D12 refuses MSAA");
   EXPECT_TRUE(res.untouched() && lin.untouched());
 }
 
@@ -243,8 +251,8 @@ TEST(Hostile, ZBitsWithStackedDepth) {
   EXPECT_ERROR(validate(P("X0 X1 X2 X3 X4 X5 X6 X7 Y0 Y1 post9=Z2 stack")), Code::invalid_argument,
                "PostambleXORSourceBits[9] = Z2: STACK_DEPTH_SLICES");
   Layout L = sentinel_layout();
-  EXPECT_ERROR(make(tex3d("R8G8B8A8_UNORM", 8, 8, 4), LayoutKind::Pattern, P("X0 X1 Y0 Z0 Y1 stack"), &L), Code::invalid_argument,
-               "STACK_DEPTH_SLICES patterns must not use Z bits");
+  EXPECT_ERROR(make(tex3d("R8G8B8A8_UNORM", 8, 8, 4), LayoutKind::Pattern, P("X0 X1 Y0 Z0 Y1 stack"), &L),
+               Code::invalid_argument, "STACK_DEPTH_SLICES patterns must not use Z bits");
   expect_sentinel(L);
   // A depth pre-swizzle offset with a stacked pattern (device layouts).
   DeviceLayoutDesc dd;
@@ -261,13 +269,15 @@ TEST(Hostile, ZBitsWithStackedDepth) {
 TEST(Hostile, BoxOutsideOrInverted) {
   const Layout L = layout_of(tex3d("R8G8B8A8_UNORM", 20, 10, 4), LayoutKind::Std64K);
   const uint64_t big = 20 * 4 * 10 * 4;
-  for (const Box& b : {Box{0, 0, 0, 21, 10, 4}, Box{0, 0, 0, 20, 11, 4}, Box{0, 0, 0, 20, 10, 5}, Box{19, 0, 0, 0xffffffffu, 1, 1}}) {
+  for (const Box& b :
+       {Box{0, 0, 0, 21, 10, 4}, Box{0, 0, 0, 20, 11, 4}, Box{0, 0, 0, 20, 10, 5}, Box{19, 0, 0, 0xffffffffu, 1, 1}}) {
     SCOPED_TRACE(std::to_string(b.right) + "," + std::to_string(b.bottom) + "," + std::to_string(b.back));
-    expect_copy_error(L, 0, &b, L.size(), big, 80, 800, Code::out_of_range, "lies outside subresource 0 (20x10x4 texels)",
-                      "lies outside subresource 0");
+    expect_copy_error(L, 0, &b, L.size(), big, 80, 800, Code::out_of_range,
+                      "lies outside subresource 0 (20x10x4 texels)", "lies outside subresource 0");
   }
   // An inverted (empty) box is D3D12's no-op: success, nothing written.
-  for (const Box& b : {Box{5, 0, 0, 4, 10, 4}, Box{0, 7, 0, 20, 3, 4}, Box{0, 0, 3, 20, 10, 1}, Box{30, 0, 0, 25, 10, 4}}) {
+  for (const Box& b :
+       {Box{5, 0, 0, 4, 10, 4}, Box{0, 7, 0, 20, 3, 4}, Box{0, 0, 3, 20, 10, 1}, Box{30, 0, 0, 25, 10, 4}}) {
     Fenced res(L.size()), lin(big);
     EXPECT_TRUE(write_to_subresource(L, res.data(), res.size(), 0, &b, lin.data(), lin.size(), 80, 800).ok());
     EXPECT_TRUE(read_from_subresource(lin.data(), lin.size(), 80, 800, L, res.data(), res.size(), 0, &b).ok());
@@ -279,7 +289,8 @@ TEST(Hostile, BoxOutsideOrInverted) {
   expect_copy_error(B, 0, &off_grid, B.size(), 4096, 64, 4096, Code::invalid_argument,
                     "box left/top = 2/0 must be multiples of the 4x4 block", "box left/top = 2/0");
   expect_copy_error(B, 0, &bad_edge, B.size(), 4096, 64, 4096, Code::invalid_argument,
-                    "box right/bottom = 9/8 must be multiples of the block size or the subresource edge", "box right/bottom = 9/8");
+                    "box right/bottom = 9/8 must be multiples of the block size or the subresource edge",
+                    "box right/bottom = 9/8");
   // copy_regions: source box outside, destination outside.
   RegionCopy r;
   r.whole_source = false;
@@ -305,9 +316,11 @@ TEST(Hostile, RowPitchSmallerThanARow) {
   spec.kind = LayoutKind::Std64K;
   spec.row_pitch_B = 65536;  // 200 texels of 4 bytes need 2 tiles of 128 texels
   Layout out = sentinel_layout();
-  EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument, "row_pitch = 65536 is smaller than a row of blocks of mip 0 (131072 bytes)");
+  EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument,
+               "row_pitch = 65536 is smaller than a row of blocks of mip 0 (131072 bytes)");
   spec.row_pitch_B = 131072 + 4;
-  EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument, "row_pitch = 131076 is not a multiple of the block size (65536 bytes)");
+  EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument,
+               "row_pitch = 131076 is not a multiple of the block size (65536 bytes)");
   spec.kind = LayoutKind::RowMajor;
   spec.row_pitch_B = 799;
   EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument, "row_pitch = 799 is smaller than a row");
@@ -324,13 +337,15 @@ TEST(Hostile, DepthPitchSmallerThanASlice) {
   spec.kind = LayoutKind::RowMajor;
   spec.depth_pitch_B = 256 * 64 - 256;
   Layout out = sentinel_layout();
-  EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument, "depth_pitch = 16128 is smaller than a slice of mip 0 (16384 bytes)");
+  EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument,
+               "depth_pitch = 16128 is smaller than a slice of mip 0 (16384 bytes)");
   // Stacked depth: the depth pitch counts rows and must hold the height.
   spec.kind = LayoutKind::Pattern;
   spec.pattern = P("X0 X1 X2 Y0 X3 Y1 stack");
   spec.depth_pitch_B = 0;
   spec.stack_rows = 63;
-  EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument, "depth_pitch = 63 rows is smaller than the height of mip 0 (64 rows");
+  EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument,
+               "depth_pitch = 63 rows is smaller than the height of mip 0 (64 rows");
   expect_sentinel(out);
 }
 
@@ -339,26 +354,28 @@ TEST(Hostile, BufferOneByteShort) {
   const uint64_t rp = 20 * 8 + 16, dp = rp * 10 + 8;
   const uint64_t need = 2 * dp + 9 * rp + 20 * 8;
   // Linear side one byte short; resource one byte short.
-  expect_copy_error(L, 0, nullptr, L.size(), need - 1, rp, dp, Code::buffer_too_small,
-                    "source buffer is " + std::to_string(need - 1) + " bytes; the box needs " + std::to_string(need),
-                    "destination buffer is " + std::to_string(need - 1) + " bytes; the box needs " + std::to_string(need));
+  expect_copy_error(
+      L, 0, nullptr, L.size(), need - 1, rp, dp, Code::buffer_too_small,
+      "source buffer is " + std::to_string(need - 1) + " bytes; the box needs " + std::to_string(need),
+      "destination buffer is " + std::to_string(need - 1) + " bytes; the box needs " + std::to_string(need));
   expect_copy_error(L, 0, nullptr, L.size() - 1, need, rp, dp, Code::buffer_too_small,
-                    "resource buffer is " + std::to_string(L.size() - 1) + " bytes; subresource 0 ends at byte " + std::to_string(L.size()),
+                    "resource buffer is " + std::to_string(L.size() - 1) + " bytes; subresource 0 ends at byte " +
+                        std::to_string(L.size()),
                     "resource buffer is " + std::to_string(L.size() - 1));
   expect_copy_ok(L, 0, nullptr, need, rp, dp);  // exact sizes work
   // A box: the linear side needs only the box.
   const Box b{4, 2, 1, 9, 5, 3};
   const uint64_t bneed = 1 * dp + 2 * rp + 5 * 8;
-  expect_copy_error(L, 0, &b, L.size(), bneed - 1, rp, dp, Code::buffer_too_small, "the box needs " + std::to_string(bneed),
-                    "the box needs " + std::to_string(bneed));
+  expect_copy_error(L, 0, &b, L.size(), bneed - 1, rp, dp, Code::buffer_too_small,
+                    "the box needs " + std::to_string(bneed), "the box needs " + std::to_string(bneed));
   expect_copy_ok(L, 0, &b, bneed, rp, dp);
   // copy_regions, both sides.
   RegionCopy r;
   Fenced dst(L.size() - 1, 1), src(L.size(), 2), dst_ok(L.size(), 3), src_short(L.size() - 1, 4);
   EXPECT_ERROR(copy_regions(L, dst.data(), dst.size(), L, src.data(), src.size(), &r, 1), Code::buffer_too_small,
                "region 0: destination buffer is " + std::to_string(L.size() - 1) + " bytes");
-  EXPECT_ERROR(copy_regions(L, dst_ok.data(), dst_ok.size(), L, src_short.data(), src_short.size(), &r, 1), Code::buffer_too_small,
-               "region 0: source buffer is " + std::to_string(L.size() - 1) + " bytes");
+  EXPECT_ERROR(copy_regions(L, dst_ok.data(), dst_ok.size(), L, src_short.data(), src_short.size(), &r, 1),
+               Code::buffer_too_small, "region 0: source buffer is " + std::to_string(L.size() - 1) + " bytes");
   EXPECT_TRUE(dst.untouched() && src.untouched() && dst_ok.untouched() && src_short.untouched());
   // copy_tiles: the buffer one byte short of two 64KB tiles after its offset; the resource one byte short.
   TileCoordinate at;
@@ -367,10 +384,10 @@ TEST(Hostile, BufferOneByteShort) {
   const Layout T = layout_of(tex2d("R8G8B8A8_UNORM", 300, 100), LayoutKind::Std64K);
   for (auto dir : {TileCopyDirection::LinearBufferToSwizzled, TileCopyDirection::SwizzledToLinearBuffer}) {
     Fenced res(T.size(), 5), buf(2 * 65536 + 16 - 1, 6), res_short(T.size() - 1, 7), buf_ok(2 * 65536 + 16, 8);
-    EXPECT_ERROR(copy_tiles(T, res.data(), res.size(), at, two, buf.data(), buf.size(), 16, dir), Code::buffer_too_small,
-                 "buffer is 131087 bytes; 2 tiles from offset 16 need 131088");
-    EXPECT_ERROR(copy_tiles(T, res_short.data(), res_short.size(), at, two, buf_ok.data(), buf_ok.size(), 16, dir), Code::buffer_too_small,
-                 "resource buffer is " + std::to_string(T.size() - 1));
+    EXPECT_ERROR(copy_tiles(T, res.data(), res.size(), at, two, buf.data(), buf.size(), 16, dir),
+                 Code::buffer_too_small, "buffer is 131087 bytes; 2 tiles from offset 16 need 131088");
+    EXPECT_ERROR(copy_tiles(T, res_short.data(), res_short.size(), at, two, buf_ok.data(), buf_ok.size(), 16, dir),
+                 Code::buffer_too_small, "resource buffer is " + std::to_string(T.size() - 1));
     EXPECT_TRUE(res.untouched() && buf.untouched() && res_short.untouched() && buf_ok.untouched());
   }
 }
@@ -385,8 +402,8 @@ TEST(Hostile, SizesOverflow64Bits) {
   }
   EXPECT_ERROR(make(d, LayoutKind::Pattern, P("X0 X1 X2 X3 Y0 X4 Y1"), &L), Code::overflow, "does not fit in 64 bits");
   // 3D: each slice fits, the volume does not.
-  EXPECT_ERROR(make(tex3d("R32G32B32A32_FLOAT", 0xffffffu, 0xffffffu, 0xffffffu), LayoutKind::RowMajor, {}, &L), Code::overflow,
-               "does not fit in 64 bits");
+  EXPECT_ERROR(make(tex3d("R32G32B32A32_FLOAT", 0xffffffu, 0xffffffu, 0xffffffu), LayoutKind::RowMajor, {}, &L),
+               Code::overflow, "does not fit in 64 bits");
   expect_sentinel(L);
   std::vector<Footprint> fp;
   uint64_t total = 0;
@@ -396,8 +413,8 @@ TEST(Hostile, SizesOverflow64Bits) {
   // Pitches whose product with the box overflows.
   const Layout S = layout_of(tex3d("R8_UNORM", 8, 8, 4), LayoutKind::Std4K);
   const uint64_t huge = uint64_t{1} << 62;
-  expect_copy_error(S, 0, nullptr, S.size(), 4096, huge, huge * 3, Code::overflow, "source slice size does not fit in 64 bits",
-                    "destination slice size does not fit in 64 bits");
+  expect_copy_error(S, 0, nullptr, S.size(), 4096, huge, huge * 3, Code::overflow,
+                    "source slice size does not fit in 64 bits", "destination slice size does not fit in 64 bits");
   expect_copy_error(S, 0, nullptr, S.size(), 4096, 32, huge * 2, Code::overflow, "source size does not fit in 64 bits",
                     "destination size does not fit in 64 bits");
   // A device layout placing a subresource at the top of the address space.
@@ -418,9 +435,12 @@ TEST(Hostile, WidthOrHeightZero) {
     EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 0, 16), k, {}, &L), Code::invalid_argument, "width = 0");
     EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 16, 0), k, {}, &L), Code::invalid_argument, "height = 0");
   }
-  EXPECT_ERROR(make(tex3d("R8G8B8A8_UNORM", 16, 16, 0), LayoutKind::RowMajor, {}, &L), Code::invalid_argument, "depth = 0");
-  EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 16, 16, 1, 0), LayoutKind::RowMajor, {}, &L), Code::invalid_argument, "array_size = 0");
-  EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 16, 16, 0), LayoutKind::RowMajor, {}, &L), Code::invalid_argument, "mip_levels = 0");
+  EXPECT_ERROR(make(tex3d("R8G8B8A8_UNORM", 16, 16, 0), LayoutKind::RowMajor, {}, &L), Code::invalid_argument,
+               "depth = 0");
+  EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 16, 16, 1, 0), LayoutKind::RowMajor, {}, &L), Code::invalid_argument,
+               "array_size = 0");
+  EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 16, 16, 0), LayoutKind::RowMajor, {}, &L), Code::invalid_argument,
+               "mip_levels = 0");
   expect_sentinel(L);
   DeviceLayoutDesc dd;
   dd.texture = tex2d("R8_UNORM", 0, 64);
@@ -470,15 +490,16 @@ TEST(Hostile, ArrayIndexOutOfRange) {
   const Layout L = layout_of(tex2d("R8G8B8A8_UNORM", 16, 16, 2, 3), LayoutKind::Std4K);  // 6 subresources
   ASSERT_EQ(L.subresource_count(), 6u);
   const uint32_t bad = calc_subresource(0, 3, 0, 2, 3);  // slice 3 of 3
-  expect_copy_error(L, bad, nullptr, L.size(), 16 * 16 * 4, 64, 1024, Code::out_of_range, "subresource = 6 (the resource has 6)",
-                    "subresource = 6 (the resource has 6)");
-  expect_copy_error(L, 0xffffffffu, nullptr, L.size(), 16 * 16 * 4, 64, 1024, Code::out_of_range, "subresource = 4294967295",
-                    "subresource = 4294967295");
+  expect_copy_error(L, bad, nullptr, L.size(), 16 * 16 * 4, 64, 1024, Code::out_of_range,
+                    "subresource = 6 (the resource has 6)", "subresource = 6 (the resource has 6)");
+  expect_copy_error(L, 0xffffffffu, nullptr, L.size(), 16 * 16 * 4, 64, 1024, Code::out_of_range,
+                    "subresource = 4294967295", "subresource = 4294967295");
   SubresourceLayout s;
   EXPECT_ERROR(L.subresource(bad, &s), Code::out_of_range, "subresource = 6");
   uint64_t off = 0;
   EXPECT_ERROR(element_offset(L, bad, 0, 0, 0, 0, &off), Code::out_of_range, "subresource = 6");
-  EXPECT_ERROR(element_offset(L, 0, 16, 0, 0, 0, &off), Code::out_of_range, "x = 16 (subresource 0 is 16 elements wide)");
+  EXPECT_ERROR(element_offset(L, 0, 16, 0, 0, 0, &off), Code::out_of_range,
+               "x = 16 (subresource 0 is 16 elements wide)");
   EXPECT_ERROR(element_offset(L, 0, 0, 0, 0, 1, &off), Code::out_of_range, "sample = 1");
   Location loc;
   EXPECT_ERROR(locate(L, L.size(), &loc), Code::out_of_range, "at or past the end of the resource");
@@ -495,11 +516,13 @@ TEST(Hostile, ArrayIndexOutOfRange) {
   TileCoordinate at;
   at.subresource = 6;
   TileRegionSize one;
-  EXPECT_ERROR(copy_tiles(L, dst.data(), dst.size(), at, one, src.data(), src.size(), 0, TileCopyDirection::SwizzledToLinearBuffer),
+  EXPECT_ERROR(copy_tiles(L, dst.data(), dst.size(), at, one, src.data(), src.size(), 0,
+                          TileCopyDirection::SwizzledToLinearBuffer),
                Code::out_of_range, "subresource = 6");
   at.subresource = 0;
   at.x = 1;  // a 16x16 surface has one 4KB tile
-  EXPECT_ERROR(copy_tiles(L, dst.data(), dst.size(), at, one, src.data(), src.size(), 0, TileCopyDirection::LinearBufferToSwizzled),
+  EXPECT_ERROR(copy_tiles(L, dst.data(), dst.size(), at, one, src.data(), src.size(), 0,
+                          TileCopyDirection::LinearBufferToSwizzled),
                Code::out_of_range, "tile coordinate (1,0,0) is outside the 1x1x1 tile grid of subresource 0");
   EXPECT_TRUE(dst.untouched() && src.untouched());
   // Device layouts: an indexable slot that names no pattern.
@@ -510,15 +533,18 @@ TEST(Hostile, ArrayIndexOutOfRange) {
   dd.subresources.resize(1);
   dd.subresources[0].column_pre_swizzle = 18;
   Layout out = sentinel_layout();
-  EXPECT_ERROR(make_device_layout(dd, &out), Code::invalid_argument, "ColumnPreSwizzleOffset = 18 names no pattern slot");
+  EXPECT_ERROR(make_device_layout(dd, &out), Code::invalid_argument,
+               "ColumnPreSwizzleOffset = 18 names no pattern slot");
   expect_sentinel(out);
 }
 
 TEST(Hostile, NonPowerOfTwoElementInSwizzledLayout) {
   const TextureDesc d = tex2d("R32G32B32_FLOAT", 16, 16);  // 12-byte elements
   Layout L = sentinel_layout();
-  EXPECT_ERROR(make(d, LayoutKind::Std64K, {}, &L), Code::unsupported, "std64k: format R32G32B32_FLOAT has 12-byte elements");
-  EXPECT_ERROR(make(d, LayoutKind::Std4K, {}, &L), Code::unsupported, "std4k: format R32G32B32_FLOAT has 12-byte elements");
+  EXPECT_ERROR(make(d, LayoutKind::Std64K, {}, &L), Code::unsupported,
+               "std64k: format R32G32B32_FLOAT has 12-byte elements");
+  EXPECT_ERROR(make(d, LayoutKind::Std4K, {}, &L), Code::unsupported,
+               "std4k: format R32G32B32_FLOAT has 12-byte elements");
   EXPECT_ERROR(make(d, LayoutKind::Pattern, P("X0 X1 X2 X3 Y0 Y1"), &L), Code::unsupported,
                "pattern layout: format R32G32B32_FLOAT has 12-byte elements");
   expect_sentinel(L);
@@ -542,7 +568,8 @@ TEST(Hostile, TruncatedDds) {
   sentinel.desc = tex2d("R8_UNORM", 3, 5);
   sentinel.data = {1, 2, 3};
   for (size_t len = 0; len < file.size(); ++len) {
-    std::vector<uint8_t> cut(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(len));  // exact size: ASan sees overreads
+    std::vector<uint8_t> cut(file.begin(),
+                             file.begin() + static_cast<std::ptrdiff_t>(len));  // exact size: ASan sees overreads
     DdsTexture out = sentinel;
     const Status st = read_dds(cut, &out);
     ASSERT_EQ(st.code(), Code::parse_error) << len << ": " << st.message();
@@ -589,22 +616,36 @@ TEST(Hostile, JsonWithWrongTypes) {
     EXPECT_EQ(out, keep) << r.json;
   }
   const Row layout_rows[] = {
-      {R"({"format": 28, "width": 4, "patterns": ["X0"], "subresources": []})", "\"format\" must be a DXGI format name"},
-      {R"({"format": "R8_UNORM", "width": "4", "patterns": ["X0"], "subresources": []})", "\"width\" must be an unsigned integer"},
-      {R"({"format": "R8_UNORM", "width": -4, "patterns": ["X0"], "subresources": []})", "\"width\" must be an unsigned integer"},
-      {R"({"format": "R8_UNORM", "width": 4.5, "patterns": ["X0"], "subresources": []})", "\"width\" must be an unsigned integer"},
-      {R"({"format": "R8_UNORM", "width": 4294967296, "patterns": ["X0"], "subresources": []})", "does not fit in 32 bits"},
-      {R"({"format": "R8_UNORM", "width": 4, "dimension": 3, "patterns": ["X0"], "subresources": []})", "\"dimension\" must be"},
-      {R"({"format": "R8_UNORM", "width": 4, "indexable": 1, "patterns": ["X0"], "subresources": []})", "\"indexable\" must be true or false"},
+      {R"({"format": 28, "width": 4, "patterns": ["X0"], "subresources": []})",
+       "\"format\" must be a DXGI format name"},
+      {R"({"format": "R8_UNORM", "width": "4", "patterns": ["X0"], "subresources": []})",
+       "\"width\" must be an unsigned integer"},
+      {R"({"format": "R8_UNORM", "width": -4, "patterns": ["X0"], "subresources": []})",
+       "\"width\" must be an unsigned integer"},
+      {R"({"format": "R8_UNORM", "width": 4.5, "patterns": ["X0"], "subresources": []})",
+       "\"width\" must be an unsigned integer"},
+      {R"({"format": "R8_UNORM", "width": 4294967296, "patterns": ["X0"], "subresources": []})",
+       "does not fit in 32 bits"},
+      {R"({"format": "R8_UNORM", "width": 4, "dimension": 3, "patterns": ["X0"], "subresources": []})",
+       "\"dimension\" must be"},
+      {R"({"format": "R8_UNORM", "width": 4, "indexable": 1, "patterns": ["X0"], "subresources": []})",
+       "\"indexable\" must be true or false"},
       {R"({"format": "R8_UNORM", "width": 4, "patterns": "X0", "subresources": []})", "\"patterns\" must be an array"},
       {R"({"format": "R8_UNORM", "width": 4, "patterns": [7], "subresources": []})", "patterns[0]: not a pattern"},
-      {R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": 7}], "subresources": []})", "patterns[0]: pattern JSON"},
-      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "mip_transitions": "1", "subresources": []})", "\"mip_transitions\" must be an array"},
-      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "mip_transitions": [true], "subresources": []})", "\"mip_transitions\"[0] must be an integer"},
-      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": {}})", "\"subresources\" must be an array"},
-      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": [3]})", "subresources[0] must be an object"},
-      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": [{"offset": "0"}]})", "subresources[0]: \"offset\" must be an unsigned integer"},
-      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": [{"offset": 0, "row_stride": [1]}]})", "\"row_stride\" must be an unsigned integer"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": 7}], "subresources": []})",
+       "patterns[0]: pattern JSON"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "mip_transitions": "1", "subresources": []})",
+       "\"mip_transitions\" must be an array"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "mip_transitions": [true], "subresources": []})",
+       "\"mip_transitions\"[0] must be an integer"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": {}})",
+       "\"subresources\" must be an array"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": [3]})",
+       "subresources[0] must be an object"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": [{"offset": "0"}]})",
+       "subresources[0]: \"offset\" must be an unsigned integer"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": [{"offset": 0, "row_stride": [1]}]})",
+       "\"row_stride\" must be an unsigned integer"},
       {R"([1, 2])", "the top level must be an object"},
   };
   for (const Row& r : layout_rows) {
@@ -624,24 +665,29 @@ TEST(Hostile, DeeplyNestedJson) {
   const std::string nested = std::string(depth, '[') + std::string(depth, ']');
   Pattern p = P("X0 X1"), keep = p;
   EXPECT_ERROR(parse_pattern_json(nested, &p), Code::parse_error, "pattern JSON: nested more than 64 levels deep");
-  EXPECT_ERROR(parse_pattern_json(R"({"bits": )" + nested + "}", &p), Code::parse_error, "pattern JSON: nested more than 64 levels deep");
+  EXPECT_ERROR(parse_pattern_json(R"({"bits": )" + nested + "}", &p), Code::parse_error,
+               "pattern JSON: nested more than 64 levels deep");
   // Unknown keys are ignored, but not past 64 levels (5 M levels of metadata
   // used 386 MB; issue 18).
   EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0", "X1"], "note": )" + nested + "}", &p), Code::parse_error,
                "pattern JSON: nested more than 64 levels deep");
   EXPECT_EQ(p, keep);
-  ASSERT_TRUE(parse_pattern_json(R"({"bits": ["X0", "X1"], "note": )" + std::string(63, '[') + std::string(63, ']') + "}", &p).ok());
-  EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0", "X1"], "note": )" + std::string(64, '[') + std::string(64, ']') + "}", &p),
-               Code::parse_error, "nested more than 64 levels deep");
+  ASSERT_TRUE(
+      parse_pattern_json(R"({"bits": ["X0", "X1"], "note": )" + std::string(63, '[') + std::string(63, ']') + "}", &p)
+          .ok());
+  EXPECT_ERROR(
+      parse_pattern_json(R"({"bits": ["X0", "X1"], "note": )" + std::string(64, '[') + std::string(64, ']') + "}", &p),
+      Code::parse_error, "nested more than 64 levels deep");
   DeviceLayoutDesc d;
   d.size = 77;
   const std::string doc = R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": ["X0"], "note": )" + nested +
                           R"(}], "subresources": [{"offset": 0}]})";
-  EXPECT_ERROR(parse_resource_layout_json(doc, &d), Code::parse_error, "resource layout: nested more than 64 levels deep");
+  EXPECT_ERROR(parse_resource_layout_json(doc, &d), Code::parse_error,
+               "resource layout: nested more than 64 levels deep");
   EXPECT_EQ(d.size, 77u);
   // 64 levels are fine.
-  const std::string ok_doc = R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": ["X0"], "note": )" + std::string(60, '[') +
-                             std::string(60, ']') + R"(}], "subresources": [{"offset": 0}]})";
+  const std::string ok_doc = R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": ["X0"], "note": )" +
+                             std::string(60, '[') + std::string(60, ']') + R"(}], "subresources": [{"offset": 0}]})";
   EXPECT_TRUE(parse_resource_layout_json(ok_doc, &d).ok());
 }
 
@@ -652,20 +698,23 @@ TEST(Hostile, DuplicateJsonKeys) {
   Pattern p = P("X0 X1"), keep = p;
   EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0"], "bits": ["Y0"]})", &p), Code::parse_error,
                "pattern JSON: key \"bits\" appears twice in one object");
-  EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0", "X1"], "postamble": {"8": "X3", "8": "Y3"}})", &p), Code::parse_error,
-               "key \"8\" appears twice");
-  EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0"], "note": [{"a": 1}, {"b": {"c": 1, "c": 2}}]})", &p), Code::parse_error,
-               "key \"c\" appears twice");
+  EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0", "X1"], "postamble": {"8": "X3", "8": "Y3"}})", &p),
+               Code::parse_error, "key \"8\" appears twice");
+  EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0"], "note": [{"a": 1}, {"b": {"c": 1, "c": 2}}]})", &p),
+               Code::parse_error, "key \"c\" appears twice");
   EXPECT_EQ(p, keep);
   // The same key in sibling objects is not a repeat.
   EXPECT_TRUE(parse_pattern_json(R"({"bits": ["X0"], "note": [{"a": 1}, {"a": 2}], "x": {"a": {"a": 3}}})", &p).ok());
   DeviceLayoutDesc d;
   d.size = 77;
-  EXPECT_ERROR(parse_resource_layout_json(R"({"format": "R8_UNORM", "width": 4, "width": 8, "patterns": [{"bits": ["X0"]}],
-                                              "subresources": [{"offset": 0}]})", &d),
-               Code::parse_error, "resource layout: key \"width\" appears twice in one object");
+  EXPECT_ERROR(
+      parse_resource_layout_json(R"({"format": "R8_UNORM", "width": 4, "width": 8, "patterns": [{"bits": ["X0"]}],
+                                              "subresources": [{"offset": 0}]})",
+                                 &d),
+      Code::parse_error, "resource layout: key \"width\" appears twice in one object");
   EXPECT_ERROR(parse_resource_layout_json(R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": ["X0"]}],
-                                              "subresources": [{"offset": 0, "offset": 64}]})", &d),
+                                              "subresources": [{"offset": 0, "offset": 64}]})",
+                                          &d),
                Code::parse_error, "key \"offset\" appears twice");
   EXPECT_EQ(d.size, 77u);
 }
@@ -675,11 +724,14 @@ TEST(Hostile, DuplicateJsonKeys) {
 TEST(Hostile, HugeSubresourceCount) {
   Layout L = sentinel_layout();
   EXPECT_ERROR(make(tex2d("R8_UNORM", 4, 4, 1, 0xffffffffu), LayoutKind::RowMajor, {}, &L), Code::unsupported,
-               "subresource count = 4294967295 (mip_levels 1 x array_size 4294967295 x planes 1) is too large (swz's limit is 1048576)");
-  EXPECT_ERROR(make(tex2d("R8_UNORM", 1 << 15, 4, 16, (1 << 16) + 1), LayoutKind::Std64K, {}, &L), Code::unsupported, "is too large (swz's limit is 1048576)");
+               "subresource count = 4294967295 (mip_levels 1 x array_size 4294967295 x planes 1) is too large (swz's "
+               "limit is 1048576)");
+  EXPECT_ERROR(make(tex2d("R8_UNORM", 1 << 15, 4, 16, (1 << 16) + 1), LayoutKind::Std64K, {}, &L), Code::unsupported,
+               "is too large (swz's limit is 1048576)");
   expect_sentinel(L);
   std::vector<Footprint> fp;
-  EXPECT_ERROR(copyable_footprints(tex2d("NV12", 64, 64, 1, 1 << 20), &fp, nullptr), Code::unsupported, "is too large (swz's limit is 1048576)");
+  EXPECT_ERROR(copyable_footprints(tex2d("NV12", 64, 64, 1, 1 << 20), &fp, nullptr), Code::unsupported,
+               "is too large (swz's limit is 1048576)");
   // D3D12's largest (2048 slices x 15 mips) is fine.
   EXPECT_TRUE(make(tex2d("R8_UNORM", 16384, 16384, 15, 2048), LayoutKind::RowMajor, {}, &L).ok());
 }
@@ -688,17 +740,20 @@ TEST(Hostile, HugeSubresourceCount) {
 // allocates or touches anything (it built a list of 2^28 entries first; found
 // by fuzz_copy_tiles).
 TEST(Hostile, CopyTilesHugeTileCount) {
-  const Layout L = layout_of(tex2d("R8_UNORM", 0x40000000u, 0x4000u), LayoutKind::Std64K);  // 2^28 tiles, never allocated
+  const Layout L =
+      layout_of(tex2d("R8_UNORM", 0x40000000u, 0x4000u), LayoutKind::Std64K);  // 2^28 tiles, never allocated
   TileCoordinate at;
   TileRegionSize many;
   many.num_tiles = 1u << 28;
   Fenced buf(65536);
-  EXPECT_ERROR(copy_tiles(L, nullptr, L.size(), at, many, buf.data(), buf.size(), 0, TileCopyDirection::SwizzledToLinearBuffer),
-               Code::buffer_too_small, "buffer is 65536 bytes; 268435456 tiles from offset 0 need 17592186044416");
+  EXPECT_ERROR(
+      copy_tiles(L, nullptr, L.size(), at, many, buf.data(), buf.size(), 0, TileCopyDirection::SwizzledToLinearBuffer),
+      Code::buffer_too_small, "buffer is 65536 bytes; 268435456 tiles from offset 0 need 17592186044416");
   EXPECT_TRUE(buf.untouched());
   many.num_tiles = (1u << 28) + 1;
-  EXPECT_ERROR(copy_tiles(L, nullptr, L.size(), at, many, buf.data(), buf.size(), 0, TileCopyDirection::SwizzledToLinearBuffer),
-               Code::out_of_range, "run past the subresource's 268435456 tiles");
+  EXPECT_ERROR(
+      copy_tiles(L, nullptr, L.size(), at, many, buf.data(), buf.size(), 0, TileCopyDirection::SwizzledToLinearBuffer),
+      Code::out_of_range, "run past the subresource's 268435456 tiles");
 }
 
 // Pitches the box does not use may hold anything (D3D12 ignores them): a
@@ -720,7 +775,8 @@ TEST(Hostile, UnusedPitchesMayHoldAnything) {
       Status st = write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), 131071, all, o);
       if (st.code() == Code::unsupported) continue;  // backend not built
       EXPECT_TRUE(st.ok()) << st.message();
-      EXPECT_TRUE(read_from_subresource(lin.data(), lin.size(), 131071, all, L, res.data(), res.size(), 0, nullptr, o).ok());
+      EXPECT_TRUE(
+          read_from_subresource(lin.data(), lin.size(), 131071, all, L, res.data(), res.size(), 0, nullptr, o).ok());
       EXPECT_TRUE(write_to_subresource(L, res.data(), res.size(), 0, &one_row, lin.data(), 283, all, all, o).ok());
       EXPECT_TRUE(read_from_subresource(lin.data(), 283, all, all, L, res.data(), res.size(), 0, &one_row, o).ok());
       EXPECT_TRUE(res.guards_intact() && lin.guards_intact());

@@ -99,7 +99,8 @@ TEST(LayoutNames, Errors) {
   o.row_pitch_B = 8192;
   st = make_layout_from_name("intel-tile4", d, o, &L);
   EXPECT_EQ(st.code(), Code::invalid_argument);
-  EXPECT_NE(st.message().find("row_pitch_B = 8192 does not apply to hardware layout 'intel-tile4'"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("row_pitch_B = 8192 does not apply to hardware layout 'intel-tile4'"), std::string::npos)
+      << st.message();
   // Stacked-depth patterns take rows, the others bytes: each refuses the other field.
   const TextureDesc d3 = tex3d("R8G8B8A8_UNORM", 16, 16, 4);
   o = {};

@@ -53,8 +53,9 @@ void check_layout(const Layout& L, std::mt19937_64& rng, const std::string& what
       const SubresourceLayout& s = L.sub(i);
       if (s.packed) continue;
       uint64_t off = 0;
-      ASSERT_TRUE(element_offset(L, i, static_cast<uint32_t>(rng() % s.width_el), static_cast<uint32_t>(rng() % s.height_el),
-                                 static_cast<uint32_t>(rng() % s.depth), 0, &off)
+      ASSERT_TRUE(element_offset(L, i, static_cast<uint32_t>(rng() % s.width_el),
+                                 static_cast<uint32_t>(rng() % s.height_el), static_cast<uint32_t>(rng() % s.depth), 0,
+                                 &off)
                       .ok());
       offs.push_back(off + rng() % s.element_bytes);
     }

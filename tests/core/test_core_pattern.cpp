@@ -17,7 +17,8 @@ Pattern spec_standard_swizzle_16_32() {
   const int t[16][3] = {{1, 0, 0}, {1, 0, 1}, {1, 0, 2}, {1, 0, 3}, {1, 1, 0}, {1, 1, 1}, {1, 1, 2}, {1, 0, 4},
                         {1, 1, 3}, {1, 0, 5}, {1, 1, 4}, {1, 0, 6}, {1, 1, 5}, {1, 0, 7}, {1, 1, 6}, {1, 0, 8}};
   Pattern p;
-  for (int i = 0; i < 16; ++i) p.interleave[i] = {t[i][0] != 0, static_cast<uint8_t>(t[i][1]), static_cast<uint8_t>(t[i][2])};
+  for (int i = 0; i < 16; ++i)
+    p.interleave[i] = {t[i][0] != 0, static_cast<uint8_t>(t[i][1]), static_cast<uint8_t>(t[i][2])};
   return p;
 }
 
@@ -94,12 +95,12 @@ TEST(PatternForms, LegacyStructLayout) {
   // D3D12DDI_SWIZZLE_PATTERN_DESC: three arrays, InterleavePatternXOR3 (a
   // constant XORed into the in-block offset), Flags.
   std::vector<uint8_t> b(kDdiBytesLegacy, 0);
-  b[0] = 1 | (0 << 1) | (0 << 3);         // X0
-  b[1] = 1 | (1 << 1) | (0 << 3);         // Y0
-  b[32 + 1] = 1 | (0 << 1) | (5 << 3);    // XOR1 of bit 1: X5
-  b[64 + 1] = 1 | (2 << 1) | (3 << 3);    // XOR2 of bit 1: Z3
-  b[96] = 0x2;                             // XOR3 constant
-  b[100] = 1;                              // Flags
+  b[0] = 1 | (0 << 1) | (0 << 3);       // X0
+  b[1] = 1 | (1 << 1) | (0 << 3);       // Y0
+  b[32 + 1] = 1 | (0 << 1) | (5 << 3);  // XOR1 of bit 1: X5
+  b[64 + 1] = 1 | (2 << 1) | (3 << 3);  // XOR2 of bit 1: Z3
+  b[96] = 0x2;                          // XOR3 constant
+  b[100] = 1;                           // Flags
   Pattern p;
   ASSERT_TRUE(from_ddi_bytes(b, &p).ok());
   EXPECT_EQ(to_text(p), "X0 Y0^X5^Z3 imm=0x2 stack");
@@ -116,12 +117,13 @@ TEST(PatternForms, LegacyStructLayout) {
 TEST(PatternJson, WrongTypesAreParseErrors) {
   Pattern p;
   for (const char* bad : {"[1,2]", "{\"bits\": 3}", "{\"bits\": [1]}", "{\"bits\": [\"X0\"], \"immediate\": -1}",
-                          "{\"bits\": [\"X0\"], \"flags\": [\"bogus\"]}", "{\"bits\": [\"X0\"], \"postamble\": {\"8\": 5}}",
-                          "{not json"}) {
+                          "{\"bits\": [\"X0\"], \"flags\": [\"bogus\"]}",
+                          "{\"bits\": [\"X0\"], \"postamble\": {\"8\": 5}}", "{not json"}) {
     Status s = parse_pattern_json(bad, &p);
     EXPECT_EQ(s.code(), Code::parse_error) << bad;
   }
-  ASSERT_TRUE(parse_pattern_json("{\"bits\": [\"X0\", \"Y0\"], \"immediate\": 2, \"name\": \"meta ignored\"}", &p).ok());
+  ASSERT_TRUE(
+      parse_pattern_json("{\"bits\": [\"X0\", \"Y0\"], \"immediate\": 2, \"name\": \"meta ignored\"}", &p).ok());
   EXPECT_EQ(p.immediate, 2u);
 }
 
@@ -133,16 +135,16 @@ struct BadCase {
 
 TEST(PatternValidate, EachRuleNamesFieldAndValue) {
   const BadCase cases[] = {
-      {"X0 - Y0", 1, "InterleavePatternSourceBits[2]"},                  // not a prefix
-      {"X0 X0", 1, "InterleavePatternSourceBits[1] = X0"},              // repeat: not a bijection
-      {"X0 X2", 1, "X1 is missing"},                                     // channel primaries not 0..m-1
-      {"X0 Y0^X0", 2, "InterleavePatternXORSourceBits[1]"},              // XOR reads a byte-in-element bit
-      {"X0 X1 Y0 imm=0x10", 1, "PostambleXORImmediate = 0x10"},          // immediate above the block
-      {"X0 X1 Y0 imm=0x1", 2, "PostambleXORImmediate = 0x1"},            // immediate inside an element
-      {"Y0 X0", 2, "InterleavePatternSourceBits[0] = Y0"},               // element bytes first
-      {"X0 Y0 Z0 stack", 1, "STACK_DEPTH_SLICES"},                       // Z with stacking
-      {"X0 Y0 post4=Y1", 1, "PostambleXORSourceBits[4]"},                // postamble outside 8..23
-      {"X0^Y0 Y0^X0", 1, "address bits {0, 1}"},                         // singular in-block map
+      {"X0 - Y0", 1, "InterleavePatternSourceBits[2]"},          // not a prefix
+      {"X0 X0", 1, "InterleavePatternSourceBits[1] = X0"},       // repeat: not a bijection
+      {"X0 X2", 1, "X1 is missing"},                             // channel primaries not 0..m-1
+      {"X0 Y0^X0", 2, "InterleavePatternXORSourceBits[1]"},      // XOR reads a byte-in-element bit
+      {"X0 X1 Y0 imm=0x10", 1, "PostambleXORImmediate = 0x10"},  // immediate above the block
+      {"X0 X1 Y0 imm=0x1", 2, "PostambleXORImmediate = 0x1"},    // immediate inside an element
+      {"Y0 X0", 2, "InterleavePatternSourceBits[0] = Y0"},       // element bytes first
+      {"X0 Y0 Z0 stack", 1, "STACK_DEPTH_SLICES"},               // Z with stacking
+      {"X0 Y0 post4=Y1", 1, "PostambleXORSourceBits[4]"},        // postamble outside 8..23
+      {"X0^Y0 Y0^X0", 1, "address bits {0, 1}"},                 // singular in-block map
       {"X0 Y0 flags=0x10", 1, "Flags = 0x10"},
   };
   for (const auto& c : cases) {

@@ -66,8 +66,12 @@ TEST(Reference, MicrosoftDocumented32bppFormula) {
 // each std64k 2D pattern, read as X and Y byte masks, reproduces the
 // documented masks of standard_swizzle.md §3.1.
 TEST(Reference, Std64kMasksMatchPublishedMasks) {
-  struct Row { uint32_t eb; uint32_t xmask, ymask; };
-  const Row rows[] = {{1, 0xAA0F, 0x55F0}, {2, 0xAA8F, 0x5570}, {4, 0xAA8F, 0x5570}, {8, 0xAACF, 0x5530}, {16, 0xAACF, 0x5530}};
+  struct Row {
+    uint32_t eb;
+    uint32_t xmask, ymask;
+  };
+  const Row rows[] = {
+      {1, 0xAA0F, 0x55F0}, {2, 0xAA8F, 0x5570}, {4, 0xAA8F, 0x5570}, {8, 0xAACF, 0x5530}, {16, 0xAACF, 0x5530}};
   for (const auto& r : rows) {
     Pattern p;
     ASSERT_TRUE(standard_swizzle_pattern(LayoutKind::Std64K, Dimension::Texture2D, r.eb, &p).ok());
@@ -120,8 +124,8 @@ TEST(Reference, StackedDepthDepartsFromLiteralSample) {
   Pattern p;
   ASSERT_TRUE(parse_pattern_text("X0 X1 X2 X3 Y0 Y1 X4 Y2 stack", &p).ok());
   ASSERT_TRUE(validate(p, 1).ok());
-  const uint32_t stride = 512;      // bytes between rows of 256-byte blocks (32 bytes x 8 rows): 2 blocks per row
-  const uint32_t depth_rows = 16;   // slices 16 rows apart
+  const uint32_t stride = 512;     // bytes between rows of 256-byte blocks (32 bytes x 8 rows): 2 blocks per row
+  const uint32_t depth_rows = 16;  // slices 16 rows apart
   AddressParams a;
   a.row_pitch = stride;
   a.stack_rows = depth_rows;

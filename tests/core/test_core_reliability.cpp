@@ -98,7 +98,8 @@ TEST(Reliability, ThreadsRefusedByAddressSpaceLimit) {
     o.threads = 1000;
     if (!write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), rp, dp, o).ok()) _exit(4);
     if (res != want) _exit(5);
-    if (!read_from_subresource(back.data(), back.size(), rp, dp, L, res.data(), res.size(), 0, nullptr, o).ok()) _exit(6);
+    if (!read_from_subresource(back.data(), back.size(), rp, dp, L, res.data(), res.size(), 0, nullptr, o).ok())
+      _exit(6);
     _exit(back == lin ? 0 : 7);
   }
   int status = 0;
@@ -122,7 +123,8 @@ TEST(Reliability, RefusedThreadsStillCopyEverything) {
     std::vector<uint8_t> want(L.size(), 0), back(lin.size());
     CopyOptions one;
     one.threads = 1;
-    ASSERT_TRUE(write_to_subresource(L, want.data(), want.size(), 0, nullptr, lin.data(), lin.size(), rp, dp, one).ok());
+    ASSERT_TRUE(
+        write_to_subresource(L, want.data(), want.size(), 0, nullptr, lin.data(), lin.size(), rp, dp, one).ok());
     for (long budget : {0L, 1L, 3L})
       for (unsigned threads : {8u, 200000u}) {
         SCOPED_TRACE("budget " + std::to_string(budget) + ", threads " + std::to_string(threads));
@@ -130,10 +132,12 @@ TEST(Reliability, RefusedThreadsStillCopyEverything) {
         CopyOptions o;
         o.threads = threads;
         std::vector<uint8_t> res(L.size(), 0);
-        ASSERT_TRUE(write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), rp, dp, o).ok());
+        ASSERT_TRUE(
+            write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), rp, dp, o).ok());
         EXPECT_TRUE(res == want);
         std::fill(back.begin(), back.end(), 0);
-        ASSERT_TRUE(read_from_subresource(back.data(), back.size(), rp, dp, L, res.data(), res.size(), 0, nullptr, o).ok());
+        ASSERT_TRUE(
+            read_from_subresource(back.data(), back.size(), rp, dp, L, res.data(), res.size(), 0, nullptr, o).ok());
         EXPECT_TRUE(back == lin);
       }
   }
@@ -215,7 +219,8 @@ TEST(Reliability, HighPostambleWalkMatchesBruteForce) {
           for (uint64_t x = bx * 16; x < bx * 16 + 16; ++x) offs.push_back(reference_offset(p, x, y, 0, 0, a));
     std::sort(offs.begin(), offs.end());
     const bool distinct = std::adjacent_find(offs.begin(), offs.end()) == offs.end();
-    SCOPED_TRACE(text + " on " + std::to_string(d.width) + "x" + std::to_string(d.height) + ", row pitch " + std::to_string(a.row_pitch));
+    SCOPED_TRACE(text + " on " + std::to_string(d.width) + "x" + std::to_string(d.height) + ", row pitch " +
+                 std::to_string(a.row_pitch));
     EXPECT_EQ(st.ok(), distinct) << st.message();
     if (st.ok()) {
       EXPECT_LT(offs.back(), L.sub(0).size);

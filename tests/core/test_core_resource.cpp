@@ -111,7 +111,8 @@ TEST(DeviceLayout, MatchesReferencePerMipAndRoundTripsJson) {
     std::vector<uint8_t> src(packed_subresource_bytes(s));
     for (auto& b : src) b = static_cast<uint8_t>(rng());
     const uint64_t rp = uint64_t{s.width_el} * 4;
-    ASSERT_TRUE(write_to_subresource(L, res.data(), L.size(), i, nullptr, src.data(), src.size(), rp, rp * s.height_el).ok());
+    ASSERT_TRUE(
+        write_to_subresource(L, res.data(), L.size(), i, nullptr, src.data(), src.size(), rp, rp * s.height_el).ok());
     const Pattern& pat = *d.patterns[i == 0 ? 0 : 1];
     AddressParams a;
     a.row_pitch = s.row_pitch;
@@ -121,7 +122,8 @@ TEST(DeviceLayout, MatchesReferencePerMipAndRoundTripsJson) {
     a.pre_swizzle[1] = d.subresources[i].column_pre_swizzle;
     for (uint32_t y = 0; y < s.height_el; ++y)
       for (uint32_t x = 0; x < s.width_el; ++x)
-        for (uint32_t j = 0; j < 4; ++j) want.at(d.subresources[i].offset + reference_offset(pat, x * 4 + j, y, 0, 0, a)) = src[y * rp + x * 4 + j];
+        for (uint32_t j = 0; j < 4; ++j)
+          want.at(d.subresources[i].offset + reference_offset(pat, x * 4 + j, y, 0, 0, a)) = src[y * rp + x * 4 + j];
   }
   EXPECT_EQ(res, want);
   DeviceLayoutDesc back;
@@ -150,7 +152,8 @@ TEST(DeviceLayout, JsonErrorsNameTheField) {
   DeviceLayoutDesc d;
   for (const char* bad : {"{}", "{\"format\": \"R8_UNORM\", \"width\": 4, \"patterns\": [], \"subresources\": []}",
                           "{\"format\": \"R8_UNORM\", \"width\": \"4\", \"patterns\": [\"X0\"], \"subresources\": []}",
-                          "{\"format\": \"R8_UNORM\", \"width\": 4, \"patterns\": [\"X0\"], \"mip_transitions\": [300], \"subresources\": []}",
+                          "{\"format\": \"R8_UNORM\", \"width\": 4, \"patterns\": [\"X0\"], \"mip_transitions\": "
+                          "[300], \"subresources\": []}",
                           "{\"format\": \"R8_UNORM\", \"width\": 4, \"patterns\": [\"Q9\"], \"subresources\": []}",
                           "{\"format\": \"R8_UNORM\", \"width\": 4, \"patterns\": [\"X0\"], \"subresources\": [{}]}"}) {
     Status st = parse_resource_layout_json(bad, &d);
@@ -196,8 +199,11 @@ TEST(Planes, Nv12RowMajorSubresourcesAndFootprints) {
     const auto& s = L.sub(i);
     std::vector<uint8_t> src(packed_subresource_bytes(s), static_cast<uint8_t>(i + 1)), back(src.size());
     const uint64_t rp = uint64_t{s.width_el} * s.element_bytes;
-    ASSERT_TRUE(write_to_subresource(L, res.data(), res.size(), i, nullptr, src.data(), src.size(), rp, rp * s.height_el).ok());
-    ASSERT_TRUE(read_from_subresource(back.data(), back.size(), rp, rp * s.height_el, L, res.data(), res.size(), i, nullptr).ok());
+    ASSERT_TRUE(
+        write_to_subresource(L, res.data(), res.size(), i, nullptr, src.data(), src.size(), rp, rp * s.height_el).ok());
+    ASSERT_TRUE(
+        read_from_subresource(back.data(), back.size(), rp, rp * s.height_el, L, res.data(), res.size(), i, nullptr)
+            .ok());
     EXPECT_EQ(src, back);
   }
 }
@@ -241,7 +247,8 @@ TEST(PackedMips, D3D12PolicyPlacesOpaqueTailPerSlice) {
   EXPECT_EQ(L.size(), 44u * 65536);
   EXPECT_EQ(L.allocation_size(), 44u * 65536);
   std::vector<uint8_t> res(L.size()), src(64 * 64 * 4);
-  EXPECT_EQ(write_to_subresource(L, res.data(), res.size(), 3, nullptr, src.data(), src.size(), 256, 0).code(), Code::unsupported);
+  EXPECT_EQ(write_to_subresource(L, res.data(), res.size(), 3, nullptr, src.data(), src.size(), 256, 0).code(),
+            Code::unsupported);
   Location loc;
   ASSERT_TRUE(locate(L, 21u * 65536 + 5, &loc).ok());
   EXPECT_TRUE(loc.packed);
@@ -274,11 +281,16 @@ TEST(RegionCopy, BetweenLayoutsEqualsDeswizzleThenSwizzle) {
     for (auto& v : img) v = static_cast<uint8_t>(rng());
     std::vector<uint8_t> ra(LA.size()), rb(LB.size(), 0), rb2(LB.size(), 0);
     const uint64_t rp = uint64_t{t.width} * eb;
-    ASSERT_TRUE(write_to_subresource(LA, ra.data(), ra.size(), 0, nullptr, img.data(), img.size(), rp, rp * t.height).ok());
+    ASSERT_TRUE(
+        write_to_subresource(LA, ra.data(), ra.size(), 0, nullptr, img.data(), img.size(), rp, rp * t.height).ok());
     RegionCopy r;
     r.whole_source = false;
-    r.src_box = {static_cast<uint32_t>(rng() % 10), static_cast<uint32_t>(rng() % 5), 0, t.width - static_cast<uint32_t>(rng() % 7),
-                 t.height - static_cast<uint32_t>(rng() % 4), 1};
+    r.src_box = {static_cast<uint32_t>(rng() % 10),
+                 static_cast<uint32_t>(rng() % 5),
+                 0,
+                 t.width - static_cast<uint32_t>(rng() % 7),
+                 t.height - static_cast<uint32_t>(rng() % 4),
+                 1};
     r.dst_x = static_cast<uint32_t>(rng() % (t.width - (r.src_box.right - r.src_box.left) + 1));
     r.dst_y = static_cast<uint32_t>(rng() % (t.height - (r.src_box.bottom - r.src_box.top) + 1));
     Status st = copy_regions(LB, rb.data(), rb.size(), LA, ra.data(), ra.size(), &r, 1);
@@ -286,9 +298,13 @@ TEST(RegionCopy, BetweenLayoutsEqualsDeswizzleThenSwizzle) {
     // The same through a linear staging buffer.
     const uint32_t w = r.src_box.right - r.src_box.left, h = r.src_box.bottom - r.src_box.top;
     std::vector<uint8_t> stage(uint64_t{w} * h * eb);
-    ASSERT_TRUE(read_from_subresource(stage.data(), stage.size(), w * eb, stage.size(), LA, ra.data(), ra.size(), 0, &r.src_box).ok());
+    ASSERT_TRUE(
+        read_from_subresource(stage.data(), stage.size(), w * eb, stage.size(), LA, ra.data(), ra.size(), 0, &r.src_box)
+            .ok());
     Box db{r.dst_x, r.dst_y, 0, r.dst_x + w, r.dst_y + h, 1};
-    ASSERT_TRUE(write_to_subresource(LB, rb2.data(), rb2.size(), 0, &db, stage.data(), stage.size(), w * eb, stage.size()).ok());
+    ASSERT_TRUE(
+        write_to_subresource(LB, rb2.data(), rb2.size(), 0, &db, stage.data(), stage.size(), w * eb, stage.size())
+            .ok());
     ASSERT_EQ(rb, rb2) << to_text(b.pattern);
   }
 }
@@ -345,24 +361,33 @@ TEST(TileCopy, LinearWithinTilesBothWays) {
   TileRegionSize sz;
   sz.num_tiles = 4;  // tiles 1, 2 (row 0) then 3, 4 (row 1): linear order wraps
   std::vector<uint8_t> buf(16 + 4 * 65536, 0);
-  ASSERT_TRUE(copy_tiles(L, res.data(), res.size(), c, sz, buf.data(), buf.size(), 16, TileCopyDirection::SwizzledToLinearBuffer).ok());
+  ASSERT_TRUE(copy_tiles(L, res.data(), res.size(), c, sz, buf.data(), buf.size(), 16,
+                         TileCopyDirection::SwizzledToLinearBuffer)
+                  .ok());
   const int tiles[4][2] = {{1, 0}, {2, 0}, {0, 1}, {1, 1}};
   for (int k = 0; k < 4; ++k)
     for (uint32_t y = 0; y < 128; ++y)
       for (uint32_t x = 0; x < 128; ++x) {
         const uint32_t gx = tiles[k][0] * 128 + x, gy = tiles[k][1] * 128 + y;
         if (gx >= 300 || gy >= 200) continue;
-        ASSERT_EQ(0, std::memcmp(&buf[16 + k * 65536 + (y * 128 + x) * 4], &img[(gy * 300 + gx) * 4], 4)) << k << " " << x << "," << y;
+        ASSERT_EQ(0, std::memcmp(&buf[16 + k * 65536 + (y * 128 + x) * 4], &img[(gy * 300 + gx) * 4], 4))
+            << k << " " << x << "," << y;
       }
   // Back into a clean resource: those tiles' texels reappear.
   std::vector<uint8_t> res2(L.size(), 0);
-  ASSERT_TRUE(copy_tiles(L, res2.data(), res2.size(), c, sz, buf.data(), buf.size(), 16, TileCopyDirection::LinearBufferToSwizzled).ok());
+  ASSERT_TRUE(copy_tiles(L, res2.data(), res2.size(), c, sz, buf.data(), buf.size(), 16,
+                         TileCopyDirection::LinearBufferToSwizzled)
+                  .ok());
   EXPECT_EQ(0, std::memcmp(res2.data() + 65536, res.data() + 65536, 4 * 65536));
   sz.num_tiles = 6;
-  EXPECT_EQ(copy_tiles(L, res2.data(), res2.size(), c, sz, buf.data(), buf.size(), 16, TileCopyDirection::LinearBufferToSwizzled).code(),
+  EXPECT_EQ(copy_tiles(L, res2.data(), res2.size(), c, sz, buf.data(), buf.size(), 16,
+                       TileCopyDirection::LinearBufferToSwizzled)
+                .code(),
             Code::out_of_range);
   sz = TileRegionSize{4, true, 2, 2, 1};
-  EXPECT_EQ(copy_tiles(L, res2.data(), res2.size(), c, sz, buf.data(), buf.size() - 1, 16, TileCopyDirection::LinearBufferToSwizzled).code(),
+  EXPECT_EQ(copy_tiles(L, res2.data(), res2.size(), c, sz, buf.data(), buf.size() - 1, 16,
+                       TileCopyDirection::LinearBufferToSwizzled)
+                .code(),
             Code::buffer_too_small);
 }
 
@@ -416,8 +441,12 @@ TEST(RegionCopy, BetweenVendorLayoutsEqualsStagedCopy) {
       const auto& s = A.sub(m);
       std::vector<uint8_t> stage(packed_subresource_bytes(s));
       const uint64_t rp = uint64_t{s.width_el} * 4;
-      ASSERT_TRUE(read_from_subresource(stage.data(), stage.size(), rp, stage.size(), A, ra.data(), ra.size(), m, nullptr).ok());
-      ASSERT_TRUE(write_to_subresource(B, rb2.data(), rb2.size(), m, nullptr, stage.data(), stage.size(), rp, stage.size()).ok());
+      ASSERT_TRUE(
+          read_from_subresource(stage.data(), stage.size(), rp, stage.size(), A, ra.data(), ra.size(), m, nullptr)
+              .ok());
+      ASSERT_TRUE(
+          write_to_subresource(B, rb2.data(), rb2.size(), m, nullptr, stage.data(), stage.size(), rp, stage.size())
+              .ok());
     }
     st = copy_regions(B, rb.data(), rb.size(), A, ra.data(), ra.size(), regions.data(), regions.size());
     ASSERT_TRUE(st.ok()) << st.message();

@@ -21,7 +21,8 @@ TEST(StreamLoad, CopyEqualsMemcpyAtEveryAlignment) {
   for (auto& b : src) b = static_cast<uint8_t>(g());
   for (unsigned threads : {1u, 3u})
     for (size_t off = 0; off < 20; ++off)
-      for (size_t n : {size_t{0}, size_t{1}, size_t{15}, size_t{16}, size_t{63}, size_t{64}, size_t{65}, size_t{200}, size_t{4000}}) {
+      for (size_t n : {size_t{0}, size_t{1}, size_t{15}, size_t{16}, size_t{63}, size_t{64}, size_t{65}, size_t{200},
+                       size_t{4000}}) {
         std::fill(dst.begin(), dst.end(), 0xEE);
         detail::stream_load_copy(dst.data() + 3, src.data() + off, n, threads);
         ASSERT_EQ(std::memcmp(dst.data() + 3, src.data() + off, n), 0) << off << " " << n;

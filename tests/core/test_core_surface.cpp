@@ -17,7 +17,8 @@ namespace {
 constexpr uint8_t kGuard = 0xCD;
 constexpr uint64_t kSlack = 64;
 
-Layout make(const char* format, uint32_t w, uint32_t h, uint32_t mips, uint32_t array, LayoutKind kind, uint32_t depth = 1) {
+Layout make(const char* format, uint32_t w, uint32_t h, uint32_t mips, uint32_t array, LayoutKind kind,
+            uint32_t depth = 1) {
   TextureDesc d;
   EXPECT_TRUE(find_format(format, &d.format).ok());
   d.width = w;
@@ -35,8 +36,8 @@ Layout make(const char* format, uint32_t w, uint32_t h, uint32_t mips, uint32_t 
 }
 
 // The resource bytes swizzle_surface must produce, per byte from reference_offset.
-std::vector<uint8_t> reference_surface(const Layout& L, const std::vector<uint8_t>& lin, const std::vector<uint64_t>& offs,
-                                       uint8_t fill) {
+std::vector<uint8_t> reference_surface(const Layout& L, const std::vector<uint8_t>& lin,
+                                       const std::vector<uint64_t>& offs, uint8_t fill) {
   std::vector<uint8_t> res(L.size(), fill);
   for (uint32_t i = 0; i < L.subresource_count(); ++i) {
     const SubresourceLayout& s = L.sub(i);
@@ -50,7 +51,8 @@ std::vector<uint8_t> reference_surface(const Layout& L, const std::vector<uint8_
     for (uint32_t z = 0; z < s.depth; ++z)
       for (uint32_t y = 0; y < s.height_el; ++y)
         for (uint32_t x = 0; x < s.width_el; ++x)
-          for (uint64_t j = 0; j < eb; ++j) res.at(s.offset + reference_offset(p, x * eb + j, y, z, 0, a)) = lin.at(k++);
+          for (uint64_t j = 0; j < eb; ++j)
+            res.at(s.offset + reference_offset(p, x * eb + j, y, z, 0, a)) = lin.at(k++);
   }
   return res;
 }
@@ -73,7 +75,8 @@ void check_surface_case(const Layout& L, std::mt19937_64& rng) {
   std::memset(res.data() + kSlack, 0x11, L.size());
   Status s = swizzle_surface(L, res.data() + kSlack, L.size(), lin.data() + kSlack, n);
   ASSERT_TRUE(s.ok()) << s.message();
-  const std::vector<uint8_t> want = reference_surface(L, std::vector<uint8_t>(lin.begin() + kSlack, lin.end() - kSlack), offs, 0x11);
+  const std::vector<uint8_t> want =
+      reference_surface(L, std::vector<uint8_t>(lin.begin() + kSlack, lin.end() - kSlack), offs, 0x11);
   ASSERT_TRUE(std::equal(want.begin(), want.end(), res.begin() + kSlack)) << L.name();
   s = deswizzle_surface(L, back.data() + kSlack, n, res.data() + kSlack, L.size());
   ASSERT_TRUE(s.ok()) << s.message();
@@ -85,9 +88,12 @@ void check_surface_case(const Layout& L, std::mt19937_64& rng) {
 
   // One byte short on either side: refused, nothing written.
   const std::vector<uint8_t> res_before = res, back_before = back;
-  EXPECT_EQ(swizzle_surface(L, res.data() + kSlack, L.size(), lin.data() + kSlack, n - 1).code(), Code::buffer_too_small);
-  EXPECT_EQ(swizzle_surface(L, res.data() + kSlack, L.size() - 1, lin.data() + kSlack, n).code(), Code::buffer_too_small);
-  EXPECT_EQ(deswizzle_surface(L, back.data() + kSlack, n - 1, res.data() + kSlack, L.size()).code(), Code::buffer_too_small);
+  EXPECT_EQ(swizzle_surface(L, res.data() + kSlack, L.size(), lin.data() + kSlack, n - 1).code(),
+            Code::buffer_too_small);
+  EXPECT_EQ(swizzle_surface(L, res.data() + kSlack, L.size() - 1, lin.data() + kSlack, n).code(),
+            Code::buffer_too_small);
+  EXPECT_EQ(deswizzle_surface(L, back.data() + kSlack, n - 1, res.data() + kSlack, L.size()).code(),
+            Code::buffer_too_small);
   EXPECT_EQ(res, res_before);
   EXPECT_EQ(back, back_before);
 }

@@ -33,8 +33,10 @@ Case make_case(const char* format, Dimension dim, uint32_t w, uint32_t h, uint32
   t.dimension = dim;
   t.width = w;
   t.height = h;
-  if (dim == Dimension::Texture3D) t.depth = d;
-  else t.array_size = d;
+  if (dim == Dimension::Texture3D)
+    t.depth = d;
+  else
+    t.array_size = d;
   t.mip_levels = mips;
   LayoutSpec spec;
   spec.kind = kind;
@@ -51,7 +53,8 @@ Case make_case(const char* format, Dimension dim, uint32_t w, uint32_t h, uint32
     const uint64_t row = uint64_t{s.width_el} * s.element_bytes, slice = row * s.height_el;
     std::vector<uint8_t> lin(slice * s.depth);
     for (auto& b : lin) b = static_cast<uint8_t>((seed = seed * 1103515245u + 12345u) >> 16);
-    st = write_to_subresource(c.layout, c.resource.data(), c.resource.size(), i, nullptr, lin.data(), lin.size(), row, slice, one);
+    st = write_to_subresource(c.layout, c.resource.data(), c.resource.size(), i, nullptr, lin.data(), lin.size(), row,
+                              slice, one);
     EXPECT_TRUE(st.ok()) << st.message();
     c.linear.push_back(std::move(lin));
   }
@@ -74,12 +77,18 @@ TEST(CoreThreads, SharedLayoutsCopyOffsetLocate) {
         std::vector<uint8_t> res(L.size(), 0);
         for (uint32_t i = 0; i < L.subresource_count(); ++i) {
           SubresourceLayout s;
-          if (!L.subresource(i, &s).ok()) { ++failures; continue; }
+          if (!L.subresource(i, &s).ok()) {
+            ++failures;
+            continue;
+          }
           const uint64_t row = uint64_t{s.width_el} * s.element_bytes, slice = row * s.height_el;
           const auto& lin = c.linear[i];
-          if (!write_to_subresource(L, res.data(), res.size(), i, nullptr, lin.data(), lin.size(), row, slice, o).ok()) ++failures;
+          if (!write_to_subresource(L, res.data(), res.size(), i, nullptr, lin.data(), lin.size(), row, slice, o).ok())
+            ++failures;
           std::vector<uint8_t> back(lin.size(), 0);
-          if (!read_from_subresource(back.data(), back.size(), row, slice, L, c.resource.data(), c.resource.size(), i, nullptr, o).ok() ||
+          if (!read_from_subresource(back.data(), back.size(), row, slice, L, c.resource.data(), c.resource.size(), i,
+                                     nullptr, o)
+                   .ok() ||
               back != lin)
             ++failures;
           // element_offset then locate: the same element back.

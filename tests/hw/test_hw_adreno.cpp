@@ -23,7 +23,6 @@ using swz_test::tex3d;
 
 namespace {
 
-
 // freedreno's pitch (bytes between rows of texels or blocks) of a level: swz
 // keeps bytes between rows of tiles, so divide by the tile's rows.
 uint64_t fd_pitch(const Layout& L, uint32_t sub) {
@@ -37,14 +36,30 @@ uint64_t fd_pitch(const Layout& L, uint32_t sub) {
 uint64_t fd6_tiled(uint32_t x, uint32_t y, uint32_t cpp, uint64_t pitch_B) {
   uint32_t bw, bh;
   switch (cpp) {
-    case 1: bw = 32; bh = 8; break;
-    case 2: bw = 32; bh = 4; break;
-    case 4: bw = 16; bh = 4; break;
-    case 8: bw = 8; bh = 4; break;
-    default: bw = 4; bh = 4; break;
+    case 1:
+      bw = 32;
+      bh = 8;
+      break;
+    case 2:
+      bw = 32;
+      bh = 4;
+      break;
+    case 4:
+      bw = 16;
+      bh = 4;
+      break;
+    case 8:
+      bw = 8;
+      bh = 4;
+      break;
+    default:
+      bw = 4;
+      bh = 4;
+      break;
   }
   auto pixel = [](uint32_t px, uint32_t py) {
-    return (px & 1) | (py & 1) << 1 | ((px & 2) >> 1) << 2 | ((py & 2) >> 1) << 3 | ((px & 0x1c) >> 2) << 4 | ((py & 4) >> 2) << 7;
+    return (px & 1) | (py & 1) << 1 | ((px & 2) >> 1) << 2 | ((py & 2) >> 1) << 3 | ((px & 0x1c) >> 2) << 4 |
+           ((py & 4) >> 2) << 7;
   };
   const uint32_t xb = x / bw, yb = y / bh;
   const uint32_t xm = (((xb & 1) * 0b111) ^ (cpp < 16 ? (xb & 0b010) : 0) ^ ((xb >> 1) << 3)) << 8;
@@ -66,7 +81,8 @@ TEST(AdrenoLayout, FreedrenoLayoutTestVectors) {
     const std::string fmt = c["format"].get<std::string>();
     const uint32_t w = c["width"], h = c["height"];
     const uint32_t mips = static_cast<uint32_t>(c["offsets"].size());
-    TextureDesc d = c.contains("depth") ? tex3d(fmt.c_str(), w, h, c["depth"].get<uint32_t>(), mips) : tex2d(fmt.c_str(), w, h, mips);
+    TextureDesc d = c.contains("depth") ? tex3d(fmt.c_str(), w, h, c["depth"].get<uint32_t>(), mips)
+                                        : tex2d(fmt.c_str(), w, h, mips);
     const std::string spec = c["tiling"] == "linear" ? "adreno-a6xx:linear" : "adreno-a6xx";
     const std::string what = spec + " " + fmt + " " + std::to_string(w) + "x" + std::to_string(h);
     Layout L = named(spec, d);
@@ -115,7 +131,8 @@ TEST(AdrenoLayout, ExplicitPitch) {
   EXPECT_EQ(fd_pitch(L, 1), 768u);
   EXPECT_EQ(fd_pitch(L, 2), 512u);  // align(384, 256)
   Layout bad;
-  Status st = make_named_layout("adreno-a6xx:pitch=1280", tex2d("R16G16B16A16_UNORM", 100, 40), &bad);  // not a multiple of 512
+  Status st =
+      make_named_layout("adreno-a6xx:pitch=1280", tex2d("R16G16B16A16_UNORM", 100, 40), &bad);  // not a multiple of 512
   EXPECT_EQ(st.code(), Code::invalid_argument);
   EXPECT_NE(st.message().find("pitch = 1280"), std::string::npos) << st.message();
   st = make_named_layout("adreno-a6xx:pitch=256", tex2d("R8G8B8A8_UNORM", 100, 40), &bad);  // narrower than the row
@@ -127,7 +144,8 @@ TEST(AdrenoLayout, ExplicitPitch) {
 // row-major at its pitch; no byte is shared; everything round-trips.
 TEST(AdrenoLayout, RandomWholeResources) {
   std::mt19937 rng(15);
-  const char* fmts[] = {"R8_UNORM", "R16_UINT", "R8G8B8A8_UNORM", "R16G16B16A16_UNORM", "R32G32B32A32_FLOAT", "BC1_UNORM", "BC7_UNORM"};
+  const char* fmts[] = {"R8_UNORM",           "R16_UINT",  "R8G8B8A8_UNORM", "R16G16B16A16_UNORM",
+                        "R32G32B32A32_FLOAT", "BC1_UNORM", "BC7_UNORM"};
   for (int iter = 0; iter < 60; ++iter) {
     const char* f = fmts[rng() % 7];
     const bool is3d = rng() % 3 == 0;
@@ -137,8 +155,9 @@ TEST(AdrenoLayout, RandomWholeResources) {
     TextureDesc d = is3d ? tex3d(f, w, h, dep, mips) : tex2d(f, w, h, mips, 1 + rng() % 3);
     const bool linear = rng() % 5 == 0;
     Layout L = named(linear ? "adreno-a6xx:linear" : "adreno-a6xx", d);
-    const std::string what = std::string(f) + " " + std::to_string(w) + "x" + std::to_string(h) + (is3d ? "x" + std::to_string(dep) : "") +
-                             " mips " + std::to_string(mips) + (linear ? " linear" : "");
+    const std::string what = std::string(f) + " " + std::to_string(w) + "x" + std::to_string(h) +
+                             (is3d ? "x" + std::to_string(dep) : "") + " mips " + std::to_string(mips) +
+                             (linear ? " linear" : "");
     for (uint32_t i = 0; i < L.subresource_count(); ++i) {
       const SubresourceLayout& s = L.sub(i);
       const uint64_t pitch = fd_pitch(L, i);
@@ -149,7 +168,8 @@ TEST(AdrenoLayout, RandomWholeResources) {
           for (uint32_t x = 0; x < s.width_el; x += 1 + s.width_el / 23) {
             uint64_t off;
             ASSERT_TRUE(element_offset(L, i, x, y, z, 0, &off).ok());
-            const uint64_t want = s.offset + z * s.depth_pitch_B + (tiled ? fd6_tiled(x, y, cpp, pitch) : y * pitch + uint64_t{x} * cpp);
+            const uint64_t want =
+                s.offset + z * s.depth_pitch_B + (tiled ? fd6_tiled(x, y, cpp, pitch) : y * pitch + uint64_t{x} * cpp);
             ASSERT_EQ(off, want) << what << " sub " << i << " at " << x << "," << y << "," << z;
           }
     }

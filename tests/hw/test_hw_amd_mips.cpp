@@ -19,10 +19,7 @@ using namespace swz;
 using swz_test::named;
 using swz_test::tex2d;
 
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace
 
 // RGBA8 300x200, 9 levels, GFX10 SW_64KB_S_X (16 pipes): 128x128-element
 // blocks; the tail holds levels up to 64x128 (GetMipTailDim: half a block
@@ -59,10 +56,17 @@ TEST(AmdMips, Gfx10ChainDerivedFromAddrlib) {
 // modes, arrays and pbxor; byte claims; round trips.
 TEST(AmdMips, Gfx10AddressRuleAndRoundTrips) {
   std::mt19937 rng(10);
-  const char* specs[] = {"amd-gfx10-sw64k-s-x:pipes=16", "amd-gfx10-sw4k-s:pipes=16", "amd-gfx10-sw64k-r-x:pipes=16,pbxor=5",
-                         "amd-gfx10.3-sw64k-r-x:pipes=8", "amd-gfx10.3-sw256k-z-x:pipes=16,pbxor=9", "amd-gfx10.3-sw256k-r-x:pipes=8",
-                         "amd-gfx10-sw64k-d-t:pipes=16", "amd-gfx10.3-sw4k-d-x:pipes=8", "amd-gfx11-sw64k-r-x:pipes=32,pbxor=7",
-                         "amd-gfx11-sw256k-d-x:pipes=8", "amd-gfx11-sw4k-d-x:pipes=32"};
+  const char* specs[] = {"amd-gfx10-sw64k-s-x:pipes=16",
+                         "amd-gfx10-sw4k-s:pipes=16",
+                         "amd-gfx10-sw64k-r-x:pipes=16,pbxor=5",
+                         "amd-gfx10.3-sw64k-r-x:pipes=8",
+                         "amd-gfx10.3-sw256k-z-x:pipes=16,pbxor=9",
+                         "amd-gfx10.3-sw256k-r-x:pipes=8",
+                         "amd-gfx10-sw64k-d-t:pipes=16",
+                         "amd-gfx10.3-sw4k-d-x:pipes=8",
+                         "amd-gfx11-sw64k-r-x:pipes=32,pbxor=7",
+                         "amd-gfx11-sw256k-d-x:pipes=8",
+                         "amd-gfx11-sw4k-d-x:pipes=32"};
   for (int it = 0; it < 33; ++it) {
     const std::string spec = specs[it % 11];
     const uint32_t w = 1 + rng() % 700, h = 1 + rng() % 300, arr = 1 + rng() % 3;
@@ -75,7 +79,8 @@ TEST(AmdMips, Gfx10AddressRuleAndRoundTrips) {
     // A single-level surface of the same mode and pbxor covering every
     // coordinate used (XOR terms may read coordinate bits above the block):
     // its address minus slice and block index is the equation of (x, y, z).
-    const uint32_t ow = static_cast<uint32_t>((w + 2 * bw - 1) / bw * bw), oh = static_cast<uint32_t>((h + 2 * bh - 1) / bh * bh);
+    const uint32_t ow = static_cast<uint32_t>((w + 2 * bw - 1) / bw * bw),
+                   oh = static_cast<uint32_t>((h + 2 * bh - 1) / bh * bh);
     Layout one = named(spec, tex2d("R8G8B8A8_UNORM", ow, oh, 1, 4));
     auto equation = [&](uint64_t x, uint64_t y, uint32_t z) {
       uint64_t o = 0;
@@ -90,7 +95,8 @@ TEST(AmdMips, Gfx10AddressRuleAndRoundTrips) {
           uint64_t got;
           ASSERT_TRUE(element_offset(L, i, x, y, 0, 0, &got).ok());
           const uint64_t blk = ((y + oy) / bh) * pb + (x + ox) / bw;
-          const uint64_t want = s.offset + slice * s.depth_pitch_B + blk * bb + equation(x + ox, y + oy, static_cast<uint32_t>(slice));
+          const uint64_t want =
+              s.offset + slice * s.depth_pitch_B + blk * bb + equation(x + ox, y + oy, static_cast<uint32_t>(slice));
           ASSERT_EQ(got, want) << what << " sub " << i << " at " << x << "," << y;
         }
     }
@@ -102,9 +108,11 @@ TEST(AmdMips, Gfx10AddressRuleAndRoundTrips) {
 TEST(AmdMips, RefusalsAndOverrides) {
   Layout bad;
   // pitch= belongs to single-level surfaces.
-  EXPECT_EQ(make_named_layout("amd-gfx10-sw64k-s-x:pitch=512", tex2d("R8G8B8A8_UNORM", 300, 200, 3), &bad).code(), Code::invalid_argument);
+  EXPECT_EQ(make_named_layout("amd-gfx10-sw64k-s-x:pitch=512", tex2d("R8G8B8A8_UNORM", 300, 200, 3), &bad).code(),
+            Code::invalid_argument);
   // GFX9 chains (one pitch for the whole chain) still need offsets=.
-  EXPECT_EQ(make_named_layout("amd-gfx9-sw64k-s-x", tex2d("R8G8B8A8_UNORM", 300, 200, 3), &bad).code(), Code::unsupported);
+  EXPECT_EQ(make_named_layout("amd-gfx9-sw64k-s-x", tex2d("R8G8B8A8_UNORM", 300, 200, 3), &bad).code(),
+            Code::unsupported);
   // A small texture lives in the tail entirely (mipChainInTail): RGBA8 64x64
   // in a 64 KiB block (tail: 64x128, 12 levels): level 0 at slot 11 (x 64),
   // level 1 at slot 10 (y 64), level 2 at slot 9 (x 32).

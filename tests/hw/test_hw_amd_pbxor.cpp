@@ -41,12 +41,16 @@ TEST(AmdPbxor, MaskedToThePipeAndBankBits) {
   EXPECT_EQ(addr("amd-gfx10-sw64k-s-x:pipes=16,pbxor=16", 17, 3), 2100u);
   EXPECT_EQ(addr("amd-gfx10-sw64k-s-x:pipes=16,pbxor=16", 17, 3), addr("amd-gfx10-sw64k-s-x:pipes=16", 17, 3));
   // Bits inside the mask still apply: 3 changes the address by 3 << 8.
-  EXPECT_EQ(addr("amd-gfx10-sw64k-s-x:pipes=16,pbxor=3", 17, 3), addr("amd-gfx10-sw64k-s-x:pipes=16", 17, 3) ^ (3u << 8));
-  EXPECT_EQ(addr("amd-gfx10-sw64k-s-x:pipes=16,pbxor=0x13", 17, 3), addr("amd-gfx10-sw64k-s-x:pipes=16,pbxor=3", 17, 3));
+  EXPECT_EQ(addr("amd-gfx10-sw64k-s-x:pipes=16,pbxor=3", 17, 3),
+            addr("amd-gfx10-sw64k-s-x:pipes=16", 17, 3) ^ (3u << 8));
+  EXPECT_EQ(addr("amd-gfx10-sw64k-s-x:pipes=16,pbxor=0x13", 17, 3),
+            addr("amd-gfx10-sw64k-s-x:pipes=16,pbxor=3", 17, 3));
   // Bank bits (6, 7) count: 0x40 applies.
-  EXPECT_EQ(addr("amd-gfx10-sw64k-s-x:pipes=16,pbxor=0x40", 17, 3), addr("amd-gfx10-sw64k-s-x:pipes=16", 17, 3) ^ (0x40u << 8));
+  EXPECT_EQ(addr("amd-gfx10-sw64k-s-x:pipes=16,pbxor=0x40", 17, 3),
+            addr("amd-gfx10-sw64k-s-x:pipes=16", 17, 3) ^ (0x40u << 8));
   // A value past the block is cut to the block, as addrlib does, not refused.
-  EXPECT_EQ(addr("amd-gfx10-sw4k-s-x:pipes=16,pbxor=0x1f", 17, 3), addr("amd-gfx10-sw4k-s-x:pipes=16,pbxor=0xf", 17, 3));
+  EXPECT_EQ(addr("amd-gfx10-sw4k-s-x:pipes=16,pbxor=0x1f", 17, 3),
+            addr("amd-gfx10-sw4k-s-x:pipes=16,pbxor=0xf", 17, 3));
 }
 
 TEST(AmdPbxor, Gfx9RefusesItOnNonXorModes) {
@@ -93,7 +97,10 @@ TEST(AmdPbxor, PerLevelPitchesWithOffsets) {
   swz_test::round_trip_all(L);
   EXPECT_TRUE(swz_test::claim_bytes(L));
   Layout bad;
-  EXPECT_EQ(make_named_layout("amd-gfx10-sw64k-s-x:offsets=0/0x40000,pitches=128", d, &bad).code(), Code::invalid_argument);
-  EXPECT_EQ(make_named_layout("amd-gfx10-sw64k-s-x:offsets=0/0x40000,pitches=128/100", d, &bad).code(), Code::invalid_argument);  // not whole blocks
-  EXPECT_EQ(make_named_layout("amd-gfx10-sw64k-s-x:offsets=0/0x40000,pitches=128/128,pitch=128", d, &bad).code(), Code::invalid_argument);
+  EXPECT_EQ(make_named_layout("amd-gfx10-sw64k-s-x:offsets=0/0x40000,pitches=128", d, &bad).code(),
+            Code::invalid_argument);
+  EXPECT_EQ(make_named_layout("amd-gfx10-sw64k-s-x:offsets=0/0x40000,pitches=128/100", d, &bad).code(),
+            Code::invalid_argument);  // not whole blocks
+  EXPECT_EQ(make_named_layout("amd-gfx10-sw64k-s-x:offsets=0/0x40000,pitches=128/128,pitch=128", d, &bad).code(),
+            Code::invalid_argument);
 }

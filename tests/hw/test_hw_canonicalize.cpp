@@ -29,8 +29,11 @@ Equation parse_equation(const std::vector<std::string>& bits) {
     std::vector<Term> t;
     std::stringstream ss(tok);
     std::string part;
-    while (std::getline(ss, part, '^')) t.push_back({std::string("XYZS").find(part[0]) == std::string::npos ? -1 : static_cast<int>(std::string("XYZS").find(part[0])),
-                                                     static_cast<unsigned>(std::stoul(part.substr(1)))});
+    while (std::getline(ss, part, '^'))
+      t.push_back({std::string("XYZS").find(part[0]) == std::string::npos
+                       ? -1
+                       : static_cast<int>(std::string("XYZS").find(part[0])),
+                   static_cast<unsigned>(std::stoul(part.substr(1)))});
     eq.push_back(t);
   }
   return eq;
@@ -104,8 +107,8 @@ TEST(VendorCanonicalize, Gfx103RenderEquationNeedsReordering) {
   EXPECT_EQ(c.block_extent()[0], 512u);
   EXPECT_EQ(c.block_extent()[1], 128u);
   // Same map: every in-block coordinate and a spread of out-of-block ones.
-  Equation eq = parse_equation({"X0", "X1", "X2", "X3", "Y0", "Y1", "X4", "Y2", "X9^Y4^Y7", "X6^Y4^Z2", "X8^Y5^Z1", "X5", "Y3",
-                                "X8^Y7", "X9^Y6", "X7^Y6^Z0"});
+  Equation eq = parse_equation({"X0", "X1", "X2", "X3", "Y0", "Y1", "X4", "Y2", "X9^Y4^Y7", "X6^Y4^Z2", "X8^Y5^Z1",
+                                "X5", "Y3", "X8^Y7", "X9^Y6", "X7^Y6^Z0"});
   AddressParams a;
   a.row_pitch = 65536 * 4;
   a.depth_pitch_B = a.row_pitch * 8;
@@ -186,7 +189,8 @@ TEST(VendorCanonicalize, CancelsPairsAndUsesPostambleTerms) {
   a.row_pitch = 512 * 4;
   for (uint64_t x = 0; x < 32; ++x)  // in-block coordinates: X9..X13 are 0, so address bit 8 = Y3
     for (uint64_t y = 0; y < 16; ++y) {
-      uint64_t want = (x & 15) | ((y & 1) << 4) | (((y >> 1) & 1) << 5) | (((y >> 2) & 1) << 6) | (((x >> 4) & 1) << 7) | (((y >> 3) & 1) << 8);
+      uint64_t want = (x & 15) | ((y & 1) << 4) | (((y >> 1) & 1) << 5) | (((y >> 2) & 1) << 6) |
+                      (((x >> 4) & 1) << 7) | (((y >> 3) & 1) << 8);
       ASSERT_EQ(reference_offset(c, x, y, 0, 0, a), want) << x << "," << y;
     }
 }

@@ -27,9 +27,12 @@ using swz_test::fmt;
 using swz_test::tex2d;
 
 const char* format_for(uint32_t eb) {
-  return eb == 1 ? "R8_UNORM" : eb == 2 ? "R8G8_UNORM" : eb == 4 ? "R8G8B8A8_UNORM" : eb == 8 ? "R16G16B16A16_UNORM" : "R32G32B32A32_FLOAT";
+  return eb == 1   ? "R8_UNORM"
+         : eb == 2 ? "R8G8_UNORM"
+         : eb == 4 ? "R8G8B8A8_UNORM"
+         : eb == 8 ? "R16G16B16A16_UNORM"
+                   : "R32G32B32A32_FLOAT";
 }
-
 
 using AddrFn = std::function<uint64_t(uint32_t x, uint32_t y, uint32_t z)>;
 
@@ -94,7 +97,9 @@ Eq row_eq(const nlohmann::json& row) {
   Eq e;
   for (const auto& b : row["bits"]) {
     std::vector<std::pair<int, unsigned>> t;
-    auto add = [&](const std::string& s) { t.push_back({static_cast<int>(std::string("XYZS").find(s[0])), static_cast<unsigned>(std::stoul(s.substr(1)))}); };
+    auto add = [&](const std::string& s) {
+      t.push_back({static_cast<int>(std::string("XYZS").find(s[0])), static_cast<unsigned>(std::stoul(s.substr(1)))});
+    };
     add(b["src"].get<std::string>());
     for (const auto& x : b["xor"]) add(x.get<std::string>());
     e.bits.push_back(t);
@@ -128,14 +133,16 @@ TEST(VendorAmd, EveryReferenceModeMatchesModelM) {
     std::string suffix = m[5].matched ? (m[5] == "_X" ? "-x" : "-t") : "";
     std::smatch pm;
     std::string cfg = m[2].str();
-    std::string pipes = cfg.rfind("vega10", 0) == 0 ? "4" : (std::regex_search(cfg, pm, std::regex("(\\d+)pipe")) ? pm[1].str() : "?");
+    std::string pipes =
+        cfg.rfind("vega10", 0) == 0 ? "4" : (std::regex_search(cfg, pm, std::regex("(\\d+)pipe")) ? pm[1].str() : "?");
     const uint64_t bb = row["block_bytes"].get<uint64_t>();
     const unsigned nbits = static_cast<unsigned>(row["bits"].size());
     // addrlib applies a pipe/bank XOR on the XOR modes only: GFX10+ ignore it
     // on the others, GFX9 refuses it there (so it is not given).
     const uint64_t pbxor_given = nbits > 9 && (m[5].matched || gen != "gfx9") ? 3 : 0;
     const uint64_t pbxor = m[5].matched ? pbxor_given : 0;
-    const std::string spec = "amd-" + gen + "-sw" + size + "-" + mode + suffix + ":pipes=" + pipes + (pbxor_given ? ",pbxor=" + std::to_string(pbxor_given) : "");
+    const std::string spec = "amd-" + gen + "-sw" + size + "-" + mode + suffix + ":pipes=" + pipes +
+                             (pbxor_given ? ",pbxor=" + std::to_string(pbxor_given) : "");
     TextureDesc d = tex2d("R8G8B8A8_UNORM", 300, 170, 1, 3);
     Layout L = named(spec, d);
     ASSERT_EQ(L.subresource_count(), 3u) << spec;
@@ -146,10 +153,13 @@ TEST(VendorAmd, EveryReferenceModeMatchesModelM) {
     EXPECT_EQ(L.size(), 3 * slice_size) << spec;
     const Eq eq = row_eq(row);
     for (uint32_t s = 0; s < 3; ++s)
-      expect_addresses(L, s, [&](uint32_t x, uint32_t y, uint32_t) {
-        const uint64_t xb = uint64_t{x} * 4;
-        return s * slice_size + ((y / bh) * tiles_x + xb / bw_bytes) * bb + (eq.eval(xb, y, s) ^ (pbxor << 8));
-      }, spec);
+      expect_addresses(
+          L, s,
+          [&](uint32_t x, uint32_t y, uint32_t) {
+            const uint64_t xb = uint64_t{x} * 4;
+            return s * slice_size + ((y / bh) * tiles_x + xb / bw_bytes) * bb + (eq.eval(xb, y, s) ^ (pbxor << 8));
+          },
+          spec);
     ++n;
   }
   EXPECT_GE(n, 80 / static_cast<int>(step));
@@ -192,9 +202,12 @@ TEST(VendorAmd, Gfx12ThickBlock3D) {
     // X0 X1 X2 Y0 X3 Z0 Y1 Z1 Y2 X4 Z2 Y3 X5 Z3 Y4 X6: 32 x 32 x 16 elements.
     const Eq eq = row_eq(row);
     const uint64_t tx = (100 + 31) / 32, ty = (70 + 31) / 32;
-    expect_addresses(L, 0, [&](uint32_t x, uint32_t y, uint32_t z) {
-      return (((z / 16) * ty + y / 32) * tx + x / 32) * 65536 + (eq.eval(uint64_t{x} * 4, y, z) ^ (0x15u << 8));
-    }, "gfx12 3D");
+    expect_addresses(
+        L, 0,
+        [&](uint32_t x, uint32_t y, uint32_t z) {
+          return (((z / 16) * ty + y / 32) * tx + x / 32) * 65536 + (eq.eval(uint64_t{x} * 4, y, z) ^ (0x15u << 8));
+        },
+        "gfx12 3D");
     round_trip(L);
   }
 }
@@ -234,7 +247,9 @@ TEST(VendorAmd, Errors) {
     ASSERT_TRUE(element_offset(S, i, 5, 3, 0, 0, &b).ok());
     EXPECT_EQ(a, b) << i;
   }
-  EXPECT_EQ(make_named_layout("amd-gfx11-sw64k-r-x:offsets=0/1/2@1.2.3.4", tex2d("R8G8B8A8_UNORM", 64, 64, 3), &L).code(), Code::parse_error);
+  EXPECT_EQ(
+      make_named_layout("amd-gfx11-sw64k-r-x:offsets=0/1/2@1.2.3.4", tex2d("R8G8B8A8_UNORM", 64, 64, 3), &L).code(),
+      Code::parse_error);
 }
 
 // ---- Intel -------------------------------------------------------------------------
@@ -243,9 +258,11 @@ namespace {
 uint64_t tile_x(uint64_t x, uint64_t y) { return (y % 8) * 512 + (x % 512); }
 uint64_t tile_y(uint64_t x, uint64_t y) { return ((x % 128) / 16) * 512 + (y % 32) * 16 + (x % 16); }
 uint64_t tile_4(uint64_t x, uint64_t y) {
-  return ((y % 32) / 8) * 1024 + ((x % 128) / 64) * 512 + ((y % 8) / 4) * 256 + ((x % 64) / 16) * 64 + (y % 4) * 16 + (x % 16);
+  return ((y % 32) / 8) * 1024 + ((x % 128) / 64) * 512 + ((y % 8) / 4) * 256 + ((x % 64) / 16) * 64 + (y % 4) * 16 +
+         (x % 16);
 }
-uint64_t surface(uint64_t x, uint64_t y, uint64_t pitch, uint64_t tw, uint64_t th, uint64_t (*tile)(uint64_t, uint64_t)) {
+uint64_t surface(uint64_t x, uint64_t y, uint64_t pitch, uint64_t tw, uint64_t th,
+                 uint64_t (*tile)(uint64_t, uint64_t)) {
   return ((y / th) * (pitch / tw) + x / tw) * (tw * th) + tile(x, y);
 }
 }  // namespace
@@ -253,9 +270,12 @@ uint64_t surface(uint64_t x, uint64_t y, uint64_t pitch, uint64_t tw, uint64_t t
 TEST(VendorIntel, TileXYAnd4MatchTheTileFormulas) {
   TextureDesc d = tex2d("R8G8B8A8_UNORM", 300, 100);
   Layout X = named("intel-tilex", d), Y = named("intel-tiley", d), F = named("intel-tile4", d);
-  expect_addresses(X, 0, [](uint32_t x, uint32_t y, uint32_t) { return surface(x * 4ull, y, 1536, 512, 8, tile_x); }, "tilex");
-  expect_addresses(Y, 0, [](uint32_t x, uint32_t y, uint32_t) { return surface(x * 4ull, y, 1280, 128, 32, tile_y); }, "tiley");
-  expect_addresses(F, 0, [](uint32_t x, uint32_t y, uint32_t) { return surface(x * 4ull, y, 1280, 128, 32, tile_4); }, "tile4");
+  expect_addresses(
+      X, 0, [](uint32_t x, uint32_t y, uint32_t) { return surface(x * 4ull, y, 1536, 512, 8, tile_x); }, "tilex");
+  expect_addresses(
+      Y, 0, [](uint32_t x, uint32_t y, uint32_t) { return surface(x * 4ull, y, 1280, 128, 32, tile_y); }, "tiley");
+  expect_addresses(
+      F, 0, [](uint32_t x, uint32_t y, uint32_t) { return surface(x * 4ull, y, 1280, 128, 32, tile_4); }, "tile4");
   round_trip(X);
   round_trip(F);
 }
@@ -264,14 +284,20 @@ TEST(VendorIntel, TileXYAnd4MatchTheTileFormulas) {
 TEST(VendorIntel, LegacyBit6Swizzle) {
   TextureDesc d = tex2d("R8G8B8A8_UNORM", 256, 64);
   Layout X = named("intel-tilex:bit6", d), Y = named("intel-tiley:bit6", d);
-  expect_addresses(X, 0, [](uint32_t x, uint32_t y, uint32_t) {
-    uint64_t o = surface(x * 4ull, y, 1024, 512, 8, tile_x);
-    return o ^ ((((o >> 9) ^ (o >> 10)) & 1) << 6);
-  }, "tilex bit6");
-  expect_addresses(Y, 0, [](uint32_t x, uint32_t y, uint32_t) {
-    uint64_t o = surface(x * 4ull, y, 1024, 128, 32, tile_y);
-    return o ^ (((o >> 9) & 1) << 6);
-  }, "tiley bit6");
+  expect_addresses(
+      X, 0,
+      [](uint32_t x, uint32_t y, uint32_t) {
+        uint64_t o = surface(x * 4ull, y, 1024, 512, 8, tile_x);
+        return o ^ ((((o >> 9) ^ (o >> 10)) & 1) << 6);
+      },
+      "tilex bit6");
+  expect_addresses(
+      Y, 0,
+      [](uint32_t x, uint32_t y, uint32_t) {
+        uint64_t o = surface(x * 4ull, y, 1024, 128, 32, tile_y);
+        return o ^ (((o >> 9) & 1) << 6);
+      },
+      "tiley bit6");
 }
 
 TEST(VendorIntel, YfAndYsAreTheStandardSwizzles) {
@@ -312,9 +338,12 @@ TEST(VendorIntel, Gen9MipLayoutAndQPitch) {
   const uint64_t pitch = (std::max(w[0], w[1] + w[2]) * 4 + 127) / 128 * 128;
   for (uint32_t s = 0; s < 2; ++s)
     for (uint32_t m = 0; m < 4; ++m)
-      expect_addresses(L, m + 4 * s, [&](uint32_t x, uint32_t y, uint32_t) {
-        return surface((xo[m] + x) * 4, yo[m] + y + s * qpitch, pitch, 128, 32, tile_y);
-      }, "tiley mips");
+      expect_addresses(
+          L, m + 4 * s,
+          [&](uint32_t x, uint32_t y, uint32_t) {
+            return surface((xo[m] + x) * 4, yo[m] + y + s * qpitch, pitch, 128, 32, tile_y);
+          },
+          "tiley mips");
   round_trip(L);
 }
 
@@ -374,8 +403,8 @@ int64_t xe_tiled_offset_2d(int64_t px, int64_t py, uint32_t pitch_aligned, uint3
   int64_t macro = ((px >> 5) + (py >> 5) * int64_t(pitch_aligned >> 5u)) << (bpb_log2 + 7);
   int64_t micro = ((px & 7) + ((py & 0xE) << 2)) << bpb_log2;
   int64_t offset = macro + ((micro & ~int64_t{0xF}) << 1) + (micro & 0xF) + ((py & 1) << 4);
-  return ((offset & ~int64_t{0x1FF}) << 3) + ((py & 16) << 7) + ((offset & 0x1C0) << 2) + (((((py & 8) >> 2) + (px >> 3)) & 3) << 6) +
-         (offset & 0x3F);
+  return ((offset & ~int64_t{0x1FF}) << 3) + ((py & 16) << 7) + ((offset & 0x1C0) << 2) +
+         (((((py & 8) >> 2) + (px >> 3)) & 3) << 6) + (offset & 0x3F);
 }
 }  // namespace
 
@@ -384,7 +413,7 @@ TEST(VendorXbox360, MatchesXeniaTiledOffset) {
     const char* format;
     uint32_t w, h;
   } cases[] = {{"R8G8B8A8_UNORM", 96, 70}, {"R16G16B16A16_FLOAT", 64, 64}, {"R32G32B32A32_FLOAT", 40, 33},
-               {"BC1_UNORM", 640, 480},  {"BC3_UNORM", 100, 36},          {"R8_UNORM", 256, 40},
+               {"BC1_UNORM", 640, 480},    {"BC3_UNORM", 100, 36},         {"R8_UNORM", 256, 40},
                {"R8G8_UNORM", 128, 33}};
   for (const Case& c : cases) {
     TextureDesc d = tex2d(c.format, c.w, c.h);
@@ -392,8 +421,10 @@ TEST(VendorXbox360, MatchesXeniaTiledOffset) {
     const uint32_t eb = d.format.element_bytes;
     const uint32_t log2 = eb == 1 ? 0 : eb == 2 ? 1 : eb == 4 ? 2 : eb == 8 ? 3 : 4;
     const uint32_t pitch = (L.sub(0).width_el + 31) / 32 * 32;
-    expect_addresses(L, 0, [&](uint32_t x, uint32_t y, uint32_t) { return static_cast<uint64_t>(xe_tiled_offset_2d(x, y, pitch, log2)); },
-                     c.format);
+    expect_addresses(
+        L, 0,
+        [&](uint32_t x, uint32_t y, uint32_t) { return static_cast<uint64_t>(xe_tiled_offset_2d(x, y, pitch, log2)); },
+        c.format);
     round_trip(L);
   }
   // 640x480 BC1: 160 x 120 blocks; the last row of 32-block tiles is padded (120 -> 128).
@@ -413,11 +444,14 @@ TEST(VendorPs4, MortonMicroTiles) {
     TextureDesc d = tex2d(f, 100, 52);
     Layout L = named("ps4-1d-thin", d);
     const uint32_t eb = d.format.element_bytes, w = L.sub(0).width_el;
-    expect_addresses(L, 0, [&](uint32_t x, uint32_t y, uint32_t) {
-      uint64_t idx = (x & 1) | ((y & 1) << 1) | ((x & 2) << 1) | ((y & 2) << 2) | ((x & 4) << 2) | ((y & 4) << 3);
-      uint64_t tile = (y / 8) * ((w + 7) / 8) + x / 8;
-      return (tile * 64 + idx) * eb;
-    }, f);
+    expect_addresses(
+        L, 0,
+        [&](uint32_t x, uint32_t y, uint32_t) {
+          uint64_t idx = (x & 1) | ((y & 1) << 1) | ((x & 2) << 1) | ((y & 2) << 2) | ((x & 4) << 2) | ((y & 4) << 3);
+          uint64_t tile = (y / 8) * ((w + 7) / 8) + x / 8;
+          return (tile * 64 + idx) * eb;
+        },
+        f);
     round_trip(L);
   }
 }
@@ -431,12 +465,16 @@ TEST(VendorMali, UInterleavedTiles) {
     Layout L = named("mali-u-interleaved", d);
     const uint32_t eb = d.format.element_bytes, w = L.sub(0).width_el;
     const uint32_t t = d.format.block_compressed() ? 4 : 16, pairs = d.format.block_compressed() ? 2 : 4;
-    expect_addresses(L, 0, [&](uint32_t x, uint32_t y, uint32_t) {
-      uint64_t idx = 0;
-      for (uint32_t i = 0; i < pairs; ++i) idx |= ((((x >> i) ^ (y >> i)) & 1) << (2 * i)) | (((y >> i) & 1) << (2 * i + 1));
-      uint64_t tile = (y / t) * ((w + t - 1) / t) + x / t;
-      return (tile * t * t + idx) * eb;
-    }, f);
+    expect_addresses(
+        L, 0,
+        [&](uint32_t x, uint32_t y, uint32_t) {
+          uint64_t idx = 0;
+          for (uint32_t i = 0; i < pairs; ++i)
+            idx |= ((((x >> i) ^ (y >> i)) & 1) << (2 * i)) | (((y >> i) & 1) << (2 * i + 1));
+          uint64_t tile = (y / t) * ((w + t - 1) / t) + x / t;
+          return (tile * t * t + idx) * eb;
+        },
+        f);
     round_trip(L);
   }
 }
@@ -445,21 +483,39 @@ TEST(VendorMali, UInterleavedTiles) {
 // fd6_tiled_memcpy.cc: get_block_size, get_pixel_offset, block_x_xormask,
 // block_y_xormask (with the bank swizzle), macrotile pitch = stride * 4096.
 namespace {
-uint64_t fd6_offset(uint32_t x, uint32_t y, uint32_t cpp, bool ch8, uint32_t mt_stride, uint32_t bank_mask, uint32_t bank_shift) {
+uint64_t fd6_offset(uint32_t x, uint32_t y, uint32_t cpp, bool ch8, uint32_t mt_stride, uint32_t bank_mask,
+                    uint32_t bank_shift) {
   uint32_t bw, bh;
   switch (cpp) {
-    case 1: bw = 32; bh = 8; break;
-    case 2: bw = 32; bh = 4; break;
-    case 4: bw = 16; bh = 4; break;
-    case 8: bw = 8; bh = 4; break;
-    default: bw = 4; bh = 4; break;
+    case 1:
+      bw = 32;
+      bh = 8;
+      break;
+    case 2:
+      bw = 32;
+      bh = 4;
+      break;
+    case 4:
+      bw = 16;
+      bh = 4;
+      break;
+    case 8:
+      bw = 8;
+      bh = 4;
+      break;
+    default:
+      bw = 4;
+      bh = 4;
+      break;
   }
   auto pixel = [](uint32_t px, uint32_t py) {
-    return (px & 1) | (py & 1) << 1 | ((px & 2) >> 1) << 2 | ((py & 2) >> 1) << 3 | ((px & 0x1c) >> 2) << 4 | ((py & 4) >> 2) << 7;
+    return (px & 1) | (py & 1) << 1 | ((px & 2) >> 1) << 2 | ((py & 2) >> 1) << 3 | ((px & 0x1c) >> 2) << 4 |
+           ((py & 4) >> 2) << 7;
   };
   const uint32_t xb = x / bw, yb = y / bh;
   uint32_t xm = (((xb & 1) * 0b111) ^ (cpp < 16 ? (xb & (ch8 ? 0b110 : 0b010)) : 0) ^ ((xb >> 1) << 3)) << 8;
-  uint32_t ym = ((((yb & 1) * 0b110) ^ (((yb >> 1) & 1) * 0b011) ^ (ch8 && cpp < 16 ? (yb & 0b100) : 0)) << 8) | ((yb & bank_mask) << bank_shift);
+  uint32_t ym = ((((yb & 1) * 0b110) ^ (((yb >> 1) & 1) * 0b011) ^ (ch8 && cpp < 16 ? (yb & 0b100) : 0)) << 8) |
+                ((yb & bank_mask) << bank_shift);
   const uint64_t tiled_row = uint64_t{yb >> 2} * mt_stride * 4096;
   return tiled_row + pixel(x % bw, y % bh) * cpp + (xm ^ ym);
 }
@@ -475,8 +531,9 @@ TEST(VendorAdreno, MacrotileXorScheme) {
       // to 128/256/256/512/1024 bytes for 1/2/4/8/16-byte elements.
       const uint32_t align_B = cpp == 1 ? 128 : cpp <= 4 ? 256 : cpp == 8 ? 512 : 1024;
       uint32_t mt = (150 * cpp + align_B - 1) / align_B * align_B / (bw * 4 * cpp);
-      expect_addresses(L, 0, [&](uint32_t x, uint32_t y, uint32_t) { return fd6_offset(x, y, cpp, ch8, mt, 0, 0); },
-                       std::to_string(cpp) + (ch8 ? " 8ch" : " 4ch"));
+      expect_addresses(
+          L, 0, [&](uint32_t x, uint32_t y, uint32_t) { return fd6_offset(x, y, cpp, ch8, mt, 0, 0); },
+          std::to_string(cpp) + (ch8 ? " 8ch" : " 4ch"));
       round_trip(L);
     }
 }
@@ -486,7 +543,8 @@ TEST(VendorAdreno, BankSwizzleWithHighestBankBit) {
   TextureDesc d = tex2d("R8G8B8A8_UNORM", 1024, 128);
   Layout L = named("adreno-a6xx:hbb=14", d);
   // get_bank_mask = fdl6_get_bank_mask << 2 = 0b11 << 2; get_bank_shift = hbb - 1 - 2.
-  expect_addresses(L, 0, [&](uint32_t x, uint32_t y, uint32_t) { return fd6_offset(x, y, 4, false, 16, 0b1100, 11); }, "bank");
+  expect_addresses(
+      L, 0, [&](uint32_t x, uint32_t y, uint32_t) { return fd6_offset(x, y, 4, false, 16, 0b1100, 11); }, "bank");
   round_trip(L);
 }
 
@@ -543,10 +601,15 @@ TEST(VendorApple, TwiddledAddresses) {
         tw = th = t;
       }
       const uint64_t tiles_per_row = (s.width_el + tw - 1) / tw;
-      expect_addresses(L, m, [&](uint32_t x, uint32_t y, uint32_t) {
-        uint64_t tile = (y / th) * tiles_per_row + x / tw;
-        return s.offset + (tile * tw * th + (space(static_cast<uint32_t>(x % tw)) | (space(static_cast<uint32_t>(y % th)) << 1))) * c.eb;
-      }, "apple " + std::to_string(c.eb) + " level " + std::to_string(m));
+      expect_addresses(
+          L, m,
+          [&](uint32_t x, uint32_t y, uint32_t) {
+            uint64_t tile = (y / th) * tiles_per_row + x / tw;
+            return s.offset + (tile * tw * th +
+                               (space(static_cast<uint32_t>(x % tw)) | (space(static_cast<uint32_t>(y % th)) << 1))) *
+                                  c.eb;
+          },
+          "apple " + std::to_string(c.eb) + " level " + std::to_string(m));
     }
     round_trip(L);
   }

@@ -21,7 +21,6 @@ using swz_test::tex2d;
 
 namespace {
 
-
 // X origin of level 2 in elements.
 uint64_t level2_x_el(const std::string& spec, const char* format, uint32_t w, uint32_t h) {
   Layout L = named(spec, tex2d(format, w, h, 3));
@@ -43,7 +42,8 @@ TEST(IntelAlign, NarrowExplicitPitchOfASingleLevel) {
   swz_test::round_trip_all(A);
   // A mip chain pads level 0 to HALIGN 16: 16 x 16 bytes = 256 > 128.
   Layout bad;
-  EXPECT_EQ(make_named_layout("intel-tiley:pitch=128", tex2d("R32G32B32A32_UINT", 1, 128, 2), &bad).code(), Code::invalid_argument);
+  EXPECT_EQ(make_named_layout("intel-tiley:pitch=128", tex2d("R32G32B32A32_UINT", 1, 128, 2), &bad).code(),
+            Code::invalid_argument);
 }
 
 // Level 1 of 100x60 is 50 elements wide.
@@ -104,7 +104,8 @@ TEST(IntelAlign, Tile64MipTail) {
     const SubresourceLayout& t0 = L.sub(tail);
     for (uint32_t m = tail; m < d.mip_levels; ++m) {
       const SubresourceLayout& s = L.sub(m);
-      EXPECT_EQ(s.pre_swizzle[0] / eb - (t0.pre_swizzle[0] / eb - icl[0][col][0]), icl[m - tail][col][0]) << f << " mip " << m;
+      EXPECT_EQ(s.pre_swizzle[0] / eb - (t0.pre_swizzle[0] / eb - icl[0][col][0]), icl[m - tail][col][0])
+          << f << " mip " << m;
       EXPECT_EQ(s.pre_swizzle[1] - (t0.pre_swizzle[1] - icl[0][col][1]), icl[m - tail][col][1]) << f << " mip " << m;
       uint64_t a, b;
       ASSERT_TRUE(element_offset(L, tail, 0, 0, 0, 0, &a).ok());

@@ -20,12 +20,12 @@ using swz_test::tex3d;
 
 namespace {
 
-
 // pan_tiling.c: inside a t x t tile, index bit 2i = x_i ^ y_i, bit 2i+1 = y_i;
 // tiles row-major over the padded width.
 uint64_t u_interleaved(uint32_t x, uint32_t y, uint32_t t, uint64_t tiles_per_row, uint32_t bpb) {
   uint64_t idx = 0;
-  for (uint32_t i = 0; (1u << i) < t; ++i) idx |= uint64_t(((x >> i) ^ (y >> i)) & 1) << (2 * i) | uint64_t((y >> i) & 1) << (2 * i + 1);
+  for (uint32_t i = 0; (1u << i) < t; ++i)
+    idx |= uint64_t(((x >> i) ^ (y >> i)) & 1) << (2 * i) | uint64_t((y >> i) & 1) << (2 * i + 1);
   return ((y / t) * tiles_per_row + x / t) * t * t * bpb + idx * bpb;
 }
 
@@ -74,7 +74,8 @@ TEST(MaliLayout, ThreeDAndArrays) {
 
 TEST(MaliLayout, RandomWholeResources) {
   std::mt19937 rng(7);
-  const char* fmts[] = {"R8_UNORM", "R16_UINT", "R8G8B8A8_UNORM", "R16G16B16A16_UNORM", "R32G32B32A32_FLOAT", "BC1_UNORM", "BC7_UNORM"};
+  const char* fmts[] = {"R8_UNORM",           "R16_UINT",  "R8G8B8A8_UNORM", "R16G16B16A16_UNORM",
+                        "R32G32B32A32_FLOAT", "BC1_UNORM", "BC7_UNORM"};
   for (int iter = 0; iter < 50; ++iter) {
     const char* f = fmts[rng() % 7];
     const bool is3d = rng() % 2 == 0;
@@ -82,8 +83,8 @@ TEST(MaliLayout, RandomWholeResources) {
     const uint32_t mips = 1 + rng() % full_mip_count(w, h, is3d ? dep : 1);
     TextureDesc d = is3d ? tex3d(f, w, h, dep, mips) : tex2d(f, w, h, mips, 1 + rng() % 3);
     Layout L = named(rng() % 3 ? "mali-u-interleaved" : "mali-u-interleaved:crc", d);
-    const std::string what = std::string(f) + " " + std::to_string(w) + "x" + std::to_string(h) + (is3d ? "x" + std::to_string(dep) : "") +
-                             " mips " + std::to_string(mips);
+    const std::string what = std::string(f) + " " + std::to_string(w) + "x" + std::to_string(h) +
+                             (is3d ? "x" + std::to_string(dep) : "") + " mips " + std::to_string(mips);
     const uint32_t t = d.format.block_compressed() ? 4 : 16;
     for (uint32_t i = 0; i < L.subresource_count(); ++i) {
       const SubresourceLayout& s = L.sub(i);
@@ -93,7 +94,8 @@ TEST(MaliLayout, RandomWholeResources) {
           for (uint32_t x = 0; x < s.width_el; x += 1 + s.width_el / 13) {
             uint64_t off;
             ASSERT_TRUE(element_offset(L, i, x, y, z, 0, &off).ok());
-            ASSERT_EQ(off, s.offset + z * s.depth_pitch_B + u_interleaved(x, y, t, tiles_per_row, s.element_bytes)) << what << " sub " << i;
+            ASSERT_EQ(off, s.offset + z * s.depth_pitch_B + u_interleaved(x, y, t, tiles_per_row, s.element_bytes))
+                << what << " sub " << i;
           }
       EXPECT_EQ(s.offset % 64, 0u) << what;
     }

@@ -46,15 +46,15 @@ uint64_t gob_turing(uint64_t x, uint64_t y) {
 using GobFn = uint64_t (*)(uint64_t, uint64_t);
 
 // tegra_swizzle gob_address_x/y/z: blocks of bh x bd GOBs, row-major.
-uint64_t block_linear(uint64_t x, uint64_t y, uint64_t z, uint64_t width_bytes, uint64_t height, uint64_t bh, uint64_t bd, GobFn gob) {
+uint64_t block_linear(uint64_t x, uint64_t y, uint64_t z, uint64_t width_bytes, uint64_t height, uint64_t bh,
+                      uint64_t bd, GobFn gob) {
   const uint64_t gobs_x = (width_bytes + 63) / 64;
   const uint64_t block = 512 * bh * bd;
   const uint64_t rows = (height + 8 * bh - 1) / (8 * bh);
   const uint64_t slice_size = rows * gobs_x * block;
-  return (z / bd) * slice_size + (y / (8 * bh)) * gobs_x * block + (x / 64) * block + (z % bd) * 512 * bh + ((y % (8 * bh)) / 8) * 512 +
-         gob(x % 64, y % 8);
+  return (z / bd) * slice_size + (y / (8 * bh)) * gobs_x * block + (x / 64) * block + (z % bd) * 512 * bh +
+         ((y % (8 * bh)) / 8) * 512 + gob(x % 64, y % 8);
 }
-
 
 // Every element of subresource `sub` against the formula (level dims given).
 void expect_formula(const Layout& L, uint32_t sub, uint64_t bh, uint64_t bd, GobFn gob, uint64_t base = 0) {
@@ -205,12 +205,12 @@ TEST(VendorNvidia, LayerSizesFromNutexbFooters) {
     uint32_t w, h, mips;
     uint64_t size;
   } cases[] = {
-      {"R8G8B8A8_UNORM", 16, 16, 1, 6144},      {"BC1_UNORM", 16, 16, 1, 3072},
-      {"BC7_UNORM", 2048, 2048, 1, 25165824},   {"R8G8B8A8_UNORM", 256, 256, 1, 1572864},
-      {"R8G8B8A8_UNORM", 64, 64, 1, 98304},     {"R32G32B32A32_FLOAT", 64, 64, 1, 393216},
-      {"BC7_UNORM", 128, 128, 8, 147456},       {"BC7_UNORM", 16, 16, 5, 15360},
-      {"BC7_UNORM", 256, 256, 9, 540672},       {"BC7_UNORM", 288, 288, 9, 1204224},
-      {"BC7_UNORM", 512, 512, 10, 2113536},     {"BC7_UNORM", 64, 64, 7, 49152},
+      {"R8G8B8A8_UNORM", 16, 16, 1, 6144},    {"BC1_UNORM", 16, 16, 1, 3072},
+      {"BC7_UNORM", 2048, 2048, 1, 25165824}, {"R8G8B8A8_UNORM", 256, 256, 1, 1572864},
+      {"R8G8B8A8_UNORM", 64, 64, 1, 98304},   {"R32G32B32A32_FLOAT", 64, 64, 1, 393216},
+      {"BC7_UNORM", 128, 128, 8, 147456},     {"BC7_UNORM", 16, 16, 5, 15360},
+      {"BC7_UNORM", 256, 256, 9, 540672},     {"BC7_UNORM", 288, 288, 9, 1204224},
+      {"BC7_UNORM", 512, 512, 10, 2113536},   {"BC7_UNORM", 64, 64, 7, 49152},
   };
   for (const Case& c : cases) {
     Layout L = named("nv-block-linear", tex2d(c.format, c.w, c.h, c.mips, 6));
@@ -266,7 +266,8 @@ TEST(VendorNvidia, BlackwellSmallFormatGobs) {
   Layout L16 = named("nv-block-linear:gob=blackwell,bh=2", tex2d("R8G8_UNORM", 70, 20));
   expect_formula(L16, 0, 2, 1, +gob16);
   Layout bad;
-  EXPECT_EQ(make_named_layout("nv-block-linear:gob=blackwell8", tex2d("R8G8B8A8_UNORM", 8, 8), &bad).code(), Code::invalid_argument);
+  EXPECT_EQ(make_named_layout("nv-block-linear:gob=blackwell8", tex2d("R8G8B8A8_UNORM", 8, 8), &bad).code(),
+            Code::invalid_argument);
 }
 
 TEST(VendorNvidia, ParameterErrorsNameTheParameter) {

@@ -21,15 +21,14 @@ using swz_test::tex2d;
 
 namespace {
 
-
 // GetTiledOffset2D (Xenia texture_util.cc), pitch in blocks.
 int64_t xe_tiled(int64_t x, int64_t y, uint32_t pitch, uint32_t bpb_log2) {
   pitch = (pitch + 31) / 32 * 32;
   int64_t macro = ((x >> 5) + (y >> 5) * int64_t(pitch >> 5)) << (bpb_log2 + 7);
   int64_t micro = ((x & 7) + ((y & 0xE) << 2)) << bpb_log2;
   int64_t offset = macro + ((micro & ~int64_t{0xF}) << 1) + (micro & 0xF) + ((y & 1) << 4);
-  return ((offset & ~int64_t{0x1FF}) << 3) + ((y & 16) << 7) + ((offset & 0x1C0) << 2) + (((((y & 8) >> 2) + (x >> 3)) & 3) << 6) +
-         (offset & 0x3F);
+  return ((offset & ~int64_t{0x1FF}) << 3) + ((y & 16) << 7) + ((offset & 0x1C0) << 2) +
+         (((((y & 8) >> 2) + (x >> 3)) & 3) << 6) + (offset & 0x3F);
 }
 
 // The level's pitch in blocks: swz keeps bytes between rows of 32-row tiles.
@@ -38,13 +37,18 @@ uint64_t pitch_el(const Layout& L, uint32_t sub) { return L.sub(sub).row_pitch /
 void expect_xenia_addresses(const Layout& L, const std::string& what) {
   for (uint32_t i = 0; i < L.subresource_count(); ++i) {
     const SubresourceLayout& s = L.sub(i);
-    const uint32_t log2 = s.element_bytes == 4 ? 2 : s.element_bytes == 8 ? 3 : s.element_bytes == 16 ? 4 : s.element_bytes == 2 ? 1 : 0;
+    const uint32_t log2 = s.element_bytes == 4    ? 2
+                          : s.element_bytes == 8  ? 3
+                          : s.element_bytes == 16 ? 4
+                          : s.element_bytes == 2  ? 1
+                                                  : 0;
     const uint64_t ox = s.pre_swizzle[0] / s.element_bytes, oy = s.pre_swizzle[1];
     for (uint32_t y = 0; y < s.height_el; y += 1 + s.height_el / 19)
       for (uint32_t x = 0; x < s.width_el; x += 1 + s.width_el / 23) {
         uint64_t off;
         ASSERT_TRUE(element_offset(L, i, x, y, 0, 0, &off).ok());
-        const uint64_t want = s.offset + static_cast<uint64_t>(xe_tiled(x + ox, y + oy, static_cast<uint32_t>(pitch_el(L, i)), log2));
+        const uint64_t want =
+            s.offset + static_cast<uint64_t>(xe_tiled(x + ox, y + oy, static_cast<uint32_t>(pitch_el(L, i)), log2));
         ASSERT_EQ(off, want) << what << " sub " << i << " at " << x << "," << y;
       }
   }
@@ -151,8 +155,10 @@ TEST(Xbox360Layout, Parameters) {
   EXPECT_EQ(pitch_el(M, 0), 384u);
   EXPECT_EQ(pitch_el(M, 1), 256u);
   Layout bad;
-  EXPECT_EQ(make_named_layout("xbox360-tiled:mip_offset=4096", tex2d("R8G8B8A8_UNORM", 300, 300, 2), &bad).code(), Code::invalid_argument);
-  EXPECT_EQ(make_named_layout("xbox360-tiled:layer_stride=8192", tex2d("R8G8B8A8_UNORM", 64, 64, 1, 2), &bad).code(), Code::invalid_argument);
+  EXPECT_EQ(make_named_layout("xbox360-tiled:mip_offset=4096", tex2d("R8G8B8A8_UNORM", 300, 300, 2), &bad).code(),
+            Code::invalid_argument);
+  EXPECT_EQ(make_named_layout("xbox360-tiled:layer_stride=8192", tex2d("R8G8B8A8_UNORM", 64, 64, 1, 2), &bad).code(),
+            Code::invalid_argument);
   // 1-byte levels stored with a pitch below 128 texels are not a bit pattern.
   Status st = make_named_layout("xbox360-tiled", tex2d("R8_UNORM", 256, 256, 3), &bad);
   EXPECT_EQ(st.code(), Code::unsupported);
@@ -172,8 +178,8 @@ TEST(Xbox360Layout, RandomWholeResources) {
     const uint32_t arr = 1 + rng() % 3;
     const bool packed = rng() % 4 != 0;
     Layout L = named(packed ? "xbox360-tiled" : "xbox360-tiled:packed=0", tex2d(f, w, h, mips, arr));
-    const std::string what = std::string(f) + " " + std::to_string(w) + "x" + std::to_string(h) + " mips " + std::to_string(mips) + " array " +
-                             std::to_string(arr) + (packed ? "" : " unpacked");
+    const std::string what = std::string(f) + " " + std::to_string(w) + "x" + std::to_string(h) + " mips " +
+                             std::to_string(mips) + " array " + std::to_string(arr) + (packed ? "" : " unpacked");
     expect_xenia_addresses(L, what);
     ASSERT_TRUE(swz_test::claim_bytes(L)) << what;
     swz_test::round_trip_all(L, iter);

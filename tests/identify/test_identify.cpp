@@ -73,17 +73,33 @@ std::vector<uint8_t> crop(uint32_t w, uint32_t h, uint32_t x0, uint32_t y0, uint
     for (uint32_t x = 0; x < w; ++x) {
       const uint8_t* s = &p.rgba[(size_t(y0 + y) * p.w + (x0 + x)) * 4];
       uint8_t* d = &out[(size_t{y} * w + x) * eb];
-      if (eb == 1) d[0] = static_cast<uint8_t>((s[0] * 77 + s[1] * 150 + s[2] * 29) >> 8);
-      else if (eb == 2) { d[0] = s[0]; d[1] = s[1]; }
-      else if (eb == 4) std::memcpy(d, s, 4);
-      else if (eb == 8) for (int c = 0; c < 4; ++c) { uint16_t v = static_cast<uint16_t>(s[c] * 257); std::memcpy(d + 2 * c, &v, 2); }
-      else for (int c = 0; c < 4; ++c) { float v = s[c] / 255.0f; std::memcpy(d + 4 * c, &v, 4); }
+      if (eb == 1)
+        d[0] = static_cast<uint8_t>((s[0] * 77 + s[1] * 150 + s[2] * 29) >> 8);
+      else if (eb == 2) {
+        d[0] = s[0];
+        d[1] = s[1];
+      } else if (eb == 4)
+        std::memcpy(d, s, 4);
+      else if (eb == 8)
+        for (int c = 0; c < 4; ++c) {
+          uint16_t v = static_cast<uint16_t>(s[c] * 257);
+          std::memcpy(d + 2 * c, &v, 2);
+        }
+      else
+        for (int c = 0; c < 4; ++c) {
+          float v = s[c] / 255.0f;
+          std::memcpy(d + 4 * c, &v, 4);
+        }
     }
   return out;
 }
 
 const char* format_name(uint32_t eb) {
-  return eb == 1 ? "R8_UNORM" : eb == 2 ? "R8G8_UNORM" : eb == 4 ? "R8G8B8A8_UNORM" : eb == 8 ? "R16G16B16A16_UNORM" : "R32G32B32A32_FLOAT";
+  return eb == 1   ? "R8_UNORM"
+         : eb == 2 ? "R8G8_UNORM"
+         : eb == 4 ? "R8G8B8A8_UNORM"
+         : eb == 8 ? "R16G16B16A16_UNORM"
+                   : "R32G32B32A32_FLOAT";
 }
 
 bool same_offsets(const Layout& a, const Layout& b) {
@@ -103,8 +119,8 @@ struct Tally {
 };
 
 // Swizzles a crop into every candidate layout and runs identify on it.
-void run_accuracy(uint32_t w, uint32_t h, uint32_t eb, uint32_t x0, uint32_t y0, std::map<std::string, Tally>* tally, double* seconds,
-                  size_t stride = 1, uint32_t amd_pbxor = 0) {
+void run_accuracy(uint32_t w, uint32_t h, uint32_t eb, uint32_t x0, uint32_t y0, std::map<std::string, Tally>* tally,
+                  double* seconds, size_t stride = 1, uint32_t amd_pbxor = 0) {
   const FormatInfo f = fmt(format_name(eb));
   const std::vector<uint8_t> lin = crop(w, h, x0, y0, eb);
   const std::vector<ident::CandidateName> names = ident::candidate_names(f, w, h);
@@ -117,7 +133,9 @@ void run_accuracy(uint32_t w, uint32_t h, uint32_t eb, uint32_t x0, uint32_t y0,
     Layout truth;
     if (!ident::make_candidate(n, f, w, h, &truth).ok()) continue;
     std::vector<uint8_t> dump(truth.size(), 0);
-    ASSERT_TRUE(write_to_subresource(truth, dump.data(), dump.size(), 0, nullptr, lin.data(), lin.size(), uint64_t{w} * eb, lin.size()).ok())
+    ASSERT_TRUE(write_to_subresource(truth, dump.data(), dump.size(), 0, nullptr, lin.data(), lin.size(),
+                                     uint64_t{w} * eb, lin.size())
+                    .ok())
         << n.name;
     std::vector<IdentifyCandidate> got;
     IdentifyOptions o;
@@ -132,10 +150,12 @@ void run_accuracy(uint32_t w, uint32_t h, uint32_t eb, uint32_t x0, uint32_t y0,
     ASSERT_TRUE(ident::make_candidate(bn, f, w, h, &best).ok()) << got[0].layout;
     Tally& t = (*tally)[family_of(n.name)];
     ++t.cases;
-    if (same_offsets(best, truth)) ++t.first;
+    if (same_offsets(best, truth))
+      ++t.first;
     else
-      t.misses.push_back(n.name + (n.row_pitch_B ? " pitch " + std::to_string(n.row_pitch_B) : "") + " @" + std::to_string(w) + "x" +
-                         std::to_string(h) + "x" + std::to_string(eb) + "B -> " + got[0].layout + " (" + std::to_string(got[0].score) + ")");
+      t.misses.push_back(n.name + (n.row_pitch_B ? " pitch " + std::to_string(n.row_pitch_B) : "") + " @" +
+                         std::to_string(w) + "x" + std::to_string(h) + "x" + std::to_string(eb) + "B -> " +
+                         got[0].layout + " (" + std::to_string(got[0].score) + ")");
   }
 }
 
@@ -180,11 +200,14 @@ TEST(IdentifyAccuracy, AmdPipeBankXor) {
   // modes only: addrlib refuses it on GFX9 SW_64KB_S, ignores it on GFX10+ non-XOR modes).
   const FormatInfo f = fmt("R8G8B8A8_UNORM");
   const std::vector<uint8_t> lin = crop(256, 128, 150, 100, 4);
-  for (const char* name : {"amd-gfx10.3-sw64k-r-x:pbxor=5", "amd-gfx9-sw64k-r-x:pbxor=200", "amd-gfx11-sw4k-d-x:pbxor=9"}) {
+  for (const char* name :
+       {"amd-gfx10.3-sw64k-r-x:pbxor=5", "amd-gfx9-sw64k-r-x:pbxor=200", "amd-gfx11-sw4k-d-x:pbxor=9"}) {
     Layout truth;
     ASSERT_TRUE(ident::make_candidate({name, 0, 0}, f, 256, 128, &truth).ok()) << name;
     std::vector<uint8_t> dump(truth.size(), 0);
-    ASSERT_TRUE(write_to_subresource(truth, dump.data(), dump.size(), 0, nullptr, lin.data(), lin.size(), 1024, lin.size()).ok());
+    ASSERT_TRUE(
+        write_to_subresource(truth, dump.data(), dump.size(), 0, nullptr, lin.data(), lin.size(), 1024, lin.size())
+            .ok());
     std::vector<IdentifyCandidate> got;
     ASSERT_TRUE(identify(dump, f, 256, 128, {}, &got).ok());
     Layout best;
@@ -225,7 +248,9 @@ std::vector<uint8_t> make_probe(const Layout& truth) {
   std::vector<uint8_t> lin(size_t{w} * h * eb, 0xA5);
   for (uint32_t i = 0; i < w * h; ++i) std::memcpy(&lin[size_t{i} * eb], &i, 4);
   std::vector<uint8_t> dump(truth.size(), 0);
-  EXPECT_TRUE(write_to_subresource(truth, dump.data(), dump.size(), 0, nullptr, lin.data(), lin.size(), uint64_t{w} * eb, lin.size()).ok());
+  EXPECT_TRUE(write_to_subresource(truth, dump.data(), dump.size(), 0, nullptr, lin.data(), lin.size(),
+                                   uint64_t{w} * eb, lin.size())
+                  .ok());
   return dump;
 }
 
@@ -241,7 +266,9 @@ void expect_inferred(const Layout& truth, const std::string& what) {
   ASSERT_TRUE(st.ok()) << what << ": " << st.message();
   EXPECT_TRUE(same_offsets(r.made, truth)) << what << " -> " << r.layout;
   Layout again;
-  ASSERT_TRUE(ident::make_candidate({r.layout, r.row_pitch_B, 0}, truth.desc().format, s.width_el, s.height_el, &again).ok()) << r.layout;
+  ASSERT_TRUE(
+      ident::make_candidate({r.layout, r.row_pitch_B, 0}, truth.desc().format, s.width_el, s.height_el, &again).ok())
+      << r.layout;
   EXPECT_TRUE(same_offsets(again, truth)) << what << " -> " << r.layout << " pitch " << r.row_pitch_B;
 }
 
@@ -260,8 +287,8 @@ TEST(Infer, EveryBuiltinLayout) {
         if (index++ % step != 0) continue;
         Layout truth;
         if (!ident::make_candidate(c, f, sz[0], sz[1], &truth).ok()) continue;
-        expect_inferred(truth, c.name + " pitch " + std::to_string(c.row_pitch_B) + " " + std::to_string(sz[0]) + "x" + std::to_string(sz[1]) + "x" +
-                                   std::to_string(eb) + "B");
+        expect_inferred(truth, c.name + " pitch " + std::to_string(c.row_pitch_B) + " " + std::to_string(sz[0]) + "x" +
+                                   std::to_string(sz[1]) + "x" + std::to_string(eb) + "B");
         ++n;
       }
     }
@@ -313,7 +340,8 @@ TEST(Infer, RandomPatternsWithChainsPostambleAndImmediate) {
     const std::vector<uint8_t> probe = make_probe(truth);
     InferResult r;
     Status st = infer(probe, d.format, w, h, 0, &r);
-    EXPECT_TRUE(st.ok()) << to_text(pat) << " " << w << "x" << h << " pitch " << spec.row_pitch_B << ": " << st.message();
+    EXPECT_TRUE(st.ok()) << to_text(pat) << " " << w << "x" << h << " pitch " << spec.row_pitch_B << ": "
+                         << st.message();
     if (!st.ok()) continue;
     EXPECT_TRUE(same_offsets(r.made, truth)) << to_text(pat) << " -> " << r.layout;
     ++solved;
@@ -367,7 +395,8 @@ TEST(Infer, NotAProbe) {
     std::memcpy(&v, &p[i], 4);
     if (v == 40) at40 = i;
   }
-  std::swap_ranges(p.begin() + static_cast<long>(at17), p.begin() + static_cast<long>(at17) + 4, p.begin() + static_cast<long>(at40));
+  std::swap_ranges(p.begin() + static_cast<long>(at17), p.begin() + static_cast<long>(at17) + 4,
+                   p.begin() + static_cast<long>(at40));
   st = infer(p, d.format, 16, 16, 0, &r);
   EXPECT_EQ(st.code(), Code::parse_error);
   EXPECT_NE(st.message().find("disagree"), std::string::npos) << st.message();

@@ -163,9 +163,14 @@ Status read(const std::vector<uint8_t>& file, DdsTexture* t) { return read_dds(s
 
 TEST(Dds, DataSizeMatchesCoreLayout) {
   const TextureDesc cases[] = {
-      swz_test::tex2d("R8G8B8A8_UNORM", 37, 21, 6),  swz_test::tex2d("BC1_UNORM", 13, 7, 4, 3),  swz_test::tex2d("BC7_UNORM", 256, 64, 9),
-      swz_test::tex3d("R16G16B16A16_FLOAT", 9, 5, 7, 4), swz_test::tex2d("R32G32B32_FLOAT", 5, 3, 3, 2), swz_test::tex2d("YUY2", 7, 4, 3),
-      swz_test::tex2d("R8_UNORM", 1, 1), swz_test::tex3d("BC4_UNORM", 17, 9, 5, 5),
+      swz_test::tex2d("R8G8B8A8_UNORM", 37, 21, 6),
+      swz_test::tex2d("BC1_UNORM", 13, 7, 4, 3),
+      swz_test::tex2d("BC7_UNORM", 256, 64, 9),
+      swz_test::tex3d("R16G16B16A16_FLOAT", 9, 5, 7, 4),
+      swz_test::tex2d("R32G32B32_FLOAT", 5, 3, 3, 2),
+      swz_test::tex2d("YUY2", 7, 4, 3),
+      swz_test::tex2d("R8_UNORM", 1, 1),
+      swz_test::tex3d("BC4_UNORM", 17, 9, 5, 5),
   };
   for (const auto& d : cases) {
     uint64_t n = 0;
@@ -227,23 +232,40 @@ TEST(Dds, RoundTripDx10) {
 
 TEST(Dds, RoundTripLegacy) {
   const RoundTrip cases[] = {
-      {swz_test::tex2d("BC1_UNORM", 64, 32, 7), false},      {swz_test::tex2d("BC2_UNORM", 12, 12, 4), false},
-      {swz_test::tex2d("BC3_UNORM", 16, 16, 5, 6), true},       {swz_test::tex2d("BC4_UNORM", 8, 8), false},
-      {swz_test::tex2d("BC4_SNORM", 8, 8), false},           {swz_test::tex2d("BC5_UNORM", 8, 4, 3), false},
-      {swz_test::tex2d("BC5_SNORM", 8, 4), false},           {swz_test::tex2d("R8G8B8A8_UNORM", 9, 5, 4), false},
-      {swz_test::tex2d("B8G8R8A8_UNORM", 8, 8, 4, 6), true}, {swz_test::tex2d("B8G8R8X8_UNORM", 3, 3), false},
-      {swz_test::tex2d("B5G6R5_UNORM", 4, 4), false},        {swz_test::tex2d("B5G5R5A1_UNORM", 4, 4), false},
-      {swz_test::tex2d("B4G4R4A4_UNORM", 4, 4), false},      {swz_test::tex2d("R8_UNORM", 5, 5, 3), false},
-      {swz_test::tex2d("R8G8_UNORM", 5, 5), false},          {swz_test::tex2d("R16_UNORM", 5, 5), false},
-      {swz_test::tex2d("A8_UNORM", 6, 2), false},            {swz_test::tex2d("R16G16_UNORM", 2, 2), false},
-      {swz_test::tex2d("R8G8_SNORM", 2, 2), false},          {swz_test::tex2d("R8G8B8A8_SNORM", 2, 2), false},
-      {swz_test::tex2d("R16G16_SNORM", 2, 2), false},        {swz_test::tex2d("R16G16B16A16_UNORM", 4, 4, 3), false},
-      {swz_test::tex2d("R16G16B16A16_SNORM", 4, 4), false},  {swz_test::tex2d("R16_FLOAT", 4, 4), false},
-      {swz_test::tex2d("R16G16_FLOAT", 4, 4), false},        {swz_test::tex2d("R16G16B16A16_FLOAT", 4, 4), false},
-      {swz_test::tex2d("R32_FLOAT", 4, 4), false},           {swz_test::tex2d("R32G32_FLOAT", 4, 4), false},
-      {swz_test::tex2d("R32G32B32A32_FLOAT", 4, 4, 3, 6), true}, {swz_test::tex2d("R8G8_B8G8_UNORM", 6, 2), false},
-      {swz_test::tex2d("G8R8_G8B8_UNORM", 6, 2), false},     {swz_test::tex2d("YUY2", 6, 2), false},
-      {swz_test::tex3d("B8G8R8A8_UNORM", 8, 4, 4, 4), false}, {swz_test::tex3d("BC1_UNORM", 8, 8, 8, 3), false},
+      {swz_test::tex2d("BC1_UNORM", 64, 32, 7), false},
+      {swz_test::tex2d("BC2_UNORM", 12, 12, 4), false},
+      {swz_test::tex2d("BC3_UNORM", 16, 16, 5, 6), true},
+      {swz_test::tex2d("BC4_UNORM", 8, 8), false},
+      {swz_test::tex2d("BC4_SNORM", 8, 8), false},
+      {swz_test::tex2d("BC5_UNORM", 8, 4, 3), false},
+      {swz_test::tex2d("BC5_SNORM", 8, 4), false},
+      {swz_test::tex2d("R8G8B8A8_UNORM", 9, 5, 4), false},
+      {swz_test::tex2d("B8G8R8A8_UNORM", 8, 8, 4, 6), true},
+      {swz_test::tex2d("B8G8R8X8_UNORM", 3, 3), false},
+      {swz_test::tex2d("B5G6R5_UNORM", 4, 4), false},
+      {swz_test::tex2d("B5G5R5A1_UNORM", 4, 4), false},
+      {swz_test::tex2d("B4G4R4A4_UNORM", 4, 4), false},
+      {swz_test::tex2d("R8_UNORM", 5, 5, 3), false},
+      {swz_test::tex2d("R8G8_UNORM", 5, 5), false},
+      {swz_test::tex2d("R16_UNORM", 5, 5), false},
+      {swz_test::tex2d("A8_UNORM", 6, 2), false},
+      {swz_test::tex2d("R16G16_UNORM", 2, 2), false},
+      {swz_test::tex2d("R8G8_SNORM", 2, 2), false},
+      {swz_test::tex2d("R8G8B8A8_SNORM", 2, 2), false},
+      {swz_test::tex2d("R16G16_SNORM", 2, 2), false},
+      {swz_test::tex2d("R16G16B16A16_UNORM", 4, 4, 3), false},
+      {swz_test::tex2d("R16G16B16A16_SNORM", 4, 4), false},
+      {swz_test::tex2d("R16_FLOAT", 4, 4), false},
+      {swz_test::tex2d("R16G16_FLOAT", 4, 4), false},
+      {swz_test::tex2d("R16G16B16A16_FLOAT", 4, 4), false},
+      {swz_test::tex2d("R32_FLOAT", 4, 4), false},
+      {swz_test::tex2d("R32G32_FLOAT", 4, 4), false},
+      {swz_test::tex2d("R32G32B32A32_FLOAT", 4, 4, 3, 6), true},
+      {swz_test::tex2d("R8G8_B8G8_UNORM", 6, 2), false},
+      {swz_test::tex2d("G8R8_G8B8_UNORM", 6, 2), false},
+      {swz_test::tex2d("YUY2", 6, 2), false},
+      {swz_test::tex3d("B8G8R8A8_UNORM", 8, 4, 4, 4), false},
+      {swz_test::tex3d("BC1_UNORM", 8, 8, 8, 3), false},
   };
   uint64_t seed = 99;
   for (const auto& c : cases) {
@@ -287,11 +309,11 @@ TEST(Dds, WrittenHeaderFields) {
   EXPECT_EQ(w(0), 0x20534444u);
   EXPECT_EQ(w(4), 124u);
   EXPECT_EQ(w(8) & 0x1007u, 0x1007u);  // CAPS HEIGHT WIDTH PIXELFORMAT
-  EXPECT_TRUE(w(8) & 0x20000u);         // MIPMAPCOUNT
-  EXPECT_EQ(w(12), 32u);                // height
-  EXPECT_EQ(w(16), 32u);                // width
-  EXPECT_EQ(w(20), 8u * 8u * 16u);      // linear size of the top level
-  EXPECT_EQ(w(28), 6u);                 // mips
+  EXPECT_TRUE(w(8) & 0x20000u);        // MIPMAPCOUNT
+  EXPECT_EQ(w(12), 32u);               // height
+  EXPECT_EQ(w(16), 32u);               // width
+  EXPECT_EQ(w(20), 8u * 8u * 16u);     // linear size of the top level
+  EXPECT_EQ(w(28), 6u);                // mips
   EXPECT_EQ(w(76), 32u);
   EXPECT_EQ(w(80), 0x4u);
   EXPECT_EQ(w(84), FOURCC("DX10"));
@@ -519,8 +541,7 @@ TEST(Dds, HostileTable) {
     h.dwCaps2 = 0x200000;
     add("depth 0", with_data(bytes_of(h), 64), Code::invalid_argument, "dwDepth = 0");
   }
-  add("mips above chain", with_data(bytes_of(legacy(4, 4, dxt1, 4)), 64), Code::invalid_argument,
-      "dwMipMapCount = 4");
+  add("mips above chain", with_data(bytes_of(legacy(4, 4, dxt1, 4)), 64), Code::invalid_argument, "dwMipMapCount = 4");
   add("mips 2^32-1", with_data(bytes_of(legacy(4, 4, dxt1, 0xffffffffu)), 64), Code::invalid_argument,
       "dwMipMapCount = 4294967295");
   {
@@ -543,8 +564,7 @@ TEST(Dds, HostileTable) {
     Dx10 x{28, 3, 0, 0xffffffffu, 0};  // 2^32 slices of 16 KiB: fits 64 bits, not the file
     add("huge array, short file", with_data(bytes_of(h, &x), 64), Code::parse_error, "truncated");
   }
-  add("unknown fourcc", with_data(bytes_of(legacy(4, 4, pf_fourcc(FOURCC("ABCD")))), 64), Code::unsupported,
-      "'ABCD'");
+  add("unknown fourcc", with_data(bytes_of(legacy(4, 4, pf_fourcc(FOURCC("ABCD")))), 64), Code::unsupported, "'ABCD'");
   add("24-bit RGB", with_data(bytes_of(legacy(4, 4, pf_masks(0x40, 24, 0xff0000, 0xff00, 0xff, 0))), 64),
       Code::unsupported, "dwRGBBitCount 24");
   {
@@ -561,8 +581,7 @@ TEST(Dds, HostileTable) {
   }
   {
     Dx10 x{28, 1, 0, 1, 0};
-    add("buffer dimension", with_data(bytes_of(dx10_base(4, 4), &x), 64), Code::unsupported,
-        "resourceDimension = 1");
+    add("buffer dimension", with_data(bytes_of(dx10_base(4, 4), &x), 64), Code::unsupported, "resourceDimension = 1");
   }
   {
     Dx10 x{28, 3, 0, 0, 0};
@@ -609,7 +628,8 @@ TEST(Dds, HostileTable) {
 }
 
 TEST(Dds, EveryTruncationFailsCleanly) {
-  const RoundTrip cases[] = {{swz_test::tex2d("BC1_UNORM", 8, 8, 4, 2), false}, {swz_test::tex2d("R8G8B8A8_UNORM", 3, 2, 2, 6), true}};
+  const RoundTrip cases[] = {{swz_test::tex2d("BC1_UNORM", 8, 8, 4, 2), false},
+                             {swz_test::tex2d("R8G8B8A8_UNORM", 3, 2, 2, 6), true}};
   for (bool legacy_header : {false, true}) {
     for (const auto& c : cases) {
       if (legacy_header && !c.cube && c.desc.array_size > 1) continue;
@@ -749,10 +769,14 @@ namespace {
 // The formula of tests/data/dds/make_files.sh.
 uint8_t px(uint32_t x, uint32_t y, int c) {
   switch (c) {
-    case 0: return uint8_t(16 * x + 8);
-    case 1: return uint8_t(32 * y + 4);
-    case 2: return uint8_t(8 * (x + y));
-    default: return uint8_t(255 - 12 * x);
+    case 0:
+      return uint8_t(16 * x + 8);
+    case 1:
+      return uint8_t(32 * y + 4);
+    case 2:
+      return uint8_t(8 * (x + y));
+    default:
+      return uint8_t(255 - 12 * x);
   }
 }
 }  // namespace
@@ -872,5 +896,6 @@ TEST(Dds, HeaderAloneMatchesWriteDds) {
     }
   }
   std::vector<uint8_t> header;
-  EXPECT_EQ(write_dds_header(swz_test::tex2d("R8G8B8A8_UNORM", 8, 8, 1, 5), true, &header).code(), Code::invalid_argument);
+  EXPECT_EQ(write_dds_header(swz_test::tex2d("R8G8B8A8_UNORM", 8, 8, 1, 5), true, &header).code(),
+            Code::invalid_argument);
 }

@@ -21,8 +21,10 @@ uint32_t G3(const SwizzleTables& t, unsigned c, uint32_t v) {
 void emulate(const SwizzleDispatch& D, bool to_swizzled, uint8_t* swz, uint8_t* lin) {
   const SwizzlePush& pc = D.push;
   const SwizzleTables& T = D.tables;
-  const uint32_t ex = pc.shifts0 & 255, ey = (pc.shifts0 >> 8) & 255, ez = (pc.shifts0 >> 16) & 255, n = pc.shifts0 >> 24;
-  const uint32_t txsh = pc.shifts1 & 255, tysh = (pc.shifts1 >> 8) & 255, tzsh = (pc.shifts1 >> 16) & 255, q = pc.shifts1 >> 24;
+  const uint32_t ex = pc.shifts0 & 255, ey = (pc.shifts0 >> 8) & 255, ez = (pc.shifts0 >> 16) & 255,
+                 n = pc.shifts0 >> 24;
+  const uint32_t txsh = pc.shifts1 & 255, tysh = (pc.shifts1 >> 8) & 255, tzsh = (pc.shifts1 >> 16) & 255,
+                 q = pc.shifts1 >> 24;
   const uint32_t parts_log2 = pc.cfg & 255, u = (pc.cfg >> 8) & 255;
   const bool stacked = ((pc.cfg >> 16) & 1) != 0;
   const uint32_t wbytes = 1u << q;
@@ -76,8 +78,10 @@ void emulate(const SwizzleDispatch& D, bool to_swizzled, uint8_t* swz, uint8_t* 
           const uint32_t off = (((x >> ex) << n) + (y >> ey) * pc.row_pitch + (z >> ez) * pc.depth_pitch) ^ (gt ^ cg);
           const uint32_t si = (pc.swz_rem + off) >> q;
           const uint32_t li = (pc.lin_rem + xr + row * pc.lin_rp + sl * pc.lin_dp) >> q;
-          if (to_swizzled) std::memcpy(swz + uint64_t{si} * wbytes, lin + uint64_t{li} * wbytes, wbytes);
-          else std::memcpy(lin + uint64_t{li} * wbytes, swz + uint64_t{si} * wbytes, wbytes);
+          if (to_swizzled)
+            std::memcpy(swz + uint64_t{si} * wbytes, lin + uint64_t{li} * wbytes, wbytes);
+          else
+            std::memcpy(lin + uint64_t{li} * wbytes, swz + uint64_t{si} * wbytes, wbytes);
         }
       }
     }

@@ -39,11 +39,13 @@ inline ::testing::AssertionResult claim_bytes(const swz::Layout& L) {
           for (uint32_t b = 0; b < s.element_bytes; ++b) {
             const uint64_t a = off + b;
             if (a >= L.size())
-              return ::testing::AssertionFailure() << L.name() << ": subresource " << i << " element " << x << "," << y << "," << z
-                                                   << " reaches byte " << a << " past the resource (" << L.size() << ")";
+              return ::testing::AssertionFailure()
+                     << L.name() << ": subresource " << i << " element " << x << "," << y << "," << z
+                     << " reaches byte " << a << " past the resource (" << L.size() << ")";
             if (owner[a])
-              return ::testing::AssertionFailure() << L.name() << ": byte " << a << " claimed by subresource " << owner[a] - 1
-                                                   << " and by subresource " << i << " element " << x << "," << y << "," << z;
+              return ::testing::AssertionFailure()
+                     << L.name() << ": byte " << a << " claimed by subresource " << owner[a] - 1
+                     << " and by subresource " << i << " element " << x << "," << y << "," << z;
             owner[a] = i + 1;
           }
         }
@@ -71,7 +73,8 @@ inline void round_trip_all(const swz::Layout& L, uint32_t seed = 5) {
     const swz::SubresourceLayout& s = L.sub(i);
     const uint64_t row = uint64_t{s.width_el} * s.element_bytes, slice = row * s.height_el;
     std::vector<uint8_t> dst(slice * s.depth, 0);
-    swz::Status st = swz::read_from_subresource(dst.data(), dst.size(), row, slice, L, res.data(), L.size(), i, nullptr);
+    swz::Status st =
+        swz::read_from_subresource(dst.data(), dst.size(), row, slice, L, res.data(), L.size(), i, nullptr);
     ASSERT_TRUE(st.ok()) << L.name() << " subresource " << i << ": " << st.message();
     ASSERT_EQ(dst, srcs[i]) << L.name() << " subresource " << i;
   }

@@ -12,7 +12,7 @@
 namespace swz::test {
 
 inline uint32_t literal_simple_swizzle(const Pattern& p, const uint32_t src[3], const uint32_t pre[3], uint32_t stride,
-                                uint32_t depth_stride) {
+                                       uint32_t depth_stride) {
   // Transcribed from the sample: 32-bit arithmetic, block indices taken
   // before stacking, z * depthStride added to Y and bz * depthStride bytes.
   const unsigned n = p.block_bits();
@@ -24,8 +24,10 @@ inline uint32_t literal_simple_swizzle(const Pattern& p, const uint32_t src[3], 
     off[i] = src[i] + pre[i];
     block[i] = off[i] / per_block[i];
     if (p.flags & kFlagStackDepthSlices) {
-      if (i == 1) off[i] += depth_stride * src[2];
-      else if (i == 2) off[i] = 0;
+      if (i == 1)
+        off[i] += depth_stride * src[2];
+      else if (i == 2)
+        off[i] = 0;
     }
   }
   uint32_t dest = (1u << n) * block[0] + block[1] * stride + block[2] * depth_stride;

@@ -36,8 +36,12 @@ inline swz::TextureDesc tex3d(const char* format, uint32_t w, uint32_t h, uint32
 }
 
 inline swz::FormatInfo format_for_bytes(uint32_t eb) {
-  const char* name = eb == 1 ? "R8_UNORM" : eb == 2 ? "R8G8_UNORM" : eb == 4 ? "R8G8B8A8_UNORM" : eb == 8 ? "R16G16B16A16_UNORM"
-                     : eb == 16 ? "R32G32B32A32_FLOAT" : "R32G32B32_FLOAT";
+  const char* name = eb == 1    ? "R8_UNORM"
+                     : eb == 2  ? "R8G8_UNORM"
+                     : eb == 4  ? "R8G8B8A8_UNORM"
+                     : eb == 8  ? "R16G16B16A16_UNORM"
+                     : eb == 16 ? "R32G32B32A32_FLOAT"
+                                : "R32G32B32_FLOAT";
   swz::FormatInfo f;
   (void)swz::find_format(name, &f);
   return f;
@@ -102,7 +106,8 @@ inline swz::Pattern random_pattern(std::mt19937_64& rng, const RandomPatternOpti
       if (rng() % 4 == 0) p.postamble[0][i] = random_term(rng() % 4 == 0);
       if (rng() % 8 == 0) p.postamble[1][i] = random_term(false);
     }
-    if (n > k && rng() % 2) p.immediate = static_cast<uint32_t>((rng() % (uint64_t{1} << n)) & ~((uint64_t{1} << k) - 1));
+    if (n > k && rng() % 2)
+      p.immediate = static_cast<uint32_t>((rng() % (uint64_t{1} << n)) & ~((uint64_t{1} << k) - 1));
     if (stack) p.flags |= kFlagStackDepthSlices;
     if (validate(p, 1u << k).ok()) return p;
   }

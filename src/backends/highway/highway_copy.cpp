@@ -37,8 +37,8 @@ struct HwyMover {
   /// a 4x4 matrix of 16-byte blocks: d_r = [s0[r], s1[r], s2[r], s3[r]]. The
   /// transpose is its own inverse, so it serves both directions (four rows x
   /// four runs <-> four lines of four rows). d_r 64-aligned when streaming.
-  static HWY_INLINE void Quad(uint8_t* d0, uint8_t* d1, uint8_t* d2, uint8_t* d3, const uint8_t* s0,
-                              const uint8_t* s1, const uint8_t* s2, const uint8_t* s3, bool stream) {
+  static HWY_INLINE void Quad(uint8_t* d0, uint8_t* d1, uint8_t* d2, uint8_t* d3, const uint8_t* s0, const uint8_t* s1,
+                              const uint8_t* s2, const uint8_t* s3, bool stream) {
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
     const __m512i a = _mm512_loadu_si512(s0), b = _mm512_loadu_si512(s1);
     const __m512i c = _mm512_loadu_si512(s2), d = _mm512_loadu_si512(s3);
@@ -78,8 +78,10 @@ struct HwyMover {
       const hn::FixedTag<uint8_t, 16> d;
       for (size_t i = 0; i < N; i += 16) {
         const auto v = hn::LoadU(d, src + i);
-        if (stream) hn::Stream(v, d, dst + i);
-        else hn::StoreU(v, d, dst + i);
+        if (stream)
+          hn::Stream(v, d, dst + i);
+        else
+          hn::StoreU(v, d, dst + i);
       }
     }
 #endif
@@ -99,8 +101,10 @@ struct HwyMover {
     }
     for (uint64_t i = 0; i < n; i += L) {
       const auto v = hn::LoadU(d, src + i);
-      if (stream) hn::Stream(v, d, dst + i);
-      else hn::StoreU(v, d, dst + i);
+      if (stream)
+        hn::Stream(v, d, dst + i);
+      else
+        hn::StoreU(v, d, dst + i);
     }
 #endif
   }
@@ -121,8 +125,10 @@ struct HwyMover {
     const auto lo = hn::Combine(dh, hn::LoadU(dq, p1), hn::LoadU(dq, p0));
     const auto hi = hn::Combine(dh, hn::LoadU(dq, p3), hn::LoadU(dq, p2));
     const auto v = hn::Combine(d, hi, lo);
-    if (stream) hn::Stream(v, d, dst);
-    else hn::StoreU(v, d, dst);
+    if (stream)
+      hn::Stream(v, d, dst);
+    else
+      hn::StoreU(v, d, dst);
 #elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
     const hn::Full128<uint8_t> dq;
     const hn::Full256<uint8_t> dh;

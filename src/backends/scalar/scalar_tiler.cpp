@@ -24,17 +24,22 @@ void scalar_copy(const Region& r, Direction dir) {
       if (p.row_linear) {
         // The whole row is one run (row-major-like patterns).
         const uint64_t off = rowbase + xb0;
-        if (dir == Direction::ToSwizzled) std::memcpy(r.swz + off, lin, xb1 - xb0);
-        else std::memcpy(lin, r.swz + off, xb1 - xb0);
+        if (dir == Direction::ToSwizzled)
+          std::memcpy(r.swz + off, lin, xb1 - xb0);
+        else
+          std::memcpy(lin, r.swz + off, xb1 - xb0);
         continue;
       }
       uint64_t x = xb0;
       while (x < xb1) {
         const uint64_t xa = x & ~(run - 1);
         const uint64_t len = std::min(xa + run, xb1) - x;
-        const uint64_t off = (((rowbase + (xa >> p.ext_log2[0]) * p.block_bytes)) ^ gyz ^ p.g(0, static_cast<uint32_t>(xa))) + (x - xa);
-        if (dir == Direction::ToSwizzled) std::memcpy(r.swz + off, lin + (x - xb0), len);
-        else std::memcpy(lin + (x - xb0), r.swz + off, len);
+        const uint64_t off =
+            (((rowbase + (xa >> p.ext_log2[0]) * p.block_bytes)) ^ gyz ^ p.g(0, static_cast<uint32_t>(xa))) + (x - xa);
+        if (dir == Direction::ToSwizzled)
+          std::memcpy(r.swz + off, lin + (x - xb0), len);
+        else
+          std::memcpy(lin + (x - xb0), r.swz + off, len);
         x += len;
       }
     }

@@ -52,9 +52,7 @@ struct Tuning {
 };
 
 /// Bytes of the box of a Region (linear side, without padding).
-inline uint64_t region_bytes(const Region& r) {
-  return uint64_t{r.w} * r.plan->element_bytes * r.h * r.d;
-}
+inline uint64_t region_bytes(const Region& r) { return uint64_t{r.w} * r.plan->element_bytes * r.h * r.d; }
 /// Whether a Region streams: asked for (write-combined destination), or the
 /// whole copy it belongs to (not this thread's part of it) is at least
 /// Tuning::stream_min_bytes.
@@ -65,10 +63,10 @@ enum class Mode { Add, Or, Xor };
 
 struct Geo {
   const Plan* p = nullptr;
-  uint64_t R = 1;        ///< run bytes
-  unsigned rl = 0;       ///< log2(R)
-  unsigned ex = 0;       ///< block X extent, log2 bytes
-  uint64_t B = 1;        ///< block bytes
+  uint64_t R = 1;             ///< run bytes
+  unsigned rl = 0;            ///< log2(R)
+  unsigned ex = 0;            ///< block X extent, log2 bytes
+  uint64_t B = 1;             ///< block bytes
   uint64_t xa0 = 0, xa1 = 0;  ///< adjusted byte range of the box's rows
   Mode mode = Mode::Xor;
   /// 64-byte destination lines are four consecutive aligned rows (Y0 -> address
@@ -82,7 +80,7 @@ struct Geo {
   uint32_t gl_row[4] = {0, 0, 0, 0}, gl_col[4] = {0, 0, 0, 0};
   uint32_t gl_row_mask = 0, gl_col_mask = 0;  ///< bits of a line's base row / run index that are 0
   unsigned gl_y_bits = 0;                     ///< the strip must hold Y bits below this
-  uint32_t gs = 0;       ///< immediate ^ g(3, sample)
+  uint32_t gs = 0;                            ///< immediate ^ g(3, sample)
 };
 
 inline Geo make_geo(const Region& r) {
@@ -103,13 +101,15 @@ inline Geo make_geo(const Region& r) {
   for (unsigned b = 2; b < 32; ++b) ym |= p.lin[1][b] | p.lin[2][b] | p.lin[3][b];
   ym |= p.lin[2][0] | p.lin[2][1] | p.lin[3][0] | p.lin[3][1];
   y01 = p.lin[1][0] | p.lin[1][1];
-  if (p.high_mask != 0) g.mode = Mode::Xor;
-  else if ((xm & (ym | y01)) == 0) g.mode = Mode::Add;
-  else g.mode = Mode::Or;
+  if (p.high_mask != 0)
+    g.mode = Mode::Xor;
+  else if ((xm & (ym | y01)) == 0)
+    g.mode = Mode::Add;
+  else
+    g.mode = Mode::Or;
   // q4: nothing but Y0 / Y1 touches address bits 4..5 (X bits below the run
   // are the identity on bits 0..3).
-  const bool q4 = g.rl == 4 && p.block_bits >= 6 && p.lin[1][0] == 16u && p.lin[1][1] == 32u &&
-                  ((xm | ym) & 48u) == 0;
+  const bool q4 = g.rl == 4 && p.block_bits >= 6 && p.lin[1][0] == 16u && p.lin[1][1] == 32u && ((xm | ym) & 48u) == 0;
   g.q4 = q4;
   if (!q4 && g.rl == 4 && p.block_bits >= 6 && (p.immediate & 48u) == 0) {
     int src_c[2] = {-1, -1}, src_b[2] = {-1, -1};
@@ -184,16 +184,22 @@ inline ColPart col_part(const Geo& g, uint64_t xb) {
 
 template <Mode M>
 inline uint64_t addr(RowPart r, ColPart c) {
-  if constexpr (M == Mode::Add) return r.a + c.a;
-  else if constexpr (M == Mode::Or) return (r.a + c.a) + (r.gg ^ c.gg);
-  else return (r.a + c.a) ^ static_cast<uint64_t>(r.gg ^ c.gg);
+  if constexpr (M == Mode::Add)
+    return r.a + c.a;
+  else if constexpr (M == Mode::Or)
+    return (r.a + c.a) + (r.gg ^ c.gg);
+  else
+    return (r.a + c.a) ^ static_cast<uint64_t>(r.gg ^ c.gg);
 }
 
 inline uint64_t addr_rt(Mode m, RowPart r, ColPart c) {
   switch (m) {
-    case Mode::Add: return addr<Mode::Add>(r, c);
-    case Mode::Or: return addr<Mode::Or>(r, c);
-    default: return addr<Mode::Xor>(r, c);
+    case Mode::Add:
+      return addr<Mode::Add>(r, c);
+    case Mode::Or:
+      return addr<Mode::Or>(r, c);
+    default:
+      return addr<Mode::Xor>(r, c);
   }
 }
 
@@ -204,8 +210,10 @@ inline void copy_piece(const Region& r, const Geo& g, RowPart rp, uint8_t* lin_r
                        Direction dir) {
   const uint64_t xa = x & ~(g.R - 1);
   const uint64_t off = addr_rt(g.mode, rp, col_part(g, xa)) + (x - xa);
-  if (dir == Direction::ToSwizzled) std::memcpy(r.swz + off, lin_row + (x - g.xa0), e - x);
-  else std::memcpy(lin_row + (x - g.xa0), r.swz + off, e - x);
+  if (dir == Direction::ToSwizzled)
+    std::memcpy(r.swz + off, lin_row + (x - g.xa0), e - x);
+  else
+    std::memcpy(lin_row + (x - g.xa0), r.swz + off, e - x);
 }
 
 }  // namespace swz::detail::simd

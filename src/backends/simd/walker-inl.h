@@ -59,8 +59,10 @@ class Walker {
     unsigned hy = 0, hz = 0;
     for (unsigned i = 0; i < sb; ++i) {
       const BitEntry& e = p.pattern().interleave[i];
-      if (e.channel == 1 && hy + hz < 6) ++hy;
-      else if (e.channel == 2 && !r_.stack_rows && hy + hz < 6) ++hz;
+      if (e.channel == 1 && hy + hz < 6)
+        ++hy;
+      else if (e.channel == 2 && !r_.stack_rows && hy + hz < 6)
+        ++hz;
     }
     // Only the low Y/Z bits group rows; a pattern whose low address bits name
     // Y3 but not Y0 still gets aligned groups of 2^hy rows (correct either way).
@@ -203,9 +205,15 @@ class Walker {
       const ColPart b0 = col_part(g_, A);
       ChunkArgs a{n, nj, c0, cols, b0, c0 == fa, c1 == fb, full_groups};
       switch (g_.mode) {
-        case Mode::Add: Chunk<Mode::Add>(a); break;
-        case Mode::Or: Chunk<Mode::Or>(a); break;
-        default: Chunk<Mode::Xor>(a); break;
+        case Mode::Add:
+          Chunk<Mode::Add>(a);
+          break;
+        case Mode::Or:
+          Chunk<Mode::Or>(a);
+          break;
+        default:
+          Chunk<Mode::Xor>(a);
+          break;
       }
       c0 = c1;
     }
@@ -216,8 +224,8 @@ class Walker {
   struct ChunkArgs {
     unsigned n, nj;
     uint64_t c0;
-    const ColPart* cols;  // column parts relative to the chunk base b0
-    ColPart b0;           // (folded into the row parts: Fold(rp, b0))
+    const ColPart* cols;            // column parts relative to the chunk base b0
+    ColPart b0;                     // (folded into the row parts: Fold(rp, b0))
     bool first, last, full_groups;  // first/last chunk of the strip
   };
 
@@ -230,20 +238,29 @@ class Walker {
       return DeswizzleLines<M>(a);
     }
     switch (g_.rl) {
-      case 0: return General<M, 1>(a);
-      case 1: return General<M, 2>(a);
-      case 2: return General<M, 4>(a);
-      case 3: return General<M, 8>(a);
-      case 4: return General<M, 16>(a);
-      case 5: return General<M, 32>(a);
-      default: return General<M, 0>(a);  // 0: runtime length, multiple of 64
+      case 0:
+        return General<M, 1>(a);
+      case 1:
+        return General<M, 2>(a);
+      case 2:
+        return General<M, 4>(a);
+      case 3:
+        return General<M, 8>(a);
+      case 4:
+        return General<M, 16>(a);
+      case 5:
+        return General<M, 32>(a);
+      default:
+        return General<M, 0>(a);  // 0: runtime length, multiple of 64
     }
   }
 
   template <size_t N>
   HWY_SWZ_INLINE void Move(uint8_t* dst, const uint8_t* src, bool stream) {
-    if constexpr (N == 0) Mv::RunN(dst, src, g_.R, stream);
-    else Mv::template Run<N>(dst, src, stream);
+    if constexpr (N == 0)
+      Mv::RunN(dst, src, g_.R, stream);
+    else
+      Mv::template Run<N>(dst, src, stream);
   }
 
   template <Mode M, size_t N>
@@ -327,8 +344,8 @@ class Walker {
         for (unsigned q = 0; q < ng; ++q) {
           const uint8_t* l = grp[q].l + j * 16;
           const RowPart rp = grp[q].rp;
-          Mv::Quad(swz + addr<M>(rp, c0), swz + addr<M>(rp, c1), swz + addr<M>(rp, c2), swz + addr<M>(rp, c3), l,
-                   l + P, l + 2 * P, l + 3 * P, st);
+          Mv::Quad(swz + addr<M>(rp, c0), swz + addr<M>(rp, c1), swz + addr<M>(rp, c2), swz + addr<M>(rp, c3), l, l + P,
+                   l + 2 * P, l + 3 * P, st);
         }
       }
     }
@@ -396,8 +413,10 @@ class Walker {
         const RowPart rpk = Fold(rows_[ii].rp, a.b0);
         uint8_t* l = rows_[ii].lin + x0 + j * 16;
         uint8_t* s = swz + addr<M>(rpk, cols[j]);
-        if (to_swz) Mv::template Run<16>(s, l, stream16_);
-        else Mv::template Run<16>(l, s, stream16_);
+        if (to_swz)
+          Mv::template Run<16>(s, l, stream16_);
+        else
+          Mv::template Run<16>(l, s, stream16_);
       }
     };
     // line bases of the strip
@@ -437,8 +456,10 @@ class Walker {
         const Base& b = bases[q];
         uint8_t* s = swz + addr<M>(b.rp, c);
         if (to_swz) {
-          if (lines16_) Lines16(s, b.l[0] + o, b.l[1] + o, b.l[2] + o, b.l[3] + o);
-          else Mv::Line4(s, b.l[0] + o, b.l[1] + o, b.l[2] + o, b.l[3] + o, stream64_);
+          if (lines16_)
+            Lines16(s, b.l[0] + o, b.l[1] + o, b.l[2] + o, b.l[3] + o);
+          else
+            Mv::Line4(s, b.l[0] + o, b.l[1] + o, b.l[2] + o, b.l[3] + o, stream64_);
         } else {
           Mv::template Run<16>(b.l[0] + o, s, stream16_);
           Mv::template Run<16>(b.l[1] + o, s + 16, stream16_);
@@ -463,9 +484,8 @@ class Walker {
       Mv::Line4(d3, s0 + 48, s1 + 48, s2 + 48, s3 + 48, stream);
     }
   }
+
  private:
-
-
   // 16-byte runs: each linear row is written in whole 64-byte lines, four
   // runs gathered from the strip (in L1). Lines follow the linear alignment;
   // a line that crosses into the next chunk is finished here with the next
@@ -480,11 +500,10 @@ class Walker {
     const ColPart* HWY_SWZ_RESTRICT cols = a.cols;
     const unsigned nj = a.nj;
     // runs before the first linear line boundary in this chunk
-    const unsigned lead =
-        line_phase_ok_ ? static_cast<unsigned>(((64 - ((a.c0 + lin_phase_) & 63)) & 63) >> 4) : 0;
+    const unsigned lead = line_phase_ok_ ? static_cast<unsigned>(((64 - ((a.c0 + lin_phase_) & 63)) & 63) >> 4) : 0;
     const unsigned j0 = std::min(lead, nj);
-    const unsigned nl = (nj - j0) / 4;           // whole lines inside the chunk
-    const unsigned tail = nj - j0 - 4 * nl;      // runs left over (0..3)
+    const unsigned nl = (nj - j0) / 4;       // whole lines inside the chunk
+    const unsigned tail = nj - j0 - 4 * nl;  // runs left over (0..3)
     const uint64_t c1 = a.c0 + uint64_t{nj} * 16;
     const bool straddle = tail && !a.last && line_phase_ok_ && c1 + (4 - tail) * 16 <= (g_.xa1 & ~uint64_t{15});
     const bool skip_lead = lead_done_;
@@ -550,7 +569,8 @@ class Walker {
   bool x_above_strip_ = false;
   bool line_phase_ok_ = false;
   bool lead_done_ = false;
-  bool full_strip_ = false;  // the current strip holds all its 2^hy rows per z  // DeswizzleLines: the previous chunk finished this chunk's leading runs
+  bool full_strip_ = false;  // the current strip holds all its 2^hy rows per z  // DeswizzleLines: the previous chunk
+                             // finished this chunk's leading runs
   uint64_t lin_phase_ = 0;
   StripRow rows_[kMaxStripRows];
   RowPart fold_[kMaxStripRows];
@@ -593,8 +613,8 @@ constexpr unsigned kMaxTileLines = 1024;  // blocks up to 64 KiB
 // The whole blocks inside box r, as box-relative element ranges [ix0, ix1) x
 // [iy0, iy1) x [iz0, iz1) (blocks of wb x hb x db elements, counted after the
 // pre-swizzle offsets); false when the box holds no whole block.
-inline bool BoxInterior(const Region& r, uint64_t eb, uint64_t wb, uint64_t hb, uint64_t db, uint64_t* ix0, uint64_t* ix1,
-                        uint64_t* iy0, uint64_t* iy1, uint64_t* iz0, uint64_t* iz1) {
+inline bool BoxInterior(const Region& r, uint64_t eb, uint64_t wb, uint64_t hb, uint64_t db, uint64_t* ix0,
+                        uint64_t* ix1, uint64_t* iy0, uint64_t* iy1, uint64_t* iz0, uint64_t* iz1) {
   auto interior = [](uint64_t a0, uint64_t n, uint64_t pre, uint64_t blk, uint64_t* i0, uint64_t* i1) {
     const uint64_t s = a0 + pre, e = s + n;
     const uint64_t bs = (s + blk - 1) / blk * blk, be = e / blk * blk;
@@ -787,8 +807,10 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
         const uint32_t Kn = static_cast<uint32_t>(next & (B - 1));
         uint8_t* lt = lrow + xb * eb;
         if (xb == ix0 && !quad) pieces(true, tb, K, lt);
-        if (st) block(tb, K, tn, Kn, has_next, lt, true);
-        else block(tb, K, tn, Kn, has_next, lt, false);
+        if (st)
+          block(tb, K, tn, Kn, has_next, lt, true);
+        else
+          block(tb, K, tn, Kn, has_next, lt, false);
         o0 = next;
       }
     }

@@ -31,29 +31,40 @@ T vk_init(VkStructureType s) {
 
 std::string vk_err(VkResult r) {
   switch (r) {
-    case VK_ERROR_OUT_OF_HOST_MEMORY: return "VK_ERROR_OUT_OF_HOST_MEMORY";
-    case VK_ERROR_OUT_OF_DEVICE_MEMORY: return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
-    case VK_ERROR_INITIALIZATION_FAILED: return "VK_ERROR_INITIALIZATION_FAILED";
-    case VK_ERROR_DEVICE_LOST: return "VK_ERROR_DEVICE_LOST";
-    case VK_ERROR_LAYER_NOT_PRESENT: return "VK_ERROR_LAYER_NOT_PRESENT";
-    case VK_ERROR_EXTENSION_NOT_PRESENT: return "VK_ERROR_EXTENSION_NOT_PRESENT";
-    case VK_ERROR_FEATURE_NOT_PRESENT: return "VK_ERROR_FEATURE_NOT_PRESENT";
-    case VK_ERROR_INCOMPATIBLE_DRIVER: return "VK_ERROR_INCOMPATIBLE_DRIVER";
-    case VK_ERROR_TOO_MANY_OBJECTS: return "VK_ERROR_TOO_MANY_OBJECTS";
-    default: return "VkResult " + std::to_string(static_cast<int>(r));
+    case VK_ERROR_OUT_OF_HOST_MEMORY:
+      return "VK_ERROR_OUT_OF_HOST_MEMORY";
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY:
+      return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+    case VK_ERROR_INITIALIZATION_FAILED:
+      return "VK_ERROR_INITIALIZATION_FAILED";
+    case VK_ERROR_DEVICE_LOST:
+      return "VK_ERROR_DEVICE_LOST";
+    case VK_ERROR_LAYER_NOT_PRESENT:
+      return "VK_ERROR_LAYER_NOT_PRESENT";
+    case VK_ERROR_EXTENSION_NOT_PRESENT:
+      return "VK_ERROR_EXTENSION_NOT_PRESENT";
+    case VK_ERROR_FEATURE_NOT_PRESENT:
+      return "VK_ERROR_FEATURE_NOT_PRESENT";
+    case VK_ERROR_INCOMPATIBLE_DRIVER:
+      return "VK_ERROR_INCOMPATIBLE_DRIVER";
+    case VK_ERROR_TOO_MANY_OBJECTS:
+      return "VK_ERROR_TOO_MANY_OBJECTS";
+    default:
+      return "VkResult " + std::to_string(static_cast<int>(r));
   }
 }
 
 Status vk_fail(const char* what, VkResult r) {
-  Code c = (r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY) ? Code::buffer_too_small : Code::internal;
+  Code c = (r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY) ? Code::buffer_too_small
+                                                                                    : Code::internal;
   if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY)
     return {c, std::string(what) + " failed: " + vk_err(r) + " (out of memory)"};
   return {c, std::string(what) + " failed: " + vk_err(r)};
 }
 
-#define SWZ_VK(call, what)                           \
-  do {                                               \
-    VkResult swz_vk_r_ = (call);                     \
+#define SWZ_VK(call, what)                                        \
+  do {                                                            \
+    VkResult swz_vk_r_ = (call);                                  \
     if (swz_vk_r_ != VK_SUCCESS) return vk_fail(what, swz_vk_r_); \
   } while (0)
 
@@ -82,7 +93,8 @@ void copy_mt(void* dst, const void* src, uint64_t n) {
     for (unsigned i = 1; i < t; ++i) {
       const uint64_t lo = std::min<uint64_t>(n, i * part), hi = std::min<uint64_t>(n, lo + part);
       if (lo < hi)
-        th.emplace_back([=] { std::memcpy(static_cast<uint8_t*>(dst) + lo, static_cast<const uint8_t*>(src) + lo, hi - lo); });
+        th.emplace_back(
+            [=] { std::memcpy(static_cast<uint8_t*>(dst) + lo, static_cast<const uint8_t*>(src) + lo, hi - lo); });
     }
   } catch (...) {
     // No thread: the rest is copied below, on this thread.
@@ -266,7 +278,8 @@ struct Context::Impl {
     SWZ_VK(vkCreateBuffer(device, &bi, nullptr, &b.buf), "vkCreateBuffer");
     VkMemoryRequirements mr;
     vkGetBufferMemoryRequirements(device, b.buf, &mr);
-    int type = find_memory(mr.memoryTypeBits, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, pref);
+    int type = find_memory(mr.memoryTypeBits,
+                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, pref);
     if (type < 0) {
       vkDestroyBuffer(device, b.buf, nullptr);
       return {Code::unsupported, "GPU path: no host-visible coherent memory type for staging"};
@@ -318,13 +331,14 @@ struct Context::Impl {
     lim.max_groups_y = props.limits.maxComputeWorkGroupCount[1];
     if (props.limits.maxPushConstantsSize < sizeof(detail::SwizzlePush))
       return {Code::unsupported, "GPU path: device allows " + std::to_string(props.limits.maxPushConstantsSize) +
-                                     " bytes of push constants (" + std::to_string(sizeof(detail::SwizzlePush)) + " needed)"};
+                                     " bytes of push constants (" + std::to_string(sizeof(detail::SwizzlePush)) +
+                                     " needed)"};
     if (props.limits.maxComputeWorkGroupSize[0] < detail::kWorkgroupSize ||
         props.limits.maxComputeWorkGroupInvocations < detail::kWorkgroupSize)
       return {Code::unsupported, "GPU path: device allows fewer than 256 invocations per workgroup"};
-    push_desc = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(device, "vkCmdPushDescriptorSetKHR"));
-    if (!push_desc)
-      return {Code::unsupported, "GPU path: VK_KHR_push_descriptor is not enabled on the device"};
+    push_desc =
+        reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(device, "vkCmdPushDescriptorSetKHR"));
+    if (!push_desc) return {Code::unsupported, "GPU path: VK_KHR_push_descriptor is not enabled on the device"};
     vkGetDeviceQueue(device, family, 0, &queue);
     // Layouts.
     auto make_dsl = [&](uint32_t n, VkDescriptorSetLayout* out) -> Status {
@@ -335,7 +349,8 @@ struct Context::Impl {
         b[i].descriptorCount = 1;
         b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
       }
-      VkDescriptorSetLayoutCreateInfo ci = vk_init<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+      VkDescriptorSetLayoutCreateInfo ci =
+          vk_init<VkDescriptorSetLayoutCreateInfo>(VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
       ci.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
       ci.bindingCount = n;
       ci.pBindings = b;
@@ -346,7 +361,8 @@ struct Context::Impl {
     SWZ_TRY(make_dsl(2, &copy_dsl));
     auto make_pl = [&](VkDescriptorSetLayout dsl, uint32_t pc_size, VkPipelineLayout* out) -> Status {
       VkPushConstantRange r{VK_SHADER_STAGE_COMPUTE_BIT, 0, pc_size};
-      VkPipelineLayoutCreateInfo ci = vk_init<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+      VkPipelineLayoutCreateInfo ci =
+          vk_init<VkPipelineLayoutCreateInfo>(VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
       ci.setLayoutCount = 1;
       ci.pSetLayouts = &dsl;
       ci.pushConstantRangeCount = 1;
@@ -360,7 +376,8 @@ struct Context::Impl {
     pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     pci.queueFamilyIndex = family;
     SWZ_VK(vkCreateCommandPool(device, &pci, nullptr, &pool), "vkCreateCommandPool");
-    VkCommandBufferAllocateInfo cai = vk_init<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+    VkCommandBufferAllocateInfo cai =
+        vk_init<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
     cai.commandPool = pool;
     cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
     cai.commandBufferCount = 1;
@@ -394,7 +411,8 @@ struct Context::Impl {
       VkSpecializationMapEntry me{0, 0, sizeof(uint32_t)};
       const uint32_t dirv = dir;
       VkSpecializationInfo si{1, &me, sizeof(uint32_t), &dirv};
-      VkComputePipelineCreateInfo ci = vk_init<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+      VkComputePipelineCreateInfo ci =
+          vk_init<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
       ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
       ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
       ci.stage.module = m;
@@ -453,8 +471,8 @@ struct Context::Impl {
   // Binds `pipe`, pushes storage-buffer descriptors 0..n-1 (infos) and the
   // push constants, and records one dispatch of gx x gy workgroups.
   void bind_and_dispatch(VkCommandBuffer cb, VkPipeline pipe, VkPipelineLayout layout,
-                         const VkDescriptorBufferInfo* const* infos, uint32_t n, const void* push_data, uint32_t push_bytes,
-                         uint32_t gx, uint32_t gy) {
+                         const VkDescriptorBufferInfo* const* infos, uint32_t n, const void* push_data,
+                         uint32_t push_bytes, uint32_t gx, uint32_t gy) {
     VkWriteDescriptorSet w[3]{};
     for (uint32_t i = 0; i < n; ++i) {
       w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
@@ -490,8 +508,8 @@ struct Context::Impl {
     return Status::Ok();
   }
 
-  Status record_planned(VkCommandBuffer cb, const detail::SwizzleDispatch& D, bool to_swz, VkBuffer swz_buf, VkBuffer lin_buf,
-                        DispatchInfo* info) {
+  Status record_planned(VkCommandBuffer cb, const detail::SwizzleDispatch& D, bool to_swz, VkBuffer swz_buf,
+                        VkBuffer lin_buf, DispatchInfo* info) {
     VkPipeline pipe = VK_NULL_HANDLE;
     SWZ_TRY(pipeline(false, D.word_log2, to_swz ? 0u : 1u, &pipe));
     VkBuffer tbuf = VK_NULL_HANDLE;
@@ -537,10 +555,13 @@ struct Context::Impl {
     const uintptr_t a = reinterpret_cast<uintptr_t>(p);
     const uintptr_t base = a / import_align * import_align;
     const uint64_t size = (a + n - base + import_align - 1) / import_align * import_align;
-    VkMemoryHostPointerPropertiesEXT hp = vk_init<VkMemoryHostPointerPropertiesEXT>(VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT);
-    if (host_ptr_props(device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, reinterpret_cast<void*>(base), &hp) != VK_SUCCESS)
+    VkMemoryHostPointerPropertiesEXT hp =
+        vk_init<VkMemoryHostPointerPropertiesEXT>(VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT);
+    if (host_ptr_props(device, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, reinterpret_cast<void*>(base),
+                       &hp) != VK_SUCCESS)
       return false;
-    VkExternalMemoryBufferCreateInfo eb = vk_init<VkExternalMemoryBufferCreateInfo>(VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO);
+    VkExternalMemoryBufferCreateInfo eb =
+        vk_init<VkExternalMemoryBufferCreateInfo>(VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO);
     eb.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
     VkBufferCreateInfo bi = vk_init<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
     bi.pNext = &eb;
@@ -559,7 +580,8 @@ struct Context::Impl {
       vkDestroyBuffer(device, b.buf, nullptr);
       return false;
     }
-    VkImportMemoryHostPointerInfoEXT ii = vk_init<VkImportMemoryHostPointerInfoEXT>(VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT);
+    VkImportMemoryHostPointerInfoEXT ii =
+        vk_init<VkImportMemoryHostPointerInfoEXT>(VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT);
     ii.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
     ii.pHostPointer = reinterpret_cast<void*>(base);
     VkMemoryAllocateInfo ai = vk_init<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
@@ -607,7 +629,8 @@ struct Context::Impl {
       VkMemoryBarrier mb = vk_init<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
       mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
       mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr,
+                           0, nullptr);
       SWZ_VK(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
       SWZ_TRY(s);
       return submit_and_wait();
@@ -667,12 +690,15 @@ struct Context::Impl {
       VkMemoryBarrier mb = vk_init<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
       mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
       mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr,
+                           0, nullptr);
       SWZ_VK(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
       SWZ_TRY(s);
       SWZ_TRY(submit_and_wait());
-      if (to_swz) copy_mt(res_sub + res_at[i], res_stage.map, res_len[i]);
-      else copy_mt(lin + lin_at[i], lin_stage.map, bands[i].lin_span);
+      if (to_swz)
+        copy_mt(res_sub + res_at[i], res_stage.map, res_len[i]);
+      else
+        copy_mt(lin + lin_at[i], lin_stage.map, bands[i].lin_span);
     }
     return Status::Ok();
   }
@@ -750,7 +776,8 @@ static Status create_impl(Context::Impl* I, const ContextOptions& o) {
   I->owns = true;
   uint32_t n = 0;
   r = vkEnumeratePhysicalDevices(I->instance, &n, nullptr);
-  if (r != VK_SUCCESS && r != VK_INCOMPLETE) return {Code::no_device, "vkEnumeratePhysicalDevices returned " + vk_err(r)};
+  if (r != VK_SUCCESS && r != VK_INCOMPLETE)
+    return {Code::no_device, "vkEnumeratePhysicalDevices returned " + vk_err(r)};
   if (n == 0) return {Code::no_device, "no Vulkan device (the loader found no driver that reports a physical device)"};
   std::vector<VkPhysicalDevice> devs(n);
   vkEnumeratePhysicalDevices(I->instance, &n, devs.data());
@@ -765,32 +792,61 @@ static Status create_impl(Context::Impl* I, const ContextOptions& o) {
     if (want >= 0 && static_cast<uint32_t>(want) != i) continue;
     VkPhysicalDeviceProperties p;
     vkGetPhysicalDeviceProperties(devs[i], &p);
-    if (p.apiVersion < VK_API_VERSION_1_1) { why += std::string(p.deviceName) + ": Vulkan 1.0 only; "; continue; }
-    if (!has_ext(devs[i], VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) { why += std::string(p.deviceName) + ": no VK_KHR_push_descriptor; "; continue; }
+    if (p.apiVersion < VK_API_VERSION_1_1) {
+      why += std::string(p.deviceName) + ": Vulkan 1.0 only; ";
+      continue;
+    }
+    if (!has_ext(devs[i], VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) {
+      why += std::string(p.deviceName) + ": no VK_KHR_push_descriptor; ";
+      continue;
+    }
     uint32_t qn = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(devs[i], &qn, nullptr);
     std::vector<VkQueueFamilyProperties> qf(qn);
     vkGetPhysicalDeviceQueueFamilyProperties(devs[i], &qn, qf.data());
     int fam = -1;
     for (uint32_t f = 0; f < qn; ++f)
-      if ((qf[f].queueFlags & VK_QUEUE_COMPUTE_BIT) && qf[f].timestampValidBits > 0) { fam = static_cast<int>(f); break; }
+      if ((qf[f].queueFlags & VK_QUEUE_COMPUTE_BIT) && qf[f].timestampValidBits > 0) {
+        fam = static_cast<int>(f);
+        break;
+      }
     if (fam < 0)
       for (uint32_t f = 0; f < qn; ++f)
-        if (qf[f].queueFlags & VK_QUEUE_COMPUTE_BIT) { fam = static_cast<int>(f); break; }
-    if (fam < 0) { why += std::string(p.deviceName) + ": no compute queue; "; continue; }
+        if (qf[f].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+          fam = static_cast<int>(f);
+          break;
+        }
+    if (fam < 0) {
+      why += std::string(p.deviceName) + ": no compute queue; ";
+      continue;
+    }
     int score = 0;
     switch (p.deviceType) {
-      case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: score = 4; break;
-      case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: score = 3; break;
-      case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: score = 2; break;
-      case VK_PHYSICAL_DEVICE_TYPE_CPU: score = 1; break;
-      default: score = 0;
+      case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+        score = 4;
+        break;
+      case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+        score = 3;
+        break;
+      case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+        score = 2;
+        break;
+      case VK_PHYSICAL_DEVICE_TYPE_CPU:
+        score = 1;
+        break;
+      default:
+        score = 0;
     }
-    if (score > best_score) { best = static_cast<int>(i); best_score = score; best_family = static_cast<uint32_t>(fam); }
+    if (score > best_score) {
+      best = static_cast<int>(i);
+      best_score = score;
+      best_family = static_cast<uint32_t>(fam);
+    }
   }
   if (best < 0) {
     if (want >= 0 && static_cast<uint32_t>(want) >= n)
-      return {Code::no_device, "Vulkan device index " + std::to_string(want) + " requested; " + std::to_string(n) + " present"};
+      return {Code::no_device,
+              "Vulkan device index " + std::to_string(want) + " requested; " + std::to_string(n) + " present"};
     return {Code::unsupported, "no usable Vulkan device: " + why};
   }
   I->phys = devs[static_cast<size_t>(best)];
@@ -800,14 +856,18 @@ static Status create_impl(Context::Impl* I, const ContextOptions& o) {
   // Optional 8/16-bit storage.
   const bool v12 = p.apiVersion >= VK_API_VERSION_1_2;
   const bool ext8 = !v12 && has_ext(I->phys, VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
-  VkPhysicalDevice8BitStorageFeatures f8 = vk_init<VkPhysicalDevice8BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES);
-  VkPhysicalDevice16BitStorageFeatures f16 = vk_init<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
+  VkPhysicalDevice8BitStorageFeatures f8 =
+      vk_init<VkPhysicalDevice8BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES);
+  VkPhysicalDevice16BitStorageFeatures f16 =
+      vk_init<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
   VkPhysicalDeviceFeatures2 f2 = vk_init<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
   f2.pNext = &f16;
   if (v12 || ext8) f16.pNext = &f8;
   vkGetPhysicalDeviceFeatures2(I->phys, &f2);
-  VkPhysicalDevice8BitStorageFeatures e8 = vk_init<VkPhysicalDevice8BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES);
-  VkPhysicalDevice16BitStorageFeatures e16 = vk_init<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
+  VkPhysicalDevice8BitStorageFeatures e8 =
+      vk_init<VkPhysicalDevice8BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES);
+  VkPhysicalDevice16BitStorageFeatures e16 =
+      vk_init<VkPhysicalDevice16BitStorageFeatures>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
   e16.storageBuffer16BitAccess = f16.storageBuffer16BitAccess;
   e8.storageBuffer8BitAccess = (v12 || ext8) ? f8.storageBuffer8BitAccess : VK_FALSE;
   VkPhysicalDeviceFeatures2 en = vk_init<VkPhysicalDeviceFeatures2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
@@ -830,9 +890,10 @@ static Status create_impl(Context::Impl* I, const ContextOptions& o) {
   dci.ppEnabledExtensionNames = exts.data();
   SWZ_VK(vkCreateDevice(I->phys, &dci, nullptr, &I->device), "vkCreateDevice");
   if (host_import) {
-    VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp =
-        vk_init<VkPhysicalDeviceExternalMemoryHostPropertiesEXT>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT);
-    VkPhysicalDeviceProperties2 p2 = vk_init<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp = vk_init<VkPhysicalDeviceExternalMemoryHostPropertiesEXT>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT);
+    VkPhysicalDeviceProperties2 p2 =
+        vk_init<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
     p2.pNext = &hp;
     vkGetPhysicalDeviceProperties2(I->phys, &p2);
     I->host_ptr_props = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
@@ -878,7 +939,8 @@ Status Context::adopt(Context* out, const AdoptInfo& info) {
     std::vector<VkQueueFamilyProperties> qf(qn);
     vkGetPhysicalDeviceQueueFamilyProperties(info.physical_device, &qn, qf.data());
     if (info.queue_family >= qn || !(qf[info.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT))
-      return {Code::invalid_argument, "AdoptInfo: queue_family = " + std::to_string(info.queue_family) + " has no compute queue"};
+      return {Code::invalid_argument,
+              "AdoptInfo: queue_family = " + std::to_string(info.queue_family) + " has no compute queue"};
     Status s = impl->init_common();
     if (!s.ok()) return s;
     if (info.queue) impl->queue = info.queue;
@@ -912,7 +974,8 @@ Status check_ranges(const detail::GpuRegion& r, const BufferRange& res, const Bu
   if (res.buffer == lin.buffer) {
     const uint64_t a0 = r.swz_offset, a1 = r.swz_offset + r.swz_span;
     const uint64_t b0 = r.lin_offset, b1 = r.lin_offset + r.lin_span;
-    if (a0 < b1 && b0 < a1) return {Code::invalid_argument, "the linear range and the subresource overlap in one VkBuffer"};
+    if (a0 < b1 && b0 < a1)
+      return {Code::invalid_argument, "the linear range and the subresource overlap in one VkBuffer"};
   }
   return Status::Ok();
 }
@@ -942,14 +1005,17 @@ Status Context::record_write_to_subresource(VkCommandBuffer cmd, const Layout& l
                                             uint32_t subresource, const Box* box, const BufferRange& src,
                                             uint64_t src_row_pitch, uint64_t src_depth_pitch, DispatchInfo* info) {
   if (!impl_) return {Code::invalid_argument, "GPU context not created"};
-  return impl_->record_subresource(cmd, layout, resource, subresource, box, src, src_row_pitch, src_depth_pitch, true, info);
+  return impl_->record_subresource(cmd, layout, resource, subresource, box, src, src_row_pitch, src_depth_pitch, true,
+                                   info);
 }
 
 Status Context::record_read_from_subresource(VkCommandBuffer cmd, const BufferRange& dst, uint64_t dst_row_pitch,
-                                             uint64_t dst_depth_pitch, const Layout& layout, const BufferRange& resource,
-                                             uint32_t subresource, const Box* box, DispatchInfo* info) {
+                                             uint64_t dst_depth_pitch, const Layout& layout,
+                                             const BufferRange& resource, uint32_t subresource, const Box* box,
+                                             DispatchInfo* info) {
   if (!impl_) return {Code::invalid_argument, "GPU context not created"};
-  return impl_->record_subresource(cmd, layout, resource, subresource, box, dst, dst_row_pitch, dst_depth_pitch, false, info);
+  return impl_->record_subresource(cmd, layout, resource, subresource, box, dst, dst_row_pitch, dst_depth_pitch, false,
+                                   info);
 }
 
 Status Context::record_buffer_copy(VkCommandBuffer cmd, const BufferRange& src, const BufferRange& dst, uint64_t size,
@@ -957,8 +1023,8 @@ Status Context::record_buffer_copy(VkCommandBuffer cmd, const BufferRange& src, 
   if (!impl_) return {Code::invalid_argument, "GPU context not created"};
   if (!cmd || !src.buffer || !dst.buffer) return {Code::invalid_argument, "null command buffer or buffer"};
   if (size > src.size || size > dst.size)
-    return {Code::buffer_too_small, "copy of " + std::to_string(size) + " bytes exceeds a range (" + std::to_string(src.size) + " / " +
-                                        std::to_string(dst.size) + " bytes)"};
+    return {Code::buffer_too_small, "copy of " + std::to_string(size) + " bytes exceeds a range (" +
+                                        std::to_string(src.size) + " / " + std::to_string(dst.size) + " bytes)"};
   if (info) *info = DispatchInfo{};
   if (size == 0) return Status::Ok();
   if (src.buffer == dst.buffer && src.offset < dst.offset + size && dst.offset < src.offset + size)
@@ -992,8 +1058,8 @@ Status Context::check_subresource(const Layout& layout, uint32_t subresource, co
   try {
     detail::GpuRegion r;
     bool empty = false;
-    SWZ_TRY(detail::resolve_region(layout, 0, layout.size(), subresource, box, 0, UINT64_MAX, lin_row_pitch, lin_depth_pitch,
-                                   "linear", &r, &empty));
+    SWZ_TRY(detail::resolve_region(layout, 0, layout.size(), subresource, box, 0, UINT64_MAX, lin_row_pitch,
+                                   lin_depth_pitch, "linear", &r, &empty));
     if (empty) return Status::Ok();
     // The host path binds the linear box from byte 0 of its staging buffer.
     detail::GpuRegion h = r;
@@ -1006,14 +1072,14 @@ Status Context::check_subresource(const Layout& layout, uint32_t subresource, co
 }
 
 // Both host directions: validate, then convert through staging buffers.
-Status Context::Impl::host_subresource(const Layout& layout, uint8_t* resource, uint64_t resource_size, uint32_t subresource,
-                                       const Box* box, uint8_t* linear, uint64_t linear_size, uint64_t lin_row_pitch,
-                                       uint64_t lin_depth_pitch, bool to_swizzled) {
+Status Context::Impl::host_subresource(const Layout& layout, uint8_t* resource, uint64_t resource_size,
+                                       uint32_t subresource, const Box* box, uint8_t* linear, uint64_t linear_size,
+                                       uint64_t lin_row_pitch, uint64_t lin_depth_pitch, bool to_swizzled) {
   try {
     detail::GpuRegion r;
     bool empty = false;
-    SWZ_TRY(detail::resolve_region(layout, 0, resource_size, subresource, box, 0, linear_size, lin_row_pitch, lin_depth_pitch,
-                                   to_swizzled ? "source" : "destination", &r, &empty));
+    SWZ_TRY(detail::resolve_region(layout, 0, resource_size, subresource, box, 0, linear_size, lin_row_pitch,
+                                   lin_depth_pitch, to_swizzled ? "source" : "destination", &r, &empty));
     if (empty) return Status::Ok();
     if (!resource) return {Code::invalid_argument, "resource = null"};
     if (!linear) return {Code::invalid_argument, to_swizzled ? "source = null" : "destination = null"};

@@ -20,9 +20,9 @@
 
 namespace swz::gpu::detail {
 namespace {
-using swz::detail::mul_ok;
 using swz::detail::add_ok;
 using swz::detail::ceil_div;
+using swz::detail::mul_ok;
 
 unsigned ceil_log2(uint64_t v) { return v <= 1 ? 0u : static_cast<unsigned>(64 - std::countl_zero(v - 1)); }
 constexpr uint64_t k4G = uint64_t{1} << 32;
@@ -34,7 +34,8 @@ Status resolve_region(const Layout& layout, uint64_t resource_offset, uint64_t r
                       uint64_t lin_depth_pitch, const char* lin_name, GpuRegion* out, bool* empty) {
   // The CPU calls' own checks, so both paths accept and refuse the same requests.
   swz::detail::Resolved res;
-  SWZ_TRY(swz::detail::resolve_region(layout, resource_size, subresource, box, lin_size, lin_row_pitch, lin_depth_pitch, lin_name, &res));
+  SWZ_TRY(swz::detail::resolve_region(layout, resource_size, subresource, box, lin_size, lin_row_pitch, lin_depth_pitch,
+                                      lin_name, &res));
   *empty = res.empty;
   if (res.empty) return Status::Ok();
   GpuRegion& r = *out;
@@ -50,7 +51,8 @@ Status resolve_region(const Layout& layout, uint64_t resource_offset, uint64_t r
   r.lin_span = res.lin_bytes;
   r.lin_row_pitch = lin_row_pitch;
   r.lin_depth_pitch = lin_depth_pitch;
-  if (!add_ok(resource_offset, res.sub_offset, &r.swz_offset)) return {Code::overflow, "resource offset does not fit in 64 bits"};
+  if (!add_ok(resource_offset, res.sub_offset, &r.swz_offset))
+    return {Code::overflow, "resource offset does not fit in 64 bits"};
   r.swz_span = res.sub_size;
   r.row_pitch = res.r.row_pitch;
   r.depth_pitch = res.r.depth_pitch;
@@ -76,8 +78,10 @@ unsigned chunk_log2(const Plan& p, const GpuRegion& r) {
     for (unsigned c = 0; c < 4 && ok; ++c)
       for (unsigned b = 0; b < 32 && ok; ++b) {
         const uint32_t v = p.lin[c][b];
-        if (c == 0 && b < k) ok = b < ex ? v == (1u << b) : v == 0;
-        else ok = (v & mask) == 0;
+        if (c == 0 && b < k)
+          ok = b < ex ? v == (1u << b) : v == 0;
+        else
+          ok = (v & mask) == 0;
       }
     if (!ok) break;
     best = k;
@@ -93,7 +97,9 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   D = SwizzleDispatch{};
   const unsigned ex = p.ext_log2[0], ey = p.ext_log2[1], ez = p.ext_log2[2], es = p.ext_log2[3];
   const unsigned n = p.block_bits;
-  if (n > 31) return {Code::unsupported, "GPU path: blocks of 2^" + std::to_string(n) + " bytes exceed the 32-bit shader addressing"};
+  if (n > 31)
+    return {Code::unsupported,
+            "GPU path: blocks of 2^" + std::to_string(n) + " bytes exceed the 32-bit shader addressing"};
   const uint64_t e = p.element_bytes;
   const bool stacked = r.stack_rows != 0;
   const uint64_t S = r.stack_rows;
@@ -121,10 +127,12 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   const uint64_t maxr = std::min<uint64_t>(lim.max_storage_range, k4G - 1);
   if (D.swz_bind_range > maxr)
     return {Code::unsupported, "GPU path: subresource spans " + std::to_string(r.swz_span) +
-                                   " bytes, more than one storage-buffer binding allows (" + std::to_string(maxr) + ")"};
+                                   " bytes, more than one storage-buffer binding allows (" + std::to_string(maxr) +
+                                   ")"};
   if (D.lin_bind_range > maxr)
     return {Code::unsupported, "GPU path: the linear box spans " + std::to_string(r.lin_span) +
-                                   " bytes, more than one storage-buffer binding allows (" + std::to_string(maxr) + ")"};
+                                   " bytes, more than one storage-buffer binding allows (" + std::to_string(maxr) +
+                                   ")"};
   // Word size: the pattern's run, the alignment of both sides and of the box edges.
   const unsigned kmax = chunk_log2(p, r);
   uint64_t g = uint64_t{1} << kmax;
@@ -136,9 +144,11 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   if (r.d > 1) g = std::gcd(g, r.lin_depth_pitch);
   const unsigned q = static_cast<unsigned>(std::countr_zero(g));
   if (q == 0 && !lim.word1)
-    return {Code::unsupported, "GPU path: this copy needs byte loads (alignment), and the device lacks storageBuffer8BitAccess"};
+    return {Code::unsupported,
+            "GPU path: this copy needs byte loads (alignment), and the device lacks storageBuffer8BitAccess"};
   if (q == 1 && !lim.word2)
-    return {Code::unsupported, "GPU path: this copy needs 2-byte loads (alignment), and the device lacks storageBuffer16BitAccess"};
+    return {Code::unsupported,
+            "GPU path: this copy needs 2-byte loads (alignment), and the device lacks storageBuffer16BitAccess"};
   D.word_log2 = q;
   // Blocks the box covers, per axis.
   const uint64_t bx = ((X1 - 1) >> ex) - (X0 >> ex) + 1;
@@ -159,7 +169,9 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   // than there are multiprocessors; large ones amortise the per-invocation
   // setup over more words).
   const uint64_t box_B = uint64_t{r.w} * e * r.h * r.d;
-  const unsigned wg_B_log2 = box_B <= (uint64_t{4} << 20) ? 13u : box_B <= (uint64_t{512} << 20) ? 14u : kDefaultWgBytesLog2;
+  const unsigned wg_B_log2 = box_B <= (uint64_t{4} << 20)     ? 13u
+                             : box_B <= (uint64_t{512} << 20) ? 14u
+                                                              : kDefaultWgBytesLog2;
   unsigned ut = wg_chunks_log2 ? wg_chunks_log2 : std::min(12u, wg_B_log2 > q + 5 ? wg_B_log2 - q : 5u);
   ut = std::clamp(ut, 5u, 20u);
   const unsigned mb = q <= n ? n - q : 0;
@@ -172,11 +184,12 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   const unsigned kz = stacked ? 0 : std::min(ceil_log2(bz), rest);
   const unsigned tbits = n + kx + ky + kz;  // tile address bits
   if (tbits > 31) return {Code::unsupported, "GPU path: tile of 2^" + std::to_string(tbits) + " bytes"};
-  const unsigned m = tbits - q;             // chunk index bits
+  const unsigned m = tbits - q;  // chunk index bits
   const unsigned u = std::min(m, ut);
   const unsigned parts_log2 = m - u;
   const unsigned txsh = ex + kx, tysh = ey + ky, tzsh = ez + kz;
-  if (txsh > 31 || tysh > 31 || tzsh > 31) return {Code::unsupported, "GPU path: tile extent exceeds 32-bit coordinates"};
+  if (txsh > 31 || tysh > 31 || tzsh > 31)
+    return {Code::unsupported, "GPU path: tile extent exceeds 32-bit coordinates"};
   const uint64_t tx0 = X0 >> txsh, ntx = ((X1 - 1) >> txsh) - tx0 + 1;
   uint64_t ty0 = 0, nty = 0, tz0 = 0, ntz = 0;
   if (stacked) {
@@ -197,7 +210,8 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   total <<= parts_log2;
   const uint64_t gx = std::min<uint64_t>(total, lim.max_groups_x);
   const uint64_t gy = ceil_div(total, gx);
-  if (gy > lim.max_groups_y) return {Code::unsupported, "GPU path: dispatch grid exceeds the device's workgroup count limits"};
+  if (gy > lim.max_groups_y)
+    return {Code::unsupported, "GPU path: dispatch grid exceeds the device's workgroup count limits"};
   D.groups_x = static_cast<uint32_t>(gx);
   D.groups_y = static_cast<uint32_t>(gy);
   // Pitches: only used when the box spans more than one block row / slice.
@@ -208,7 +222,9 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   const uint64_t LRP = r.h > 1 ? r.lin_row_pitch : 0, LDP = r.d > 1 ? r.lin_depth_pitch : 0;
   if (LRP >= k4G || LDP >= k4G) return {Code::unsupported, "GPU path: linear pitches exceed 32 bits"};
   // Columns of the tile address bits.
-  struct ColV { uint32_t dx, dy, dz, ds, g; };
+  struct ColV {
+    uint32_t dx, dy, dz, ds, g;
+  };
   std::vector<ColV> cols(tbits);
   for (unsigned j = 0; j < tbits; ++j) {
     ColV c{};
@@ -304,7 +320,8 @@ Status split_bands(const GpuRegion& r, const DeviceLimits& lim, uint64_t max_ban
   const unsigned ex = p.ext_log2[0], ey = p.ext_log2[1], ez = p.ext_log2[2], n = p.block_bits;
   const std::string what = swz_need > maxr || lin_need > maxr
                                ? "the subresource (" + std::to_string(r.swz_span) + " bytes) or the linear box (" +
-                                     std::to_string(r.lin_span) + " bytes) exceeds one storage-buffer binding (" + std::to_string(maxr) + " bytes)"
+                                     std::to_string(r.lin_span) + " bytes) exceeds one storage-buffer binding (" +
+                                     std::to_string(maxr) + " bytes)"
                                : std::string();
   auto refuse = [&](const std::string& why) -> Status {
     if (what.empty()) {  // only the caller's band cap was exceeded: one band
@@ -313,7 +330,8 @@ Status split_bands(const GpuRegion& r, const DeviceLimits& lim, uint64_t max_ban
     }
     return {Code::unsupported, "GPU path: " + what + ", and it cannot be split into bands: " + why};
   };
-  if (r.stack_rows != 0 || r.d > 1) return refuse("the box has depth " + std::to_string(r.d) + " (bands split 2D boxes only)");
+  if (r.stack_rows != 0 || r.d > 1)
+    return refuse("the box has depth " + std::to_string(r.d) + " (bands split 2D boxes only)");
   if (n > 31 || p.high_mask != 0 || (p.immediate >> n) != 0 || (p.g(3, r.sample) >> n) != 0)
     return refuse("the pattern moves bytes between blocks (postamble terms or an immediate above the block)");
   const uint64_t RP = r.row_pitch, B = uint64_t{1} << n, e = p.element_bytes;
@@ -331,7 +349,8 @@ Status split_bands(const GpuRegion& r, const DeviceLimits& lim, uint64_t max_ban
   const uint64_t slack = (RP % B == 0 && r.depth_pitch % B == 0) ? 0 : 2 * B;
   const uint64_t fixed = al + (xhi - xlo) + slack;
   const uint64_t kb_res = cap >= fixed ? (cap - fixed) / RP + 1 : 0;
-  const uint64_t kb_lin = lrp ? (cap > al + e * r.w ? (cap - al - e * r.w) / (rows_per_block * lrp) : 0) : by1 - by0 + 1;
+  const uint64_t kb_lin =
+      lrp ? (cap > al + e * r.w ? (cap - al - e * r.w) / (rows_per_block * lrp) : 0) : by1 - by0 + 1;
   const uint64_t kb = std::min(kb_res, kb_lin);
   if (kb == 0)
     return refuse("one block row (" + std::to_string(RP) + " resource bytes, " + std::to_string(rows_per_block) +
@@ -354,14 +373,16 @@ Status split_bands(const GpuRegion& r, const DeviceLimits& lim, uint64_t max_ban
   return Status::Ok();
 }
 
-Status plan_copy(uint64_t src_offset, uint64_t dst_offset, uint64_t size, const DeviceLimits& lim, unsigned wg_chunks_log2,
-                 CopyDispatch* out) {
+Status plan_copy(uint64_t src_offset, uint64_t dst_offset, uint64_t size, const DeviceLimits& lim,
+                 unsigned wg_chunks_log2, CopyDispatch* out) {
   CopyDispatch& D = *out;
   D = CopyDispatch{};
   uint64_t g = std::gcd(std::gcd(uint64_t{16}, src_offset), std::gcd(dst_offset, size));
   const unsigned q = static_cast<unsigned>(std::countr_zero(g));
-  if (q == 0 && !lim.word1) return {Code::unsupported, "GPU copy: needs byte loads and the device lacks storageBuffer8BitAccess"};
-  if (q == 1 && !lim.word2) return {Code::unsupported, "GPU copy: needs 2-byte loads and the device lacks storageBuffer16BitAccess"};
+  if (q == 0 && !lim.word1)
+    return {Code::unsupported, "GPU copy: needs byte loads and the device lacks storageBuffer8BitAccess"};
+  if (q == 1 && !lim.word2)
+    return {Code::unsupported, "GPU copy: needs 2-byte loads and the device lacks storageBuffer16BitAccess"};
   D.word_log2 = q;
   const uint64_t al = std::max<uint64_t>(lim.min_storage_align, 1);
   D.src_bind_offset = src_offset / al * al;
@@ -370,7 +391,8 @@ Status plan_copy(uint64_t src_offset, uint64_t dst_offset, uint64_t size, const 
   D.dst_bind_range = dst_offset - D.dst_bind_offset + size;
   const uint64_t maxr = std::min<uint64_t>(lim.max_storage_range, k4G - 1);
   if (D.src_bind_range > maxr || D.dst_bind_range > maxr)
-    return {Code::unsupported, "GPU copy: " + std::to_string(size) + " bytes exceed one storage-buffer binding (" + std::to_string(maxr) + ")"};
+    return {Code::unsupported, "GPU copy: " + std::to_string(size) + " bytes exceed one storage-buffer binding (" +
+                                   std::to_string(maxr) + ")"};
   unsigned u = wg_chunks_log2 ? wg_chunks_log2 : std::min(12u, kDefaultWgBytesLog2 - q);
   u = std::clamp(u, 5u, 20u);
   const uint64_t words = size >> q;

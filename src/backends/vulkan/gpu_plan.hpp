@@ -14,20 +14,20 @@
 
 namespace swz::gpu::detail {
 
-constexpr uint32_t kWorkgroupSize = 256;  // local_size_x of both shaders
+constexpr uint32_t kWorkgroupSize = 256;      // local_size_x of both shaders
 constexpr unsigned kDefaultWgBytesLog2 = 15;  // 32 KiB per workgroup
 
 /// One subresource box, validated, with byte offsets instead of pointers.
 struct GpuRegion {
   const Plan* plan = nullptr;
-  uint64_t swz_offset = 0;      ///< absolute byte offset of the subresource in the resource buffer
-  uint64_t swz_span = 0;        ///< bytes of the subresource (every address lies in [0, span))
+  uint64_t swz_offset = 0;  ///< absolute byte offset of the subresource in the resource buffer
+  uint64_t swz_span = 0;    ///< bytes of the subresource (every address lies in [0, span))
   uint64_t row_pitch = 0, depth_pitch = 0, stack_rows = 0;
   uint64_t pre[3] = {0, 0, 0};
   uint32_t sample = 0;
   uint32_t x0 = 0, y0 = 0, z0 = 0, w = 0, h = 0, d = 0;  ///< elements
-  uint64_t lin_offset = 0;      ///< absolute byte offset of the box's first element in the linear buffer
-  uint64_t lin_span = 0;        ///< bytes the linear side spans
+  uint64_t lin_offset = 0;  ///< absolute byte offset of the box's first element in the linear buffer
+  uint64_t lin_span = 0;    ///< bytes the linear side spans
   uint64_t lin_row_pitch = 0, lin_depth_pitch = 0;
   /// A band of a split region (split_bands): the resource bytes the band can
   /// touch, [band_lo, band_lo + band_span) relative to the subresource.
@@ -44,8 +44,9 @@ Status resolve_region(const Layout& layout, uint64_t resource_offset, uint64_t r
 /// Push constants of swizzle.comp (must match the GLSL block, 4-byte fields).
 struct SwizzlePush {
   uint32_t grid_x, total_wg, ntx, nty;
-  uint32_t tx0, ty0, tz0, shifts0;   // shifts0: ex | ey<<8 | ez<<16 | n<<24
-  uint32_t shifts1, cfg, row_pitch, depth_pitch;  // shifts1: txsh | tysh<<8 | tzsh<<16 | q<<24; cfg: parts_log2 | u<<8 | stacked<<16
+  uint32_t tx0, ty0, tz0, shifts0;  // shifts0: ex | ey<<8 | ez<<16 | n<<24
+  uint32_t shifts1, cfg, row_pitch,
+      depth_pitch;  // shifts1: txsh | tysh<<8 | tzsh<<16 | q<<24; cfg: parts_log2 | u<<8 | stacked<<16
   uint32_t gconst, sample_in, swz_rem, lin_rem;
   uint32_t lin_rp, lin_dp, x0, xw;
   uint32_t y0, h, z0, d;
@@ -69,7 +70,7 @@ struct SwizzleTables {
 struct SwizzleDispatch {
   SwizzlePush push{};
   SwizzleTables tables{};
-  unsigned word_log2 = 0;        ///< q: loads/stores of 2^q bytes
+  unsigned word_log2 = 0;  ///< q: loads/stores of 2^q bytes
   uint32_t groups_x = 0, groups_y = 0;
   uint64_t swz_bind_offset = 0, swz_bind_range = 0;  ///< descriptor range of the resource side
   uint64_t lin_bind_offset = 0, lin_bind_range = 0;  ///< descriptor range of the linear side
