@@ -28,8 +28,9 @@ using swz::detail::mul_ok;
 constexpr uint64_t kMinBytesPerThread = uint64_t{2} << 20;
 
 unsigned auto_threads(uint64_t bytes) {
-  const uint64_t hw = std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<unsigned>(std::max<uint64_t>(1, std::min(hw, bytes / kMinBytesPerThread)));
+  const uint64_t want = bytes / kMinBytesPerThread;
+  if (want <= 1) return 1;  // the common small copy: no query at all
+  return static_cast<unsigned>(std::min<uint64_t>(detail::hardware_threads(), want));
 }
 
 using KernelFn = void (*)(const detail::Region&, detail::Direction);

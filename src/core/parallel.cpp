@@ -1,5 +1,6 @@
 #include "core/parallel.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <new>
 #include <system_error>
@@ -9,6 +10,11 @@
 namespace swz::detail {
 
 std::atomic<long> g_thread_start_budget_for_testing{-1};
+
+unsigned hardware_threads() noexcept {
+  static const unsigned n = std::max(1u, std::thread::hardware_concurrency());
+  return n;
+}
 
 namespace {
 

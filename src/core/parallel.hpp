@@ -13,6 +13,13 @@ namespace swz::detail {
 /// (work must not throw).
 void run_parts(std::size_t n, const std::function<void(std::size_t)>& work) noexcept;
 
+/// std::thread::hardware_concurrency(), at least 1, read once per process.
+/// glibc answers that query by opening and reading /sys/devices/system/cpu/online
+/// (three system calls, 2-20 us), which automatic threading must not pay on
+/// every copy: that made threads = 0 up to 25% slower than threads = 1 on
+/// 256 KiB-1 MiB copies (bench/RESULTS.md).
+unsigned hardware_threads() noexcept;
+
 /// Test hook: how many more thread starts succeed before starting a thread
 /// fails as if the system refused it; negative = no limit (the default).
 extern std::atomic<long> g_thread_start_budget_for_testing;
