@@ -33,6 +33,20 @@ for mode in map read; do
   cmp -s ff.raw back.$mode.raw && pass "$mode: round trip" || failed "$mode: round trip differs"
 done
 
+# --- The raw output is built in place in the mapped output file (not in a buffer
+# written out afterwards), with the unnamed temporary file (O_TMPFILE) and the
+# named one alike; a swizzled resource and a deswizzled raw file both.
+for tmp in unnamed named; do
+  env=(); [ $tmp = named ] && env=(SWZ_TEST_NAMED_TEMP=1)
+  env "${env[@]}" "$SWZ" swizzle --verbose "${pad[@]}" ff.raw sw.v.bin 2>v1.txt >/dev/null || failed "$tmp: swizzle --verbose"
+  env "${env[@]}" "$SWZ" deswizzle --verbose "${pad[@]}" sw.v.bin back.v.raw 2>v2.txt >/dev/null || failed "$tmp: deswizzle --verbose"
+  grep -q "built in place in the mapped output file 'sw.v.bin'" v1.txt \
+    && grep -q "built in place in the mapped output file 'back.v.raw'" v2.txt \
+    && cmp -s ff.raw back.v.raw \
+    && pass "$tmp temporary: swizzle and deswizzle build the raw output in the mapped file" \
+    || failed "$tmp temporary: output not built in the mapped file: $(grep output: v1.txt v2.txt)"
+done
+
 # --- Packed mip tail: its bytes in the resource stay zero on swizzle, and its
 # subresources come out as zeros on deswizzle (of a resource that is all 0xFF).
 pm=(--layout std64k --format R8G8B8A8_UNORM --size 600x400 --mips full --array 2 --mip-tail d3d12 --packed-mips 2,8,1)
