@@ -68,6 +68,28 @@ else
   failed "packed: could not learn the raw size"
 fi
 
+# --- A 256 MiB raw file (issue 13's size): the round trip is exact, both outputs are built in the
+# mapped output file, and the peak RSS stays within 1.25x (input + output bytes) (/usr/bin/time,
+# Debian package "time", when installed). Speed is measured by bench/cli_io.sh, not here.
+big256=(--layout std64k --format R8G8B8A8_UNORM --size 8192x8192)
+head -c $((256 << 20)) /dev/urandom >l256.raw
+"$SWZ" swizzle --verbose "${big256[@]}" l256.raw s256.bin 2>v256a.txt >/dev/null || failed "256 MiB: swizzle"
+"$SWZ" deswizzle --verbose "${big256[@]}" s256.bin b256.raw 2>v256b.txt >/dev/null || failed "256 MiB: deswizzle"
+cmp -s l256.raw b256.raw && grep -q "mapped output file" v256a.txt && grep -q "mapped output file" v256b.txt \
+  && pass "256 MiB: exact round trip, both outputs built in the mapped file" \
+  || failed "256 MiB: round trip or output path wrong: $(grep output: v256a.txt v256b.txt)"
+if [ -x /usr/bin/time ]; then
+  for dir in swizzle deswizzle; do
+    if [ $dir = swizzle ]; then io=(l256.raw s256.bin); else io=(s256.bin b256.raw); fi
+    /usr/bin/time -f %M -o rss.txt "$SWZ" $dir -q "${big256[@]}" "${io[@]}" || failed "256 MiB: $dir under time"
+    rss_kib=$(tail -1 rss.txt)
+    limit_kib=$(( ($(stat -c %s "${io[0]}") + $(stat -c %s "${io[1]}")) * 5 / 4 / 1024 ))
+    [ "$rss_kib" -le "$limit_kib" ] && pass "256 MiB: $dir peak RSS $rss_kib KiB <= 1.25x (input + output) = $limit_kib KiB" \
+      || failed "256 MiB: $dir peak RSS $rss_kib KiB > $limit_kib KiB"
+  done
+fi
+rm -f l256.raw s256.bin b256.raw
+
 # --- Progress on a terminal ------------------------------------------------------------------
 if command -v script >/dev/null; then
   big=(--layout std64k --format R8_UNORM --size 2048x2048)
