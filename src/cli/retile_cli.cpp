@@ -34,11 +34,15 @@ CLI::App* add_retile_command(CLI::App& app, RetileArgs* a) {
   rt->add_option("OUT", a->out,
                  "The resource memory in layout --to (that layout's size; bytes no subresource covers are zero)")
       ->required();
+  rt->add_option("--offset", o->offset,
+                 "Bytes before the resource in IN (decimal or 0x hex): it starts N bytes into IN, as for the other "
+                 "texture commands");
   rt->add_flag("--in-place", a->in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
   rt->footer(
       "Examples:\n"
       "  swz retile --from std64k --to nv-block-linear --format BC7_UNORM --size 1024x1024 --mips full a.bin b.bin\n"
-      "  swz retile --from amd-gfx10-sw64k-s-x --to row-major -f R8G8B8A8_UNORM -s 512x512 --array 6 in.bin out.bin");
+      "  swz retile --from amd-gfx10-sw64k-s-x --to row-major -f R8G8B8A8_UNORM -s 512x512 --array 6 in.bin out.bin\n"
+      "  cat dump.bin | swz retile --from std64k --to row-major -f R8_UNORM -s 256x256 --offset 0x1000 - linear.bin");
   return rt;
 }
 
@@ -63,10 +67,11 @@ std::string run_retile(const RetileArgs& a, bool show_progress) {
   }
   Progress progress("retile", src.layout.size() + dst.layout.size() * 2, show_progress);
   // IN is a file or standard input ("-"), as for the other commands.
-  InputBytes in = read_input(a.in, 0, src.layout.size(), false, &progress);
+  InputBytes in = read_input(a.in, input_offset(a.texture), src.layout.size(), false, &progress);
   if (in.size < src.layout.size())
-    fail(input_name(a.in) + " has " + bytes_text(in.size) + ", less than the " + bytes_text(src.layout.size()) +
-         " that a " + src.describe() + " texture spans in layout " + a.from);
+    fail(input_name(a.in) + " has " + bytes_text(in.size) +
+         (a.texture.offset.empty() ? std::string() : " after --offset " + a.texture.offset) + ", less than the " +
+         bytes_text(src.layout.size()) + " that a " + src.describe() + " texture spans in layout " + a.from);
   check_allocation(dst.layout.size(), "the " + a.to + " resource");
   AtomicOutput file(a.out);
   OutputSpace out(file, dst.layout.size(), "the " + a.to + " resource");

@@ -76,6 +76,15 @@ rc=$?
 [ $rc -eq 1 ] && grep -q "standard input has 100 bytes" err.txt && [ ! -e short.bin ] \
   && pass "retile: a short standard input is an error, nothing written" || failed "retile short stdin (rc=$rc): $(cat err.txt)"
 
+# --- retile --offset: the resource starts N bytes into IN (a file or standard input).
+{ head -c 4096 /dev/zero; cat a.bin; } >padded.bin
+"$SWZ" retile -q --from std64k --to row-major --format R8_UNORM --size 64x64 --offset 0x1000 padded.bin off.bin 2>err.txt \
+  && cmp -s want.bin off.bin && pass "retile --offset 0x1000 (a file)" || failed "retile --offset: $(cat err.txt)"
+cat padded.bin | "$SWZ" retile -q --from std64k --to row-major --format R8_UNORM --size 64x64 --offset 4096 - off2.bin 2>err.txt \
+  && cmp -s want.bin off2.bin && pass "retile --offset 4096 (standard input)" || failed "retile --offset from stdin: $(cat err.txt)"
+expect_err "retile --offset past the end" "--offset 999999 is past the end" \
+  "$SWZ" retile -q --from std64k --to row-major --format R8_UNORM --size 64x64 --offset 999999 padded.bin off3.bin
+
 # --- -y: batch mode needs it; one IN OUT replaces OUT as cp does; --help says both.
 "$SWZ" swizzle --help >help.txt
 grep -q "One IN OUT pair replaces an existing OUT without -y" help.txt && grep -q "Batch mode (-o DIR): overwrite" help.txt \
