@@ -35,9 +35,9 @@ inline std::string unsigned_text_error(const std::string& text, uint64_t max) {
   return {};
 }
 
-/// A CLI11 check of the text against 0..`max`.
+/// A CLI11 check of the text against 0..`max` (no text of its own in --help).
 inline CLI::Validator unsigned_range(uint64_t max) {
-  return CLI::Validator([max](std::string& v) { return unsigned_text_error(v, max); }, "0.." + std::to_string(max));
+  return CLI::Validator([max](std::string& v) { return unsigned_text_error(v, max); }, std::string());
 }
 
 /// add_option for an unsigned integer, checked against its type's range.
