@@ -11,6 +11,12 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 BUILD_DIR=${SWZ_BUILD_DIR:-build}
 JOBS=$(nproc 2>/dev/null || echo 2)
+# ccache, when it is installed (.ci/install-deps.sh installs it), makes a rebuild
+# after a first build, or in another build directory, take seconds.
+LAUNCHER=()
+if command -v ccache >/dev/null 2>&1; then
+  LAUNCHER=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 PHOTO=examples/coffee.png   # 600x400 RGB photograph, CC0 (examples/CREDITS.md)
 SIZE=600x400
 
@@ -21,7 +27,7 @@ fi
 
 echo "==> configure (Release) in $BUILD_DIR"
 # shellcheck disable=SC2086  # SWZ_CMAKE_ARGS: extra options, e.g. "-DSWZ_GPU=OFF"
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release ${SWZ_CMAKE_ARGS:-}
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release "${LAUNCHER[@]}" ${SWZ_CMAKE_ARGS:-}
 echo "==> build the swz command"
 cmake --build "$BUILD_DIR" --target swz_cli -j "$JOBS"
 SWZ="$BUILD_DIR/bin/swz"
@@ -29,9 +35,9 @@ SWZ="$BUILD_DIR/bin/swz"
 echo "==> swizzle $PHOTO into the 64KB standard swizzle"
 "$SWZ" swizzle --layout std64k "$PHOTO" "$BUILD_DIR/photo.std64k.bin"
 
-echo "==> where pixel (17, 3) and byte 0x1234 live in that layout"
+echo "==> where pixel (17, 3) lives in that layout (2100 = 0x834), and which pixel byte 0x834 holds"
 echo "    offset of pixel (17, 3): $("$SWZ" offset --layout std64k --format R8G8B8A8_UNORM --size "$SIZE" 17 3)"
-echo "    byte 0x1234 holds: $("$SWZ" locate --layout std64k --format R8G8B8A8_UNORM --size "$SIZE" 0x1234)"
+echo "    byte 0x834 holds: $("$SWZ" locate --layout std64k --format R8G8B8A8_UNORM --size "$SIZE" 0x834)"
 
 echo "==> deswizzle it back to a PNG"
 "$SWZ" deswizzle --layout std64k --format R8G8B8A8_UNORM --size "$SIZE" \

@@ -2,6 +2,7 @@
 #include "py_common.hpp"
 
 #include <cstring>
+#include <limits>
 
 #include "swz/swz.hpp"
 
@@ -64,7 +65,21 @@ uint32_t as_u32(py::handle h, const char* what, int64_t lo) {
   return static_cast<uint32_t>(as_int(h, what, lo, 0xffffffffLL));
 }
 
-uint64_t as_u64(py::handle h, const char* what) { return static_cast<uint64_t>(as_int(h, what, 0, INT64_MAX)); }
+/// A Python int in 0..2^64-1 (the whole uint64 range), else ValueError naming
+/// `what` with the value as given; TypeError for a non-integer.
+uint64_t as_u64(py::handle h, const char* what) {
+  if (PyBool_Check(h.ptr()) || !PyIndex_Check(h.ptr()))
+    raise_py(PyExc_TypeError, std::string(what) + " must be an integer, not " + type_name(h));
+  py::object idx = py::reinterpret_steal<py::object>(PyNumber_Index(h.ptr()));
+  if (!idx) throw py::error_already_set();
+  unsigned long long v = PyLong_AsUnsignedLongLong(idx.ptr());  // OverflowError when negative or too large
+  if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+    PyErr_Clear();
+    raise_py(PyExc_ValueError, std::string(what) + " = " + py::str(h).cast<std::string>() + " is outside 0.." +
+                                   std::to_string(std::numeric_limits<uint64_t>::max()));
+  }
+  return static_cast<uint64_t>(v);
+}
 
 /// Subresource index: IndexError when outside the layout.
 uint32_t as_subresource(const Layout& L, py::handle h) {

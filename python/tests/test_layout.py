@@ -96,6 +96,19 @@ def test_row_major_and_footprints():
     assert swz.Layout.row_major("R32G32B32_FLOAT", 10, 10).subresource_layout(0).element_bytes == 12
 
 
+def test_u64_arguments_take_the_whole_range():
+    # Byte counts are uint64: 2**63 is a value (refused by the layout for its own reason, not as
+    # out of range), 2**64 and -1 are out of range and the message gives the value and 0..2**64-1.
+    with pytest.raises((ValueError, OverflowError)) as e:
+        swz.Layout.row_major("R8G8B8A8_UNORM", 300, 200, row_pitch=2**63)
+    assert "outside" not in str(e.value)
+    for bad in (2**64, -1):
+        with pytest.raises(ValueError, match=r"row_pitch = %d is outside 0\.\.18446744073709551615" % bad):
+            swz.Layout.row_major("R8G8B8A8_UNORM", 300, 200, row_pitch=bad)
+    with pytest.raises(TypeError, match="row_pitch must be an integer"):
+        swz.Layout.row_major("R8G8B8A8_UNORM", 300, 200, row_pitch=1.5)
+
+
 def test_pattern_layout_and_from_name(tmp_path):
     text = "X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2"
     a = swz.Layout.pattern(text, "R8G8B8A8_UNORM", 64, 32)

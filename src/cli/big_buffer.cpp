@@ -15,6 +15,7 @@
 
 #include "common.hpp"
 #include "file_io.hpp"
+#include "output.hpp"
 #include "progress.hpp"
 
 namespace swz::cli {
@@ -99,6 +100,10 @@ OutputSpace::OutputSpace(AtomicOutput& file, uint64_t bytes, const std::string& 
     buffer_ = BigBuffer(bytes, what);
     data_ = buffer_.data();
   }
+  if (bytes > 0)
+    verbose("output: " + what + " (" + bytes_text(bytes) + ") built " +
+            (buffer_.size() > 0 ? "in a buffer, then written to '" + file_.path() + "'"
+                                : "in place in the mapped output file '" + file_.path() + "'"));
 }
 
 void OutputSpace::finish(Progress* progress) {

@@ -49,9 +49,9 @@ uint64_t parse_u64(std::string_view text, std::string_view what) {
   }
   uint64_t v = 0;
   auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, base);
-  if (t.empty() || ec == std::errc::result_out_of_range)
-    fail(std::string(what) + " '" + std::string(text) + "' is " +
-         (t.empty() ? "empty" : "too large (more than 64 bits)"));
+  if (t.empty()) fail(std::string(what) + " '" + std::string(text) + "' is empty");
+  if (ec == std::errc::result_out_of_range && p == t.data() + t.size())
+    fail(std::string(what) + " '" + std::string(text) + "' is out of range (0 .. 18446744073709551615)");
   if (ec != std::errc() || p != t.data() + t.size())
     fail(std::string(what) + " '" + std::string(text) + "' is not a decimal or 0x-hex number");
   return v;

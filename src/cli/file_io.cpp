@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "common.hpp"
+#include "pixel_buffer.hpp"
 #include "progress.hpp"
 
 namespace swz::cli {
@@ -79,10 +80,13 @@ void check_allocation(uint64_t bytes, const std::string& what) {
          bytes_text(avail) + ")");
 }
 
-std::vector<uint8_t> allocate(uint64_t bytes, const std::string& what) {
+namespace {
+
+template <class Vector>
+Vector allocate_vector(uint64_t bytes, const std::string& what) {
   check_allocation(bytes, what);
   try {
-    return std::vector<uint8_t>(static_cast<size_t>(bytes));
+    return Vector(static_cast<size_t>(bytes));
   } catch (const std::bad_alloc&) {
     fail("out of memory: " + what + " needs " + bytes_text(bytes));
   } catch (const std::length_error&) {
@@ -90,10 +94,20 @@ std::vector<uint8_t> allocate(uint64_t bytes, const std::string& what) {
   }
 }
 
-void read_file_prefix(const std::string& path, uint64_t bytes, std::vector<uint8_t>* out) {
+}  // namespace
+
+std::vector<uint8_t> allocate(uint64_t bytes, const std::string& what) {
+  return allocate_vector<std::vector<uint8_t>>(bytes, what);
+}
+
+PixelBuffer allocate_pixels(uint64_t bytes, const std::string& what) {
+  return allocate_vector<PixelBuffer>(bytes, what);
+}
+
+void read_file_prefix(const std::string& path, uint64_t bytes, PixelBuffer* out) {
   uint64_t have = file_size(path);
   if (have < bytes) fail("'" + path + "' has " + bytes_text(have) + "; " + bytes_text(bytes) + " are needed");
-  *out = allocate(bytes, "reading '" + path + "'");
+  *out = allocate_pixels(bytes, "reading '" + path + "'");
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) fail("cannot open '" + path + "': " + errno_text());
   uint64_t done = 0;
@@ -198,7 +212,9 @@ AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
   // /proc to link it (linkat of /proc/self/fd/N works without privileges).
   // SWZ_TEST_NAMED_TEMP=1 takes the fallback below (its tests).
   const char* named = std::getenv("SWZ_TEST_NAMED_TEMP");
-  if (!(named && *named == '1')) fd_ = open(dir_of(target_).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+  // O_RDWR, not O_WRONLY: map() needs a readable descriptor for a shared
+  // writable mapping (mmap refuses an O_WRONLY one with EACCES).
+  if (!(named && *named == '1')) fd_ = open(dir_of(target_).c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (fd_ >= 0) {
     if (access(("/proc/self/fd/" + std::to_string(fd_)).c_str(), F_OK) == 0) {
       unnamed_ = true;

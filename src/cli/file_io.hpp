@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "pixel_buffer.hpp"
+
 namespace swz::cli {
 
 class Progress;
@@ -12,8 +14,9 @@ class Progress;
 uint64_t file_size(const std::string& path);
 
 /// Reads the first `bytes` bytes of `path` into `out` (allocated with
-/// allocate()); throws Error when the file is shorter or unreadable.
-void read_file_prefix(const std::string& path, uint64_t bytes, std::vector<uint8_t>* out);
+/// allocate_pixels(): not zero-filled first); throws Error when the file is
+/// shorter or unreadable.
+void read_file_prefix(const std::string& path, uint64_t bytes, PixelBuffer* out);
 
 /// Throws Error naming `what` when `bytes` cannot be addressed or exceeds the
 /// memory available on this machine (MemAvailable + SwapFree).

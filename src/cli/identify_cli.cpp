@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "number_option.hpp"
 #include "file_io.hpp"
 #include "image_io.hpp"
 #include "input.hpp"
@@ -86,7 +87,7 @@ void add_identify_commands(CLI::App& app, IdentifyArgs* a, CLI::App** identify, 
       "that give the same bytes for this size are printed once, under the simplest name.");
   id->add_option("--format", a->format, "DXGI format of the texels (uncompressed, 1-16 bytes)")->required();
   id->add_option("--size", a->size, "WxH in texels")->required();
-  id->add_option("--top", a->top, "Candidates to print (default 5)");
+  add_unsigned_option(id, "--top", a->top, "Candidates to print (default 5)");
   id->add_option("--offset", a->offset, "Byte offset of the texture in DUMP (decimal or 0x hex, default 0)");
   id->add_option("--thumbnails", a->thumbnails,
                  "Write a small PNG of each printed candidate's decode into DIR (1.png = best)");

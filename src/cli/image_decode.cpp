@@ -95,7 +95,7 @@ void decode_png_into(PngState& st, const std::string& name) {
     png_longjmp(png, 1);
   }
   try {
-    img.pixels = allocate(uint64_t{w} * h * 4, "image '" + name + "'");
+    img.pixels = allocate_pixels(uint64_t{w} * h * 4, "image '" + name + "'");
     rows.resize(h);
   } catch (...) {
     png_destroy_read_struct(&png, &info, nullptr);
@@ -186,7 +186,7 @@ void decode_jpeg_into(JpegState& st, const uint8_t* data, size_t size, const std
     std::longjmp(err.jump, 1);
   }
   try {
-    img.pixels = allocate(uint64_t{w} * h * 4, "image '" + name + "'");
+    img.pixels = allocate_pixels(uint64_t{w} * h * 4, "image '" + name + "'");
   } catch (...) {
     jpeg_destroy_decompress(&cinfo);
     throw;
@@ -222,7 +222,7 @@ RgbaImage decode_stb(const uint8_t* data, size_t size, const std::string& name) 
   RgbaImage img;
   img.width = static_cast<uint32_t>(w);
   img.height = static_cast<uint32_t>(h);
-  img.pixels = allocate(uint64_t(img.width) * img.height * 4, "image '" + name + "'");
+  img.pixels = allocate_pixels(uint64_t(img.width) * img.height * 4, "image '" + name + "'");
   std::memcpy(img.pixels.data(), px.get(), img.pixels.size());
   return img;
 }
@@ -238,7 +238,7 @@ RgbaImage decode_rgba(const uint8_t* data, size_t size, const std::string& name)
 
 RgbaImage read_rgba(const std::string& path) {
   check_image_file_size(path);  // before reading the whole file
-  std::vector<uint8_t> bytes;
+  PixelBuffer bytes;
   read_file_prefix(path, file_size(path), &bytes);
   return decode_rgba(bytes.data(), bytes.size(), path);
 }

@@ -66,7 +66,7 @@ Image rgba_to_format(const RgbaImage& rgba, const FormatInfo& f, const std::stri
   const size_t a = letters.find('A');
   img.alpha_channel = a == std::string::npos ? -1 : static_cast<int>(a);
   uint64_t count = uint64_t(img.width) * img.height;
-  img.pixels = allocate(count * img.channels, "image '" + path + "'");
+  img.pixels = allocate_pixels(count * img.channels, "image '" + path + "'");
   const uint8_t* src = rgba.pixels.data();
   uint8_t* dst = img.pixels.data();
   if (letters == "R") {

@@ -13,16 +13,17 @@
 #include <string>
 #include <vector>
 
+#include "pixel_buffer.hpp"
 #include "swz/format.hpp"
 
 namespace swz::cli {
 
 struct Image {
   uint32_t width = 0, height = 0;
-  uint32_t channels = 0;        ///< bytes per pixel (the format's element size)
-  std::vector<uint8_t> pixels;  ///< tightly packed rows
-  bool srgb = false;            ///< an _SRGB format: colour channels are sRGB-encoded
-  int alpha_channel = -1;       ///< the alpha channel's index (always linear), -1 if none
+  uint32_t channels = 0;   ///< bytes per pixel (the format's element size)
+  PixelBuffer pixels;      ///< tightly packed rows (not zero-filled: every byte is written)
+  bool srgb = false;       ///< an _SRGB format: colour channels are sRGB-encoded
+  int alpha_channel = -1;  ///< the alpha channel's index (always linear), -1 if none
 };
 
 /// True for the extensions read as images: .png .jpg .jpeg .bmp .tga.
@@ -56,7 +57,7 @@ std::string image_channel_letters(const FormatInfo& f);
 /// 8-bit RGBA pixels, rows top to bottom.
 struct RgbaImage {
   uint32_t width = 0, height = 0;
-  std::vector<uint8_t> pixels;  ///< width * height * 4 bytes
+  PixelBuffer pixels;  ///< width * height * 4 bytes (not zero-filled: the decoder writes every byte)
 };
 
 /// Decodes a whole image file held in memory (PNG through libpng, JPEG through

@@ -14,6 +14,7 @@
 #include "batch.hpp"
 #include "big_buffer.hpp"
 #include "common.hpp"
+#include "number_option.hpp"
 #include "dds_cli.hpp"
 #include "file_io.hpp"
 #include "identify_cli.hpp"
@@ -466,8 +467,9 @@ int main(int argc, char** argv) {
                   std::string("Batch mode: every FILE is an input; each output goes to DIR, named after its input (") +
                       ext_rule + "); inputs are converted in parallel");
     c->add_flag("-y,--overwrite", overwrite,
-                "Batch mode: overwrite outputs that exist (else an error naming the file)");
-    c->add_option("--jobs,-j", jobs, "Batch mode: conversions at a time (default: one per hardware thread)");
+                "Batch mode (-o DIR): overwrite outputs that exist (else an error naming the file, as texconv "
+                "does). One IN OUT pair replaces an existing OUT without -y, as cp does");
+    add_unsigned_option(c, "--jobs,-j", jobs, "Batch mode: conversions at a time (default: one per hardware thread)");
   };
 
   auto* sw = app.add_subcommand("swizzle", "Linear -> swizzled: write IN into the resource memory OUT");
@@ -496,7 +498,8 @@ int main(int argc, char** argv) {
 
   auto* de = app.add_subcommand("deswizzle", "Swizzled -> linear: read the resource memory IN into OUT");
   add_common_options(de, &o);
-  auto* de_sub = de->add_option("--subresource", sub, "Subresource index (mip + slice * mips); .png default 0");
+  auto* de_sub =
+      add_unsigned_option(de, "--subresource", sub, "Subresource index (mip + slice * mips); .png default 0");
   de->add_option("FILES", files,
                  "IN OUT, or several IN with -o DIR. IN: the swizzled resource memory (at least the layout's size from "
                  "--offset on); '-' reads standard input. OUT.png: one subresource as an image (8-bit UNORM formats; "
@@ -528,7 +531,7 @@ int main(int argc, char** argv) {
 
   auto* of = app.add_subcommand("offset", "Print the byte offset of elements in the resource memory, one per line");
   add_common_options(of, &o);
-  of->add_option("--subresource", sub, "Subresource index (default 0)");
+  add_unsigned_option(of, "--subresource", sub, "Subresource index (default 0)");
   of->add_flag("--hex", hex, "Print offsets in 0x hex");
   of->add_option("COORDS", query_args,
                  "X Y [Z] [SAMPLE] for one element, or X,Y[,Z[,SAMPLE]] for each of many, or '-': one element per line "
@@ -564,7 +567,7 @@ int main(int argc, char** argv) {
   uint32_t show_bytes = 4;
   ly->add_option("--show", show_name,
                  "Print the bit equation of a layout family, e.g. 'nv-block-linear:gob=tegra,bh=16'");
-  ly->add_option("--element-bytes", show_bytes, "Element size for --show (default 4)");
+  add_unsigned_option(ly, "--element-bytes", show_bytes, "Element size for --show (default 4)");
   ly->footer(
       "Examples:\n"
       "  swz layouts\n"
@@ -610,7 +613,7 @@ int main(int argc, char** argv) {
   auto* pl =
       app.add_subcommand("plot", "Draw the address order inside one block as a PNG (as Python's swz.plot_pattern)");
   add_common_options(pl, &o);
-  pl->add_option("--subresource", pla.subresource, "Subresource whose pattern to draw (default 0)");
+  add_unsigned_option(pl, "--subresource", pla.subresource, "Subresource whose pattern to draw (default 0)");
   pl->add_option("--origin", pla.origin,
                  "X,Y[,Z] in elements: draw the block holding this element (default the first)");
   pl->add_option("--annotate", pla.annotate, "Write the order numbers in the cells: auto (at most 256 cells), yes, no")

@@ -45,7 +45,7 @@ Image half_size(const Image& src) {
   out.channels = src.channels;
   out.srgb = src.srgb;
   out.alpha_channel = src.alpha_channel;
-  out.pixels = allocate(uint64_t(out.width) * out.height * out.channels, "a mip level");
+  out.pixels = allocate_pixels(uint64_t(out.width) * out.height * out.channels, "a mip level");
   const uint32_t c = src.channels;
   const uint64_t pitch = uint64_t(src.width) * c;
   const auto tx = axis_taps(src.width, out.width), ty = axis_taps(src.height, out.height);

@@ -88,6 +88,8 @@ std::vector<uint64_t> parse_origin(const std::string& text) {
   while (i <= text.size()) {
     size_t j = text.find(',', i);
     if (j == std::string::npos) j = text.size();
+    if (text.find_first_not_of(" \t", i) >= j)
+      fail("--origin '" + text + "': field " + std::to_string(v.size() + 1) + " is empty (X,Y[,Z], elements)");
     v.push_back(parse_u64(text.substr(i, j - i), "--origin"));
     i = j + 1;
   }

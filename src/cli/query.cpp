@@ -39,20 +39,37 @@ void for_each_query(const std::vector<std::string>& args, const F& each) {
 
 std::string at(const std::string& where) { return where.empty() ? std::string() : " (" + where + ")"; }
 
+/// The numbers of one query: fields separated by commas or by spaces/tabs
+/// ("17,3", "17 3", "17, 3"). An empty field between commas, or a comma at
+/// either end ("3,,4", "3,4,", ",3") is an error naming the query, not
+/// skipped.
 std::vector<uint64_t> numbers(const std::string& text, const std::string& what, const std::string& where) {
   std::vector<uint64_t> out;
-  size_t i = 0;
-  while (i < text.size()) {
-    size_t j = text.find_first_of(" \t,", i);
-    if (j == std::string::npos) j = text.size();
-    if (j > i) {
-      try {
-        out.push_back(parse_u64(text.substr(i, j - i), what));
-      } catch (const Error& e) {
-        fail(e.what() + at(where));
+  size_t field = 0;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    const std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    ++field;
+    const bool blank = part.find_first_not_of(" \t") == std::string::npos;
+    if (blank && (comma != std::string::npos || field > 1))
+      fail("'" + text + "'" + at(where) + ": " + what + " field " + std::to_string(field) +
+           " is empty (fields are separated by one comma)");
+    size_t i = 0;
+    while (i < part.size()) {
+      size_t j = part.find_first_of(" \t", i);
+      if (j == std::string::npos) j = part.size();
+      if (j > i) {
+        try {
+          out.push_back(parse_u64(part.substr(i, j - i), what));
+        } catch (const Error& e) {
+          fail(e.what() + at(where));
+        }
       }
+      i = j + 1;
     }
-    i = j + 1;
+    if (comma == std::string::npos) break;
+    start = comma + 1;
   }
   return out;
 }

@@ -6,7 +6,9 @@
 
 #include "big_buffer.hpp"
 #include "common.hpp"
+#include "number_option.hpp"
 #include "file_io.hpp"
+#include "input.hpp"
 #include "progress.hpp"
 #include "swz/footprint.hpp"
 
@@ -25,16 +27,22 @@ CLI::App* add_retile_command(CLI::App& app, RetileArgs* a) {
   o->format_opt = rt->add_option("--format,-f", o->format, "DXGI format name (see 'swz formats')");
   o->size_opt = rt->add_option("--size,-s", o->size, "WxH for a 2D texture, WxHxD (even x1) for a 3D one; texels");
   o->mips_opt = rt->add_option("--mips,-m", o->mips, "Mip levels: N >= 1 or 'full' (default 1)");
-  o->array_opt = rt->add_option("--array,-a", o->array, "Array slices of a 2D texture (default 1)");
-  rt->add_option("IN", a->in, "The resource memory in layout --from (at least that layout's size)")->required();
+  o->array_opt = add_unsigned_option(rt, "--array,-a", o->array, "Array slices of a 2D texture (default 1)");
+  rt->add_option("IN", a->in,
+                 "The resource memory in layout --from (at least that layout's size); '-' reads standard input")
+      ->required();
   rt->add_option("OUT", a->out,
                  "The resource memory in layout --to (that layout's size; bytes no subresource covers are zero)")
       ->required();
+  rt->add_option("--offset", o->offset,
+                 "Bytes before the resource in IN (decimal or 0x hex): it starts N bytes into IN, as for the other "
+                 "texture commands");
   rt->add_flag("--in-place", a->in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
   rt->footer(
       "Examples:\n"
       "  swz retile --from std64k --to nv-block-linear --format BC7_UNORM --size 1024x1024 --mips full a.bin b.bin\n"
-      "  swz retile --from amd-gfx10-sw64k-s-x --to row-major -f R8G8B8A8_UNORM -s 512x512 --array 6 in.bin out.bin");
+      "  swz retile --from amd-gfx10-sw64k-s-x --to row-major -f R8G8B8A8_UNORM -s 512x512 --array 6 in.bin out.bin\n"
+      "  cat dump.bin | swz retile --from std64k --to row-major -f R8_UNORM -s 256x256 --offset 0x1000 - linear.bin");
   return rt;
 }
 
@@ -50,10 +58,6 @@ std::string run_retile(const RetileArgs& a, bool show_progress) {
   std::optional<TextureDesc> fixed;
   if (fixed_texture(from)) fixed = src.desc;
   Texture dst = make_texture(to, size, fixed, "the --from layout '" + a.from + "'");
-  const uint64_t have = file_size(a.in);
-  if (have < src.layout.size())
-    fail("'" + a.in + "' has " + bytes_text(have) + ", less than the " + bytes_text(src.layout.size()) + " that a " +
-         src.describe() + " texture spans in layout " + a.from);
   // Checked before anything is read or written: the same description, no
   // MSAA, no packed mip tails (copy_resources repeats these checks).
   {
@@ -62,14 +66,19 @@ std::string run_retile(const RetileArgs& a, bool show_progress) {
       check(st, "cannot retile");
   }
   Progress progress("retile", src.layout.size() + dst.layout.size() * 2, show_progress);
-  BigBuffer in = read_file_big(a.in, src.layout.size(), &progress);
+  // IN is a file or standard input ("-"), as for the other commands.
+  InputBytes in = read_input(a.in, input_offset(a.texture), src.layout.size(), false, &progress);
+  if (in.size < src.layout.size())
+    fail(input_name(a.in) + " has " + bytes_text(in.size) +
+         (a.texture.offset.empty() ? std::string() : " after --offset " + a.texture.offset) + ", less than the " +
+         bytes_text(src.layout.size()) + " that a " + src.describe() + " texture spans in layout " + a.from);
   check_allocation(dst.layout.size(), "the " + a.to + " resource");
   AtomicOutput file(a.out);
   OutputSpace out(file, dst.layout.size(), "the " + a.to + " resource");
-  check(copy_resources(dst.layout, out.data(), out.size(), src.layout, in.data(), in.size()),
+  check(copy_resources(dst.layout, out.data(), out.size(), src.layout, in.data(), in.size),
         "cannot retile " + a.in + " from " + a.from + " to " + a.to);
   progress.add(dst.layout.size());
-  in = BigBuffer();
+  in = InputBytes();
   out.finish(&progress);
   file.commit();
   progress.finish();

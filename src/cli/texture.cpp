@@ -8,6 +8,7 @@
 #include <charconv>
 
 #include "common.hpp"
+#include "number_option.hpp"
 #include "output.hpp"
 #include "swz/pattern.hpp"
 #include "swz/layout_names.hpp"
@@ -51,8 +52,8 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
                 return std::string();
               },
               "N|0|full"));
-  o->array_opt = app->add_option("--array,-a", o->array, "Array slices of a 2D texture (default 1)");
-  o->samples_opt = app->add_option("--samples", o->samples, "Samples per texel (default 1)");
+  o->array_opt = add_unsigned_option(app, "--array,-a", o->array, "Array slices of a 2D texture (default 1)");
+  o->samples_opt = add_unsigned_option(app, "--samples", o->samples, "Samples per texel (default 1)");
   o->mip_tail_opt = app->add_option("--mip-tail", o->mip_tail,
                                     "Packed mips: none (default; every mip in its own tiles) or d3d12 (the adapter's "
                                     "packed mip tail; needs --packed-mips)");
@@ -60,15 +61,7 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
                   "For --mip-tail d3d12: NumStandardMips,NumPackedMips,NumTilesForPackedMips as "
                   "D3D12_PACKED_MIP_INFO reports them (e.g. 6,4,1)");
   // CLI11 reads "-1" or 2^64 into a uint64_t as 2^64 - 1: check the text.
-  static const CLI::Validator kByteCount(
-      [](std::string& v) -> std::string {
-        uint64_t x = 0;
-        auto r = std::from_chars(v.data(), v.data() + v.size(), x);
-        if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size())
-          return "'" + v + "' is not a byte count (0 .. 18446744073709551615)";
-        return {};
-      },
-      "BYTES");
+  static const CLI::Validator kByteCount = unsigned_range(UINT64_MAX);
   o->row_pitch_opt = app->add_option("--row-pitch", o->row_pitch,
                                      "Bytes between rows of blocks (row-major: rows of elements); 0 = the default "
                                      "(docs/ARCHITECTURE.md rule 12)")
@@ -79,7 +72,7 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
           ->check(kByteCount);
   app->add_option("--backend", o->backend, "Copy kernel: auto (default), scalar, highway, xsimd")
       ->check(CLI::IsMember({"auto", "scalar", "highway", "xsimd"}));
-  app->add_option("--threads", o->threads, "Threads for large copies (0 = automatic)");
+  add_unsigned_option(app, "--threads", o->threads, "Threads for large copies (0 = automatic)");
   app->add_option("--device", o->device,
                   "Where copies run: cpu (default), gpu (Vulkan compute shader on a hardware GPU; a software "
                   "rasterizer such as llvmpipe is refused) or gpu:any (any Vulkan device, software ones too)")

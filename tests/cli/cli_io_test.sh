@@ -33,6 +33,20 @@ for mode in map read; do
   cmp -s ff.raw back.$mode.raw && pass "$mode: round trip" || failed "$mode: round trip differs"
 done
 
+# --- The raw output is built in place in the mapped output file (not in a buffer
+# written out afterwards), with the unnamed temporary file (O_TMPFILE) and the
+# named one alike; a swizzled resource and a deswizzled raw file both.
+for tmp in unnamed named; do
+  env=(); [ $tmp = named ] && env=(SWZ_TEST_NAMED_TEMP=1)
+  env "${env[@]}" "$SWZ" swizzle --verbose "${pad[@]}" ff.raw sw.v.bin 2>v1.txt >/dev/null || failed "$tmp: swizzle --verbose"
+  env "${env[@]}" "$SWZ" deswizzle --verbose "${pad[@]}" sw.v.bin back.v.raw 2>v2.txt >/dev/null || failed "$tmp: deswizzle --verbose"
+  grep -q "built in place in the mapped output file 'sw.v.bin'" v1.txt \
+    && grep -q "built in place in the mapped output file 'back.v.raw'" v2.txt \
+    && cmp -s ff.raw back.v.raw \
+    && pass "$tmp temporary: swizzle and deswizzle build the raw output in the mapped file" \
+    || failed "$tmp temporary: output not built in the mapped file: $(grep output: v1.txt v2.txt)"
+done
+
 # --- Packed mip tail: its bytes in the resource stay zero on swizzle, and its
 # subresources come out as zeros on deswizzle (of a resource that is all 0xFF).
 pm=(--layout std64k --format R8G8B8A8_UNORM --size 600x400 --mips full --array 2 --mip-tail d3d12 --packed-mips 2,8,1)
@@ -53,6 +67,28 @@ if [ -n "$need" ]; then
 else
   failed "packed: could not learn the raw size"
 fi
+
+# --- A 256 MiB raw file (issue 13's size): the round trip is exact, both outputs are built in the
+# mapped output file, and the peak RSS stays within 1.25x (input + output bytes) (/usr/bin/time,
+# Debian package "time", when installed). Speed is measured by bench/cli_io.sh, not here.
+big256=(--layout std64k --format R8G8B8A8_UNORM --size 8192x8192)
+head -c $((256 << 20)) /dev/urandom >l256.raw
+"$SWZ" swizzle --verbose "${big256[@]}" l256.raw s256.bin 2>v256a.txt >/dev/null || failed "256 MiB: swizzle"
+"$SWZ" deswizzle --verbose "${big256[@]}" s256.bin b256.raw 2>v256b.txt >/dev/null || failed "256 MiB: deswizzle"
+cmp -s l256.raw b256.raw && grep -q "mapped output file" v256a.txt && grep -q "mapped output file" v256b.txt \
+  && pass "256 MiB: exact round trip, both outputs built in the mapped file" \
+  || failed "256 MiB: round trip or output path wrong: $(grep output: v256a.txt v256b.txt)"
+if [ -x /usr/bin/time ]; then
+  for dir in swizzle deswizzle; do
+    if [ $dir = swizzle ]; then io=(l256.raw s256.bin); else io=(s256.bin b256.raw); fi
+    /usr/bin/time -f %M -o rss.txt "$SWZ" $dir -q "${big256[@]}" "${io[@]}" || failed "256 MiB: $dir under time"
+    rss_kib=$(tail -1 rss.txt)
+    limit_kib=$(( ($(stat -c %s "${io[0]}") + $(stat -c %s "${io[1]}")) * 5 / 4 / 1024 ))
+    [ "$rss_kib" -le "$limit_kib" ] && pass "256 MiB: $dir peak RSS $rss_kib KiB <= 1.25x (input + output) = $limit_kib KiB" \
+      || failed "256 MiB: $dir peak RSS $rss_kib KiB > $limit_kib KiB"
+  done
+fi
+rm -f l256.raw s256.bin b256.raw
 
 # --- Progress on a terminal ------------------------------------------------------------------
 if command -v script >/dev/null; then
