@@ -310,14 +310,18 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
     const uint64_t want = f.ConsumeIntegralInRange<int>(0, 15) == 0 ? f.ConsumeIntegralInRange<uint64_t>(0, 64) : count;
     if (want > 4096 || (post && want > 64)) return {Code::invalid_argument, "fuzz: too many subresources"};
     uint64_t cursor = 0;
+    bool any_stack = false;
+    for (const auto& p : dd.patterns) any_stack = any_stack || (p && p->stack_depth_slices());
     for (uint64_t i = 0; i < want; ++i) {
       DeviceSubresource s;
       s.offset = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? f.ConsumeIntegral<uint64_t>() : cursor;
       cursor += uint64_t{65536} * f.ConsumeIntegralInRange<uint32_t>(0, 4);
       s.row_stride = pick_pitch(f);
-      s.depth_stride = pick_pitch(f);
+      // Rows for stacked-depth patterns, bytes otherwise (as the one-number JSON "depth_stride" is read).
+      uint64_t& depth = any_stack ? s.stack_rows : s.depth_stride_B;
+      depth = pick_pitch(f);
       if (post && s.row_stride > (uint64_t{1} << 14)) s.row_stride = 0;  // see the pattern case above
-      if (post && s.depth_stride > (uint64_t{1} << 20)) s.depth_stride = 0;
+      if (post && depth > (uint64_t{1} << 20)) depth = 0;
       if (f.ConsumeIntegralInRange<int>(0, 3) == 0 && !post) {  // each distinct offset is another block walk
         s.row_byte_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 512);
         s.column_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 64);

@@ -75,8 +75,15 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
                          ->check(kByteCount);
   o->depth_pitch_opt =
       app->add_option("--depth-pitch", o->depth_pitch,
-                      "Bytes between slices of blocks; ROWS for stacked-depth patterns; 0 = the default")
+                      "One number: --stack-rows for a stacked-depth pattern, --depth-pitch-B otherwise")
           ->check(kByteCount);
+  o->depth_pitch_B_opt = app->add_option("--depth-pitch-B", o->depth_pitch_B,
+                                         "Bytes between slices of blocks; 0 = the default (not for stacked-depth "
+                                         "patterns)")
+                             ->check(kByteCount);
+  o->stack_rows_opt = app->add_option("--stack-rows", o->stack_rows,
+                                      "Stacked-depth patterns: rows between depth slices; 0 = the default")
+                          ->check(kByteCount);
   app->add_option("--backend", o->backend, "Copy kernel: auto (default), scalar, highway, xsimd")
       ->check(CLI::IsMember({"auto", "scalar", "highway", "xsimd"}));
   app->add_option("--threads", o->threads, "Threads for large copies (0 = automatic)");
@@ -99,6 +106,8 @@ void bind_common_options(CLI::App* parsed, CommonOptions* o) {
   o->mip_tail_opt = opt("--mip-tail");
   o->row_pitch_opt = opt("--row-pitch");
   o->depth_pitch_opt = opt("--depth-pitch");
+  o->depth_pitch_B_opt = opt("--depth-pitch-B");
+  o->stack_rows_opt = opt("--stack-rows");
 }
 
 SizeArg parse_size(const std::string& text) {
@@ -210,9 +219,9 @@ void check_against_fixed(const CommonOptions& o, const TextureDesc& d, const std
     clash("--array", std::to_string(o.array), std::to_string(d.array_size));
   if (given(o.samples_opt) && o.samples != d.samples)
     clash("--samples", std::to_string(o.samples), std::to_string(d.samples));
-  if (placement &&
-      (given(o.row_pitch_opt) || given(o.depth_pitch_opt) || given(o.mip_tail_opt) || !o.packed_mips.empty()))
-    fail("--row-pitch, --depth-pitch, --mip-tail and --packed-mips do not apply to " + what +
+  if (placement && (given(o.row_pitch_opt) || given(o.depth_pitch_opt) || given(o.depth_pitch_B_opt) ||
+                    given(o.stack_rows_opt) || given(o.mip_tail_opt) || !o.packed_mips.empty()))
+    fail("--row-pitch, --depth-pitch(-B), --stack-rows, --mip-tail and --packed-mips do not apply to " + what +
          ": it gives every subresource's placement itself");
 }
 
@@ -350,9 +359,16 @@ LayoutOptions options_from(const CommonOptions& o, const LayoutName& name) {
     fail("--mip-tail '" + o.mip_tail + "': expected none or d3d12");
   }
   opt.row_pitch_B = o.row_pitch;
-  // --depth-pitch counts rows for a stacked-depth pattern (its depth slices are rows).
-  const Pattern* p = name.pattern();
-  (p && p->stack_depth_slices() ? opt.stack_rows : opt.depth_pitch_B) = o.depth_pitch;
+  opt.depth_pitch_B = o.depth_pitch_B;
+  opt.stack_rows = o.stack_rows;
+  if (o.depth_pitch) {
+    if (o.depth_pitch_B || o.stack_rows)
+      fail("--depth-pitch " + std::to_string(o.depth_pitch) +
+           " with --depth-pitch-B or --stack-rows: give the explicit forms, or the one number, not both");
+    // The one-number --depth-pitch counts rows for a stacked-depth pattern (its depth slices are rows).
+    const Pattern* p = name.pattern();
+    (p && p->stack_depth_slices() ? opt.stack_rows : opt.depth_pitch_B) = o.depth_pitch;
+  }
   return opt;
 }
 

@@ -37,8 +37,8 @@ Status tiled_level(const Pattern& pat, const TextureDesc& desc, uint32_t m, uint
   const uint64_t tiles_y = ceil_div(L.h_el, uint64_t{1} << e[1]);
   const uint64_t tiles_z = ceil_div(L.d, uint64_t{1} << e[2]);
   lp->row_pitch = tiles_x * bb;
-  lp->depth_pitch = tiles_y * lp->row_pitch;
-  lp->size = tiles_z * lp->depth_pitch;
+  lp->depth_pitch_B = tiles_y * lp->row_pitch;
+  lp->size = tiles_z * lp->depth_pitch_B;
   return Status::Ok();
 }
 
@@ -165,11 +165,11 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   const uint64_t slice_size = has_slice ? slice : lp.size;
   if (desc.dimension == Dimension::Texture2D) {
     plan.arrays = Arrays::ZSlice;
-    lp.depth_pitch = slice_size;
-    plan.layer_stride = slice_size;
+    lp.depth_pitch_B = slice_size;
+    plan.layer_stride_B = slice_size;
   } else {
     plan.arrays = Arrays::Stacked;
-    plan.layer_stride = lp.size;
+    plan.layer_stride_B = lp.size;
   }
   plan.levels.push_back(lp);
   plan.total_size = slice_size * desc.array_size;
@@ -379,7 +379,7 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     SWZ_TRY(tiled_level(pat, desc, 0, row_bytes / eb, f.name, &lp));
     plan.levels.push_back(lp);
     plan.arrays = Arrays::Stacked;
-    plan.layer_stride = lp.size;
+    plan.layer_stride_B = lp.size;
     plan.total_size = lp.size * desc.array_size;
   } else {
     for (uint32_t m = 0; m < desc.mip_levels; ++m) {
@@ -388,11 +388,11 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
       lp.origin[0] = xs[m] * eb;
       lp.origin[1] = ys[m];
       // 3D: slice z of the level sits z * QPitch rows down (QPitch is tile aligned).
-      lp.depth_pitch = desc.dimension == Dimension::Texture3D ? qpitch / tile_h * row_pitch : 0;
+      lp.depth_pitch_B = desc.dimension == Dimension::Texture3D ? qpitch / tile_h * row_pitch : 0;
       plan.levels.push_back(lp);
     }
     plan.arrays = Arrays::YRows;
-    plan.layer_stride = qpitch;
+    plan.layer_rows = qpitch;
     total_rows = slices > 1 ? qpitch * slices : total_h;
     plan.total_size = ceil_div(total_rows, tile_h) * row_pitch;
   }
@@ -442,8 +442,8 @@ Status build_tiles(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     plan.levels.push_back(lp);
   }
   plan.layer_align = bb;
-  plan.layer_stride = align_up(offset, bb);
-  plan.total_size = plan.layer_stride * desc.array_size;
+  plan.layer_stride_B = align_up(offset, bb);
+  plan.total_size = plan.layer_stride_B * desc.array_size;
   *out = std::move(plan);
   return Status::Ok();
 }
@@ -549,9 +549,9 @@ Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   const bool page_aligned = all_levels != 1 && offset > 16384 && layers > 1;
   plan.levels.resize(desc.mip_levels);
   plan.layer_align = page_aligned ? 16384 : 1;
-  plan.layer_stride = page_aligned ? align_up(offset, 16384) : offset;
-  plan.total_size = align_up(plan.layer_stride * layers, 128);
-  if (desc.dimension == Dimension::Texture3D) plan.levels[0].depth_pitch = plan.layer_stride;
+  plan.layer_stride_B = page_aligned ? align_up(offset, 16384) : offset;
+  plan.total_size = align_up(plan.layer_stride_B * layers, 128);
+  if (desc.dimension == Dimension::Texture3D) plan.levels[0].depth_pitch_B = plan.layer_stride_B;
   (void)f;
   *out = std::move(plan);
   return Status::Ok();

@@ -189,8 +189,8 @@ Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& 
   if (overridden && plan.arrays == Arrays::Stacked && !has_stride) {
     uint64_t end = 0;
     for (const LevelPlan& lp : plan.levels) end = std::max(end, lp.offset + lp.size);
-    plan.layer_stride = desc.array_size > 1 ? align_up(end, plan.layer_align) : end;
-    plan.total_size = plan.layer_stride * desc.array_size;
+    plan.layer_stride_B = desc.array_size > 1 ? align_up(end, plan.layer_align) : end;
+    plan.total_size = plan.layer_stride_B * desc.array_size;
   }
   if (has_stride) {
     if (plan.arrays == Arrays::YRows)
@@ -199,7 +199,7 @@ Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& 
     if (plan.arrays == Arrays::PerLevel)
       return {Code::invalid_argument,
               "layout '" + name + "': layer_stride does not apply (each mip level has its own array-slice stride)"};
-    plan.layer_stride = layer_stride;
+    plan.layer_stride_B = layer_stride;
     plan.total_size = layer_stride * desc.array_size;
   }
   std::vector<SubresourcePlacement> placements(static_cast<size_t>(mips) * desc.array_size);
@@ -209,22 +209,22 @@ Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& 
       SubresourcePlacement& pl = placements[calc_subresource(m, s, 0, mips, desc.array_size)];
       pl.pattern_slot = lp.slot;
       pl.row_pitch = lp.row_pitch;
-      pl.depth_pitch = lp.depth_pitch;
+      pl.depth_pitch_B = lp.depth_pitch_B;
       for (int i = 0; i < 3; ++i) pl.pre_swizzle[i] = lp.origin[i];
       pl.offset = base + lp.offset;
       switch (plan.arrays) {
         case Arrays::Stacked:
-          pl.offset += s * plan.layer_stride;
+          pl.offset += s * plan.layer_stride_B;
           break;
         case Arrays::ZSlice:
           pl.pre_swizzle[2] += s;
-          pl.depth_pitch = plan.layer_stride;
+          pl.depth_pitch_B = plan.layer_stride_B;
           break;
         case Arrays::YRows:
-          pl.pre_swizzle[1] += s * plan.layer_stride;
+          pl.pre_swizzle[1] += s * plan.layer_rows;
           break;
         case Arrays::PerLevel:
-          pl.offset += s * lp.layer_stride;
+          pl.offset += s * lp.layer_stride_B;
           break;
       }
     }
@@ -371,11 +371,11 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
         LevelPlan lp = plan.levels[0];
         SWZ_TRY(tiled_level(pat0, desc, m, has_pitches ? pitches[m].offset : 0, f->name, &lp));
         if ((m == 0 && params.has("pitch")) || shared_pitch) {
-          lp.depth_pitch = lp.depth_pitch / lp.row_pitch * row0;
+          lp.depth_pitch_B = lp.depth_pitch_B / lp.row_pitch * row0;
           lp.size = lp.size / lp.row_pitch * row0;
           lp.row_pitch = row0;
         }
-        if (plan.arrays == Arrays::ZSlice) lp.depth_pitch = plan.layer_stride;
+        if (plan.arrays == Arrays::ZSlice) lp.depth_pitch_B = plan.layer_stride_B;
         lv.push_back(lp);
       }
       plan.levels_are_separate = true;
