@@ -190,6 +190,31 @@ inline swz::Pattern pick_pattern(FuzzedDataProvider& f, unsigned element_log2) {
   return p;
 }
 
+/// A box coordinate in 0..extent: usually a multiple of `align` (the block
+/// edge), sometimes the extent, any value in range, or a wild 32-bit value.
+inline uint32_t pick_box_coord(FuzzedDataProvider& f, uint32_t extent, uint32_t align) {
+  switch (f.ConsumeIntegralInRange<int>(0, 9)) {
+    case 0:
+      return f.ConsumeIntegral<uint32_t>();
+    case 1:
+      return extent;
+    case 2:
+      return f.ConsumeIntegralInRange<uint32_t>(0, extent);
+    default:
+      return std::min(extent, f.ConsumeIntegralInRange<uint32_t>(0, extent) / align * align);
+  }
+}
+
+/// The reference routine's parameters of a subresource (pitches, stacking, pre-swizzle).
+inline swz::AddressParams address_params(const swz::SubresourceLayout& s) {
+  swz::AddressParams a;
+  a.row_pitch = s.row_pitch;
+  a.depth_pitch_B = s.depth_pitch_B;
+  a.stack_rows = s.stack_rows;
+  for (int i = 0; i < 3; ++i) a.pre_swizzle[i] = s.pre_swizzle[i];
+  return a;
+}
+
 inline unsigned log2_floor(uint32_t v) { return v ? 31u - static_cast<unsigned>(__builtin_clz(v)) : 0u; }
 
 inline uint64_t pick_pitch(FuzzedDataProvider& f) {

@@ -7,6 +7,7 @@
 #include "big_buffer.hpp"
 #include "common.hpp"
 #include "file_io.hpp"
+#include "help_examples.hpp"
 #include "progress.hpp"
 #include "swz/footprint.hpp"
 
@@ -31,10 +32,7 @@ CLI::App* add_retile_command(CLI::App& app, RetileArgs* a) {
                  "The resource memory in layout --to (that layout's size; bytes no subresource covers are zero)")
       ->required();
   rt->add_flag("--in-place", a->in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
-  rt->footer(
-      "Examples:\n"
-      "  swz retile --from std64k --to nv-block-linear --format BC7_UNORM --size 1024x1024 --mips full a.bin b.bin\n"
-      "  swz retile --from amd-gfx10-sw64k-s-x --to row-major -f R8G8B8A8_UNORM -s 512x512 --array 6 in.bin out.bin");
+  set_examples(rt, "retile");
   return rt;
 }
 

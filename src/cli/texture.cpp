@@ -478,26 +478,42 @@ void Copier::check(const Layout& layout, const std::string& what) {
 #endif
 }
 
+// The CPU kernels with the copy options, called as gpu::Context is.
+struct CpuCopies {
+  const CopyOptions& options;
+  template <class... A>
+  Status write_to_subresource(A&&... a) const {
+    return swz::write_to_subresource(std::forward<A>(a)..., options);
+  }
+  template <class... A>
+  Status read_from_subresource(A&&... a) const {
+    return swz::read_from_subresource(std::forward<A>(a)..., options);
+  }
+};
+
+// Where a copy runs: the GPU context with --device gpu, else the CPU kernels.
+template <class F>
+Status Copier::route(F&& copy) {
+#ifdef SWZ_HAVE_GPU
+  if (gpu_) return copy(gpu_->ctx);
+#endif
+  return copy(CpuCopies{cpu_});
+}
+
 Status Copier::write(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource,
                      const void* src, uint64_t src_size, uint64_t row_pitch, uint64_t depth_pitch) {
-#ifdef SWZ_HAVE_GPU
-  if (gpu_)
-    return gpu_->ctx.write_to_subresource(layout, resource, resource_size, subresource, nullptr, src, src_size,
-                                          row_pitch, depth_pitch);
-#endif
-  return write_to_subresource(layout, resource, resource_size, subresource, nullptr, src, src_size, row_pitch,
-                              depth_pitch, cpu_);
+  return route([&](auto&& on) {
+    return on.write_to_subresource(layout, resource, resource_size, subresource, nullptr, src, src_size, row_pitch,
+                                   depth_pitch);
+  });
 }
 
 Status Copier::read(void* dst, uint64_t dst_size, uint64_t row_pitch, uint64_t depth_pitch, const Layout& layout,
                     const void* resource, uint64_t resource_size, uint32_t subresource) {
-#ifdef SWZ_HAVE_GPU
-  if (gpu_)
-    return gpu_->ctx.read_from_subresource(dst, dst_size, row_pitch, depth_pitch, layout, resource, resource_size,
-                                           subresource, nullptr);
-#endif
-  return read_from_subresource(dst, dst_size, row_pitch, depth_pitch, layout, resource, resource_size, subresource,
-                               nullptr, cpu_);
+  return route([&](auto&& on) {
+    return on.read_from_subresource(dst, dst_size, row_pitch, depth_pitch, layout, resource, resource_size, subresource,
+                                    nullptr);
+  });
 }
 
 }  // namespace swz::cli

@@ -120,6 +120,8 @@ class Copier {
   unsigned threads_ = 0;
   struct Gpu;
   std::unique_ptr<Gpu> gpu_;
+  template <class F>
+  Status route(F&& copy);
 };
 
 /// --verbose: the layout's size, patterns and blocks, and the placement of

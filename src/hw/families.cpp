@@ -318,16 +318,8 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     }
   }
   if (std::min(mips, tail + 1) > 2) width = std::max(width, ws[1] + ws[2]);
-  // Slot offsets (X elements, Y rows) for 128/64/32/16/8 bpe; Yf starts at slot 4.
-  static const uint8_t kGen9[15][5][2] = {
-      {{32, 0}, {64, 0}, {64, 0}, {128, 0}, {128, 0}}, {{0, 32}, {0, 32}, {0, 64}, {0, 64}, {0, 128}},
-      {{16, 0}, {32, 0}, {32, 0}, {64, 0}, {64, 0}},   {{0, 16}, {0, 16}, {0, 32}, {0, 32}, {0, 64}},
-      {{8, 0}, {16, 0}, {16, 0}, {32, 0}, {32, 0}},    {{4, 8}, {8, 8}, {8, 16}, {16, 16}, {16, 32}},
-      {{0, 12}, {0, 12}, {0, 24}, {0, 24}, {0, 48}},   {{0, 8}, {0, 8}, {0, 16}, {0, 16}, {0, 32}},
-      {{4, 4}, {8, 4}, {8, 8}, {16, 8}, {16, 16}},     {{4, 0}, {8, 0}, {8, 0}, {16, 0}, {16, 0}},
-      {{0, 4}, {0, 4}, {0, 8}, {0, 8}, {0, 16}},       {{3, 0}, {6, 0}, {4, 4}, {8, 4}, {0, 12}},
-      {{2, 0}, {4, 0}, {4, 0}, {8, 0}, {0, 8}},        {{1, 0}, {2, 0}, {0, 4}, {0, 4}, {0, 4}},
-      {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}}};
+  // Slot offsets (X elements, Y rows) for 128/64/32/16/8 bpe; Yf starts at
+  // slot 4. Gen9 has the same table with slots 11..14 in reverse order.
   static const uint8_t kGen10[15][5][2] = {
       {{32, 0}, {64, 0}, {64, 0}, {128, 0}, {128, 0}}, {{0, 32}, {0, 32}, {0, 64}, {0, 64}, {0, 128}},
       {{16, 0}, {32, 0}, {32, 0}, {64, 0}, {64, 0}},   {{0, 16}, {0, 16}, {0, 32}, {0, 32}, {0, 64}},
@@ -347,9 +339,9 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
       const uint32_t slot = m - tail + (f.name == "intel-tileyf" ? 4 : 0);
       if (slot >= 15)
         return {Code::internal, "layout '" + f.name + "': mip-tail slot " + std::to_string(slot) + " out of range"};
-      const auto& t = gen == 9 && !tile64 ? kGen9 : kGen10;
-      xs[m] = bx + t[slot][bpe_index][0];
-      ys[m] = by + t[slot][bpe_index][1];
+      const uint32_t row = gen == 9 && !tile64 && slot >= 11 ? 25 - slot : slot;
+      xs[m] = bx + kGen10[row][bpe_index][0];
+      ys[m] = by + kGen10[row][bpe_index][1];
     }
   }
   uint64_t total_h = hs[0] + std::max(h1, h2);
