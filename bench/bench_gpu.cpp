@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/vulkan/dispatch.hpp"  // the same recording as the GPU path
 #include "swz/gpu.hpp"
 #include "swz/swz.hpp"
 
@@ -225,19 +226,8 @@ struct PlainCopy {
     while (groups % gx) --gx;  // exact grid: gx * gy == groups
     const uint32_t gy = static_cast<uint32_t>(groups / gx);
     VkDescriptorBufferInfo si{src, 0, bytes}, di{dst, 0, bytes};
-    VkWriteDescriptorSet w[2]{};
     const VkDescriptorBufferInfo* infos[2] = {&si, &di};
-    for (uint32_t i = 0; i < 2; ++i) {
-      w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-      w[i].dstBinding = i;
-      w[i].descriptorCount = 1;
-      w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      w[i].pBufferInfo = infos[i];
-    }
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-    push(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 2, w);
-    vkCmdPushConstants(cb, pl, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &gx);
-    vkCmdDispatch(cb, gx, gy, 1);
+    swz::gpu::detail::bind_and_dispatch(push, cb, pipe, pl, infos, 2, &gx, 4, gx, gy);
   }
 };
 

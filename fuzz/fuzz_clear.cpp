@@ -18,19 +18,6 @@ using namespace swz_fuzz;
 
 namespace {
 
-uint32_t pick_coord(FuzzedDataProvider& f, uint32_t extent, uint32_t align) {
-  switch (f.ConsumeIntegralInRange<int>(0, 9)) {
-    case 0:
-      return f.ConsumeIntegral<uint32_t>();
-    case 1:
-      return extent;
-    case 2:
-      return f.ConsumeIntegralInRange<uint32_t>(0, extent);
-    default:
-      return std::min(extent, f.ConsumeIntegralInRange<uint32_t>(0, extent) / align * align);
-  }
-}
-
 uint32_t pick_format_value(FuzzedDataProvider& f) {
   static const uint32_t kFormats[] = {0,  0,  0,  2,  10, 24, 26, 28, 29,  31,  42,  45, 54,
                                       61, 67, 71, 77, 81, 95, 96, 98, 103, 107, 115, 27};
@@ -65,12 +52,12 @@ void fuzz_clear(FuzzedDataProvider& f) {
     (void)L.subresource(c.subresource == kAllSubresources ? 0 : c.subresource, &s);
     c.whole = f.ConsumeIntegralInRange<int>(0, 3) == 0;
     const uint32_t bw = d.format.block_width, bh = d.format.block_height;
-    c.box.left = pick_coord(f, s.width, bw);
-    c.box.top = pick_coord(f, s.height, bh);
-    c.box.front = pick_coord(f, s.depth, 1);
-    c.box.right = std::max(c.box.left, pick_coord(f, s.width, bw));
-    c.box.bottom = std::max(c.box.top, pick_coord(f, s.height, bh));
-    c.box.back = std::max(c.box.front, pick_coord(f, s.depth, 1));
+    c.box.left = pick_box_coord(f, s.width, bw);
+    c.box.top = pick_box_coord(f, s.height, bh);
+    c.box.front = pick_box_coord(f, s.depth, 1);
+    c.box.right = std::max(c.box.left, pick_box_coord(f, s.width, bw));
+    c.box.bottom = std::max(c.box.top, pick_box_coord(f, s.height, bh));
+    c.box.back = std::max(c.box.front, pick_box_coord(f, s.depth, 1));
     if (f.ConsumeIntegralInRange<int>(0, 5) == 0) c.format_dxgi = pick_format_value(f);
     c.value = pick_value(f);
   }
@@ -231,12 +218,12 @@ void fuzz_resolve(FuzzedDataProvider& f) {
   (void)SL.subresource(r.src_subresource, &ss);
   (void)DL.subresource(r.dst_subresource, &ds);
   r.whole = f.ConsumeIntegralInRange<int>(0, 3) == 0;
-  r.rect.left = pick_coord(f, ss.width, 1);
-  r.rect.top = pick_coord(f, ss.height, 1);
-  r.rect.right = std::max(r.rect.left, pick_coord(f, ss.width, 1));
-  r.rect.bottom = std::max(r.rect.top, pick_coord(f, ss.height, 1));
-  r.dst_x = pick_coord(f, ds.width, 1);
-  r.dst_y = pick_coord(f, ds.height, 1);
+  r.rect.left = pick_box_coord(f, ss.width, 1);
+  r.rect.top = pick_box_coord(f, ss.height, 1);
+  r.rect.right = std::max(r.rect.left, pick_box_coord(f, ss.width, 1));
+  r.rect.bottom = std::max(r.rect.top, pick_box_coord(f, ss.height, 1));
+  r.dst_x = pick_box_coord(f, ds.width, 1);
+  r.dst_y = pick_box_coord(f, ds.height, 1);
   if (f.ConsumeIntegralInRange<int>(0, 7) == 0) r.format_dxgi = pick_format_value(f);
   GuardedBuffer src(SL.size()), dst(DL.size());
   src.fill_pattern(1);

@@ -190,6 +190,31 @@ inline swz::Pattern pick_pattern(FuzzedDataProvider& f, unsigned element_log2) {
   return p;
 }
 
+/// A box coordinate in 0..extent: usually a multiple of `align` (the block
+/// edge), sometimes the extent, any value in range, or a wild 32-bit value.
+inline uint32_t pick_box_coord(FuzzedDataProvider& f, uint32_t extent, uint32_t align) {
+  switch (f.ConsumeIntegralInRange<int>(0, 9)) {
+    case 0:
+      return f.ConsumeIntegral<uint32_t>();
+    case 1:
+      return extent;
+    case 2:
+      return f.ConsumeIntegralInRange<uint32_t>(0, extent);
+    default:
+      return std::min(extent, f.ConsumeIntegralInRange<uint32_t>(0, extent) / align * align);
+  }
+}
+
+/// The reference routine's parameters of a subresource (pitches, stacking, pre-swizzle).
+inline swz::AddressParams address_params(const swz::SubresourceLayout& s) {
+  swz::AddressParams a;
+  a.row_pitch = s.row_pitch;
+  a.depth_pitch_B = s.depth_pitch_B;
+  a.stack_rows = s.stack_rows;
+  for (int i = 0; i < 3; ++i) a.pre_swizzle[i] = s.pre_swizzle[i];
+  return a;
+}
+
 inline unsigned log2_floor(uint32_t v) { return v ? 31u - static_cast<unsigned>(__builtin_clz(v)) : 0u; }
 
 inline uint64_t pick_pitch(FuzzedDataProvider& f) {
@@ -310,14 +335,18 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
     const uint64_t want = f.ConsumeIntegralInRange<int>(0, 15) == 0 ? f.ConsumeIntegralInRange<uint64_t>(0, 64) : count;
     if (want > 4096 || (post && want > 64)) return {Code::invalid_argument, "fuzz: too many subresources"};
     uint64_t cursor = 0;
+    bool any_stack = false;
+    for (const auto& p : dd.patterns) any_stack = any_stack || (p && p->stack_depth_slices());
     for (uint64_t i = 0; i < want; ++i) {
       DeviceSubresource s;
       s.offset = f.ConsumeIntegralInRange<int>(0, 9) == 0 ? f.ConsumeIntegral<uint64_t>() : cursor;
       cursor += uint64_t{65536} * f.ConsumeIntegralInRange<uint32_t>(0, 4);
       s.row_stride = pick_pitch(f);
-      s.depth_stride = pick_pitch(f);
+      // Rows for stacked-depth patterns, bytes otherwise (as the one-number JSON "depth_stride" is read).
+      uint64_t& depth = any_stack ? s.stack_rows : s.depth_stride_B;
+      depth = pick_pitch(f);
       if (post && s.row_stride > (uint64_t{1} << 14)) s.row_stride = 0;  // see the pattern case above
-      if (post && s.depth_stride > (uint64_t{1} << 20)) s.depth_stride = 0;
+      if (post && depth > (uint64_t{1} << 20)) depth = 0;
       if (f.ConsumeIntegralInRange<int>(0, 3) == 0 && !post) {  // each distinct offset is another block walk
         s.row_byte_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 512);
         s.column_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 64);

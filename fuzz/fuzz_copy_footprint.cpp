@@ -15,19 +15,6 @@ using namespace swz_fuzz;
 
 namespace {
 
-uint32_t pick_coord(FuzzedDataProvider& f, uint32_t extent, uint32_t align) {
-  switch (f.ConsumeIntegralInRange<int>(0, 9)) {
-    case 0:
-      return f.ConsumeIntegral<uint32_t>();
-    case 1:
-      return extent;
-    case 2:
-      return f.ConsumeIntegralInRange<uint32_t>(0, extent);
-    default:
-      return std::min(extent, f.ConsumeIntegralInRange<uint32_t>(0, extent) / align * align);
-  }
-}
-
 uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
 }  // namespace
@@ -75,15 +62,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const uint32_t dw = to_texture ? s.width : fp.width, dh = to_texture ? s.height : fp.height,
                    ddp = to_texture ? s.depth : fp.depth;
     r.whole_source = f.ConsumeIntegralInRange<int>(0, 3) == 0;
-    r.src_box.left = pick_coord(f, sw, bw);
-    r.src_box.top = pick_coord(f, sh, bh);
-    r.src_box.front = pick_coord(f, sd, 1);
-    r.src_box.right = std::max(r.src_box.left, pick_coord(f, sw, bw));
-    r.src_box.bottom = std::max(r.src_box.top, pick_coord(f, sh, bh));
-    r.src_box.back = std::max(r.src_box.front, pick_coord(f, sd, 1));
-    r.dst_x = pick_coord(f, dw, bw);
-    r.dst_y = pick_coord(f, dh, bh);
-    r.dst_z = pick_coord(f, ddp, 1);
+    r.src_box.left = pick_box_coord(f, sw, bw);
+    r.src_box.top = pick_box_coord(f, sh, bh);
+    r.src_box.front = pick_box_coord(f, sd, 1);
+    r.src_box.right = std::max(r.src_box.left, pick_box_coord(f, sw, bw));
+    r.src_box.bottom = std::max(r.src_box.top, pick_box_coord(f, sh, bh));
+    r.src_box.back = std::max(r.src_box.front, pick_box_coord(f, sd, 1));
+    r.dst_x = pick_box_coord(f, dw, bw);
+    r.dst_y = pick_box_coord(f, dh, bh);
+    r.dst_z = pick_box_coord(f, ddp, 1);
   }
   uint64_t fp_bytes = 0;
   const bool fp_ok = footprint_bytes(fp, &fp_bytes).ok();
@@ -111,11 +98,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Simulate per byte. Regions of one call do not overlap in the destination.
   const SubresourceLayout& S = L.sub(sub);
   const Pattern& pat = L.patterns()[S.pattern_slot];
-  AddressParams a;
-  a.row_pitch = S.row_pitch;
-  a.depth_pitch_B = S.depth_pitch_B;
-  a.stack_rows = S.stack_rows;
-  for (int i = 0; i < 3; ++i) a.pre_swizzle[i] = S.pre_swizzle[i];
+  const AddressParams a = address_params(S);
   const uint64_t eb = S.element_bytes, rows = fp.height / bh, slice = fp.row_pitch_B * rows;
   std::vector<uint8_t> want_b = b0, want_r = r0;
   const FootprintRegion whole{};

@@ -10,31 +10,7 @@
 using namespace swz;
 using namespace swz_fuzz;
 
-namespace {
-
-uint32_t pick_coord(FuzzedDataProvider& f, uint32_t extent, uint32_t align) {
-  switch (f.ConsumeIntegralInRange<int>(0, 9)) {
-    case 0:
-      return f.ConsumeIntegral<uint32_t>();
-    case 1:
-      return extent;
-    case 2:
-      return f.ConsumeIntegralInRange<uint32_t>(0, extent);
-    default:
-      return std::min(extent, f.ConsumeIntegralInRange<uint32_t>(0, extent) / align * align);
-  }
-}
-
-AddressParams params(const SubresourceLayout& s) {
-  AddressParams a;
-  a.row_pitch = s.row_pitch;
-  a.depth_pitch_B = s.depth_pitch_B;
-  a.stack_rows = s.stack_rows;
-  for (int i = 0; i < 3; ++i) a.pre_swizzle[i] = s.pre_swizzle[i];
-  return a;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider f(data, size);
@@ -63,16 +39,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)DL.subresource(r.dst_subresource, &ds);
     const uint32_t bw = sd.format.block_width, bh = sd.format.block_height;
     r.whole_source = f.ConsumeIntegralInRange<int>(0, 3) == 0;
-    r.src_box.left = pick_coord(f, ss.width, bw);
-    r.src_box.top = pick_coord(f, ss.height, bh);
-    r.src_box.front = pick_coord(f, ss.depth, 1);
-    r.src_box.right = std::max(r.src_box.left, pick_coord(f, ss.width, bw));
-    r.src_box.bottom = std::max(r.src_box.top, pick_coord(f, ss.height, bh));
-    r.src_box.back = std::max(r.src_box.front, pick_coord(f, ss.depth, 1));
+    r.src_box.left = pick_box_coord(f, ss.width, bw);
+    r.src_box.top = pick_box_coord(f, ss.height, bh);
+    r.src_box.front = pick_box_coord(f, ss.depth, 1);
+    r.src_box.right = std::max(r.src_box.left, pick_box_coord(f, ss.width, bw));
+    r.src_box.bottom = std::max(r.src_box.top, pick_box_coord(f, ss.height, bh));
+    r.src_box.back = std::max(r.src_box.front, pick_box_coord(f, ss.depth, 1));
     if (f.ConsumeIntegralInRange<int>(0, 9) == 0) std::swap(r.src_box.left, r.src_box.right);
-    r.dst_x = pick_coord(f, ds.width, bw);
-    r.dst_y = pick_coord(f, ds.height, bh);
-    r.dst_z = pick_coord(f, ds.depth, 1);
+    r.dst_x = pick_box_coord(f, ds.width, bw);
+    r.dst_y = pick_box_coord(f, ds.height, bh);
+    r.dst_z = pick_box_coord(f, ds.depth, 1);
   }
   uint64_t dsize = DL.size(), ssize = SL.size();
   if (f.ConsumeIntegralInRange<int>(0, 5) == 0) dsize = dsize ? dsize - 1 : 0;
@@ -116,7 +92,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (work > (uint64_t{1} << 16)) return 0;
     const Pattern& sp = SL.patterns()[ss.pattern_slot];
     const Pattern& dp = DL.patterns()[ds.pattern_slot];
-    const AddressParams sa = params(ss), da = params(ds);
+    const AddressParams sa = address_params(ss), da = address_params(ds);
     const uint64_t dx0 = r.dst_x / bw, dy0 = r.dst_y / bh;
     // With one buffer on both sides, subresources that share memory (mips in
     // one tail block) can make a region read bytes it writes; the result then

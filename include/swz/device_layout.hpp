@@ -5,7 +5,8 @@
 // reports MipLevelSwizzleTransition[5] and PlaneSliceSwizzleTransition[2]
 // (or, in the older single-transition form, MipLevelSwizzleTransition plus
 // AdditionalMipLevelSwizzleTransitionsArray[4]); and per subresource an
-// offset, row stride, depth stride and pre-swizzle offsets. With
+// offset, row stride, depth stride (bytes, or rows for stacked-depth
+// patterns: swz keeps the two apart) and pre-swizzle offsets. With
 // IndexableSwizzlePatterns the subresource's ColumnPreSwizzleOffset selects
 // the pattern slot instead, and no pre-swizzle offsets apply.
 // Slot rule: docs/ARCHITECTURE.md rule 9.
@@ -30,10 +31,14 @@ constexpr uint8_t kNoTransition = 0xff;  ///< UINT8_MAX
 struct DeviceSubresource {
   uint64_t offset = 0;                ///< bytes from the resource base
   uint64_t row_stride = 0;            ///< bytes between rows of blocks (0 = tightest)
-  uint64_t depth_stride = 0;          ///< bytes between slices of blocks; ROWS for stacked patterns (0 = tightest)
+  uint64_t depth_stride_B = 0;        ///< bytes between slices of blocks (0 = tightest); not for stacked patterns
   uint32_t row_byte_pre_swizzle = 0;  ///< RowBytePreSwizzleOffset, added to X (bytes)
   uint32_t column_pre_swizzle = 0;    ///< ColumnPreSwizzleOffset, added to Y; the slot when indexable
   uint32_t depth_pre_swizzle = 0;     ///< DepthPreSwizzleOffset, added to Z
+  /// Stacked-depth patterns, instead of depth_stride_B: rows between depth
+  /// slices (0 = tightest). Last, so that positional initializers of the
+  /// fields above keep their meaning.
+  uint64_t stack_rows = 0;
 };
 
 struct DeviceLayoutDesc {
@@ -62,7 +67,11 @@ Status device_pattern_slot(const DeviceLayoutDesc& d, uint32_t mip, uint32_t pla
 Status make_device_layout(const DeviceLayoutDesc& d, Layout* out);
 
 /// The "resource layout" JSON file (documented in patterns/README.md) that a
-/// capture tool saves from what the driver reported.
+/// capture tool saves from what the driver reported. A subresource's depth
+/// stride is "depth_stride_B" (bytes) or "stack_rows" (rows, stacked-depth
+/// patterns); the older one-number "depth_stride" is still read, as rows when
+/// the subresource's pattern stacks depth slices and bytes otherwise. to_json
+/// writes the two explicit keys.
 Status parse_resource_layout_json(std::string_view json, DeviceLayoutDesc* out);
 std::string to_json(const DeviceLayoutDesc& d);
 

@@ -92,7 +92,8 @@ struct SubresourceLayout {
 struct SubresourcePlacement {
   uint64_t offset = 0;                  ///< base of the subresource in the resource, bytes
   uint64_t row_pitch = 0;               ///< bytes between rows of blocks; 0 = tightest
-  uint64_t depth_pitch = 0;             ///< bytes between slices of blocks (ROWS if stacked); 0 = tightest
+  uint64_t depth_pitch_B = 0;           ///< bytes between slices of blocks; 0 = tightest (not for stacked patterns)
+  uint64_t stack_rows = 0;              ///< stacked-depth patterns: rows between depth slices; 0 = tightest
   uint64_t pre_swizzle[3] = {0, 0, 0};  ///< X bytes, Y rows, Z slices added before swizzling (rule 5);
                                         ///< also the coordinate origin of a mip inside a mip-tail block
   int pattern_slot = 0;                 ///< index into the pattern table

@@ -52,12 +52,7 @@ std::vector<FootprintRegion> to_regions(py::handle regions) {
   for (size_t i = 0; i < seq.size(); ++i) {
     py::dict d = region_dict(seq[i], i, {"dst", "box"});
     FootprintRegion& r = out[i];
-    if (d.contains("dst")) {
-      uint32_t p[3];
-      parse_point(d["dst"], "dst", p);
-      r.dst_x = p[0], r.dst_y = p[1], r.dst_z = p[2];
-    }
-    r.whole_source = !(d.contains("box") && parse_box(d["box"], "box", &r.src_box));
+    parse_dst_and_box(d, &r);
   }
   return out;
 }

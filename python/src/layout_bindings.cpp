@@ -35,15 +35,30 @@ TextureDesc make_desc(py::handle format, py::handle width, py::handle height, py
   return d;
 }
 
+/// The depth arguments of the factories: the explicit depth_pitch_B (bytes)
+/// and stack_rows (rows), or the older one-number depth_pitch, read as rows
+/// when the pattern stacks depth slices and as bytes otherwise.
+struct DepthArgs {
+  py::handle depth_pitch, depth_pitch_B, stack_rows;
+  void apply(bool stacked, uint64_t* dp_B, uint64_t* rows) const {
+    const uint64_t one = as_u64(depth_pitch, "depth_pitch");
+    *dp_B = as_u64(depth_pitch_B, "depth_pitch_B");
+    *rows = as_u64(stack_rows, "stack_rows");
+    if (one && (*dp_B || *rows))
+      raise_py(PyExc_ValueError, "depth_pitch = " + std::to_string(one) +
+                                     " with depth_pitch_B or stack_rows: give the explicit forms, or the one "
+                                     "number, not both");
+    if (one) (stacked ? *rows : *dp_B) = one;
+  }
+};
+
 Layout build_layout(const TextureDesc& d, LayoutKind kind, const Pattern* pattern, py::handle row_pitch,
-                    py::handle depth_pitch, py::handle packed_mips) {
+                    const DepthArgs& depth, py::handle packed_mips) {
   LayoutSpec spec;
   spec.kind = kind;
   if (pattern) spec.pattern = *pattern;
   spec.row_pitch_B = as_u64(row_pitch, "row_pitch");
-  // A stacked-depth pattern counts its depth pitch in rows.
-  (pattern && pattern->stack_depth_slices() ? spec.stack_rows : spec.depth_pitch_B) =
-      as_u64(depth_pitch, "depth_pitch");
+  depth.apply(pattern && pattern->stack_depth_slices(), &spec.depth_pitch_B, &spec.stack_rows);
   if (!packed_mips.is_none()) {
     if (!py::isinstance<py::sequence>(packed_mips) || py::len(packed_mips) != 3)
       raise_py(PyExc_TypeError,
@@ -68,18 +83,16 @@ Layout build_layout(const TextureDesc& d, LayoutKind kind, const Pattern* patter
 }
 
 /// Any --layout name (swz/layout_names.hpp), through the library's one parser.
-Layout layout_from_name(const std::string& name, const TextureDesc& d, py::handle row_pitch, py::handle depth_pitch) {
+Layout layout_from_name(const std::string& name, const TextureDesc& d, py::handle row_pitch, const DepthArgs& depth) {
   LayoutName n;
   Status st = LayoutName::parse(name, &n);
   if (!st.ok()) raise_py(st.code() == Code::io_error ? PyExc_OSError : PyExc_ValueError, st.message());
   LayoutOptions opt;
   opt.row_pitch_B = as_u64(row_pitch, "row_pitch");
-  // A stacked-depth pattern counts its depth pitch in rows.
-  (n.pattern() && n.pattern()->stack_depth_slices() ? opt.stack_rows : opt.depth_pitch_B) =
-      as_u64(depth_pitch, "depth_pitch");
-  if (!n.takes_options() && (opt.row_pitch_B || opt.depth_pitch_B))
-    raise_py(PyExc_ValueError,
-             "row_pitch / depth_pitch do not apply to layout '" + name + "' (it places its own levels)");
+  depth.apply(n.pattern() && n.pattern()->stack_depth_slices(), &opt.depth_pitch_B, &opt.stack_rows);
+  if (!n.takes_options() && (opt.row_pitch_B || opt.depth_pitch_B || opt.stack_rows))
+    raise_py(PyExc_ValueError, "row_pitch / depth_pitch / depth_pitch_B / stack_rows do not apply to layout '" + name +
+                                   "' (it places its own levels)");
   Layout L;
   {
     py::gil_scoped_release nogil;
@@ -137,7 +150,7 @@ safe to share between threads.)doc");
            [](py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips, py::handle array,
               py::handle packed) {
              return build_layout(make_desc(f, w, h, d, mips, array, py::int_(1)), LayoutKind::Std64K, nullptr,
-                                 py::int_(0), py::int_(0), packed);
+                                 py::int_(0), DepthArgs{py::int_(0), py::int_(0), py::int_(0)}, packed);
            },
            py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(), py::arg("mips") = 1,
            py::arg("array") = 1, py::arg("packed_mips") = py::none(),
@@ -154,7 +167,7 @@ safe to share between threads.)doc");
             [](py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips, py::handle array,
                py::handle packed) {
               return build_layout(make_desc(f, w, h, d, mips, array, py::int_(1)), LayoutKind::Std4K, nullptr,
-                                  py::int_(0), py::int_(0), packed);
+                                  py::int_(0), DepthArgs{py::int_(0), py::int_(0), py::int_(0)}, packed);
             },
             py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(), py::arg("mips") = 1,
             py::arg("array") = 1, py::arg("packed_mips") = py::none(),
@@ -167,50 +180,54 @@ safe to share between threads.)doc");
         .def_static(
             "row_major",
             [](py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips, py::handle array, py::handle rp,
-               py::handle dp) {
+               py::handle dp, py::handle dp_B) {
               return build_layout(make_desc(f, w, h, d, mips, array, py::int_(1)), LayoutKind::RowMajor, nullptr, rp,
-                                  dp, py::none());
+                                  DepthArgs{dp, dp_B, py::int_(0)}, py::none());
             },
             py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(), py::arg("mips") = 1,
-            py::arg("array") = 1, py::arg("row_pitch") = 0, py::arg("depth_pitch") = 0,
-            (std::string("row_major(format, width, height, depth=None, mips=1, array=1, row_pitch=0, depth_pitch=0) -> "
-                         "Layout\n\nLinear rows. row_pitch / depth_pitch in bytes; 0 = the default (row bytes aligned "
-                         "up to 256; tight slices); "
-                         "subresources on 512-byte boundaries.\n") +
+            py::arg("array") = 1, py::arg("row_pitch") = 0, py::arg("depth_pitch") = 0, py::arg("depth_pitch_B") = 0,
+            (std::string("row_major(format, width, height, depth=None, mips=1, array=1, row_pitch=0, depth_pitch=0, "
+                         "depth_pitch_B=0) -> Layout\n\nLinear rows. row_pitch / depth_pitch_B in bytes (depth_pitch "
+                         "is the older name of depth_pitch_B); 0 = the default (row bytes aligned up to 256; tight "
+                         "slices); subresources on 512-byte boundaries.\n") +
              kFactoryArgs)
                 .c_str())
         .def_static(
             "pattern",
             [](py::handle pat, py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips,
-               py::handle array, py::handle rp, py::handle dp, py::handle samples) {
+               py::handle array, py::handle rp, py::handle dp, py::handle samples, py::handle dp_B, py::handle rows) {
               Pattern p = to_pattern(pat);
-              return build_layout(make_desc(f, w, h, d, mips, array, samples), LayoutKind::Pattern, &p, rp, dp,
-                                  py::none());
+              return build_layout(make_desc(f, w, h, d, mips, array, samples), LayoutKind::Pattern, &p, rp,
+                                  DepthArgs{dp, dp_B, rows}, py::none());
             },
             py::arg("pattern"), py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(),
             py::arg("mips") = 1, py::arg("array") = 1, py::arg("row_pitch") = 0, py::arg("depth_pitch") = 0,
-            py::arg("samples") = 1,
+            py::arg("samples") = 1, py::arg("depth_pitch_B") = 0, py::arg("stack_rows") = 0,
             (std::string(
                  "pattern(pattern, format, width, height, depth=None, mips=1, array=1, row_pitch=0, depth_pitch=0, "
-                 "samples=1) -> Layout\n\nOne parameterized swizzle pattern (swz.Pattern or its text form) for every "
-                 "subresource. row_pitch: bytes "
-                 "between rows of blocks; depth_pitch: bytes between slices of blocks, or ROWS for STACK_DEPTH_SLICES "
-                 "patterns; 0 = the tightest. Subresources on multiples of the block size. The pattern is validated "
-                 "for the "
-                 "format's element size (ValueError).\n") +
+                 "samples=1, depth_pitch_B=0, stack_rows=0) -> Layout\n\nOne parameterized swizzle pattern "
+                 "(swz.Pattern or its text form) for every subresource. row_pitch: bytes between rows of blocks; "
+                 "depth_pitch_B: bytes between slices of blocks; stack_rows: rows between depth slices of a "
+                 "STACK_DEPTH_SLICES pattern (which refuses depth_pitch_B); depth_pitch: the older one-number form "
+                 "(stack_rows for STACK_DEPTH_SLICES patterns, depth_pitch_B otherwise); 0 = the tightest. "
+                 "Subresources on multiples of the block size. The pattern is validated for the format's element "
+                 "size (ValueError).\n") +
              kFactoryArgs)
                 .c_str())
         .def_static(
             "from_name",
             [](const std::string& name, py::handle f, py::handle w, py::handle h, py::handle d, py::handle mips,
-               py::handle array, py::handle rp, py::handle dp) {
-              return layout_from_name(name, make_desc(f, w, h, d, mips, array, py::int_(1)), rp, dp);
+               py::handle array, py::handle rp, py::handle dp, py::handle dp_B, py::handle rows) {
+              return layout_from_name(name, make_desc(f, w, h, d, mips, array, py::int_(1)), rp,
+                                      DepthArgs{dp, dp_B, rows});
             },
             py::arg("name"), py::arg("format"), py::arg("width"), py::arg("height"), py::arg("depth") = py::none(),
             py::arg("mips") = 1, py::arg("array") = 1, py::arg("row_pitch") = 0, py::arg("depth_pitch") = 0,
+            py::arg("depth_pitch_B") = 0, py::arg("stack_rows") = 0,
             (std::string(
-                 "from_name(name, format, width, height, depth=None, mips=1, array=1, row_pitch=0, depth_pitch=0) -> "
-                 "Layout\n\nA layout by its CLI name (swz --layout): 'row-major', 'std64k', 'std4k', 'pattern:TEXT', "
+                 "from_name(name, format, width, height, depth=None, mips=1, array=1, row_pitch=0, depth_pitch=0, "
+                 "depth_pitch_B=0, stack_rows=0) -> Layout\n\nPitches as for Layout.pattern. A layout by its CLI name "
+                 "(swz --layout): 'row-major', 'std64k', 'std4k', 'pattern:TEXT', "
                  "the path of a "
                  "pattern JSON file, or a vendor layout family such as 'nv-block-linear:gob=tegra,bh=16' when this "
                  "build has "

@@ -59,6 +59,19 @@ inline py::dict region_dict(py::handle h, size_t index, std::initializer_list<co
   return d;
 }
 
+/// A region's "dst" point (into r->dst_x, dst_y, dst_z) and "box" (into
+/// r->src_box; r->whole_source when absent), as the region copies and the
+/// placed-footprint copies take them.
+template <class Region>
+void parse_dst_and_box(const py::dict& d, Region* r) {
+  if (d.contains("dst")) {
+    uint32_t p[3];
+    parse_point(d["dst"], "dst", p);
+    r->dst_x = p[0], r->dst_y = p[1], r->dst_z = p[2];
+  }
+  r->whole_source = !(d.contains("box") && parse_box(d["box"], "box", &r->src_box));
+}
+
 /// The byte ranges share a byte.
 inline bool overlaps(const void* a, uint64_t na, const void* b, uint64_t nb) {
   const auto pa = reinterpret_cast<uintptr_t>(a), pb = reinterpret_cast<uintptr_t>(b);

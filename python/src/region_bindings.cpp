@@ -20,12 +20,7 @@ std::vector<RegionCopy> to_regions(py::handle regions) {
     RegionCopy& r = out[i];
     if (d.contains("dst_subresource")) r.dst_subresource = as_u32(d["dst_subresource"], "dst_subresource");
     if (d.contains("src_subresource")) r.src_subresource = as_u32(d["src_subresource"], "src_subresource");
-    if (d.contains("dst")) {
-      uint32_t p[3];
-      parse_point(d["dst"], "dst", p);
-      r.dst_x = p[0], r.dst_y = p[1], r.dst_z = p[2];
-    }
-    r.whole_source = !(d.contains("box") && parse_box(d["box"], "box", &r.src_box));
+    parse_dst_and_box(d, &r);
   }
   return out;
 }

@@ -183,15 +183,19 @@ class Layout:
               array: int = 1, packed_mips: Optional[Tuple[int, int, int]] = None) -> Layout: ...
     @staticmethod
     def row_major(format: FormatLike, width: int, height: int, depth: Optional[int] = None, mips: MipsLike = 1,
-                  array: int = 1, row_pitch: int = 0, depth_pitch: int = 0) -> Layout: ...
+                  array: int = 1, row_pitch: int = 0, depth_pitch: int = 0, depth_pitch_B: int = 0) -> Layout:
+        """row_pitch, depth_pitch_B: bytes; depth_pitch: the older name of depth_pitch_B."""
     @staticmethod
     def pattern(pattern: PatternLike, format: FormatLike, width: int, height: int, depth: Optional[int] = None,
                 mips: MipsLike = 1, array: int = 1, row_pitch: int = 0, depth_pitch: int = 0,
-                samples: int = 1) -> Layout: ...
+                samples: int = 1, depth_pitch_B: int = 0, stack_rows: int = 0) -> Layout:
+        """row_pitch, depth_pitch_B: bytes; stack_rows: rows between the depth slices of a stacked-depth
+        pattern; depth_pitch: the older one-number form (stack_rows when the pattern stacks, else depth_pitch_B)."""
     @staticmethod
     def from_name(name: str, format: FormatLike, width: int, height: int, depth: Optional[int] = None,
-                  mips: MipsLike = 1, array: int = 1, row_pitch: int = 0, depth_pitch: int = 0) -> Layout:
-        """'row-major', 'std64k', 'std4k', 'pattern:TEXT', a pattern JSON file path, or a vendor family (swz.layout_names())."""
+                  mips: MipsLike = 1, array: int = 1, row_pitch: int = 0, depth_pitch: int = 0,
+                  depth_pitch_B: int = 0, stack_rows: int = 0) -> Layout:
+        """Pitches as for Layout.pattern. 'row-major', 'std64k', 'std4k', 'pattern:TEXT', a pattern JSON file path, or a vendor family (swz.layout_names())."""
     @staticmethod
     def from_resource_layout_json(json: str) -> Layout:
         """A device-dependent layout from the resource-layout JSON (patterns/README.md)."""

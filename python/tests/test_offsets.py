@@ -78,6 +78,31 @@ def test_explicit_pitches_and_stacking():
     check_layout_against_oracles(rng, L, 2000)
 
 
+def test_explicit_depth_units_and_the_one_number_form():
+    stacked = swz.Pattern("X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2 X5 Y3 stack")
+    plain = swz.Pattern("X0 X1 X2 X3 Y0 Y1 X4^Y2 Y2 X5 Y3")
+    # stack_rows= (rows) and the older depth_pitch= give the same stacked layout.
+    a = swz.Layout.pattern(stacked, "R8G8B8A8_UNORM", 50, 20, 6, stack_rows=24).subresource_layout(0)
+    b = swz.Layout.pattern(stacked, "R8G8B8A8_UNORM", 50, 20, 6, depth_pitch=24).subresource_layout(0)
+    assert (a.stack_rows, a.depth_pitch_B) == (b.stack_rows, b.depth_pitch_B) == (24, 0)
+    # depth_pitch_B= (bytes) and depth_pitch= for a pattern that does not stack.
+    for L in (swz.Layout.pattern(plain, "R8G8B8A8_UNORM", 50, 20, 6, depth_pitch_B=1 << 16),
+              swz.Layout.pattern(plain, "R8G8B8A8_UNORM", 50, 20, 6, depth_pitch=1 << 16),
+              swz.Layout.from_name("pattern:" + plain.to_text(), "R8G8B8A8_UNORM", 50, 20, 6, depth_pitch_B=1 << 16)):
+        s = L.subresource_layout(0)
+        assert (s.depth_pitch_B, s.stack_rows) == (1 << 16, 0)
+    assert swz.Layout.row_major("R8_UNORM", 16, 4, 3, depth_pitch_B=1024).subresource_layout(0).depth_pitch_B == 1024
+    assert swz.Layout.from_name("pattern:" + stacked.to_text(), "R8G8B8A8_UNORM", 50, 20, 6,
+                                stack_rows=24).subresource_layout(0).stack_rows == 24
+    # Each explicit form is refused where its unit does not apply, and the two forms do not mix.
+    with pytest.raises(ValueError, match="depth_pitch_B = 65536: the pattern stacks depth slices"):
+        swz.Layout.pattern(stacked, "R8G8B8A8_UNORM", 50, 20, 6, depth_pitch_B=1 << 16)
+    with pytest.raises(ValueError, match="stack_rows = 24: the layout does not stack depth slices"):
+        swz.Layout.pattern(plain, "R8G8B8A8_UNORM", 50, 20, 6, stack_rows=24)
+    with pytest.raises(ValueError, match="not both"):
+        swz.Layout.pattern(stacked, "R8G8B8A8_UNORM", 50, 20, 6, depth_pitch=24, stack_rows=24)
+
+
 def test_standard_layouts_agree():
     rng = random.Random(13)
     for L in (swz.Layout.std64k("R8G8B8A8_UNORM", 300, 200, mips=3, array=2),

@@ -70,18 +70,15 @@ swz_status guarded(F&& f) noexcept {
   }
 }
 
-swz::Status null_arg(const char* name) { return {swz::Code::invalid_argument, std::string(name) + " = NULL"}; }
+using swz_capi::null_arg;
+using swz_capi::to_box;
 
 swz::Status to_desc(const swz_texture_desc& c, swz::TextureDesc* d) {
   if (c.dimension != SWZ_TEXTURE_2D && c.dimension != SWZ_TEXTURE_3D)
     return {swz::Code::invalid_argument,
             "desc.dimension = " + std::to_string(c.dimension) + " (expected SWZ_TEXTURE_2D or SWZ_TEXTURE_3D)"};
   d->dimension = c.dimension == SWZ_TEXTURE_3D ? swz::Dimension::Texture3D : swz::Dimension::Texture2D;
-  if (c.format) {
-    SWZ_TRY(swz::find_format(std::string_view(c.format), &d->format));
-  } else {
-    SWZ_TRY(swz::find_format(c.dxgi_format, &d->format));
-  }
+  SWZ_TRY(swz_capi::find_format(c.format, c.dxgi_format, &d->format));
   d->width = c.width;
   d->height = c.height;
   d->depth = c.depth ? c.depth : 1;
@@ -94,28 +91,24 @@ swz::Status to_desc(const swz_texture_desc& c, swz::TextureDesc* d) {
   return swz::Status::Ok();
 }
 
-swz::CopyOptions to_options(const swz_copy_options* o, swz::Status* s) {
+swz::Status to_options(const swz_copy_options* o, swz::CopyOptions* out) {
   swz::CopyOptions r;
-  if (!o) return r;
-  switch (o->backend) {
-    case SWZ_BACKEND_AUTO:
-      r.backend = swz::Backend::Auto;
-      break;
-    case SWZ_BACKEND_SCALAR:
-      r.backend = swz::Backend::Scalar;
-      break;
-    case SWZ_BACKEND_HIGHWAY:
-      r.backend = swz::Backend::Highway;
-      break;
-    case SWZ_BACKEND_XSIMD:
-      r.backend = swz::Backend::Xsimd;
-      break;
-    default:
-      *s = {swz::Code::invalid_argument, "options.backend = " + std::to_string(o->backend) + " (no such backend)"};
+  if (!o) {
+    *out = r;
+    return swz::Status::Ok();
   }
+  static_assert(SWZ_BACKEND_AUTO == static_cast<int>(swz::Backend::Auto) &&
+                    SWZ_BACKEND_SCALAR == static_cast<int>(swz::Backend::Scalar) &&
+                    SWZ_BACKEND_HIGHWAY == static_cast<int>(swz::Backend::Highway) &&
+                    SWZ_BACKEND_XSIMD == static_cast<int>(swz::Backend::Xsimd),
+                "swz_backend mirrors swz::Backend");
+  if (o->backend > SWZ_BACKEND_XSIMD)
+    return {swz::Code::invalid_argument, "options.backend = " + std::to_string(o->backend) + " (no such backend)"};
+  r.backend = static_cast<swz::Backend>(o->backend);
   r.threads = o->threads;
   r.write_combined = o->write_combined != 0;
-  return r;
+  *out = r;
+  return swz::Status::Ok();
 }
 
 // Pitches of 0 become the tight pitches of the box.
@@ -130,6 +123,25 @@ swz::Status tight_pitches(const swz::Layout& L, uint32_t sub, const swz::Box* bo
   return swz::Status::Ok();
 }
 
+// What the subresource copies share: the options, the box, and for pitches
+// of 0 the box's tight pitches. Filled in place (box_ptr points into it).
+struct SubresourceCopy {
+  swz::CopyOptions options;
+  swz::Box box;
+  const swz::Box* box_ptr = nullptr;
+};
+
+swz::Status prepare_copy(const swz_layout* layout, uint32_t sub, const swz_box* box, const swz_copy_options* options,
+                         uint64_t* row_pitch_B, uint64_t* depth_pitch_B, SubresourceCopy* out) {
+  if (!layout) return null_arg("layout");
+  SWZ_TRY(to_options(options, &out->options));
+  if (box) {
+    out->box = to_box(*box);
+    out->box_ptr = &out->box;
+  }
+  return tight_pitches(layout->layout, sub, out->box_ptr, row_pitch_B, depth_pitch_B);
+}
+
 }  // namespace
 
 // For the other files of the C API (capi_internal.hpp).
@@ -137,47 +149,29 @@ namespace swz_capi {
 swz_status run(const std::function<swz::Status()>& body) noexcept {
   return guarded([&] { return body(); });
 }
-swz::CopyOptions copy_options(const swz_copy_options* o, swz::Status* status) { return to_options(o, status); }
-swz::Status null_arg(const char* name) { return ::null_arg(name); }
-}  // namespace swz_capi
-
-// The bridge for the C API's other files (swz_c_clear.cpp): a handle's layout
-// and the guarded call with the per-thread error message (capi_bridge.hpp).
-namespace swz_capi {
-const swz::Layout* layout_of(const swz_layout* l) noexcept { return l ? &l->layout : nullptr; }
-swz_status run_guarded(swz::Status (*fn)(void*), void* ctx) noexcept {
-  return guarded([&]() { return fn(ctx); });
-}
+swz::Status copy_options(const swz_copy_options* o, swz::CopyOptions* out) { return to_options(o, out); }
 }  // namespace swz_capi
 
 extern "C" {
 
+// swz_status mirrors swz::Code (from() casts one to the other), plus
+// SWZ_OUT_OF_MEMORY, which only the C API reports.
+static_assert(SWZ_OK == static_cast<int>(swz::Code::ok) &&
+                  SWZ_INVALID_ARGUMENT == static_cast<int>(swz::Code::invalid_argument) &&
+                  SWZ_OUT_OF_RANGE == static_cast<int>(swz::Code::out_of_range) &&
+                  SWZ_BUFFER_TOO_SMALL == static_cast<int>(swz::Code::buffer_too_small) &&
+                  SWZ_UNSUPPORTED == static_cast<int>(swz::Code::unsupported) &&
+                  SWZ_PARSE_ERROR == static_cast<int>(swz::Code::parse_error) &&
+                  SWZ_IO_ERROR == static_cast<int>(swz::Code::io_error) &&
+                  SWZ_OVERFLOW == static_cast<int>(swz::Code::overflow) &&
+                  SWZ_NO_DEVICE == static_cast<int>(swz::Code::no_device) &&
+                  SWZ_INTERNAL == static_cast<int>(swz::Code::internal),
+              "swz_status mirrors swz::Code");
+
 const char* swz_status_name(int status) {
-  switch (status) {
-    case SWZ_OK:
-      return "ok";
-    case SWZ_INVALID_ARGUMENT:
-      return "invalid_argument";
-    case SWZ_OUT_OF_RANGE:
-      return "out_of_range";
-    case SWZ_BUFFER_TOO_SMALL:
-      return "buffer_too_small";
-    case SWZ_UNSUPPORTED:
-      return "unsupported";
-    case SWZ_PARSE_ERROR:
-      return "parse_error";
-    case SWZ_IO_ERROR:
-      return "io_error";
-    case SWZ_OVERFLOW:
-      return "overflow";
-    case SWZ_NO_DEVICE:
-      return "no_device";
-    case SWZ_INTERNAL:
-      return "internal";
-    case SWZ_OUT_OF_MEMORY:
-      return "out_of_memory";
-  }
-  return "unknown";
+  if (status == SWZ_OUT_OF_MEMORY) return "out_of_memory";
+  if (status < SWZ_OK || status > SWZ_INTERNAL) return "unknown";
+  return swz::code_name(static_cast<swz::Code>(status));
 }
 
 const char* swz_last_error(void) { return t_last; }
@@ -284,8 +278,7 @@ swz_status swz_box_linear_size(const swz_layout* layout, uint32_t subresource, c
   return guarded([&]() -> swz::Status {
     if (!layout) return null_arg("layout");
     if (!out_B) return null_arg("out_B");
-    swz::Box b;
-    if (box) b = {box->left, box->top, box->front, box->right, box->bottom, box->back};
+    const swz::Box b = box ? to_box(*box) : swz::Box{};
     uint64_t n = 0;
     SWZ_TRY(swz::box_linear_bytes(layout->layout, subresource, box ? &b : nullptr, row_pitch_B, depth_pitch_B, &n));
     *out_B = n;
@@ -298,16 +291,10 @@ swz_status swz_write_subresource(const swz_layout* layout, void* resource, uint6
                                  uint64_t src_row_pitch_B, uint64_t src_depth_pitch_B,
                                  const swz_copy_options* options) {
   return guarded([&]() -> swz::Status {
-    if (!layout) return null_arg("layout");
-    swz::Status s;
-    const swz::CopyOptions o = to_options(options, &s);
-    SWZ_TRY(s);
-    swz::Box b;
-    if (box) b = {box->left, box->top, box->front, box->right, box->bottom, box->back};
-    const swz::Box* bp = box ? &b : nullptr;
-    SWZ_TRY(tight_pitches(layout->layout, subresource, bp, &src_row_pitch_B, &src_depth_pitch_B));
-    return swz::write_to_subresource(layout->layout, resource, resource_size_B, subresource, bp, src, src_size_B,
-                                     src_row_pitch_B, src_depth_pitch_B, o);
+    SubresourceCopy c;
+    SWZ_TRY(prepare_copy(layout, subresource, box, options, &src_row_pitch_B, &src_depth_pitch_B, &c));
+    return swz::write_to_subresource(layout->layout, resource, resource_size_B, subresource, c.box_ptr, src, src_size_B,
+                                     src_row_pitch_B, src_depth_pitch_B, c.options);
   });
 }
 
@@ -315,16 +302,10 @@ swz_status swz_read_subresource(const swz_layout* layout, void* dst, uint64_t ds
                                 uint64_t dst_depth_pitch_B, const void* resource, uint64_t resource_size_B,
                                 uint32_t subresource, const swz_box* box, const swz_copy_options* options) {
   return guarded([&]() -> swz::Status {
-    if (!layout) return null_arg("layout");
-    swz::Status s;
-    const swz::CopyOptions o = to_options(options, &s);
-    SWZ_TRY(s);
-    swz::Box b;
-    if (box) b = {box->left, box->top, box->front, box->right, box->bottom, box->back};
-    const swz::Box* bp = box ? &b : nullptr;
-    SWZ_TRY(tight_pitches(layout->layout, subresource, bp, &dst_row_pitch_B, &dst_depth_pitch_B));
+    SubresourceCopy c;
+    SWZ_TRY(prepare_copy(layout, subresource, box, options, &dst_row_pitch_B, &dst_depth_pitch_B, &c));
     return swz::read_from_subresource(dst, dst_size_B, dst_row_pitch_B, dst_depth_pitch_B, layout->layout, resource,
-                                      resource_size_B, subresource, bp, o);
+                                      resource_size_B, subresource, c.box_ptr, c.options);
   });
 }
 
@@ -333,9 +314,8 @@ swz_status swz_swizzle_surface(const swz_layout* layout, void* resource, uint64_
                                const swz_copy_options* options) {
   return guarded([&]() -> swz::Status {
     if (!layout) return null_arg("layout");
-    swz::Status s;
-    const swz::CopyOptions o = to_options(options, &s);
-    SWZ_TRY(s);
+    swz::CopyOptions o;
+    SWZ_TRY(to_options(options, &o));
     return swz::swizzle_surface(layout->layout, resource, resource_size_B, linear, linear_size_B, linear_offsets_B, o);
   });
 }
@@ -345,9 +325,8 @@ swz_status swz_deswizzle_surface(const swz_layout* layout, void* linear, uint64_
                                  const swz_copy_options* options) {
   return guarded([&]() -> swz::Status {
     if (!layout) return null_arg("layout");
-    swz::Status s;
-    const swz::CopyOptions o = to_options(options, &s);
-    SWZ_TRY(s);
+    swz::CopyOptions o;
+    SWZ_TRY(to_options(options, &o));
     return swz::deswizzle_surface(layout->layout, linear, linear_size_B, resource, resource_size_B, linear_offsets_B,
                                   o);
   });

@@ -1,13 +1,15 @@
 // The C API of clears, fills and resolves (include/swz/swz.h): forwards to
-// include/swz/clear.hpp through the guarded bridge of swz_c.cpp.
+// include/swz/clear.hpp through the guard of capi_internal.hpp.
 #include <string>
 #include <vector>
 
-#include "capi/capi_bridge.hpp"
+#include "capi_internal.hpp"
 #include "swz/clear.hpp"
 #include "swz/swz.h"
 
 namespace {
+
+using swz_capi::null_arg;
 
 swz::ClearValue to_value(const swz_clear_data& d) {
   swz::ClearValue v;
@@ -16,17 +18,14 @@ swz::ClearValue to_value(const swz_clear_data& d) {
   return v;
 }
 
-swz::Status null_arg(const char* name) { return {swz::Code::invalid_argument, std::string(name) + " = NULL"}; }
-
 }  // namespace
 
 extern "C" {
 
 swz_status swz_clear_subresources(const swz_layout* layout, void* resource, uint64_t resource_size_B,
                                   const swz_clear_desc* descs, uint32_t count) {
-  return swz_capi::guarded([&]() -> swz::Status {
-    const swz::Layout* L = swz_capi::layout_of(layout);
-    if (!L) return null_arg("layout");
+  return swz_capi::run([&]() -> swz::Status {
+    if (!layout) return null_arg("layout");
     if (count && !descs) return null_arg("descs");
     std::vector<swz::ClearDesc> v(count);
     for (uint32_t i = 0; i < count; ++i) {
@@ -34,31 +33,24 @@ swz_status swz_clear_subresources(const swz_layout* layout, void* resource, uint
       v[i].value = to_value(descs[i].value);
       v[i].format_dxgi = descs[i].format_dxgi;
       v[i].whole = descs[i].box == nullptr;
-      if (descs[i].box) {
-        const swz_box& b = *descs[i].box;
-        v[i].box = swz::Box{b.left, b.top, b.front, b.right, b.bottom, b.back};
-      }
+      if (descs[i].box) v[i].box = swz_capi::to_box(*descs[i].box);
     }
-    return swz::clear_subresources(*L, resource, resource_size_B, v.data(), v.size());
+    return swz::clear_subresources(layout->layout, resource, resource_size_B, v.data(), v.size());
   });
 }
 
 swz_status swz_encode_clear_value(const char* format, uint32_t dxgi_format, uint32_t plane, const swz_clear_data* value,
                                   void* out, uint64_t out_size_B) {
-  return swz_capi::guarded([&]() -> swz::Status {
+  return swz_capi::run([&]() -> swz::Status {
     if (!value) return null_arg("value");
     swz::FormatInfo f;
-    if (format) {
-      SWZ_TRY(swz::find_format(std::string_view(format), &f));
-    } else {
-      SWZ_TRY(swz::find_format(dxgi_format, &f));
-    }
+    SWZ_TRY(swz_capi::find_format(format, dxgi_format, &f));
     return swz::encode_clear_value(f, plane, to_value(*value), out, out_size_B);
   });
 }
 
 swz_status swz_fill_buffers(void* buffer, uint64_t buffer_size_B, const swz_fill_desc* descs, uint32_t count) {
-  return swz_capi::guarded([&]() -> swz::Status {
+  return swz_capi::run([&]() -> swz::Status {
     if (count && !descs) return null_arg("descs");
     std::vector<swz::FillDesc> v(count);
     for (uint32_t i = 0; i < count; ++i) {
@@ -77,11 +69,9 @@ swz_status swz_resolve_subresource(const swz_layout* dst_layout, void* dst, uint
                                    const swz_layout* src_layout, const void* src, uint64_t src_size_B,
                                    uint32_t src_subresource, const swz_rect* src_rect, uint32_t format_dxgi,
                                    uint32_t mode) {
-  return swz_capi::guarded([&]() -> swz::Status {
-    const swz::Layout* dl = swz_capi::layout_of(dst_layout);
-    const swz::Layout* sl = swz_capi::layout_of(src_layout);
-    if (!dl) return null_arg("dst_layout");
-    if (!sl) return null_arg("src_layout");
+  return swz_capi::run([&]() -> swz::Status {
+    if (!dst_layout) return null_arg("dst_layout");
+    if (!src_layout) return null_arg("src_layout");
     swz::ResolveDesc r;
     switch (mode) {
       case SWZ_RESOLVE_AVERAGE:
@@ -105,7 +95,7 @@ swz_status swz_resolve_subresource(const swz_layout* dst_layout, void* dst, uint
     r.whole = src_rect == nullptr;
     if (src_rect) r.rect = swz::Rect{src_rect->left, src_rect->top, src_rect->right, src_rect->bottom};
     r.format_dxgi = format_dxgi;
-    return swz::resolve_subresource(*dl, dst, dst_size_B, *sl, src, src_size_B, r);
+    return swz::resolve_subresource(dst_layout->layout, dst, dst_size_B, src_layout->layout, src, src_size_B, r);
   });
 }
 

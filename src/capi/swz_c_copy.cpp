@@ -12,8 +12,7 @@
 namespace {
 
 using swz_capi::null_arg;
-
-swz::Box to_box(const swz_box& b) { return {b.left, b.top, b.front, b.right, b.bottom, b.back}; }
+using swz_capi::to_box;
 
 }  // namespace
 
@@ -32,12 +31,10 @@ swz_status swz_copy_placed_footprint(const swz_layout* layout, void* resource, u
     if (direction != SWZ_BUFFER_TO_TEXTURE && direction != SWZ_TEXTURE_TO_BUFFER)
       return {swz::Code::invalid_argument, "direction = " + std::to_string(direction) +
                                                " (expected SWZ_BUFFER_TO_TEXTURE or SWZ_TEXTURE_TO_BUFFER)"};
-    swz::Status s;
-    const swz::CopyOptions o = swz_capi::copy_options(options, &s);
-    SWZ_TRY(s);
+    swz::CopyOptions o;
+    SWZ_TRY(swz_capi::copy_options(options, &o));
     swz::PlacedFootprint fp;
-    s = footprint->format ? swz::find_format(std::string_view(footprint->format), &fp.format)
-                          : swz::find_format(footprint->dxgi_format, &fp.format);
+    const swz::Status s = swz_capi::find_format(footprint->format, footprint->dxgi_format, &fp.format);
     if (!s.ok()) return {s.code(), "footprint.format: " + s.message()};
     fp.offset_B = footprint->offset_B;
     fp.width = footprint->width;

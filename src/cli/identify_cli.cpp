@@ -40,11 +40,22 @@ std::string shell_word(const std::string& s) {
   return out + "'";
 }
 
-void sizes(const IdentifyArgs& a, uint32_t* w, uint32_t* h) {
+// What identify and infer both read: --size (one 2D texture), --format and the dump.
+struct Input {
+  uint32_t w = 0, h = 0;
+  FormatInfo f;
+  std::vector<uint8_t> dump;
+};
+
+Input read_args(const IdentifyArgs& a) {
+  Input in;
   SizeArg s = parse_size(a.size);
   if (s.three_d) fail("--size " + a.size + ": identify and infer take one 2D texture (WxH)");
-  *w = s.width;
-  *h = s.height;
+  in.w = s.width;
+  in.h = s.height;
+  in.f = lookup_format(a.format);
+  in.dump = read_all(a.dump);
+  return in;
 }
 
 // A thumbnail (at most 256 pixels on a side, nearest texel) of a decode.
@@ -114,10 +125,10 @@ void add_identify_commands(CLI::App& app, IdentifyArgs* a, CLI::App** identify, 
 }
 
 void run_identify(const IdentifyArgs& a) {
-  uint32_t w, h;
-  sizes(a, &w, &h);
-  const FormatInfo f = lookup_format(a.format);
-  const std::vector<uint8_t> dump = read_all(a.dump);
+  const Input in = read_args(a);
+  const uint32_t w = in.w, h = in.h;
+  const FormatInfo& f = in.f;
+  const std::vector<uint8_t>& dump = in.dump;
   IdentifyOptions o;
   o.top = a.top;
   o.offset_B = parse_u64(a.offset, "--offset");
@@ -146,12 +157,10 @@ void run_identify(const IdentifyArgs& a) {
 }
 
 void run_infer(const IdentifyArgs& a) {
-  uint32_t w, h;
-  sizes(a, &w, &h);
-  const FormatInfo f = lookup_format(a.format);
-  const std::vector<uint8_t> probe = read_all(a.dump);
+  const Input in = read_args(a);
+  const FormatInfo& f = in.f;
   InferResult r;
-  check(infer(probe, f, w, h, parse_u64(a.offset, "--offset"), &r), "infer " + a.dump);
+  check(infer(in.dump, f, in.w, in.h, parse_u64(a.offset, "--offset"), &r), "infer " + a.dump);
   std::string line = "--layout " + shell_word(r.layout);
   if (r.row_pitch_B) line += " --row-pitch " + std::to_string(r.row_pitch_B);
   std::printf("%s\n", line.c_str());

@@ -18,6 +18,7 @@
 #include "common.hpp"
 #include "file_io.hpp"
 #include "image_io.hpp"
+#include "png_errors.hpp"
 
 namespace swz::cli {
 namespace {
@@ -28,20 +29,11 @@ constexpr uint32_t kMaxSide = 0x7fffffffu;
 
 // ---- PNG (libpng) -------------------------------------------------------------
 
-struct PngSource {
+struct PngSource : PngErrors {
   const uint8_t* data;
   size_t size;
   size_t at;
-  std::string error;
 };
-
-[[noreturn]] void png_fail(png_structp png, png_const_charp msg) {
-  auto* s = static_cast<PngSource*>(png_get_error_ptr(png));
-  if (s->error.empty()) s->error = msg ? msg : "libpng error";
-  png_longjmp(png, 1);
-}
-
-void png_quiet(png_structp, png_const_charp) {}
 
 void png_read_mem(png_structp png, png_bytep out, size_t n) {
   auto* s = static_cast<PngSource*>(png_get_io_ptr(png));
@@ -63,7 +55,8 @@ void decode_png_into(PngState& st, const std::string& name) {
   PngSource& src = st.src;
   RgbaImage& img = st.img;
   std::vector<png_bytep>& rows = st.rows;
-  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, png_fail, png_quiet);
+  png_structp png =
+      png_create_read_struct(PNG_LIBPNG_VER_STRING, static_cast<PngErrors*>(&src), png_keep_error, png_drop_warning);
   if (!png) fail("out of memory starting the PNG decoder");
   png_infop info = png_create_info_struct(png);
   if (!info) {
@@ -110,7 +103,7 @@ void decode_png_into(PngState& st, const std::string& name) {
 }
 
 RgbaImage decode_png(const uint8_t* data, size_t size, const std::string& name) {
-  PngState st{{data, size, 0, {}}, {}, {}};
+  PngState st{{{}, data, size, 0}, {}, {}};
   decode_png_into(st, name);
   return std::move(st.img);
 }

@@ -17,6 +17,7 @@
 #include "number_option.hpp"
 #include "dds_cli.hpp"
 #include "file_io.hpp"
+#include "help_examples.hpp"
 #include "identify_cli.hpp"
 #include "image_io.hpp"
 #include "input.hpp"
@@ -442,16 +443,7 @@ int main(int argc, char** argv) {
       "(D3D12 standard swizzle, parameterized swizzle patterns, row-major)."};
   app.set_version_flag("--version", SWZ_VERSION_STRING);
   app.require_subcommand(1);
-  app.footer(
-      "Examples:\n"
-      "  swz swizzle --layout std64k photo.png photo.std64k.bin\n"
-      "  swz deswizzle --layout std64k --size 600x400 photo.std64k.bin photo.png\n"
-      "  swz offset --layout std64k --format R8G8B8A8_UNORM --size 600x400 17 3\n"
-      "  swz locate --layout std64k --format R8G8B8A8_UNORM --size 600x400 0x1234\n"
-      "  swz layouts\n"
-      "  swz identify --format R8G8B8A8_UNORM --size 600x400 dump.bin\n"
-      "  swz infer --format R32_UINT --size 256x256 probe.bin\n"
-      "'swz COMMAND --help' describes one command, with examples.");
+  set_examples(&app, "", "", "'swz COMMAND --help' describes one command, with examples.");
 
   CommonOptions o;
   std::string in, out, cmp_a, cmp_b, out_type;
@@ -487,14 +479,7 @@ int main(int argc, char** argv) {
   add_batch_options(sw, "NAME.bin");
   bool in_place = false;
   sw->add_flag("--in-place", in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
-  sw->footer(
-      "Examples:\n"
-      "  swz swizzle --layout std64k photo.png photo.std64k.bin\n"
-      "  swz swizzle --layout std64k --mips full --array 6 photo.png slices.bin\n"
-      "  swz swizzle --layout std4k --format BC1_UNORM --size 1024x1024 --mips full tex.bc1.raw tex.std4k.bin\n"
-      "  swz swizzle --layout nv-block-linear:gob=tegra,bh=8 texture.dds texture.bin\n"
-      "  cat photo.png | swz swizzle --layout std64k - - > photo.std64k.bin\n"
-      "  swz swizzle --layout std64k --mips 0 -o out/ a.png b.png c.dds     # out/a.bin out/b.bin out/c.bin");
+  set_examples(sw, "swizzle");
 
   auto* de = app.add_subcommand("deswizzle", "Swizzled -> linear: read the resource memory IN into OUT");
   add_common_options(de, &o);
@@ -518,16 +503,7 @@ int main(int argc, char** argv) {
   de->add_flag("--in-place", in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
   de->add_flag("--cube", cube,
                "OUT.dds (every subresource, DX10 header): mark the 2D array (--array 6*N) as cube maps");
-  de->footer(
-      "Examples:\n"
-      "  swz deswizzle --layout std64k --size 600x400 photo.std64k.bin photo.png\n"
-      "  swz deswizzle --layout std64k --size 600x400 --mips full --array 6 --subresource 13 slices.bin mip3.png\n"
-      "  swz deswizzle --layout std4k --format BC1_UNORM --size 1024x1024 --mips full tex.std4k.bin tex.bc1.raw\n"
-      "  swz deswizzle --layout std64k --format BC7_UNORM --size 512x512 --mips full --array 6 --cube sky.bin sky.dds\n"
-      "  swz deswizzle --layout nv-block-linear --size 256x256 --offset 0x1000 --allow-short dump.bin tex.png\n"
-      "  swz deswizzle --layout std64k --size 600x400 --out-type png photo.std64k.bin - | display\n"
-      "  swz deswizzle --layout std64k --size 600x400 --out-type png -y -o pngs/ a.bin b.bin   # pngs/a.png "
-      "pngs/b.png");
+  set_examples(de, "deswizzle");
 
   auto* of = app.add_subcommand("offset", "Print the byte offset of elements in the resource memory, one per line");
   add_common_options(of, &o);
@@ -537,11 +513,7 @@ int main(int argc, char** argv) {
                  "X Y [Z] [SAMPLE] for one element, or X,Y[,Z[,SAMPLE]] for each of many, or '-': one element per line "
                  "of standard input (element coordinates: texels; 4x4 blocks for BC)")
       ->required();
-  of->footer(
-      "Examples:\n"
-      "  swz offset --layout std64k --format R8G8B8A8_UNORM --size 600x400 17 3\n"
-      "  swz offset --layout std64k --format R8G8B8A8_UNORM --size 600x400 --hex 0,0 1,0 0,1\n"
-      "  seq 0 15 | sed 's/$/ 0/' | swz offset --layout std4k --format R8_UNORM --size 64x64 -");
+  set_examples(of, "offset");
 
   auto* lo = app.add_subcommand("locate", "Print which element each byte of the resource memory belongs to");
   add_common_options(lo, &o);
@@ -549,18 +521,11 @@ int main(int argc, char** argv) {
                  "Byte offsets (decimal or 0x hex), or '-': one per line of standard input. With --offset, they count "
                  "from the start of the file")
       ->required();
-  lo->footer(
-      "Examples:\n"
-      "  swz locate --layout std64k --format R8G8B8A8_UNORM --size 600x400 0x834\n"
-      "  swz locate --layout std64k --format R8G8B8A8_UNORM --size 600x400 0 4 0x100\n"
-      "  printf '0x10\\n0x20\\n' | swz locate --layout std64k --format R8_UNORM --size 256x256 -");
+  set_examples(lo, "locate");
 
   auto* in_cmd = app.add_subcommand("info", "Print the layout: size, alignment, every subresource's placement");
   add_common_options(in_cmd, &o);
-  in_cmd->footer(
-      "Examples:\n"
-      "  swz info --layout std64k --format BC7_UNORM --size 4096x4096 --mips full\n"
-      "  swz info --layout nv-block-linear:gob=tegra,bh=8 --format R8G8B8A8_UNORM --size 600x400 --mips 3");
+  set_examples(in_cmd, "info");
 
   auto* ly = app.add_subcommand("layouts", "List the built-in layouts");
   std::string show_name, canon_block, canon_text;
@@ -568,34 +533,21 @@ int main(int argc, char** argv) {
   ly->add_option("--show", show_name,
                  "Print the bit equation of a layout family, e.g. 'nv-block-linear:gob=tegra,bh=16'");
   add_unsigned_option(ly, "--element-bytes", show_bytes, "Element size for --show (default 4)");
-  ly->footer(
-      "Examples:\n"
-      "  swz layouts\n"
-      "  swz layouts --verbose\n"
-      "  swz layouts --show std64k --element-bytes 8\n"
-      "  swz layouts --show nv-block-linear:gob=tegra,bh=16");
+  set_examples(ly, "layouts");
   auto* cz = app.add_subcommand(
       "canonicalize", "Reorder a pattern's XOR terms so the primaries are the in-block bits (addrlib equations)");
   cz->add_option("--block", canon_block, "Block extents WxH[xD[xS]], W in bytes (e.g. 512x128)")->required();
   cz->add_option("TEXT", canon_text, "Pattern text, address bit 0 first, e.g. 'X0 X1 X2 X3 Y0 Y1 X4 Y2 X9^Y4^Y7 ...'")
       ->required();
-  cz->footer(
-      "Example:\n"
-      "  swz canonicalize --block 256x64 'X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5^Y4 Y5 X6'");
+  set_examples(cz, "canonicalize");
   auto* fm = app.add_subcommand("formats", "List the DXGI formats swz knows");
-  fm->footer("Example:\n  swz formats | grep BC7");
+  set_examples(fm, "formats");
 
   IdentifyArgs ida;
   CLI::App *id_cmd = nullptr, *inf_cmd = nullptr;
   add_identify_commands(app, &ida, &id_cmd, &inf_cmd);
-  id_cmd->footer(
-      "Examples:\n"
-      "  swz identify --format R8G8B8A8_UNORM --size 600x400 dump.bin\n"
-      "  swz identify --format R8G8B8A8_UNORM --size 600x400 --top 3 --thumbnails thumbs dump.bin");
-  inf_cmd->footer(
-      "Examples:\n"
-      "  swz infer --format R32_UINT --size 256x100 probe.bin\n"
-      "  swz infer --format R32_UINT --size 256x256 --offset 0x10000 probe.bin");
+  set_examples(id_cmd, "identify");
+  set_examples(inf_cmd, "infer");
 
   RetileArgs rta;
   CLI::App* rt_cmd = add_retile_command(app, &rta);
@@ -604,10 +556,7 @@ int main(int argc, char** argv) {
       app.add_subcommand("compare", "Compare two images as RGBA8 pixels (exit 0 identical, 1 different, 2 trouble)");
   cm->add_option("A", cmp_a, "First image")->required();
   cm->add_option("B", cmp_b, "Second image")->required();
-  cm->footer(
-      "Examples:\n"
-      "  swz compare photo.png roundtrip.png\n"
-      "  swz compare -q a.png b.png && echo same");
+  set_examples(cm, "compare");
 
   PlotArgs pla;
   auto* pl =
@@ -620,13 +569,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "yes", "no"}));
   pl->add_flag("--print", pla.print, "Also print the order grid as text (one row of the block per line)");
   pl->add_option("OUT", pla.out, "The PNG to write ('-' for standard output)")->required();
-  pl->footer(
-      "Without --size the texture is one block; --format defaults to R8_UNORM for pattern: layouts (X counts\n"
-      "bytes, as Python's plot_pattern for a bare pattern) and R8G8B8A8_UNORM for the others.\n"
-      "Examples:\n"
-      "  swz plot --layout std64k --format R32_UINT std64k-32bpp.png\n"
-      "  swz plot --pattern 'X0 Y0 X1 Y1 X2 Y2' morton.png\n"
-      "  swz plot --layout nv-block-linear:bh=2 --format R8G8B8A8_UNORM --print gob.png");
+  set_examples(pl, "plot",
+               "Without --size the texture is one block; --format defaults to R8_UNORM for pattern: layouts (X counts\n"
+               "bytes, as Python's plot_pattern for a bare pattern) and R8G8B8A8_UNORM for the others.\n");
 
   // Every command: --quiet and --verbose.
   for (CLI::App* c : app.get_subcommands([](CLI::App*) { return true; })) {

@@ -6,29 +6,20 @@
 #include <csetjmp>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common.hpp"
 #include "file_io.hpp"
 #include "image_io.hpp"
+#include "png_errors.hpp"
 
 namespace swz::cli {
 namespace {
 
-struct PngSink {
+struct PngSink : PngErrors {
   AtomicOutput* out = nullptr;
-  std::string error;
 };
-
-// libpng's error handler must not return: keep the message, jump back to the
-// setjmp in write_png (no C++ object lives in the frames in between).
-[[noreturn]] void on_png_error(png_structp png, png_const_charp msg) {
-  auto* s = static_cast<PngSink*>(png_get_error_ptr(png));
-  if (s->error.empty()) s->error = msg ? msg : "libpng error";
-  png_longjmp(png, 1);
-}
-
-void on_png_warning(png_structp, png_const_charp) {}
 
 void on_png_write(png_structp png, png_bytep data, size_t n) {
   auto* s = static_cast<PngSink*>(png_get_io_ptr(png));
@@ -50,6 +41,13 @@ void write_png(AtomicOutput& out, const uint8_t* pixels, uint32_t width, uint32_
   require_image_format(f, "PNG output");
   const std::string letters = image_channel_letters(f);
   const uint32_t in_c = static_cast<uint32_t>(letters.size());
+  // Where each input channel goes in R, G, B, A; -1 for padding (X).
+  int slot[4] = {-1, -1, -1, -1};
+  const uint32_t mapped = in_c < 4 ? in_c : 4;  // image formats have 1..4 channels
+  for (uint32_t k = 0; k < mapped; ++k) {
+    const size_t at = std::string_view("RGBA").find(letters[k]);
+    if (at != std::string_view::npos) slot[k] = static_cast<int>(at);
+  }
   int color = PNG_COLOR_TYPE_RGB_ALPHA;
   uint32_t out_c = 4;
   if (letters == "R")
@@ -67,7 +65,8 @@ void write_png(AtomicOutput& out, const uint8_t* pixels, uint32_t width, uint32_
 
   PngSink sink;
   sink.out = &out;
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, on_png_error, on_png_warning);
+  png_structp png =
+      png_create_write_struct(PNG_LIBPNG_VER_STRING, static_cast<PngErrors*>(&sink), png_keep_error, png_drop_warning);
   if (!png) fail("out of memory starting the PNG encoder");
   png_infop info = png_create_info_struct(png);
   if (!info) {
@@ -92,24 +91,8 @@ void write_png(AtomicOutput& out, const uint8_t* pixels, uint32_t width, uint32_
     uint8_t* dst = row.data();
     for (uint32_t x = 0; x < width; ++x, src += in_c) {
       uint8_t rgba[4] = {0, 0, 0, 255};
-      for (uint32_t k = 0; k < in_c; ++k) {
-        switch (letters[k]) {
-          case 'R':
-            rgba[0] = src[k];
-            break;
-          case 'G':
-            rgba[1] = src[k];
-            break;
-          case 'B':
-            rgba[2] = src[k];
-            break;
-          case 'A':
-            rgba[3] = src[k];
-            break;
-          default:
-            break;  // X
-        }
-      }
+      for (uint32_t k = 0; k < mapped; ++k)
+        if (slot[k] >= 0) rgba[slot[k]] = src[k];
       if (out_c == 1) {
         *dst++ = rgba[0];
       } else if (out_c == 2) {

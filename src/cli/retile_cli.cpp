@@ -9,6 +9,7 @@
 #include "number_option.hpp"
 #include "file_io.hpp"
 #include "input.hpp"
+#include "help_examples.hpp"
 #include "progress.hpp"
 #include "swz/footprint.hpp"
 
@@ -38,11 +39,7 @@ CLI::App* add_retile_command(CLI::App& app, RetileArgs* a) {
                  "Bytes before the resource in IN (decimal or 0x hex): it starts N bytes into IN, as for the other "
                  "texture commands");
   rt->add_flag("--in-place", a->in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
-  rt->footer(
-      "Examples:\n"
-      "  swz retile --from std64k --to nv-block-linear --format BC7_UNORM --size 1024x1024 --mips full a.bin b.bin\n"
-      "  swz retile --from amd-gfx10-sw64k-s-x --to row-major -f R8G8B8A8_UNORM -s 512x512 --array 6 in.bin out.bin\n"
-      "  cat dump.bin | swz retile --from std64k --to row-major -f R8_UNORM -s 256x256 --offset 0x1000 - linear.bin");
+  set_examples(rt, "retile");
   return rt;
 }
 

@@ -68,8 +68,15 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
                          ->check(kByteCount);
   o->depth_pitch_opt =
       app->add_option("--depth-pitch", o->depth_pitch,
-                      "Bytes between slices of blocks; ROWS for stacked-depth patterns; 0 = the default")
+                      "One number: --stack-rows for a stacked-depth pattern, --depth-pitch-B otherwise")
           ->check(kByteCount);
+  o->depth_pitch_B_opt = app->add_option("--depth-pitch-B", o->depth_pitch_B,
+                                         "Bytes between slices of blocks; 0 = the default (not for stacked-depth "
+                                         "patterns)")
+                             ->check(kByteCount);
+  o->stack_rows_opt = app->add_option("--stack-rows", o->stack_rows,
+                                      "Stacked-depth patterns: rows between depth slices; 0 = the default")
+                          ->check(kByteCount);
   app->add_option("--backend", o->backend, "Copy kernel: auto (default), scalar, highway, xsimd")
       ->check(CLI::IsMember({"auto", "scalar", "highway", "xsimd"}));
   add_unsigned_option(app, "--threads", o->threads, "Threads for large copies (0 = automatic)");
@@ -92,6 +99,8 @@ void bind_common_options(CLI::App* parsed, CommonOptions* o) {
   o->mip_tail_opt = opt("--mip-tail");
   o->row_pitch_opt = opt("--row-pitch");
   o->depth_pitch_opt = opt("--depth-pitch");
+  o->depth_pitch_B_opt = opt("--depth-pitch-B");
+  o->stack_rows_opt = opt("--stack-rows");
 }
 
 SizeArg parse_size(const std::string& text) {
@@ -203,9 +212,9 @@ void check_against_fixed(const CommonOptions& o, const TextureDesc& d, const std
     clash("--array", std::to_string(o.array), std::to_string(d.array_size));
   if (given(o.samples_opt) && o.samples != d.samples)
     clash("--samples", std::to_string(o.samples), std::to_string(d.samples));
-  if (placement &&
-      (given(o.row_pitch_opt) || given(o.depth_pitch_opt) || given(o.mip_tail_opt) || !o.packed_mips.empty()))
-    fail("--row-pitch, --depth-pitch, --mip-tail and --packed-mips do not apply to " + what +
+  if (placement && (given(o.row_pitch_opt) || given(o.depth_pitch_opt) || given(o.depth_pitch_B_opt) ||
+                    given(o.stack_rows_opt) || given(o.mip_tail_opt) || !o.packed_mips.empty()))
+    fail("--row-pitch, --depth-pitch(-B), --stack-rows, --mip-tail and --packed-mips do not apply to " + what +
          ": it gives every subresource's placement itself");
 }
 
@@ -343,9 +352,16 @@ LayoutOptions options_from(const CommonOptions& o, const LayoutName& name) {
     fail("--mip-tail '" + o.mip_tail + "': expected none or d3d12");
   }
   opt.row_pitch_B = o.row_pitch;
-  // --depth-pitch counts rows for a stacked-depth pattern (its depth slices are rows).
-  const Pattern* p = name.pattern();
-  (p && p->stack_depth_slices() ? opt.stack_rows : opt.depth_pitch_B) = o.depth_pitch;
+  opt.depth_pitch_B = o.depth_pitch_B;
+  opt.stack_rows = o.stack_rows;
+  if (o.depth_pitch) {
+    if (o.depth_pitch_B || o.stack_rows)
+      fail("--depth-pitch " + std::to_string(o.depth_pitch) +
+           " with --depth-pitch-B or --stack-rows: give the explicit forms, or the one number, not both");
+    // The one-number --depth-pitch counts rows for a stacked-depth pattern (its depth slices are rows).
+    const Pattern* p = name.pattern();
+    (p && p->stack_depth_slices() ? opt.stack_rows : opt.depth_pitch_B) = o.depth_pitch;
+  }
   return opt;
 }
 
@@ -455,26 +471,42 @@ void Copier::check(const Layout& layout, const std::string& what) {
 #endif
 }
 
+// The CPU kernels with the copy options, called as gpu::Context is.
+struct CpuCopies {
+  const CopyOptions& options;
+  template <class... A>
+  Status write_to_subresource(A&&... a) const {
+    return swz::write_to_subresource(std::forward<A>(a)..., options);
+  }
+  template <class... A>
+  Status read_from_subresource(A&&... a) const {
+    return swz::read_from_subresource(std::forward<A>(a)..., options);
+  }
+};
+
+// Where a copy runs: the GPU context with --device gpu, else the CPU kernels.
+template <class F>
+Status Copier::route(F&& copy) {
+#ifdef SWZ_HAVE_GPU
+  if (gpu_) return copy(gpu_->ctx);
+#endif
+  return copy(CpuCopies{cpu_});
+}
+
 Status Copier::write(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource,
                      const void* src, uint64_t src_size, uint64_t row_pitch, uint64_t depth_pitch) {
-#ifdef SWZ_HAVE_GPU
-  if (gpu_)
-    return gpu_->ctx.write_to_subresource(layout, resource, resource_size, subresource, nullptr, src, src_size,
-                                          row_pitch, depth_pitch);
-#endif
-  return write_to_subresource(layout, resource, resource_size, subresource, nullptr, src, src_size, row_pitch,
-                              depth_pitch, cpu_);
+  return route([&](auto&& on) {
+    return on.write_to_subresource(layout, resource, resource_size, subresource, nullptr, src, src_size, row_pitch,
+                                   depth_pitch);
+  });
 }
 
 Status Copier::read(void* dst, uint64_t dst_size, uint64_t row_pitch, uint64_t depth_pitch, const Layout& layout,
                     const void* resource, uint64_t resource_size, uint32_t subresource) {
-#ifdef SWZ_HAVE_GPU
-  if (gpu_)
-    return gpu_->ctx.read_from_subresource(dst, dst_size, row_pitch, depth_pitch, layout, resource, resource_size,
-                                           subresource, nullptr);
-#endif
-  return read_from_subresource(dst, dst_size, row_pitch, depth_pitch, layout, resource, resource_size, subresource,
-                               nullptr, cpu_);
+  return route([&](auto&& on) {
+    return on.read_from_subresource(dst, dst_size, row_pitch, depth_pitch, layout, resource, resource_size, subresource,
+                                    nullptr);
+  });
 }
 
 }  // namespace swz::cli

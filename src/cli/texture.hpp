@@ -25,10 +25,12 @@ struct CommonOptions {
   uint32_t array = 1;
   uint32_t samples = 1;
   std::string mip_tail = "none";
-  std::string packed_mips;  ///< "STANDARD,PACKED,TILES" (D3D12_PACKED_MIP_INFO) for --mip-tail d3d12
-  std::string pattern;      ///< --pattern TEXT: the same as --layout 'pattern:TEXT'
-  uint64_t row_pitch = 0;
-  uint64_t depth_pitch = 0;
+  std::string packed_mips;     ///< "STANDARD,PACKED,TILES" (D3D12_PACKED_MIP_INFO) for --mip-tail d3d12
+  std::string pattern;         ///< --pattern TEXT: the same as --layout 'pattern:TEXT'
+  uint64_t row_pitch = 0;      ///< --row-pitch, bytes
+  uint64_t depth_pitch = 0;    ///< --depth-pitch: one number, rows for a stacked-depth pattern, else bytes
+  uint64_t depth_pitch_B = 0;  ///< --depth-pitch-B, bytes
+  uint64_t stack_rows = 0;     ///< --stack-rows, rows
   std::string backend = "auto";
   unsigned threads = 0;
   std::string device = "cpu";  ///< --device cpu|gpu
@@ -36,7 +38,8 @@ struct CommonOptions {
   bool allow_short = false;    ///< deswizzle --allow-short
   /// The options as added, to tell "given" from "default".
   CLI::Option *size_opt = nullptr, *format_opt = nullptr, *mips_opt = nullptr, *array_opt = nullptr,
-              *samples_opt = nullptr, *row_pitch_opt = nullptr, *depth_pitch_opt = nullptr, *mip_tail_opt = nullptr;
+              *samples_opt = nullptr, *row_pitch_opt = nullptr, *depth_pitch_opt = nullptr,
+              *depth_pitch_B_opt = nullptr, *stack_rows_opt = nullptr, *mip_tail_opt = nullptr;
 };
 
 /// Adds the common options to a subcommand. --layout (or --pattern) is
@@ -117,6 +120,8 @@ class Copier {
   unsigned threads_ = 0;
   struct Gpu;
   std::unique_ptr<Gpu> gpu_;
+  template <class F>
+  Status route(F&& copy);
 };
 
 /// --verbose: the layout's size, patterns and blocks, and the placement of

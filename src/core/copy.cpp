@@ -259,7 +259,7 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
                                         std::to_string(subresource) + " ends at byte " + std::to_string(end)};
   const Frame f = Frame::of(s);
   r.row_pitch = f.row_pitch_B;
-  r.depth_pitch = f.depth_pitch_B;
+  r.depth_pitch_B = f.depth_pitch_B;
   r.stack_rows = f.stack_rows;
   for (int i = 0; i < 3; ++i) r.pre[i] = f.pre[i];
   return Status::Ok();

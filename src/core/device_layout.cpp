@@ -68,9 +68,19 @@ Status make_device_layout(const DeviceLayoutDesc& d, Layout* out) {
       pl[i].pre_swizzle[1] = ds.column_pre_swizzle;
       pl[i].pre_swizzle[2] = ds.depth_pre_swizzle;
     }
+    const bool stacked = d.patterns[slot]->stack_depth_slices();
+    if (stacked && ds.depth_stride_B)
+      return {Code::invalid_argument,
+              "subresource " + std::to_string(i) + ": depth_stride_B = " + std::to_string(ds.depth_stride_B) +
+                  " but pattern slot " + std::to_string(slot) + " stacks depth slices; give stack_rows instead"};
+    if (!stacked && ds.stack_rows)
+      return {Code::invalid_argument, "subresource " + std::to_string(i) + ": stack_rows = " +
+                                          std::to_string(ds.stack_rows) + " but pattern slot " + std::to_string(slot) +
+                                          " does not stack depth slices; give depth_stride_B instead"};
     pl[i].offset = ds.offset;
     pl[i].row_pitch = ds.row_stride;
-    pl[i].depth_pitch = ds.depth_stride;
+    pl[i].depth_pitch_B = ds.depth_stride_B;
+    pl[i].stack_rows = ds.stack_rows;
     pl[i].pattern_slot = index[slot];
   }
   return make_explicit_layout(t, table, pl, "device", d.size, out);
@@ -116,6 +126,23 @@ Status get_u8_array(const json& j, const char* key, std::array<uint8_t, N>* out)
     (*out)[i++] = static_cast<uint8_t>(v.get<uint64_t>());
   }
   return Status::Ok();
+}
+
+// Whether subresource i's pattern stacks depth slices (how the older
+// one-number "depth_stride" is read). False when no slot can be found:
+// make_device_layout reports that.
+bool stacks_depth(const DeviceLayoutDesc& d, size_t i) {
+  const TextureDesc& t = d.texture;
+  const uint64_t per_plane = uint64_t{t.mip_levels} * t.array_size;
+  if (per_plane == 0 || i >= d.subresources.size()) return false;
+  int slot = -1;
+  if (d.indexable)
+    slot = d.subresources[i].column_pre_swizzle < kPatternSlots ? static_cast<int>(d.subresources[i].column_pre_swizzle)
+                                                                : -1;
+  else if (!device_pattern_slot(d, static_cast<uint32_t>(i % t.mip_levels), static_cast<uint32_t>(i / per_plane), &slot)
+                .ok())
+    return false;
+  return slot >= 0 && slot < kPatternSlots && d.patterns[slot] && d.patterns[slot]->stack_depth_slices();
 }
 
 }  // namespace
@@ -181,6 +208,7 @@ Status parse_resource_layout_json(std::string_view text, DeviceLayoutDesc* out) 
     SWZ_TRY(get_u8_array(j, "additional_mip_transitions", &add));
     d.mip_transitions = legacy_mip_transitions(static_cast<uint8_t>(first), add);
   }
+  std::vector<std::pair<size_t, uint64_t>> legacy;  // (subresource, "depth_stride")
   auto subs = j.find("subresources");
   if (subs == j.end() || !subs->is_array())
     return {Code::parse_error, "resource layout: \"subresources\" must be an array"};
@@ -191,12 +219,24 @@ Status parse_resource_layout_json(std::string_view text, DeviceLayoutDesc* out) 
     DeviceSubresource ds;
     SWZ_TRY(get_u64(e, "offset", &ds.offset, true, where));
     SWZ_TRY(get_u64(e, "row_stride", &ds.row_stride, false, where));
-    SWZ_TRY(get_u64(e, "depth_stride", &ds.depth_stride, false, where));
+    SWZ_TRY(get_u64(e, "depth_stride_B", &ds.depth_stride_B, false, where));
+    SWZ_TRY(get_u64(e, "stack_rows", &ds.stack_rows, false, where));
+    if (e.contains("depth_stride")) {  // the older one-number form: rows when stacked, bytes otherwise
+      if (e.contains("depth_stride_B") || e.contains("stack_rows"))
+        return {Code::parse_error, where +
+                                       ": give \"depth_stride_B\" or \"stack_rows\", or the older \"depth_stride\", "
+                                       "not both"};
+      uint64_t v = 0;
+      SWZ_TRY(get_u64(e, "depth_stride", &v, false, where));
+      legacy.emplace_back(d.subresources.size(), v);
+    }
     SWZ_TRY(get_u32(e, "row_byte_pre_swizzle", &ds.row_byte_pre_swizzle, false, where));
     SWZ_TRY(get_u32(e, "column_pre_swizzle", &ds.column_pre_swizzle, false, where));
     SWZ_TRY(get_u32(e, "depth_pre_swizzle", &ds.depth_pre_swizzle, false, where));
     d.subresources.push_back(ds);
   }
+  for (const auto& [i, v] : legacy)
+    (stacks_depth(d, i) ? d.subresources[i].stack_rows : d.subresources[i].depth_stride_B) = v;
   *out = d;
   return Status::Ok();
 }
@@ -226,7 +266,8 @@ std::string to_json(const DeviceLayoutDesc& d) {
   for (const auto& s : d.subresources)
     subs.push_back({{"offset", s.offset},
                     {"row_stride", s.row_stride},
-                    {"depth_stride", s.depth_stride},
+                    {"depth_stride_B", s.depth_stride_B},
+                    {"stack_rows", s.stack_rows},
                     {"row_byte_pre_swizzle", s.row_byte_pre_swizzle},
                     {"column_pre_swizzle", s.column_pre_swizzle},
                     {"depth_pre_swizzle", s.depth_pre_swizzle}});

@@ -30,49 +30,24 @@
 namespace swz {
 namespace {
 
-struct Row {
-  const char* name;
-  uint32_t dxgi;
-  uint32_t bytes;
-  uint32_t bw, bh;
-  uint32_t planes;
-  uint32_t channels;
-  uint32_t bits;
-  bool unorm8;
-  bool ds;
-};
-
-constexpr FormatInfo make(const Row& r) {
-  FormatInfo f;
-  f.name = r.name;
-  f.dxgi = r.dxgi;
-  f.element_bytes = r.bytes;
-  f.block_width = r.bw;
-  f.block_height = r.bh;
-  f.planes = r.planes;
-  f.channels = r.channels;
-  f.channel_bits = r.bits;
-  f.unorm8 = r.unorm8;
-  f.depth_stencil = r.ds;
-  return f;
-}
-
+// A row is a FormatInfo: {name, dxgi, element_bytes, block_width,
+// block_height, planes, channels, channel_bits, unorm8, depth_stencil}.
 // Shorthands: plain texel formats, 8-bit UNORM image formats, depth-stencil,
 // block-compressed, video / palette formats.
 constexpr FormatInfo T(const char* n, uint32_t v, uint32_t bytes, uint32_t ch, uint32_t bits) {
-  return make({n, v, bytes, 1, 1, 1, ch, bits, false, false});
+  return FormatInfo{n, v, bytes, 1, 1, 1, ch, bits, false, false};
 }
 constexpr FormatInfo U8(const char* n, uint32_t v, uint32_t ch) {
-  return make({n, v, ch == 3 ? 4u : ch, 1, 1, 1, ch, 8, true, false});
+  return FormatInfo{n, v, ch == 3 ? 4u : ch, 1, 1, 1, ch, 8, true, false};
 }
 constexpr FormatInfo DS(const char* n, uint32_t v, uint32_t bytes, uint32_t planes, uint32_t ch, uint32_t bits) {
-  return make({n, v, bytes, 1, 1, planes, ch, bits, false, true});
+  return FormatInfo{n, v, bytes, 1, 1, planes, ch, bits, false, true};
 }
 constexpr FormatInfo BC(const char* n, uint32_t v, uint32_t bytes) {
-  return make({n, v, bytes, 4, 4, 1, 0, 0, false, false});
+  return FormatInfo{n, v, bytes, 4, 4, 1, 0, 0, false, false};
 }
 constexpr FormatInfo VID(const char* n, uint32_t v, uint32_t bytes, uint32_t bw, uint32_t planes) {
-  return make({n, v, bytes, bw, 1, planes, 0, 0, false, false});
+  return FormatInfo{n, v, bytes, bw, 1, planes, 0, 0, false, false};
 }
 
 constexpr FormatInfo kFormats[] = {
@@ -143,8 +118,8 @@ constexpr FormatInfo kFormats[] = {
     U8("A8_UNORM", 65, 1),
     // 66 R1_UNORM: one bit per texel, no byte-sized element; left out.
     T("R9G9B9E5_SHAREDEXP", 67, 4, 3, 0),
-    make({"R8G8_B8G8_UNORM", 68, 4, 2, 1, 1, 3, 8, false, false}),
-    make({"G8R8_G8B8_UNORM", 69, 4, 2, 1, 1, 3, 8, false, false}),
+    FormatInfo{"R8G8_B8G8_UNORM", 68, 4, 2, 1, 1, 3, 8, false, false},
+    FormatInfo{"G8R8_G8B8_UNORM", 69, 4, 2, 1, 1, 3, 8, false, false},
     BC("BC1_TYPELESS", 70, 8),
     BC("BC1_UNORM", 71, 8),
     BC("BC1_UNORM_SRGB", 72, 8),

@@ -548,6 +548,20 @@ void bc4(uint8_t* out, uint8_t v) {
   std::memset(out + 2, 0, 6);
 }
 
+// One channel's search for BC7 endpoints: keeps in e[0], e[1] the pair
+// (a, b) whose interpolation lands closest (d) to the target so far.
+struct EndpointPick {
+  int* e;
+  int err = 1000;  // larger than any 8-bit error; sums of four stay small
+  void offer(int d, int a, int b) {
+    if (d < err) {
+      err = d;
+      e[0] = a;
+      e[1] = b;
+    }
+  }
+};
+
 // BC7 mode 6 (one subset, RGBA endpoints of 7 bits + a p-bit each, 4-bit
 // indices) for a constant colour c[4] (8-bit values): find endpoints e0, e1
 // and one index whose interpolation ((64-w)*e0 + w*e1 + 32) >> 6 gives every
@@ -562,26 +576,19 @@ int bc7_mode6(uint8_t* out, const uint32_t* c) {
         const int w = kW[i];
         int err = 0, e[4][2] = {};
         for (int ch = 0; ch < 4; ++ch) {
-          int be = 1000;  // larger than any 8-bit error; sums of four stay small
+          EndpointPick pick{e[ch]};
           const int t = static_cast<int>(c[ch]);
-          for (int a = p0; a < 256 && be; a += 2) {
+          for (int a = p0; a < 256 && pick.err; a += 2) {
             // The b that hit t lie within 32/w of (64t - (64-w)a) / w: try those of parity p1 there.
             const int centre = w ? (64 * t - (64 - w) * a) / w : p1;
             const int reach = w ? 32 / w + 2 : 2;
             int lo = std::max(0, centre - reach);
             const int hi = std::min(255, centre + reach);
             if ((lo & 1) != p1) ++lo;
-            for (int b = lo; b <= hi && be; b += 2) {
-              const int v = ((64 - w) * a + w * b + 32) >> 6;
-              const int d = std::abs(v - t);
-              if (d < be) {
-                be = d;
-                e[ch][0] = a;
-                e[ch][1] = b;
-              }
-            }
+            for (int b = lo; b <= hi && pick.err; b += 2)
+              pick.offer(std::abs((((64 - w) * a + w * b + 32) >> 6) - t), a, b);
           }
-          err += be;
+          err += pick.err;
         }
         if (err < best_err) {
           best_err = err;
@@ -629,18 +636,11 @@ int bc7_mode5(uint8_t* out, const uint32_t* c) {
     const int w = kW2[i];
     int err = 0, e[3][2] = {};
     for (int ch = 0; ch < 3; ++ch) {
-      int be = 1000;  // larger than any 8-bit error; sums of four stay small
-      for (int a = 0; a < 128 && be; ++a)
-        for (int b = 0; b < 128 && be; ++b) {
-          const int v = ((64 - w) * expand(a) + w * expand(b) + 32) >> 6;
-          const int d = std::abs(v - static_cast<int>(c[ch]));
-          if (d < be) {
-            be = d;
-            e[ch][0] = a;
-            e[ch][1] = b;
-          }
-        }
-      err += be;
+      EndpointPick pick{e[ch]};
+      for (int a = 0; a < 128 && pick.err; ++a)
+        for (int b = 0; b < 128 && pick.err; ++b)
+          pick.offer(std::abs((((64 - w) * expand(a) + w * expand(b) + 32) >> 6) - static_cast<int>(c[ch])), a, b);
+      err += pick.err;
     }
     if (err < best_err) {
       best_err = err;

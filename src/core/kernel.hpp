@@ -19,7 +19,7 @@ struct Region {
   const Plan* plan = nullptr;
   uint8_t* swz = nullptr;       ///< resource base + subresource offset
   uint64_t row_pitch = 0;       ///< bytes between rows of blocks
-  uint64_t depth_pitch = 0;     ///< bytes between slices of blocks (0 when stacked)
+  uint64_t depth_pitch_B = 0;   ///< bytes between slices of blocks (0 when stacked)
   uint64_t stack_rows = 0;      ///< rows between stacked slices; 0 = not stacked
   uint64_t pre[3] = {0, 0, 0};  ///< pre-swizzle X bytes, Y, Z
   uint32_t sample = 0;

@@ -321,14 +321,15 @@ static Status postamble_reach(const Plan& plan, uint64_t bx_last, uint64_t by_la
   return Status::Ok();
 }
 
-// Geometry, pitches and span of one subresource for a plan. rp/dp of 0 mean
-// the tightest; pre = pre-swizzle offsets (X bytes, Y, Z). The span (size)
+// Geometry, pitches and span of one subresource for a plan. rp_B (row pitch,
+// bytes), dp_B (depth pitch, bytes; unstacked plans) and stack_rows (stacked
+// plans) of 0 mean the tightest; pre = pre-swizzle offsets (X bytes, Y, Z). The span (size)
 // covers every block the subresource's coordinates touch, relative to its
 // offset; for a plan whose postamble moves whole blocks it is a conservative
 // bound, and a pattern that could leave it is refused.
 static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint32_t m, uint32_t slice, uint32_t plane,
-                                uint64_t rp, uint64_t dp, const uint64_t pre[3], ReachCache& reach,
-                                SubresourceLayout* out) {
+                                uint64_t rp_B, uint64_t dp_B, uint64_t stack_rows, const uint64_t pre[3],
+                                ReachCache& reach, SubresourceLayout* out) {
   SubresourceLayout s;
   PlaneInfo pi;
   SWZ_TRY(plane_info(desc.format, plane, &pi));
@@ -356,7 +357,7 @@ static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint3
   const uint64_t bx_last = (x_end - 1) >> ex;
   uint64_t min_rp;
   if (!mul_ok(bx_last + 1, BB, &min_rp)) return overflow("row pitch");
-  s.row_pitch = rp ? rp : min_rp;
+  s.row_pitch = rp_B ? rp_B : min_rp;
   if (s.row_pitch < min_rp)
     return {Code::invalid_argument, "row_pitch = " + std::to_string(s.row_pitch) + " is smaller than a row of " +
                                         (plan.block_bits ? "blocks" : "elements") + " of mip " + std::to_string(m) +
@@ -370,12 +371,11 @@ static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint3
       return {Code::invalid_argument,
               "pre-swizzle Z = " + std::to_string(pre[2]) + " with STACK_DEPTH_SLICES (must be 0)"};
     const uint64_t ext_y = uint64_t{1} << ey;
-    uint64_t rows_per_slice = dp ? dp : ceil_div(s.height_el, ext_y) * ext_y;
+    uint64_t rows_per_slice = stack_rows ? stack_rows : ceil_div(s.height_el, ext_y) * ext_y;
     if (rows_per_slice < s.height_el)
-      return {Code::invalid_argument, "depth_pitch = " + std::to_string(rows_per_slice) +
-                                          " rows is smaller than the height of mip " + std::to_string(m) + " (" +
-                                          std::to_string(s.height_el) +
-                                          " rows; stacked-depth patterns count depth pitch in rows)"};
+      return {Code::invalid_argument, "stack_rows = " + std::to_string(rows_per_slice) +
+                                          " is smaller than the height of mip " + std::to_string(m) + " (" +
+                                          std::to_string(s.height_el) + " rows)"};
     uint64_t y_end;
     if (!mul_ok(rows_per_slice, s.depth - 1, &t) || !add_ok(t, s.height_el, &y_end) || !add_ok(y_end, pre[1], &y_end))
       return overflow("stacked rows");
@@ -389,13 +389,13 @@ static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint3
     bz_last = (z_end - 1) >> ez;
     uint64_t min_dp;
     if (!mul_ok(by_last + 1, s.row_pitch, &min_dp)) return overflow("depth pitch");
-    s.depth_pitch_B = dp ? dp : min_dp;
+    s.depth_pitch_B = dp_B ? dp_B : min_dp;
     if (bz_last > 0 && s.depth_pitch_B < min_dp)
-      return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch_B) +
+      return {Code::invalid_argument, "depth_pitch_B = " + std::to_string(s.depth_pitch_B) +
                                           " is smaller than a slice of mip " + std::to_string(m) + " (" +
                                           std::to_string(min_dp) + " bytes)"};
     if (s.depth_pitch_B % BB)
-      return {Code::invalid_argument, "depth_pitch = " + std::to_string(s.depth_pitch_B) +
+      return {Code::invalid_argument, "depth_pitch_B = " + std::to_string(s.depth_pitch_B) +
                                           " is not a multiple of the block size (" + std::to_string(BB) + " bytes)"};
   }
   // max base = bz*DP + by*RP + bx*BB; span = max base + BB.
@@ -563,8 +563,8 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
             if (!align_up(w * eb, planes > 1 ? 512 : 256, &rp)) return overflow("row pitch");
           }
           const uint64_t pre[3] = {0, 0, 0};
-          SWZ_TRY(place_subresource(desc, *plan, m, slice, plane, rp,
-                                    plan->stack_depth ? spec.stack_rows : spec.depth_pitch_B, pre, reach, &s));
+          SWZ_TRY(
+              place_subresource(desc, *plan, m, slice, plane, rp, spec.depth_pitch_B, spec.stack_rows, pre, reach, &s));
           ++t_layout_work.placed;
           first[m] = s;
         } else {
@@ -701,8 +701,17 @@ Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>&
     if (!st.ok())
       return {st.code(), "pattern " + std::to_string(pl.pattern_slot) + " (subresource " + std::to_string(i) +
                              "): " + st.message()};
+    if (plan->stack_depth && pl.depth_pitch_B)
+      return {Code::invalid_argument, "subresource " + std::to_string(i) +
+                                          ": depth_pitch_B = " + std::to_string(pl.depth_pitch_B) +
+                                          ": the pattern stacks depth slices as rows; give stack_rows instead"};
+    if (!plan->stack_depth && pl.stack_rows)
+      return {Code::invalid_argument, "subresource " + std::to_string(i) +
+                                          ": stack_rows = " + std::to_string(pl.stack_rows) +
+                                          ": the pattern does not stack depth slices; give depth_pitch_B instead"};
     SubresourceLayout s;
-    st = place_subresource(desc, *plan, m, slice, plane, pl.row_pitch, pl.depth_pitch, pl.pre_swizzle, reach, &s);
+    st = place_subresource(desc, *plan, m, slice, plane, pl.row_pitch, pl.depth_pitch_B, pl.stack_rows, pl.pre_swizzle,
+                           reach, &s);
     if (!st.ok()) return {st.code(), "subresource " + std::to_string(i) + ": " + st.message()};
     s.offset = pl.offset;
     s.pattern_slot = pl.pattern_slot;

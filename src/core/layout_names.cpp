@@ -12,6 +12,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "core/parse_number.hpp"
 #include "swz/device_layout.hpp"
 #include "swz/pattern.hpp"
 #include "swz/vendor.hpp"
@@ -115,16 +116,7 @@ Status LayoutName::parse(std::string_view text, LayoutName* out) {
       constexpr std::string_view kPitch = "pitch=";
       uint64_t pitch = 0;
       bool ok = v.substr(0, kPitch.size()) == kPitch && v.size() > kPitch.size();
-      if (ok) {
-        v.remove_prefix(kPitch.size());
-        int base = 10;
-        if (v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
-          v.remove_prefix(2);
-          base = 16;
-        }
-        auto r = std::from_chars(v.data(), v.data() + v.size(), pitch, base);
-        ok = !v.empty() && r.ec == std::errc() && r.ptr == v.data() + v.size() && pitch > 0;
-      }
+      ok = ok && detail::parse_unsigned(v.substr(kPitch.size()), &pitch) && pitch > 0;
       if (!ok)
         return {Code::invalid_argument, "layout '" + std::string(text) +
                                             "': row-major takes one parameter, pitch=N (bytes between rows, N > 0)"};

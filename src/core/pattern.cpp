@@ -193,21 +193,16 @@ Status validate(const Pattern& p, uint32_t element_bytes) {
                                         " has bits below the element size (" + std::to_string(element_bytes) +
                                         " bytes)"};
   // No term (XOR chain or postamble) may read a byte-in-element bit.
+  auto reads_byte_in_element = [&](const BitEntry& e, const char* field, unsigned i) -> Status {
+    if (e.valid && e.channel == 0 && e.bit < k)
+      return {Code::invalid_argument, std::string(field) + "[" + std::to_string(i) + "] = " + term_name(e) +
+                                          " reads a byte-in-element bit of a " + std::to_string(element_bytes) +
+                                          "-byte element"};
+    return Status::Ok();
+  };
   for (unsigned i = 0; i < 32; ++i) {
-    for (int j = 0; j < 4; ++j) {
-      const BitEntry& e = p.xors[j][i];
-      if (e.valid && e.channel == 0 && e.bit < k)
-        return {Code::invalid_argument, std::string(xor_field(j)) + "[" + std::to_string(i) + "] = " + term_name(e) +
-                                            " reads a byte-in-element bit of a " + std::to_string(element_bytes) +
-                                            "-byte element"};
-    }
-    for (int j = 0; j < 2; ++j) {
-      const BitEntry& e = p.postamble[j][i];
-      if (e.valid && e.channel == 0 && e.bit < k)
-        return {Code::invalid_argument, std::string(post_field(j)) + "[" + std::to_string(i) + "] = " + term_name(e) +
-                                            " reads a byte-in-element bit of a " + std::to_string(element_bytes) +
-                                            "-byte element"};
-    }
+    for (int j = 0; j < 4; ++j) SWZ_TRY(reads_byte_in_element(p.xors[j][i], xor_field(j), i));
+    for (int j = 0; j < 2; ++j) SWZ_TRY(reads_byte_in_element(p.postamble[j][i], post_field(j), i));
   }
   // Stacked depth: no Z primaries (spec: "the interleave patterns must not contain any bits from the Z dimension").
   if (p.stack_depth_slices()) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/json_strict.hpp"
+#include "core/parse_number.hpp"
 
 #include "swz/pattern.hpp"
 
@@ -100,16 +101,10 @@ Status parse_post(std::string_view key_bit, std::string_view terms, Pattern* p) 
 }
 
 Status parse_uint32(std::string_view v, const char* field, uint32_t* out) {
-  int base = 10;
-  if (v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
-    v.remove_prefix(2);
-    base = 16;
-  }
-  uint32_t x = 0;
-  auto r = std::from_chars(v.data(), v.data() + v.size(), x, base);
-  if (v.empty() || r.ec != std::errc() || r.ptr != v.data() + v.size())
+  uint64_t x = 0;
+  if (!detail::parse_unsigned(v, &x) || x > UINT32_MAX)
     return {Code::parse_error, std::string(field) + ": '" + std::string(v) + "' is not a 32-bit unsigned number"};
-  *out = x;
+  *out = static_cast<uint32_t>(x);
   return Status::Ok();
 }
 

@@ -65,16 +65,7 @@ Status check_region(const Layout& dl, const Layout& sl, const RegionCopy& r, siz
     return {Code::invalid_argument, at + "dst_x/dst_y = " + std::to_string(r.dst_x) + "/" + std::to_string(r.dst_y) +
                                         " must be multiples of the " + std::to_string(bw) + "x" + std::to_string(bh) +
                                         " block of " + sf.name};
-  Checked c;
-  c.sx = e.x_el;
-  c.sy = e.y_el;
-  c.sz = e.z;
-  c.w = e.width_el;
-  c.h = e.height_el;
-  c.d = e.depth;
-  c.dx = r.dst_x / bw;
-  c.dy = r.dst_y / bh;
-  c.dz = r.dst_z;
+  const Checked c{e.x_el, e.y_el, e.z, e.width_el, e.height_el, e.depth, r.dst_x / bw, r.dst_y / bh, r.dst_z};
   if (uint64_t{c.dx} + c.w > ds.width_el || uint64_t{c.dy} + c.h > ds.height_el || uint64_t{c.dz} + c.d > ds.depth)
     return {Code::out_of_range, at + "the region at (" + std::to_string(r.dst_x) + "," + std::to_string(r.dst_y) + "," +
                                     std::to_string(r.dst_z) + ") does not fit in destination subresource " +

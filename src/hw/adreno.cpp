@@ -188,7 +188,7 @@ Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
       lp.slot = slot_for(linear_pattern());
       lp.row_pitch = pitch;
     }
-    lp.depth_pitch = size0;
+    lp.depth_pitch_B = size0;
     lp.offset = size;
     lp.size = size0 * L.d;
     size += lp.size;
@@ -198,8 +198,8 @@ Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   // layers are page aligned (layer_size = align(size, 4096)). 3D textures have
   // one layer.
   plan.layer_align = 4096;
-  plan.layer_stride = is_3d ? size : align_up(size, 4096);
-  plan.total_size = plan.layer_stride * desc.array_size;
+  plan.layer_stride_B = is_3d ? size : align_up(size, 4096);
+  plan.total_size = plan.layer_stride_B * desc.array_size;
   plan.notes.push_back(std::string(image_tiled ? "tiled" : "linear (narrower than 16 px)") + ", level 0 pitch " +
                        std::to_string(pitch0) + " bytes");
   *out = std::move(plan);

@@ -106,8 +106,8 @@ Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const Te
     lp.origin[0] = uint64_t{mx} * kB256[elem_log2][0] * eb;
     lp.origin[1] = uint64_t{my} * kB256[elem_log2][1];
   }
-  for (LevelPlan& lp : plan.levels) lp.depth_pitch = chain;
-  plan.layer_stride = chain;
+  for (LevelPlan& lp : plan.levels) lp.depth_pitch_B = chain;
+  plan.layer_stride_B = chain;
   plan.levels_are_separate = false;
   plan.total_size = chain * desc.array_size;
   plan.notes.push_back(first_tail < mips ? "mip tail from level " + std::to_string(first_tail) : "no mip tail");

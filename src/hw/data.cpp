@@ -6,6 +6,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "core/parse_number.hpp"
 #include "hw/hw_internal.hpp"
 
 namespace swz {
@@ -18,17 +19,8 @@ namespace vendor {
 // ---- Params -----------------------------------------------------------------
 
 Status parse_number(std::string_view t, const std::string& what, uint64_t* out) {
-  std::string_view s = t;
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    s.remove_prefix(2);
-    base = 16;
-  }
-  uint64_t v = 0;
-  auto r = std::from_chars(s.data(), s.data() + s.size(), v, base);
-  if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size())
+  if (!detail::parse_unsigned(t, out))
     return {Code::parse_error, what + " = '" + std::string(t) + "' is not an unsigned number (decimal or 0x hex)"};
-  *out = v;
   return Status::Ok();
 }
 

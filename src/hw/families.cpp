@@ -37,8 +37,8 @@ Status tiled_level(const Pattern& pat, const TextureDesc& desc, uint32_t m, uint
   const uint64_t tiles_y = ceil_div(L.h_el, uint64_t{1} << e[1]);
   const uint64_t tiles_z = ceil_div(L.d, uint64_t{1} << e[2]);
   lp->row_pitch = tiles_x * bb;
-  lp->depth_pitch = tiles_y * lp->row_pitch;
-  lp->size = tiles_z * lp->depth_pitch;
+  lp->depth_pitch_B = tiles_y * lp->row_pitch;
+  lp->size = tiles_z * lp->depth_pitch_B;
   return Status::Ok();
 }
 
@@ -165,11 +165,11 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   const uint64_t slice_size = has_slice ? slice : lp.size;
   if (desc.dimension == Dimension::Texture2D) {
     plan.arrays = Arrays::ZSlice;
-    lp.depth_pitch = slice_size;
-    plan.layer_stride = slice_size;
+    lp.depth_pitch_B = slice_size;
+    plan.layer_stride_B = slice_size;
   } else {
     plan.arrays = Arrays::Stacked;
-    plan.layer_stride = lp.size;
+    plan.layer_stride_B = lp.size;
   }
   plan.levels.push_back(lp);
   plan.total_size = slice_size * desc.array_size;
@@ -318,16 +318,8 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     }
   }
   if (std::min(mips, tail + 1) > 2) width = std::max(width, ws[1] + ws[2]);
-  // Slot offsets (X elements, Y rows) for 128/64/32/16/8 bpe; Yf starts at slot 4.
-  static const uint8_t kGen9[15][5][2] = {
-      {{32, 0}, {64, 0}, {64, 0}, {128, 0}, {128, 0}}, {{0, 32}, {0, 32}, {0, 64}, {0, 64}, {0, 128}},
-      {{16, 0}, {32, 0}, {32, 0}, {64, 0}, {64, 0}},   {{0, 16}, {0, 16}, {0, 32}, {0, 32}, {0, 64}},
-      {{8, 0}, {16, 0}, {16, 0}, {32, 0}, {32, 0}},    {{4, 8}, {8, 8}, {8, 16}, {16, 16}, {16, 32}},
-      {{0, 12}, {0, 12}, {0, 24}, {0, 24}, {0, 48}},   {{0, 8}, {0, 8}, {0, 16}, {0, 16}, {0, 32}},
-      {{4, 4}, {8, 4}, {8, 8}, {16, 8}, {16, 16}},     {{4, 0}, {8, 0}, {8, 0}, {16, 0}, {16, 0}},
-      {{0, 4}, {0, 4}, {0, 8}, {0, 8}, {0, 16}},       {{3, 0}, {6, 0}, {4, 4}, {8, 4}, {0, 12}},
-      {{2, 0}, {4, 0}, {4, 0}, {8, 0}, {0, 8}},        {{1, 0}, {2, 0}, {0, 4}, {0, 4}, {0, 4}},
-      {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}}};
+  // Slot offsets (X elements, Y rows) for 128/64/32/16/8 bpe; Yf starts at
+  // slot 4. Gen9 has the same table with slots 11..14 in reverse order.
   static const uint8_t kGen10[15][5][2] = {
       {{32, 0}, {64, 0}, {64, 0}, {128, 0}, {128, 0}}, {{0, 32}, {0, 32}, {0, 64}, {0, 64}, {0, 128}},
       {{16, 0}, {32, 0}, {32, 0}, {64, 0}, {64, 0}},   {{0, 16}, {0, 16}, {0, 32}, {0, 32}, {0, 64}},
@@ -347,9 +339,9 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
       const uint32_t slot = m - tail + (f.name == "intel-tileyf" ? 4 : 0);
       if (slot >= 15)
         return {Code::internal, "layout '" + f.name + "': mip-tail slot " + std::to_string(slot) + " out of range"};
-      const auto& t = gen == 9 && !tile64 ? kGen9 : kGen10;
-      xs[m] = bx + t[slot][bpe_index][0];
-      ys[m] = by + t[slot][bpe_index][1];
+      const uint32_t row = gen == 9 && !tile64 && slot >= 11 ? 25 - slot : slot;
+      xs[m] = bx + kGen10[row][bpe_index][0];
+      ys[m] = by + kGen10[row][bpe_index][1];
     }
   }
   uint64_t total_h = hs[0] + std::max(h1, h2);
@@ -379,7 +371,7 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     SWZ_TRY(tiled_level(pat, desc, 0, row_bytes / eb, f.name, &lp));
     plan.levels.push_back(lp);
     plan.arrays = Arrays::Stacked;
-    plan.layer_stride = lp.size;
+    plan.layer_stride_B = lp.size;
     plan.total_size = lp.size * desc.array_size;
   } else {
     for (uint32_t m = 0; m < desc.mip_levels; ++m) {
@@ -388,11 +380,11 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
       lp.origin[0] = xs[m] * eb;
       lp.origin[1] = ys[m];
       // 3D: slice z of the level sits z * QPitch rows down (QPitch is tile aligned).
-      lp.depth_pitch = desc.dimension == Dimension::Texture3D ? qpitch / tile_h * row_pitch : 0;
+      lp.depth_pitch_B = desc.dimension == Dimension::Texture3D ? qpitch / tile_h * row_pitch : 0;
       plan.levels.push_back(lp);
     }
     plan.arrays = Arrays::YRows;
-    plan.layer_stride = qpitch;
+    plan.layer_rows = qpitch;
     total_rows = slices > 1 ? qpitch * slices : total_h;
     plan.total_size = ceil_div(total_rows, tile_h) * row_pitch;
   }
@@ -442,8 +434,8 @@ Status build_tiles(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     plan.levels.push_back(lp);
   }
   plan.layer_align = bb;
-  plan.layer_stride = align_up(offset, bb);
-  plan.total_size = plan.layer_stride * desc.array_size;
+  plan.layer_stride_B = align_up(offset, bb);
+  plan.total_size = plan.layer_stride_B * desc.array_size;
   *out = std::move(plan);
   return Status::Ok();
 }
@@ -549,9 +541,9 @@ Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   const bool page_aligned = all_levels != 1 && offset > 16384 && layers > 1;
   plan.levels.resize(desc.mip_levels);
   plan.layer_align = page_aligned ? 16384 : 1;
-  plan.layer_stride = page_aligned ? align_up(offset, 16384) : offset;
-  plan.total_size = align_up(plan.layer_stride * layers, 128);
-  if (desc.dimension == Dimension::Texture3D) plan.levels[0].depth_pitch = plan.layer_stride;
+  plan.layer_stride_B = page_aligned ? align_up(offset, 16384) : offset;
+  plan.total_size = align_up(plan.layer_stride_B * layers, 128);
+  if (desc.dimension == Dimension::Texture3D) plan.levels[0].depth_pitch_B = plan.layer_stride_B;
   (void)f;
   *out = std::move(plan);
   return Status::Ok();

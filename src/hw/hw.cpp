@@ -117,13 +117,20 @@ void split_spec(std::string_view spec, std::string_view* head, std::string_view*
 
 // The embedded family data, and `spec` split into its family name and parsed
 // parameters ("nv-block-linear:bh=4,gob=tegra").
-Status open_spec(std::string_view spec, const VendorData** d, std::string_view* head, Params* params) {
+// A layout spec opened: the family data, the family name (head) and its parameters.
+struct OpenSpec {
+  const VendorData* data = nullptr;
+  std::string_view head;
+  Params params;
+};
+
+Status open_spec(std::string_view spec, OpenSpec* out) {
   Status st;
-  *d = &data(&st);
+  out->data = &data(&st);
   SWZ_TRY(st);
   std::string_view ptext;
-  split_spec(spec, head, &ptext);
-  return Params::parse(*head, ptext, params);
+  split_spec(spec, &out->head, &ptext);
+  return Params::parse(out->head, ptext, &out->params);
 }
 
 Status unknown_family(std::string_view head) {
@@ -189,8 +196,8 @@ Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& 
   if (overridden && plan.arrays == Arrays::Stacked && !has_stride) {
     uint64_t end = 0;
     for (const LevelPlan& lp : plan.levels) end = std::max(end, lp.offset + lp.size);
-    plan.layer_stride = desc.array_size > 1 ? align_up(end, plan.layer_align) : end;
-    plan.total_size = plan.layer_stride * desc.array_size;
+    plan.layer_stride_B = desc.array_size > 1 ? align_up(end, plan.layer_align) : end;
+    plan.total_size = plan.layer_stride_B * desc.array_size;
   }
   if (has_stride) {
     if (plan.arrays == Arrays::YRows)
@@ -199,7 +206,7 @@ Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& 
     if (plan.arrays == Arrays::PerLevel)
       return {Code::invalid_argument,
               "layout '" + name + "': layer_stride does not apply (each mip level has its own array-slice stride)"};
-    plan.layer_stride = layer_stride;
+    plan.layer_stride_B = layer_stride;
     plan.total_size = layer_stride * desc.array_size;
   }
   std::vector<SubresourcePlacement> placements(static_cast<size_t>(mips) * desc.array_size);
@@ -209,22 +216,22 @@ Status assemble(const FamilyPlan& plan_in, Params& p, const NamedLayoutOptions& 
       SubresourcePlacement& pl = placements[calc_subresource(m, s, 0, mips, desc.array_size)];
       pl.pattern_slot = lp.slot;
       pl.row_pitch = lp.row_pitch;
-      pl.depth_pitch = lp.depth_pitch;
+      pl.depth_pitch_B = lp.depth_pitch_B;
       for (int i = 0; i < 3; ++i) pl.pre_swizzle[i] = lp.origin[i];
       pl.offset = base + lp.offset;
       switch (plan.arrays) {
         case Arrays::Stacked:
-          pl.offset += s * plan.layer_stride;
+          pl.offset += s * plan.layer_stride_B;
           break;
         case Arrays::ZSlice:
           pl.pre_swizzle[2] += s;
-          pl.depth_pitch = plan.layer_stride;
+          pl.depth_pitch_B = plan.layer_stride_B;
           break;
         case Arrays::YRows:
-          pl.pre_swizzle[1] += s * plan.layer_stride;
+          pl.pre_swizzle[1] += s * plan.layer_rows;
           break;
         case Arrays::PerLevel:
-          pl.offset += s * lp.layer_stride;
+          pl.offset += s * lp.layer_stride_B;
           break;
       }
     }
@@ -263,11 +270,11 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, Layout*
 Status make_named_layout(std::string_view spec, const TextureDesc& desc, const NamedLayoutOptions& options,
                          Layout* out) {
   using namespace vendor;
-  const VendorData* dp = nullptr;
-  std::string_view head;
-  Params params;
-  SWZ_TRY(open_spec(spec, &dp, &head, &params));
-  const VendorData& d = *dp;
+  OpenSpec os;
+  SWZ_TRY(open_spec(spec, &os));
+  const VendorData& d = *os.data;
+  const std::string_view head = os.head;
+  Params& params = os.params;
   Status st;
   if (desc.format.element_bytes == 0) return {Code::invalid_argument, "format: not set (element size 0)"};
   if (desc.format.planes > 1)
@@ -315,22 +322,16 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
       return {Code::unsupported,
               "layout '" + f->name + "': format " + desc.format.name + " has " + std::to_string(eb) +
                   "-byte elements; this family's bit equations address power-of-two elements (1-16 bytes)"};
-    if (f->placement == "amd")
-      st = build_amd(ctx, *f, &plan);
-    else if (f->placement == "intel")
-      st = build_intel(ctx, *f, &plan);
-    else if (f->placement == "tiles")
-      st = build_tiles(ctx, *f, &plan);
-    else if (f->placement == "adreno")
-      st = build_adreno(ctx, *f, &plan);
-    else if (f->placement == "apple")
-      st = build_apple(ctx, *f, &plan);
-    else if (f->placement == "xbox360")
-      st = build_xbox360(ctx, *f, &plan);
-    else if (f->placement == "mali")
-      st = build_mali(ctx, *f, &plan);
-    else
-      st = {Code::internal, "layout '" + f->name + "': unknown placement '" + f->placement + "'"};
+    // The builder of each placement named in patterns/vendor/*.json.
+    static const struct {
+      const char* placement;
+      Status (*build)(BuildContext&, const DataFamily&, FamilyPlan*);
+    } kBuilders[] = {{"amd", build_amd},       {"intel", build_intel}, {"tiles", build_tiles},
+                     {"adreno", build_adreno}, {"apple", build_apple}, {"xbox360", build_xbox360},
+                     {"mali", build_mali}};
+    st = {Code::internal, "layout '" + f->name + "': unknown placement '" + f->placement + "'"};
+    for (const auto& b : kBuilders)
+      if (f->placement == b.placement) st = b.build(ctx, *f, &plan);
     if (!st.ok()) {
       // Offsets given from outside replace the level placement a family lacks.
       bool outside = !options.levels.empty() || params.has("offsets");
@@ -371,11 +372,11 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
         LevelPlan lp = plan.levels[0];
         SWZ_TRY(tiled_level(pat0, desc, m, has_pitches ? pitches[m].offset : 0, f->name, &lp));
         if ((m == 0 && params.has("pitch")) || shared_pitch) {
-          lp.depth_pitch = lp.depth_pitch / lp.row_pitch * row0;
+          lp.depth_pitch_B = lp.depth_pitch_B / lp.row_pitch * row0;
           lp.size = lp.size / lp.row_pitch * row0;
           lp.row_pitch = row0;
         }
-        if (plan.arrays == Arrays::ZSlice) lp.depth_pitch = plan.layer_stride;
+        if (plan.arrays == Arrays::ZSlice) lp.depth_pitch_B = plan.layer_stride_B;
         lv.push_back(lp);
       }
       plan.levels_are_separate = true;
@@ -387,18 +388,16 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
 
 Status describe_layout(std::string_view spec, uint32_t element_bytes, std::string* bit_equation) {
   using namespace vendor;
-  const VendorData* dp = nullptr;
-  std::string_view head;
-  Params params;
-  SWZ_TRY(open_spec(spec, &dp, &head, &params));
-  const VendorData& d = *dp;
+  OpenSpec os;
+  SWZ_TRY(open_spec(spec, &os));
+  Params& params = os.params;
   std::string s;
-  if (head == "nv-block-linear") {
-    SWZ_TRY(describe_nvidia(d, params, element_bytes, &s));
+  if (os.head == "nv-block-linear") {
+    SWZ_TRY(describe_nvidia(*os.data, params, element_bytes, &s));
   } else {
-    const DataFamily* f = find_family(d, head);
-    if (!f) return unknown_family(head);
-    SWZ_TRY(describe_data(d, *f, params, element_bytes, &s));
+    const DataFamily* f = find_family(*os.data, os.head);
+    if (!f) return unknown_family(os.head);
+    SWZ_TRY(describe_data(*os.data, *f, params, element_bytes, &s));
     s = f->name + ": " + f->description + "\n" + s + "source: " + f->source + "\n";
   }
   // Common parameters are accepted (they do not change the equation).

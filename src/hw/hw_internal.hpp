@@ -86,26 +86,27 @@ const DataFamily* find_family(const VendorData& d, std::string_view name);
 
 // ---- what a family builder produces ----------------------------------------
 enum class Arrays {
-  Stacked,   ///< layer s at s * layer_stride bytes (every level inside the layer)
+  Stacked,   ///< layer s at s * layer_stride_B bytes (every level inside the layer)
   ZSlice,    ///< the array slice feeds the Z coordinate (AMD): pre-swizzle Z = s, depth pitch = slice stride
-  YRows,     ///< the array slice starts layer_stride ROWS further down the same surface (Intel QPitch)
-  PerLevel,  ///< level-major: slice s of level m at the level's offset + s * LevelPlan::layer_stride (Xbox 360)
+  YRows,     ///< the array slice starts layer_rows rows further down the same surface (Intel QPitch)
+  PerLevel,  ///< level-major: slice s of level m at the level's offset + s * LevelPlan::layer_stride_B (Xbox 360)
 };
 
 struct LevelPlan {
   int slot = 0;
-  uint64_t row_pitch = 0, depth_pitch = 0;
-  uint64_t origin[3] = {0, 0, 0};  ///< X bytes, Y rows, Z slices
-  uint64_t offset = 0;             ///< inside the layer
-  uint64_t size = 0;               ///< bytes the level spans from `offset` (one layer)
-  uint64_t layer_stride = 0;       ///< Arrays::PerLevel: bytes between the level's array slices
+  uint64_t row_pitch = 0, depth_pitch_B = 0;  ///< bytes
+  uint64_t origin[3] = {0, 0, 0};             ///< X bytes, Y rows, Z slices
+  uint64_t offset = 0;                        ///< inside the layer
+  uint64_t size = 0;                          ///< bytes the level spans from `offset` (one layer)
+  uint64_t layer_stride_B = 0;                ///< Arrays::PerLevel: bytes between the level's array slices
 };
 
 struct FamilyPlan {
   std::vector<Pattern> patterns;
   std::vector<LevelPlan> levels;
   Arrays arrays = Arrays::Stacked;
-  uint64_t layer_stride = 0;        ///< bytes (Stacked, ZSlice) or rows (YRows)
+  uint64_t layer_stride_B = 0;      ///< Stacked, ZSlice: bytes between array slices
+  uint64_t layer_rows = 0;          ///< YRows: rows between array slices (Intel QPitch)
   uint64_t layer_align = 1;         ///< Stacked: alignment of a recomputed layer stride
   uint64_t total_size = 0;          ///< 0 = the end of the last subresource
   bool levels_are_separate = true;  ///< false when levels share one surface (Intel mip layout)

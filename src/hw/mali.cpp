@@ -63,9 +63,9 @@ Status build_mali(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     offset = align_up(offset, 64);
     LevelPlan lp;
     lp.row_pitch = bpb * ew * th;
-    lp.depth_pitch = lp.row_pitch * (eh / th);
+    lp.depth_pitch_B = lp.row_pitch * (eh / th);
     lp.offset = offset;
-    lp.size = lp.depth_pitch * L.d;
+    lp.size = lp.depth_pitch_B * L.d;
     offset += lp.size;
     if (crc) {
       // panfrost_compute_checksum_size: 8 bytes per 16x16-texel tile, the
@@ -78,8 +78,8 @@ Status build_mali(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   // Arrays and cube maps repeat the whole chain, 64-byte aligned; the data
   // size is rounded to 4 KiB.
   plan.layer_align = 64;
-  plan.layer_stride = align_up(offset, 64);
-  plan.total_size = align_up(plan.layer_stride * desc.array_size, 4096);
+  plan.layer_stride_B = align_up(offset, 64);
+  plan.total_size = align_up(plan.layer_stride_B * desc.array_size, 4096);
   if (is_3d) plan.notes.push_back("3D: slices one surface stride apart");
   *out = std::move(plan);
   return Status::Ok();

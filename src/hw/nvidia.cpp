@@ -144,15 +144,15 @@ Status build_nvidia(BuildContext& c, FamilyPlan* out) {
     LevelPlan lp;
     lp.slot = slot;
     lp.row_pitch = gobs_x * block_bytes;
-    lp.depth_pitch = rows * lp.row_pitch;
+    lp.depth_pitch_B = rows * lp.row_pitch;
     lp.offset = offset;
-    lp.size = slabs * lp.depth_pitch;
+    lp.size = slabs * lp.depth_pitch_B;
     offset += lp.size;
     plan.levels.push_back(lp);
     if (m == 0) plan.layer_align = block_bytes;
   }
-  plan.layer_stride = desc.array_size > 1 ? align_up(offset, plan.layer_align) : offset;
-  plan.total_size = plan.layer_stride * desc.array_size;
+  plan.layer_stride_B = desc.array_size > 1 ? align_up(offset, plan.layer_align) : offset;
+  plan.total_size = plan.layer_stride_B * desc.array_size;
   plan.notes.push_back("gob=" + n.gob->gob + ", level-0 bh=" + std::to_string(bh0) + " bd=" + std::to_string(bd0) +
                        (n.bh_given ? "" : " (bh inferred)"));
   *out = std::move(plan);

@@ -133,7 +133,7 @@ Status build_xbox360(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     LevelPlan& lp = plan.levels[m];
     lp.row_pitch = s.pitch_el * bpb * tile;  // bytes between rows of 32-row tiles
     lp.offset = offset;
-    lp.layer_stride = s.slice_stride;
+    lp.layer_stride_B = s.slice_stride;
     lp.size = s.slice_stride;
     if (in_tail) {
       uint64_t x_tx, y_tx;

@@ -224,9 +224,9 @@ bool make_region(std::mt19937_64& rng, const swz::Pattern& p, uint32_t eb, Surfa
   const uint64_t rows_total = stacked ? 0 : uint64_t{H} + r.pre[1];
   if (stacked) {
     r.stack_rows = H + r.pre[1] + rng() % 9;
-    r.depth_pitch = 0;
+    r.depth_pitch_B = 0;
   } else {
-    r.depth_pitch = ceil_div(rows_total, ext_y) * r.row_pitch * (1 + rng() % 2);
+    r.depth_pitch_B = ceil_div(rows_total, ext_y) * r.row_pitch * (1 + rng() % 2);
   }
   (void)ext_z;
   // Linear side: pitches with random padding.
@@ -247,7 +247,7 @@ bool make_region(std::mt19937_64& rng, const swz::Pattern& p, uint32_t eb, Surfa
       swz::detail::adjust_yz(r, r.y0 + dy, r.z0 + dz, &y, &z);
       const uint64_t xb0 = uint64_t{r.x0} * eb + r.pre[0];
       for (uint64_t xb = xb0; xb < xb0 + uint64_t{r.w} * eb; xb += step)
-        offs.push_back(pl.offset(xb, y, z, r.sample, r.row_pitch, r.depth_pitch));
+        offs.push_back(pl.offset(xb, y, z, r.sample, r.row_pitch, r.depth_pitch_B));
     }
   std::sort(offs.begin(), offs.end());
   s->injective = std::adjacent_find(offs.begin(), offs.end()) == offs.end();
@@ -308,7 +308,7 @@ std::string describe(const Surface& s) {
          std::to_string(r.x0) + "," + std::to_string(r.y0) + "," + std::to_string(r.z0) + ")+(" + std::to_string(r.w) +
          "x" + std::to_string(r.h) + "x" + std::to_string(r.d) + ") pre=(" + std::to_string(r.pre[0]) + "," +
          std::to_string(r.pre[1]) + "," + std::to_string(r.pre[2]) + ") pitch=" + std::to_string(r.row_pitch) + "/" +
-         std::to_string(r.depth_pitch) + " stack=" + std::to_string(r.stack_rows) +
+         std::to_string(r.depth_pitch_B) + " stack=" + std::to_string(r.stack_rows) +
          " lin_pitch=" + std::to_string(r.lin_row_pitch) + "/" + std::to_string(r.lin_depth_pitch) +
          " stream=" + std::to_string(r.streaming) + " pads=" + std::to_string(s.swz_pad) + "/" +
          std::to_string(s.lin_pad);

@@ -107,6 +107,17 @@ expect_ok "deswizzle with a resource layout" bash -c "'$SWZ' deswizzle -q --layo
 expect_out "offset in mip 1 (slot 1)" 1311284 "$SWZ" offset --layout dev.json --subresource 1 17 3
 expect_err "options must agree with the resource layout" "disagrees" "$SWZ" info --layout dev.json --size 64x64
 
+# --- depth pitches in their units: --depth-pitch-B (bytes), --stack-rows (rows), or the one number --------------
+stk=(info --pattern 'X0 X1 X2 X3 Y0 Y1 X4 Y2 stack' -f R8G8B8A8_UNORM --size 16x8x4)
+pln=(info --pattern 'X0 X1 X2 X3 Y0 Y1 X4 Y2' -f R8G8B8A8_UNORM --size 16x8x4)
+expect_ok "--stack-rows: rows between stacked slices" bash -c "'$SWZ' ${stk[*]@Q} --stack-rows 12 | grep -qE ' 12r +0 '"
+expect_ok "--depth-pitch is --stack-rows for a stacked pattern" bash -c "'$SWZ' ${stk[*]@Q} --depth-pitch 12 | grep -qE ' 12r +0 '"
+expect_ok "--depth-pitch-B: bytes between slices" bash -c "'$SWZ' ${pln[*]@Q} --depth-pitch-B 4096 | grep -qE ' 4096  +0 '"
+expect_ok "--depth-pitch is --depth-pitch-B otherwise" bash -c "'$SWZ' ${pln[*]@Q} --depth-pitch 4096 | grep -qE ' 4096  +0 '"
+expect_err "--depth-pitch-B on a stacked pattern" "depth_pitch_B = 4096.*give stack_rows" "$SWZ" "${stk[@]}" --depth-pitch-B 4096
+expect_err "--stack-rows on a pattern that does not stack" "stack_rows = 12.*give depth_pitch_B" "$SWZ" "${pln[@]}" --stack-rows 12
+expect_err "the one number with an explicit form" "not both" "$SWZ" "${stk[@]}" --depth-pitch 12 --stack-rows 12
+
 # --- errors: exit 1, a message, nothing left at OUT -----------------------------------
 expect_err "unknown layout lists the built-ins" "row-major, std64k, std4k" "$SWZ" swizzle --layout nope "$PHOTO" e.bin
 expect_err "missing JSON layout file" "does not exist" "$SWZ" swizzle --layout nope.json "$PHOTO" e.bin

@@ -338,14 +338,14 @@ TEST(Hostile, DepthPitchSmallerThanASlice) {
   spec.depth_pitch_B = 256 * 64 - 256;
   Layout out = sentinel_layout();
   EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument,
-               "depth_pitch = 16128 is smaller than a slice of mip 0 (16384 bytes)");
-  // Stacked depth: the depth pitch counts rows and must hold the height.
+               "depth_pitch_B = 16128 is smaller than a slice of mip 0 (16384 bytes)");
+  // Stacked depth: stack_rows counts rows and must hold the height.
   spec.kind = LayoutKind::Pattern;
   spec.pattern = P("X0 X1 X2 Y0 X3 Y1 stack");
   spec.depth_pitch_B = 0;
   spec.stack_rows = 63;
   EXPECT_ERROR(make_layout(d, spec, &out), Code::invalid_argument,
-               "depth_pitch = 63 rows is smaller than the height of mip 0 (64 rows");
+               "stack_rows = 63 is smaller than the height of mip 0 (64 rows)");
   expect_sentinel(out);
 }
 

@@ -169,6 +169,62 @@ TEST(DeviceLayout, JsonErrorsNameTheField) {
   EXPECT_EQ(L.sub(0).row_pitch, 16u);  // 4 blocks (1 byte x 4 rows each) per block row
 }
 
+// The depth stride of a subresource: "depth_stride_B" (bytes) or "stack_rows"
+// (rows, stacked-depth patterns), and the older one-number "depth_stride",
+// read as rows when the subresource's pattern stacks and as bytes otherwise.
+TEST(DeviceLayout, DepthStrideKeysKeepTheirUnits) {
+  auto doc = [](const char* pattern, const char* depth) {
+    return std::string(
+               "{\"format\": \"R8G8B8A8_UNORM\", \"dimension\": \"3D\", \"width\": 16, \"height\": 8, "
+               "\"depth\": 4, \"patterns\": [\"") +
+           pattern + "\"], \"subresources\": [{\"offset\": 0" + depth + "}]}";
+  };
+  const char* kStacked = "X0 X1 X2 Y0 X3 Y1 stack";
+  const char* kPlain = "X0 X1 X2 Y0 X3 Y1";
+  struct Case {
+    const char *pattern, *depth;
+    uint64_t depth_stride_B, stack_rows;
+  };
+  for (const Case& c :
+       {Case{kStacked, ", \"depth_stride\": 12", 0, 12}, Case{kStacked, ", \"stack_rows\": 12", 0, 12},
+        Case{kPlain, ", \"depth_stride\": 1024", 1024, 0}, Case{kPlain, ", \"depth_stride_B\": 1024", 1024, 0}}) {
+    const std::string text = doc(c.pattern, c.depth);
+    DeviceLayoutDesc d;
+    Status st = parse_resource_layout_json(text, &d);
+    ASSERT_TRUE(st.ok()) << text << ": " << st.message();
+    EXPECT_EQ(d.subresources[0].depth_stride_B, c.depth_stride_B) << text;
+    EXPECT_EQ(d.subresources[0].stack_rows, c.stack_rows) << text;
+    Layout L;
+    st = make_device_layout(d, &L);
+    ASSERT_TRUE(st.ok()) << text << ": " << st.message();
+    EXPECT_EQ(L.sub(0).depth_pitch_B, c.depth_stride_B) << text;
+    EXPECT_EQ(L.sub(0).stack_rows, c.stack_rows) << text;
+    // to_json writes the explicit keys, never the one-number form.
+    const std::string out = to_json(d);
+    EXPECT_NE(out.find("\"depth_stride_B\""), std::string::npos) << out;
+    EXPECT_NE(out.find("\"stack_rows\""), std::string::npos) << out;
+    EXPECT_EQ(out.find("\"depth_stride\""), std::string::npos) << out;
+  }
+  DeviceLayoutDesc d;
+  const std::string both = doc(kStacked, ", \"depth_stride\": 12, \"stack_rows\": 12");
+  Status st = parse_resource_layout_json(both, &d);
+  EXPECT_EQ(st.code(), Code::parse_error) << both;
+  EXPECT_NE(st.message().find("not both"), std::string::npos) << st.message();
+  // Each explicit field is refused where its unit does not apply, by name.
+  ASSERT_TRUE(parse_resource_layout_json(doc(kStacked, ", \"depth_stride_B\": 1024"), &d).ok());
+  Layout L;
+  st = make_device_layout(d, &L);
+  EXPECT_EQ(st.code(), Code::invalid_argument);
+  EXPECT_EQ(st.message(),
+            "subresource 0: depth_stride_B = 1024 but pattern slot 0 stacks depth slices; give stack_rows instead");
+  ASSERT_TRUE(parse_resource_layout_json(doc(kPlain, ", \"stack_rows\": 12"), &d).ok());
+  st = make_device_layout(d, &L);
+  EXPECT_EQ(st.code(), Code::invalid_argument);
+  EXPECT_EQ(st.message(),
+            "subresource 0: stack_rows = 12 but pattern slot 0 does not stack depth slices; give depth_stride_B "
+            "instead");
+}
+
 TEST(Planes, Nv12RowMajorSubresourcesAndFootprints) {
   TextureDesc t;
   ASSERT_TRUE(find_format("NV12", &t.format).ok());

@@ -73,11 +73,12 @@ void emulate(const SwizzleDispatch& D, bool to_swizzled, uint8_t* swz, uint8_t* 
           const uint32_t x = xt | cx, y = yt | cy, z = zt | cz;
           const uint32_t row = y - yb;
           const uint32_t sl = stacked ? tz : z - pc.z0;
-          const uint32_t xr = x - pc.x0;
-          if ((Ls ^ His) != pc.sample_in || row >= pc.h || sl >= pc.d || xr >= pc.xw) continue;
-          const uint32_t off = (((x >> ex) << n) + (y >> ey) * pc.row_pitch + (z >> ez) * pc.depth_pitch) ^ (gt ^ cg);
-          const uint32_t si = (pc.swz_rem + off) >> q;
-          const uint32_t li = (pc.lin_rem + xr + row * pc.lin_rp + sl * pc.lin_dp) >> q;
+          const uint32_t xr = x - pc.x0_B;
+          if ((Ls ^ His) != pc.sample_in || row >= pc.h || sl >= pc.d || xr >= pc.xw_B) continue;
+          const uint32_t off =
+              (((x >> ex) << n) + (y >> ey) * pc.row_pitch_B + (z >> ez) * pc.depth_pitch_B) ^ (gt ^ cg);
+          const uint32_t si = (pc.swz_rem_B + off) >> q;
+          const uint32_t li = (pc.lin_rem_B + xr + row * pc.lin_rp_B + sl * pc.lin_dp_B) >> q;
           if (to_swizzled)
             std::memcpy(swz + uint64_t{si} * wbytes, lin + uint64_t{li} * wbytes, wbytes);
           else

@@ -18,7 +18,7 @@ void scalar_copy(const Region& r, Direction dir) {
     for (uint32_t dy = 0; dy < r.h; ++dy) {
       uint64_t y, z;
       adjust_yz(r, r.y0 + dy, r.z0 + dz, &y, &z);
-      const uint64_t rowbase = (y >> p.ext_log2[1]) * r.row_pitch + (z >> p.ext_log2[2]) * r.depth_pitch;
+      const uint64_t rowbase = (y >> p.ext_log2[1]) * r.row_pitch + (z >> p.ext_log2[2]) * r.depth_pitch_B;
       const uint32_t gyz = gs ^ p.g(1, static_cast<uint32_t>(y)) ^ p.g(2, static_cast<uint32_t>(z));
       uint8_t* lin = r.lin + dz * r.lin_depth_pitch + dy * r.lin_row_pitch;
       if (p.row_linear) {

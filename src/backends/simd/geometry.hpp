@@ -169,7 +169,7 @@ inline void adjusted_row(const Region& r, uint32_t dy, uint32_t dz, uint64_t* y,
 
 inline RowPart row_part(const Region& r, const Geo& g, uint64_t y, uint64_t z) {
   const Plan& p = *g.p;
-  const uint64_t rb = (y >> p.ext_log2[1]) * r.row_pitch + (z >> p.ext_log2[2]) * r.depth_pitch;
+  const uint64_t rb = (y >> p.ext_log2[1]) * r.row_pitch + (z >> p.ext_log2[2]) * r.depth_pitch_B;
   const uint32_t gy = g.gs ^ p.g(1, static_cast<uint32_t>(y)) ^ p.g(2, static_cast<uint32_t>(z));
   if (g.mode == Mode::Add) return {rb + gy, 0};
   return {rb, gy};

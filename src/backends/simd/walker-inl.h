@@ -113,7 +113,7 @@ class Walker {
         // corner's plus the G of the low Y/Z bits (one table entry each).
         adjusted_row(r_, dy0, dz0, &y, &z);
         const uint64_t ya = y & ~(Hy - 1), za = r_.stack_rows ? z : (z & ~(Hz - 1));
-        const uint64_t rb = (ya >> p.ext_log2[1]) * r_.row_pitch + (za >> p.ext_log2[2]) * r_.depth_pitch;
+        const uint64_t rb = (ya >> p.ext_log2[1]) * r_.row_pitch + (za >> p.ext_log2[2]) * r_.depth_pitch_B;
         const uint32_t gy0 = g_.gs ^ p.g(1, static_cast<uint32_t>(ya)) ^ p.g(2, static_cast<uint32_t>(za));
         // (pointers only for rows that exist: no pointer past the box is formed,
         // whatever pitch an unused dimension carries)
@@ -842,7 +842,7 @@ bool TileSwizzle(const Region& r, const Tuning& t) {
   const Plan& p = *g.p;
   const uint64_t eb = p.element_bytes;
   if (g.rl < 4 || p.high_mask != 0 || r.stack_rows || p.ext_log2[3] != 0 || g.ex < 6 || p.block_bits > 16 ||
-      r.pre[0] % eb != 0 || r.row_pitch % 64 != 0 || r.depth_pitch % 64 != 0 || g.B / 16 > kMaxTilePiecesSwz)
+      r.pre[0] % eb != 0 || r.row_pitch % 64 != 0 || r.depth_pitch_B % 64 != 0 || g.B / 16 > kMaxTilePiecesSwz)
     return false;
   const uint64_t wbytes = uint64_t{1} << g.ex;
   const uint64_t wb = wbytes / eb;  // block extent in elements

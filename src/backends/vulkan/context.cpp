@@ -11,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "backends/vulkan/dispatch.hpp"
 #include "backends/vulkan/gpu_plan.hpp"
 #include "swz/gpu.hpp"
 #include "core/plan.hpp"
@@ -473,18 +474,7 @@ struct Context::Impl {
   void bind_and_dispatch(VkCommandBuffer cb, VkPipeline pipe, VkPipelineLayout layout,
                          const VkDescriptorBufferInfo* const* infos, uint32_t n, const void* push_data,
                          uint32_t push_bytes, uint32_t gx, uint32_t gy) {
-    VkWriteDescriptorSet w[3]{};
-    for (uint32_t i = 0; i < n; ++i) {
-      w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-      w[i].dstBinding = i;
-      w[i].descriptorCount = 1;
-      w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      w[i].pBufferInfo = infos[i];
-    }
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-    push_desc(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, n, w);
-    vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push_data);
-    vkCmdDispatch(cb, gx, gy, 1);
+    detail::bind_and_dispatch(push_desc, cb, pipe, layout, infos, n, push_data, push_bytes, gx, gy);
   }
   Status record_subresource(VkCommandBuffer cb, const Layout& layout, const BufferRange& resource, uint32_t subresource,
                             const Box* box, const BufferRange& linear, uint64_t lin_row_pitch, uint64_t lin_depth_pitch,
@@ -535,6 +525,25 @@ struct Context::Impl {
       if (v >= 5 && v <= 20) return static_cast<unsigned>(v);
     }
     return 0;
+  }
+
+  // Records the command buffer (`record`, then a barrier that makes the
+  // shaders' writes visible to the host), submits it and waits.
+  template <class F>
+  Status record_submit_wait(F&& record) {
+    SWZ_VK(vkResetCommandBuffer(cmd, 0), "vkResetCommandBuffer");
+    VkCommandBufferBeginInfo bi = vk_init<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    SWZ_VK(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
+    Status s = record(cmd);
+    VkMemoryBarrier mb = vk_init<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr,
+                         0, nullptr);
+    SWZ_VK(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
+    SWZ_TRY(s);
+    return submit_and_wait();
   }
 
   Status submit_and_wait() {
@@ -620,21 +629,8 @@ struct Context::Impl {
     detail::GpuRegion r = r0;
     r.swz_offset = rskew;
     r.lin_offset = lskew;
-    *result = [&]() -> Status {
-      SWZ_VK(vkResetCommandBuffer(cmd, 0), "vkResetCommandBuffer");
-      VkCommandBufferBeginInfo bi = vk_init<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-      bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-      SWZ_VK(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
-      Status s = record_region(cmd, r, to_swz, rb.buf, lb.buf, nullptr);
-      VkMemoryBarrier mb = vk_init<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-      mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-      mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr,
-                           0, nullptr);
-      SWZ_VK(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
-      SWZ_TRY(s);
-      return submit_and_wait();
-    }();
+    *result =
+        record_submit_wait([&](VkCommandBuffer cb) { return record_region(cb, r, to_swz, rb.buf, lb.buf, nullptr); });
     vkDestroyBuffer(device, rb.buf, nullptr);
     vkFreeMemory(device, rb.mem, nullptr);
     vkDestroyBuffer(device, lb.buf, nullptr);
@@ -682,19 +678,9 @@ struct Context::Impl {
     for (size_t i = 0; i < bands.size(); ++i) {
       copy_mt(res_stage.map, res_sub + res_at[i], res_len[i]);
       copy_mt(lin_stage.map, lin + lin_at[i], bands[i].lin_span);
-      SWZ_VK(vkResetCommandBuffer(cmd, 0), "vkResetCommandBuffer");
-      VkCommandBufferBeginInfo bi = vk_init<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-      bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-      SWZ_VK(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
-      Status s = record_planned(cmd, plans[i], to_swz, res_stage.buf, lin_stage.buf, nullptr);
-      VkMemoryBarrier mb = vk_init<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-      mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-      mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr,
-                           0, nullptr);
-      SWZ_VK(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
-      SWZ_TRY(s);
-      SWZ_TRY(submit_and_wait());
+      SWZ_TRY(record_submit_wait([&](VkCommandBuffer cb) {
+        return record_planned(cb, plans[i], to_swz, res_stage.buf, lin_stage.buf, nullptr);
+      }));
       if (to_swz)
         copy_mt(res_sub + res_at[i], res_stage.map, res_len[i]);
       else

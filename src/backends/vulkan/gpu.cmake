@@ -31,8 +31,9 @@ endforeach()
 set(_swz_spv_cpp ${_swz_gpu_out}/gpu_shaders.cpp)
 add_custom_command(
   OUTPUT ${_swz_spv_cpp}
-  COMMAND ${CMAKE_COMMAND} -DOUT=${_swz_spv_cpp} "-DINPUTS=${_swz_spv_files}" -P ${_swz_gpu_dir}/embed_spv.cmake
-  DEPENDS ${_swz_spv_files} ${_swz_gpu_dir}/embed_spv.cmake
+  COMMAND ${CMAKE_COMMAND} -DOUT=${_swz_spv_cpp} "-DINPUTS=${_swz_spv_files}" -DNAMESPACE=swz::gpu::detail
+          -DFUNCTION=embedded_spirv -DKIND=spirv -P ${PROJECT_SOURCE_DIR}/cmake/embed.cmake
+  DEPENDS ${_swz_spv_files} ${PROJECT_SOURCE_DIR}/cmake/embed.cmake
   COMMENT "Embedding SPIR-V"
   VERBATIM)
 
@@ -61,7 +62,7 @@ if(SWZ_BENCH)
     COMMENT "glslc bench/plain_copy.comp"
     VERBATIM)
   add_executable(swz_bench_gpu ${PROJECT_SOURCE_DIR}/bench/bench_gpu.cpp ${_swz_plain_inc})
-  target_include_directories(swz_bench_gpu PRIVATE ${_swz_gpu_out})
+  target_include_directories(swz_bench_gpu PRIVATE ${_swz_gpu_out} ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(swz_bench_gpu PRIVATE swz Vulkan::Vulkan)
   target_compile_options(swz_bench_gpu PRIVATE ${SWZ_WARN})
 endif()

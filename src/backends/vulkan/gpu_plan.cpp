@@ -55,7 +55,7 @@ Status resolve_region(const Layout& layout, uint64_t resource_offset, uint64_t r
     return {Code::overflow, "resource offset does not fit in 64 bits"};
   r.swz_span = res.sub_size;
   r.row_pitch = res.r.row_pitch;
-  r.depth_pitch = res.r.depth_pitch;
+  r.depth_pitch_B = res.r.depth_pitch_B;
   r.stack_rows = res.r.stack_rows;
   for (int i = 0; i < 3; ++i) r.pre[i] = res.r.pre[i];
   return Status::Ok();
@@ -73,7 +73,7 @@ unsigned chunk_log2(const Plan& p, const GpuRegion& r) {
     const uint32_t mask = (1u << k) - 1;
     bool ok = (p.immediate & mask) == 0;
     if (k > ex) {
-      ok = ok && n == ex && r.row_pitch % (1u << k) == 0 && r.depth_pitch % (1u << k) == 0;
+      ok = ok && n == ex && r.row_pitch % (1u << k) == 0 && r.depth_pitch_B % (1u << k) == 0;
     }
     for (unsigned c = 0; c < 4 && ok; ++c)
       for (unsigned b = 0; b < 32 && ok; ++b) {
@@ -215,7 +215,7 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   D.groups_x = static_cast<uint32_t>(gx);
   D.groups_y = static_cast<uint32_t>(gy);
   // Pitches: only used when the box spans more than one block row / slice.
-  uint64_t RP = r.row_pitch, DP = r.depth_pitch;
+  uint64_t RP = r.row_pitch, DP = r.depth_pitch_B;
   if ((Ylast >> ey) == 0 || RP == 0) RP = 0;  // unused
   if (stacked || (Zlast >> ez) == 0) DP = 0;
   if (RP >= k4G || DP >= k4G) return {Code::unsupported, "GPU path: resource pitches exceed 32 bits"};
@@ -287,16 +287,16 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   P.shifts0 = ex | (ey << 8) | (ez << 16) | (n << 24);
   P.shifts1 = txsh | (tysh << 8) | (tzsh << 16) | (q << 24);
   P.cfg = parts_log2 | (u << 8) | (stacked ? 1u << 16 : 0u);
-  P.row_pitch = static_cast<uint32_t>(RP);
-  P.depth_pitch = static_cast<uint32_t>(DP);
+  P.row_pitch_B = static_cast<uint32_t>(RP);
+  P.depth_pitch_B = static_cast<uint32_t>(DP);
   P.gconst = p.immediate ^ p.g(3, r.sample);
   P.sample_in = es ? (r.sample & ((1u << es) - 1)) : 0;
-  P.swz_rem = static_cast<uint32_t>(swz_rem - band_lo);  // modulo 2^32 (see the bound ranges above)
-  P.lin_rem = static_cast<uint32_t>(lin_rem);
-  P.lin_rp = static_cast<uint32_t>(LRP);
-  P.lin_dp = static_cast<uint32_t>(LDP);
-  P.x0 = static_cast<uint32_t>(X0);
-  P.xw = static_cast<uint32_t>(X1 - X0);
+  P.swz_rem_B = static_cast<uint32_t>(swz_rem - band_lo);  // modulo 2^32 (see the bound ranges above)
+  P.lin_rem_B = static_cast<uint32_t>(lin_rem);
+  P.lin_rp_B = static_cast<uint32_t>(LRP);
+  P.lin_dp_B = static_cast<uint32_t>(LDP);
+  P.x0_B = static_cast<uint32_t>(X0);
+  P.xw_B = static_cast<uint32_t>(X1 - X0);
   P.y0 = static_cast<uint32_t>(Y0);
   P.h = r.h;
   P.z0 = static_cast<uint32_t>(Z0);
@@ -338,7 +338,7 @@ Status split_bands(const GpuRegion& r, const DeviceLimits& lim, uint64_t max_ban
   const swz::detail::Adjusted first = swz::detail::Frame::adjust(r.pre, 0, uint64_t{r.x0} * e, r.y0, r.z0);
   const uint64_t X0 = first.x_B, X1 = X0 + uint64_t{r.w} * e;
   const uint64_t Y0 = first.y, Ylast = Y0 + r.h - 1;
-  const uint64_t zbase = (first.z >> ez) * r.depth_pitch;
+  const uint64_t zbase = (first.z >> ez) * r.depth_pitch_B;
   const uint64_t xlo = (X0 >> ex) << n, xhi = (((X1 - 1) >> ex) + 1) << n;
   const uint64_t by0 = Y0 >> ey, by1 = Ylast >> ey;  // block rows of the box
   if (by0 == by1 || RP == 0) return refuse("the box lies in one block row");
@@ -346,7 +346,7 @@ Status split_bands(const GpuRegion& r, const DeviceLimits& lim, uint64_t max_ban
   // Block rows per band: kb block rows span a resource window of at most
   // (kb - 1) * RP + (xhi - xlo) bytes, plus a block of slack at each end
   // when the pitches are not multiples of the block; and kb * 2^ey linear rows.
-  const uint64_t slack = (RP % B == 0 && r.depth_pitch % B == 0) ? 0 : 2 * B;
+  const uint64_t slack = (RP % B == 0 && r.depth_pitch_B % B == 0) ? 0 : 2 * B;
   const uint64_t fixed = al + (xhi - xlo) + slack;
   const uint64_t kb_res = cap >= fixed ? (cap - fixed) / RP + 1 : 0;
   const uint64_t kb_lin =

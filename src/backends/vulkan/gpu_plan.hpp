@@ -22,7 +22,7 @@ struct GpuRegion {
   const Plan* plan = nullptr;
   uint64_t swz_offset = 0;  ///< absolute byte offset of the subresource in the resource buffer
   uint64_t swz_span = 0;    ///< bytes of the subresource (every address lies in [0, span))
-  uint64_t row_pitch = 0, depth_pitch = 0, stack_rows = 0;
+  uint64_t row_pitch = 0, depth_pitch_B = 0, stack_rows = 0;  ///< bytes, bytes (0 when stacked), rows
   uint64_t pre[3] = {0, 0, 0};
   uint32_t sample = 0;
   uint32_t x0 = 0, y0 = 0, z0 = 0, w = 0, h = 0, d = 0;  ///< elements
@@ -45,10 +45,10 @@ Status resolve_region(const Layout& layout, uint64_t resource_offset, uint64_t r
 struct SwizzlePush {
   uint32_t grid_x, total_wg, ntx, nty;
   uint32_t tx0, ty0, tz0, shifts0;  // shifts0: ex | ey<<8 | ez<<16 | n<<24
-  uint32_t shifts1, cfg, row_pitch,
-      depth_pitch;  // shifts1: txsh | tysh<<8 | tzsh<<16 | q<<24; cfg: parts_log2 | u<<8 | stacked<<16
-  uint32_t gconst, sample_in, swz_rem, lin_rem;
-  uint32_t lin_rp, lin_dp, x0, xw;
+  uint32_t shifts1, cfg;            // shifts1: txsh | tysh<<8 | tzsh<<16 | q<<24; cfg: parts_log2 | u<<8 | stacked<<16
+  uint32_t row_pitch_B, depth_pitch_B;  // resource pitches, bytes
+  uint32_t gconst, sample_in, swz_rem_B, lin_rem_B;
+  uint32_t lin_rp_B, lin_dp_B, x0_B, xw_B;  // linear pitches; the box's x range, bytes after pre-swizzle
   uint32_t y0, h, z0, d;
   uint32_t stack_rows;
 };

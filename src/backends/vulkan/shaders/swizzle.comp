@@ -48,9 +48,9 @@ layout(std430, set = 0, binding = 2) restrict readonly buffer Tab {
 layout(push_constant) uniform PC {
   uint grid_x, total_wg, ntx, nty;
   uint tx0, ty0, tz0, shifts0;
-  uint shifts1, cfg, row_pitch, depth_pitch;
-  uint gconst, sample_in, swz_rem, lin_rem;
-  uint lin_rp, lin_dp, x0, xw;
+  uint shifts1, cfg, row_pitch_B, depth_pitch_B;
+  uint gconst, sample_in, swz_rem_B, lin_rem_B;
+  uint lin_rp_B, lin_dp_B, x0_B, xw_B;
   uint y0, h, z0, d;
   uint stack_rows;
 } pc;
@@ -113,11 +113,11 @@ void main() {
       const uint x = xt | c.x, y = yt | c.y, z = zt | c.z;
       const uint row = y - yb;
       const uint sl = stacked ? tz : z - pc.z0;
-      const uint xr = x - pc.x0;
-      ok[b] = it < iters && (Ls ^ Hs) == pc.sample_in && row < pc.h && sl < pc.d && xr < pc.xw;
-      const uint off = (((x >> ex) << n) + (y >> ey) * pc.row_pitch + (z >> ez) * pc.depth_pitch) ^ (gt ^ c.w);
-      sidx[b] = (pc.swz_rem + off) >> q;
-      lidx[b] = (pc.lin_rem + xr + row * pc.lin_rp + sl * pc.lin_dp) >> q;
+      const uint xr = x - pc.x0_B;
+      ok[b] = it < iters && (Ls ^ Hs) == pc.sample_in && row < pc.h && sl < pc.d && xr < pc.xw_B;
+      const uint off = (((x >> ex) << n) + (y >> ey) * pc.row_pitch_B + (z >> ez) * pc.depth_pitch_B) ^ (gt ^ c.w);
+      sidx[b] = (pc.swz_rem_B + off) >> q;
+      lidx[b] = (pc.lin_rem_B + xr + row * pc.lin_rp_B + sl * pc.lin_dp_B) >> q;
     }
     VAL v[BATCH];
     [[unroll]] for (uint b = 0u; b < BATCH; ++b)

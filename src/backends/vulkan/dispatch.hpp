@@ -1,0 +1,31 @@
+// swz internal — recording one compute dispatch with push descriptors, shared
+// by the GPU path (context.cpp) and the plain-copy baseline of
+// bench/bench_gpu.cpp, so that both are recorded the same way.
+#pragma once
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+
+namespace swz::gpu::detail {
+
+/// Binds `pipe`, pushes storage-buffer descriptors 0..n-1 (infos, n <= 4)
+/// and `push_bytes` of push constants, and records one dispatch of gx x gy
+/// workgroups. `push_desc` is the device's vkCmdPushDescriptorSetKHR.
+inline void bind_and_dispatch(PFN_vkCmdPushDescriptorSetKHR push_desc, VkCommandBuffer cb, VkPipeline pipe,
+                              VkPipelineLayout layout, const VkDescriptorBufferInfo* const* infos, uint32_t n,
+                              const void* push_data, uint32_t push_bytes, uint32_t gx, uint32_t gy) {
+  VkWriteDescriptorSet w[4]{};
+  for (uint32_t i = 0; i < n && i < 4; ++i) {
+    w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    w[i].dstBinding = i;
+    w[i].descriptorCount = 1;
+    w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w[i].pBufferInfo = infos[i];
+  }
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
+  push_desc(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, n < 4 ? n : 4, w);
+  vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push_data);
+  vkCmdDispatch(cb, gx, gy, 1);
+}
+
+}  // namespace swz::gpu::detail
