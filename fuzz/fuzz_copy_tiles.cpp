@@ -61,7 +61,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   GuardedBuffer res(alloc ? rsize : 0), buf(alloc ? bsize : 0);
   res.fill_pattern(5);
   buf.fill_pattern(6);
-  const std::vector<uint8_t> r0 = res.snapshot(), b0 = buf.snapshot();
+  std::vector<uint8_t>&r0 = scratch(0), &b0 = scratch(1);
+  res.snapshot_into(&r0);
+  buf.snapshot_into(&b0);
   Status st =
       copy_tiles(L, alloc ? res.data() : nullptr, rsize, start, rs, alloc ? buf.data() : nullptr, bsize, offset, dir);
   SWZ_FUZZ_CHECK(res.canary_intact() && buf.canary_intact(), st.message());
@@ -87,7 +89,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {
     SWZ_FUZZ_CHECK(buf.equals(b0), "buffer changed by a write");
     // Read the tiles back into a zeroed copy of the buffer window.
-    std::vector<uint8_t> back(bsize + 1, 0);  // + 1: never a null pointer (copy_tiles refuses null buffers)
+    std::vector<uint8_t>& back = scratch(2);
+    back.assign(bsize + 1, 0);  // + 1: never a null pointer (copy_tiles refuses null buffers)
     st = copy_tiles(L, res.data(), rsize, start, rs, back.data(), bsize, offset, other);
     SWZ_FUZZ_CHECK(st.ok(), st.message());
     // Duplicate tiles in one call (a box cannot repeat, a run cannot either)
