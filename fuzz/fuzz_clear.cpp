@@ -105,8 +105,8 @@ void fuzz_clear(FuzzedDataProvider& f) {
   };
   std::vector<std::array<Encoded, 4>> enc(descs.size());
   size_t checked = 0;
-  for (uint64_t i = 0; i < size && checked < 4096; ++i) {
-    if (buf.data()[i] == b0[i]) continue;
+  for (uint64_t i = next_difference(buf.data(), b0.data(), 0, size); i < size && checked < 4096;
+       i = next_difference(buf.data(), b0.data(), i + 1, size)) {
     ++checked;
     Location where;
     SWZ_FUZZ_CHECK(loc.locate(i, &where).ok(), "locate");
@@ -264,8 +264,8 @@ void fuzz_resolve(FuzzedDataProvider& f) {
   Locator loc;
   if (!Locator::make(DL, &loc).ok()) return;
   size_t checked = 0;
-  for (uint64_t i = 0; i < dst.size() && checked < 4096; ++i) {
-    if (dst.data()[i] == d0[i]) continue;
+  for (uint64_t i = next_difference(dst.data(), d0.data(), 0, dst.size()); i < dst.size() && checked < 4096;
+       i = next_difference(dst.data(), d0.data(), i + 1, dst.size())) {
     ++checked;
     Location where;
     SWZ_FUZZ_CHECK(loc.locate(i, &where).ok(), "locate");

@@ -126,6 +126,26 @@ inline std::vector<uint8_t>& scratch(int slot) {
   return v[slot & 7];
 }
 
+/// The first index i in [from, n) with a[i] != b[i], or n. Equal 4 KiB blocks
+/// are skipped with memcmp: a byte loop over megabytes, each comparison traced
+/// by the fuzzer's instrumentation, was most of fuzz_clear's time.
+inline size_t next_difference(const uint8_t* a, const uint8_t* b, size_t from, size_t n) {
+  constexpr size_t kBlock = 4096;
+  for (size_t i = from; i < n;) {
+    const size_t end = std::min(n, (i / kBlock + 1) * kBlock);
+    if (std::memcmp(a + i, b + i, end - i) != 0)
+      for (; i < end; ++i)
+        if (a[i] != b[i]) return i;
+    i = end;
+  }
+  return n;
+}
+
+/// True when [from, to) of a and b hold the same bytes.
+inline bool same_range(const uint8_t* a, const uint8_t* b, size_t from, size_t to) {
+  return from >= to || std::memcmp(a + from, b + from, to - from) == 0;
+}
+
 /// Largest buffer a harness allocates (bytes): bigger layouts are only
 /// checked for their errors, not copied.
 constexpr uint64_t kMaxBuffer = uint64_t{8} << 20;

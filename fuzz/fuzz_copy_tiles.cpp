@@ -79,9 +79,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                                                       : TileCopyDirection::LinearBufferToSwizzled;
   if (dir == TileCopyDirection::SwizzledToLinearBuffer) {
     SWZ_FUZZ_CHECK(res.equals(r0), "resource changed by a read");
-    for (uint64_t i = 0; i < bsize; ++i)
-      if (i < offset || i >= offset + tiles * bb)
-        SWZ_FUZZ_CHECK(buf.data()[i] == b0[i], "buffer byte outside the tiles written");
+    SWZ_FUZZ_CHECK(
+        same_range(buf.data(), b0.data(), 0, offset) && same_range(buf.data(), b0.data(), offset + tiles * bb, bsize),
+        "buffer byte outside the tiles written");
     // Back into the resource: it must not change.
     st = copy_tiles(L, res.data(), rsize, start, rs, buf.data(), bsize, offset, other);
     SWZ_FUZZ_CHECK(st.ok(), st.message());
@@ -95,8 +95,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     SWZ_FUZZ_CHECK(st.ok(), st.message());
     // Duplicate tiles in one call (a box cannot repeat, a run cannot either)
     // are impossible, so every tile reads back what was written.
-    for (uint64_t i = offset; i < offset + tiles * bb; ++i)
-      SWZ_FUZZ_CHECK(back[i] == b0[i], "buffer -> tiles -> buffer differs");
+    SWZ_FUZZ_CHECK(same_range(back.data(), b0.data(), offset, offset + tiles * bb),
+                   "buffer -> tiles -> buffer differs");
   }
   return 0;
 }

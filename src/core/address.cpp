@@ -532,7 +532,11 @@ Status Locator::locate(const uint64_t* offsets, uint64_t n, Location* out) const
   while (good < n && offsets[good] < m.size_B) ++good;
   // Large batches are split over threads: one per 2^19 offsets, at most one per core.
   constexpr uint64_t kPerThread = uint64_t{1} << 19;
-  const uint64_t parts = std::clamp<uint64_t>(good / kPerThread, 1, std::max(1u, std::thread::hardware_concurrency()));
+  // (hardware_concurrency reads /proc or /sys on every call: asked only when threads could help.)
+  const uint64_t parts =
+      good < 2 * kPerThread
+          ? 1
+          : std::clamp<uint64_t>(good / kPerThread, 1, std::max(1u, std::thread::hardware_concurrency()));
   if (parts == 1) {
     locate_batch(m, offsets, good, out);
   } else {

@@ -28,6 +28,9 @@ using swz::detail::mul_ok;
 constexpr uint64_t kMinBytesPerThread = uint64_t{2} << 20;
 
 unsigned auto_threads(uint64_t bytes) {
+  // One thread below two threads' worth, without asking hardware_concurrency, which opens a
+  // file under /sys on every call (a system call per small copy).
+  if (bytes < 2 * kMinBytesPerThread) return 1;
   const uint64_t hw = std::max(1u, std::thread::hardware_concurrency());
   return static_cast<unsigned>(std::max<uint64_t>(1, std::min(hw, bytes / kMinBytesPerThread)));
 }
