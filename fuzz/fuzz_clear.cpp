@@ -65,7 +65,8 @@ void fuzz_clear(FuzzedDataProvider& f) {
   if (f.ConsumeIntegralInRange<int>(0, 7) == 0) size = size ? size - 1 : 0;
   GuardedBuffer buf(size);
   buf.fill_pattern(7);
-  const std::vector<uint8_t> b0 = buf.snapshot();
+  std::vector<uint8_t>& b0 = scratch(0);
+  buf.snapshot_into(&b0);
   if (std::getenv("SWZ_FUZZ_VERBOSE")) {
     std::fprintf(stderr, "clear: %s %ux%ux%u mips %u array %u samples %u kind %d size %llu\n", d.format.name, d.width,
                  d.height, d.depth, d.mip_levels, d.array_size, d.samples, static_cast<int>(L.kind()),
@@ -91,8 +92,8 @@ void fuzz_clear(FuzzedDataProvider& f) {
   };
   std::vector<std::array<Encoded, 4>> enc(descs.size());
   size_t checked = 0;
-  for (uint64_t i = 0; i < size && checked < 4096; ++i) {
-    if (buf.data()[i] == b0[i]) continue;
+  for (uint64_t i = next_difference(buf.data(), b0.data(), 0, size); i < size && checked < 4096;
+       i = next_difference(buf.data(), b0.data(), i + 1, size)) {
     ++checked;
     Location where;
     SWZ_FUZZ_CHECK(loc.locate(i, &where).ok(), "locate");
@@ -146,7 +147,8 @@ void fuzz_fill(FuzzedDataProvider& f) {
   }
   GuardedBuffer buf(size);
   buf.fill_pattern(9);
-  const std::vector<uint8_t> b0 = buf.snapshot();
+  std::vector<uint8_t>& b0 = scratch(0);
+  buf.snapshot_into(&b0);
   const Status st = fill_buffers(buf.data(), size, descs.data(), descs.size());
   SWZ_FUZZ_CHECK(buf.canary_intact(), st.message());
   if (!st.ok()) {
@@ -154,7 +156,8 @@ void fuzz_fill(FuzzedDataProvider& f) {
     SWZ_FUZZ_CHECK(buf.equals(b0), "changed on error: " + st.message());
     return;
   }
-  std::vector<uint8_t> sim = b0;
+  std::vector<uint8_t>& sim = scratch(1);
+  sim.assign(b0.begin(), b0.end());
   for (const auto& d : descs) {
     uint8_t pat[16];
     uint32_t p = d.raw_pattern_bytes;
@@ -228,7 +231,9 @@ void fuzz_resolve(FuzzedDataProvider& f) {
   GuardedBuffer src(SL.size()), dst(DL.size());
   src.fill_pattern(1);
   dst.fill_pattern(2);
-  const std::vector<uint8_t> s0 = src.snapshot(), d0 = dst.snapshot();
+  std::vector<uint8_t>&s0 = scratch(0), &d0 = scratch(1);
+  src.snapshot_into(&s0);
+  dst.snapshot_into(&d0);
   if (std::getenv("SWZ_FUZZ_VERBOSE"))
     std::fprintf(stderr,
                  "resolve: src %s samples %u dst %s sub %u->%u whole %d rect (%u,%u)-(%u,%u) at (%u,%u) fmt %u\n",
@@ -246,8 +251,8 @@ void fuzz_resolve(FuzzedDataProvider& f) {
   Locator loc;
   if (!Locator::make(DL, &loc).ok()) return;
   size_t checked = 0;
-  for (uint64_t i = 0; i < dst.size() && checked < 4096; ++i) {
-    if (dst.data()[i] == d0[i]) continue;
+  for (uint64_t i = next_difference(dst.data(), d0.data(), 0, dst.size()); i < dst.size() && checked < 4096;
+       i = next_difference(dst.data(), d0.data(), i + 1, dst.size())) {
     ++checked;
     Location where;
     SWZ_FUZZ_CHECK(loc.locate(i, &where).ok(), "locate");

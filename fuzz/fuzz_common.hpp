@@ -34,40 +34,67 @@ namespace swz_fuzz {
 /// PROT_NONE page and whose first byte follows a PROT_NONE page (the bytes
 /// between that page and the buffer's start, less than one page, hold a
 /// canary that is checked). Any write or read past either end faults or
-/// breaks the canary.
+/// breaks the canary. The contents are unspecified until fill_pattern.
+///
+/// Mappings are kept between inputs (one pool per power-of-two size class, the
+/// end guard page fixed, the front guard page moved to the buffer's start):
+/// mapping, faulting in and unmapping up to 2 MiB twice per input cost more
+/// than the copy under test (issue 18, fuzz/run_long.sh).
 class GuardedBuffer {
  public:
   static constexpr uint8_t kCanary = 0xA5;
   explicit GuardedBuffer(size_t size) : size_(size) {
     page_ = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     body_ = (size + page_ - 1) / page_ * page_;
-    map_len_ = body_ + 2 * page_;
-    void* m = mmap(nullptr, map_len_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m == MAP_FAILED) fail("mmap", std::to_string(map_len_));
-    base_ = static_cast<uint8_t*>(m);
-    if (mprotect(base_, page_, PROT_NONE) || mprotect(base_ + page_ + body_, page_, PROT_NONE)) fail("mprotect");
-    data_ = base_ + page_ + (body_ - size);
-    std::memset(base_ + page_, kCanary, body_ - size);
+    size_t need = body_ + 2 * page_, len = 16 * page_;
+    while (len < need) len *= 2;
+    auto& pool = pool_of(len);
+    if (!pool.empty()) {
+      base_ = pool.back();
+      pool.pop_back();
+    } else {
+      void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (m == MAP_FAILED) fail("mmap", std::to_string(len));
+      base_ = static_cast<uint8_t*>(m);
+      if (mprotect(base_ + len - page_, page_, PROT_NONE)) fail("mprotect");
+    }
+    map_len_ = len;
+    front_ = base_ + len - page_ - body_ - page_;
+    if (mprotect(front_, page_, PROT_NONE)) fail("mprotect");
+    data_ = base_ + len - page_ - size;
+    std::memset(front_ + page_, kCanary, body_ - size);
   }
-  ~GuardedBuffer() { munmap(base_, map_len_); }
+  ~GuardedBuffer() {
+    auto& pool = pool_of(map_len_);
+    if (pool.size() < 4 && mprotect(front_, page_, PROT_READ | PROT_WRITE) == 0)
+      pool.push_back(base_);
+    else
+      munmap(base_, map_len_);
+  }
   GuardedBuffer(const GuardedBuffer&) = delete;
   GuardedBuffer& operator=(const GuardedBuffer&) = delete;
 
   uint8_t* data() { return data_; }
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
-  /// Pseudo-random bytes, 8 at a time (xorshift64).
+  /// Pseudo-random bytes (xorshift64), different for each seed: copied from a
+  /// table made once (a loop over megabytes per input was a tenth of the
+  /// copy harnesses' time); the table is not periodic within kMaxBuffer.
   void fill_pattern(uint32_t seed) {
-    uint64_t x = uint64_t{seed} * 0x9E3779B97F4A7C15ull + 1;
-    size_t i = 0;
-    for (; i + 8 <= size_; i += 8) {
-      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-      std::memcpy(data_ + i, &x, 8);
+    const std::vector<uint8_t>& t = random_table();
+    const size_t at = (size_t{seed} * 4099) % 65536;
+    if (at + size_ <= t.size()) {
+      if (size_) std::memcpy(data_, t.data() + at, size_);
+      return;
     }
-    for (; i < size_; ++i) data_[i] = static_cast<uint8_t>(x >> (8 * (i & 7)));
+    uint64_t x = uint64_t{seed} * 0x9E3779B97F4A7C15ull + 1;
+    for (size_t i = 0; i < size_; ++i) {
+      if (i % 8 == 0) x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      data_[i] = static_cast<uint8_t>(x >> (8 * (i & 7)));
+    }
   }
   bool canary_intact() const {
-    for (const uint8_t* p = base_ + page_; p < data_; ++p)
+    for (const uint8_t* p = front_ + page_; p < data_; ++p)
       if (*p != kCanary) return false;
     return true;
   }
@@ -75,18 +102,68 @@ class GuardedBuffer {
     return v.size() == size_ && (size_ == 0 || std::memcmp(v.data(), data_, size_) == 0);
   }
   std::vector<uint8_t> snapshot() const { return std::vector<uint8_t>(data_, data_ + size_); }
+  /// The same into a vector whose capacity is kept from input to input (see scratch).
+  void snapshot_into(std::vector<uint8_t>* v) const { v->assign(data_, data_ + size_); }
 
  private:
+  static std::vector<uint8_t*>& pool_of(size_t len) {
+    static std::vector<uint8_t*> pools[64];
+    return pools[__builtin_ctzll(len) & 63];
+  }
+  static const std::vector<uint8_t>& random_table();
   size_t size_, page_, body_, map_len_;
   uint8_t* base_;
+  uint8_t* front_;
   uint8_t* data_;
 };
+
+/// Byte vectors reused from input to input (their capacity is kept): under
+/// ASan every large allocation is a fresh mapping, faulted in page by page, so
+/// snapshots and simulations of megabyte buffers allocated per input cost
+/// more than the copy under test. Slots 0..7, one per use in a harness.
+inline std::vector<uint8_t>& scratch(int slot) {
+  static std::vector<uint8_t> v[8];
+  return v[slot & 7];
+}
+
+/// The first index i in [from, n) with a[i] != b[i], or n. Equal 4 KiB blocks
+/// are skipped with memcmp: a byte loop over megabytes, each comparison traced
+/// by the fuzzer's instrumentation, was most of fuzz_clear's time.
+inline size_t next_difference(const uint8_t* a, const uint8_t* b, size_t from, size_t n) {
+  constexpr size_t kBlock = 4096;
+  for (size_t i = from; i < n;) {
+    const size_t end = std::min(n, (i / kBlock + 1) * kBlock);
+    if (std::memcmp(a + i, b + i, end - i) != 0)
+      for (; i < end; ++i)
+        if (a[i] != b[i]) return i;
+    i = end;
+  }
+  return n;
+}
+
+/// True when [from, to) of a and b hold the same bytes.
+inline bool same_range(const uint8_t* a, const uint8_t* b, size_t from, size_t to) {
+  return from >= to || std::memcmp(a + from, b + from, to - from) == 0;
+}
 
 /// Largest buffer a harness allocates (bytes): bigger layouts are only
 /// checked for their errors, not copied.
 constexpr uint64_t kMaxBuffer = uint64_t{8} << 20;
 /// The copy harnesses' limit: a 64 KiB-tiled texture of up to 32 subresources.
 constexpr uint64_t kMaxCopyBuffer = uint64_t{2} << 20;
+
+inline const std::vector<uint8_t>& GuardedBuffer::random_table() {
+  static const std::vector<uint8_t> t = [] {
+    std::vector<uint8_t> v(kMaxBuffer + 65536);
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (size_t i = 0; i + 8 <= v.size(); i += 8) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      std::memcpy(v.data() + i, &x, 8);
+    }
+    return v;
+  }();
+  return t;
+}
 
 inline swz::FormatInfo pick_format(FuzzedDataProvider& f) {
   static const char* const kNames[] = {"R8_UNORM",

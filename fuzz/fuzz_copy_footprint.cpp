@@ -83,7 +83,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   GuardedBuffer buf(bsize), res(rsize);
   buf.fill_pattern(5);
   res.fill_pattern(6);
-  const std::vector<uint8_t> b0 = buf.snapshot(), r0 = res.snapshot();
+  std::vector<uint8_t>&b0 = scratch(0), &r0 = scratch(1);
+  buf.snapshot_into(&b0);
+  res.snapshot_into(&r0);
 
   Status st = copy_placed_footprint(L, res.data(), rsize, sub, buf.data(), bsize, fp, dir,
                                     regs.empty() ? nullptr : regs.data(), regs.size());
@@ -100,7 +102,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Pattern& pat = L.patterns()[S.pattern_slot];
   const AddressParams a = address_params(S);
   const uint64_t eb = S.element_bytes, rows = fp.height / bh, slice = fp.row_pitch_B * rows;
-  std::vector<uint8_t> want_b = b0, want_r = r0;
+  std::vector<uint8_t>&want_b = scratch(2), &want_r = scratch(3);
+  want_b.assign(b0.begin(), b0.end());
+  want_r.assign(r0.begin(), r0.end());
   const FootprintRegion whole{};
   const size_t n = regs.empty() ? 1 : regs.size();
   uint64_t work = 0;

@@ -60,7 +60,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   GuardedBuffer& src = alias ? dst : src_own;
   dst.fill_pattern(3);
   if (!alias) src.fill_pattern(4);
-  const std::vector<uint8_t> d0 = dst.snapshot(), s0 = src.snapshot();
+  std::vector<uint8_t>&d0 = scratch(0), &s0 = scratch(1);
+  dst.snapshot_into(&d0);
+  src.snapshot_into(&s0);
   void* dptr = alloc ? dst.data() : nullptr;
   const void* sptr = alloc ? src.data() : nullptr;
 
@@ -78,7 +80,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // Simulate, region by region, per byte.
   uint64_t work = 0;
-  std::vector<uint8_t> sim = d0;
+  std::vector<uint8_t>& sim = scratch(2);
+  sim.assign(d0.begin(), d0.end());
   for (const auto& r : regs) {
     const SubresourceLayout& ss = SL.sub(r.src_subresource);
     const SubresourceLayout& ds = DL.sub(r.dst_subresource);
@@ -97,10 +100,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // With one buffer on both sides, subresources that share memory (mips in
     // one tail block) can make a region read bytes it writes; the result then
     // depends on the order of the copy, which is unspecified: skip the oracle.
-    const std::vector<uint8_t> before = alias ? sim : std::vector<uint8_t>();
+    std::vector<uint8_t>& before = scratch(3);
+    if (alias) before.assign(sim.begin(), sim.end());
     const uint8_t* from = alias ? before.data() : s0.data();
     std::vector<std::pair<uint64_t, uint64_t>> moves;
-    std::vector<uint8_t> written(alias ? dsize : 0);
+    moves.reserve(w * h * d * eb);
+    std::vector<uint8_t>& written = scratch(4);
+    written.assign(alias ? dsize : 0, 0);
     for (uint64_t z = 0; z < d; ++z)
       for (uint64_t y = 0; y < h; ++y)
         for (uint64_t x = 0; x < w * eb; ++x) {

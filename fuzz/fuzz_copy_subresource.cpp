@@ -156,7 +156,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   GuardedBuffer res(alloc_res ? res_size : 0), lin(alloc_lin ? lin_size : 0);
   res.fill_pattern(1);
   lin.fill_pattern(2);
-  const std::vector<uint8_t> res0 = res.snapshot(), lin0 = lin.snapshot();
+  std::vector<uint8_t>&res0 = scratch(0), &lin0 = scratch(1);
+  res.snapshot_into(&res0);
+  lin.snapshot_into(&lin0);
   void* rptr = alloc_res ? res.data() : nullptr;
   void* lptr = alloc_lin ? lin.data() : nullptr;
 
@@ -206,15 +208,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ap.depth_pitch_B = s.depth_pitch_B;
   ap.stack_rows = s.stack_rows;
   for (int i = 0; i < 3; ++i) ap.pre_swizzle[i] = s.pre_swizzle[i];
-  std::vector<uint8_t> sim_res = res0, sim_lin = lin0;
-  std::vector<uint8_t> seen(res_size, 0);
+  std::vector<uint8_t>&sim_res = scratch(2), &sim_lin = scratch(3), &seen = scratch(4);
+  sim_res.assign(res0.begin(), res0.end());
+  sim_lin.assign(lin0.begin(), lin0.end());
+  seen.assign(s.size, 0);  // the subresource's span: every box byte must land in it
   for (uint64_t z = 0; z < e.d; ++z)
     for (uint64_t y = 0; y < e.h; ++y)
       for (uint64_t x = 0; x < e.w * eb; ++x) {
         const uint64_t off = s.offset + reference_offset(pat, e.x0 * eb + x, e.y0 + y, e.z0 + z, 0, ap);
         SWZ_FUZZ_CHECK(off >= s.offset && off < s.offset + s.size, "reference offset outside the subresource span");
-        SWZ_FUZZ_CHECK(!seen[off], "two bytes of the box map to one resource byte");
-        seen[off] = 1;
+        SWZ_FUZZ_CHECK(!seen[off - s.offset], "two bytes of the box map to one resource byte");
+        seen[off - s.offset] = 1;
         const uint64_t l = z * dp + y * rp + x;
         if (to_swizzled)
           sim_res[off] = lin0[l];

@@ -61,7 +61,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   GuardedBuffer res(alloc ? rsize : 0), buf(alloc ? bsize : 0);
   res.fill_pattern(5);
   buf.fill_pattern(6);
-  const std::vector<uint8_t> r0 = res.snapshot(), b0 = buf.snapshot();
+  std::vector<uint8_t>&r0 = scratch(0), &b0 = scratch(1);
+  res.snapshot_into(&r0);
+  buf.snapshot_into(&b0);
   Status st =
       copy_tiles(L, alloc ? res.data() : nullptr, rsize, start, rs, alloc ? buf.data() : nullptr, bsize, offset, dir);
   SWZ_FUZZ_CHECK(res.canary_intact() && buf.canary_intact(), st.message());
@@ -77,9 +79,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                                                       : TileCopyDirection::LinearBufferToSwizzled;
   if (dir == TileCopyDirection::SwizzledToLinearBuffer) {
     SWZ_FUZZ_CHECK(res.equals(r0), "resource changed by a read");
-    for (uint64_t i = 0; i < bsize; ++i)
-      if (i < offset || i >= offset + tiles * bb)
-        SWZ_FUZZ_CHECK(buf.data()[i] == b0[i], "buffer byte outside the tiles written");
+    SWZ_FUZZ_CHECK(
+        same_range(buf.data(), b0.data(), 0, offset) && same_range(buf.data(), b0.data(), offset + tiles * bb, bsize),
+        "buffer byte outside the tiles written");
     // Back into the resource: it must not change.
     st = copy_tiles(L, res.data(), rsize, start, rs, buf.data(), bsize, offset, other);
     SWZ_FUZZ_CHECK(st.ok(), st.message());
@@ -87,13 +89,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {
     SWZ_FUZZ_CHECK(buf.equals(b0), "buffer changed by a write");
     // Read the tiles back into a zeroed copy of the buffer window.
-    std::vector<uint8_t> back(bsize + 1, 0);  // + 1: never a null pointer (copy_tiles refuses null buffers)
+    std::vector<uint8_t>& back = scratch(2);
+    back.assign(bsize + 1, 0);  // + 1: never a null pointer (copy_tiles refuses null buffers)
     st = copy_tiles(L, res.data(), rsize, start, rs, back.data(), bsize, offset, other);
     SWZ_FUZZ_CHECK(st.ok(), st.message());
     // Duplicate tiles in one call (a box cannot repeat, a run cannot either)
     // are impossible, so every tile reads back what was written.
-    for (uint64_t i = offset; i < offset + tiles * bb; ++i)
-      SWZ_FUZZ_CHECK(back[i] == b0[i], "buffer -> tiles -> buffer differs");
+    SWZ_FUZZ_CHECK(same_range(back.data(), b0.data(), offset, offset + tiles * bb),
+                   "buffer -> tiles -> buffer differs");
   }
   return 0;
 }

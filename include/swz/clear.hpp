@@ -77,7 +77,9 @@ struct ClearDesc {
   /// video formats: D3D12's table (NV12, P010, P016: 2x2; YUY2, Y210, Y216:
   /// 2x1) or the edge; each plane gets the box divided by its subsampling.
   /// With kAllSubresources the box needs every subresource to share one
-  /// logical size (one mip level).
+  /// logical size (one mip level). A box of zero volume (left == right, ...)
+  /// clears nothing; an inverted one (left > right, top > bottom or
+  /// front > back) is an invalid_argument naming both edges.
   Box box{};
 };
 
@@ -85,7 +87,7 @@ struct ClearDesc {
 /// with its value encoded for the format (encode_clear_value), writing only
 /// the elements of the box through the layout's address rule.
 /// Errors (the message names the descriptor and field): out_of_range
-/// (subresource, box outside), invalid_argument (box off the format's
+/// (subresource, box outside), invalid_argument (inverted box, box off the format's
 /// alignment, format_dxgi of another element size, null resource),
 /// unsupported (format without a clear rule, packed mip tail, MSAA with a box
 /// off whole samples is not a case: every sample is cleared), buffer_too_small.
@@ -125,6 +127,8 @@ struct ResolveDesc {
   uint32_t dst_x = 0, dst_y = 0;  ///< texels
   uint32_t src_subresource = 0;
   bool whole = true;  ///< true: the whole source subresource; false: `rect`
+  /// Zero area (left == right or top == bottom) resolves nothing; an inverted
+  /// rect (left > right or top > bottom) is an invalid_argument naming both edges.
   Rect rect{};
   ResolveMode mode = ResolveMode::Average;
   /// DXGI_FORMAT both sides are read and written as; 0 = the source's format.
@@ -140,7 +144,7 @@ struct ResolveDesc {
 /// The source must be multisampled (samples > 1), the destination single
 /// sampled, both of the same format element size; BC and video formats are
 /// refused. Errors name the field: unsupported (mode, format), invalid_argument
-/// (sample counts, formats), out_of_range (rect, destination), buffer_too_small.
+/// (sample counts, formats, inverted rect), out_of_range (rect, destination), buffer_too_small.
 Status resolve_subresource(const Layout& dst_layout, void* dst, uint64_t dst_size, const Layout& src_layout,
                            const void* src, uint64_t src_size, const ResolveDesc& desc);
 

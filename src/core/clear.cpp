@@ -33,6 +33,16 @@ std::string box_text(const Box& b) {
   return t;
 }
 
+Status check_not_inverted(const Box& b, const std::string& at) {
+  const char* lo = b.left > b.right ? "left" : b.top > b.bottom ? "top" : b.front > b.back ? "front" : nullptr;
+  if (!lo) return Status::Ok();
+  const char* hi = b.left > b.right ? "right" : b.top > b.bottom ? "bottom" : "back";
+  const uint32_t vlo = b.left > b.right ? b.left : b.top > b.bottom ? b.top : b.front;
+  const uint32_t vhi = b.left > b.right ? b.right : b.top > b.bottom ? b.bottom : b.back;
+  return {Code::invalid_argument, at + "box " + box_text(b) + " is inverted: " + lo + " = " + std::to_string(vlo) +
+                                      " > " + hi + " = " + std::to_string(vhi)};
+}
+
 // Region alignment of ClearTextureSubresources: the largest block dimension
 // over the planes (BC 4x4; NV12/P010/P016 2x2; YUY2/Y210/Y216 2x1, ...).
 void clear_alignment(const FormatInfo& f, uint32_t* ha, uint32_t* va) {
@@ -77,7 +87,8 @@ Status plan_clear(const Layout& L, uint64_t resource_size, const ClearDesc& c, s
   logical_size(L, sub, &lw, &lh, &ld);
   Box b{0, 0, 0, lw, lh, ld};
   if (!c.whole) b = c.box;
-  if (b.right <= b.left || b.bottom <= b.top || b.back <= b.front) return Status::Ok();  // empty: nothing to clear
+  // Zero volume (an edge equal to its opposite): nothing to clear. Inverted boxes were refused already.
+  if (b.right <= b.left || b.bottom <= b.top || b.back <= b.front) return Status::Ok();
   if (b.right > lw || b.bottom > lh || b.back > ld)
     return {Code::out_of_range, at + "box " + box_text(b) + " lies outside the subresource (" + std::to_string(lw) +
                                     "x" + std::to_string(lh) + "x" + std::to_string(ld) + " texels)"};
@@ -198,6 +209,9 @@ Status clear_subresources(const Layout& L, void* resource, uint64_t resource_siz
                                             " in element size, block shape or planes"};
       f = o;
     }
+    // An inverted box (left > right, top > bottom or front > back) is a caller's mistake, not an empty
+    // region (break-it run): refused, naming the edges. A box of zero volume clears nothing.
+    if (!c.whole) SWZ_TRY(check_not_inverted(c.box, at));
     const bool all = c.subresource == kAllSubresources;
     if (!all && c.subresource >= L.subresource_count())
       return {Code::out_of_range, at + "subresource = " + std::to_string(c.subresource) + " (the layout has " +

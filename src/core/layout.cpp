@@ -295,8 +295,10 @@ static Status postamble_reach(const Plan& plan, uint64_t bx_last, uint64_t by_la
   bool small = mul_ok(bx_last, plan.block_bytes, &bound) && mul_ok(by_last, s.row_pitch, &t) &&
                add_ok(bound, t, &bound) && mul_ok(bz_last, dp, &t) && add_ok(bound, t, &bound);
   bound = (bound | ((uint64_t{2} << top) - 1)) / plan.block_bytes + 1;
-  small = small && bound <= (uint64_t{1} << 28);  // 32 MB of bits
-  std::vector<uint64_t> seen;                     // bitmap words, or the representatives to sort
+  // A bitmap far larger than the blocks it marks (a few blocks spread over a wide pitch) costs
+  // more to clear than sorting the blocks does.
+  small = small && bound <= (uint64_t{1} << 28) && (bound + 63) / 64 <= 4 * blocks + 4096;  // 32 MB of bits
+  std::vector<uint64_t> seen;  // bitmap words, or the representatives to sort
   seen.reserve(small ? (bound + 63) / 64 : blocks);
   if (small) seen.assign((bound + 63) / 64, 0);
   // G of each block column, once (G is linear: the walk XORs row and column parts).

@@ -100,7 +100,14 @@ Status resolve_subresource(const Layout& dl, void* dst, uint64_t dst_size, const
                                        ": D3D defines no average for UINT/SINT components; use min or max"};
   Rect rc{0, 0, ss.width, ss.height};
   if (!r.whole) rc = r.rect;
-  if (rc.right <= rc.left || rc.bottom <= rc.top) return Status::Ok();
+  // An inverted rect (left > right or top > bottom) is a caller's mistake, not an empty region: refused,
+  // naming the edges. A rect of zero area (left == right or top == bottom) resolves nothing.
+  if (rc.left > rc.right || rc.top > rc.bottom)
+    return {Code::invalid_argument,
+            std::string("rect is inverted: ") +
+                (rc.left > rc.right ? "left = " + std::to_string(rc.left) + " > right = " + std::to_string(rc.right)
+                                    : "top = " + std::to_string(rc.top) + " > bottom = " + std::to_string(rc.bottom))};
+  if (rc.right == rc.left || rc.bottom == rc.top) return Status::Ok();
   if (rc.right > ss.width || rc.bottom > ss.height)
     return {Code::out_of_range, "rect (" + std::to_string(rc.left) + "," + std::to_string(rc.top) + ")-(" +
                                     std::to_string(rc.right) + "," + std::to_string(rc.bottom) +

@@ -30,6 +30,12 @@ expect_ok "a whole hand-made 5x3 TGA" "$SWZ" swizzle -q --layout row-major ok.tg
 cut_to ok.tga 77 short.tga
 expect_err "that TGA one byte short" "TGA header promises 5x3 pixels.*78 bytes, but the file has 77" "$SWZ" swizzle -q --layout row-major short.tga e.bin
 
+# A 36-byte BMP whose info header gives width 0 and height 16777177 (found by fuzz_image_input): stb
+# walked every row, 1.6-1.9 s under the sanitizers; refused at once, naming the field.
+cp "$SRC/fuzz/regressions/fuzz_image_input/slow-bmp-width-0-1" width0.bmp
+expect_err "a BMP of width 0" "image 'width0.bmp' is corrupt: its BMP header gives width = 0, height = 16777177" \
+  "$SWZ" swizzle -q --layout row-major width0.bmp e.bin
+
 # --- files written by an image library (Pillow), cut short ------------------------------------------
 if "$PY" -c "import PIL" 2>/dev/null; then
   "$PY" - <<'PY'

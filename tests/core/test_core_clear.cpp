@@ -488,6 +488,23 @@ TEST(ClearHostile, NamedErrorsAndNothingWritten) {
   EXPECT_TRUE(clear_subresources(bc, buf.data(), buf.size(), &c, 1).ok());
   c.box = Box{0, 0, 0, 20, 8, 1};
   expect_untouched_clear(bc, &c, 1, Code::out_of_range, "outside the subresource");
+  // Inverted boxes (break-it run: they were a silent no-op), each edge pair, with a valid clear
+  // first that must not be applied either; a box of zero volume stays a no-op.
+  c.box = Box{8, 0, 0, 4, 8, 1};
+  ClearDesc inv[2] = {ok, c};
+  expect_untouched_clear(bc, inv, 2, Code::invalid_argument,
+                         "clear 1: box (8,0,0)-(4,8,1) is inverted: left = 8 > right = 4");
+  c.box = Box{0, 8, 0, 8, 4, 1};
+  expect_untouched_clear(bc, &c, 1, Code::invalid_argument, "inverted: top = 8 > bottom = 4");
+  c.box = Box{0, 0, 1, 8, 8, 0};
+  expect_untouched_clear(bc, &c, 1, Code::invalid_argument, "inverted: front = 1 > back = 0");
+  c.box = Box{4, 0, 0, 4, 8, 1};
+  {
+    std::vector<uint8_t> zb(bc.size(), 0x5A);
+    const std::vector<uint8_t> zb0 = zb;
+    EXPECT_TRUE(clear_subresources(bc, zb.data(), zb.size(), &c, 1).ok());
+    EXPECT_EQ(zb, zb0);
+  }
 
   const Layout nv12 = make(tex2d("NV12", 8, 8), LayoutKind::RowMajor);
   c.subresource = 1;
@@ -823,6 +840,19 @@ TEST(ResolveHostile, NamedErrorsAndNothingWritten) {
   r.dst_x = 4;
   expect_untouched_resolve(u.dst, u.src, r, Code::out_of_range, "lies outside destination");
   r.dst_x = 0;
+  // Inverted rects (break-it run: they were a silent no-op); zero area stays a no-op.
+  r.rect = Rect{6, 0, 2, 8};
+  expect_untouched_resolve(u.dst, u.src, r, Code::invalid_argument, "rect is inverted: left = 6 > right = 2");
+  r.rect = Rect{0, 5, 8, 1};
+  expect_untouched_resolve(u.dst, u.src, r, Code::invalid_argument, "rect is inverted: top = 5 > bottom = 1");
+  r.rect = Rect{3, 0, 3, 8};
+  {
+    std::vector<uint8_t> zs(u.src.size(), 1), zd(u.dst.size(), 0x5A);
+    const std::vector<uint8_t> zd0 = zd;
+    EXPECT_TRUE(resolve_subresource(u.dst, zd.data(), zd.size(), u.src, zs.data(), zs.size(), r).ok());
+    EXPECT_EQ(zd, zd0);
+  }
+  r.rect = Rect{0, 0, 8, 8};
   r.src_subresource = 3;
   expect_untouched_resolve(u.dst, u.src, r, Code::out_of_range, "src_subresource");
   r.src_subresource = 0;

@@ -259,6 +259,37 @@ TEST(FootprintCopy, BlockCompressedMipEdges) {
                                   FootprintCopyDirection::BufferToTexture, &r, 1)
                 .code(),
             Code::out_of_range);
+  // The D3D12 rule (CopyTextureRegion, block-compressed formats): box offsets multiples of 4,
+  // sizes multiples of 4 or up to the subresource's logical edge. A region may cover the
+  // last block, whose texels past the edge are the block's padding (the break-it run asked):
+  // that is the block itself, not memory beyond the subresource. Past that, or off the grid,
+  // refused, and nothing is written.
+  std::vector<uint8_t> big(4096, 0x5A);
+  PlacedFootprint fp8 = fp;
+  fp8.width = 8;
+  fp8.height = 8;
+  const std::vector<uint8_t> res0 = res;
+  r = FootprintRegion{};
+  r.whole_source = false;
+  r.src_box = Box{4, 4, 0, 6, 6, 1};  // texture to buffer: right/bottom at the 6x6 edge
+  EXPECT_TRUE(copy_placed_footprint(L, res.data(), res.size(), 0, big.data(), big.size(), fp8,
+                                    FootprintCopyDirection::TextureToBuffer, &r, 1)
+                  .ok());
+  r.src_box = Box{4, 4, 0, 8, 8, 1};  // into the padding of the subresource's last block: outside it
+  Status st = copy_placed_footprint(L, res.data(), res.size(), 0, big.data(), big.size(), fp8,
+                                    FootprintCopyDirection::TextureToBuffer, &r, 1);
+  EXPECT_EQ(st.code(), Code::out_of_range) << st.message();
+  r.src_box = Box{0, 0, 0, 6, 4, 1};  // buffer to texture: the footprint's box must lie on its blocks
+  st = copy_placed_footprint(L, res.data(), res.size(), 0, big.data(), big.size(), fp8,
+                             FootprintCopyDirection::BufferToTexture, &r, 1);
+  EXPECT_EQ(st.code(), Code::invalid_argument) << st.message();
+  EXPECT_NE(st.message().find("must lie on the 4x4 blocks"), std::string::npos) << st.message();
+  r.src_box = Box{0, 0, 0, 8, 8, 1};  // two blocks from x = 4 of a two-block mip: past its end
+  r.dst_x = 4;
+  st = copy_placed_footprint(L, res.data(), res.size(), 0, big.data(), big.size(), fp8,
+                             FootprintCopyDirection::BufferToTexture, &r, 1);
+  EXPECT_EQ(st.code(), Code::out_of_range) << st.message();
+  EXPECT_EQ(res, res0);
 }
 
 // Hostile descriptors: each refused with the field named, nothing written.
