@@ -278,6 +278,8 @@ bool apply_tuning(const char* spec) {
       t.stretch_aligned = v != 0;
     else if (k == "stretch_rows_log2")
       t.stretch_rows_log2 = static_cast<unsigned>(v);
+    else if (k == "stretch_cache_max_log2")
+      t.stretch_cache_max_log2 = static_cast<unsigned>(v);
     else if (k == "stretch_prefetch")
       t.stretch_prefetch = static_cast<unsigned>(v);
     else if (k == "tile_walk")

@@ -29,7 +29,7 @@ def run(binary, tune, flt, reps):
         env.pop("SWZ_MATRIX_TUNE", None)
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
         subprocess.run([binary, "--benchmark_filter=" + flt, "--benchmark_out=" + f.name,
-                        "--benchmark_out_format=json"], env=env, check=True, stdout=subprocess.DEVNULL)
+                        "--benchmark_out_format=json"], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         data = json.load(open(f.name))
     out = {}
     for b in data["benchmarks"]:

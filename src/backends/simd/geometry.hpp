@@ -56,6 +56,8 @@ struct Tuning {
   bool stretch_aligned = false;
   /// ... stretches of at most 2^stretch_rows_log2 linear rows;
   unsigned stretch_rows_log2 = 5;
+  /// ... and, unless the copy streams, stretches of at most 2^this bytes;
+  unsigned stretch_cache_max_log2 = 12;
   /// ... prefetching the linear rows of the stretch this many ahead (0: none).
   unsigned stretch_prefetch = 0;
 };
