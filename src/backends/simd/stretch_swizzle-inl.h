@@ -117,7 +117,17 @@ bool StretchSwizzle(const Region& r, const Tuning& t) {
         auto piece = [&](uint64_t o) { return lt + off[(o ^ K) >> 4]; };
         if (!prev_joined)
           for (uint64_t o = 0; o < first; o += 16) Mv::template Run<16>(tb + o, piece(o), false);
-        if (st) {
+        if (K == 0) {
+          // (no XOR terms: the pieces of a line are consecutive table entries)
+          const uint64_t* f = off + (first >> 4);
+          if (st) {
+            for (uint64_t o = first; o + 64 <= S; o += 64, f += 4)
+              Mv::Line4(tb + o, lt + f[0], lt + f[1], lt + f[2], lt + f[3], true);
+          } else {
+            for (uint64_t o = first; o + 64 <= S; o += 64, f += 4)
+              Mv::Line4(tb + o, lt + f[0], lt + f[1], lt + f[2], lt + f[3], false);
+          }
+        } else if (st) {
           for (uint64_t o = first; o + 64 <= S; o += 64)
             Mv::Line4(tb + o, piece(o), piece(o + 16), piece(o + 32), piece(o + 48), true);
         } else {
