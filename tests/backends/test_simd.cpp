@@ -355,6 +355,11 @@ struct TuningScope {
     t.tile_walk = rng() % 4 != 0;
     t.tile_walk_min_bytes = rng() % 2 ? 0 : uint64_t{1} << (rng() % 20);
     t.tile_walk_max_span_bytes = rng() % 2 ? ~uint64_t{0} : uint64_t{1} << (rng() % 20);
+    t.stretch_swizzle = rng() % 4 != 0;
+    t.stretch_aligned = rng() % 2 == 0;
+    t.stretch_rows_log2 = static_cast<unsigned>(rng() % 8);
+    t.stretch_prefetch = static_cast<unsigned>(rng() % 3);
+    t.stretch_cache_max_log2 = 8 + static_cast<unsigned>(rng() % 7);
   }
 };
 

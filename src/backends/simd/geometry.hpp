@@ -49,6 +49,17 @@ struct Tuning {
   /// ... and, unless the copy streams, when a block's rows span less than
   /// this many linear bytes (TLB reach of 4 KiB pages; bench_matrix 512²).
   uint64_t tile_walk_max_span_bytes = uint64_t{256} << 10;
+  /// Swizzle onto a resource at 16/32/48 mod 64 in stretches of aligned
+  /// 64-byte lines (StretchSwizzle, stretch_swizzle-inl.h) ...
+  bool stretch_swizzle = true;
+  /// ... also on a 64-byte aligned resource;
+  bool stretch_aligned = false;
+  /// ... stretches of at most 2^stretch_rows_log2 linear rows;
+  unsigned stretch_rows_log2 = 5;
+  /// ... and, unless the copy streams, stretches of at most 2^this bytes;
+  unsigned stretch_cache_max_log2 = 12;
+  /// ... prefetching the linear rows of the stretch this many ahead (0: none).
+  unsigned stretch_prefetch = 0;
 };
 
 /// Bytes of the box of a Region (linear side, without padding).

@@ -817,6 +817,8 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   return true;
 }
 
+#include "backends/simd/stretch_swizzle-inl.h"
+
 // ---- Swizzle from memory onto a resource at 16/32/48 mod 64 ----------------
 //
 // A swizzled side that is not 64-byte aligned (a malloc'd or numpy resource)
@@ -835,6 +837,8 @@ constexpr unsigned kMaxTilePiecesSwz = 4096;  // blocks up to 64 KiB
 
 template <class Mv>
 bool TileSwizzle(const Region& r, const Tuning& t) {
+  // first choice: stretches of a few rows (stretch_swizzle-inl.h)
+  if (StretchSwizzle<Mv>(r, t)) return true;
   if (!Mv::kHasLine || !t.line_kernels || !t.tile_walk || !r.streaming) return false;
   const uint32_t ph = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(r.swz) & 63);
   if (ph == 0 || ph % 16 != 0) return false;  // aligned: the strip walker streams whole lines

@@ -1,0 +1,153 @@
+// swz internal — swizzle in stretches: aligned 64-byte lines on a resource at
+// any 16-byte phase. Included by walker-inl.h (no include guard, same reason).
+//
+// A stretch is the 2^k contiguous bytes of the swizzled side that hold a
+// rectangle of 2^hy linear rows x 2^xw bytes: address bits below k are made
+// only by the X byte bits below xw and the Y bits below hy, and those bits
+// make nothing at or above k (a pure prefix of the pattern, up to XOR terms
+// of higher coordinates, which only move bits below k by a per-stretch
+// constant K). The interior of the box is walked strip by strip (2^hy rows),
+// stretch by stretch along x, and each stretch is written in address order as
+// aligned 64-byte lines, each gathered from four 16-byte pieces of the
+// strip's linear rows (in L1): a resource at 16/32/48 mod 64 (malloc, numpy)
+// no longer makes every line store straddle two cache lines, and the lines
+// can be streamed. The piece of a line that falls before the stretch's first
+// aligned line or after its last (the resource's phase) is written as 16-byte
+// pieces; where the next stretch of the walk follows in memory, the
+// straddling line takes its tail from it. The box edges outside whole
+// stretches go through the strip walker. Compared with TileSwizzle (whole
+// blocks, one 4 KiB page per linear row of the block), a strip reads at most
+// 2^hy linear rows at a time.
+//
+// Schedule: off[i] = linear offset, from the stretch's first byte of its
+// first row, of the 16-byte piece at in-stretch address 16 i when K = 0; the
+// piece at in-stretch address o is off[(o ^ K) >> 4].
+
+constexpr unsigned kMaxStretchPieces = 1024;  // stretches up to 16 KiB
+
+struct StretchShape {
+  unsigned k = 0, xw = 0, hy = 0;
+};
+
+// The largest stretch of at most 2^max_k bytes and 2^max_hy rows (k >= 8, so
+// that at most one line in four is split at a stretch edge); false when there
+// is none.
+inline bool FindStretch(const Plan& p, unsigned min_xw, unsigned max_hy, unsigned max_k, StretchShape* out) {
+  StretchShape best;
+  const unsigned ey = p.ext_log2[1], ex = p.ext_log2[0];
+  for (unsigned hy = 0; hy <= std::min({max_hy, ey, 6u}); ++hy)
+    for (unsigned xw = min_xw; xw <= ex; ++xw) {
+      const unsigned k = xw + hy;
+      if (k > std::min(max_k, 14u) || k > p.block_bits || k <= best.k) continue;
+      const uint64_t lim = uint64_t{1} << k;
+      bool ok = true;
+      for (unsigned b = 0; b < xw && ok; ++b) ok = p.lin[0][b] < lim;
+      for (unsigned b = 0; b < hy && ok; ++b) ok = p.lin[1][b] < lim;
+      if (ok) best = {k, xw, hy};
+    }
+  if (best.k < 8) return false;
+  *out = best;
+  return true;
+}
+
+template <class Mv>
+bool StretchSwizzle(const Region& r, const Tuning& t) {
+  if (!Mv::kHasLine || !t.line_kernels || !t.stretch_swizzle) return false;
+  const uint32_t ph = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(r.swz) & 63);
+  if (ph % 16 != 0) return false;
+  if (ph == 0 && !t.stretch_aligned) return false;  // the strip walker writes whole lines there
+  const Geo g = make_geo(r);
+  const Plan& p = *g.p;
+  const uint64_t eb = p.element_bytes;
+  if (g.rl < 4 || p.high_mask != 0 || r.stack_rows || p.ext_log2[3] != 0 || r.pre[0] % eb != 0) return false;
+  StretchShape s;
+  // In cache, stretches of at most 4 KiB (bench_matrix 512² user buffers,
+  // three interleaved rounds: std64k R32G32B32A32 0.75 -> 0.86x memcpy, NVIDIA
+  // R32G32B32A32 0.41 -> 0.68 against 16 KiB stretches; std64k BC7 512² at 16
+  // KiB stretches of 32 rows 2 KiB apart ran at 0.12).
+  if (!FindStretch(p, g.rl, t.stretch_rows_log2, r.streaming ? 14u : t.stretch_cache_max_log2, &s)) return false;
+  const uint64_t S = uint64_t{1} << s.k;
+  const uint64_t wx = (uint64_t{1} << s.xw) / eb;  // stretch width, elements
+  const uint64_t Hy = uint64_t{1} << s.hy;
+  uint64_t ix0, ix1, iy0, iy1, iz0, iz1;
+  if (!BoxInterior(r, eb, wx, Hy, 1, &ix0, &ix1, &iy0, &iy1, &iz0, &iz1)) return false;
+  if ((ix1 - ix0) / wx * ((iy1 - iy0) / Hy) * (iz1 - iz0) < 2) return false;
+  const uint64_t P = r.lin_row_pitch;
+  // the schedule
+  const unsigned np = static_cast<unsigned>(S >> 4);
+  uint64_t off[kMaxStretchPieces];
+  for (unsigned i = 0; i < np; ++i) {
+    uint32_t c[2] = {0, 0};
+    const uint64_t a = uint64_t{i} << 4;
+    for (unsigned b = 4; b < s.k; ++b)
+      if ((a >> b) & 1)
+        for (unsigned ch = 0; ch < 2; ++ch) c[ch] ^= p.inverse[b][ch];
+    off[i] = c[1] * P + c[0];
+  }
+  WalkOutsideInterior<Mv>(r, Direction::ToSwizzled, t, eb, ix0, ix1, iy0, iy1, iz0, iz1);
+  uint8_t* const swz = r.swz;
+  const bool st = r.streaming;
+  const uint64_t first = (64 - ph) & 63;  // the stretch's first aligned line
+  const uint64_t os = S - ph;             // the line that straddles into the next stretch (ph > 0)
+  const unsigned pf = t.stretch_prefetch;
+  const uint64_t wbytes = uint64_t{1} << s.xw;
+  for (uint64_t zb = iz0; zb < iz1; ++zb)
+    for (uint64_t yb = iy0; yb < iy1; yb += Hy) {
+      uint64_t Y, Z;
+      adjust_yz(r, r.y0 + yb, r.z0 + zb, &Y, &Z);
+      const RowPart rp = row_part(r, g, Y, Z);
+      const uint8_t* const lrow = r.lin + zb * r.lin_depth_pitch + yb * P;
+      uint64_t o0 = addr_rt(g.mode, rp, col_part(g, (r.x0 + ix0) * eb + r.pre[0]));
+      bool prev_joined = false;
+      for (uint64_t xb = ix0; xb < ix1; xb += wx) {
+        const uint64_t X = (r.x0 + xb) * eb + r.pre[0];
+        const bool has_next = xb + wx < ix1;
+        const uint64_t next = has_next ? addr_rt(g.mode, rp, col_part(g, X + wbytes)) : 0;
+        uint8_t* const tb = swz + (o0 & ~(S - 1));
+        const uint64_t K = o0 & (S - 1);
+        const bool joined = ph != 0 && has_next && (next & ~(S - 1)) == (o0 & ~(S - 1)) + S;
+        const uint64_t Kn = next & (S - 1);
+        const uint8_t* const lt = lrow + xb * eb;
+        if (pf && xb + pf * wx < ix1) {
+          // the linear rows of the stretch pf ahead, one prefetch per 64 bytes
+          const uint8_t* lp = lt + pf * wbytes;
+          for (uint64_t y = 0; y < Hy; ++y)
+            for (uint64_t o = 0; o < wbytes; o += 64) __builtin_prefetch(lp + y * P + o, 0, 3);
+        }
+        auto piece = [&](uint64_t o) { return lt + off[(o ^ K) >> 4]; };
+        if (!prev_joined)
+          for (uint64_t o = 0; o < first; o += 16) Mv::template Run<16>(tb + o, piece(o), false);
+        if (K == 0) {
+          // (no XOR terms: the pieces of a line are consecutive table entries)
+          const uint64_t* f = off + (first >> 4);
+          if (st) {
+            for (uint64_t o = first; o + 64 <= S; o += 64, f += 4)
+              Mv::Line4(tb + o, lt + f[0], lt + f[1], lt + f[2], lt + f[3], true);
+          } else {
+            for (uint64_t o = first; o + 64 <= S; o += 64, f += 4)
+              Mv::Line4(tb + o, lt + f[0], lt + f[1], lt + f[2], lt + f[3], false);
+          }
+        } else if (st) {
+          for (uint64_t o = first; o + 64 <= S; o += 64)
+            Mv::Line4(tb + o, piece(o), piece(o + 16), piece(o + 32), piece(o + 48), true);
+        } else {
+          for (uint64_t o = first; o + 64 <= S; o += 64)
+            Mv::Line4(tb + o, piece(o), piece(o + 16), piece(o + 32), piece(o + 48), false);
+        }
+        if (joined) {
+          const uint8_t* const ltn = lt + wbytes;
+          const uint8_t* pk[4];
+          for (unsigned k = 0; k < 4; ++k) {
+            const uint64_t o = os + 16 * k;
+            pk[k] = o < S ? piece(o) : ltn + off[((o - S) ^ Kn) >> 4];
+          }
+          Mv::Line4(tb + os, pk[0], pk[1], pk[2], pk[3], st);
+        } else if (ph != 0) {
+          for (uint64_t o = os; o < S; o += 16) Mv::template Run<16>(tb + o, piece(o), false);
+        }
+        prev_joined = joined;
+        o0 = next;
+      }
+    }
+  return true;
+}
