@@ -6,18 +6,20 @@
 #
 #   fuzz/run_long.sh SECONDS [HARNESS[:WORKERS]...]
 #
-# Every harness runs in libFuzzer's fork mode (-fork=WORKERS): WORKERS child
-# processes fuzz at once, each a short job from the merged corpus; a crash, a
-# timeout or an out-of-memory input is saved and the run goes on
-# (-ignore_crashes/-ignore_timeouts/-ignore_ooms). -timeout=1: an input slower
-# than 1 s counts as a timeout; -report_slow_units=1 saves every input of 1 s
-# or more as slow-unit-*. After the run, each saved slow or timed-out input is
-# replayed alone and timed, so the summary names the slowest input in
-# milliseconds.
+# Each harness runs WORKERS libFuzzer processes at once. The default mode
+# (SWZ_FUZZ_MODE=jobs) starts them with -jobs=WORKERS -workers=WORKERS: long
+# processes sharing one corpus directory; each stops at its first crash,
+# timeout or out-of-memory input. SWZ_FUZZ_MODE=fork uses -fork=WORKERS with
+# -ignore_crashes/-ignore_timeouts/-ignore_ooms instead, so the run goes on
+# past failures (its execution count misses the jobs still running at the
+# end). -timeout=1: an input slower than 1 s counts as a timeout;
+# -report_slow_units=1 saves every input of 1 s or more as slow-unit-*. After
+# the run, each saved slow or timed-out input is replayed alone and timed, so
+# the summary names the slowest input in milliseconds.
 #
 # Summary, one line per harness: workers, executions (all workers together:
-# the fork-mode total of finished jobs, a lower bound, since the jobs still
-# running at the end are stopped uncounted), exec/s (executions / SECONDS),
+# summed over the workers' logs; in fork mode a lower bound, since the jobs
+# still running at the end are stopped uncounted), exec/s (executions / SECONDS),
 # crashes, timeouts (> 1 s), slow units (>= 1 s), the slowest replayed input,
 # and the issue 18 target (>= 10 M executions for a parser harness, >= 1 M for
 # a copy harness). Exit status 1 when any harness crashed, timed out or ran
