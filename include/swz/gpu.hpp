@@ -59,11 +59,56 @@ struct AdoptInfo {
   bool storage_buffer_16bit = false;  ///< storageBuffer16BitAccess enabled
 };
 
+/// How the host conveniences (Context::write_to_subresource /
+/// read_from_subresource) move the caller's memory to and from the GPU.
+enum class HostPath : uint8_t {
+  /// ring, else import, else staged: see Context::write_to_subresource.
+  automatic = 0,
+  /// VK_EXT_external_memory_host: the caller's pages (the page-aligned range
+  /// around each span) are imported for the call and the dispatch reads and
+  /// writes them over the bus; no staging copy. Forced, it fails with
+  /// Code::unsupported where the device or the pointer does not allow it.
+  import,
+  /// A ring of pinned host chunks (a few MiB each, HOST_VISIBLE |
+  /// HOST_COHERENT, HOST_CACHED where offered): the CPU copies band k+1 in
+  /// (and band k-2 out) on several threads while the GPU converts band k,
+  /// reading and writing the pinned chunks directly.
+  ring,
+  /// The ring, with each band copied by the transfer queue (vkCmdCopyBuffer)
+  /// into device-local buffers, converted there, and copied back.
+  ring_copy,
+  /// Whole-subresource staging buffers, one submission (the first form).
+  staged,
+};
+
 /// Tuning knobs; the defaults are what the benchmark found best.
 struct DispatchTuning {
   /// log2 of the 16-byte chunks one workgroup moves (11 = 32 KiB). 0 = default;
   /// the environment variable SWZ_GPU_WG_LOG2 overrides the default.
   unsigned wg_chunks_log2 = 0;
+  /// The host conveniences' path. automatic: the environment variable
+  /// SWZ_GPU_HOST_PATH (auto, import, ring, ring_copy, staged) decides when
+  /// set; SWZ_GPU_HOST_IMPORT=0 keeps automatic away from import.
+  HostPath host_path = HostPath::automatic;
+  /// Bytes of one ring chunk (rounded to whole block rows; grown to one
+  /// block row when a row is larger). 0 = 8 MiB, or SWZ_GPU_RING_CHUNK.
+  uint64_t ring_chunk_B = 0;
+  /// Chunks in flight (2..8). 0 = 3, or SWZ_GPU_RING_SLOTS.
+  unsigned ring_slots = 0;
+  /// Threads of the ring's host copies, the caller's included (1..64).
+  /// 0 = min(8, hardware threads), or SWZ_GPU_COPY_THREADS.
+  unsigned copy_threads = 0;
+};
+
+/// What the last host-convenience call did (for logs, tests, benchmarks).
+struct HostPathStats {
+  HostPath path = HostPath::automatic;  ///< the path that ran (never automatic after a call)
+  uint32_t chunks = 0;                  ///< bands converted (1 for import and staged unless split)
+  uint64_t chunk_B = 0;                 ///< largest band's bytes (resource side), 0 for import
+  double total_ms = 0;                  ///< the whole call
+  double setup_ms = 0;                  ///< imports, or growing the ring / staging buffers
+  double host_copy_ms = 0;              ///< CPU copies into and out of pinned memory (not overlapped part included)
+  double wait_ms = 0;                   ///< time spent waiting for the GPU
 };
 
 /// What one recorded conversion does (for logs and benchmarks).
@@ -137,7 +182,16 @@ class Context {
                             DispatchInfo* info = nullptr);
 
   // ---- Host memory conveniences (same signature and rules as swz/copy.hpp) --
-  // Upload, one dispatch, download, on the Context's queue; blocking.
+  // Blocking, on the Context's queue. Every band is planned (so every device
+  // limit checked) before anything is allocated or imported. The path
+  // (DispatchTuning::host_path): automatic takes the pinned ring when the
+  // region splits into bands of block rows (a 2D box of a pattern whose G
+  // stays inside the block, see Limits), else imports the caller's memory
+  // when the device offers VK_EXT_external_memory_host and the driver
+  // accepts the pointers, else stages the whole subresource. Bytes of the
+  // resource (write) or of the linear buffer (read) that the box does not
+  // cover are left as they were. The pinned ring, its command buffers and
+  // copy threads are kept by the Context for later calls (trim() frees them).
   Status write_to_subresource(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource,
                               const Box* box, const void* src, uint64_t src_size, uint64_t src_row_pitch,
                               uint64_t src_depth_pitch);
@@ -154,8 +208,11 @@ class Context {
   Status check_subresource(const Layout& layout, uint32_t subresource, const Box* box, uint64_t lin_row_pitch,
                            uint64_t lin_depth_pitch) const;
 
-  /// Frees the cached pattern tables and staging buffers. Call only when no
-  /// recorded work is pending on the GPU.
+  /// What the last write_to_subresource / read_from_subresource did.
+  HostPathStats last_host_stats() const;
+
+  /// Frees the cached pattern tables, staging buffers and the ring. Call only
+  /// when no recorded work is pending on the GPU.
   void trim();
 
   struct Impl;

@@ -699,6 +699,165 @@ TEST(Gpu, SurfaceLargerThanLavapipeBinding) {
   ASSERT_EQ(first_diff(cpu_res, gpu_res), cpu_res.size());
 }
 
+// ---- Host paths (HostPath): each forced, against the scalar CPU path ---------
+
+const char* path_name(gpu::HostPath p) {
+  switch (p) {
+    case gpu::HostPath::import:
+      return "import";
+    case gpu::HostPath::ring:
+      return "ring";
+    case gpu::HostPath::ring_copy:
+      return "ring_copy";
+    case gpu::HostPath::staged:
+      return "staged";
+    default:
+      return "automatic";
+  }
+}
+
+// A Context whose host conveniences take `path`, with 4 KiB ring chunks (so
+// that surfaces of a few KiB already go through several chunks).
+Status make_path_context(gpu::HostPath path, uint64_t chunk_B, gpu::Context* ctx) {
+  SWZ_TRY(gpu::Context::create(ctx));
+  gpu::DispatchTuning t;
+  t.host_path = path;
+  t.ring_chunk_B = chunk_B;
+  t.ring_slots = 3;
+  ctx->set_tuning(t);
+  return Status::Ok();
+}
+
+// True when the device cannot import host memory (forced import then
+// answers unsupported, and the test skips that path). Mesa's lavapipe
+// imports, so this never skips in CI.
+bool import_unavailable(const Status& s) {
+  return s.code() == Code::unsupported && s.message().find("does not offer") != std::string::npos;
+}
+
+// The random matrix through each forced path. Ring paths must run as a ring
+// with several chunks for a good share of the cases (and fall back to the
+// staged path only for regions that cannot be split into disjoint bands).
+TEST(Gpu, EachHostPathMatchesScalar) {
+  SWZ_NEED_GPU();
+  for (gpu::HostPath path :
+       {gpu::HostPath::ring, gpu::HostPath::ring_copy, gpu::HostPath::import, gpu::HostPath::staged}) {
+    gpu::Context ctx;
+    Status cs = make_path_context(path, 4096, &ctx);
+    ASSERT_TRUE(cs.ok()) << cs.message();
+    int multi = 0, as_forced = 0, staged = 0, total = 0;
+    bool skipped = false;
+    run_matrix(777, 60, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) {
+      const Box* box = c.has_box ? &c.box : nullptr;
+      Status s = to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(),
+                                                   c.rp, c.dp)
+                        : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
+                                                    res.size(), c.sub, box);
+      if (path == gpu::HostPath::import && import_unavailable(s)) {
+        skipped = true;  // keep the matrix going with the CPU's bytes
+        return to_swz ? write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp,
+                                             c.dp, scalar())
+                      : read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(),
+                                              c.sub, box, scalar());
+      }
+      if (!s.ok()) return s;
+      const gpu::HostPathStats st = ctx.last_host_stats();
+      ++total;
+      if (st.path == path) ++as_forced;
+      if (st.path == gpu::HostPath::staged) ++staged;
+      if (st.chunks > 1) ++multi;
+      if (st.path != path &&
+          !((path == gpu::HostPath::ring || path == gpu::HostPath::ring_copy) && st.path == gpu::HostPath::staged))
+        return Status{Code::internal, std::string("forced ") + path_name(path) + " ran " + path_name(st.path)};
+      return s;
+    });
+    std::printf("[ swz gpu ] host path %s: %d conversions, %d as forced, %d staged, %d in several chunks\n",
+                path_name(path), total, as_forced, staged, multi);
+    if (skipped) {
+      ASSERT_NE(ctx.device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host";
+      continue;
+    }
+    EXPECT_GT(as_forced, total * 3 / 4) << path_name(path);
+    if (path == gpu::HostPath::ring || path == gpu::HostPath::ring_copy) {
+      EXPECT_GT(multi, 20) << path_name(path);
+    }
+  }
+}
+
+// A 2D surface through each path with the caller's pointers at odd offsets
+// (1..4095 bytes past a page), guard bytes around both spans, a box that
+// leaves resource bytes untouched (so the ring copies the windows in) and a
+// padded linear pitch (so reads copy the linear rows in), 4 KiB chunks
+// (grown to one 40 KiB tile row).
+TEST(Gpu, HostPathsOddPointersAndPartialCoverage) {
+  SWZ_NEED_GPU();
+  std::mt19937 g(5);
+  struct Shape {
+    bool boxed;
+    uint64_t pad_B;
+  };
+  const Shape shapes[] = {{false, 0}, {true, 0}, {false, 52}, {true, 4096}};
+  const uint64_t offsets[] = {0, 1, 4096 + 3};
+  // 300 x 200: tiles at the right and bottom edges are partly outside the
+  // surface, so no band's window is filled and writes copy windows in;
+  // 256 x 224 (8 x 7 whole tiles): the full-surface writes fill every window.
+  const uint32_t sizes[2][2] = {{300, 200}, {256, 224}};
+  for (gpu::HostPath path :
+       {gpu::HostPath::ring, gpu::HostPath::ring_copy, gpu::HostPath::import, gpu::HostPath::staged}) {
+    gpu::Context ctx;
+    Status cs = make_path_context(path, 4096, &ctx);
+    ASSERT_TRUE(cs.ok()) << cs.message();
+    for (const auto& wh : sizes) {
+      TextureDesc d;
+      d.width = wh[0];
+      d.height = wh[1];
+      d.format = format_for(4);
+      LayoutSpec spec;
+      spec.kind = LayoutKind::Std4K;  // 32 x 32 tiles: 7 tile rows, one band each
+      Layout L;
+      ASSERT_TRUE(make_layout(d, spec, &L).ok());
+      for (const Shape& sh : shapes)
+        for (uint64_t off : offsets) {
+          Box b{36, 20, 0, 250, 170, 1};
+          const Box* box = sh.boxed ? &b : nullptr;
+          const uint64_t w = sh.boxed ? b.right - b.left : d.width, h = sh.boxed ? b.bottom - b.top : d.height;
+          const uint64_t rp = w * 4 + sh.pad_B, lin_B = (h - 1) * rp + w * 4;
+          const uint64_t guard = 64, roff = (off * 7) % 4096;
+          // Caller memory: [guard | span | guard] at an odd offset in a larger block.
+          std::vector<uint8_t> lin_mem = random_bytes(g, off + lin_B + 2 * guard + 8192);
+          std::vector<uint8_t> res_mem = random_bytes(g, roff + L.size() + 2 * guard + 8192);
+          uint8_t* lin = lin_mem.data() + guard + off;
+          uint8_t* res = res_mem.data() + guard + roff;
+          auto cpu_res = res_mem;
+          ASSERT_TRUE(
+              write_to_subresource(L, cpu_res.data() + guard + roff, L.size(), 0, box, lin, lin_B, rp, 0, scalar())
+                  .ok());
+          Status s = ctx.write_to_subresource(L, res, L.size(), 0, box, lin, lin_B, rp, 0);
+          if (path == gpu::HostPath::import && import_unavailable(s)) GTEST_SKIP() << s.message();
+          ASSERT_TRUE(s.ok()) << path_name(path) << ": " << s.message();
+          const gpu::HostPathStats st = ctx.last_host_stats();
+          EXPECT_EQ(st.path, path) << path_name(path) << " ran " << path_name(st.path);
+          if (path == gpu::HostPath::ring || path == gpu::HostPath::ring_copy) {
+            EXPECT_GE(st.chunks, 5u);
+          }
+          ASSERT_EQ(first_diff(cpu_res, res_mem), res_mem.size())
+              << path_name(path) << " write, pointer offset " << off << " boxed " << sh.boxed << " pad " << sh.pad_B;
+          // Read back into a prefilled linear buffer with guards.
+          auto lin_gpu = random_bytes(g, lin_mem.size());
+          auto lin_cpu = lin_gpu;
+          ASSERT_TRUE(
+              read_from_subresource(lin_cpu.data() + guard + off, lin_B, rp, 0, L, res, L.size(), 0, box, scalar())
+                  .ok());
+          s = ctx.read_from_subresource(lin_gpu.data() + guard + off, lin_B, rp, 0, L, res, L.size(), 0, box);
+          ASSERT_TRUE(s.ok()) << path_name(path) << ": " << s.message();
+          EXPECT_EQ(ctx.last_host_stats().path, path);
+          ASSERT_EQ(first_diff(lin_cpu, lin_gpu), lin_gpu.size())
+              << path_name(path) << " read, pointer offset " << off << " boxed " << sh.boxed << " pad " << sh.pad_B;
+        }
+    }
+  }
+}
+
 TEST(Gpu, BufferCopy) {
   SWZ_NEED_GPU();
   gpu::Context& ctx = shared().ctx;
