@@ -107,6 +107,7 @@ struct HostPathStats {
   uint64_t chunk_B = 0;                 ///< largest band's bytes (resource side), 0 for import
   double total_ms = 0;                  ///< the whole call
   double setup_ms = 0;                  ///< imports, or growing the ring / staging buffers
+  uint64_t imported_B = 0;              ///< bytes imported for this call (0 when registered)
   double host_copy_ms = 0;              ///< CPU copies into and out of pinned memory (not overlapped part included)
   double wait_ms = 0;                   ///< time spent waiting for the GPU
 };
@@ -207,6 +208,19 @@ class Context {
   /// reading or allocating anything for it.
   Status check_subresource(const Layout& layout, uint32_t subresource, const Box* box, uint64_t lin_row_pitch,
                            uint64_t lin_depth_pitch) const;
+
+  /// Registers [ptr, ptr + size) of the caller's host memory with the
+  /// Context (VK_EXT_external_memory_host: the page-aligned range around it
+  /// is imported once). Later host conveniences whose resource and linear
+  /// spans both lie in registered ranges take the import path with no import
+  /// cost (HostPath::automatic included): the dispatch reads and writes the
+  /// caller's memory over the bus. The memory must stay allocated until
+  /// unregister_host_memory(ptr) or the Context's destruction. Code::unsupported
+  /// when the device or driver cannot import it; invalid_argument for null,
+  /// size 0 or a range overlapping one registered before.
+  Status register_host_memory(const void* ptr, uint64_t size);
+  /// Waits for the queue and releases a range registered at `ptr`.
+  Status unregister_host_memory(const void* ptr);
 
   /// What the last write_to_subresource / read_from_subresource did.
   HostPathStats last_host_stats() const;

@@ -858,6 +858,56 @@ TEST(Gpu, HostPathsOddPointersAndPartialCoverage) {
   }
 }
 
+// Registered host memory: automatic calls whose spans lie in registered
+// ranges take the import path without importing anything per call.
+TEST(Gpu, RegisteredHostMemory) {
+  SWZ_NEED_GPU();
+  gpu::Context ctx;
+  ASSERT_TRUE(gpu::Context::create(&ctx).ok());
+  TextureDesc d;
+  d.width = 300;
+  d.height = 100;
+  d.format = format_for(8);
+  LayoutSpec spec;
+  spec.kind = LayoutKind::Std64K;
+  Layout L;
+  ASSERT_TRUE(make_layout(d, spec, &L).ok());
+  std::mt19937 g(9);
+  const uint64_t rp = 300 * 8 + 24, lin_B = 99 * rp + 300 * 8;
+  std::vector<uint8_t> lin_mem = random_bytes(g, lin_B + 4096), res_mem = random_bytes(g, L.size() + 4096);
+  uint8_t* lin = lin_mem.data() + 3;
+  uint8_t* res = res_mem.data() + 1000;
+  Status s = ctx.register_host_memory(lin, lin_B);
+  if (import_unavailable(s)) {
+    ASSERT_NE(ctx.device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host";
+    GTEST_SKIP() << s.message();
+  }
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_TRUE(ctx.register_host_memory(res, L.size()).ok());
+  EXPECT_EQ(ctx.register_host_memory(lin + 8, 16).code(), Code::invalid_argument);  // overlaps
+  EXPECT_EQ(ctx.register_host_memory(nullptr, 16).code(), Code::invalid_argument);
+  auto cpu_res = res_mem;
+  ASSERT_TRUE(write_to_subresource(L, cpu_res.data() + 1000, L.size(), 0, nullptr, lin, lin_B, rp, 0, scalar()).ok());
+  ASSERT_TRUE(ctx.write_to_subresource(L, res, L.size(), 0, nullptr, lin, lin_B, rp, 0).ok());
+  EXPECT_EQ(ctx.last_host_stats().path, gpu::HostPath::import);
+  EXPECT_EQ(ctx.last_host_stats().imported_B, 0u);
+  ASSERT_EQ(first_diff(cpu_res, res_mem), res_mem.size());
+  // Read back over a scrambled linear buffer (the row padding must survive).
+  std::vector<uint8_t> lin_copy(lin, lin + lin_B);
+  std::vector<uint8_t> scrambled = random_bytes(g, lin_B);
+  for (uint64_t y = 0; y < 100; ++y) std::memcpy(lin + y * rp, scrambled.data() + y * rp, 300 * 8);
+  ASSERT_TRUE(ctx.read_from_subresource(lin, lin_B, rp, 0, L, res, L.size(), 0, nullptr).ok());
+  EXPECT_EQ(ctx.last_host_stats().path, gpu::HostPath::import);
+  EXPECT_EQ(ctx.last_host_stats().imported_B, 0u);
+  EXPECT_EQ(std::memcmp(lin, lin_copy.data(), lin_B), 0);
+  ASSERT_TRUE(ctx.unregister_host_memory(lin).ok());
+  EXPECT_EQ(ctx.unregister_host_memory(lin).code(), Code::invalid_argument);
+  // One side registered: automatic no longer imports for free.
+  ASSERT_TRUE(ctx.write_to_subresource(L, res, L.size(), 0, nullptr, lin, lin_B, rp, 0).ok());
+  EXPECT_NE(ctx.last_host_stats().path, gpu::HostPath::automatic);
+  ASSERT_EQ(first_diff(cpu_res, res_mem), res_mem.size());
+}
+
 TEST(Gpu, BufferCopy) {
   SWZ_NEED_GPU();
   gpu::Context& ctx = shared().ctx;

@@ -213,6 +213,30 @@ struct Context::Impl {
   std::vector<RingSlot> ring;
   detail::CopyPool copier;
   HostPathStats stats;
+  // Host memory registered by the caller (register_host_memory): imported
+  // once, used by every later call whose span lies inside [lo, hi).
+  struct Registered {
+    uintptr_t lo = 0, hi = 0;  // the caller's range
+    uintptr_t base = 0;        // the imported buffer's first byte
+    HostBuffer b;
+  };
+  std::vector<Registered> registered;
+
+  // The registered buffer holding [p, p + n), and p's offset in it.
+  bool find_registered(const void* p, uint64_t n, VkBuffer* buf, uint64_t* skew) const {
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    for (const Registered& r : registered)
+      if (a >= r.lo && a <= r.hi && n <= r.hi - a) {
+        *buf = r.b.buf;
+        *skew = a - r.base;
+        return true;
+      }
+    return false;
+  }
+  void free_registered() {
+    for (Registered& r : registered) free_buffer(&r.b);
+    registered.clear();
+  }
 
   ~Impl() {
     {
@@ -237,6 +261,7 @@ struct Context::Impl {
       lin_stage = HostBuffer{};
       res_stage = HostBuffer{};
       ring.clear();
+      registered.clear();
       copier.stop();
     }
   }
@@ -281,6 +306,7 @@ struct Context::Impl {
     if (device) {
       vkDeviceWaitIdle(device);
       trim();
+      free_registered();
       for (auto& p : swz_pipe)
         for (auto& x : p)
           if (x) vkDestroyPipeline(device, x, nullptr);
@@ -678,14 +704,29 @@ struct Context::Impl {
   // between the caller's buffers (the GPU reads and writes them over the
   // bus). False (nothing done) when either side cannot be imported.
   bool host_convert_imported(const detail::GpuRegion& r0, bool to_swz, uint8_t* res_sub, uint8_t* lin, Status* result) {
-    HostBuffer rb, lb;
+    HostBuffer rb, lb;  // imported for this call (registered ranges are not)
+    VkBuffer rbuf = VK_NULL_HANDLE, lbuf = VK_NULL_HANDLE;
     uint64_t rskew = 0, lskew = 0;
+    auto release = [&] {
+      for (HostBuffer* b : {&rb, &lb}) {
+        if (b->buf) vkDestroyBuffer(device, b->buf, nullptr);
+        if (b->mem) vkFreeMemory(device, b->mem, nullptr);
+        *b = HostBuffer{};
+      }
+    };
     const auto t0 = std::chrono::steady_clock::now();
-    if (!import_host(res_sub, r0.swz_span, &rb, &rskew)) return false;
-    if (!import_host(lin, r0.lin_span, &lb, &lskew)) {
-      vkDestroyBuffer(device, rb.buf, nullptr);
-      vkFreeMemory(device, rb.mem, nullptr);
-      return false;
+    if (!find_registered(res_sub, r0.swz_span, &rbuf, &rskew)) {
+      if (!import_host(res_sub, r0.swz_span, &rb, &rskew)) return false;
+      rbuf = rb.buf;
+      stats.imported_B += rb.size;
+    }
+    if (!find_registered(lin, r0.lin_span, &lbuf, &lskew)) {
+      if (!import_host(lin, r0.lin_span, &lb, &lskew)) {
+        release();
+        return false;
+      }
+      lbuf = lb.buf;
+      stats.imported_B += lb.size;
     }
     stats.setup_ms = ms_since(t0);
     detail::GpuRegion r = r0;
@@ -697,7 +738,7 @@ struct Context::Impl {
       bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
       SWZ_VK(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
       DispatchInfo di;
-      Status s = record_region(cmd, r, to_swz, rb.buf, lb.buf, &di);
+      Status s = record_region(cmd, r, to_swz, rbuf, lbuf, &di);
       stats.chunks = di.dispatches;
       barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
               VK_ACCESS_HOST_READ_BIT);
@@ -708,10 +749,7 @@ struct Context::Impl {
       stats.wait_ms = ms_since(t1);
       return w;
     }();
-    vkDestroyBuffer(device, rb.buf, nullptr);
-    vkFreeMemory(device, rb.mem, nullptr);
-    vkDestroyBuffer(device, lb.buf, nullptr);
-    vkFreeMemory(device, lb.mem, nullptr);
+    release();
     stats.path = HostPath::import;
     return true;
   }
@@ -990,7 +1028,13 @@ struct Context::Impl {
       max_lin = std::max(max_lin, b.lin_span);
     }
     // Everything is checked. The path:
-    const HostPath want = wanted_path();
+    HostPath want = wanted_path();
+    if (want == HostPath::automatic && !registered.empty()) {
+      VkBuffer b;
+      uint64_t o;
+      if (find_registered(res_sub, r0.swz_span, &b, &o) && find_registered(lin, r0.lin_span, &b, &o))
+        want = HostPath::import;  // both sides registered: no copy, no import cost
+    }
     if (want == HostPath::automatic || want == HostPath::ring || want == HostPath::ring_copy) {
       RingPlan P;
       Status err;
@@ -1310,6 +1354,47 @@ void Context::set_tuning(const DispatchTuning& t) {
   if (impl_) impl_->tuning = t;
 }
 HostPathStats Context::last_host_stats() const { return impl_ ? impl_->stats : HostPathStats{}; }
+
+Status Context::register_host_memory(const void* ptr, uint64_t size) {
+  if (!impl_) return {Code::invalid_argument, "GPU context not created"};
+  if (!ptr || size == 0) return {Code::invalid_argument, "register_host_memory: ptr = null or size = 0"};
+  Impl& I = *impl_;
+  if (!I.host_import)
+    return {Code::unsupported, "register_host_memory: the device does not offer VK_EXT_external_memory_host"};
+  const uintptr_t a = reinterpret_cast<uintptr_t>(ptr);
+  if (size > UINTPTR_MAX - a) return {Code::invalid_argument, "register_host_memory: range wraps the address space"};
+  for (const Impl::Registered& r : I.registered)
+    if (a < r.hi && r.lo < a + size)
+      return {Code::invalid_argument, "register_host_memory: the range overlaps one registered before"};
+  try {
+    Impl::Registered r;
+    uint64_t skew = 0;
+    if (!I.import_host(ptr, size, &r.b, &skew))
+      return {Code::unsupported,
+              "register_host_memory: the driver refused to import " + std::to_string(size) + " bytes at this pointer"};
+    r.lo = a;
+    r.hi = a + size;
+    r.base = a - skew;
+    I.registered.push_back(r);
+    return Status::Ok();
+  } catch (const std::bad_alloc&) {
+    return {Code::internal, "out of host memory"};
+  }
+}
+
+Status Context::unregister_host_memory(const void* ptr) {
+  if (!impl_) return {Code::invalid_argument, "GPU context not created"};
+  Impl& I = *impl_;
+  const uintptr_t a = reinterpret_cast<uintptr_t>(ptr);
+  for (size_t i = 0; i < I.registered.size(); ++i)
+    if (I.registered[i].lo == a) {
+      if (I.device) vkQueueWaitIdle(I.queue);
+      I.free_buffer(&I.registered[i].b);
+      I.registered.erase(I.registered.begin() + static_cast<std::ptrdiff_t>(i));
+      return Status::Ok();
+    }
+  return {Code::invalid_argument, "unregister_host_memory: pointer was not registered"};
+}
 void Context::trim() {
   if (impl_) impl_->trim();
 }
