@@ -7,7 +7,10 @@
 #            (SWZ_GPU_EXIT_TEARDOWN=0) under cuda-gdb for a backtrace
 #   ctest  - the GPU tests under ctest, SWZ_REQUIRE_VULKAN=1
 #   bench  - swz_bench_gpu --dispatch --verify, --host, --wc
-# Usage: bench/gpu_device_run.sh [crash] [ctest] [bench] [cli]   (default: all)
+#   host   - the host path alone (issue #17 item 3): every HostPath at 64 MiB,
+#            256 MiB and 1 GiB with ring chunks of 2/8/32 MiB and 8/16 copy
+#            threads, next to the bus and the CPU path (host.md, host.txt)
+# Usage: bench/gpu_device_run.sh [crash] [ctest] [bench] [host] [cli]   (default: all but host)
 set -u
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -57,6 +60,12 @@ if has bench; then
   tail -8 "$OUT/host.txt"
   "$B/swz_bench_gpu" --wc --reps 10 --md "$OUT/wc.md" > "$OUT/wc.txt" 2>&1; echo "wc exit $?"
   tail -22 "$OUT/wc.txt"
+fi
+
+if has host; then
+  "$B/swz_bench_gpu" --host --reps 10 --host-sizes 64,256,1024 --ring-chunk-mib 2,8,32 --ring-threads 8,16 \
+    --md "$OUT/host.md" > "$OUT/host.txt" 2>&1; echo "host exit $?"
+  cat "$OUT/host.md"
 fi
 
 if has cli && [ -x "$B/bin/swz" ]; then
