@@ -57,6 +57,7 @@ struct AdoptInfo {
   uint32_t queue_family = 0;          ///< family of `queue`, with VK_QUEUE_COMPUTE_BIT
   bool storage_buffer_8bit = false;   ///< storageBuffer8BitAccess enabled
   bool storage_buffer_16bit = false;  ///< storageBuffer16BitAccess enabled
+  bool external_memory_host = false;  ///< VK_EXT_external_memory_host enabled (host path may import)
 };
 
 /// How the host conveniences (Context::write_to_subresource /
@@ -108,8 +109,8 @@ struct HostPathStats {
   double total_ms = 0;                  ///< the whole call
   double setup_ms = 0;                  ///< imports, or growing the ring / staging buffers
   uint64_t imported_B = 0;              ///< bytes imported for this call (0 when registered)
-  double host_copy_ms = 0;              ///< CPU copies into and out of pinned memory (not overlapped part included)
-  double wait_ms = 0;                   ///< time spent waiting for the GPU
+  double host_copy_ms = 0;  ///< CPU copies into and out of pinned memory (the ring overlaps them with the GPU)
+  double wait_ms = 0;       ///< time spent waiting for the GPU
 };
 
 /// What one recorded conversion does (for logs and benchmarks).

@@ -439,6 +439,13 @@ TEST(GpuPlanner, StandardSwizzleUses16ByteWords) {
 
 // ---- Device ------------------------------------------------------------------
 
+// True when the device cannot import host memory (forced import then
+// answers unsupported, and the test skips that path). Mesa's lavapipe
+// imports, so this never skips in CI.
+bool import_unavailable(const Status& s) {
+  return s.code() == Code::unsupported && s.message().find("does not offer") != std::string::npos;
+}
+
 TEST(Gpu, ContextReportsDevice) {
   SWZ_NEED_GPU();
   EXPECT_FALSE(shared().ctx.device_name().empty());
@@ -571,18 +578,43 @@ TEST(Gpu, AdoptedDeviceWorks) {
   ai.queue_family = own.queue_family();
   ai.storage_buffer_8bit = true;  // the owning context enabled what the device has
   ai.storage_buffer_16bit = true;
+  ai.external_memory_host = true;
   gpu::Context adopted;
   Status s = gpu::Context::adopt(&adopted, ai);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(adopted.device(), own.device());
-  run_matrix(5, 15, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
+  auto convert = [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
     const Box* box = c.has_box ? &c.box : nullptr;
     if (to_swz)
       return adopted.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp,
                                           c.dp);
     return adopted.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(), c.sub,
                                          box);
-  });
+  };
+  run_matrix(5, 15, convert);
+  // Import on the adopted device (the owning context enabled
+  // VK_EXT_external_memory_host where the device offers it; lavapipe does).
+  TextureDesc d;
+  d.width = 64;
+  d.height = 64;
+  d.format = format_for(4);
+  LayoutSpec spec;
+  spec.kind = LayoutKind::Std64K;
+  Layout L;
+  ASSERT_TRUE(make_layout(d, spec, &L).ok());
+  std::vector<uint8_t> lin(64 * 64 * 4, 7), res(L.size(), 0), cpu(L.size(), 0);
+  gpu::DispatchTuning t;
+  t.host_path = gpu::HostPath::import;
+  adopted.set_tuning(t);
+  s = adopted.write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), 256, 0);
+  if (import_unavailable(s)) {
+    ASSERT_NE(adopted.device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host";
+    GTEST_SKIP() << s.message();
+  }
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(adopted.last_host_stats().path, gpu::HostPath::import);
+  ASSERT_TRUE(write_to_subresource(L, cpu.data(), cpu.size(), 0, nullptr, lin.data(), lin.size(), 256, 0).ok());
+  EXPECT_EQ(res, cpu);
 }
 
 TEST(Gpu, StandardSwizzleAllElementSizesFullAndBoxed) {
@@ -726,13 +758,6 @@ Status make_path_context(gpu::HostPath path, uint64_t chunk_B, gpu::Context* ctx
   t.ring_slots = 3;
   ctx->set_tuning(t);
   return Status::Ok();
-}
-
-// True when the device cannot import host memory (forced import then
-// answers unsupported, and the test skips that path). Mesa's lavapipe
-// imports, so this never skips in CI.
-bool import_unavailable(const Status& s) {
-  return s.code() == Code::unsupported && s.message().find("does not offer") != std::string::npos;
 }
 
 // The random matrix through each forced path. Ring paths must run as a ring

@@ -410,6 +410,32 @@ struct Context::Impl {
     return make_host_buffer(size, VK_MEMORY_PROPERTY_HOST_CACHED_BIT, b);
   }
 
+  // VK_EXT_external_memory_host is enabled on the device: read its
+  // alignment and check that our buffers accept host allocations.
+  void init_host_import() {
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp = vk_init<VkPhysicalDeviceExternalMemoryHostPropertiesEXT>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT);
+    VkPhysicalDeviceProperties2 p2 =
+        vk_init<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    p2.pNext = &hp;
+    vkGetPhysicalDeviceProperties2(phys, &p2);
+    host_ptr_props = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+        vkGetDeviceProcAddr(device, "vkGetMemoryHostPointerPropertiesEXT"));
+    const uint64_t al = hp.minImportedHostPointerAlignment;
+    // Buffers with our usage must accept host allocations as an import.
+    VkPhysicalDeviceExternalBufferInfo ebi =
+        vk_init<VkPhysicalDeviceExternalBufferInfo>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO);
+    ebi.usage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    ebi.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+    VkExternalBufferProperties ebp = vk_init<VkExternalBufferProperties>(VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES);
+    vkGetPhysicalDeviceExternalBufferProperties(phys, &ebi, &ebp);
+    const bool importable =
+        (ebp.externalMemoryProperties.externalMemoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT) != 0;
+    host_import = importable && host_ptr_props != nullptr && al != 0 && (al & (al - 1)) == 0;
+    import_align = al ? al : 4096;
+  }
+
   Status init_common() {
     vkGetPhysicalDeviceProperties(phys, &props);
     vkGetPhysicalDeviceMemoryProperties(phys, &memprops);
@@ -1271,29 +1297,7 @@ static Status create_impl(Context::Impl* I, const ContextOptions& o) {
   dci.enabledExtensionCount = static_cast<uint32_t>(exts.size());
   dci.ppEnabledExtensionNames = exts.data();
   SWZ_VK(vkCreateDevice(I->phys, &dci, nullptr, &I->device), "vkCreateDevice");
-  if (host_import) {
-    VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp = vk_init<VkPhysicalDeviceExternalMemoryHostPropertiesEXT>(
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT);
-    VkPhysicalDeviceProperties2 p2 =
-        vk_init<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
-    p2.pNext = &hp;
-    vkGetPhysicalDeviceProperties2(I->phys, &p2);
-    I->host_ptr_props = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
-        vkGetDeviceProcAddr(I->device, "vkGetMemoryHostPointerPropertiesEXT"));
-    const uint64_t al = hp.minImportedHostPointerAlignment;
-    // Buffers with our usage must accept host allocations as an import.
-    VkPhysicalDeviceExternalBufferInfo ebi =
-        vk_init<VkPhysicalDeviceExternalBufferInfo>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO);
-    ebi.usage =
-        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    ebi.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
-    VkExternalBufferProperties ebp = vk_init<VkExternalBufferProperties>(VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES);
-    vkGetPhysicalDeviceExternalBufferProperties(I->phys, &ebi, &ebp);
-    const bool importable =
-        (ebp.externalMemoryProperties.externalMemoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT) != 0;
-    I->host_import = importable && I->host_ptr_props != nullptr && al != 0 && (al & (al - 1)) == 0;
-    I->import_align = al ? al : 4096;
-  }
+  if (host_import) I->init_host_import();
   I->lim.word1 = e8.storageBuffer8BitAccess == VK_TRUE;
   I->lim.word2 = e16.storageBuffer16BitAccess == VK_TRUE;
   return I->init_common();
@@ -1326,6 +1330,7 @@ Status Context::adopt(Context* out, const AdoptInfo& info) {
     impl->family = info.queue_family;
     impl->lim.word1 = info.storage_buffer_8bit;
     impl->lim.word2 = info.storage_buffer_16bit;
+    if (info.external_memory_host) impl->init_host_import();
     uint32_t qn = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(info.physical_device, &qn, nullptr);
     std::vector<VkQueueFamilyProperties> qf(qn);
