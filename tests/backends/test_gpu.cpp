@@ -666,42 +666,62 @@ TEST(Gpu, HostConveniencesSplitIntoBands) {
   Status cs = gpu::Context::create(&ctx);
   unsetenv("SWZ_GPU_MAX_BINDING");
   ASSERT_TRUE(cs.ok()) << cs.message();
-  int split = 0, refused = 0;
-  run_matrix(31337, 120,
-             [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
-               const Box* box = c.has_box ? &c.box : nullptr;
-               Status chk = ctx.check_subresource(c.layout, c.sub, box, c.rp, c.dp);
-               if (!chk.ok()) {
-                 if (chk.code() != Code::unsupported || chk.message().find("cannot be split") == std::string::npos)
-                   return chk;
-                 ++refused;
-                 Status s = to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
-                                                              lin.size(), c.rp, c.dp)
-                                   : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
-                                                               res.size(), c.sub, box);
-                 if (s.code() != Code::unsupported)
-                   return {Code::internal, "check refused but the call did not: " + s.message()};
-                 // Same bytes as the CPU, so the matrix goes on.
-                 return to_swz ? write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
-                                                      lin.size(), c.rp, c.dp, scalar())
-                               : read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
-                                                       res.size(), c.sub, box, scalar());
-               }
-               if (c.layout.sub(c.sub).size > 8192) ++split;
-               return to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
-                                                        lin.size(), c.rp, c.dp)
-                             : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
-                                                         res.size(), c.sub, box);
-             });
-  std::printf("[ swz gpu ] 8 KiB bindings: %d conversions of subresources past 8 KiB, %d refused\n", split, refused);
-  EXPECT_GT(split, 20);
+  // Each path splits: the ring's chunks are bands of at most one binding,
+  // import and staged bind windows of the whole subresource.
+  for (gpu::HostPath path : {gpu::HostPath::automatic, gpu::HostPath::import, gpu::HostPath::staged}) {
+    gpu::DispatchTuning t;
+    t.host_path = path;
+    ctx.set_tuning(t);
+    int split = 0, refused = 0;
+    run_matrix(31337, path == gpu::HostPath::automatic ? 120 : 50,
+               [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
+                 const Box* box = c.has_box ? &c.box : nullptr;
+                 Status chk = ctx.check_subresource(c.layout, c.sub, box, c.rp, c.dp);
+                 if (!chk.ok()) {
+                   if (chk.code() != Code::unsupported || chk.message().find("cannot be split") == std::string::npos)
+                     return chk;
+                   ++refused;
+                   Status s = to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box,
+                                                                lin.data(), lin.size(), c.rp, c.dp)
+                                     : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout,
+                                                                 res.data(), res.size(), c.sub, box);
+                   if (s.code() != Code::unsupported)
+                     return {Code::internal, "check refused but the call did not: " + s.message()};
+                   // Same bytes as the CPU, so the matrix goes on.
+                   return to_swz ? write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
+                                                        lin.size(), c.rp, c.dp, scalar())
+                                 : read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
+                                                         res.size(), c.sub, box, scalar());
+                 }
+                 if (c.layout.sub(c.sub).size > 8192) ++split;
+                 if (path == gpu::HostPath::import) {
+                   Status s = to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box,
+                                                                lin.data(), lin.size(), c.rp, c.dp)
+                                     : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout,
+                                                                 res.data(), res.size(), c.sub, box);
+                   if (import_unavailable(s))  // the CPU's bytes, so the matrix goes on
+                     return to_swz ? write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
+                                                          lin.size(), c.rp, c.dp, scalar())
+                                   : read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
+                                                           res.size(), c.sub, box, scalar());
+                   return s;
+                 }
+                 return to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
+                                                          lin.size(), c.rp, c.dp)
+                               : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
+                                                           res.size(), c.sub, box);
+               });
+    std::printf("[ swz gpu ] 8 KiB bindings, path %d: %d conversions of subresources past 8 KiB, %d refused\n",
+                static_cast<int>(path), split, refused);
+    EXPECT_GT(split, path == gpu::HostPath::automatic ? 20 : 8);
+  }
 }
 
 // A surface larger than one storage-buffer binding on lavapipe (128 MiB):
-// 8192 x 4160 RGBA8 = 130 MiB, swizzled through the host path (two bands
-// there), against the CPU path. One direction only, to keep the test short
-// on lavapipe (the read direction's bands are covered at 8 KiB bindings
-// above). On devices with larger bindings it is one dispatch.
+// 8192 x 4160 RGBA8 = 130 MiB, swizzled through the pinned ring (8 MiB
+// chunks) against the CPU path, then read back through imported memory (two
+// binding-sized bands on lavapipe; one dispatch on devices with larger
+// bindings).
 TEST(Gpu, SurfaceLargerThanLavapipeBinding) {
   SWZ_NEED_GPU();
   gpu::Context& ctx = shared().ctx;
@@ -727,8 +747,28 @@ TEST(Gpu, SurfaceLargerThanLavapipeBinding) {
   ASSERT_TRUE(ctx.check_subresource(L, 0, nullptr, rp, 0).ok());
   Status s = ctx.write_to_subresource(L, gpu_res.data(), gpu_res.size(), 0, nullptr, lin.data(), lin.size(), rp, 0);
   ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(ctx.last_host_stats().path, gpu::HostPath::ring);
+  EXPECT_GT(ctx.last_host_stats().chunks, 10u);
   ASSERT_TRUE(write_to_subresource(L, cpu_res.data(), cpu_res.size(), 0, nullptr, lin.data(), lin.size(), rp, 0).ok());
   ASSERT_EQ(first_diff(cpu_res, gpu_res), cpu_res.size());
+  // Back through the caller's imported memory: the import path binds the
+  // whole subresource, so on lavapipe it splits into binding-sized bands.
+  gpu::DispatchTuning t;
+  t.host_path = gpu::HostPath::import;
+  ctx.set_tuning(t);
+  std::vector<uint8_t> back(lin_bytes, 0);
+  s = ctx.read_from_subresource(back.data(), back.size(), rp, 0, L, gpu_res.data(), gpu_res.size(), 0, nullptr);
+  ctx.set_tuning(gpu::DispatchTuning{});
+  if (import_unavailable(s)) {
+    ASSERT_NE(ctx.device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host";
+    GTEST_SKIP() << s.message();
+  }
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(ctx.last_host_stats().path, gpu::HostPath::import);
+  if (ctx.device_name().find("llvmpipe") == 0) {
+    EXPECT_GE(ctx.last_host_stats().chunks, 2u);
+  }
+  ASSERT_EQ(first_diff(lin, back), lin.size());
 }
 
 // ---- Host paths (HostPath): each forced, against the scalar CPU path ---------
