@@ -92,7 +92,8 @@ struct DispatchTuning {
   /// set; SWZ_GPU_HOST_IMPORT=0 keeps automatic away from import.
   HostPath host_path = HostPath::automatic;
   /// Bytes of one ring chunk (rounded to whole block rows; grown to one
-  /// block row when a row is larger). 0 = 8 MiB, or SWZ_GPU_RING_CHUNK.
+  /// block row when a row is larger). 0 = SWZ_GPU_RING_CHUNK when set, else
+  /// 1/8 of the subresource between 2 and 8 MiB.
   uint64_t ring_chunk_B = 0;
   /// Chunks in flight (2..8). 0 = 3, or SWZ_GPU_RING_SLOTS.
   unsigned ring_slots = 0;

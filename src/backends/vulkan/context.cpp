@@ -800,8 +800,12 @@ struct Context::Impl {
     }
     return HostPath::automatic;
   }
-  uint64_t ring_chunk_B() const {
-    const uint64_t v = tuning.ring_chunk_B ? tuning.ring_chunk_B : env_u64("SWZ_GPU_RING_CHUNK", uint64_t{8} << 20);
+  // The chunk for a region spanning `span_B` bytes: as asked, else 1/8 of
+  // the region between 2 and 8 MiB (so that mid-sized surfaces still have
+  // several chunks to overlap).
+  uint64_t ring_chunk_B(uint64_t span_B) const {
+    uint64_t v = tuning.ring_chunk_B ? tuning.ring_chunk_B : env_u64("SWZ_GPU_RING_CHUNK", 0);
+    if (v == 0) v = std::clamp<uint64_t>(span_B / 8, uint64_t{2} << 20, uint64_t{8} << 20);
     return std::clamp<uint64_t>(v, 4096, kMaxRingChunk);
   }
   unsigned ring_slots() const {
@@ -840,7 +844,7 @@ struct Context::Impl {
     r.swz_offset = 0;
     r.lin_offset = 0;
     const uint64_t e = r.plan->element_bytes;
-    for (uint64_t cap = ring_chunk_B();; cap *= 2) {
+    for (uint64_t cap = ring_chunk_B(std::max(r.swz_span, r.lin_span));; cap *= 2) {
       *err = detail::split_bands(r, lim, cap, &P->bands);
       if (!err->ok()) return false;
       uint64_t need = 0;
