@@ -973,6 +973,43 @@ TEST(Gpu, RegisteredHostMemory) {
   ASSERT_EQ(first_diff(cpu_res, res_mem), res_mem.size());
 }
 
+// Forced import of a resource and a linear buffer that share a page (one
+// allocation, the linear bytes right after the resource's): imported once
+// as their union, both directions equal to the CPU path.
+TEST(Gpu, ImportOfSpansSharingAPage) {
+  SWZ_NEED_GPU();
+  gpu::Context ctx;
+  ASSERT_TRUE(make_path_context(gpu::HostPath::import, 0, &ctx).ok());
+  TextureDesc d;
+  d.width = 40;
+  d.height = 24;
+  d.format = format_for(4);
+  LayoutSpec spec;
+  spec.kind = LayoutKind::Std4K;
+  Layout L;
+  ASSERT_TRUE(make_layout(d, spec, &L).ok());
+  std::mt19937 g(21);
+  const uint64_t rp = 40 * 4, lin_B = rp * 24, res_at = 100, lin_at = res_at + L.size() + 5;
+  std::vector<uint8_t> mem = random_bytes(g, lin_at + lin_B + 100);
+  auto cpu = mem;
+  ASSERT_TRUE(
+      write_to_subresource(L, cpu.data() + res_at, L.size(), 0, nullptr, cpu.data() + lin_at, lin_B, rp, 0, scalar())
+          .ok());
+  Status s = ctx.write_to_subresource(L, mem.data() + res_at, L.size(), 0, nullptr, mem.data() + lin_at, lin_B, rp, 0);
+  if (import_unavailable(s)) {
+    ASSERT_NE(ctx.device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host";
+    GTEST_SKIP() << s.message();
+  }
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(ctx.last_host_stats().path, gpu::HostPath::import);
+  ASSERT_EQ(first_diff(cpu, mem), mem.size());
+  // Scramble the linear bytes, read them back from the resource.
+  for (uint64_t i = 0; i < lin_B; ++i) mem[lin_at + i] = static_cast<uint8_t>(g());
+  s = ctx.read_from_subresource(mem.data() + lin_at, lin_B, rp, 0, L, mem.data() + res_at, L.size(), 0, nullptr);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(first_diff(cpu, mem), mem.size());
+}
+
 TEST(Gpu, BufferCopy) {
   SWZ_NEED_GPU();
   gpu::Context& ctx = shared().ctx;

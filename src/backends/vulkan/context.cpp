@@ -741,12 +741,28 @@ struct Context::Impl {
       }
     };
     const auto t0 = std::chrono::steady_clock::now();
-    if (!find_registered(res_sub, r0.swz_span, &rbuf, &rskew)) {
+    const bool res_reg = find_registered(res_sub, r0.swz_span, &rbuf, &rskew);
+    const bool lin_reg = find_registered(lin, r0.lin_span, &lbuf, &lskew);
+    const uintptr_t ra = reinterpret_cast<uintptr_t>(res_sub), la = reinterpret_cast<uintptr_t>(lin);
+    const uintptr_t ra0 = ra / import_align * import_align, la0 = la / import_align * import_align;
+    const uintptr_t ra1 = ra + r0.swz_span, la1 = la + r0.lin_span;
+    if (!res_reg && !lin_reg && ra0 < la1 && la0 < ra1) {
+      // Both spans touch a common page: one import of their union (some
+      // drivers refuse to import a page twice), both sides bound to it.
+      const uintptr_t lo = std::min(ra, la), hi = std::max(ra1, la1);
+      uint64_t skew = 0;
+      if (!import_host(reinterpret_cast<const void*>(lo), hi - lo, &rb, &skew)) return false;
+      rbuf = lbuf = rb.buf;
+      rskew = ra - lo + skew;
+      lskew = la - lo + skew;
+      stats.imported_B += rb.size;
+    }
+    if (!rbuf) {
       if (!import_host(res_sub, r0.swz_span, &rb, &rskew)) return false;
       rbuf = rb.buf;
       stats.imported_B += rb.size;
     }
-    if (!find_registered(lin, r0.lin_span, &lbuf, &lskew)) {
+    if (!lbuf) {
       if (!import_host(lin, r0.lin_span, &lb, &lskew)) {
         release();
         return false;
