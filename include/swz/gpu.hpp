@@ -63,7 +63,8 @@ struct AdoptInfo {
 /// How the host conveniences (Context::write_to_subresource /
 /// read_from_subresource) move the caller's memory to and from the GPU.
 enum class HostPath : uint8_t {
-  /// ring, else import, else staged: see Context::write_to_subresource.
+  /// Registered memory (import without cost), else ring, else import, else
+  /// staged: see Context::write_to_subresource.
   automatic = 0,
   /// VK_EXT_external_memory_host: the caller's pages (the page-aligned range
   /// around each span) are imported for the call and the dispatch reads and
@@ -73,10 +74,12 @@ enum class HostPath : uint8_t {
   /// A ring of pinned host chunks (a few MiB each, HOST_VISIBLE |
   /// HOST_COHERENT, HOST_CACHED where offered): the CPU copies band k+1 in
   /// (and band k-2 out) on several threads while the GPU converts band k,
-  /// reading and writing the pinned chunks directly.
+  /// reading and writing the pinned chunks directly. A region that cannot
+  /// be split into disjoint bands of at most 64 MiB is staged instead
+  /// (HostPathStats::path says so).
   ring,
-  /// The ring, with each band copied by the transfer queue (vkCmdCopyBuffer)
-  /// into device-local buffers, converted there, and copied back.
+  /// The ring, with each band copied by vkCmdCopyBuffer (on the Context's
+  /// queue) into device-local buffers, converted there, and copied back.
   ring_copy,
   /// Whole-subresource staging buffers, one submission (the first form).
   staged,
@@ -187,11 +190,14 @@ class Context {
   // ---- Host memory conveniences (same signature and rules as swz/copy.hpp) --
   // Blocking, on the Context's queue. Every band is planned (so every device
   // limit checked) before anything is allocated or imported. The path
-  // (DispatchTuning::host_path): automatic takes the pinned ring when the
-  // region splits into bands of block rows (a 2D box of a pattern whose G
-  // stays inside the block, see Limits), else imports the caller's memory
-  // when the device offers VK_EXT_external_memory_host and the driver
-  // accepts the pointers, else stages the whole subresource. Bytes of the
+  // (DispatchTuning::host_path): automatic imports without cost when both
+  // spans lie in registered memory (register_host_memory), else takes the
+  // pinned ring when the region goes in bands of at most 64 MiB (any region
+  // up to that; larger ones split into bands of block rows, which needs a
+  // 2D box of a pattern whose G stays inside the block, see Limits), else
+  // imports the caller's memory when the device offers
+  // VK_EXT_external_memory_host and the driver accepts the pointers, else
+  // stages the whole subresource. Bytes of the
   // resource (write) or of the linear buffer (read) that the box does not
   // cover are left as they were. The pinned ring, its command buffers and
   // copy threads are kept by the Context for later calls (trim() frees them).
