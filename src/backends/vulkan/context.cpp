@@ -197,6 +197,11 @@ struct Context::Impl {
     std::vector<uint8_t> bytes;
   };
   std::unordered_map<uint64_t, std::vector<TableEntry>> tables;
+  struct {
+    bool valid = false;
+    uint64_t hash = 0;
+    size_t index = 0;
+  } last_table;  // the entry of `tables` returned last
   // Host conveniences.
   HostBuffer lin_stage, res_stage;
   VkCommandPool pool = VK_NULL_HANDLE;
@@ -280,6 +285,7 @@ struct Context::Impl {
     arenas.clear();
     arena_used = 0;
     tables.clear();
+    last_table.valid = false;
     free_buffer(&lin_stage);
     free_buffer(&res_stage);
     free_ring();
@@ -551,14 +557,26 @@ struct Context::Impl {
 
   // Returns the buffer and offset holding `t` (uploaded once per content).
   Status upload_tables(const detail::SwizzleTables& t, VkBuffer* buf, uint64_t* off) {
-    const uint64_t h = fnv1a(&t, sizeof(t));
-    auto& bucket = tables[h];
-    for (auto& e : bucket)
-      if (e.bytes.size() == sizeof(t) && std::memcmp(e.bytes.data(), &t, sizeof(t)) == 0) {
+    // The ring's bands usually share one table: compare with the last first.
+    if (last_table.valid) {
+      const TableEntry& e = tables[last_table.hash][last_table.index];
+      if (std::memcmp(e.bytes.data(), &t, sizeof(t)) == 0) {
         *buf = arenas[e.arena].buf;
         *off = e.offset;
         return Status::Ok();
       }
+    }
+    const uint64_t h = fnv1a(&t, sizeof(t));
+    auto& bucket = tables[h];
+    for (size_t i = 0; i < bucket.size(); ++i) {
+      const TableEntry& e = bucket[i];
+      if (e.bytes.size() == sizeof(t) && std::memcmp(e.bytes.data(), &t, sizeof(t)) == 0) {
+        *buf = arenas[e.arena].buf;
+        *off = e.offset;
+        last_table = {true, h, i};
+        return Status::Ok();
+      }
+    }
     const uint64_t al = lim.min_storage_align;
     const uint64_t need = (sizeof(t) + al - 1) / al * al;
     if (arenas.empty() || arena_used + need > arenas.back().size) {
@@ -577,6 +595,7 @@ struct Context::Impl {
     *buf = arenas[e.arena].buf;
     *off = e.offset;
     bucket.push_back(std::move(e));
+    last_table = {true, h, bucket.size() - 1};
     return Status::Ok();
   }
 
