@@ -224,8 +224,9 @@ class Context {
   /// cost (HostPath::automatic included): the dispatch reads and writes the
   /// caller's memory over the bus. The memory must stay allocated until
   /// unregister_host_memory(ptr) or the Context's destruction. Code::unsupported
-  /// when the device or driver cannot import it; invalid_argument for null,
-  /// size 0 or a range overlapping one registered before.
+  /// when the device or driver cannot import it (drivers may refuse a range
+  /// that shares a page with one registered before); invalid_argument for
+  /// null, size 0 or a range overlapping one registered before.
   Status register_host_memory(const void* ptr, uint64_t size);
   /// Waits for the queue and releases a range registered at `ptr`.
   Status unregister_host_memory(const void* ptr);
