@@ -11,8 +11,9 @@
 // --host: the host-memory conveniences (Context::write_to_subresource /
 //   read_from_subresource) end to end per size (--host-sizes, MiB; default
 //   64,256,1024), through each host path forced (import per call, import of
-//   registered memory, the pinned ring and ring_copy for each --ring-chunk-mib
-//   and --ring-threads, the staged path of old) and automatic (first call on
+//   registered memory, the pinned ring and ring_copy for each --ring-chunk-mib,
+//   --ring-threads and --ring-stream (0: memcpy, 1: non-temporal stores; "nt"
+//   in the column name), the staged path of old) and automatic (first call on
 //   a new Context and steady state), next to the CPU path
 //   (swz::write_to_subresource, automatic threads) and the bus bandwidth at
 //   that size (vkCmdCopyBuffer between a pinned host buffer and device
@@ -24,7 +25,7 @@
 //   without write_combined (streaming loads) next to memcpy out of it.
 //
 //   swz_bench_gpu [--quick] [--dispatch] [--host] [--wc] [--sizes 1,2,...] [--reps 30]
-//                 [--host-sizes 64,256,1024] [--ring-chunk-mib 8] [--ring-threads 0]
+//                 [--host-sizes 64,256,1024] [--ring-chunk-mib 8] [--ring-threads 0] [--ring-stream 0]
 //                 [--wg 11[,12..]] [--warm-gib 16] [--scrub-mib 128] [--verify] [--md FILE]
 //
 // Dispatch cases: std64k 8, 32 and 128 bpp, NVIDIA block linear (Turing
@@ -327,6 +328,7 @@ int main(int argc, char** argv) {
   std::vector<uint64_t> host_mib = {64, 256, 1024};
   std::vector<uint64_t> ring_chunk_mib = {8};  // --ring-chunk-mib
   std::vector<unsigned> ring_threads = {0};    // --ring-threads (0 = the library's default)
+  std::vector<unsigned> ring_stream = {0};     // --ring-stream 0,1 (1 = non-temporal host copies)
   std::vector<uint64_t> wc_mib = {1, 4, 16, 64, 256};
   std::vector<unsigned> wgs = {0};
   int reps = 30;
@@ -364,6 +366,8 @@ int main(int argc, char** argv) {
       list(&ring_chunk_mib);
     } else if (a == "--ring-threads" && i + 1 < argc) {
       list(&ring_threads);
+    } else if (a == "--ring-stream" && i + 1 < argc) {
+      list(&ring_stream);
     } else if (a == "--wc-sizes" && i + 1 < argc) {
       list(&wc_mib);
     } else if (a == "--wg" && i + 1 < argc) {
@@ -388,7 +392,7 @@ int main(int argc, char** argv) {
       std::fprintf(
           stderr,
           "usage: %s [--quick] [--dispatch] [--host] [--wc] [--sizes 1,2,..] [--host-sizes ..] [--ring-chunk-mib "
-          "8,..] [--ring-threads 0,16,..] [--wc-sizes "
+          "8,..] [--ring-threads 0,16,..] [--ring-stream 0,1] [--wc-sizes "
           "..] [--reps N] "
           "[--wg 11,12] [--warm-gib 16] [--scrub-mib 128] [--verify] [--md FILE]\n",
           argv[0]);
@@ -612,18 +616,20 @@ int main(int argc, char** argv) {
       m.registered = false;
       for (uint64_t chunk : ring_chunk_mib)
         for (unsigned th : ring_threads)
-          for (gpu::HostPath p : {gpu::HostPath::ring, gpu::HostPath::ring_copy}) {
-            m.t = gpu::DispatchTuning{};
-            m.t.host_path = p;
-            m.t.ring_chunk_B = chunk << 20;
-            m.t.copy_threads = th;
-            char nm[96];
-            std::snprintf(nm, sizeof nm, "%s %llu MiB x%u", p == gpu::HostPath::ring ? "ring" : "ring_copy",
-                          static_cast<unsigned long long>(chunk),
-                          th ? th : std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
-            m.name = nm;
-            modes.push_back(m);
-          }
+          for (unsigned nt : ring_stream)
+            for (gpu::HostPath p : {gpu::HostPath::ring, gpu::HostPath::ring_copy}) {
+              m.t = gpu::DispatchTuning{};
+              m.t.host_path = p;
+              m.t.ring_chunk_B = chunk << 20;
+              m.t.copy_threads = th;
+              m.t.stream_copies = nt != 0;
+              char nm[96];
+              std::snprintf(nm, sizeof nm, "%s %llu MiB x%u%s", p == gpu::HostPath::ring ? "ring" : "ring_copy",
+                            static_cast<unsigned long long>(chunk),
+                            th ? th : std::min(8u, std::max(1u, std::thread::hardware_concurrency())), nt ? " nt" : "");
+              m.name = nm;
+              modes.push_back(m);
+            }
       m.t = gpu::DispatchTuning{};
       m.t.host_path = gpu::HostPath::staged;
       m.name = "staged (old)";

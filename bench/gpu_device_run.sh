@@ -8,8 +8,9 @@
 #   ctest  - the GPU tests under ctest, SWZ_REQUIRE_VULKAN=1
 #   bench  - swz_bench_gpu --dispatch --verify, --host, --wc
 #   host   - the host path alone (issue #17 item 3): every HostPath at 64 MiB,
-#            256 MiB and 1 GiB with ring chunks of 2/8/32 MiB and 8/16 copy
-#            threads, next to the bus and the CPU path (host.md, host.txt)
+#            256 MiB and 1 GiB with ring chunks of 4/16 MiB, 8/16 copy threads,
+#            memcpy or non-temporal host copies, next to the bus and the CPU
+#            path (host.md, host.txt)
 # Usage: bench/gpu_device_run.sh [crash] [ctest] [bench] [host] [cli]   (default: all but host)
 set -u
 OUT=${OUT:-$PWD/gpu-out}
@@ -63,7 +64,7 @@ if has bench; then
 fi
 
 if has host; then
-  "$B/swz_bench_gpu" --host --reps 10 --host-sizes 64,256,1024 --ring-chunk-mib 2,8,32 --ring-threads 8,16 \
+  "$B/swz_bench_gpu" --host --reps 10 --host-sizes 64,256,1024 --ring-chunk-mib 4,16 --ring-threads 8,16 --ring-stream 0,1 \
     --md "$OUT/host.md" > "$OUT/host.txt" 2>&1; echo "host exit $?"
   cat "$OUT/host.md"
 fi

@@ -103,6 +103,10 @@ struct DispatchTuning {
   /// Threads of the ring's host copies, the caller's included (1..64).
   /// 0 = min(8, hardware threads), or SWZ_GPU_COPY_THREADS.
   unsigned copy_threads = 0;
+  /// The ring's host copies write with non-temporal stores (x86), into the
+  /// pinned chunks and into the caller's buffer. Off by default, or on with
+  /// SWZ_GPU_STREAM_COPIES=1.
+  bool stream_copies = false;
 };
 
 /// What the last host-convenience call did (for logs, tests, benchmarks).

@@ -789,13 +789,15 @@ const char* path_name(gpu::HostPath p) {
 }
 
 // A Context whose host conveniences take `path`, with 4 KiB ring chunks (so
-// that surfaces of a few KiB already go through several chunks).
+// that surfaces of a few KiB already go through several chunks); ring_copy
+// also makes its host copies with non-temporal stores.
 Status make_path_context(gpu::HostPath path, uint64_t chunk_B, gpu::Context* ctx) {
   SWZ_TRY(gpu::Context::create(ctx));
   gpu::DispatchTuning t;
   t.host_path = path;
   t.ring_chunk_B = chunk_B;
   t.ring_slots = 3;
+  t.stream_copies = path == gpu::HostPath::ring_copy;  // both kinds of host copy are tested
   ctx->set_tuning(t);
   return Status::Ok();
 }

@@ -1001,6 +1001,7 @@ struct Context::Impl {
     const size_t n = P.bands.size();
     const size_t slots = std::min<size_t>(ring_slots(), n);
     const unsigned threads = copy_threads();
+    const bool stream = tuning.stream_copies || env_u64("SWZ_GPU_STREAM_COPIES", 0) == 1;
     auto t = clock::now();
     SWZ_TRY(ensure_ring(slots, P.lin_cap, P.res_cap, dev));
     stats.setup_ms = ms_since(t);
@@ -1013,14 +1014,14 @@ struct Context::Impl {
       if (P.lin_in[k]) sp[m++] = {r.lin.map, lin + P.lin_at[k], P.bands[k].lin_span};
       if (P.res_in[k]) sp[m++] = {r.res.map, res_sub + P.res_at[k], P.res_len[k]};
       const auto t0 = clock::now();
-      copier.copy(sp, m, threads);
+      copier.copy(sp, m, threads, stream);
       stats.host_copy_ms += ms_since(t0);
     };
     auto copy_out = [&](size_t k, RingSlot& r) {
       const detail::CopySpan sp = to_swz ? detail::CopySpan{res_sub + P.res_at[k], r.res.map, P.res_len[k]}
                                          : detail::CopySpan{lin + P.lin_at[k], r.lin.map, P.bands[k].lin_span};
       const auto t0 = clock::now();
-      copier.copy(&sp, 1, threads);
+      copier.copy(&sp, 1, threads, stream);
       stats.host_copy_ms += ms_since(t0);
     };
     auto wait = [&](RingSlot& r) -> Status {

@@ -4,7 +4,42 @@
 #include <algorithm>
 #include <cstring>
 
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define SWZ_POOL_STREAM 1
+#endif
+
 namespace swz::gpu::detail {
+
+namespace {
+// memcpy, or with non-temporal stores (then fenced: the stores are weakly
+// ordered, and another thread or the GPU reads them next).
+void copy_bytes(uint8_t* dst, const uint8_t* src, uint64_t n, bool stream) {
+#ifdef SWZ_POOL_STREAM
+  if (stream && n >= 256) {
+    const uint64_t head = (16 - (reinterpret_cast<uintptr_t>(dst) & 15)) & 15;
+    std::memcpy(dst, src, head);
+    uint64_t i = head;
+    for (; i + 64 <= n; i += 64) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 16));
+      const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 32));
+      const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i + 48));
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i), a);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 16), b);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 32), c);
+      _mm_stream_si128(reinterpret_cast<__m128i*>(dst + i + 48), d);
+    }
+    std::memcpy(dst + i, src + i, n - i);
+    _mm_sfence();
+    return;
+  }
+#else
+  (void)stream;
+#endif
+  std::memcpy(dst, src, n);
+}
+}  // namespace
 
 void CopyPool::ensure_helpers(unsigned helpers) {
   while (helpers_.size() < helpers) {
@@ -20,8 +55,9 @@ void CopyPool::ensure_helpers(unsigned helpers) {
 bool CopyPool::run_one(std::unique_lock<std::mutex>& lk) {
   if (next_ >= parts_.size()) return false;
   const Part p = parts_[next_++];
+  const bool stream = stream_;
   lk.unlock();
-  std::memcpy(p.dst, p.src, p.bytes);
+  copy_bytes(p.dst, p.src, p.bytes, stream);
   lk.lock();
   if (--pending_ == 0) done_cv_.notify_all();
   return true;
@@ -36,14 +72,15 @@ void CopyPool::helper_main() {
   }
 }
 
-void CopyPool::copy(const CopySpan* spans, size_t n, unsigned threads, uint64_t min_part_B) {
+void CopyPool::copy(const CopySpan* spans, size_t n, unsigned threads, bool stream, uint64_t min_part_B) {
   uint64_t total = 0;
   for (size_t i = 0; i < n; ++i) total += spans[i].bytes;
   if (total == 0) return;
   threads = std::max(1u, threads);
   if (threads == 1 || total < 2 * min_part_B) {
     for (size_t i = 0; i < n; ++i)
-      if (spans[i].bytes) std::memcpy(spans[i].dst, spans[i].src, spans[i].bytes);
+      copy_bytes(static_cast<uint8_t*>(spans[i].dst), static_cast<const uint8_t*>(spans[i].src), spans[i].bytes,
+                 stream);
     return;
   }
   // Parts of about total / threads bytes, 4 KiB multiples, at least min_part_B.
@@ -61,10 +98,12 @@ void CopyPool::copy(const CopySpan* spans, size_t n, unsigned threads, uint64_t 
     parts_.clear();
     lk.unlock();
     for (size_t i = 0; i < n; ++i)
-      if (spans[i].bytes) std::memcpy(spans[i].dst, spans[i].src, spans[i].bytes);
+      copy_bytes(static_cast<uint8_t*>(spans[i].dst), static_cast<const uint8_t*>(spans[i].src), spans[i].bytes,
+                 stream);
     return;
   }
   pending_ = parts_.size();
+  stream_ = stream;
   work_cv_.notify_all();
   while (run_one(lk)) {
   }

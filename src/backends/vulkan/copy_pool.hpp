@@ -28,7 +28,10 @@ class CopyPool {
   /// of at least `min_part_B` over up to `threads` threads (the caller's
   /// included); returns when all bytes are copied. Never throws: when a
   /// helper cannot be started the caller copies its share.
-  void copy(const CopySpan* spans, size_t n, unsigned threads, uint64_t min_part_B = uint64_t{256} << 10);
+  /// With `stream`, the destination is written with non-temporal stores
+  /// (x86; elsewhere plain memcpy), fenced before copy() returns.
+  void copy(const CopySpan* spans, size_t n, unsigned threads, bool stream = false,
+            uint64_t min_part_B = uint64_t{256} << 10);
   /// Joins the helpers (idle ones; call only when no copy() is running).
   void stop();
 
@@ -46,8 +49,9 @@ class CopyPool {
   std::condition_variable work_cv_, done_cv_;
   std::vector<std::thread> helpers_;
   std::vector<Part> parts_;
-  size_t next_ = 0;     // first part not yet taken
-  size_t pending_ = 0;  // parts not yet finished
+  bool stream_ = false;  // the current copy's store kind
+  size_t next_ = 0;      // first part not yet taken
+  size_t pending_ = 0;   // parts not yet finished
   bool stopping_ = false;
 };
 
