@@ -22,6 +22,10 @@ if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 fi
 B=$PWD/build
+# The test binaries live in build/tests since the tree mirrors src (issue #11);
+# an older build put them in build/.
+T=$B/tests
+[ -x "$T/swz_gpu_tests" ] || T=$B
 steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=(crash ctest bench cli)
 has() { local s; for s in "${steps[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
@@ -34,21 +38,21 @@ has() { local s; for s in "${steps[@]}"; do [ "$s" = "$1" ] && return 0; done; r
 
 if has crash; then
   echo "== static Context at exit, exit handler OFF (the old behaviour) =="
-  SWZ_GPU_EXIT_TEARDOWN=0 "$B/swz_gpu_static_exit"; echo "exit status: $?"
+  SWZ_GPU_EXIT_TEARDOWN=0 "$T/swz_gpu_static_exit"; echo "exit status: $?"
   if command -v cuda-gdb >/dev/null; then
     SWZ_GPU_EXIT_TEARDOWN=0 timeout 180 cuda-gdb -q -batch -ex run -ex bt -ex 'info threads' \
-      --args "$B/swz_gpu_static_exit" 2>&1 | grep -v '^\[New Thread\|^\[Thread .* exited' | tail -60
+      --args "$T/swz_gpu_static_exit" 2>&1 | grep -v '^\[New Thread\|^\[Thread .* exited' | tail -60
   fi
   echo "== same, exit handler ON (default) =="
-  "$B/swz_gpu_static_exit"; echo "exit status: $?"
+  "$T/swz_gpu_static_exit"; echo "exit status: $?"
 fi 2>&1 | tee "$OUT/crash.txt"
 
 if has ctest; then
   mkdir -p /tmp/ct
   cat > /tmp/ct/CTestTestfile.cmake <<CT
-add_test(swz_gpu_tests "$B/swz_gpu_tests")
+add_test(swz_gpu_tests "$T/swz_gpu_tests")
 set_tests_properties(swz_gpu_tests PROPERTIES TIMEOUT 600 ENVIRONMENT "SWZ_REQUIRE_VULKAN=1")
-add_test(swz_gpu_static_exit "$B/swz_gpu_static_exit")
+add_test(swz_gpu_static_exit "$T/swz_gpu_static_exit")
 set_tests_properties(swz_gpu_static_exit PROPERTIES TIMEOUT 120 ENVIRONMENT "SWZ_REQUIRE_VULKAN=1")
 CT
   (cd /tmp/ct && ctest --output-on-failure; echo "ctest exit status: $?")
