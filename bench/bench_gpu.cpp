@@ -9,16 +9,23 @@
 //   surface bytes once. Also reported: Context::record_buffer_copy (the
 //   library's own copy) and vkCmdCopyBuffer of the same bytes.
 // --host: the host-memory conveniences (Context::write_to_subresource /
-//   read_from_subresource) end to end, first call and steady state, next to
-//   the CPU path (swz::write_to_subresource, automatic threads), memcpy, and
-//   the host<->device bus bandwidth (vkCmdCopyBuffer between a pinned host
-//   buffer and device memory).
+//   read_from_subresource) end to end per size (--host-sizes, MiB; default
+//   64,256,1024), through each host path forced (import per call, import of
+//   registered memory, the pinned ring and ring_copy for each --ring-chunk-mib,
+//   --ring-threads and --ring-stream (0: memcpy, 1: non-temporal stores; "nt"
+//   in the column name), the staged path of old) and automatic (first call on
+//   a new Context and steady state), next to the CPU path
+//   (swz::write_to_subresource, automatic threads) and the bus bandwidth at
+//   that size (vkCmdCopyBuffer between a pinned host buffer and device
+//   memory, each direction), plus each mode's time split (setup, host copies,
+//   GPU wait). Every mode's bytes are compared with the CPU path's.
 // --wc: swz::write_to_subresource into a mapped DEVICE_LOCAL | HOST_VISIBLE
 //   (write-combined) buffer with write_combined off / on, 1 and N threads,
 //   next to memcpy into the same mapping; reads back from it with and
 //   without write_combined (streaming loads) next to memcpy out of it.
 //
 //   swz_bench_gpu [--quick] [--dispatch] [--host] [--wc] [--sizes 1,2,...] [--reps 30]
+//                 [--host-sizes 64,256,1024] [--ring-chunk-mib 8] [--ring-threads 0] [--ring-stream 0]
 //                 [--wg 11[,12..]] [--warm-gib 16] [--scrub-mib 128] [--verify] [--md FILE]
 //
 // Dispatch cases: std64k 8, 32 and 128 bpp, NVIDIA block linear (Turing
@@ -308,7 +315,10 @@ void parallel_parts(unsigned threads, uint64_t n, F f) {
 
 int main(int argc, char** argv) {
   std::vector<uint64_t> sizes_mib = {1, 2, 4, 8, 16, 64, 256, 1024};
-  std::vector<uint64_t> host_mib = {16, 64, 256};
+  std::vector<uint64_t> host_mib = {64, 256, 1024};
+  std::vector<uint64_t> ring_chunk_mib = {8};  // --ring-chunk-mib
+  std::vector<unsigned> ring_threads = {0};    // --ring-threads (0 = the library's default)
+  std::vector<unsigned> ring_stream = {0};     // --ring-stream 0,1 (1 = non-temporal host copies)
   std::vector<uint64_t> wc_mib = {1, 4, 16, 64, 256};
   std::vector<unsigned> wgs = {0};
   int reps = 30;
@@ -332,6 +342,7 @@ int main(int argc, char** argv) {
     if (a == "--quick") {
       sizes_mib = {4};
       host_mib = {4};
+      ring_chunk_mib = {1};
       wc_mib = {1};
       reps = 3;
       warm_gib = 0;
@@ -341,6 +352,12 @@ int main(int argc, char** argv) {
       list(&sizes_mib);
     } else if (a == "--host-sizes" && i + 1 < argc) {
       list(&host_mib);
+    } else if (a == "--ring-chunk-mib" && i + 1 < argc) {
+      list(&ring_chunk_mib);
+    } else if (a == "--ring-threads" && i + 1 < argc) {
+      list(&ring_threads);
+    } else if (a == "--ring-stream" && i + 1 < argc) {
+      list(&ring_stream);
     } else if (a == "--wc-sizes" && i + 1 < argc) {
       list(&wc_mib);
     } else if (a == "--wg" && i + 1 < argc) {
@@ -362,11 +379,13 @@ int main(int argc, char** argv) {
     } else if (a == "--md" && i + 1 < argc) {
       md = argv[++i];
     } else {
-      std::fprintf(stderr,
-                   "usage: %s [--quick] [--dispatch] [--host] [--wc] [--sizes 1,2,..] [--host-sizes ..] [--wc-sizes "
-                   "..] [--reps N] "
-                   "[--wg 11,12] [--warm-gib 16] [--scrub-mib 128] [--verify] [--md FILE]\n",
-                   argv[0]);
+      std::fprintf(
+          stderr,
+          "usage: %s [--quick] [--dispatch] [--host] [--wc] [--sizes 1,2,..] [--host-sizes ..] [--ring-chunk-mib "
+          "8,..] [--ring-threads 0,16,..] [--ring-stream 0,1] [--wc-sizes "
+          "..] [--reps N] "
+          "[--wg 11,12] [--warm-gib 16] [--scrub-mib 128] [--verify] [--md FILE]\n",
+          argv[0]);
       return 1;
     }
   }
@@ -565,43 +584,98 @@ int main(int argc, char** argv) {
   }
 
   if (do_host) {
-    // Bus bandwidth: vkCmdCopyBuffer between a pinned host buffer and device memory.
+    // Per size: the bus (vkCmdCopyBuffer between a pinned host buffer and
+    // device memory, both directions), the CPU path, and the host
+    // conveniences through each HostPath, same buffers, same run. GB/s count
+    // the linear surface bytes once. Each mode's output is compared with the
+    // CPU path's bytes.
+    struct Mode {
+      std::string name;
+      gpu::DispatchTuning t;
+      bool registered = false;  // both spans registered (register_host_memory) beforehand
+    };
+    std::vector<Mode> modes;
     {
-      const uint64_t n = 256ull << 20;
-      Buf h = vk.make(n, true), dv = vk.make(n, false);
-      std::memset(h.map, 1, n);
-      auto up = [&] { vk.copy(h, dv, n); };
-      auto down = [&] { vk.copy(dv, h, n); };
-      const uint64_t save_warm = warm_gib;
-      warm_gib = 1;
-      const std::vector<double> tm = time_all({up, down}, up, n, false);
-      warm_gib = save_warm;
-      char line[256];
-      std::snprintf(
-          line, sizeof line,
-          "\nbus: host->device %.1f GB/s, device->host %.1f GB/s (vkCmdCopyBuffer, 256 MiB, pinned host buffer)\n",
-          double(n) * 1e-9 / (tm[0] * 1e-3), double(n) * 1e-9 / (tm[1] * 1e-3));
-      std::printf("%s", line);
-      table += line;
-      vk.free(h);
-      vk.free(dv);
+      Mode m;
+      m.name = "import";
+      m.t.host_path = gpu::HostPath::import;
+      modes.push_back(m);
+      m.name = "import, registered";
+      m.registered = true;
+      modes.push_back(m);
+      m.registered = false;
+      for (uint64_t chunk : ring_chunk_mib)
+        for (unsigned th : ring_threads)
+          for (unsigned nt : ring_stream)
+            for (gpu::HostPath p : {gpu::HostPath::ring, gpu::HostPath::ring_copy}) {
+              m.t = gpu::DispatchTuning{};
+              m.t.host_path = p;
+              m.t.ring_chunk_B = chunk << 20;
+              m.t.copy_threads = th;
+              m.t.stream_copies = nt != 0;
+              char nm[96];
+              std::snprintf(nm, sizeof nm, "%s %llu MiB x%u%s", p == gpu::HostPath::ring ? "ring" : "ring_copy",
+                            static_cast<unsigned long long>(chunk),
+                            th ? th : std::min(8u, std::max(1u, std::thread::hardware_concurrency())), nt ? " nt" : "");
+              m.name = nm;
+              modes.push_back(m);
+            }
+      m.t = gpu::DispatchTuning{};
+      m.t.host_path = gpu::HostPath::staged;
+      m.name = "staged (old)";
+      modes.push_back(m);
     }
-    table +=
-        "\n| host path case | surface | GPU swizzle first call GB/s | GPU swizzle GB/s | GPU swizzle staged GB/s | CPU "
-        "swizzle GB/s | "
-        "GPU deswizzle first GB/s | GPU deswizzle GB/s | GPU deswizzle staged GB/s | CPU deswizzle GB/s | memcpy GB/s "
-        "|\n"
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+    const char* const path_names[] = {"auto", "import", "ring", "ring_copy", "staged"};
+    std::string hdr = "| surface | bus up | bus down | CPU | auto, first call | auto |";
+    std::string sep = "| --- | --- | --- | --- | --- | --- |";
+    for (const Mode& m : modes) {
+      hdr += " " + m.name + " |";
+      sep += " --- |";
+    }
+    hdr += " best GPU / bus |\n";
+    sep += " --- |\n";
+    std::string tables[2], breakdown;
+    for (int dir = 0; dir < 2; ++dir)
+      tables[dir] =
+          std::string("\n") +
+          (dir == 0 ? "Host path, swizzle (write_to_subresource)" : "Host path, deswizzle (read_from_subresource)") +
+          ", " + cases[1].name + ", GB/s of surface bytes, median of " +
+          std::to_string(std::max(3, std::min(reps, 10))) + " calls:\n\n" + hdr + sep;
+    breakdown =
+        "\nHost path breakdown (median call, ms): total / setup (imports, buffers) / host copies / waiting for the "
+        "GPU; chunks\n\n| surface | direction | mode | total | setup | host copies | GPU wait | chunks |\n| --- | --- "
+        "| "
+        "--- | --- | --- | --- | --- | --- |\n";
     const CaseDef& cd = cases[1];
+    const unsigned hw = std::thread::hardware_concurrency();
+    std::printf("\nhost path: CPU %u hardware threads; modes:", hw);
+    for (const Mode& m : modes) std::printf(" [%s]", m.name.c_str());
+    std::printf("\n");
     for (uint64_t mib : host_mib) {
       TextureDesc d;
       Layout L = make_case_layout(cd, mib << 20, &d);
       const uint64_t lin_bytes = uint64_t{d.width} * d.height * d.format.element_bytes;
       const uint64_t rp = uint64_t{d.width} * d.format.element_bytes;
-      HostMem lin(lin_bytes), res(L.size()), lin2(lin_bytes);
+      const double gb = double(lin_bytes) * 1e-9;
+      // Bus at this size (a 1 GiB cap keeps device memory modest).
+      double bus_up = 0, bus_down = 0;
+      {
+        const uint64_t n = std::min<uint64_t>(lin_bytes, 1ull << 30);
+        Buf h = vk.make(n, true), dv = vk.make(n, false);
+        std::memset(h.map, 1, n);
+        auto up = [&] { vk.copy(h, dv, n); };
+        auto down = [&] { vk.copy(dv, h, n); };
+        const uint64_t save_warm = warm_gib;
+        warm_gib = 1;
+        const std::vector<double> tm = time_all({up, down}, up, n, false);
+        warm_gib = save_warm;
+        bus_up = double(n) * 1e-9 / (tm[0] * 1e-3);
+        bus_down = double(n) * 1e-9 / (tm[1] * 1e-3);
+        vk.free(h);
+        vk.free(dv);
+      }
+      HostMem lin(lin_bytes), res(L.size()), lin2(lin_bytes), res_cpu(L.size());
       fill_random(lin.p, lin_bytes, 7);
-      gpu::Context fresh;  // first-call figures from a new Context (pipelines, buffers made in the call)
-      CHECK_OK(gpu::Context::create(&fresh));
       auto timed = [&](auto f, int n) {
         std::vector<double> t;
         for (int i = 0; i < n; ++i) {
@@ -612,41 +686,108 @@ int main(int argc, char** argv) {
         return median(t);
       };
       const int n = std::max(3, std::min(reps, 10));
-      const double gw_first = timed(
-          [&] { CHECK_OK(fresh.write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, 1);
-      const double gr_first = timed(
-          [&] { CHECK_OK(fresh.read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, 1);
-      const double gw = timed(
-          [&] { CHECK_OK(fresh.write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, n);
-      const double gr = timed(
-          [&] { CHECK_OK(fresh.read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, n);
+      // CPU path (automatic threads); its bytes are the reference.
+      const double cw = timed(
+          [&] { CHECK_OK(write_to_subresource(L, res_cpu.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, n);
+      const double cr = timed(
+          [&] { CHECK_OK(read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res_cpu.p, L.size(), 0, nullptr)); }, n);
       bool ok = std::memcmp(lin.p, lin2.p, lin_bytes) == 0;
-      // The same Context through staging buffers (no host-memory import).
-      setenv("SWZ_GPU_HOST_IMPORT", "0", 1);
-      const double sw = timed(
-          [&] { CHECK_OK(fresh.write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, n);
-      std::memset(lin2.p, 0, lin_bytes);
-      const double sr = timed(
-          [&] { CHECK_OK(fresh.read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, n);
-      unsetenv("SWZ_GPU_HOST_IMPORT");
-      ok = ok && std::memcmp(lin.p, lin2.p, lin_bytes) == 0;
-      const double cw =
-          timed([&] { CHECK_OK(write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0)); }, n);
-      const double cr =
-          timed([&] { CHECK_OK(read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr)); }, n);
-      const double mc = timed([&] { std::memcpy(lin2.p, lin.p, lin_bytes); }, n);
-      ok = ok && std::memcmp(lin.p, lin2.p, lin_bytes) == 0;
+      auto check = [&](int dir) {
+        const bool same =
+            dir == 0 ? std::memcmp(res.p, res_cpu.p, L.size()) == 0 : std::memcmp(lin2.p, lin.p, lin_bytes) == 0;
+        ok = ok && same;
+        return same;
+      };
+      auto call = [&](gpu::Context& c, int dir) {
+        if (dir == 0) return c.write_to_subresource(L, res.p, L.size(), 0, nullptr, lin.p, lin_bytes, rp, 0);
+        return c.read_from_subresource(lin2.p, lin_bytes, rp, 0, L, res.p, L.size(), 0, nullptr);
+      };
+      // Automatic, first call on a new Context, then steady state.
+      double first[2], autos[2];
+      std::string auto_path[2];
+      {
+        gpu::Context fresh;
+        CHECK_OK(gpu::Context::create(&fresh));
+        for (int dir = 0; dir < 2; ++dir) {
+          std::memset(dir == 0 ? res.p : lin2.p, 0, dir == 0 ? L.size() : lin_bytes);
+          first[dir] = timed([&] { CHECK_OK(call(fresh, dir)); }, 1);
+          autos[dir] = timed([&] { CHECK_OK(call(fresh, dir)); }, n);
+          auto_path[dir] = path_names[static_cast<int>(fresh.last_host_stats().path)];
+          check(dir);
+        }
+      }
+      std::string cells[2];
+      double best[2] = {0, 0};
+      for (const Mode& m : modes) {
+        gpu::Context c;  // one Context per mode: each starts from nothing, like a program
+        CHECK_OK(gpu::Context::create(&c));
+        c.set_tuning(m.t);
+        bool reg = true;
+        if (m.registered) {
+          Status s1 = c.register_host_memory(lin.p, lin_bytes);
+          Status s2 = s1.ok() ? c.register_host_memory(res.p, L.size()) : s1;
+          Status s3 = s2.ok() ? c.register_host_memory(lin2.p, lin_bytes) : s2;
+          reg = s3.ok();
+          if (!reg) std::printf("%s: %s\n", m.name.c_str(), s3.message().c_str());
+        }
+        for (int dir = 0; dir < 2; ++dir) {
+          char cell[64];
+          std::memset(dir == 0 ? res.p : lin2.p, 0, dir == 0 ? L.size() : lin_bytes);
+          Status s = reg ? call(c, dir) : Status{Code::unsupported, "not registered"};  // first call, untimed
+          if (!s.ok()) {
+            std::snprintf(cell, sizeof cell, " n/a |");
+            std::printf("%s: %s\n", m.name.c_str(), s.message().c_str());
+            cells[dir] += cell;
+            continue;
+          }
+          std::vector<double> t, tot, setup, hc, wt;
+          gpu::HostPathStats hs;
+          for (int i = 0; i < n; ++i) {
+            const double t0 = now_s();
+            CHECK_OK(call(c, dir));
+            t.push_back(now_s() - t0);
+            hs = c.last_host_stats();
+            tot.push_back(hs.total_ms);
+            setup.push_back(hs.setup_ms);
+            hc.push_back(hs.host_copy_ms);
+            wt.push_back(hs.wait_ms);
+          }
+          const double sec = median(t);
+          const bool same = check(dir);
+          best[dir] = std::max(best[dir], gb / sec);
+          std::snprintf(cell, sizeof cell, " %.2f%s |", gb / sec, same ? "" : " (MISMATCH)");
+          cells[dir] += cell;
+          char line[320];
+          std::snprintf(line, sizeof line, "| %llu MiB | %s | %s (ran %s) | %.2f | %.2f | %.2f | %.2f | %u |\n",
+                        static_cast<unsigned long long>(mib), dir == 0 ? "swizzle" : "deswizzle", m.name.c_str(),
+                        path_names[static_cast<int>(hs.path)], median(tot), median(setup), median(hc), median(wt),
+                        hs.chunks);
+          breakdown += line;
+          std::printf("%s", line);
+          std::fflush(stdout);
+        }
+        if (m.registered && reg) {
+          CHECK_OK(c.unregister_host_memory(lin.p));
+          CHECK_OK(c.unregister_host_memory(res.p));
+          CHECK_OK(c.unregister_host_memory(lin2.p));
+        }
+      }
       all_ok = all_ok && ok;
-      const double gb = double(lin_bytes) * 1e-9;
-      char line[512];
-      std::snprintf(line, sizeof line,
-                    "| %s%s | %ux%u, %llu MiB | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
-                    cd.name.c_str(), ok ? "" : " (MISMATCH)", d.width, d.height, static_cast<unsigned long long>(mib),
-                    gb / gw_first, gb / gw, gb / sw, gb / cw, gb / gr_first, gb / gr, gb / sr, gb / cr, gb / mc);
-      std::printf("%s", line);
+      for (int dir = 0; dir < 2; ++dir) {
+        char head[384];
+        const double cpu = gb / (dir == 0 ? cw : cr);
+        std::snprintf(head, sizeof head, "| %ux%u, %llu MiB%s | %.1f | %.1f | %.2f | %.2f | %.2f (%s) |", d.width,
+                      d.height, static_cast<unsigned long long>(mib), ok ? "" : " (MISMATCH)", bus_up, bus_down, cpu,
+                      gb / first[dir], gb / autos[dir], auto_path[dir].c_str());
+        char tail[64];
+        std::snprintf(tail, sizeof tail, " %.2f |\n", best[dir] / (dir == 0 ? bus_up : bus_down));
+        const std::string row = head + cells[dir] + tail;
+        std::printf("%s", row.c_str());
+        tables[dir] += row;
+      }
       std::fflush(stdout);
-      table += line;
     }
+    table += tables[0] + tables[1] + breakdown;
   }
 
   if (do_wc) {

@@ -7,7 +7,11 @@
 #            (SWZ_GPU_EXIT_TEARDOWN=0) under cuda-gdb for a backtrace
 #   ctest  - the GPU tests under ctest, SWZ_REQUIRE_VULKAN=1
 #   bench  - swz_bench_gpu --dispatch --verify, --host, --wc
-# Usage: bench/gpu_device_run.sh [crash] [ctest] [bench] [cli]   (default: all)
+#   host   - the host path alone (issue #17 item 3): every HostPath at 64 MiB,
+#            256 MiB and 1 GiB with ring chunks of 4/16 MiB, 8/16 copy threads,
+#            memcpy or non-temporal host copies, next to the bus and the CPU
+#            path (host.md, host.txt)
+# Usage: bench/gpu_device_run.sh [crash] [ctest] [bench] [host] [cli]   (default: all but host)
 set -u
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -18,6 +22,10 @@ if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 fi
 B=$PWD/build
+# The test binaries live in build/tests since the tree mirrors src (issue #11);
+# an older build put them in build/.
+T=$B/tests
+[ -x "$T/swz_gpu_tests" ] || T=$B
 steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=(crash ctest bench cli)
 has() { local s; for s in "${steps[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
@@ -30,21 +38,21 @@ has() { local s; for s in "${steps[@]}"; do [ "$s" = "$1" ] && return 0; done; r
 
 if has crash; then
   echo "== static Context at exit, exit handler OFF (the old behaviour) =="
-  SWZ_GPU_EXIT_TEARDOWN=0 "$B/swz_gpu_static_exit"; echo "exit status: $?"
+  SWZ_GPU_EXIT_TEARDOWN=0 "$T/swz_gpu_static_exit"; echo "exit status: $?"
   if command -v cuda-gdb >/dev/null; then
     SWZ_GPU_EXIT_TEARDOWN=0 timeout 180 cuda-gdb -q -batch -ex run -ex bt -ex 'info threads' \
-      --args "$B/swz_gpu_static_exit" 2>&1 | grep -v '^\[New Thread\|^\[Thread .* exited' | tail -60
+      --args "$T/swz_gpu_static_exit" 2>&1 | grep -v '^\[New Thread\|^\[Thread .* exited' | tail -60
   fi
   echo "== same, exit handler ON (default) =="
-  "$B/swz_gpu_static_exit"; echo "exit status: $?"
+  "$T/swz_gpu_static_exit"; echo "exit status: $?"
 fi 2>&1 | tee "$OUT/crash.txt"
 
 if has ctest; then
   mkdir -p /tmp/ct
   cat > /tmp/ct/CTestTestfile.cmake <<CT
-add_test(swz_gpu_tests "$B/swz_gpu_tests")
+add_test(swz_gpu_tests "$T/swz_gpu_tests")
 set_tests_properties(swz_gpu_tests PROPERTIES TIMEOUT 600 ENVIRONMENT "SWZ_REQUIRE_VULKAN=1")
-add_test(swz_gpu_static_exit "$B/swz_gpu_static_exit")
+add_test(swz_gpu_static_exit "$T/swz_gpu_static_exit")
 set_tests_properties(swz_gpu_static_exit PROPERTIES TIMEOUT 120 ENVIRONMENT "SWZ_REQUIRE_VULKAN=1")
 CT
   (cd /tmp/ct && ctest --output-on-failure; echo "ctest exit status: $?")
@@ -57,6 +65,12 @@ if has bench; then
   tail -8 "$OUT/host.txt"
   "$B/swz_bench_gpu" --wc --reps 10 --md "$OUT/wc.md" > "$OUT/wc.txt" 2>&1; echo "wc exit $?"
   tail -22 "$OUT/wc.txt"
+fi
+
+if has host; then
+  "$B/swz_bench_gpu" --host --reps 10 --host-sizes 64,256,1024 --ring-chunk-mib 4,16 --ring-threads 8,16 --ring-stream 0,1 \
+    --md "$OUT/host.md" > "$OUT/host.txt" 2>&1; echo "host exit $?"
+  cat "$OUT/host.md"
 fi
 
 if has cli && [ -x "$B/bin/swz" ]; then

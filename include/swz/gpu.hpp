@@ -57,6 +57,32 @@ struct AdoptInfo {
   uint32_t queue_family = 0;          ///< family of `queue`, with VK_QUEUE_COMPUTE_BIT
   bool storage_buffer_8bit = false;   ///< storageBuffer8BitAccess enabled
   bool storage_buffer_16bit = false;  ///< storageBuffer16BitAccess enabled
+  bool external_memory_host = false;  ///< VK_EXT_external_memory_host enabled (host path may import)
+};
+
+/// How the host conveniences (Context::write_to_subresource /
+/// read_from_subresource) move the caller's memory to and from the GPU.
+enum class HostPath : uint8_t {
+  /// Registered memory (import without cost), else ring, else import, else
+  /// staged: see Context::write_to_subresource.
+  automatic = 0,
+  /// VK_EXT_external_memory_host: the caller's pages (the page-aligned range
+  /// around each span) are imported for the call and the dispatch reads and
+  /// writes them over the bus; no staging copy. Forced, it fails with
+  /// Code::unsupported where the device or the pointer does not allow it.
+  import,
+  /// A ring of pinned host chunks (a few MiB each, HOST_VISIBLE |
+  /// HOST_COHERENT, HOST_CACHED where offered): the CPU copies band k+1 in
+  /// (and band k-2 out) on several threads while the GPU converts band k,
+  /// reading and writing the pinned chunks directly. A region that cannot
+  /// be split into disjoint bands of at most 64 MiB is staged instead
+  /// (HostPathStats::path says so).
+  ring,
+  /// The ring, with each band copied by vkCmdCopyBuffer (on the Context's
+  /// queue) into device-local buffers, converted there, and copied back.
+  ring_copy,
+  /// Whole-subresource staging buffers, one submission (the first form).
+  staged,
 };
 
 /// Tuning knobs; the defaults are what the benchmark found best.
@@ -64,6 +90,35 @@ struct DispatchTuning {
   /// log2 of the 16-byte chunks one workgroup moves (11 = 32 KiB). 0 = default;
   /// the environment variable SWZ_GPU_WG_LOG2 overrides the default.
   unsigned wg_chunks_log2 = 0;
+  /// The host conveniences' path. automatic: the environment variable
+  /// SWZ_GPU_HOST_PATH (auto, import, ring, ring_copy, staged) decides when
+  /// set; SWZ_GPU_HOST_IMPORT=0 keeps automatic away from import.
+  HostPath host_path = HostPath::automatic;
+  /// Bytes of one ring chunk (rounded to whole block rows; grown to one
+  /// block row when a row is larger). 0 = SWZ_GPU_RING_CHUNK when set, else
+  /// 1/8 of the subresource between 2 and 8 MiB.
+  uint64_t ring_chunk_B = 0;
+  /// Chunks in flight (2..8). 0 = 3, or SWZ_GPU_RING_SLOTS.
+  unsigned ring_slots = 0;
+  /// Threads of the ring's host copies, the caller's included (1..64).
+  /// 0 = min(8, hardware threads), or SWZ_GPU_COPY_THREADS.
+  unsigned copy_threads = 0;
+  /// The ring's host copies write with non-temporal stores (x86), into the
+  /// pinned chunks and into the caller's buffer. Off by default, or on with
+  /// SWZ_GPU_STREAM_COPIES=1.
+  bool stream_copies = false;
+};
+
+/// What the last host-convenience call did (for logs, tests, benchmarks).
+struct HostPathStats {
+  HostPath path = HostPath::automatic;  ///< the path that ran (never automatic after a call)
+  uint32_t chunks = 0;                  ///< bands converted (1 for import and staged unless split)
+  uint64_t chunk_B = 0;                 ///< largest band's bytes (resource side), 0 for import
+  double total_ms = 0;                  ///< the whole call
+  double setup_ms = 0;                  ///< imports, or growing the ring / staging buffers
+  uint64_t imported_B = 0;              ///< bytes imported for this call (0 when registered)
+  double host_copy_ms = 0;  ///< CPU copies into and out of pinned memory (the ring overlaps them with the GPU)
+  double wait_ms = 0;       ///< time spent waiting for the GPU
 };
 
 /// What one recorded conversion does (for logs and benchmarks).
@@ -137,7 +192,19 @@ class Context {
                             DispatchInfo* info = nullptr);
 
   // ---- Host memory conveniences (same signature and rules as swz/copy.hpp) --
-  // Upload, one dispatch, download, on the Context's queue; blocking.
+  // Blocking, on the Context's queue. Every band is planned (so every device
+  // limit checked) before anything is allocated or imported. The path
+  // (DispatchTuning::host_path): automatic imports without cost when both
+  // spans lie in registered memory (register_host_memory), else takes the
+  // pinned ring when the region goes in bands of at most 64 MiB (any region
+  // up to that; larger ones split into bands of block rows, which needs a
+  // 2D box of a pattern whose G stays inside the block, see Limits), else
+  // imports the caller's memory when the device offers
+  // VK_EXT_external_memory_host and the driver accepts the pointers, else
+  // stages the whole subresource. Bytes of the
+  // resource (write) or of the linear buffer (read) that the box does not
+  // cover are left as they were. The pinned ring, its command buffers and
+  // copy threads are kept by the Context for later calls (trim() frees them).
   Status write_to_subresource(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource,
                               const Box* box, const void* src, uint64_t src_size, uint64_t src_row_pitch,
                               uint64_t src_depth_pitch);
@@ -154,8 +221,25 @@ class Context {
   Status check_subresource(const Layout& layout, uint32_t subresource, const Box* box, uint64_t lin_row_pitch,
                            uint64_t lin_depth_pitch) const;
 
-  /// Frees the cached pattern tables and staging buffers. Call only when no
-  /// recorded work is pending on the GPU.
+  /// Registers [ptr, ptr + size) of the caller's host memory with the
+  /// Context (VK_EXT_external_memory_host: the page-aligned range around it
+  /// is imported once). Later host conveniences whose resource and linear
+  /// spans both lie in registered ranges take the import path with no import
+  /// cost (HostPath::automatic included): the dispatch reads and writes the
+  /// caller's memory over the bus. The memory must stay allocated until
+  /// unregister_host_memory(ptr) or the Context's destruction. Code::unsupported
+  /// when the device or driver cannot import it (drivers may refuse a range
+  /// that shares a page with one registered before); invalid_argument for
+  /// null, size 0 or a range overlapping one registered before.
+  Status register_host_memory(const void* ptr, uint64_t size);
+  /// Waits for the queue and releases a range registered at `ptr`.
+  Status unregister_host_memory(const void* ptr);
+
+  /// What the last write_to_subresource / read_from_subresource did.
+  HostPathStats last_host_stats() const;
+
+  /// Frees the cached pattern tables, staging buffers and the ring. Call only
+  /// when no recorded work is pending on the GPU.
   void trim();
 
   struct Impl;

@@ -439,6 +439,13 @@ TEST(GpuPlanner, StandardSwizzleUses16ByteWords) {
 
 // ---- Device ------------------------------------------------------------------
 
+// True when the device cannot import host memory (forced import then
+// answers unsupported, and the test skips that path). Mesa's lavapipe
+// imports, so this never skips in CI.
+bool import_unavailable(const Status& s) {
+  return s.code() == Code::unsupported && s.message().find("does not offer") != std::string::npos;
+}
+
 TEST(Gpu, ContextReportsDevice) {
   SWZ_NEED_GPU();
   EXPECT_FALSE(shared().ctx.device_name().empty());
@@ -571,18 +578,43 @@ TEST(Gpu, AdoptedDeviceWorks) {
   ai.queue_family = own.queue_family();
   ai.storage_buffer_8bit = true;  // the owning context enabled what the device has
   ai.storage_buffer_16bit = true;
+  ai.external_memory_host = true;
   gpu::Context adopted;
   Status s = gpu::Context::adopt(&adopted, ai);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(adopted.device(), own.device());
-  run_matrix(5, 15, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
+  auto convert = [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
     const Box* box = c.has_box ? &c.box : nullptr;
     if (to_swz)
       return adopted.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp,
                                           c.dp);
     return adopted.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(), c.sub,
                                          box);
-  });
+  };
+  run_matrix(5, 15, convert);
+  // Import on the adopted device (the owning context enabled
+  // VK_EXT_external_memory_host where the device offers it; lavapipe does).
+  TextureDesc d;
+  d.width = 64;
+  d.height = 64;
+  d.format = format_for(4);
+  LayoutSpec spec;
+  spec.kind = LayoutKind::Std64K;
+  Layout L;
+  ASSERT_TRUE(make_layout(d, spec, &L).ok());
+  std::vector<uint8_t> lin(64 * 64 * 4, 7), res(L.size(), 0), cpu(L.size(), 0);
+  gpu::DispatchTuning t;
+  t.host_path = gpu::HostPath::import;
+  adopted.set_tuning(t);
+  s = adopted.write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), 256, 0);
+  if (import_unavailable(s)) {
+    ASSERT_NE(adopted.device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host";
+    GTEST_SKIP() << s.message();
+  }
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(adopted.last_host_stats().path, gpu::HostPath::import);
+  ASSERT_TRUE(write_to_subresource(L, cpu.data(), cpu.size(), 0, nullptr, lin.data(), lin.size(), 256, 0).ok());
+  EXPECT_EQ(res, cpu);
 }
 
 TEST(Gpu, StandardSwizzleAllElementSizesFullAndBoxed) {
@@ -634,42 +666,62 @@ TEST(Gpu, HostConveniencesSplitIntoBands) {
   Status cs = gpu::Context::create(&ctx);
   unsetenv("SWZ_GPU_MAX_BINDING");
   ASSERT_TRUE(cs.ok()) << cs.message();
-  int split = 0, refused = 0;
-  run_matrix(31337, 120,
-             [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
-               const Box* box = c.has_box ? &c.box : nullptr;
-               Status chk = ctx.check_subresource(c.layout, c.sub, box, c.rp, c.dp);
-               if (!chk.ok()) {
-                 if (chk.code() != Code::unsupported || chk.message().find("cannot be split") == std::string::npos)
-                   return chk;
-                 ++refused;
-                 Status s = to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
-                                                              lin.size(), c.rp, c.dp)
-                                   : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
-                                                               res.size(), c.sub, box);
-                 if (s.code() != Code::unsupported)
-                   return {Code::internal, "check refused but the call did not: " + s.message()};
-                 // Same bytes as the CPU, so the matrix goes on.
-                 return to_swz ? write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
-                                                      lin.size(), c.rp, c.dp, scalar())
-                               : read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
-                                                       res.size(), c.sub, box, scalar());
-               }
-               if (c.layout.sub(c.sub).size > 8192) ++split;
-               return to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
-                                                        lin.size(), c.rp, c.dp)
-                             : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
-                                                         res.size(), c.sub, box);
-             });
-  std::printf("[ swz gpu ] 8 KiB bindings: %d conversions of subresources past 8 KiB, %d refused\n", split, refused);
-  EXPECT_GT(split, 20);
+  // Each path splits: the ring's chunks are bands of at most one binding,
+  // import and staged bind windows of the whole subresource.
+  for (gpu::HostPath path : {gpu::HostPath::automatic, gpu::HostPath::import, gpu::HostPath::staged}) {
+    gpu::DispatchTuning t;
+    t.host_path = path;
+    ctx.set_tuning(t);
+    int split = 0, refused = 0;
+    run_matrix(31337, path == gpu::HostPath::automatic ? 120 : 50,
+               [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
+                 const Box* box = c.has_box ? &c.box : nullptr;
+                 Status chk = ctx.check_subresource(c.layout, c.sub, box, c.rp, c.dp);
+                 if (!chk.ok()) {
+                   if (chk.code() != Code::unsupported || chk.message().find("cannot be split") == std::string::npos)
+                     return chk;
+                   ++refused;
+                   Status s = to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box,
+                                                                lin.data(), lin.size(), c.rp, c.dp)
+                                     : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout,
+                                                                 res.data(), res.size(), c.sub, box);
+                   if (s.code() != Code::unsupported)
+                     return {Code::internal, "check refused but the call did not: " + s.message()};
+                   // Same bytes as the CPU, so the matrix goes on.
+                   return to_swz ? write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
+                                                        lin.size(), c.rp, c.dp, scalar())
+                                 : read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
+                                                         res.size(), c.sub, box, scalar());
+                 }
+                 if (c.layout.sub(c.sub).size > 8192) ++split;
+                 if (path == gpu::HostPath::import) {
+                   Status s = to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box,
+                                                                lin.data(), lin.size(), c.rp, c.dp)
+                                     : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout,
+                                                                 res.data(), res.size(), c.sub, box);
+                   if (import_unavailable(s))  // the CPU's bytes, so the matrix goes on
+                     return to_swz ? write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
+                                                          lin.size(), c.rp, c.dp, scalar())
+                                   : read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
+                                                           res.size(), c.sub, box, scalar());
+                   return s;
+                 }
+                 return to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
+                                                          lin.size(), c.rp, c.dp)
+                               : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
+                                                           res.size(), c.sub, box);
+               });
+    std::printf("[ swz gpu ] 8 KiB bindings, path %d: %d conversions of subresources past 8 KiB, %d refused\n",
+                static_cast<int>(path), split, refused);
+    EXPECT_GT(split, path == gpu::HostPath::automatic ? 20 : 8);
+  }
 }
 
 // A surface larger than one storage-buffer binding on lavapipe (128 MiB):
-// 8192 x 4160 RGBA8 = 130 MiB, swizzled through the host path (two bands
-// there), against the CPU path. One direction only, to keep the test short
-// on lavapipe (the read direction's bands are covered at 8 KiB bindings
-// above). On devices with larger bindings it is one dispatch.
+// 8192 x 4160 RGBA8 = 130 MiB, swizzled through the pinned ring (8 MiB
+// chunks) against the CPU path, then read back through imported memory (two
+// binding-sized bands on lavapipe; one dispatch on devices with larger
+// bindings).
 TEST(Gpu, SurfaceLargerThanLavapipeBinding) {
   SWZ_NEED_GPU();
   gpu::Context& ctx = shared().ctx;
@@ -695,8 +747,273 @@ TEST(Gpu, SurfaceLargerThanLavapipeBinding) {
   ASSERT_TRUE(ctx.check_subresource(L, 0, nullptr, rp, 0).ok());
   Status s = ctx.write_to_subresource(L, gpu_res.data(), gpu_res.size(), 0, nullptr, lin.data(), lin.size(), rp, 0);
   ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(ctx.last_host_stats().path, gpu::HostPath::ring);
+  EXPECT_GT(ctx.last_host_stats().chunks, 10u);
   ASSERT_TRUE(write_to_subresource(L, cpu_res.data(), cpu_res.size(), 0, nullptr, lin.data(), lin.size(), rp, 0).ok());
   ASSERT_EQ(first_diff(cpu_res, gpu_res), cpu_res.size());
+  // Back through the caller's imported memory: the import path binds the
+  // whole subresource, so on lavapipe it splits into binding-sized bands.
+  gpu::DispatchTuning t;
+  t.host_path = gpu::HostPath::import;
+  ctx.set_tuning(t);
+  std::vector<uint8_t> back(lin_bytes, 0);
+  s = ctx.read_from_subresource(back.data(), back.size(), rp, 0, L, gpu_res.data(), gpu_res.size(), 0, nullptr);
+  ctx.set_tuning(gpu::DispatchTuning{});
+  if (import_unavailable(s)) {
+    ASSERT_NE(ctx.device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host";
+    GTEST_SKIP() << s.message();
+  }
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(ctx.last_host_stats().path, gpu::HostPath::import);
+  if (ctx.device_name().find("llvmpipe") == 0) {
+    EXPECT_GE(ctx.last_host_stats().chunks, 2u);
+  }
+  ASSERT_EQ(first_diff(lin, back), lin.size());
+}
+
+// ---- Host paths (HostPath): each forced, against the scalar CPU path ---------
+
+const char* path_name(gpu::HostPath p) {
+  switch (p) {
+    case gpu::HostPath::import:
+      return "import";
+    case gpu::HostPath::ring:
+      return "ring";
+    case gpu::HostPath::ring_copy:
+      return "ring_copy";
+    case gpu::HostPath::staged:
+      return "staged";
+    default:
+      return "automatic";
+  }
+}
+
+// A Context whose host conveniences take `path`, with 4 KiB ring chunks (so
+// that surfaces of a few KiB already go through several chunks); ring_copy
+// also makes its host copies with non-temporal stores.
+Status make_path_context(gpu::HostPath path, uint64_t chunk_B, gpu::Context* ctx) {
+  SWZ_TRY(gpu::Context::create(ctx));
+  gpu::DispatchTuning t;
+  t.host_path = path;
+  t.ring_chunk_B = chunk_B;
+  t.ring_slots = 3;
+  t.stream_copies = path == gpu::HostPath::ring_copy;  // both kinds of host copy are tested
+  ctx->set_tuning(t);
+  return Status::Ok();
+}
+
+// The random matrix through each forced path. Ring paths must run as a ring
+// with several chunks for a good share of the cases (and fall back to the
+// staged path only for regions that cannot be split into disjoint bands).
+TEST(Gpu, EachHostPathMatchesScalar) {
+  SWZ_NEED_GPU();
+  for (gpu::HostPath path :
+       {gpu::HostPath::ring, gpu::HostPath::ring_copy, gpu::HostPath::import, gpu::HostPath::staged}) {
+    gpu::Context ctx;
+    Status cs = make_path_context(path, 4096, &ctx);
+    ASSERT_TRUE(cs.ok()) << cs.message();
+    int multi = 0, as_forced = 0, staged = 0, total = 0;
+    bool skipped = false;
+    run_matrix(777, 60, [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) {
+      const Box* box = c.has_box ? &c.box : nullptr;
+      Status s = to_swz ? ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(),
+                                                   c.rp, c.dp)
+                        : ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
+                                                    res.size(), c.sub, box);
+      if (path == gpu::HostPath::import && import_unavailable(s)) {
+        skipped = true;  // keep the matrix going with the CPU's bytes
+        return to_swz ? write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp,
+                                             c.dp, scalar())
+                      : read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(),
+                                              c.sub, box, scalar());
+      }
+      if (!s.ok()) return s;
+      const gpu::HostPathStats st = ctx.last_host_stats();
+      ++total;
+      if (st.path == path) ++as_forced;
+      if (st.path == gpu::HostPath::staged) ++staged;
+      if (st.chunks > 1) ++multi;
+      if (st.path != path &&
+          !((path == gpu::HostPath::ring || path == gpu::HostPath::ring_copy) && st.path == gpu::HostPath::staged))
+        return Status{Code::internal, std::string("forced ") + path_name(path) + " ran " + path_name(st.path)};
+      return s;
+    });
+    std::printf("[ swz gpu ] host path %s: %d conversions, %d as forced, %d staged, %d in several chunks\n",
+                path_name(path), total, as_forced, staged, multi);
+    if (skipped) {
+      ASSERT_NE(ctx.device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host";
+      continue;
+    }
+    EXPECT_GT(as_forced, total * 3 / 4) << path_name(path);
+    if (path == gpu::HostPath::ring || path == gpu::HostPath::ring_copy) {
+      EXPECT_GT(multi, 20) << path_name(path);
+    }
+  }
+}
+
+// A 2D surface through each path with the caller's pointers at odd offsets
+// (1..4095 bytes past a page), guard bytes around both spans, a box that
+// leaves resource bytes untouched (so the ring copies the windows in) and a
+// padded linear pitch (so reads copy the linear rows in), 4 KiB chunks
+// (grown to one 40 KiB tile row).
+TEST(Gpu, HostPathsOddPointersAndPartialCoverage) {
+  SWZ_NEED_GPU();
+  std::mt19937 g(5);
+  struct Shape {
+    bool boxed;
+    uint64_t pad_B;
+  };
+  const Shape shapes[] = {{false, 0}, {true, 0}, {false, 52}, {true, 4096}};
+  const uint64_t offsets[] = {0, 1, 4096 + 3};
+  // 300 x 200: tiles at the right and bottom edges are partly outside the
+  // surface, so no band's window is filled and writes copy windows in;
+  // 256 x 224 (8 x 7 whole tiles): the full-surface writes fill every window.
+  const uint32_t sizes[2][2] = {{300, 200}, {256, 224}};
+  for (gpu::HostPath path :
+       {gpu::HostPath::ring, gpu::HostPath::ring_copy, gpu::HostPath::import, gpu::HostPath::staged}) {
+    gpu::Context ctx;
+    Status cs = make_path_context(path, 4096, &ctx);
+    ASSERT_TRUE(cs.ok()) << cs.message();
+    for (const auto& wh : sizes) {
+      TextureDesc d;
+      d.width = wh[0];
+      d.height = wh[1];
+      d.format = format_for(4);
+      LayoutSpec spec;
+      spec.kind = LayoutKind::Std4K;  // 32 x 32 tiles: 7 tile rows, one band each
+      Layout L;
+      ASSERT_TRUE(make_layout(d, spec, &L).ok());
+      for (const Shape& sh : shapes)
+        for (uint64_t off : offsets) {
+          Box b{36, 20, 0, 250, 170, 1};
+          const Box* box = sh.boxed ? &b : nullptr;
+          const uint64_t w = sh.boxed ? b.right - b.left : d.width, h = sh.boxed ? b.bottom - b.top : d.height;
+          const uint64_t rp = w * 4 + sh.pad_B, lin_B = (h - 1) * rp + w * 4;
+          const uint64_t guard = 64, roff = (off * 7) % 4096;
+          // Caller memory: [guard | span | guard] at an odd offset in a larger block.
+          std::vector<uint8_t> lin_mem = random_bytes(g, off + lin_B + 2 * guard + 8192);
+          std::vector<uint8_t> res_mem = random_bytes(g, roff + L.size() + 2 * guard + 8192);
+          uint8_t* lin = lin_mem.data() + guard + off;
+          uint8_t* res = res_mem.data() + guard + roff;
+          auto cpu_res = res_mem;
+          ASSERT_TRUE(
+              write_to_subresource(L, cpu_res.data() + guard + roff, L.size(), 0, box, lin, lin_B, rp, 0, scalar())
+                  .ok());
+          Status s = ctx.write_to_subresource(L, res, L.size(), 0, box, lin, lin_B, rp, 0);
+          if (path == gpu::HostPath::import && import_unavailable(s)) GTEST_SKIP() << s.message();
+          ASSERT_TRUE(s.ok()) << path_name(path) << ": " << s.message();
+          const gpu::HostPathStats st = ctx.last_host_stats();
+          EXPECT_EQ(st.path, path) << path_name(path) << " ran " << path_name(st.path);
+          if (path == gpu::HostPath::ring || path == gpu::HostPath::ring_copy) {
+            EXPECT_GE(st.chunks, 5u);
+          }
+          ASSERT_EQ(first_diff(cpu_res, res_mem), res_mem.size())
+              << path_name(path) << " write, pointer offset " << off << " boxed " << sh.boxed << " pad " << sh.pad_B;
+          // Read back into a prefilled linear buffer with guards.
+          auto lin_gpu = random_bytes(g, lin_mem.size());
+          auto lin_cpu = lin_gpu;
+          ASSERT_TRUE(
+              read_from_subresource(lin_cpu.data() + guard + off, lin_B, rp, 0, L, res, L.size(), 0, box, scalar())
+                  .ok());
+          s = ctx.read_from_subresource(lin_gpu.data() + guard + off, lin_B, rp, 0, L, res, L.size(), 0, box);
+          ASSERT_TRUE(s.ok()) << path_name(path) << ": " << s.message();
+          EXPECT_EQ(ctx.last_host_stats().path, path);
+          ASSERT_EQ(first_diff(lin_cpu, lin_gpu), lin_gpu.size())
+              << path_name(path) << " read, pointer offset " << off << " boxed " << sh.boxed << " pad " << sh.pad_B;
+        }
+    }
+  }
+}
+
+// Registered host memory: automatic calls whose spans lie in registered
+// ranges take the import path without importing anything per call.
+TEST(Gpu, RegisteredHostMemory) {
+  SWZ_NEED_GPU();
+  gpu::Context ctx;
+  ASSERT_TRUE(gpu::Context::create(&ctx).ok());
+  TextureDesc d;
+  d.width = 300;
+  d.height = 100;
+  d.format = format_for(8);
+  LayoutSpec spec;
+  spec.kind = LayoutKind::Std64K;
+  Layout L;
+  ASSERT_TRUE(make_layout(d, spec, &L).ok());
+  std::mt19937 g(9);
+  const uint64_t rp = 300 * 8 + 24, lin_B = 99 * rp + 300 * 8;
+  // Each span starts and ends more than a page inside its own allocation,
+  // so the two registered ranges never share a page (drivers may refuse a
+  // page imported twice).
+  std::vector<uint8_t> lin_mem = random_bytes(g, lin_B + 3 * 4096), res_mem = random_bytes(g, L.size() + 3 * 4096);
+  uint8_t* lin = lin_mem.data() + 4096 + 3;
+  uint8_t* res = res_mem.data() + 4096 + 1000;
+  Status s = ctx.register_host_memory(lin, lin_B);
+  if (import_unavailable(s)) {
+    ASSERT_NE(ctx.device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host";
+    GTEST_SKIP() << s.message();
+  }
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_TRUE(ctx.register_host_memory(res, L.size()).ok());
+  EXPECT_EQ(ctx.register_host_memory(lin + 8, 16).code(), Code::invalid_argument);  // overlaps
+  EXPECT_EQ(ctx.register_host_memory(nullptr, 16).code(), Code::invalid_argument);
+  auto cpu_res = res_mem;
+  ASSERT_TRUE(
+      write_to_subresource(L, cpu_res.data() + 4096 + 1000, L.size(), 0, nullptr, lin, lin_B, rp, 0, scalar()).ok());
+  ASSERT_TRUE(ctx.write_to_subresource(L, res, L.size(), 0, nullptr, lin, lin_B, rp, 0).ok());
+  EXPECT_EQ(ctx.last_host_stats().path, gpu::HostPath::import);
+  EXPECT_EQ(ctx.last_host_stats().imported_B, 0u);
+  ASSERT_EQ(first_diff(cpu_res, res_mem), res_mem.size());
+  // Read back over a scrambled linear buffer (the row padding must survive).
+  std::vector<uint8_t> lin_copy(lin, lin + lin_B);
+  std::vector<uint8_t> scrambled = random_bytes(g, lin_B);
+  for (uint64_t y = 0; y < 100; ++y) std::memcpy(lin + y * rp, scrambled.data() + y * rp, 300 * 8);
+  ASSERT_TRUE(ctx.read_from_subresource(lin, lin_B, rp, 0, L, res, L.size(), 0, nullptr).ok());
+  EXPECT_EQ(ctx.last_host_stats().path, gpu::HostPath::import);
+  EXPECT_EQ(ctx.last_host_stats().imported_B, 0u);
+  EXPECT_EQ(std::memcmp(lin, lin_copy.data(), lin_B), 0);
+  ASSERT_TRUE(ctx.unregister_host_memory(lin).ok());
+  EXPECT_EQ(ctx.unregister_host_memory(lin).code(), Code::invalid_argument);
+  // One side registered: automatic no longer imports for free.
+  ASSERT_TRUE(ctx.write_to_subresource(L, res, L.size(), 0, nullptr, lin, lin_B, rp, 0).ok());
+  EXPECT_NE(ctx.last_host_stats().path, gpu::HostPath::automatic);
+  ASSERT_EQ(first_diff(cpu_res, res_mem), res_mem.size());
+}
+
+// Forced import of a resource and a linear buffer that share a page (one
+// allocation, the linear bytes right after the resource's): imported once
+// as their union, both directions equal to the CPU path.
+TEST(Gpu, ImportOfSpansSharingAPage) {
+  SWZ_NEED_GPU();
+  gpu::Context ctx;
+  ASSERT_TRUE(make_path_context(gpu::HostPath::import, 0, &ctx).ok());
+  TextureDesc d;
+  d.width = 40;
+  d.height = 24;
+  d.format = format_for(4);
+  LayoutSpec spec;
+  spec.kind = LayoutKind::Std4K;
+  Layout L;
+  ASSERT_TRUE(make_layout(d, spec, &L).ok());
+  std::mt19937 g(21);
+  const uint64_t rp = 40 * 4, lin_B = rp * 24, res_at = 100, lin_at = res_at + L.size() + 5;
+  std::vector<uint8_t> mem = random_bytes(g, lin_at + lin_B + 100);
+  auto cpu = mem;
+  ASSERT_TRUE(
+      write_to_subresource(L, cpu.data() + res_at, L.size(), 0, nullptr, cpu.data() + lin_at, lin_B, rp, 0, scalar())
+          .ok());
+  Status s = ctx.write_to_subresource(L, mem.data() + res_at, L.size(), 0, nullptr, mem.data() + lin_at, lin_B, rp, 0);
+  if (import_unavailable(s)) {
+    ASSERT_NE(ctx.device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host";
+    GTEST_SKIP() << s.message();
+  }
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(ctx.last_host_stats().path, gpu::HostPath::import);
+  ASSERT_EQ(first_diff(cpu, mem), mem.size());
+  // Scramble the linear bytes, read them back from the resource.
+  for (uint64_t i = 0; i < lin_B; ++i) mem[lin_at + i] = static_cast<uint8_t>(g());
+  s = ctx.read_from_subresource(mem.data() + lin_at, lin_B, rp, 0, L, mem.data() + res_at, L.size(), 0, nullptr);
+  ASSERT_TRUE(s.ok()) << s.message();
+  ASSERT_EQ(first_diff(cpu, mem), mem.size());
 }
 
 TEST(Gpu, BufferCopy) {

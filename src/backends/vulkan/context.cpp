@@ -1,6 +1,7 @@
 // swz::gpu::Context: Vulkan instance/device setup, pipelines, table upload,
 // recording, and the host-memory conveniences.
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "backends/vulkan/dispatch.hpp"
+#include "backends/vulkan/copy_pool.hpp"
 #include "backends/vulkan/gpu_plan.hpp"
 #include "swz/gpu.hpp"
 #include "core/plan.hpp"
@@ -109,6 +111,19 @@ void copy_mt(void* dst, const void* src, uint64_t n) {
   for (auto& x : th) x.join();
 }
 
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// An unsigned number from the environment, or `fallback` when unset or not a number.
+uint64_t env_u64(const char* name, uint64_t fallback) {
+  const char* e = std::getenv(name);
+  if (!e || !*e) return fallback;
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(e, &end, 0);
+  return (end && *end == 0) ? v : fallback;
+}
+
 uint64_t fnv1a(const void* p, size_t n) {
   const auto* b = static_cast<const uint8_t*>(p);
   uint64_t h = 1469598103934665603ull;
@@ -183,11 +198,51 @@ struct Context::Impl {
     std::vector<uint8_t> bytes;
   };
   std::unordered_map<uint64_t, std::vector<TableEntry>> tables;
+  struct {
+    bool valid = false;
+    uint64_t hash = 0;
+    size_t index = 0;
+  } last_table;  // the entry of `tables` returned last
   // Host conveniences.
   HostBuffer lin_stage, res_stage;
   VkCommandPool pool = VK_NULL_HANDLE;
   VkCommandBuffer cmd = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
+  // The pinned ring (HostPath::ring / ring_copy): per slot a linear and a
+  // resource chunk in pinned host memory, device-local twins for ring_copy,
+  // a command buffer and a fence. Grown on demand, kept across calls.
+  struct RingSlot {
+    HostBuffer lin, res, lin_dev, res_dev;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+  };
+  std::vector<RingSlot> ring;
+  detail::CopyPool copier;
+  HostPathStats stats;
+  // Host memory registered by the caller (register_host_memory): imported
+  // once, used by every later call whose span lies inside [lo, hi).
+  struct Registered {
+    uintptr_t lo = 0, hi = 0;  // the caller's range
+    uintptr_t base = 0;        // the imported buffer's first byte
+    HostBuffer b;
+  };
+  std::vector<Registered> registered;
+
+  // The registered buffer holding [p, p + n), and p's offset in it.
+  bool find_registered(const void* p, uint64_t n, VkBuffer* buf, uint64_t* skew) const {
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    for (const Registered& r : registered)
+      if (a >= r.lo && a <= r.hi && n <= r.hi - a) {
+        *buf = r.b.buf;
+        *skew = a - r.base;
+        return true;
+      }
+    return false;
+  }
+  void free_registered() {
+    for (Registered& r : registered) free_buffer(&r.b);
+    registered.clear();
+  }
 
   ~Impl() {
     {
@@ -211,6 +266,9 @@ struct Context::Impl {
       arenas.clear();
       lin_stage = HostBuffer{};
       res_stage = HostBuffer{};
+      ring.clear();
+      registered.clear();
+      copier.stop();
     }
   }
 
@@ -228,14 +286,34 @@ struct Context::Impl {
     arenas.clear();
     arena_used = 0;
     tables.clear();
+    last_table.valid = false;
     free_buffer(&lin_stage);
     free_buffer(&res_stage);
+    free_ring();
+    copier.stop();
+  }
+
+  void free_ring() {
+    if (!device) {
+      ring.clear();
+      return;
+    }
+    for (RingSlot& r : ring) {
+      free_buffer(&r.lin);
+      free_buffer(&r.res);
+      free_buffer(&r.lin_dev);
+      free_buffer(&r.res_dev);
+      if (r.fence) vkDestroyFence(device, r.fence, nullptr);
+      if (r.cmd) vkFreeCommandBuffers(device, pool, 1, &r.cmd);
+    }
+    ring.clear();
   }
 
   void destroy() {
     if (device) {
       vkDeviceWaitIdle(device);
       trim();
+      free_registered();
       for (auto& p : swz_pipe)
         for (auto& x : p)
           if (x) vkDestroyPipeline(device, x, nullptr);
@@ -307,10 +385,62 @@ struct Context::Impl {
     return Status::Ok();
   }
 
+  // A device-local buffer (ring_copy's twins of the pinned chunks).
+  Status make_device_buffer(uint64_t size, HostBuffer* out) {
+    HostBuffer b;
+    VkBufferCreateInfo bi = vk_init<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+    bi.size = std::max<uint64_t>(size, 16);
+    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    SWZ_VK(vkCreateBuffer(device, &bi, nullptr, &b.buf), "vkCreateBuffer");
+    VkMemoryRequirements mr;
+    vkGetBufferMemoryRequirements(device, b.buf, &mr);
+    int type = find_memory(mr.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+    if (type < 0) type = find_memory(mr.memoryTypeBits, 0, 0);
+    VkMemoryAllocateInfo ai = vk_init<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
+    ai.allocationSize = mr.size;
+    ai.memoryTypeIndex = static_cast<uint32_t>(type);
+    VkResult r = type < 0 ? VK_ERROR_OUT_OF_DEVICE_MEMORY : vkAllocateMemory(device, &ai, nullptr, &b.mem);
+    if (r != VK_SUCCESS) {
+      vkDestroyBuffer(device, b.buf, nullptr);
+      return vk_fail("vkAllocateMemory (ring)", r);
+    }
+    vkBindBufferMemory(device, b.buf, b.mem, 0);
+    b.size = bi.size;
+    *out = b;
+    return Status::Ok();
+  }
+
   Status ensure_stage(HostBuffer* b, uint64_t size) {
     if (b->buf && b->size >= size) return Status::Ok();
     free_buffer(b);
     return make_host_buffer(size, VK_MEMORY_PROPERTY_HOST_CACHED_BIT, b);
+  }
+
+  // VK_EXT_external_memory_host is enabled on the device: read its
+  // alignment and check that our buffers accept host allocations.
+  void init_host_import() {
+    VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp = vk_init<VkPhysicalDeviceExternalMemoryHostPropertiesEXT>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT);
+    VkPhysicalDeviceProperties2 p2 =
+        vk_init<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    p2.pNext = &hp;
+    vkGetPhysicalDeviceProperties2(phys, &p2);
+    host_ptr_props = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+        vkGetDeviceProcAddr(device, "vkGetMemoryHostPointerPropertiesEXT"));
+    const uint64_t al = hp.minImportedHostPointerAlignment;
+    // Buffers with our usage must accept host allocations as an import.
+    VkPhysicalDeviceExternalBufferInfo ebi =
+        vk_init<VkPhysicalDeviceExternalBufferInfo>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO);
+    ebi.usage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    ebi.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+    VkExternalBufferProperties ebp = vk_init<VkExternalBufferProperties>(VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES);
+    vkGetPhysicalDeviceExternalBufferProperties(phys, &ebi, &ebp);
+    const bool importable =
+        (ebp.externalMemoryProperties.externalMemoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT) != 0;
+    host_import = importable && host_ptr_props != nullptr && al != 0 && (al & (al - 1)) == 0;
+    import_align = al ? al : 4096;
   }
 
   Status init_common() {
@@ -428,14 +558,26 @@ struct Context::Impl {
 
   // Returns the buffer and offset holding `t` (uploaded once per content).
   Status upload_tables(const detail::SwizzleTables& t, VkBuffer* buf, uint64_t* off) {
-    const uint64_t h = fnv1a(&t, sizeof(t));
-    auto& bucket = tables[h];
-    for (auto& e : bucket)
-      if (e.bytes.size() == sizeof(t) && std::memcmp(e.bytes.data(), &t, sizeof(t)) == 0) {
+    // The ring's bands usually share one table: compare with the last first.
+    if (last_table.valid) {
+      const TableEntry& e = tables[last_table.hash][last_table.index];
+      if (std::memcmp(e.bytes.data(), &t, sizeof(t)) == 0) {
         *buf = arenas[e.arena].buf;
         *off = e.offset;
         return Status::Ok();
       }
+    }
+    const uint64_t h = fnv1a(&t, sizeof(t));
+    auto& bucket = tables[h];
+    for (size_t i = 0; i < bucket.size(); ++i) {
+      const TableEntry& e = bucket[i];
+      if (e.bytes.size() == sizeof(t) && std::memcmp(e.bytes.data(), &t, sizeof(t)) == 0) {
+        *buf = arenas[e.arena].buf;
+        *off = e.offset;
+        last_table = {true, h, i};
+        return Status::Ok();
+      }
+    }
     const uint64_t al = lim.min_storage_align;
     const uint64_t need = (sizeof(t) + al - 1) / al * al;
     if (arenas.empty() || arena_used + need > arenas.back().size) {
@@ -454,6 +596,7 @@ struct Context::Impl {
     *buf = arenas[e.arena].buf;
     *off = e.offset;
     bucket.push_back(std::move(e));
+    last_table = {true, h, bucket.size() - 1};
     return Status::Ok();
   }
 
@@ -582,9 +725,8 @@ struct Context::Impl {
     VkMemoryRequirements mr;
     vkGetBufferMemoryRequirements(device, b.buf, &mr);
     const uint32_t bits = mr.memoryTypeBits & hp.memoryTypeBits;
-    int type = -1;
-    for (uint32_t i = 0; i < memprops.memoryTypeCount && type < 0; ++i)
-      if (bits & (1u << i)) type = static_cast<int>(i);
+    // Coherent (no flushes needed around the dispatch), cached where offered.
+    const int type = find_memory(bits, VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
     if (type < 0 || mr.size > size) {
       vkDestroyBuffer(device, b.buf, nullptr);
       return false;
@@ -616,36 +758,316 @@ struct Context::Impl {
   // between the caller's buffers (the GPU reads and writes them over the
   // bus). False (nothing done) when either side cannot be imported.
   bool host_convert_imported(const detail::GpuRegion& r0, bool to_swz, uint8_t* res_sub, uint8_t* lin, Status* result) {
-    if (const char* e = std::getenv("SWZ_GPU_HOST_IMPORT"))
-      if (std::strcmp(e, "0") == 0) return false;
-    HostBuffer rb, lb;
+    HostBuffer rb, lb;  // imported for this call (registered ranges are not)
+    VkBuffer rbuf = VK_NULL_HANDLE, lbuf = VK_NULL_HANDLE;
     uint64_t rskew = 0, lskew = 0;
-    if (!import_host(res_sub, r0.swz_span, &rb, &rskew)) return false;
-    if (!import_host(lin, r0.lin_span, &lb, &lskew)) {
-      vkDestroyBuffer(device, rb.buf, nullptr);
-      vkFreeMemory(device, rb.mem, nullptr);
-      return false;
+    auto release = [&] {
+      for (HostBuffer* b : {&rb, &lb}) {
+        if (b->buf) vkDestroyBuffer(device, b->buf, nullptr);
+        if (b->mem) vkFreeMemory(device, b->mem, nullptr);
+        *b = HostBuffer{};
+      }
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+    const bool res_reg = find_registered(res_sub, r0.swz_span, &rbuf, &rskew);
+    const bool lin_reg = find_registered(lin, r0.lin_span, &lbuf, &lskew);
+    const uintptr_t ra = reinterpret_cast<uintptr_t>(res_sub), la = reinterpret_cast<uintptr_t>(lin);
+    const uintptr_t ra0 = ra / import_align * import_align, la0 = la / import_align * import_align;
+    const uintptr_t ra1 = ra + r0.swz_span, la1 = la + r0.lin_span;
+    if (!res_reg && !lin_reg && ra0 < la1 && la0 < ra1) {
+      // Both spans touch a common page: one import of their union (some
+      // drivers refuse to import a page twice), both sides bound to it.
+      const uintptr_t lo = std::min(ra, la), hi = std::max(ra1, la1);
+      uint64_t skew = 0;
+      if (!import_host(reinterpret_cast<const void*>(lo), hi - lo, &rb, &skew)) return false;
+      rbuf = lbuf = rb.buf;
+      rskew = ra - lo + skew;
+      lskew = la - lo + skew;
+      stats.imported_B += rb.size;
     }
+    if (!rbuf) {
+      if (!import_host(res_sub, r0.swz_span, &rb, &rskew)) return false;
+      rbuf = rb.buf;
+      stats.imported_B += rb.size;
+    }
+    if (!lbuf) {
+      if (!import_host(lin, r0.lin_span, &lb, &lskew)) {
+        release();
+        return false;
+      }
+      lbuf = lb.buf;
+      stats.imported_B += lb.size;
+    }
+    stats.setup_ms = ms_since(t0);
     detail::GpuRegion r = r0;
     r.swz_offset = rskew;
     r.lin_offset = lskew;
-    *result =
-        record_submit_wait([&](VkCommandBuffer cb) { return record_region(cb, r, to_swz, rb.buf, lb.buf, nullptr); });
-    vkDestroyBuffer(device, rb.buf, nullptr);
-    vkFreeMemory(device, rb.mem, nullptr);
-    vkDestroyBuffer(device, lb.buf, nullptr);
-    vkFreeMemory(device, lb.mem, nullptr);
+    DispatchInfo di;
+    const auto t1 = std::chrono::steady_clock::now();
+    *result = record_submit_wait([&](VkCommandBuffer cb) { return record_region(cb, r, to_swz, rbuf, lbuf, &di); });
+    stats.wait_ms = ms_since(t1);
+    stats.chunks = di.dispatches;
+    release();
+    stats.path = HostPath::import;
     return true;
   }
 
-  // Host path: both sides staged in host-visible buffers; everything the
-  // call may change is uploaded first so untouched bytes round-trip. Every
-  // band is planned (and so every limit checked) before anything is
-  // allocated; then each band goes up, is converted, and comes back.
+  static void barrier(VkCommandBuffer cb, VkPipelineStageFlags src_stage, VkAccessFlags src,
+                      VkPipelineStageFlags dst_stage, VkAccessFlags dst) {
+    VkMemoryBarrier mb = vk_init<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    mb.srcAccessMask = src;
+    mb.dstAccessMask = dst;
+    vkCmdPipelineBarrier(cb, src_stage, dst_stage, 0, 1, &mb, 0, nullptr, 0, nullptr);
+  }
+
+  // The path the caller asked for: the tuning, else SWZ_GPU_HOST_PATH.
+  HostPath wanted_path() const {
+    if (tuning.host_path != HostPath::automatic) return tuning.host_path;
+    if (const char* e = std::getenv("SWZ_GPU_HOST_PATH")) {
+      const std::string v(e);
+      if (v == "import") return HostPath::import;
+      if (v == "ring") return HostPath::ring;
+      if (v == "ring_copy") return HostPath::ring_copy;
+      if (v == "staged") return HostPath::staged;
+    }
+    return HostPath::automatic;
+  }
+  // The chunk for a region spanning `span_B` bytes: as asked, else 1/8 of
+  // the region between 2 and 8 MiB (so that mid-sized surfaces still have
+  // several chunks to overlap).
+  uint64_t ring_chunk_B(uint64_t span_B) const {
+    uint64_t v = tuning.ring_chunk_B ? tuning.ring_chunk_B : env_u64("SWZ_GPU_RING_CHUNK", 0);
+    if (v == 0) v = std::clamp<uint64_t>(span_B / 8, uint64_t{2} << 20, uint64_t{8} << 20);
+    return std::clamp<uint64_t>(v, 4096, kMaxRingChunk);
+  }
+  unsigned ring_slots() const {
+    const uint64_t v = tuning.ring_slots ? tuning.ring_slots : env_u64("SWZ_GPU_RING_SLOTS", 3);
+    return static_cast<unsigned>(std::clamp<uint64_t>(v, 2, 8));
+  }
+  unsigned copy_threads() const {
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    const uint64_t v = tuning.copy_threads ? tuning.copy_threads : env_u64("SWZ_GPU_COPY_THREADS", std::min(8u, hw));
+    return static_cast<unsigned>(std::clamp<uint64_t>(v, 1, 64));
+  }
+
+  // ---- The pinned ring ------------------------------------------------------
+  // The region is split into bands of block rows of about one chunk each
+  // (split_bands with the chunk as the cap). Band k's linear rows and its
+  // resource window (both start at byte 0 of a slot's chunks) are copied in
+  // by the CPU, converted by one dispatch, and the output side copied back
+  // out; the CPU works on band k+1 (and retires band k+1-slots) while the
+  // GPU converts band k. Inputs that the band overwrites completely are not
+  // copied in: the resource window of a write when the box's elements fill
+  // it (the layout is a bijection, so element bytes = window bytes means
+  // every byte is written), the linear rows of a read when they are packed.
+  static constexpr uint64_t kMaxRingChunk = uint64_t{64} << 20;
+  struct RingPlan {
+    std::vector<detail::GpuRegion> bands;
+    std::vector<detail::SwizzleDispatch> plans;
+    std::vector<uint64_t> lin_at, res_at, res_len;
+    std::vector<uint8_t> lin_in, res_in;  // copy this side in before the dispatch
+    uint64_t lin_cap = 0, res_cap = 0;
+  };
+  // False (plan left incomplete) when the region cannot go through the
+  // ring: a band larger than kMaxRingChunk, or write bands whose resource
+  // windows overlap a neighbour's while they must be copied in.
+  bool plan_ring(const detail::GpuRegion& r0, bool to_swz, RingPlan* P, Status* err) const {
+    detail::GpuRegion r = r0;
+    r.swz_offset = 0;
+    r.lin_offset = 0;
+    const uint64_t e = r.plan->element_bytes;
+    for (uint64_t cap = ring_chunk_B(std::max(r.swz_span, r.lin_span));; cap *= 2) {
+      *err = detail::split_bands(r, lim, cap, &P->bands);
+      if (!err->ok()) return false;
+      uint64_t need = 0;
+      for (const detail::GpuRegion& b : P->bands)
+        need = std::max({need, b.band_span ? b.band_span : b.swz_span, b.lin_span});
+      if (need <= cap) break;
+      if (cap >= kMaxRingChunk) return false;
+    }
+    const size_t n = P->bands.size();
+    P->plans.resize(n);
+    P->lin_at.resize(n);
+    P->res_at.resize(n);
+    P->res_len.resize(n);
+    P->lin_in.resize(n);
+    P->res_in.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      detail::GpuRegion& b = P->bands[i];
+      P->res_at[i] = b.band_span ? b.band_lo : 0;
+      P->res_len[i] = b.band_span ? b.band_span : b.swz_span;
+      P->lin_at[i] = b.lin_offset;
+      const uint64_t box_B = uint64_t{b.w} * b.h * b.d * e;
+      P->res_in[i] = !to_swz || box_B != P->res_len[i];
+      P->lin_in[i] = to_swz || box_B != b.lin_span;
+      if (to_swz && i > 0 && (P->res_in[i] || P->res_in[i - 1]) && P->res_at[i] < P->res_at[i - 1] + P->res_len[i - 1])
+        return false;
+      // The band's window starts at byte 0 of the slot's resource chunk.
+      b.swz_offset = uint64_t{0} - P->res_at[i];
+      b.lin_offset = 0;
+      *err = detail::plan_swizzle(b, lim, wg_log2(), &P->plans[i]);
+      if (!err->ok()) return false;
+      P->lin_cap = std::max(P->lin_cap, b.lin_span);
+      P->res_cap = std::max(P->res_cap, P->res_len[i]);
+    }
+    return true;
+  }
+
+  // Makes `slots` ring slots whose chunks hold lin_cap / res_cap bytes
+  // (device-local twins too when `dev`); existing larger ones are kept.
+  Status ensure_ring(size_t slots, uint64_t lin_cap, uint64_t res_cap, bool dev) {
+    auto round = [](uint64_t v) { return (std::max<uint64_t>(v, 1) + 65535) / 65536 * 65536; };
+    lin_cap = round(lin_cap);
+    res_cap = round(res_cap);
+    if (ring.size() < slots) ring.resize(slots);
+    for (size_t i = 0; i < slots; ++i) {
+      RingSlot& r = ring[i];
+      auto grow = [&](HostBuffer* b, uint64_t cap, bool host) -> Status {
+        if (b->buf && b->size >= cap) return Status::Ok();
+        free_buffer(b);
+        return host ? make_host_buffer(cap, VK_MEMORY_PROPERTY_HOST_CACHED_BIT, b) : make_device_buffer(cap, b);
+      };
+      SWZ_TRY(grow(&r.lin, lin_cap, true));
+      SWZ_TRY(grow(&r.res, res_cap, true));
+      if (dev) {
+        SWZ_TRY(grow(&r.lin_dev, lin_cap, false));
+        SWZ_TRY(grow(&r.res_dev, res_cap, false));
+      }
+      if (!r.cmd) {
+        VkCommandBufferAllocateInfo cai =
+            vk_init<VkCommandBufferAllocateInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+        cai.commandPool = pool;
+        cai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        cai.commandBufferCount = 1;
+        SWZ_VK(vkAllocateCommandBuffers(device, &cai, &r.cmd), "vkAllocateCommandBuffers");
+      }
+      if (!r.fence) {
+        VkFenceCreateInfo fci = vk_init<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+        SWZ_VK(vkCreateFence(device, &fci, nullptr, &r.fence), "vkCreateFence");
+      }
+    }
+    return Status::Ok();
+  }
+
+  // Records and submits band k on slot `r` (signals r.fence).
+  Status submit_band(const RingPlan& P, size_t k, RingSlot& r, bool to_swz, bool dev) {
+    SWZ_VK(vkResetCommandBuffer(r.cmd, 0), "vkResetCommandBuffer");
+    VkCommandBufferBeginInfo bi = vk_init<VkCommandBufferBeginInfo>(VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    SWZ_VK(vkBeginCommandBuffer(r.cmd, &bi), "vkBeginCommandBuffer");
+    const uint64_t lin_B = P.bands[k].lin_span, res_B = P.res_len[k];
+    Status s;
+    if (dev) {
+      if (P.lin_in[k]) {
+        VkBufferCopy c{0, 0, lin_B};
+        vkCmdCopyBuffer(r.cmd, r.lin.buf, r.lin_dev.buf, 1, &c);
+      }
+      if (P.res_in[k]) {
+        VkBufferCopy c{0, 0, res_B};
+        vkCmdCopyBuffer(r.cmd, r.res.buf, r.res_dev.buf, 1, &c);
+      }
+      barrier(r.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      s = record_planned(r.cmd, P.plans[k], to_swz, r.res_dev.buf, r.lin_dev.buf, nullptr);
+      barrier(r.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+              VK_ACCESS_TRANSFER_READ_BIT);
+      VkBufferCopy c{0, 0, to_swz ? res_B : lin_B};
+      if (to_swz)
+        vkCmdCopyBuffer(r.cmd, r.res_dev.buf, r.res.buf, 1, &c);
+      else
+        vkCmdCopyBuffer(r.cmd, r.lin_dev.buf, r.lin.buf, 1, &c);
+      barrier(r.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+              VK_ACCESS_HOST_READ_BIT);
+    } else {
+      s = record_planned(r.cmd, P.plans[k], to_swz, r.res.buf, r.lin.buf, nullptr);
+      barrier(r.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+              VK_ACCESS_HOST_READ_BIT);
+    }
+    SWZ_VK(vkEndCommandBuffer(r.cmd), "vkEndCommandBuffer");
+    SWZ_TRY(s);
+    VkSubmitInfo si = vk_init<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &r.cmd;
+    SWZ_VK(vkResetFences(device, 1, &r.fence), "vkResetFences");
+    SWZ_VK(vkQueueSubmit(queue, 1, &si, r.fence), "vkQueueSubmit");
+    return Status::Ok();
+  }
+
+  Status run_ring(const RingPlan& P, bool to_swz, uint8_t* res_sub, uint8_t* lin, bool dev) {
+    using clock = std::chrono::steady_clock;
+    const size_t n = P.bands.size();
+    const size_t slots = std::min<size_t>(ring_slots(), n);
+    const unsigned threads = copy_threads();
+    const bool stream = tuning.stream_copies || env_u64("SWZ_GPU_STREAM_COPIES", 0) == 1;
+    auto t = clock::now();
+    SWZ_TRY(ensure_ring(slots, P.lin_cap, P.res_cap, dev));
+    stats.setup_ms = ms_since(t);
+    stats.path = dev ? HostPath::ring_copy : HostPath::ring;
+    stats.chunks = static_cast<uint32_t>(n);
+    stats.chunk_B = P.res_cap;
+    auto copy_in = [&](size_t k, RingSlot& r) {
+      detail::CopySpan sp[2];
+      size_t m = 0;
+      if (P.lin_in[k]) sp[m++] = {r.lin.map, lin + P.lin_at[k], P.bands[k].lin_span};
+      if (P.res_in[k]) sp[m++] = {r.res.map, res_sub + P.res_at[k], P.res_len[k]};
+      const auto t0 = clock::now();
+      copier.copy(sp, m, threads, stream);
+      stats.host_copy_ms += ms_since(t0);
+    };
+    auto copy_out = [&](size_t k, RingSlot& r) {
+      const detail::CopySpan sp = to_swz ? detail::CopySpan{res_sub + P.res_at[k], r.res.map, P.res_len[k]}
+                                         : detail::CopySpan{lin + P.lin_at[k], r.lin.map, P.bands[k].lin_span};
+      const auto t0 = clock::now();
+      copier.copy(&sp, 1, threads, stream);
+      stats.host_copy_ms += ms_since(t0);
+    };
+    auto wait = [&](RingSlot& r) -> Status {
+      const auto t0 = clock::now();
+      const VkResult w = vkWaitForFences(device, 1, &r.fence, VK_TRUE, UINT64_MAX);
+      stats.wait_ms += ms_since(t0);
+      return w == VK_SUCCESS ? Status::Ok() : vk_fail("vkWaitForFences", w);
+    };
+    Status st;
+    size_t submitted = 0, retired = 0;
+    for (size_t k = 0; k < n && st.ok(); ++k) {
+      RingSlot& r = ring[k % slots];
+      if (k >= slots) {
+        st = wait(r);
+        if (!st.ok()) break;
+        copy_out(retired++, r);
+      }
+      copy_in(k, r);
+      st = submit_band(P, k, r, to_swz, dev);
+      if (st.ok()) ++submitted;
+    }
+    // Drain: every submitted band is waited for, even after an error.
+    for (; retired < submitted; ++retired) {
+      RingSlot& r = ring[retired % slots];
+      Status w = wait(r);
+      if (!w.ok()) {
+        if (st.ok()) st = w;
+        vkDeviceWaitIdle(device);
+        break;
+      }
+      if (st.ok()) copy_out(retired, r);
+    }
+    return st;
+  }
+
+  // Host path: the ring, imported memory or whole staging buffers (see
+  // HostPath). Every band of the whole region is planned first (every
+  // device limit checked) before anything is allocated or imported.
   Status host_subresource(const Layout& layout, uint8_t* resource, uint64_t resource_size, uint32_t subresource,
                           const Box* box, uint8_t* linear, uint64_t linear_size, uint64_t lin_row_pitch,
                           uint64_t lin_depth_pitch, bool to_swizzled);
   Status host_convert(const detail::GpuRegion& r0, bool to_swz, uint8_t* res_sub, uint8_t* lin) {
+    const auto t0 = std::chrono::steady_clock::now();
+    stats = HostPathStats{};
+    Status s = host_convert_path(r0, to_swz, res_sub, lin);
+    stats.total_ms = ms_since(t0);
+    return s;
+  }
+  Status host_convert_path(const detail::GpuRegion& r0, bool to_swz, uint8_t* res_sub, uint8_t* lin) {
     detail::GpuRegion r = r0;
     r.swz_offset = 0;
     r.lin_offset = 0;
@@ -668,23 +1090,53 @@ struct Context::Impl {
       max_res = std::max(max_res, res_len[i]);
       max_lin = std::max(max_lin, b.lin_span);
     }
-    // Everything is checked: the caller's memory directly, when it imports.
-    {
+    // Everything is checked. The path:
+    HostPath want = wanted_path();
+    if (want == HostPath::automatic && !registered.empty()) {
+      VkBuffer b;
+      uint64_t o;
+      if (find_registered(res_sub, r0.swz_span, &b, &o) && find_registered(lin, r0.lin_span, &b, &o))
+        want = HostPath::import;  // both sides registered: no copy, no import cost
+    }
+    if (want == HostPath::automatic || want == HostPath::ring || want == HostPath::ring_copy) {
+      RingPlan P;
+      Status err;
+      if (plan_ring(r0, to_swz, &P, &err)) return run_ring(P, to_swz, res_sub, lin, want == HostPath::ring_copy);
+      // A forced ring that cannot take the region is staged whole (stats say so).
+      if (!err.ok() && want != HostPath::automatic) return err;
+    }
+    const char* no_import = std::getenv("SWZ_GPU_HOST_IMPORT");
+    if (want == HostPath::import || (want == HostPath::automatic && !(no_import && std::strcmp(no_import, "0") == 0))) {
       Status s;
       if (host_convert_imported(r0, to_swz, res_sub, lin, &s)) return s;
+      if (want == HostPath::import)
+        return {Code::unsupported, std::string("GPU host path 'import': ") +
+                                       (host_import ? "the driver refused to import the caller's memory"
+                                                    : "the device does not offer VK_EXT_external_memory_host")};
     }
+    stats.path = HostPath::staged;
+    stats.chunks = static_cast<uint32_t>(bands.size());
+    stats.chunk_B = max_res;
+    auto t = std::chrono::steady_clock::now();
     SWZ_TRY(ensure_stage(&res_stage, max_res));
     SWZ_TRY(ensure_stage(&lin_stage, max_lin));
+    stats.setup_ms = ms_since(t);
     for (size_t i = 0; i < bands.size(); ++i) {
+      t = std::chrono::steady_clock::now();
       copy_mt(res_stage.map, res_sub + res_at[i], res_len[i]);
       copy_mt(lin_stage.map, lin + lin_at[i], bands[i].lin_span);
+      stats.host_copy_ms += ms_since(t);
+      t = std::chrono::steady_clock::now();
       SWZ_TRY(record_submit_wait([&](VkCommandBuffer cb) {
         return record_planned(cb, plans[i], to_swz, res_stage.buf, lin_stage.buf, nullptr);
       }));
+      stats.wait_ms += ms_since(t);
+      t = std::chrono::steady_clock::now();
       if (to_swz)
         copy_mt(res_sub + res_at[i], res_stage.map, res_len[i]);
       else
         copy_mt(lin + lin_at[i], lin_stage.map, bands[i].lin_span);
+      stats.host_copy_ms += ms_since(t);
     }
     return Status::Ok();
   }
@@ -875,19 +1327,7 @@ static Status create_impl(Context::Impl* I, const ContextOptions& o) {
   dci.enabledExtensionCount = static_cast<uint32_t>(exts.size());
   dci.ppEnabledExtensionNames = exts.data();
   SWZ_VK(vkCreateDevice(I->phys, &dci, nullptr, &I->device), "vkCreateDevice");
-  if (host_import) {
-    VkPhysicalDeviceExternalMemoryHostPropertiesEXT hp = vk_init<VkPhysicalDeviceExternalMemoryHostPropertiesEXT>(
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_MEMORY_HOST_PROPERTIES_EXT);
-    VkPhysicalDeviceProperties2 p2 =
-        vk_init<VkPhysicalDeviceProperties2>(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
-    p2.pNext = &hp;
-    vkGetPhysicalDeviceProperties2(I->phys, &p2);
-    I->host_ptr_props = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
-        vkGetDeviceProcAddr(I->device, "vkGetMemoryHostPointerPropertiesEXT"));
-    const uint64_t al = hp.minImportedHostPointerAlignment;
-    I->host_import = I->host_ptr_props != nullptr && al != 0 && (al & (al - 1)) == 0;
-    I->import_align = al ? al : 4096;
-  }
+  if (host_import) I->init_host_import();
   I->lim.word1 = e8.storageBuffer8BitAccess == VK_TRUE;
   I->lim.word2 = e16.storageBuffer16BitAccess == VK_TRUE;
   return I->init_common();
@@ -920,6 +1360,7 @@ Status Context::adopt(Context* out, const AdoptInfo& info) {
     impl->family = info.queue_family;
     impl->lim.word1 = info.storage_buffer_8bit;
     impl->lim.word2 = info.storage_buffer_16bit;
+    if (info.external_memory_host) impl->init_host_import();
     uint32_t qn = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(info.physical_device, &qn, nullptr);
     std::vector<VkQueueFamilyProperties> qf(qn);
@@ -946,6 +1387,48 @@ VkQueue Context::queue() const { return impl_ ? impl_->queue : VK_NULL_HANDLE; }
 uint32_t Context::queue_family() const { return impl_ ? impl_->family : 0; }
 void Context::set_tuning(const DispatchTuning& t) {
   if (impl_) impl_->tuning = t;
+}
+HostPathStats Context::last_host_stats() const { return impl_ ? impl_->stats : HostPathStats{}; }
+
+Status Context::register_host_memory(const void* ptr, uint64_t size) {
+  if (!impl_) return {Code::invalid_argument, "GPU context not created"};
+  if (!ptr || size == 0) return {Code::invalid_argument, "register_host_memory: ptr = null or size = 0"};
+  Impl& I = *impl_;
+  if (!I.host_import)
+    return {Code::unsupported, "register_host_memory: the device does not offer VK_EXT_external_memory_host"};
+  const uintptr_t a = reinterpret_cast<uintptr_t>(ptr);
+  if (size > UINTPTR_MAX - a) return {Code::invalid_argument, "register_host_memory: range wraps the address space"};
+  for (const Impl::Registered& r : I.registered)
+    if (a < r.hi && r.lo < a + size)
+      return {Code::invalid_argument, "register_host_memory: the range overlaps one registered before"};
+  try {
+    Impl::Registered r;
+    uint64_t skew = 0;
+    if (!I.import_host(ptr, size, &r.b, &skew))
+      return {Code::unsupported,
+              "register_host_memory: the driver refused to import " + std::to_string(size) + " bytes at this pointer"};
+    r.lo = a;
+    r.hi = a + size;
+    r.base = a - skew;
+    I.registered.push_back(r);
+    return Status::Ok();
+  } catch (const std::bad_alloc&) {
+    return {Code::internal, "out of host memory"};
+  }
+}
+
+Status Context::unregister_host_memory(const void* ptr) {
+  if (!impl_) return {Code::invalid_argument, "GPU context not created"};
+  Impl& I = *impl_;
+  const uintptr_t a = reinterpret_cast<uintptr_t>(ptr);
+  for (size_t i = 0; i < I.registered.size(); ++i)
+    if (I.registered[i].lo == a) {
+      if (I.device) vkQueueWaitIdle(I.queue);
+      I.free_buffer(&I.registered[i].b);
+      I.registered.erase(I.registered.begin() + static_cast<std::ptrdiff_t>(i));
+      return Status::Ok();
+    }
+  return {Code::invalid_argument, "unregister_host_memory: pointer was not registered"};
 }
 void Context::trim() {
   if (impl_) impl_->trim();

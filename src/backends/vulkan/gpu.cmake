@@ -40,6 +40,7 @@ add_custom_command(
 target_sources(swz PRIVATE
   ${_swz_gpu_dir}/gpu_plan.cpp
   ${_swz_gpu_dir}/context.cpp
+  ${_swz_gpu_dir}/copy_pool.cpp
   ${_swz_spv_cpp})
 # The loader is a private dependency (cmake/install.cmake links an installed
 # static swz to the runtime libvulkan.so.1 by path); users of swz/gpu.hpp get
