@@ -300,7 +300,7 @@ void info(const CommonOptions& o) {
   std::printf("alignment  %llu (allocation %s)\n", static_cast<unsigned long long>(l.alignment()),
               bytes_text(l.allocation_size()).c_str());
   std::printf("linear     %s (every subresource tightly packed)\n", bytes_text(total_packed_bytes(l)).c_str());
-  const uint64_t base = input_offset(o);
+  const uint64_t base = resource_base(o, l.size());
   if (base)
     std::printf("file offset %llu (--offset: the offsets below count from the start of the file)\n",
                 static_cast<unsigned long long>(base));

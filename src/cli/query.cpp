@@ -78,7 +78,7 @@ std::vector<uint64_t> numbers(const std::string& text, const std::string& what, 
 
 void run_offset(const CommonOptions& o, uint32_t sub, const std::vector<std::string>& args, bool hex) {
   Texture t = make_texture(o, parse_size(o.size));
-  const uint64_t base = input_offset(o);
+  const uint64_t base = resource_base(o, t.layout.size());
   if (sub >= t.layout.subresource_count())
     fail("--subresource " + std::to_string(sub) + ": a " + t.describe() + " texture has " +
          std::to_string(t.layout.subresource_count()) + " subresource(s)");
@@ -115,7 +115,7 @@ void run_offset(const CommonOptions& o, uint32_t sub, const std::vector<std::str
 
 void run_locate(const CommonOptions& o, const std::vector<std::string>& args) {
   Texture t = make_texture(o, parse_size(o.size));
-  const uint64_t base = input_offset(o);
+  const uint64_t base = resource_base(o, t.layout.size());
   Locator loc;
   check(Locator::make(t.layout, &loc), "locate");
   for_each_query(args, [&](const std::string& text, const std::string& where) {

@@ -46,6 +46,10 @@ CLI::App* add_retile_command(CLI::App& app, RetileArgs* a) {
 std::string run_retile(const RetileArgs& a, bool show_progress) {
   if (!a.in_place && a.out != "-" && same_file(a.in, a.out))
     fail("OUT '" + a.out + "' is the same file as IN '" + a.in + "'; pass --in-place to replace IN");
+  // OUT holds only the resource: replacing IN would drop the bytes before it.
+  if (a.in_place && !a.texture.offset.empty() && input_offset(a.texture) != 0 && a.out != "-" && same_file(a.in, a.out))
+    fail("--in-place with --offset " + a.texture.offset + ": OUT holds only the resource, so replacing IN '" + a.in +
+         "' would drop the " + a.texture.offset + " bytes before it; write OUT to another file");
   CommonOptions from = a.texture, to = a.texture;
   from.layout = a.from;
   to.layout = a.to;

@@ -367,6 +367,14 @@ LayoutOptions options_from(const CommonOptions& o, const LayoutName& name) {
 
 uint64_t input_offset(const CommonOptions& o) { return o.offset.empty() ? 0 : parse_u64(o.offset, "--offset"); }
 
+uint64_t resource_base(const CommonOptions& o, uint64_t resource_size_B) {
+  const uint64_t base = input_offset(o);
+  if (base > UINT64_MAX - resource_size_B)
+    fail("--offset " + o.offset + ": the resource (" + std::to_string(resource_size_B) +
+         " bytes) would end past 2^64 - 1; file offsets are 64-bit");
+  return base;
+}
+
 CopyOptions copy_options(const CommonOptions& o) {
   CopyOptions c;
   if (o.backend == "scalar")

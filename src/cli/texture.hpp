@@ -96,6 +96,10 @@ std::optional<TextureDesc> fixed_texture(const CommonOptions& o);
 
 /// --offset as a number (0 when not given); throws Error naming --offset.
 uint64_t input_offset(const CommonOptions& o);
+/// input_offset, refused (fail) when the resource of resource_size_B bytes
+/// starting there would end past 2^64 - 1: file offsets printed or parsed
+/// relative to it could not be represented.
+uint64_t resource_base(const CommonOptions& o, uint64_t resource_size_B);
 
 /// CopyOptions from --backend / --threads.
 CopyOptions copy_options(const CommonOptions& o);

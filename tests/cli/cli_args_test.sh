@@ -115,5 +115,19 @@ for f in examples/run_main.sh .ci/test.sh; do
     || failed "$f does not use the ccache launcher"
 done
 
+# --- --offset near 2^64: the resource would end past 2^64 - 1 (found by the
+# fresh-clone run: the sums wrapped and printed small offsets, exit 0).
+expect_err "offset: --offset 2^64-1 is refused" "would end past 2\^64" \
+  "$SWZ" offset --layout std64k --format R8G8B8A8_UNORM --size 600x400 --offset 18446744073709551615 17,3
+expect_err "info: --offset 0xFFFFFFFFFFF00000 is refused" "would end past 2\^64" \
+  "$SWZ" info --layout std64k --format R8G8B8A8_UNORM --size 600x400 --offset 0xFFFFFFFFFFF00000
+# --- retile --in-place with --offset would drop the bytes before the resource.
+head -c $((4096 + 65536)) /dev/urandom >pre.bin
+size_before=$(stat -c %s pre.bin)
+expect_err "retile --in-place --offset is refused" "--in-place with --offset 0x1000" \
+  "$SWZ" retile --from std64k --to std64k --format R8_UNORM --size 64x64 --offset 0x1000 --in-place pre.bin pre.bin
+[ "$(stat -c %s pre.bin)" = "$size_before" ] && pass "retile: IN kept its $size_before bytes" \
+  || failed "retile changed IN to $(stat -c %s pre.bin) bytes"
+
 echo "cli_args: $passes passed, $fails failed"
 exit $((fails > 0))
