@@ -1,4 +1,5 @@
 #include "common.hpp"
+#include "number_option.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -41,19 +42,17 @@ std::string extension_of(std::string_view path) {
 }
 
 uint64_t parse_u64(std::string_view text, std::string_view what) {
-  std::string_view t = text;
-  int base = 10;
-  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-    t.remove_prefix(2);
-    base = 16;
-  }
   uint64_t v = 0;
-  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, base);
-  if (t.empty()) fail(std::string(what) + " '" + std::string(text) + "' is empty");
-  if (ec == std::errc::result_out_of_range && p == t.data() + t.size())
-    fail(std::string(what) + " '" + std::string(text) + "' is out of range (0 .. 18446744073709551615)");
-  if (ec != std::errc() || p != t.data() + t.size())
-    fail(std::string(what) + " '" + std::string(text) + "' is not a decimal or 0x-hex number");
+  switch (read_unsigned(text, &v)) {
+    case NumberText::ok:
+      break;
+    case NumberText::empty:
+      fail(std::string(what) + " '" + std::string(text) + "' is empty");
+    case NumberText::out_of_range:
+      fail(std::string(what) + " '" + std::string(text) + "' is out of range (0 .. 18446744073709551615)");
+    case NumberText::malformed:
+      fail(std::string(what) + " '" + std::string(text) + "' is not a decimal or 0x-hex number");
+  }
   return v;
 }
 

@@ -348,7 +348,10 @@ struct Context::Impl {
     return best;
   }
 
-  Status make_host_buffer(uint64_t size, VkMemoryPropertyFlags pref, HostBuffer* out) {
+  // A buffer of `size` bytes (at least 16) bound to new memory of the type
+  // `pick` chooses from the buffer's requirements; `no_type` when it finds none.
+  template <class Pick>
+  Status make_bound_buffer(uint64_t size, Pick pick, const Status& no_type, const char* alloc_what, HostBuffer* out) {
     HostBuffer b;
     VkBufferCreateInfo bi = vk_init<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
     bi.size = std::max<uint64_t>(size, 16);
@@ -357,58 +360,56 @@ struct Context::Impl {
     SWZ_VK(vkCreateBuffer(device, &bi, nullptr, &b.buf), "vkCreateBuffer");
     VkMemoryRequirements mr;
     vkGetBufferMemoryRequirements(device, b.buf, &mr);
-    int type = find_memory(mr.memoryTypeBits,
-                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, pref);
+    const int type = pick(mr);
     if (type < 0) {
       vkDestroyBuffer(device, b.buf, nullptr);
-      return {Code::unsupported, "GPU path: no host-visible coherent memory type for staging"};
+      return no_type;
     }
     VkMemoryAllocateInfo ai = vk_init<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
     ai.allocationSize = mr.size;
     ai.memoryTypeIndex = static_cast<uint32_t>(type);
-    VkResult r = vkAllocateMemory(device, &ai, nullptr, &b.mem);
+    const VkResult r = vkAllocateMemory(device, &ai, nullptr, &b.mem);
     if (r != VK_SUCCESS) {
       vkDestroyBuffer(device, b.buf, nullptr);
-      return vk_fail("vkAllocateMemory (staging)", r);
+      return vk_fail(alloc_what, r);
     }
     vkBindBufferMemory(device, b.buf, b.mem, 0);
+    b.size = bi.size;
+    *out = b;
+    return Status::Ok();
+  }
+
+  Status make_host_buffer(uint64_t size, VkMemoryPropertyFlags pref, HostBuffer* out) {
+    HostBuffer b;
+    SWZ_TRY(make_bound_buffer(
+        size,
+        [&](const VkMemoryRequirements& mr) {
+          return find_memory(mr.memoryTypeBits,
+                             VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, pref);
+        },
+        Status(Code::unsupported, "GPU path: no host-visible coherent memory type for staging"),
+        "vkAllocateMemory (staging)", &b));
     void* m = nullptr;
-    r = vkMapMemory(device, b.mem, 0, VK_WHOLE_SIZE, 0, &m);
+    const VkResult r = vkMapMemory(device, b.mem, 0, VK_WHOLE_SIZE, 0, &m);
     if (r != VK_SUCCESS) {
       vkDestroyBuffer(device, b.buf, nullptr);
       vkFreeMemory(device, b.mem, nullptr);
       return vk_fail("vkMapMemory", r);
     }
     b.map = static_cast<uint8_t*>(m);
-    b.size = bi.size;
     *out = b;
     return Status::Ok();
   }
 
   // A device-local buffer (ring_copy's twins of the pinned chunks).
   Status make_device_buffer(uint64_t size, HostBuffer* out) {
-    HostBuffer b;
-    VkBufferCreateInfo bi = vk_init<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
-    bi.size = std::max<uint64_t>(size, 16);
-    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    SWZ_VK(vkCreateBuffer(device, &bi, nullptr, &b.buf), "vkCreateBuffer");
-    VkMemoryRequirements mr;
-    vkGetBufferMemoryRequirements(device, b.buf, &mr);
-    int type = find_memory(mr.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
-    if (type < 0) type = find_memory(mr.memoryTypeBits, 0, 0);
-    VkMemoryAllocateInfo ai = vk_init<VkMemoryAllocateInfo>(VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
-    ai.allocationSize = mr.size;
-    ai.memoryTypeIndex = static_cast<uint32_t>(type);
-    VkResult r = type < 0 ? VK_ERROR_OUT_OF_DEVICE_MEMORY : vkAllocateMemory(device, &ai, nullptr, &b.mem);
-    if (r != VK_SUCCESS) {
-      vkDestroyBuffer(device, b.buf, nullptr);
-      return vk_fail("vkAllocateMemory (ring)", r);
-    }
-    vkBindBufferMemory(device, b.buf, b.mem, 0);
-    b.size = bi.size;
-    *out = b;
-    return Status::Ok();
+    return make_bound_buffer(
+        size,
+        [&](const VkMemoryRequirements& mr) {
+          const int type = find_memory(mr.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, 0);
+          return type >= 0 ? type : find_memory(mr.memoryTypeBits, 0, 0);
+        },
+        vk_fail("vkAllocateMemory (ring)", VK_ERROR_OUT_OF_DEVICE_MEMORY), "vkAllocateMemory (ring)", out);
   }
 
   Status ensure_stage(HostBuffer* b, uint64_t size) {
