@@ -98,8 +98,11 @@ void run_offset(const CommonOptions& o, uint32_t sub, const std::vector<std::str
     std::vector<uint64_t> c = numbers(text, "coordinate", where);
     if (c.size() < 2 || c.size() > 4)
       fail("'" + text + "'" + at(where) + " is not X,Y[,Z[,SAMPLE]] (element coordinates)");
-    for (uint64_t v : c)
-      if (v > UINT32_MAX) fail("coordinate " + std::to_string(v) + at(where) + " does not fit in 32 bits");
+    static const char* const kNames[] = {"X", "Y", "Z", "SAMPLE"};
+    for (size_t i = 0; i < c.size(); ++i)
+      if (c[i] > UINT32_MAX)
+        fail(std::string(kNames[i]) + " = " + std::to_string(c[i]) + " in '" + text + "'" + at(where) +
+             " does not fit in 32 bits");
     uint64_t x = c[0], y = c[1], z = c.size() > 2 ? c[2] : 0, s = c.size() > 3 ? c[3] : 0;
     uint64_t off = 0;
     check(map.offset(x, y, z, s, &off), "element (" + std::to_string(x) + ", " + std::to_string(y) + ", " +

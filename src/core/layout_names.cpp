@@ -94,8 +94,14 @@ Status LayoutName::parse(std::string_view text, LayoutName* out) {
 
   constexpr std::string_view kPattern = "pattern:";
   if (text.substr(0, kPattern.size()) == kPattern) {
-    Status st = parse_pattern_text(text.substr(kPattern.size()), &n.pattern_);
-    if (!st.ok()) return {st.code(), "layout 'pattern:': " + st.message()};
+    const std::string_view body = text.substr(kPattern.size());
+    if (body.find_first_not_of(" \t\r\n") == std::string_view::npos)
+      return {Code::invalid_argument,
+              "layout '" + std::string(text) +
+                  "': the pattern has no bits (give them after 'pattern:', e.g. 'pattern:X0 X1 Y0 Y1', or use "
+                  "row-major)"};
+    Status st = parse_pattern_text(body, &n.pattern_);
+    if (!st.ok()) return {st.code(), "layout '" + std::string(text) + "': " + st.message()};
     n.kind_ = Kind::Pattern;
     *out = std::move(n);
     return Status::Ok();

@@ -129,5 +129,17 @@ expect_err "retile --in-place --offset is refused" "--in-place with --offset 0x1
 [ "$(stat -c %s pre.bin)" = "$size_before" ] && pass "retile: IN kept its $size_before bytes" \
   || failed "retile changed IN to $(stat -c %s pre.bin) bytes"
 
+# --- Patterns given inline: an empty one is refused (it used to read as a
+# 1-byte block, i.e. row-major); parse errors quote the whole text.
+head -c 4096 /dev/urandom >r8.bin
+expect_err "an empty 'pattern:' is refused" "layout 'pattern:': the pattern has no bits" \
+  "$SWZ" deswizzle --layout 'pattern:' --format R8_UNORM --size 64x64 r8.bin out-empty.bin
+[ -e out-empty.bin ] && failed "deswizzle wrote OUT for an empty pattern" || pass "empty pattern: nothing written"
+expect_err "a pattern parse error quotes the text" "layout 'pattern:X0 X1 Q3': bit 2: 'Q3'" \
+  "$SWZ" deswizzle --layout 'pattern:X0 X1 Q3' --format R8_UNORM --size 64x64 r8.bin out-bad.bin
+# --- A coordinate past 32 bits is named (X, Y, Z or SAMPLE) with its query.
+expect_err "offset: Y past 32 bits is named" "Y = 99999999999 in '3,99999999999' does not fit in 32 bits" \
+  "$SWZ" offset "${tex[@]}" 3,99999999999
+
 echo "cli_args: $passes passed, $fails failed"
 exit $((fails > 0))
