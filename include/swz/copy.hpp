@@ -9,6 +9,7 @@
 // nothing is written at all.
 #pragma once
 #include <cstdint>
+#include <string_view>
 
 #include "swz/layout.hpp"
 #include "swz/status.hpp"
@@ -74,8 +75,12 @@ Status read_from_subresource(void* dst, uint64_t dst_size, uint64_t dst_row_pitc
 /// width_el * element_bytes, no padding).
 uint64_t packed_subresource_bytes(const SubresourceLayout& s);
 
-/// Name of a backend ("scalar", "highway", "xsimd").
+/// Name of a backend ("auto", "scalar", "highway", "xsimd").
 const char* backend_name(Backend b);
+
+/// The backend named `name` (one of backend_name's names, exact); false,
+/// leaving `out` as it was, for any other text.
+bool parse_backend(std::string_view name, Backend* out);
 
 // ---- Region and tile copies (the D3D12 batched copy APIs) --------------------------------------
 

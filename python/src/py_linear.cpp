@@ -114,15 +114,7 @@ CopyOptions copy_options(py::handle backend, py::handle threads, bool write_comb
       raise_py(PyExc_TypeError, "backend must be a str or None, not " + type_name(backend));
     std::string b = backend.cast<std::string>();
     std::transform(b.begin(), b.end(), b.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (b == "auto")
-      o.backend = Backend::Auto;
-    else if (b == "scalar")
-      o.backend = Backend::Scalar;
-    else if (b == "highway")
-      o.backend = Backend::Highway;
-    else if (b == "xsimd")
-      o.backend = Backend::Xsimd;
-    else
+    if (!parse_backend(b, &o.backend))
       raise_py(PyExc_ValueError, "backend = '" + b + "' (expected 'auto', 'scalar', 'highway' or 'xsimd')");
   }
   if (!threads.is_none()) o.threads = static_cast<unsigned>(as_int(threads, "threads", 0, 4096));

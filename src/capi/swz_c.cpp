@@ -3,7 +3,6 @@
 // SWZ_INTERNAL), and records the message of a failure per thread.
 #include "swz/swz.h"
 
-#include <cstring>
 #include <memory>
 #include <exception>
 #include <new>
@@ -142,6 +141,29 @@ swz::Status prepare_copy(const swz_layout* layout, uint32_t sub, const swz_box* 
   return tight_pitches(layout->layout, sub, out->box_ptr, row_pitch_B, depth_pitch_B);
 }
 
+// The entry points that answer a question about a layout into *out: both
+// pointers checked (out named out_name), then `body` fills *out.
+template <class T, class F>
+swz_status answer_into(const swz_layout* layout, T* out, const char* out_name, F&& body) noexcept {
+  return guarded([&]() -> swz::Status {
+    if (!layout) return null_arg("layout");
+    if (!out) return null_arg(out_name);
+    return body();
+  });
+}
+
+// The whole-surface copies: the layout checked, the options converted, then
+// `body(options)` copies.
+template <class F>
+swz_status surface_copy(const swz_layout* layout, const swz_copy_options* options, F&& body) noexcept {
+  return guarded([&]() -> swz::Status {
+    if (!layout) return null_arg("layout");
+    swz::CopyOptions o;
+    SWZ_TRY(to_options(options, &o));
+    return body(o);
+  });
+}
+
 }  // namespace
 
 // For the other files of the C API (capi_internal.hpp).
@@ -215,59 +237,30 @@ swz_status swz_layout_create(const char* name, const swz_texture_desc* desc, con
 void swz_layout_destroy(swz_layout* layout) { delete layout; }
 
 swz_status swz_layout_get_info(const swz_layout* layout, swz_layout_info* out) {
-  return guarded([&]() -> swz::Status {
-    if (!layout) return null_arg("layout");
-    if (!out) return null_arg("out");
+  return answer_into(layout, out, "out", [&]() -> swz::Status {
     const swz::Layout& L = layout->layout;
     const swz::TextureDesc& d = L.desc();
-    swz_layout_info r;
-    std::memset(&r, 0, sizeof r);
-    r.size_B = L.size();
-    r.alignment_B = L.alignment();
-    r.allocation_size_B = L.allocation_size();
-    r.surface_linear_size_B = layout->surface_linear_size_B;
-    r.subresource_count = L.subresource_count();
-    r.width = d.width;
-    r.height = d.height;
-    r.depth = d.depth;
-    r.array_size = d.array_size;
-    r.mip_levels = d.mip_levels;
-    r.samples = d.samples;
-    r.dxgi_format = d.format.dxgi;
-    r.format = d.format.name;
-    r.dimension = d.dimension == swz::Dimension::Texture3D ? SWZ_TEXTURE_3D : SWZ_TEXTURE_2D;
-    *out = r;
+    const uint64_t size_B = L.size(), alignment_B = L.alignment(), allocation_B = L.allocation_size();
+    const uint32_t count = L.subresource_count();
+    const uint32_t dim = d.dimension == swz::Dimension::Texture3D ? SWZ_TEXTURE_3D : SWZ_TEXTURE_2D;
+    // (swz.h's order; test_capi.c checks every member)
+    *out = swz_layout_info{size_B,        alignment_B,  allocation_B, layout->surface_linear_size_B,
+                           count,         d.width,      d.height,     d.depth,
+                           d.array_size,  d.mip_levels, d.samples,    d.format.dxgi,
+                           d.format.name, dim};
     return swz::Status::Ok();
   });
 }
 
 swz_status swz_layout_get_subresource(const swz_layout* layout, uint32_t subresource, swz_subresource_info* out) {
-  return guarded([&]() -> swz::Status {
-    if (!layout) return null_arg("layout");
-    if (!out) return null_arg("out");
+  return answer_into(layout, out, "out", [&]() -> swz::Status {
     swz::SubresourceLayout s;
     SWZ_TRY(layout->layout.subresource(subresource, &s));
-    swz_subresource_info r;
-    std::memset(&r, 0, sizeof r);
-    r.offset_B = s.offset;
-    r.size_B = s.size;
-    r.row_pitch_B = s.row_pitch;
-    r.depth_pitch_B = s.depth_pitch_B;
-    r.stack_rows = s.stack_rows;
-    r.linear_size_B = swz::packed_subresource_bytes(s);
-    r.surface_linear_offset_B = layout->surface_offsets_B[subresource];
-    r.mip = s.mip;
-    r.array_slice = s.array_slice;
-    r.plane = s.plane;
-    r.width = s.width;
-    r.height = s.height;
-    r.depth = s.depth;
-    r.width_el = s.width_el;
-    r.height_el = s.height_el;
-    r.element_bytes = s.element_bytes;
-    r.packed = s.packed ? 1u : 0u;
-    r.stack_depth = s.stack_depth ? 1u : 0u;
-    *out = r;
+    const uint64_t linear_B = swz::packed_subresource_bytes(s), surface_B = layout->surface_offsets_B[subresource];
+    // (swz.h's order; test_capi.c checks every member)
+    *out = swz_subresource_info{s.offset,  s.size,     s.row_pitch,   s.depth_pitch_B, s.stack_rows, linear_B,
+                                surface_B, s.mip,      s.array_slice, s.plane,         s.width,      s.height,
+                                s.depth,   s.width_el, s.height_el,   s.element_bytes, s.packed,     s.stack_depth};
     return swz::Status::Ok();
   });
 }
@@ -275,9 +268,7 @@ swz_status swz_layout_get_subresource(const swz_layout* layout, uint32_t subreso
 swz_status swz_box_linear_size(const swz_layout* layout, uint32_t subresource, const swz_box* box, uint64_t row_pitch_B,
                                uint64_t depth_pitch_B, uint64_t* out_B) {
   static_assert(sizeof(swz_box) == sizeof(swz::Box), "swz_box mirrors swz::Box");
-  return guarded([&]() -> swz::Status {
-    if (!layout) return null_arg("layout");
-    if (!out_B) return null_arg("out_B");
+  return answer_into(layout, out_B, "out_B", [&]() -> swz::Status {
     const swz::Box b = box ? to_box(*box) : swz::Box{};
     uint64_t n = 0;
     SWZ_TRY(swz::box_linear_bytes(layout->layout, subresource, box ? &b : nullptr, row_pitch_B, depth_pitch_B, &n));
@@ -312,10 +303,7 @@ swz_status swz_read_subresource(const swz_layout* layout, void* dst, uint64_t ds
 swz_status swz_swizzle_surface(const swz_layout* layout, void* resource, uint64_t resource_size_B, const void* linear,
                                uint64_t linear_size_B, const uint64_t* linear_offsets_B,
                                const swz_copy_options* options) {
-  return guarded([&]() -> swz::Status {
-    if (!layout) return null_arg("layout");
-    swz::CopyOptions o;
-    SWZ_TRY(to_options(options, &o));
+  return surface_copy(layout, options, [&](const swz::CopyOptions& o) {
     return swz::swizzle_surface(layout->layout, resource, resource_size_B, linear, linear_size_B, linear_offsets_B, o);
   });
 }
@@ -323,10 +311,7 @@ swz_status swz_swizzle_surface(const swz_layout* layout, void* resource, uint64_
 swz_status swz_deswizzle_surface(const swz_layout* layout, void* linear, uint64_t linear_size_B, const void* resource,
                                  uint64_t resource_size_B, const uint64_t* linear_offsets_B,
                                  const swz_copy_options* options) {
-  return guarded([&]() -> swz::Status {
-    if (!layout) return null_arg("layout");
-    swz::CopyOptions o;
-    SWZ_TRY(to_options(options, &o));
+  return surface_copy(layout, options, [&](const swz::CopyOptions& o) {
     return swz::deswizzle_surface(layout->layout, linear, linear_size_B, resource, resource_size_B, linear_offsets_B,
                                   o);
   });
@@ -334,9 +319,7 @@ swz_status swz_deswizzle_surface(const swz_layout* layout, void* linear, uint64_
 
 swz_status swz_element_offset(const swz_layout* layout, uint32_t subresource, uint32_t x, uint32_t y, uint32_t z,
                               uint32_t sample, uint64_t* out_B) {
-  return guarded([&]() -> swz::Status {
-    if (!layout) return null_arg("layout");
-    if (!out_B) return null_arg("out_B");
+  return answer_into(layout, out_B, "out_B", [&]() -> swz::Status {
     uint64_t off = 0;
     SWZ_TRY(swz::element_offset(layout->layout, subresource, x, y, z, sample, &off));
     *out_B = off;
@@ -345,22 +328,11 @@ swz_status swz_element_offset(const swz_layout* layout, uint32_t subresource, ui
 }
 
 swz_status swz_locate(const swz_layout* layout, uint64_t offset_B, swz_location* out) {
-  return guarded([&]() -> swz::Status {
-    if (!layout) return null_arg("layout");
-    if (!out) return null_arg("out");
+  return answer_into(layout, out, "out", [&]() -> swz::Status {
     swz::Location l;
     SWZ_TRY(swz::locate(layout->layout, offset_B, &l));
-    swz_location r;
-    std::memset(&r, 0, sizeof r);
-    r.subresource = l.subresource;
-    r.x = l.x;
-    r.y = l.y;
-    r.z = l.z;
-    r.sample = l.sample;
-    r.byte = l.byte;
-    r.padding = l.padding ? 1u : 0u;
-    r.packed = l.packed ? 1u : 0u;
-    *out = r;
+    // (swz.h's order; test_capi.c checks every member)
+    *out = swz_location{l.subresource, l.x, l.y, l.z, l.sample, l.byte, l.padding, l.packed};
     return swz::Status::Ok();
   });
 }

@@ -18,6 +18,21 @@ swz::ClearValue to_value(const swz_clear_data& d) {
   return v;
 }
 
+swz::ClearDesc to_clear_desc(const swz_clear_desc& c) {
+  swz::ClearDesc d;
+  d.subresource = c.subresource;
+  d.value = to_value(c.value);
+  d.format_dxgi = c.format_dxgi;
+  d.whole = c.box == nullptr;
+  if (c.box) d.box = swz_capi::to_box(*c.box);
+  return d;
+}
+
+// (FillDesc's members in order)
+swz::FillDesc to_fill_desc(const swz_fill_desc& c) {
+  return {c.offset_B, to_value(c.value), c.format_dxgi, c.raw_pattern_bytes, c.repeat_count};
+}
+
 }  // namespace
 
 extern "C" {
@@ -28,13 +43,7 @@ swz_status swz_clear_subresources(const swz_layout* layout, void* resource, uint
     if (!layout) return null_arg("layout");
     if (count && !descs) return null_arg("descs");
     std::vector<swz::ClearDesc> v(count);
-    for (uint32_t i = 0; i < count; ++i) {
-      v[i].subresource = descs[i].subresource;
-      v[i].value = to_value(descs[i].value);
-      v[i].format_dxgi = descs[i].format_dxgi;
-      v[i].whole = descs[i].box == nullptr;
-      if (descs[i].box) v[i].box = swz_capi::to_box(*descs[i].box);
-    }
+    for (uint32_t i = 0; i < count; ++i) v[i] = to_clear_desc(descs[i]);
     return swz::clear_subresources(layout->layout, resource, resource_size_B, v.data(), v.size());
   });
 }
@@ -53,13 +62,7 @@ swz_status swz_fill_buffers(void* buffer, uint64_t buffer_size_B, const swz_fill
   return swz_capi::run([&]() -> swz::Status {
     if (count && !descs) return null_arg("descs");
     std::vector<swz::FillDesc> v(count);
-    for (uint32_t i = 0; i < count; ++i) {
-      v[i].offset_B = descs[i].offset_B;
-      v[i].value = to_value(descs[i].value);
-      v[i].format_dxgi = descs[i].format_dxgi;
-      v[i].raw_pattern_bytes = descs[i].raw_pattern_bytes;
-      v[i].repeat_count = descs[i].repeat_count;
-    }
+    for (uint32_t i = 0; i < count; ++i) v[i] = to_fill_desc(descs[i]);
     return swz::fill_buffers(buffer, buffer_size_B, v.data(), v.size());
   });
 }

@@ -463,9 +463,17 @@ int main(int argc, char** argv) {
                 "does). One IN OUT pair replaces an existing OUT without -y, as cp does");
     add_unsigned_option(c, "--jobs,-j", jobs, "Batch mode: conversions at a time (default: one per hardware thread)");
   };
+  // A command: its name, summary and help examples (help_examples.cpp, by the
+  // same name), and, for the commands that describe a texture and layout,
+  // the common options.
+  auto command = [&](const char* name, const char* what, bool texture_options, const char* intro = "") {
+    CLI::App* c = app.add_subcommand(name, what);
+    if (texture_options) add_common_options(c, &o);
+    set_examples(c, name, intro);
+    return c;
+  };
 
-  auto* sw = app.add_subcommand("swizzle", "Linear -> swizzled: write IN into the resource memory OUT");
-  add_common_options(sw, &o);
+  auto* sw = command("swizzle", "Linear -> swizzled: write IN into the resource memory OUT", true);
   sw->add_option("FILES", files,
                  "IN OUT, or several IN with -o DIR. IN: an image (.png .jpg .jpeg .bmp .tga; 8-bit UNORM formats, 1-4 "
                  "channels), a .dds file (format, size, "
@@ -479,10 +487,8 @@ int main(int argc, char** argv) {
   add_batch_options(sw, "NAME.bin");
   bool in_place = false;
   sw->add_flag("--in-place", in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
-  set_examples(sw, "swizzle");
 
-  auto* de = app.add_subcommand("deswizzle", "Swizzled -> linear: read the resource memory IN into OUT");
-  add_common_options(de, &o);
+  auto* de = command("deswizzle", "Swizzled -> linear: read the resource memory IN into OUT", true);
   auto* de_sub =
       add_unsigned_option(de, "--subresource", sub, "Subresource index (mip + slice * mips); .png default 0");
   de->add_option("FILES", files,
@@ -503,45 +509,35 @@ int main(int argc, char** argv) {
   de->add_flag("--in-place", in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
   de->add_flag("--cube", cube,
                "OUT.dds (every subresource, DX10 header): mark the 2D array (--array 6*N) as cube maps");
-  set_examples(de, "deswizzle");
 
-  auto* of = app.add_subcommand("offset", "Print the byte offset of elements in the resource memory, one per line");
-  add_common_options(of, &o);
+  auto* of = command("offset", "Print the byte offset of elements in the resource memory, one per line", true);
   add_unsigned_option(of, "--subresource", sub, "Subresource index (default 0)");
   of->add_flag("--hex", hex, "Print offsets in 0x hex");
   of->add_option("COORDS", query_args,
                  "X Y [Z] [SAMPLE] for one element, or X,Y[,Z[,SAMPLE]] for each of many, or '-': one element per line "
                  "of standard input (element coordinates: texels; 4x4 blocks for BC)")
       ->required();
-  set_examples(of, "offset");
 
-  auto* lo = app.add_subcommand("locate", "Print which element each byte of the resource memory belongs to");
-  add_common_options(lo, &o);
+  auto* lo = command("locate", "Print which element each byte of the resource memory belongs to", true);
   lo->add_option("OFFSETS", query_args,
                  "Byte offsets (decimal or 0x hex), or '-': one per line of standard input. With --offset, they count "
                  "from the start of the file")
       ->required();
-  set_examples(lo, "locate");
 
-  auto* in_cmd = app.add_subcommand("info", "Print the layout: size, alignment, every subresource's placement");
-  add_common_options(in_cmd, &o);
-  set_examples(in_cmd, "info");
+  auto* in_cmd = command("info", "Print the layout: size, alignment, every subresource's placement", true);
 
-  auto* ly = app.add_subcommand("layouts", "List the built-in layouts");
+  auto* ly = command("layouts", "List the built-in layouts", false);
   std::string show_name, canon_block, canon_text;
   uint32_t show_bytes = 4;
   ly->add_option("--show", show_name,
                  "Print the bit equation of a layout family, e.g. 'nv-block-linear:gob=tegra,bh=16'");
   add_unsigned_option(ly, "--element-bytes", show_bytes, "Element size for --show (default 4)");
-  set_examples(ly, "layouts");
-  auto* cz = app.add_subcommand(
-      "canonicalize", "Reorder a pattern's XOR terms so the primaries are the in-block bits (addrlib equations)");
+  auto* cz = command("canonicalize",
+                     "Reorder a pattern's XOR terms so the primaries are the in-block bits (addrlib equations)", false);
   cz->add_option("--block", canon_block, "Block extents WxH[xD[xS]], W in bytes (e.g. 512x128)")->required();
   cz->add_option("TEXT", canon_text, "Pattern text, address bit 0 first, e.g. 'X0 X1 X2 X3 Y0 Y1 X4 Y2 X9^Y4^Y7 ...'")
       ->required();
-  set_examples(cz, "canonicalize");
-  auto* fm = app.add_subcommand("formats", "List the DXGI formats swz knows");
-  set_examples(fm, "formats");
+  auto* fm = command("formats", "List the DXGI formats swz knows", false);
 
   IdentifyArgs ida;
   CLI::App *id_cmd = nullptr, *inf_cmd = nullptr;
@@ -552,16 +548,15 @@ int main(int argc, char** argv) {
   RetileArgs rta;
   CLI::App* rt_cmd = add_retile_command(app, &rta);
 
-  auto* cm =
-      app.add_subcommand("compare", "Compare two images as RGBA8 pixels (exit 0 identical, 1 different, 2 trouble)");
+  auto* cm = command("compare", "Compare two images as RGBA8 pixels (exit 0 identical, 1 different, 2 trouble)", false);
   cm->add_option("A", cmp_a, "First image")->required();
   cm->add_option("B", cmp_b, "Second image")->required();
-  set_examples(cm, "compare");
 
   PlotArgs pla;
   auto* pl =
-      app.add_subcommand("plot", "Draw the address order inside one block as a PNG (as Python's swz.plot_pattern)");
-  add_common_options(pl, &o);
+      command("plot", "Draw the address order inside one block as a PNG (as Python's swz.plot_pattern)", true,
+              "Without --size the texture is one block; --format defaults to R8_UNORM for pattern: layouts (X counts\n"
+              "bytes, as Python's plot_pattern for a bare pattern) and R8G8B8A8_UNORM for the others.\n");
   add_unsigned_option(pl, "--subresource", pla.subresource, "Subresource whose pattern to draw (default 0)");
   pl->add_option("--origin", pla.origin,
                  "X,Y[,Z] in elements: draw the block holding this element (default the first)");
@@ -569,9 +564,6 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "yes", "no"}));
   pl->add_flag("--print", pla.print, "Also print the order grid as text (one row of the block per line)");
   pl->add_option("OUT", pla.out, "The PNG to write ('-' for standard output)")->required();
-  set_examples(pl, "plot",
-               "Without --size the texture is one block; --format defaults to R8_UNORM for pattern: layouts (X counts\n"
-               "bytes, as Python's plot_pattern for a bare pattern) and R8G8B8A8_UNORM for the others.\n");
 
   // Every command: --quiet and --verbose.
   for (CLI::App* c : app.get_subcommands([](CLI::App*) { return true; })) {

@@ -377,14 +377,7 @@ uint64_t resource_base(const CommonOptions& o, uint64_t resource_size_B) {
 
 CopyOptions copy_options(const CommonOptions& o) {
   CopyOptions c;
-  if (o.backend == "scalar")
-    c.backend = Backend::Scalar;
-  else if (o.backend == "highway")
-    c.backend = Backend::Highway;
-  else if (o.backend == "xsimd")
-    c.backend = Backend::Xsimd;
-  else
-    c.backend = Backend::Auto;
+  if (!parse_backend(o.backend, &c.backend)) c.backend = Backend::Auto;
   c.threads = o.threads;
   return c;
 }

@@ -15,6 +15,7 @@
 #include "swz/copy.hpp"
 #include "core/plan.hpp"
 #include "core/checked_math.hpp"
+#include "core/enum_names.hpp"
 
 namespace swz {
 namespace {
@@ -35,41 +36,47 @@ unsigned auto_threads(uint64_t bytes) {
 
 using KernelFn = void (*)(const detail::Region&, detail::Direction);
 
+// The kernels in the order Auto prefers them; fn is null for one that is
+// not built, and off says which build options left it out.
+struct BackendKernel {
+  Backend backend;
+  KernelFn fn;
+  const char* off;
+};
+constexpr BackendKernel kKernels[] = {
+#ifdef SWZ_HAVE_HIGHWAY
+    {Backend::Highway, detail::highway_copy, nullptr},
+#else
+    {Backend::Highway, nullptr, "SWZ_SIMD=OFF or SWZ_HIGHWAY=OFF"},
+#endif
+#ifdef SWZ_HAVE_XSIMD
+    {Backend::Xsimd, detail::xsimd_copy, nullptr},
+#else
+    {Backend::Xsimd, nullptr, "SWZ_SIMD=OFF or SWZ_XSIMD=OFF"},
+#endif
+    {Backend::Scalar, detail::scalar_copy, nullptr}};
+
 Status pick_backend(Backend want, KernelFn* fn) {
   Backend b = want;
   if (b == Backend::Auto) {
     const char* env = std::getenv("SWZ_BACKEND");
     if (env && *env) {
-      std::string e(env);
-      if (e == "scalar")
-        b = Backend::Scalar;
-      else if (e == "highway")
-        b = Backend::Highway;
-      else if (e == "xsimd")
-        b = Backend::Xsimd;
-      else
+      const std::string e(env);
+      if (!parse_backend(e, &b) || b == Backend::Auto)
         return {Code::invalid_argument, "SWZ_BACKEND = '" + e + "' (expected scalar, highway or xsimd)"};
     }
   }
-#ifdef SWZ_HAVE_HIGHWAY
-  if (b == Backend::Auto || b == Backend::Highway) {
-    *fn = detail::highway_copy;
-    return Status::Ok();
+  for (const BackendKernel& k : kKernels) {
+    if (b != Backend::Auto && b != k.backend) continue;
+    if (k.fn) {
+      *fn = k.fn;
+      return Status::Ok();
+    }
+    if (b != Backend::Auto)
+      return {Code::unsupported,
+              std::string("backend ") + backend_name(b) + " is not built into this swz (" + k.off + ")"};
   }
-#else
-  if (b == Backend::Highway)
-    return {Code::unsupported, "backend highway is not built into this swz (SWZ_SIMD=OFF or SWZ_HIGHWAY=OFF)"};
-#endif
-#ifdef SWZ_HAVE_XSIMD
-  if (b == Backend::Auto || b == Backend::Xsimd) {
-    *fn = detail::xsimd_copy;
-    return Status::Ok();
-  }
-#else
-  if (b == Backend::Xsimd)
-    return {Code::unsupported, "backend xsimd is not built into this swz (SWZ_SIMD=OFF or SWZ_XSIMD=OFF)"};
-#endif
-  *fn = detail::scalar_copy;
+  *fn = detail::scalar_copy;  // a value outside the enum (C callers): the scalar kernel, as ever
   return Status::Ok();
 }
 
@@ -267,19 +274,28 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
 
 }  // namespace detail
 
-const char* backend_name(Backend b) {
-  switch (b) {
-    case Backend::Auto:
-      return "auto";
-    case Backend::Scalar:
-      return "scalar";
-    case Backend::Highway:
-      return "highway";
-    case Backend::Xsimd:
-      return "xsimd";
-  }
-  return "?";
+namespace {
+// What write_to_subresource and read_from_subresource check before any byte
+// moves: the request (resolve_region), then, unless the box is empty, the
+// two pointers.
+Status resolve_call(const Layout& layout, const void* resource, uint64_t resource_size, uint32_t subresource,
+                    const Box* box, const void* lin, uint64_t lin_size, uint64_t lin_row_pitch,
+                    uint64_t lin_depth_pitch, const char* lin_name, detail::Resolved* res) {
+  SWZ_TRY(detail::resolve_region(layout, resource_size, subresource, box, lin_size, lin_row_pitch, lin_depth_pitch,
+                                 lin_name, res));
+  if (res->empty) return Status::Ok();
+  if (!resource) return {Code::invalid_argument, "resource = null"};
+  if (!lin) return {Code::invalid_argument, std::string(lin_name) + " = null"};
+  return Status::Ok();
 }
+
+constexpr detail::EnumName<Backend> kBackendNames[] = {
+    {Backend::Auto, "auto"}, {Backend::Scalar, "scalar"}, {Backend::Highway, "highway"}, {Backend::Xsimd, "xsimd"}};
+}  // namespace
+
+const char* backend_name(Backend b) { return detail::name_of(kBackendNames, b, "?"); }
+
+bool parse_backend(std::string_view name, Backend* out) { return detail::value_of(kBackendNames, name, out); }
 
 uint64_t packed_subresource_bytes(const SubresourceLayout& s) {
   return uint64_t{s.width_el} * s.element_bytes * s.height_el * s.depth;
@@ -289,11 +305,9 @@ Status write_to_subresource(const Layout& layout, void* resource, uint64_t resou
                             const Box* box, const void* src, uint64_t src_size, uint64_t src_row_pitch,
                             uint64_t src_depth_pitch, const CopyOptions& options) {
   detail::Resolved res;
-  SWZ_TRY(detail::resolve_region(layout, resource_size, subresource, box, src_size, src_row_pitch, src_depth_pitch,
-                                 "source", &res));
+  SWZ_TRY(resolve_call(layout, resource, resource_size, subresource, box, src, src_size, src_row_pitch, src_depth_pitch,
+                       "source", &res));
   if (res.empty) return Status::Ok();
-  if (!resource) return {Code::invalid_argument, "resource = null"};
-  if (!src) return {Code::invalid_argument, "source = null"};
   return run(res, static_cast<uint8_t*>(resource) + layout.sub(subresource).offset,
              const_cast<uint8_t*>(static_cast<const uint8_t*>(src)), detail::Direction::ToSwizzled, options);
 }
@@ -302,11 +316,9 @@ Status read_from_subresource(void* dst, uint64_t dst_size, uint64_t dst_row_pitc
                              const Layout& layout, const void* resource, uint64_t resource_size, uint32_t subresource,
                              const Box* box, const CopyOptions& options) {
   detail::Resolved res;
-  SWZ_TRY(detail::resolve_region(layout, resource_size, subresource, box, dst_size, dst_row_pitch, dst_depth_pitch,
-                                 "destination", &res));
+  SWZ_TRY(resolve_call(layout, resource, resource_size, subresource, box, dst, dst_size, dst_row_pitch, dst_depth_pitch,
+                       "destination", &res));
   if (res.empty) return Status::Ok();
-  if (!resource) return {Code::invalid_argument, "resource = null"};
-  if (!dst) return {Code::invalid_argument, "destination = null"};
   const uint8_t* sub = static_cast<const uint8_t*>(resource) + layout.sub(subresource).offset;
   if (options.write_combined) {
     // The resource is write-combined (uncached) memory: copy the subresource

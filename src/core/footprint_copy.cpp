@@ -175,19 +175,13 @@ Status plan_region(const Layout& layout, uint32_t sub, const PlacedFootprint& fp
       out->empty = true;
       return Status::Ok();
     }
-    p.tex_box = r.whole_source ? Box{0, 0, 0, s.width, s.height, s.depth} : r.src_box;
-    p.tx = e.x_el;
-    p.ty = e.y_el;
-    p.tz = e.z;
-    p.w = e.width_el;
-    p.h = e.height_el;
-    p.d = e.depth;
     if (r.dst_x % bw || r.dst_y % bh)
       return {Code::invalid_argument, "dst_x/dst_y = " + u(r.dst_x) + "/" + u(r.dst_y) + " must be multiples of the " +
                                           u(bw) + "x" + u(bh) + " block of " + fp.format.name};
-    p.fx = r.dst_x / bw;
-    p.fy = r.dst_y / bh;
-    p.fz = r.dst_z;
+    const Box tex = r.whole_source ? Box{0, 0, 0, s.width, s.height, s.depth} : r.src_box;
+    const uint64_t fx = r.dst_x / bw, fy = r.dst_y / bh;
+    // (Planned's members in order: texel box, footprint origin, subresource origin, extent)
+    p = Planned{tex, fx, fy, r.dst_z, e.x_el, e.y_el, e.z, e.width_el, e.height_el, e.depth};
     if (p.fx + p.w > g.wel || p.fy + p.h > g.hel || p.fz + p.d > g.depth)
       return {Code::out_of_range, "the region at (" + u(r.dst_x) + "," + u(r.dst_y) + "," + u(r.dst_z) + ") of " +
                                       u(p.w * bw) + "x" + u(p.h * bh) + "x" + u(p.d) + " texels does not fit in the " +

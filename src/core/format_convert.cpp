@@ -19,35 +19,166 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 
 namespace swz::detail {
 
 namespace {
 
-Field F(int src, unsigned off, unsigned bits, Num n) {
-  Field f;
-  f.src = static_cast<int8_t>(src);
-  f.offset = static_cast<uint8_t>(off);
-  f.bits = static_cast<uint8_t>(bits);
-  f.num = n;
-  return f;
+constexpr Field F(int src, unsigned off, unsigned bits, Num n) {
+  return Field{static_cast<int8_t>(src), static_cast<uint8_t>(off), static_cast<uint8_t>(bits), n};
 }
 
-void set(Codec* c, std::initializer_list<Field> fs) {
+// The n fields fs; the clear value's member follows from them (all integers: Uints).
+void set(Codec* c, const Field* fs, int n) {
   c->nfields = 0;
-  for (const Field& f : fs) c->f[c->nfields++] = f;
+  for (int i = 0; i < n; ++i) c->f[c->nfields++] = fs[i];
   bool ints = true;
   for (int i = 0; i < c->nfields; ++i)
     if (c->f[i].num != Num::Uint && c->f[i].num != Num::Sint && c->f[i].num != Num::Zero) ints = false;
   c->member = ints ? ClearMember::Uints : ClearMember::Floats;
 }
 
+// The component map of one format: the fields of plane 0 and of plane 1
+// (n = 0: the plane has no component), or a special encoding.
+struct FormatMap {
+  uint32_t dxgi = 0;
+  Special special = Special::None;
+  bool srgb = false, video = false;
+  uint8_t n[2] = {0, 0};
+  Field f[2][4] = {};
+};
+
+constexpr FormatMap planes(uint32_t dxgi, std::initializer_list<Field> p0, std::initializer_list<Field> p1,
+                           bool video = false) {
+  FormatMap m;
+  m.dxgi = dxgi;
+  m.video = video;
+  for (const Field& f : p0) m.f[0][m.n[0]++] = f;
+  for (const Field& f : p1) m.f[1][m.n[1]++] = f;
+  return m;
+}
+constexpr FormatMap fields(uint32_t dxgi, std::initializer_list<Field> fs) { return planes(dxgi, fs, {}); }
+constexpr FormatMap video(uint32_t dxgi, std::initializer_list<Field> p0, std::initializer_list<Field> p1 = {}) {
+  return planes(dxgi, p0, p1, true);
+}
 // n components of `bits` bits each, R G B A order.
-void rgba(Codec* c, int n, unsigned bits, Num num) {
-  c->nfields = n;
-  for (int i = 0; i < n; ++i) c->f[i] = F(i, i * bits, bits, num);
-  c->member = (num == Num::Uint || num == Num::Sint) ? ClearMember::Uints : ClearMember::Floats;
+constexpr FormatMap rgba(uint32_t dxgi, int n, unsigned bits, Num num) {
+  FormatMap m;
+  m.dxgi = dxgi;
+  for (int i = 0; i < n; ++i) m.f[0][m.n[0]++] = F(i, i * bits, bits, num);
+  return m;
+}
+constexpr FormatMap special(uint32_t dxgi, Special s, bool srgb = false) {
+  FormatMap m;
+  m.dxgi = dxgi;
+  m.special = s;
+  m.srgb = srgb;
+  return m;
+}
+
+// The map of DXGI_FORMAT value dxgi; null for a format without a rule.
+const FormatMap* format_map(uint32_t dxgi) {
+  constexpr Num U = Num::Unorm, S = Num::Snorm, UI = Num::Uint, SI = Num::Sint, FL = Num::Float, SR = Num::Srgb,
+                Z = Num::Zero;
+  // One format a line:
+  // clang-format off
+  static constexpr FormatMap kMaps[] = {
+    rgba(2, 4, 32, FL),
+    rgba(3, 4, 32, UI),
+    rgba(4, 4, 32, SI),
+    rgba(6, 3, 32, FL),
+    rgba(7, 3, 32, UI),
+    rgba(8, 3, 32, SI),
+    rgba(10, 4, 16, FL),
+    rgba(11, 4, 16, U),
+    rgba(12, 4, 16, UI),
+    rgba(13, 4, 16, S),
+    rgba(14, 4, 16, SI),
+    rgba(16, 2, 32, FL),
+    rgba(17, 2, 32, UI),
+    rgba(18, 2, 32, SI),
+    // Planar depth-stencil: plane 0 the depth (R32 element), plane 1 the stencil
+    // byte; {}: the plane has no component.
+    planes(20, {F(0, 0, 32, FL)}, {F(1, 0, 8, UI)}),  // D32_FLOAT_S8X24_UINT
+    planes(21, {F(0, 0, 32, FL)}, {}),  // R32_FLOAT_X8X24_TYPELESS: depth only
+    planes(22, {}, {F(1, 0, 8, UI)}),  // X32_TYPELESS_G8X24_UINT: stencil only
+    fields(24, {F(0, 0, 10, U), F(1, 10, 10, U), F(2, 20, 10, U), F(3, 30, 2, U)}),
+    fields(25, {F(0, 0, 10, UI), F(1, 10, 10, UI), F(2, 20, 10, UI), F(3, 30, 2, UI)}),
+    special(26, Special::R11G11B10),
+    rgba(28, 4, 8, U),
+    fields(29, {F(0, 0, 8, SR), F(1, 8, 8, SR), F(2, 16, 8, SR), F(3, 24, 8, U)}),
+    rgba(30, 4, 8, UI),
+    rgba(31, 4, 8, S),
+    rgba(32, 4, 8, SI),
+    rgba(34, 2, 16, FL),
+    rgba(35, 2, 16, U),
+    rgba(36, 2, 16, UI),
+    rgba(37, 2, 16, S),
+    rgba(38, 2, 16, SI),
+    rgba(40, 1, 32, FL),  // D32_FLOAT
+    rgba(41, 1, 32, FL),
+    rgba(42, 1, 32, UI),
+    rgba(43, 1, 32, SI),
+    planes(45, {F(0, 0, 24, U), F(0, 24, 8, Z)}, {F(1, 0, 8, UI)}),  // D24_UNORM_S8_UINT (depth: top byte written 0)
+    planes(46, {F(0, 0, 24, U), F(0, 24, 8, Z)}, {}),  // R24_UNORM_X8_TYPELESS: depth only
+    planes(47, {}, {F(1, 0, 8, UI)}),  // X24_TYPELESS_G8_UINT: stencil only
+    rgba(49, 2, 8, U),
+    rgba(50, 2, 8, UI),
+    rgba(51, 2, 8, S),
+    rgba(52, 2, 8, SI),
+    rgba(54, 1, 16, FL),
+    rgba(55, 1, 16, U),  // D16_UNORM
+    rgba(56, 1, 16, U),
+    rgba(57, 1, 16, UI),
+    rgba(58, 1, 16, S),
+    rgba(59, 1, 16, SI),
+    rgba(61, 1, 8, U),
+    rgba(62, 1, 8, UI),
+    rgba(63, 1, 8, S),
+    rgba(64, 1, 8, SI),
+    fields(65, {F(3, 0, 8, U)}),  // A8_UNORM
+    special(67, Special::Rgbe),
+    fields(68, {F(0, 0, 8, U), F(1, 8, 8, U), F(2, 16, 8, U), F(1, 24, 8, U)}),  // R8G8_B8G8: R G0 B G1
+    fields(69, {F(1, 0, 8, U), F(0, 8, 8, U), F(1, 16, 8, U), F(2, 24, 8, U)}),  // G8R8_G8B8: G0 R G1 B
+    special(71, Special::BC1),
+    special(72, Special::BC1, true),
+    special(74, Special::BC2),
+    special(75, Special::BC2, true),
+    special(77, Special::BC3),
+    special(78, Special::BC3, true),
+    special(80, Special::BC4U),
+    special(81, Special::BC4S),
+    special(83, Special::BC5U),
+    special(84, Special::BC5S),
+    fields(85, {F(2, 0, 5, U), F(1, 5, 6, U), F(0, 11, 5, U)}),  // B5G6R5
+    fields(86, {F(2, 0, 5, U), F(1, 5, 5, U), F(0, 10, 5, U), F(3, 15, 1, U)}),  // B5G5R5A1
+    fields(87, {F(2, 0, 8, U), F(1, 8, 8, U), F(0, 16, 8, U), F(3, 24, 8, U)}),
+    fields(88, {F(2, 0, 8, U), F(1, 8, 8, U), F(0, 16, 8, U), F(3, 24, 8, Z)}),
+    fields(91, {F(2, 0, 8, SR), F(1, 8, 8, SR), F(0, 16, 8, SR), F(3, 24, 8, U)}),
+    fields(93, {F(2, 0, 8, SR), F(1, 8, 8, SR), F(0, 16, 8, SR), F(3, 24, 8, Z)}),
+    special(95, Special::BC6HU),
+    special(96, Special::BC6HS),
+    special(98, Special::BC7),
+    special(99, Special::BC7, true),
+    // YUV (Uints, raw stored bits).
+    video(100, {F(2, 0, 8, UI), F(1, 8, 8, UI), F(0, 16, 8, UI), F(3, 24, 8, UI)}),  // AYUV: V U Y A
+    video(101, {F(1, 0, 10, UI), F(0, 10, 10, UI), F(2, 20, 10, UI), F(3, 30, 2, UI)}),  // Y410: U Y V A
+    video(102, {F(1, 0, 16, UI), F(0, 16, 16, UI), F(2, 32, 16, UI), F(3, 48, 16, UI)}),  // Y416: U Y V A
+    video(103, {F(0, 0, 8, UI)}, {F(1, 0, 8, UI), F(2, 8, 8, UI)}),  // NV12
+    video(104, {F(0, 0, 16, UI)}, {F(1, 0, 16, UI), F(2, 16, 16, UI)}),  // P010, P016: 16-bit stored words
+    video(105, {F(0, 0, 16, UI)}, {F(1, 0, 16, UI), F(2, 16, 16, UI)}),  // P010, P016: 16-bit stored words
+    video(107, {F(0, 0, 8, UI), F(1, 8, 8, UI), F(0, 16, 8, UI), F(2, 24, 8, UI)}),  // YUY2: Y0 U Y1 V
+    video(108, {F(0, 0, 16, UI), F(1, 16, 16, UI), F(0, 32, 16, UI), F(2, 48, 16, UI)}),  // Y210/Y216
+    video(109, {F(0, 0, 16, UI), F(1, 16, 16, UI), F(0, 32, 16, UI), F(2, 48, 16, UI)}),  // Y210/Y216
+    fields(115, {F(2, 0, 4, U), F(1, 4, 4, U), F(0, 8, 4, U), F(3, 12, 4, U)}),  // B4G4R4A4
+    fields(191, {F(3, 0, 4, U), F(2, 4, 4, U), F(1, 8, 4, U), F(0, 12, 4, U)}),  // A4B4G4R4
+  };
+  // clang-format on
+  for (const FormatMap& m : kMaps)
+    if (m.dxgi == dxgi) return &m;
+  return nullptr;
 }
 
 Status no_rule(const FormatInfo& f, const char* why) {
@@ -69,309 +200,21 @@ Status codec_for(const FormatInfo& fmt, uint32_t plane, Codec* out) {
   if (n.find("TYPELESS") != std::string::npos && n != "R32_FLOAT_X8X24_TYPELESS" && n != "X32_TYPELESS_G8X24_UINT" &&
       n != "R24_UNORM_X8_TYPELESS" && n != "X24_TYPELESS_G8_UINT")
     return no_rule(fmt, "TYPELESS formats have no conversion rule; give a typed format of the same size");
-  const Num U = Num::Unorm, S = Num::Snorm, UI = Num::Uint, SI = Num::Sint, FL = Num::Float, SR = Num::Srgb,
-            Z = Num::Zero;
-  switch (fmt.dxgi) {
-    case 2:
-      rgba(&c, 4, 32, FL);
-      break;
-    case 3:
-      rgba(&c, 4, 32, UI);
-      break;
-    case 4:
-      rgba(&c, 4, 32, SI);
-      break;
-    case 6:
-      rgba(&c, 3, 32, FL);
-      break;
-    case 7:
-      rgba(&c, 3, 32, UI);
-      break;
-    case 8:
-      rgba(&c, 3, 32, SI);
-      break;
-    case 10:
-      rgba(&c, 4, 16, FL);
-      break;
-    case 11:
-      rgba(&c, 4, 16, U);
-      break;
-    case 12:
-      rgba(&c, 4, 16, UI);
-      break;
-    case 13:
-      rgba(&c, 4, 16, S);
-      break;
-    case 14:
-      rgba(&c, 4, 16, SI);
-      break;
-    case 16:
-      rgba(&c, 2, 32, FL);
-      break;
-    case 17:
-      rgba(&c, 2, 32, UI);
-      break;
-    case 18:
-      rgba(&c, 2, 32, SI);
-      break;
-    // Planar depth-stencil: plane 0 the depth (R32 element), plane 1 the stencil byte.
-    case 20:  // D32_FLOAT_S8X24_UINT
-      if (plane == 0)
-        set(&c, {F(0, 0, 32, FL)});
-      else
-        set(&c, {F(1, 0, 8, UI)});
-      break;
-    case 21:  // R32_FLOAT_X8X24_TYPELESS: depth only
-      if (plane == 0)
-        set(&c, {F(0, 0, 32, FL)});
-      else
-        c.special = Special::Absent;
-      break;
-    case 22:  // X32_TYPELESS_G8X24_UINT: stencil only
-      if (plane == 1)
-        set(&c, {F(1, 0, 8, UI)});
-      else
-        c.special = Special::Absent;
-      break;
-    case 24:
-      set(&c, {F(0, 0, 10, U), F(1, 10, 10, U), F(2, 20, 10, U), F(3, 30, 2, U)});
-      break;
-    case 25:
-      set(&c, {F(0, 0, 10, UI), F(1, 10, 10, UI), F(2, 20, 10, UI), F(3, 30, 2, UI)});
-      break;
-    case 26:
-      c.special = Special::R11G11B10;
-      break;
-    case 28:
-      rgba(&c, 4, 8, U);
-      break;
-    case 29:
-      set(&c, {F(0, 0, 8, SR), F(1, 8, 8, SR), F(2, 16, 8, SR), F(3, 24, 8, U)});
-      break;
-    case 30:
-      rgba(&c, 4, 8, UI);
-      break;
-    case 31:
-      rgba(&c, 4, 8, S);
-      break;
-    case 32:
-      rgba(&c, 4, 8, SI);
-      break;
-    case 34:
-      rgba(&c, 2, 16, FL);
-      break;
-    case 35:
-      rgba(&c, 2, 16, U);
-      break;
-    case 36:
-      rgba(&c, 2, 16, UI);
-      break;
-    case 37:
-      rgba(&c, 2, 16, S);
-      break;
-    case 38:
-      rgba(&c, 2, 16, SI);
-      break;
-    case 40:
-      rgba(&c, 1, 32, FL);
-      break;  // D32_FLOAT
-    case 41:
-      rgba(&c, 1, 32, FL);
-      break;
-    case 42:
-      rgba(&c, 1, 32, UI);
-      break;
-    case 43:
-      rgba(&c, 1, 32, SI);
-      break;
-    case 45:  // D24_UNORM_S8_UINT: plane 0 the 24-bit depth in a 32-bit element (top byte written 0)
-      if (plane == 0)
-        set(&c, {F(0, 0, 24, U), F(0, 24, 8, Z)});
-      else
-        set(&c, {F(1, 0, 8, UI)});
-      c.member = plane == 0 ? ClearMember::Floats : ClearMember::Uints;
-      break;
-    case 46:  // R24_UNORM_X8_TYPELESS: depth only
-      if (plane == 0) {
-        set(&c, {F(0, 0, 24, U), F(0, 24, 8, Z)});
-        c.member = ClearMember::Floats;
-      } else
-        c.special = Special::Absent;
-      break;
-    case 47:  // X24_TYPELESS_G8_UINT: stencil only
-      if (plane == 1)
-        set(&c, {F(1, 0, 8, UI)});
-      else
-        c.special = Special::Absent;
-      break;
-    case 49:
-      rgba(&c, 2, 8, U);
-      break;
-    case 50:
-      rgba(&c, 2, 8, UI);
-      break;
-    case 51:
-      rgba(&c, 2, 8, S);
-      break;
-    case 52:
-      rgba(&c, 2, 8, SI);
-      break;
-    case 54:
-      rgba(&c, 1, 16, FL);
-      break;
-    case 55:
-      rgba(&c, 1, 16, U);
-      break;  // D16_UNORM
-    case 56:
-      rgba(&c, 1, 16, U);
-      break;
-    case 57:
-      rgba(&c, 1, 16, UI);
-      break;
-    case 58:
-      rgba(&c, 1, 16, S);
-      break;
-    case 59:
-      rgba(&c, 1, 16, SI);
-      break;
-    case 61:
-      rgba(&c, 1, 8, U);
-      break;
-    case 62:
-      rgba(&c, 1, 8, UI);
-      break;
-    case 63:
-      rgba(&c, 1, 8, S);
-      break;
-    case 64:
-      rgba(&c, 1, 8, SI);
-      break;
-    case 65:
-      set(&c, {F(3, 0, 8, U)});
-      break;  // A8_UNORM
-    case 67:
-      c.special = Special::Rgbe;
-      break;
-    case 68:
-      set(&c, {F(0, 0, 8, U), F(1, 8, 8, U), F(2, 16, 8, U), F(1, 24, 8, U)});
-      break;  // R8G8_B8G8: R G0 B G1
-    case 69:
-      set(&c, {F(1, 0, 8, U), F(0, 8, 8, U), F(1, 16, 8, U), F(2, 24, 8, U)});
-      break;  // G8R8_G8B8: G0 R G1 B
-    case 71:
-      c.special = Special::BC1;
-      break;
-    case 72:
-      c.special = Special::BC1;
-      c.srgb = true;
-      break;
-    case 74:
-      c.special = Special::BC2;
-      break;
-    case 75:
-      c.special = Special::BC2;
-      c.srgb = true;
-      break;
-    case 77:
-      c.special = Special::BC3;
-      break;
-    case 78:
-      c.special = Special::BC3;
-      c.srgb = true;
-      break;
-    case 80:
-      c.special = Special::BC4U;
-      break;
-    case 81:
-      c.special = Special::BC4S;
-      break;
-    case 83:
-      c.special = Special::BC5U;
-      break;
-    case 84:
-      c.special = Special::BC5S;
-      break;
-    case 85:
-      set(&c, {F(2, 0, 5, U), F(1, 5, 6, U), F(0, 11, 5, U)});
-      break;  // B5G6R5
-    case 86:
-      set(&c, {F(2, 0, 5, U), F(1, 5, 5, U), F(0, 10, 5, U), F(3, 15, 1, U)});
-      break;  // B5G5R5A1
-    case 87:
-      set(&c, {F(2, 0, 8, U), F(1, 8, 8, U), F(0, 16, 8, U), F(3, 24, 8, U)});
-      break;
-    case 88:
-      set(&c, {F(2, 0, 8, U), F(1, 8, 8, U), F(0, 16, 8, U), F(3, 24, 8, Z)});
-      break;
-    case 91:
-      set(&c, {F(2, 0, 8, SR), F(1, 8, 8, SR), F(0, 16, 8, SR), F(3, 24, 8, U)});
-      break;
-    case 93:
-      set(&c, {F(2, 0, 8, SR), F(1, 8, 8, SR), F(0, 16, 8, SR), F(3, 24, 8, Z)});
-      c.member = ClearMember::Floats;
-      break;
-    case 95:
-      c.special = Special::BC6HU;
-      break;
-    case 96:
-      c.special = Special::BC6HS;
-      break;
-    case 98:
-      c.special = Special::BC7;
-      break;
-    case 99:
-      c.special = Special::BC7;
-      c.srgb = true;
-      break;
-    // YUV (Uints, raw stored bits).
-    case 100:
-      set(&c, {F(2, 0, 8, UI), F(1, 8, 8, UI), F(0, 16, 8, UI), F(3, 24, 8, UI)});
-      c.video = true;
-      break;  // AYUV: V U Y A
-    case 101:
-      set(&c, {F(1, 0, 10, UI), F(0, 10, 10, UI), F(2, 20, 10, UI), F(3, 30, 2, UI)});
-      c.video = true;
-      break;  // Y410: U Y V A
-    case 102:
-      set(&c, {F(1, 0, 16, UI), F(0, 16, 16, UI), F(2, 32, 16, UI), F(3, 48, 16, UI)});
-      c.video = true;
-      break;   // Y416: U Y V A
-    case 103:  // NV12
-      if (plane == 0)
-        set(&c, {F(0, 0, 8, UI)});
-      else
-        set(&c, {F(1, 0, 8, UI), F(2, 8, 8, UI)});
-      c.video = true;
-      break;
-    case 104:
-    case 105:  // P010, P016: 16-bit stored words
-      if (plane == 0)
-        set(&c, {F(0, 0, 16, UI)});
-      else
-        set(&c, {F(1, 0, 16, UI), F(2, 16, 16, UI)});
-      c.video = true;
-      break;
-    case 107:
-      set(&c, {F(0, 0, 8, UI), F(1, 8, 8, UI), F(0, 16, 8, UI), F(2, 24, 8, UI)});
-      c.video = true;
-      break;  // YUY2: Y0 U Y1 V
-    case 108:
-    case 109:
-      set(&c, {F(0, 0, 16, UI), F(1, 16, 16, UI), F(0, 32, 16, UI), F(2, 48, 16, UI)});
-      c.video = true;
-      break;  // Y210/Y216
-    case 115:
-      set(&c, {F(2, 0, 4, U), F(1, 4, 4, U), F(0, 8, 4, U), F(3, 12, 4, U)});
-      break;  // B4G4R4A4
-    case 191:
-      set(&c, {F(3, 0, 4, U), F(2, 4, 4, U), F(1, 8, 4, U), F(0, 12, 4, U)});
-      break;  // A4B4G4R4
-    default:
-      return no_rule(
-          fmt,
-          "no D3D12 clear/conversion rule for this format in swz (R10G10B10_XR_BIAS_A2, palette and opaque video "
-          "formats, NV11, P208, V208, V408 are not covered)");
+  const FormatMap* m = format_map(fmt.dxgi);
+  if (!m)
+    return no_rule(fmt,
+                   "no D3D12 clear/conversion rule for this format in swz (R10G10B10_XR_BIAS_A2, palette and opaque "
+                   "video formats, NV11, P208, V208, V408 are not covered)");
+  const unsigned p = plane == 0 ? 0 : 1;
+  if (m->special != Special::None) {
+    c.special = m->special;
+    c.srgb = m->srgb;
+  } else if (m->n[p] == 0) {
+    c.special = Special::Absent;
+  } else {
+    set(&c, m->f[p], m->n[p]);
   }
+  c.video = m->video;
   *out = c;
   return Status::Ok();
 }

@@ -11,6 +11,7 @@
 #include "core/addresser.hpp"
 #include "core/plan.hpp"
 #include "core/checked_math.hpp"
+#include "core/enum_names.hpp"
 #include "core/layout_work.hpp"
 
 namespace swz {
@@ -96,20 +97,16 @@ Status Layout::subresource(uint32_t i, SubresourceLayout* out) const {
   return Status::Ok();
 }
 
+namespace {
+constexpr detail::EnumName<LayoutKind> kLayoutKindNames[] = {{LayoutKind::RowMajor, "row-major"},
+                                                             {LayoutKind::Std64K, "std64k"},
+                                                             {LayoutKind::Std4K, "std4k"},
+                                                             {LayoutKind::Pattern, "pattern"}};
+}  // namespace
+
 std::string Layout::name() const {
-  switch (kind_) {
-    case LayoutKind::RowMajor:
-      return "row-major";
-    case LayoutKind::Std64K:
-      return "std64k";
-    case LayoutKind::Std4K:
-      return "std4k";
-    case LayoutKind::Pattern:
-      return "pattern";
-    case LayoutKind::Explicit:
-      return name_;
-  }
-  return "?";
+  if (kind_ == LayoutKind::Explicit) return name_;
+  return detail::name_of(kLayoutKindNames, kind_, "?");
 }
 
 static Status check_desc(const TextureDesc& d) {

@@ -11,6 +11,7 @@
 
 #include "core/addresser.hpp"
 #include "core/checked_math.hpp"
+#include "core/enum_names.hpp"
 #include "core/format_convert.hpp"
 #include "core/plan.hpp"
 #include "swz/clear.hpp"
@@ -36,17 +37,10 @@ int64_t avg_norm_codes(const int64_t* v, uint32_t n, Num num, unsigned bits) {
 
 }  // namespace
 
-const char* resolve_mode_name(ResolveMode m) {
-  switch (m) {
-    case ResolveMode::Average:
-      return "average";
-    case ResolveMode::Min:
-      return "min";
-    case ResolveMode::Max:
-      return "max";
-  }
-  return "?";
-}
+constexpr detail::EnumName<ResolveMode> kResolveModeNames[] = {
+    {ResolveMode::Average, "average"}, {ResolveMode::Min, "min"}, {ResolveMode::Max, "max"}};
+
+const char* resolve_mode_name(ResolveMode m) { return detail::name_of(kResolveModeNames, m, "?"); }
 
 Status resolve_subresource(const Layout& dl, void* dst, uint64_t dst_size, const Layout& sl, const void* src,
                            uint64_t src_size, const ResolveDesc& r) {

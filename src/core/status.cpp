@@ -1,29 +1,20 @@
 #include "swz/status.hpp"
 
+#include "core/enum_names.hpp"
+
 namespace swz {
-const char* code_name(Code c) {
-  switch (c) {
-    case Code::ok:
-      return "ok";
-    case Code::invalid_argument:
-      return "invalid_argument";
-    case Code::out_of_range:
-      return "out_of_range";
-    case Code::buffer_too_small:
-      return "buffer_too_small";
-    case Code::unsupported:
-      return "unsupported";
-    case Code::parse_error:
-      return "parse_error";
-    case Code::io_error:
-      return "io_error";
-    case Code::overflow:
-      return "overflow";
-    case Code::no_device:
-      return "no_device";
-    case Code::internal:
-      return "internal";
-  }
-  return "unknown";
-}
+namespace {
+constexpr detail::EnumName<Code> kCodeNames[] = {{Code::ok, "ok"},
+                                                 {Code::invalid_argument, "invalid_argument"},
+                                                 {Code::out_of_range, "out_of_range"},
+                                                 {Code::buffer_too_small, "buffer_too_small"},
+                                                 {Code::unsupported, "unsupported"},
+                                                 {Code::parse_error, "parse_error"},
+                                                 {Code::io_error, "io_error"},
+                                                 {Code::overflow, "overflow"},
+                                                 {Code::no_device, "no_device"},
+                                                 {Code::internal, "internal"}};
+}  // namespace
+
+const char* code_name(Code c) { return detail::name_of(kCodeNames, c, "unknown"); }
 }  // namespace swz

@@ -483,12 +483,66 @@ static void test_bad_input(void) {
   CHECK(strcmp(swz_status_name(-1), "unknown") == 0);
 }
 
+/* Every member of swz_layout_info, swz_subresource_info and swz_location, on
+ * textures whose every dimension, index and count differs, so that a member
+ * filled from the wrong source shows. Expected values: D3D12's subresource
+ * index (mip + slice * mips), halved mip sizes, BC1's 4x4 blocks of 8 bytes,
+ * the row-major rules (row pitch aligned to 256). */
+static void test_info_members(void) {
+  swz_texture_desc d = desc2d("BC1_UNORM", 40, 24);
+  swz_layout* L = NULL;
+  swz_layout_info info;
+  swz_subresource_info s;
+  swz_location loc;
+  uint64_t off = 0;
+  d.array_size = 3;
+  d.mip_levels = 3;
+  CHECK_OK(swz_layout_create("row-major", &d, NULL, &L));
+  if (!L) return;
+  CHECK_OK(swz_layout_get_info(L, &info));
+  CHECK(info.width == 40 && info.height == 24 && info.depth == 1 && info.array_size == 3 && info.mip_levels == 3);
+  CHECK(info.samples == 1 && info.subresource_count == 9 && info.dimension == SWZ_TEXTURE_2D);
+  CHECK(info.dxgi_format == 71 && strcmp(info.format, "BC1_UNORM") == 0); /* DXGI_FORMAT_BC1_UNORM */
+  CHECK(info.alignment_B > 0 && info.allocation_size_B >= info.size_B &&
+        info.allocation_size_B % info.alignment_B == 0);
+  CHECK(info.allocation_size_B < info.size_B + info.alignment_B);
+  CHECK_OK(swz_layout_get_subresource(L, 7, &s)); /* mip 1 of slice 2 */
+  CHECK(s.mip == 1 && s.array_slice == 2 && s.plane == 0);
+  CHECK(s.width == 20 && s.height == 12 && s.depth == 1 && s.width_el == 5 && s.height_el == 3);
+  CHECK(s.element_bytes == 8 && s.row_pitch_B == 256 && s.linear_size_B == 5 * 3 * 8);
+  CHECK(s.size_B >= 2 * 256 + 40 && s.size_B <= 3 * 256 && s.stack_rows == 0 && !s.stack_depth && !s.packed);
+  CHECK_OK(swz_element_offset(L, 7, 0, 0, 0, 0, &off));
+  CHECK(off == s.offset_B && s.offset_B > 0);
+  CHECK_OK(swz_element_offset(L, 7, 3, 2, 0, 0, &off));
+  CHECK_OK(swz_locate(L, off + 5, &loc));
+  CHECK(loc.subresource == 7 && loc.x == 3 && loc.y == 2 && loc.z == 0 && loc.sample == 0 && loc.byte == 5);
+  CHECK(!loc.padding && !loc.packed);
+  swz_layout_destroy(L);
+
+  d = desc2d("R16_UNORM", 8, 6);
+  d.dimension = SWZ_TEXTURE_3D;
+  d.depth = 5;
+  L = NULL;
+  CHECK_OK(swz_layout_create("row-major", &d, NULL, &L));
+  if (!L) return;
+  CHECK_OK(swz_layout_get_info(L, &info));
+  CHECK(info.width == 8 && info.height == 6 && info.depth == 5 && info.array_size == 1 && info.mip_levels == 1);
+  CHECK(info.dimension == SWZ_TEXTURE_3D && info.subresource_count == 1);
+  CHECK_OK(swz_layout_get_subresource(L, 0, &s));
+  CHECK(s.width == 8 && s.height == 6 && s.depth == 5 && s.element_bytes == 2 && s.linear_size_B == 8 * 6 * 5 * 2);
+  CHECK_OK(swz_element_offset(L, 0, 3, 2, 4, 0, &off));
+  CHECK_OK(swz_locate(L, off + 1, &loc));
+  CHECK(loc.subresource == 0 && loc.x == 3 && loc.y == 2 && loc.z == 4 && loc.byte == 1 && !loc.padding);
+  swz_layout_destroy(L);
+}
+
 int main(void) {
   printf("swz %s\n", swz_version());
   test_std64k_against_documented_formula();
   test_row_major_formula();
   test_surfaces();
   test_bad_input();
+  test_info_members();
   if (g_failures) {
     fprintf(stderr, "%d of %d checks failed\n", g_failures, g_checks);
     return 1;

@@ -65,6 +65,23 @@ struct HwyMover {
 #endif
   }
 
+#if HWY_TARGET != HWY_SCALAR
+  /// n bytes, n a multiple of d's vector: unaligned loads, then unaligned
+  /// stores or (dst aligned to the vector) streaming stores. The one vector
+  /// loop of Run and RunN.
+  template <class D>
+  static HWY_INLINE void Copy(D d, uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src, uint64_t n,
+                              bool stream) {
+    for (uint64_t i = 0; i < n; i += hn::Lanes(d)) {
+      const auto v = hn::LoadU(d, src + i);
+      if (stream)
+        hn::Stream(v, d, dst + i);
+      else
+        hn::StoreU(v, d, dst + i);
+    }
+  }
+#endif
+
   template <size_t N>
   static HWY_INLINE void Run(uint8_t* HWY_RESTRICT dst, const uint8_t* HWY_RESTRICT src, bool stream) {
 #if HWY_TARGET == HWY_SCALAR
@@ -75,14 +92,7 @@ struct HwyMover {
       (void)stream;
       std::memcpy(dst, src, N);
     } else {
-      const hn::FixedTag<uint8_t, 16> d;
-      for (size_t i = 0; i < N; i += 16) {
-        const auto v = hn::LoadU(d, src + i);
-        if (stream)
-          hn::Stream(v, d, dst + i);
-        else
-          hn::StoreU(v, d, dst + i);
-      }
+      Copy(hn::FixedTag<uint8_t, 16>(), dst, src, N, stream);
     }
 #endif
   }
@@ -99,13 +109,7 @@ struct HwyMover {
       std::memcpy(dst, src, n);
       return;
     }
-    for (uint64_t i = 0; i < n; i += L) {
-      const auto v = hn::LoadU(d, src + i);
-      if (stream)
-        hn::Stream(v, d, dst + i);
-      else
-        hn::StoreU(v, d, dst + i);
-    }
+    Copy(d, dst, src, n, stream);
 #endif
   }
 

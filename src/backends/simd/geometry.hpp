@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
+#include <utility>
 
 #include "core/kernel.hpp"
 
@@ -225,6 +227,22 @@ inline void copy_piece(const Region& r, const Geo& g, RowPart rp, uint8_t* lin_r
     std::memcpy(r.swz + off, lin_row + (x - g.xa0), e - x);
   else
     std::memcpy(lin_row + (x - g.xa0), r.swz + off, e - x);
+}
+
+template <class F, size_t... L>
+inline __attribute__((always_inline)) void with_run_bytes_of(unsigned rl, F&& f, std::index_sequence<L...>) {
+  if (!((rl == L ? (f(std::integral_constant<size_t, size_t{1} << L>()), true) : false) || ...))
+    f(std::integral_constant<size_t, 0>());
+}
+
+/// Calls f(std::integral_constant<size_t, N>()) with the run length as a
+/// compile-time constant: N = 2^rl for runs of 1..32 bytes (rl = Geo::rl <=
+/// 5), N = 0 for longer runs (a runtime length, a multiple of 64). The one
+/// place that turns Geo::rl into a kernel's template argument; it sits
+/// outside the per-run loops (once per chunk).
+template <class F>
+inline __attribute__((always_inline)) void with_run_bytes(unsigned rl, F&& f) {
+  with_run_bytes_of(rl, f, std::make_index_sequence<6>());
 }
 
 }  // namespace swz::detail::simd

@@ -19,9 +19,8 @@
 // blocks, one 4 KiB page per linear row of the block), a strip reads at most
 // 2^hy linear rows at a time.
 //
-// Schedule: off[i] = linear offset, from the stretch's first byte of its
-// first row, of the 16-byte piece at in-stretch address 16 i when K = 0; the
-// piece at in-stretch address o is off[(o ^ K) >> 4].
+// The schedule (PieceSchedule) and the walk that writes the lines
+// (SwizzleUnits) serve TileSwizzle's whole blocks as well.
 
 constexpr unsigned kMaxStretchPieces = 1024;  // stretches up to 16 KiB
 
@@ -50,68 +49,73 @@ inline bool FindStretch(const Plan& p, unsigned min_xw, unsigned max_hy, unsigne
   return true;
 }
 
-template <class Mv>
-bool StretchSwizzle(const Region& r, const Tuning& t) {
-  if (!Mv::kHasLine || !t.line_kernels || !t.stretch_swizzle) return false;
-  const uint32_t ph = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(r.swz) & 63);
-  if (ph % 16 != 0) return false;
-  if (ph == 0 && !t.stretch_aligned) return false;  // the strip walker writes whole lines there
-  const Geo g = make_geo(r);
-  const Plan& p = *g.p;
-  const uint64_t eb = p.element_bytes;
-  if (g.rl < 4 || p.high_mask != 0 || r.stack_rows || p.ext_log2[3] != 0 || r.pre[0] % eb != 0) return false;
-  StretchShape s;
-  // In cache, stretches of at most 4 KiB (bench_matrix 512² user buffers,
-  // three interleaved rounds: std64k R32G32B32A32 0.75 -> 0.86x memcpy, NVIDIA
-  // R32G32B32A32 0.41 -> 0.68 against 16 KiB stretches; std64k BC7 512² at 16
-  // KiB stretches of 32 rows 2 KiB apart ran at 0.12).
-  if (!FindStretch(p, g.rl, t.stretch_rows_log2, r.streaming ? 14u : t.stretch_cache_max_log2, &s)) return false;
-  const uint64_t S = uint64_t{1} << s.k;
-  const uint64_t wx = (uint64_t{1} << s.xw) / eb;  // stretch width, elements
-  const uint64_t Hy = uint64_t{1} << s.hy;
-  uint64_t ix0, ix1, iy0, iy1, iz0, iz1;
-  if (!BoxInterior(r, eb, wx, Hy, 1, &ix0, &ix1, &iy0, &iy1, &iz0, &iz1)) return false;
-  if ((ix1 - ix0) / wx * ((iy1 - iy0) / Hy) * (iz1 - iz0) < 2) return false;
-  const uint64_t P = r.lin_row_pitch;
-  // the schedule
-  const unsigned np = static_cast<unsigned>(S >> 4);
-  uint64_t off[kMaxStretchPieces];
+// Shared by StretchSwizzle and TileSwizzle (walker-inl.h), which write
+// aligned units of the swizzled side (a stretch, or a whole block) at the
+// resource's phase; they differ only in the unit's shape.
+//
+// The schedule of a 2^bits-byte unit: off[i] = linear offset, from the unit's
+// first linear byte, of the 16-byte piece at in-unit address 16 i when K = 0
+// (the coordinate bits that address bits 4..bits-1 come from, Plan::inverse).
+inline void PieceSchedule(const Plan& p, unsigned bits, uint64_t row_pitch, uint64_t depth_pitch, uint64_t* off) {
+  const unsigned np = 1u << (bits - 4);
   for (unsigned i = 0; i < np; ++i) {
-    uint32_t c[2] = {0, 0};
+    uint32_t c[3] = {0, 0, 0};
     const uint64_t a = uint64_t{i} << 4;
-    for (unsigned b = 4; b < s.k; ++b)
+    for (unsigned b = 4; b < bits; ++b)
       if ((a >> b) & 1)
-        for (unsigned ch = 0; ch < 2; ++ch) c[ch] ^= p.inverse[b][ch];
-    off[i] = c[1] * P + c[0];
+        for (unsigned ch = 0; ch < 3; ++ch) c[ch] ^= p.inverse[b][ch];
+    off[i] = c[2] * depth_pitch + c[1] * row_pitch + c[0];
   }
-  WalkOutsideInterior<Mv>(r, Direction::ToSwizzled, t, eb, ix0, ix1, iy0, iy1, iz0, iz1);
+}
+
+// The units of the interior [ix0, ix1) x [iy0, iy1) x [iz0, iz1) (box-relative
+// elements): each S bytes of the swizzled side, wx elements (wbytes bytes) x
+// hy rows x dz slices of the linear side.
+struct UnitWalk {
+  uint64_t S, wx, wbytes, hy, dz;
+  uint64_t ix0, ix1, iy0, iy1, iz0, iz1;
+  uint32_t ph;  // the resource's phase: 0, 16, 32 or 48
+  unsigned pf;  // prefetch the linear rows of the unit this many ahead (0: none)
+};
+
+// Writes every unit of the walk, unit by unit along x, in address order as
+// aligned 64-byte lines (streamed when the copy streams), each gathered from
+// four 16-byte pieces of the linear rows: the piece at in-unit address o
+// comes from off[(o ^ K) >> 4]. The piece of a line before the unit's first
+// aligned line or after its last is written as 16-byte pieces, except that
+// where the next unit of the walk follows in memory, the straddling line
+// takes its tail from it.
+template <class Mv>
+HWY_SWZ_INLINE void SwizzleUnits(const Region& r, const Geo& g, const uint64_t* off, const UnitWalk& u) {
+  const uint64_t eb = g.p->element_bytes;
+  const uint64_t S = u.S, wx = u.wx, wbytes = u.wbytes, P = r.lin_row_pitch;
+  const uint32_t ph = u.ph;
+  const unsigned pf = u.pf;
   uint8_t* const swz = r.swz;
   const bool st = r.streaming;
-  const uint64_t first = (64 - ph) & 63;  // the stretch's first aligned line
-  const uint64_t os = S - ph;             // the line that straddles into the next stretch (ph > 0)
-  const unsigned pf = t.stretch_prefetch;
-  const uint64_t wbytes = uint64_t{1} << s.xw;
-  for (uint64_t zb = iz0; zb < iz1; ++zb)
-    for (uint64_t yb = iy0; yb < iy1; yb += Hy) {
+  const uint64_t first = (64 - ph) & 63;  // the unit's first aligned line
+  const uint64_t os = S - ph;             // the line that straddles into the next unit (ph > 0)
+  for (uint64_t zb = u.iz0; zb < u.iz1; zb += u.dz)
+    for (uint64_t yb = u.iy0; yb < u.iy1; yb += u.hy) {
       uint64_t Y, Z;
       adjust_yz(r, r.y0 + yb, r.z0 + zb, &Y, &Z);
       const RowPart rp = row_part(r, g, Y, Z);
       const uint8_t* const lrow = r.lin + zb * r.lin_depth_pitch + yb * P;
-      uint64_t o0 = addr_rt(g.mode, rp, col_part(g, (r.x0 + ix0) * eb + r.pre[0]));
+      uint64_t o0 = addr_rt(g.mode, rp, col_part(g, (r.x0 + u.ix0) * eb + r.pre[0]));
       bool prev_joined = false;
-      for (uint64_t xb = ix0; xb < ix1; xb += wx) {
+      for (uint64_t xb = u.ix0; xb < u.ix1; xb += wx) {
         const uint64_t X = (r.x0 + xb) * eb + r.pre[0];
-        const bool has_next = xb + wx < ix1;
+        const bool has_next = xb + wx < u.ix1;
         const uint64_t next = has_next ? addr_rt(g.mode, rp, col_part(g, X + wbytes)) : 0;
         uint8_t* const tb = swz + (o0 & ~(S - 1));
         const uint64_t K = o0 & (S - 1);
         const bool joined = ph != 0 && has_next && (next & ~(S - 1)) == (o0 & ~(S - 1)) + S;
         const uint64_t Kn = next & (S - 1);
         const uint8_t* const lt = lrow + xb * eb;
-        if (pf && xb + pf * wx < ix1) {
-          // the linear rows of the stretch pf ahead, one prefetch per 64 bytes
+        if (pf && xb + pf * wx < u.ix1) {
+          // the linear rows of the unit pf ahead, one prefetch per 64 bytes
           const uint8_t* lp = lt + pf * wbytes;
-          for (uint64_t y = 0; y < Hy; ++y)
+          for (uint64_t y = 0; y < u.hy; ++y)
             for (uint64_t o = 0; o < wbytes; o += 64) __builtin_prefetch(lp + y * P + o, 0, 3);
         }
         auto piece = [&](uint64_t o) { return lt + off[(o ^ K) >> 4]; };
@@ -149,5 +153,34 @@ bool StretchSwizzle(const Region& r, const Tuning& t) {
         o0 = next;
       }
     }
+}
+
+template <class Mv>
+bool StretchSwizzle(const Region& r, const Tuning& t) {
+  if (!Mv::kHasLine || !t.line_kernels || !t.stretch_swizzle) return false;
+  const uint32_t ph = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(r.swz) & 63);
+  if (ph % 16 != 0) return false;
+  if (ph == 0 && !t.stretch_aligned) return false;  // the strip walker writes whole lines there
+  const Geo g = make_geo(r);
+  const Plan& p = *g.p;
+  const uint64_t eb = p.element_bytes;
+  if (g.rl < 4 || p.high_mask != 0 || r.stack_rows || p.ext_log2[3] != 0 || r.pre[0] % eb != 0) return false;
+  StretchShape s;
+  // In cache, stretches of at most 4 KiB (bench_matrix 512² user buffers,
+  // three interleaved rounds: std64k R32G32B32A32 0.75 -> 0.86x memcpy, NVIDIA
+  // R32G32B32A32 0.41 -> 0.68 against 16 KiB stretches; std64k BC7 512² at 16
+  // KiB stretches of 32 rows 2 KiB apart ran at 0.12).
+  if (!FindStretch(p, g.rl, t.stretch_rows_log2, r.streaming ? 14u : t.stretch_cache_max_log2, &s)) return false;
+  const uint64_t S = uint64_t{1} << s.k;
+  const uint64_t wx = (uint64_t{1} << s.xw) / eb;  // stretch width, elements
+  const uint64_t Hy = uint64_t{1} << s.hy;
+  uint64_t ix0, ix1, iy0, iy1, iz0, iz1;
+  if (!BoxInterior(r, eb, wx, Hy, 1, &ix0, &ix1, &iy0, &iy1, &iz0, &iz1)) return false;
+  if ((ix1 - ix0) / wx * ((iy1 - iy0) / Hy) * (iz1 - iz0) < 2) return false;
+  uint64_t off[kMaxStretchPieces];
+  PieceSchedule(p, s.k, r.lin_row_pitch, 0, off);
+  WalkOutsideInterior<Mv>(r, Direction::ToSwizzled, t, eb, ix0, ix1, iy0, iy1, iz0, iz1);
+  SwizzleUnits<Mv>(r, g, off,
+                   UnitWalk{S, wx, uint64_t{1} << s.xw, Hy, 1, ix0, ix1, iy0, iy1, iz0, iz1, ph, t.stretch_prefetch});
   return true;
 }

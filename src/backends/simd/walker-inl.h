@@ -237,22 +237,7 @@ class Walker {
     } else if (Mv::kHasLine && t_.line_kernels && g_.rl == 4) {
       return DeswizzleLines<M>(a);
     }
-    switch (g_.rl) {
-      case 0:
-        return General<M, 1>(a);
-      case 1:
-        return General<M, 2>(a);
-      case 2:
-        return General<M, 4>(a);
-      case 3:
-        return General<M, 8>(a);
-      case 4:
-        return General<M, 16>(a);
-      case 5:
-        return General<M, 32>(a);
-      default:
-        return General<M, 0>(a);  // 0: runtime length, multiple of 64
-    }
+    with_run_bytes(g_.rl, [&](auto n) { General<M, decltype(n)::value>(a); });
   }
 
   template <size_t N>
@@ -303,23 +288,17 @@ class Walker {
   // registers.
   template <Mode M>
   void SwizzleQ4(const ChunkArgs& a) {
-    const uint64_t x0 = a.c0 - g_.xa0;
+    if (lines16_) return SwizzleQ4Lines16<M>(a);
     uint8_t* const swz = r_.swz;
     const uint64_t P = r_.lin_row_pitch;
     const ColPart* HWY_SWZ_RESTRICT cols = a.cols;
     const unsigned nj = a.nj;
     const bool st = stream64_;
-    if (lines16_) return SwizzleQ4Lines16<M>(a);
     // 3D strips (rows from several slices): column-outer over the strip's
     // groups, whose lines of one column are neighbours on the swizzled side
     // (Z0, Z1 sit right above the line); measured 0.53 -> 0.75 of memcpy.
-    struct Grp {
-      RowPart rp;
-      const uint8_t* l;
-    };
     Grp grp[kMaxStripRows / 4];
-    const unsigned ng = a.n / 4;
-    for (unsigned q = 0; q < ng; ++q) grp[q] = {Fold(rows_[4 * q].rp, a.b0), rows_[4 * q].lin + x0};
+    const unsigned ng = Groups(a, grp);
     if (hz_ == 0) {
       // 2D: group-outer (measured faster: each group's four linear rows are
       // read in order)
@@ -362,24 +341,32 @@ class Walker {
   // groups (their lines of one column are neighbours), 16-byte streams.
   template <Mode M>
   void SwizzleQ4Lines16(const ChunkArgs& a) {
-    const uint64_t x0 = a.c0 - g_.xa0;
     uint8_t* const swz = r_.swz;
     const uint64_t P = r_.lin_row_pitch;
     const ColPart* HWY_SWZ_RESTRICT cols = a.cols;
-    const unsigned ng = a.n / 4;
-    RowPart rp[kMaxStripRows / 4];
-    const uint8_t* lb[kMaxStripRows / 4];
-    for (unsigned q = 0; q < ng; ++q) {
-      rp[q] = Fold(rows_[4 * q].rp, a.b0);
-      lb[q] = rows_[4 * q].lin + x0;
-    }
+    Grp grp[kMaxStripRows / 4];
+    const unsigned ng = Groups(a, grp);
     for (unsigned j = 0; j < a.nj; ++j) {
       const ColPart c = cols[j];
       for (unsigned q = 0; q < ng; ++q) {
-        const uint8_t* l = lb[q] + j * 16;
-        Lines16(swz + addr<M>(rp[q], c), l, l + P, l + 2 * P, l + 3 * P);
+        const uint8_t* l = grp[q].l + j * 16;
+        Lines16(swz + addr<M>(grp[q].rp, c), l, l + P, l + 2 * P, l + 3 * P);
       }
     }
+  }
+
+  // A group of four rows of the q4 shape: the first row's part, folded with
+  // the chunk base, and its linear bytes at the chunk's first column.
+  struct Grp {
+    RowPart rp;
+    const uint8_t* l;
+  };
+  // The chunk's groups of four rows (rows_ holds whole groups); their count.
+  HWY_SWZ_INLINE unsigned Groups(const ChunkArgs& a, Grp* grp) const {
+    const uint64_t x0 = a.c0 - g_.xa0;
+    const unsigned ng = a.n / 4;
+    for (unsigned q = 0; q < ng; ++q) grp[q] = {Fold(rows_[4 * q].rp, a.b0), rows_[4 * q].lin + x0};
+    return ng;
   }
 
   static HWY_SWZ_INLINE void Lines16(uint8_t* d, const uint8_t* p0, const uint8_t* p1, const uint8_t* p2,
@@ -863,59 +850,9 @@ bool TileSwizzle(const Region& r, const Tuning& t) {
   // walker's Add-mode path (std64k R8 0.55 -> 0.37, NVIDIA RGBA8 0.34 ->
   // 0.28) but gain against its XOR paths (AMD _X RGBA8 0.31 -> 0.45-0.54).
   if (hb * db > 64 && g.mode == Mode::Add) return false;
-  const uint64_t P = r.lin_row_pitch;
-  // the schedule: linear offset of the piece at in-block offset 16 i (K = 0)
-  const unsigned np = static_cast<unsigned>(g.B / 16);
   uint64_t src[kMaxTilePiecesSwz];
-  for (unsigned i = 0; i < np; ++i) {
-    uint32_t c[3] = {0, 0, 0};
-    const uint64_t a = uint64_t{i} << 4;
-    for (unsigned b = 4; b < p.block_bits; ++b)
-      if ((a >> b) & 1)
-        for (unsigned k = 0; k < 3; ++k) c[k] ^= p.inverse[b][k];
-    src[i] = c[2] * r.lin_depth_pitch + c[1] * P + c[0];
-  }
+  PieceSchedule(p, p.block_bits, r.lin_row_pitch, r.lin_depth_pitch, src);
   WalkOutsideInterior<Mv>(r, Direction::ToSwizzled, t, eb, ix0, ix1, iy0, iy1, iz0, iz1);
-  const uint64_t B = g.B;
-  uint8_t* const swz = r.swz;
-  const uint64_t first = 64 - ph;  // the block's first aligned line
-  for (uint64_t zb = iz0; zb < iz1; zb += db)
-    for (uint64_t yb = iy0; yb < iy1; yb += hb) {
-      uint64_t Y, Z;
-      adjust_yz(r, r.y0 + yb, r.z0 + zb, &Y, &Z);
-      const RowPart rp = row_part(r, g, Y, Z);
-      const uint8_t* const lrow = r.lin + zb * r.lin_depth_pitch + yb * P;
-      uint64_t o0 = addr_rt(g.mode, rp, col_part(g, (r.x0 + ix0) * eb + r.pre[0]));
-      bool prev_joined = false;
-      for (uint64_t xb = ix0; xb < ix1; xb += wb) {
-        const uint64_t X = (r.x0 + xb) * eb + r.pre[0];
-        const bool has_next = xb + wb < ix1;
-        const uint64_t next = has_next ? addr_rt(g.mode, rp, col_part(g, X + wbytes)) : 0;
-        uint8_t* const tb = swz + (o0 & ~(B - 1));
-        const uint64_t K = o0 & (B - 1);
-        const bool joined = has_next && (next & ~(B - 1)) == (o0 & ~(B - 1)) + B;
-        const uint64_t Kn = next & (B - 1);
-        const uint8_t* const lt = lrow + xb * eb;
-        const uint8_t* const ltn = lt + wbytes;
-        auto piece = [&](uint64_t o) { return lt + src[(o ^ K) >> 4]; };
-        if (!prev_joined)
-          for (uint64_t o = 0; o < first; o += 16) Mv::template Run<16>(tb + o, piece(o), false);
-        for (uint64_t o = first; o + 64 <= B; o += 64)
-          Mv::Line4(tb + o, piece(o), piece(o + 16), piece(o + 32), piece(o + 48), true);
-        const uint64_t os = B - ph;  // the line that straddles into the next block
-        if (joined) {
-          const uint8_t* pk[4];
-          for (unsigned k = 0; k < 4; ++k) {
-            const uint64_t o = os + 16 * k;
-            pk[k] = o < B ? piece(o) : ltn + src[((o - B) ^ Kn) >> 4];
-          }
-          Mv::Line4(tb + os, pk[0], pk[1], pk[2], pk[3], true);
-        } else {
-          for (uint64_t o = os; o < B; o += 16) Mv::template Run<16>(tb + o, piece(o), false);
-        }
-        prev_joined = joined;
-        o0 = next;
-      }
-    }
+  SwizzleUnits<Mv>(r, g, src, UnitWalk{g.B, wb, wbytes, hb, db, ix0, ix1, iy0, iy1, iz0, iz1, ph, 0});
   return true;
 }
