@@ -15,8 +15,12 @@
 //   gfx10/gfx10addrlib.h    GetMipSize (ShiftCeil: level sizes round UP),
 //                           IsInMipTail
 //   core/addrlib2.cpp       Lib::GetMipTailDim (thin, GFX10: half a block wide)
-// GFX9 (one pitch for the whole chain) and GFX12 use other functions and are
-// not modelled here; 256-byte (micro-tiled) modes and 3D neither.
+//   gfx10/gfx10addrlib.cpp  Gfx10Lib::ComputeSurfaceInfoMicroTiled and
+//                           ComputeSurfaceAddrFromCoordMicroTiled (256-byte
+//                           modes: no tail; each level padded to whole blocks,
+//                           the smallest level first; gfx11addrlib.cpp repeats
+//                           both)
+// GFX9 is in src/hw/amd_gfx9_mips.cpp. GFX12 and 3D are not modelled here.
 #include <algorithm>
 
 #include "hw/hw_internal.hpp"
@@ -111,6 +115,50 @@ Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const Te
   plan.levels_are_separate = false;
   plan.total_size = chain * desc.array_size;
   plan.notes.push_back(first_tail < mips ? "mip tail from level " + std::to_string(first_tail) : "no mip tail");
+  *out = std::move(plan);
+  return Status::Ok();
+}
+
+// 256-byte modes (ComputeSurfaceInfoMicroTiled): every level, from the last
+// to level 0, is padded to whole 256-byte blocks (its own pitch) and follows
+// the previous one; the slice holds the whole chain. The address is slice *
+// slice size + level offset + block index * 256 + equation(x, y)
+// (ComputeSurfaceAddrFromCoordMicroTiled).
+Status build_amd_gfx10_micro_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc,
+                                  uint64_t slice_size_given, FamilyPlan* out) {
+  const auto e = extents_log2(pat);
+  const uint64_t block_B = uint64_t{1} << pat.block_bits();
+  const uint64_t eb = desc.format.element_bytes;
+  const uint64_t bw = (uint64_t{1} << e[0]) / eb, bh = uint64_t{1} << e[1];
+  const uint32_t mips = desc.mip_levels;
+  const LevelDims L0 = level_dims(desc, 0);
+  FamilyPlan plan;
+  plan.patterns.push_back(pat);
+  plan.arrays = Arrays::ZSlice;
+  plan.levels.resize(mips);
+  uint64_t chain = 0;
+  for (int i = static_cast<int>(mips) - 1; i >= 0; --i) {
+    // GetMipSize: level sizes round up (ShiftCeil).
+    const uint64_t pitch = align_up(shift_ceil(L0.w_el, static_cast<unsigned>(i)), bw);
+    const uint64_t height = align_up(shift_ceil(L0.h_el, static_cast<unsigned>(i)), bh);
+    LevelPlan& lp = plan.levels[static_cast<size_t>(i)];
+    lp.offset = chain;
+    lp.row_pitch = pitch / bw * block_B;
+    lp.size = pitch * height * eb;
+    chain += lp.size;
+  }
+  if (slice_size_given) {
+    if (slice_size_given < chain || slice_size_given % block_B)
+      return {Code::invalid_argument, "layout '" + fam + "': slice_size = " + std::to_string(slice_size_given) +
+                                          " (at least the mip chain's " + std::to_string(chain) +
+                                          " and a multiple of the block size " + std::to_string(block_B) + ")"};
+    chain = slice_size_given;
+  }
+  for (LevelPlan& lp : plan.levels) lp.depth_pitch_B = chain;
+  plan.layer_stride_B = chain;
+  plan.levels_are_separate = false;
+  plan.total_size = chain * desc.array_size;
+  plan.notes.push_back("256-byte mode: no mip tail");
   *out = std::move(plan);
   return Status::Ok();
 }
