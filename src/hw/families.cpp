@@ -130,14 +130,18 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
                                           "addrlib's Addr2ComputePipeBankXor gives for the surface)"};
     pat.immediate = static_cast<uint32_t>(pbxor << 8);
   }
-  // GFX9, GFX10, GFX10.3 and GFX11 2D mip chains follow addrlib
+  // GFX9, GFX10, GFX10.3 and GFX11 2D mip chains (and GFX9 3D) follow addrlib
   // (src/hw/amd_gfx9_mips.cpp, src/hw/amd_mips.cpp) unless the caller places
   // the levels (offsets=, pitches=).
   const bool gfx9 = f.name.rfind("amd-gfx9-", 0) == 0;
   const bool gfx10plus =
       f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0 || f.name.rfind("amd-gfx11-", 0) == 0;
+  // GFX9 3D surfaces in the standard modes are thick (their patterns have Z
+  // in the block) and follow the same chain rules.
   const bool chain_2d = desc.dimension == Dimension::Texture2D && desc.samples == 1;
-  if (desc.mip_levels > 1 && (gfx9 || gfx10plus) && chain_2d && !c.params.has("offsets") && !c.params.has("pitches")) {
+  const bool chain_3d = gfx9 && desc.dimension == Dimension::Texture3D && extents_log2(pat)[2] > 0;
+  if (desc.mip_levels > 1 && (gfx9 || gfx10plus) && (chain_2d || chain_3d) && !c.params.has("offsets") &&
+      !c.params.has("pitches")) {
     // Gfx9Lib::ValidateSwModeParams refuses mips in 256-byte modes.
     if (gfx9 && n <= 8)
       SWZ_TRY(need_single_level(desc, f.name,
@@ -163,7 +167,7 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   }
   SWZ_TRY(need_single_level(desc, f.name,
                             desc.dimension == Dimension::Texture3D
-                                ? "addrlib's 3D mip placement is not modelled"
+                                ? "addrlib's 3D mip placement is modelled for GFX9 SW_4KB_S / SW_64KB_S only"
                                 : "addrlib's mip placement for this generation (GFX12) is not modelled"));
   FamilyPlan plan;
   plan.patterns.push_back(pat);

@@ -376,3 +376,199 @@ TEST(AmdGfx9Mips, TailMatchesIntelGen9YsYfSlots) {
   }
   EXPECT_GT(compared, 60);
 }
+
+namespace {
+
+// ---- literal transcription of addrlib's GFX9 thick (3D) chain (test oracle) ----
+// HwlComputeSurfaceInfoTiled with GetMipChainInfo and GetMajorMode for a 3D
+// surface in a thick mode; the block slices of the chain are chain_pitch x
+// chain_height elements each.
+struct Gfx9Thick {
+  uint32_t pitch, height, slices;  // pOut->pitch/height/numSlices
+  uint32_t chain_pitch, chain_height, chain_slices;
+};
+
+Gfx9Thick gfx9_thick_surface(uint32_t w, uint32_t h, uint32_t d, uint32_t mips, const uint32_t blk[3],
+                             uint32_t log2blk) {
+  Gfx9Thick c{};
+  c.pitch = pow2_align(w, blk[0]);
+  c.height = pow2_align(h, blk[1]);
+  c.slices = pow2_align(d, blk[2]);
+  c.chain_pitch = c.pitch;
+  c.chain_height = c.height;
+  c.chain_slices = c.slices;
+  uint32_t tail[3] = {blk[0], blk[1], blk[2]};
+  if (log2blk % 3 == 0) tail[1] >>= 1;
+  if (log2blk % 3 == 1) tail[0] >>= 1;
+  if (log2blk % 3 == 2) tail[2] >>= 1;
+  uint32_t first = mips, mp = w, mh = h, md = d;
+  for (uint32_t id = 0; id < mips; ++id) {
+    if (mp <= tail[0] && mh <= tail[1] && md <= tail[2]) {
+      first = id;
+      break;
+    }
+    mp = std::max(pow2_align(mp, blk[0]) >> 1, 1u);
+    mh = std::max(pow2_align(mh, blk[1]) >> 1, 1u);
+    md = std::max(pow2_align(md, blk[2]) >> 1, 1u);
+  }
+  const uint32_t ending = std::min(first, mips - 1);
+  if (ending == 0) {
+    c.pitch = tail[0];
+    c.height = tail[1];
+    c.slices = tail[2];
+  } else {
+    const uint32_t wb = c.pitch / blk[0], hb = c.height / blk[1], db = c.slices / blk[2];
+    const bool ymajor = (wb < hb) && (hb >= db);
+    if (ymajor) {
+      uint32_t m1 = round_half(wb);
+      if (m1 == 1 && ending > 2) m1++;
+      c.chain_pitch += m1 * blk[0];
+    } else {
+      uint32_t m1 = round_half(hb);
+      if (m1 == 1 && ending > 2) m1++;
+      c.chain_height += m1 * blk[1];
+    }
+  }
+  return c;
+}
+
+// GetMipStartPos for a thick surface.
+void gfx9_thick_start(const Gfx9Thick& c, const uint32_t blk[3], uint32_t mip, uint32_t log2blk, uint32_t pos[3],
+                      uint32_t* tail) {
+  static const uint32_t kOff[] = {2048, 1024, 512, 256, 128, 64, 32, 16, 8, 6, 5, 4, 3, 2, 1, 0};
+  pos[0] = pos[1] = pos[2] = 0;
+  *tail = 0;
+  uint32_t t[3] = {blk[0], blk[1], blk[2]};
+  if (log2blk % 3 == 0) t[1] >>= 1;
+  if (log2blk % 3 == 1) t[0] >>= 1;
+  if (log2blk % 3 == 2) t[2] >>= 1;
+  bool in_tail = c.pitch <= t[0] && c.height <= t[1] && c.slices <= t[2];
+  uint32_t idx = mip;
+  if (!in_tail) {
+    uint32_t wb = c.pitch / blk[0], hb = c.height / blk[1], db = c.slices / blk[2];
+    const bool y = (wb < hb) && (hb >= db), x = !(wb < hb) && (wb >= db);
+    uint32_t ending = mip + 1;
+    for (uint32_t i = 1; i <= mip; ++i) {
+      if (i == 1 || i == 3) {
+        if (y)
+          pos[0] += wb;
+        else
+          pos[1] += hb;
+      } else {
+        if (x)
+          pos[0] += wb;
+        else if (y)
+          pos[1] += hb;
+        else
+          pos[2] += db;
+      }
+      bool small;
+      if (log2blk % 3 == 0)
+        small = wb <= 2 && hb == 1 && db <= 2;
+      else if (log2blk % 3 == 1)
+        small = wb == 1 && hb <= 2 && db <= 2;
+      else
+        small = wb <= 2 && hb <= 2 && db == 1;
+      if (small) {
+        ending = i;
+        break;
+      }
+      wb = round_half(wb);
+      hb = round_half(hb);
+      db = round_half(db);
+    }
+    if (mip >= ending) {
+      in_tail = true;
+      idx = mip - ending;
+    }
+  }
+  if (in_tail) *tail = kOff[idx + 20 - log2blk] << 8;
+}
+
+}  // namespace
+
+// 3D, SW_64KB_S (thick: HwlComputeThickEquation's standard swizzle = the
+// D3D12 64KB standard swizzle 3D): RGBA8 64x64x64, 7 levels. Blocks are
+// 32x32x16 elements; log2(64 KiB) mod 3 = 1 halves the width: tail levels at
+// most 16x32x16 (GetMipTailDim).
+// GetMipChainInfo: 64^3 -> 32^3 (32 > 16) -> 16^3: level 2 starts the tail.
+// Level 0 is 2x2x4 blocks: Z-major (GetMajorMode: neither width nor height
+// reaches the depth); the chain grows in height by RoundHalf(2) = 1 block
+// (ending level 2: no extra): 2x3 blocks a block slice (393216 bytes), 4 deep.
+// GetMipStartPos: level 1 below level 0 at (0,2,0) = 262144; level 2 along Z
+// at (0,2,2) = (2 * 3 + 2) * 2 blocks = 1048576, where level 1 (1x1x2 blocks)
+// sends it to the tail; slots 32768, 16384, 8192, 4096, 2048.
+TEST(AmdGfx9Mips, Thick3dChainDerivedFromAddrlib) {
+  Layout L = named("amd-gfx9-sw64k-s", swz_test::tex3d("R8G8B8A8_UNORM", 64, 64, 64, 7));
+  const uint64_t off[7] = {0, 262144, 1048576, 1048576, 1048576, 1048576, 1048576};
+  const uint64_t tail[7] = {0, 0, 32768, 16384, 8192, 4096, 2048};
+  for (uint32_t m = 0; m < 7; ++m) {
+    EXPECT_EQ(L.sub(m).offset, off[m]) << m;
+    EXPECT_EQ(L.sub(m).row_pitch, 2 * 65536u) << m;
+    EXPECT_EQ(L.sub(m).depth_pitch_B, 393216u) << m;
+    EXPECT_EQ(at(L, m), off[m] + tail[m]) << m;
+  }
+  // Level 0 element (0,0,16) is one block slice further.
+  uint64_t o = 0;
+  ASSERT_TRUE(element_offset(L, 0, 0, 0, 16, 0, &o).ok());
+  EXPECT_EQ(o, 393216u);
+  EXPECT_EQ(L.size(), 4 * 393216u);
+  EXPECT_TRUE(swz_test::claim_bytes(L));
+  swz_test::round_trip_all(L);
+}
+
+// Every element of random 3D chains (both standard modes, 1-16 byte
+// elements) against the thick transcription above, with the in-block
+// equation read from a single-level 3D surface; byte claims; round trips.
+TEST(AmdGfx9Mips, Thick3dAddressRuleAndRoundTrips) {
+  std::mt19937 rng(33);
+  const char* specs[] = {"amd-gfx9-sw64k-s", "amd-gfx9-sw4k-s"};
+  const char* formats[] = {"R8_UNORM", "R16_UNORM", "R8G8B8A8_UNORM", "R32G32_UINT", "R32G32B32A32_UINT", "BC1_UNORM"};
+  for (int it = 0; it < 30; ++it) {
+    const std::string spec = specs[it % 2];
+    const char* fmt = formats[(it / 2) % 6];
+    const uint32_t w = 1 + rng() % 130, h = 1 + rng() % 100, dd = 1 + rng() % 70;
+    const uint32_t full = full_mip_count(w, h, dd);
+    if (full < 2) continue;
+    const uint32_t mips = 2 + rng() % (full - 1);
+    TextureDesc d = swz_test::tex3d(fmt, w, h, dd, mips);
+    const std::string what = spec + " " + fmt + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
+                             std::to_string(dd) + " mips " + std::to_string(mips);
+    Layout L = named(spec, d);
+    ASSERT_GT(L.subresource_count(), 0u) << what;
+    const Pattern& p = L.patterns()[0];
+    const uint32_t eb = d.format.element_bytes;
+    const uint32_t blk[3] = {p.block_extent()[0] / eb, p.block_extent()[1], p.block_extent()[2]};
+    const uint32_t log2blk = p.block_bits(), bb = 1u << log2blk;
+    const Gfx9Thick c = gfx9_thick_surface(L.sub(0).width_el, L.sub(0).height_el, dd, mips, blk, log2blk);
+    const uint64_t pitch_b = c.chain_pitch / blk[0], slice_blocks = pitch_b * (c.chain_height / blk[1]);
+    EXPECT_EQ(L.size(), slice_blocks * (c.chain_slices / blk[2]) * bb) << what;
+    // Single-level 3D surface of the same mode: the in-block equation.
+    const uint32_t ow = (L.sub(0).width_el + blk[0] - 1) / blk[0] * blk[0];
+    const uint32_t oh = (L.sub(0).height_el + blk[1] - 1) / blk[1] * blk[1];
+    const uint32_t od = (dd + blk[2] - 1) / blk[2] * blk[2];
+    Layout one = named(spec, swz_test::tex3d(fmt, ow * d.format.block_width, oh * d.format.block_height, od, 1));
+    auto equation = [&](uint32_t x, uint32_t y, uint32_t z) {
+      uint64_t o = 0;
+      EXPECT_TRUE(element_offset(one, 0, x, y, z, 0, &o).ok());
+      return o - (((z / blk[2]) * (oh / blk[1]) + y / blk[1]) * (ow / blk[0]) + x / blk[0]) * bb;
+    };
+    for (uint32_t m = 0; m < mips; ++m) {
+      const SubresourceLayout& s = L.sub(m);
+      uint32_t pos[3], tail;
+      gfx9_thick_start(c, blk, m, log2blk, pos, &tail);
+      for (uint32_t z = 0; z < s.depth; z += 1 + s.depth / 4)
+        for (uint32_t y = 0; y < s.height_el; y += 1 + s.height_el / 4)
+          for (uint32_t x = 0; x < s.width_el; x += 1 + s.width_el / 4) {
+            uint64_t got;
+            ASSERT_TRUE(element_offset(L, m, x, y, z, 0, &got).ok());
+            const uint64_t idx =
+                (z / blk[2] + pos[2]) * slice_blocks + (y / blk[1] + pos[1]) * pitch_b + (x / blk[0] + pos[0]);
+            ASSERT_EQ(got, idx * bb + (equation(x, y, z) ^ tail))
+                << what << " level " << m << " at " << x << "," << y << "," << z;
+          }
+    }
+    ASSERT_TRUE(swz_test::claim_bytes(L)) << what;
+    swz_test::round_trip_all(L, static_cast<uint32_t>(it));
+  }
+}
