@@ -136,10 +136,10 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   const bool gfx9 = f.name.rfind("amd-gfx9-", 0) == 0;
   const bool gfx10plus =
       f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0 || f.name.rfind("amd-gfx11-", 0) == 0;
-  // GFX9 3D surfaces in the standard modes are thick (their patterns have Z
-  // in the block) and follow the same chain rules.
+  // 3D surfaces in the standard modes are thick (their patterns have Z in
+  // the block) and follow the same chain rules (GFX9 and GFX10 S modes).
   const bool chain_2d = desc.dimension == Dimension::Texture2D && desc.samples == 1;
-  const bool chain_3d = gfx9 && desc.dimension == Dimension::Texture3D && extents_log2(pat)[2] > 0;
+  const bool chain_3d = desc.dimension == Dimension::Texture3D && extents_log2(pat)[2] > 0 && n > 8;
   if (desc.mip_levels > 1 && (gfx9 || gfx10plus) && (chain_2d || chain_3d) && !c.params.has("offsets") &&
       !c.params.has("pitches")) {
     // Gfx9Lib::ValidateSwModeParams refuses mips in 256-byte modes.
@@ -165,10 +165,11 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     *out = std::move(plan);
     return Status::Ok();
   }
-  SWZ_TRY(need_single_level(desc, f.name,
-                            desc.dimension == Dimension::Texture3D
-                                ? "addrlib's 3D mip placement is modelled for GFX9 SW_4KB_S / SW_64KB_S only"
-                                : "addrlib's mip placement for this generation (GFX12) is not modelled"));
+  SWZ_TRY(need_single_level(
+      desc, f.name,
+      desc.dimension == Dimension::Texture3D
+          ? "addrlib's 3D mip placement is modelled for the GFX9 and GFX10 SW_4KB_S / SW_64KB_S modes only"
+          : "addrlib's mip placement for this generation (GFX12) is not modelled"));
   FamilyPlan plan;
   plan.patterns.push_back(pat);
   LevelPlan lp;

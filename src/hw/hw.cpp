@@ -31,7 +31,7 @@ std::string params_for(const DataFamily& f) {
          "GFX9), "
          "pitches=A/B/C (with offsets=: every level's pitch in elements, as addrlib reports it), slice_size=N bytes; "
          "GFX9-GFX11 2D mip chains and tails are placed as addrlib does (GFX10+ 256-byte modes too; GFX9 256-byte "
-         "modes take no mips), GFX9 sw4k-s/sw64k-s 3D chains too; GFX12 and other 3D chains need offsets=";
+         "modes take no mips), GFX9/GFX10 sw4k-s/sw64k-s 3D chains too; GFX12 and other 3D chains need offsets=";
   } else if (f.placement == "intel") {
     bool bit6 = false, v2 = false;
     for (const DataPattern& p : f.patterns) {

@@ -572,3 +572,79 @@ TEST(AmdGfx9Mips, Thick3dAddressRuleAndRoundTrips) {
     swz_test::round_trip_all(L, static_cast<uint32_t>(it));
   }
 }
+
+// GFX10 3D in SW_64KB_S (thick, the S3 pattern of gfx10SwizzlePattern.h):
+// RGBA8 64x64x64, 7 levels. Blocks 32x32x16 (Block64K_Log2_3d {5,5,4});
+// tail levels at most 16x32 (GetMipTailDim thick, log2 mod 3 = 1), at most
+// 16 - (16 - 8) / 3 - 4 = 10 levels (GetMaxNumMipsInTail thick).
+// ComputeSurfaceInfoMacroTiled: level 0 (2x2 blocks), level 1 (1 block),
+// level 2 (16x16) starts the tail. Per slice of blocks: tail block at 0,
+// level 1 at 65536, level 0 at 131072; 393216 bytes, 4 slices of blocks.
+// Tail slots m = 9, 8, 7, 6, 5: offsets 8192, 4096, 2048, 1536, 1280 ->
+// (odd bits from 9, even bits from 8) micro-block (x, y) = (4,0) (0,4) (2,0)
+// (1,2) (0,3), in Block256_3d units of 4x4 elements: (16,0) (0,16) (8,0)
+// (4,8) (0,12).
+TEST(AmdGfx9Mips, Gfx10Thick3dChainDerivedFromAddrlib) {
+  Layout L = named("amd-gfx10-sw64k-s", swz_test::tex3d("R8G8B8A8_UNORM", 64, 64, 64, 7));
+  const uint64_t off[7] = {131072, 65536, 0, 0, 0, 0, 0};
+  const uint64_t ox[7] = {0, 0, 16, 0, 8, 4, 0}, oy[7] = {0, 0, 0, 16, 0, 8, 12};
+  for (uint32_t m = 0; m < 7; ++m) {
+    EXPECT_EQ(L.sub(m).offset, off[m]) << m;
+    EXPECT_EQ(L.sub(m).pre_swizzle[0], ox[m] * 4) << m;
+    EXPECT_EQ(L.sub(m).pre_swizzle[1], oy[m]) << m;
+    EXPECT_EQ(L.sub(m).depth_pitch_B, 393216u) << m;
+  }
+  EXPECT_EQ(L.sub(0).row_pitch, 2 * 65536u);
+  EXPECT_EQ(L.size(), 4 * 393216u);
+  EXPECT_TRUE(swz_test::claim_bytes(L));
+  swz_test::round_trip_all(L);
+}
+
+// GFX10 3D chains over random sizes and element sizes: every element at
+// level offset + z-block * chain + block index + S3 equation(x + tail x,
+// y + tail y, z) (ComputeSurfaceAddrFromCoordMacroTiled), the equation read
+// from a single-level 3D surface; byte claims; round trips.
+TEST(AmdGfx9Mips, Gfx10Thick3dAddressRuleAndRoundTrips) {
+  std::mt19937 rng(310);
+  const char* specs[] = {"amd-gfx10-sw64k-s", "amd-gfx10-sw4k-s"};
+  const char* formats[] = {"R8_UNORM", "R16_UNORM", "R8G8B8A8_UNORM", "R32G32_UINT", "R32G32B32A32_UINT"};
+  for (int it = 0; it < 24; ++it) {
+    const std::string spec = specs[it % 2];
+    const char* fmt = formats[(it / 2) % 5];
+    const uint32_t w = 1 + rng() % 120, h = 1 + rng() % 90, dd = 1 + rng() % 60;
+    const uint32_t full = full_mip_count(w, h, dd);
+    if (full < 2) continue;
+    const uint32_t mips = 2 + rng() % (full - 1);
+    TextureDesc d = swz_test::tex3d(fmt, w, h, dd, mips);
+    const std::string what = spec + " " + fmt + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
+                             std::to_string(dd) + " mips " + std::to_string(mips);
+    Layout L = named(spec, d);
+    ASSERT_GT(L.subresource_count(), 0u) << what;
+    const Pattern& p = L.patterns()[0];
+    const uint32_t eb = d.format.element_bytes;
+    const uint32_t bw = p.block_extent()[0] / eb, bh = p.block_extent()[1], bd = p.block_extent()[2];
+    const uint64_t bb = uint64_t{1} << p.block_bits();
+    const uint32_t ow = (w + 2 * bw - 1) / bw * bw, oh = (h + 2 * bh - 1) / bh * bh, od = (dd + bd - 1) / bd * bd;
+    Layout one = named(spec, swz_test::tex3d(fmt, ow, oh, od, 1));
+    auto equation = [&](uint64_t x, uint64_t y, uint32_t z) {
+      uint64_t o = 0;
+      EXPECT_TRUE(element_offset(one, 0, static_cast<uint32_t>(x), static_cast<uint32_t>(y), z, 0, &o).ok());
+      return o - (((z / bd) * (oh / bh) + y / bh) * (ow / bw) + x / bw) * bb;
+    };
+    for (uint32_t m = 0; m < mips; ++m) {
+      const SubresourceLayout& s = L.sub(m);
+      const uint64_t pb = s.row_pitch / bb, ox = s.pre_swizzle[0] / eb, oy = s.pre_swizzle[1];
+      for (uint32_t z = 0; z < s.depth; z += 1 + s.depth / 4)
+        for (uint32_t y = 0; y < s.height_el; y += 1 + s.height_el / 4)
+          for (uint32_t x = 0; x < s.width_el; x += 1 + s.width_el / 4) {
+            uint64_t got;
+            ASSERT_TRUE(element_offset(L, m, x, y, z, 0, &got).ok());
+            const uint64_t want = s.offset + (z / bd) * s.depth_pitch_B + ((y + oy) / bh * pb + (x + ox) / bw) * bb +
+                                  equation(x + ox, y + oy, z);
+            ASSERT_EQ(got, want) << what << " level " << m << " at " << x << "," << y << "," << z;
+          }
+    }
+    ASSERT_TRUE(swz_test::claim_bytes(L)) << what;
+    swz_test::round_trip_all(L, static_cast<uint32_t>(it));
+  }
+}
