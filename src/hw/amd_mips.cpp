@@ -1,4 +1,5 @@
-// AMD GFX10 / GFX10.3 / GFX11 mip chains of 2D thin surfaces, as addrlib
+// AMD GFX10 / GFX10.3 / GFX11 mip chains of 2D thin surfaces (and of 3D thick
+// surfaces in the standard modes), as addrlib
 // places them (Gfx11Lib repeats Gfx10Lib's functions named below for thin
 // surfaces: gfx11/gfx11addrlib.cpp ComputeSurfaceInfoMacroTiled,
 // GetMaxNumMipsInTail, ComputeSurfaceAddrFromCoordMacroTiled).
@@ -15,8 +16,14 @@
 //   gfx10/gfx10addrlib.h    GetMipSize (ShiftCeil: level sizes round UP),
 //                           IsInMipTail
 //   core/addrlib2.cpp       Lib::GetMipTailDim (thin, GFX10: half a block wide)
-// GFX9 (one pitch for the whole chain) and GFX12 use other functions and are
-// not modelled here; 256-byte (micro-tiled) modes and 3D neither.
+//   gfx10/gfx10addrlib.cpp  Gfx10Lib::ComputeSurfaceInfoMicroTiled and
+//                           ComputeSurfaceAddrFromCoordMicroTiled (256-byte
+//                           modes: no tail; each level padded to whole blocks,
+//                           the smallest level first; gfx11addrlib.cpp repeats
+//                           both)
+//   core/addrlib2.cpp       Lib::GetMipTailDim (thick: halved along log2(block)
+//                           mod 3); gfx10addrlib.h GetMipSize (depth rounds up)
+// GFX9 is in src/hw/amd_gfx9_mips.cpp. GFX12 is not modelled here.
 #include <algorithm>
 
 #include "hw/hw_internal.hpp"
@@ -37,18 +44,40 @@ Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const Te
   const uint64_t eb = desc.format.element_bytes;
   const unsigned elem_log2 = log2u(eb);
   const uint64_t bw = (uint64_t{1} << e[0]) / eb, bh = uint64_t{1} << e[1];  // block, elements x rows
-  // GetMipTailDim (thin, GFX10): the largest level in the tail is half a
-  // block wide and a block tall. GetMaxNumMipsInTail (thin).
-  const uint64_t tail_w = bw >> 1, tail_h = bh;
-  const uint32_t max_in_tail = n <= 11 ? 1 + (1u << (n - 9)) : n - 4;
-  // Block256_2d: the 256-byte micro block in elements (1, 2, 4, 8, 16 bytes).
+  const uint64_t bd = uint64_t{1} << e[2];                                   // slices (thick 3D)
+  // 3D surfaces in the standard modes are "thick": the block spans slices
+  // (Gfx10Lib::IsThin: 2D, or 3D in a display mode).
+  const bool thick = desc.dimension == Dimension::Texture3D;
+  if (thick != (e[2] > 0))
+    return {Code::internal, "layout '" + fam + "': GFX10 3D chain needs a thick (Z in the block) pattern"};
+  if (thick && slice_size_given)
+    return {Code::invalid_argument, "layout '" + fam + "': slice_size = " + std::to_string(slice_size_given) +
+                                        " applies to 2D arrays, not to a 3D surface"};
+  // GetMipTailDim: the largest level in the tail. Thin (GFX10): half a block
+  // wide, a block tall. Thick: the block halved along log2(block) mod 3 (0:
+  // height, 1: width, 2: depth, which the tail test does not look at).
+  uint64_t tail_w = bw >> 1, tail_h = bh;
+  if (thick) {
+    tail_w = n % 3 == 1 ? bw >> 1 : bw;
+    tail_h = n % 3 == 0 ? bh >> 1 : bh;
+  }
+  // GetMaxNumMipsInTail: thick blocks count as (log2 - (log2 - 8) / 3).
+  const unsigned eff = thick ? n - (n - 8) / 3 : n;
+  const uint32_t max_in_tail = eff <= 11 ? 1 + (1u << (eff - 9)) : eff - 4;
+  // Block256_2d / Block256_3d: the 256-byte micro block in elements (1, 2,
+  // 4, 8, 16 bytes), the unit of the tail coordinates.
   static const uint32_t kB256[5][2] = {{16, 16}, {16, 8}, {8, 8}, {8, 4}, {4, 4}};
+  static const uint32_t kB256_3d[5][2] = {{8, 4}, {4, 4}, {4, 4}, {4, 2}, {2, 2}};
   const uint32_t mips = desc.mip_levels;
   const LevelDims L0 = level_dims(desc, 0);
   std::vector<uint64_t> pitch(mips, 0), height(mips, 0), size(mips, 0);
   uint32_t first_tail = mips;
-  uint64_t chain = 0;  // bytes of one array slice (sliceSize)
+  // Bytes of one array slice (sliceSize), or for a thick surface of one
+  // slice of blocks (sliceSize x blockSlices): the tail block and each level's
+  // blocks.
+  uint64_t chain = 0;
   for (uint32_t i = 0; i < mips; ++i) {
+    // IsInMipTail: width and height only (also for thick surfaces).
     const uint64_t w = shift_ceil(L0.w_el, i), h = shift_ceil(L0.h_el, i);
     if (w <= tail_w && h <= tail_h && mips - i <= max_in_tail) {
       first_tail = i;
@@ -57,7 +86,7 @@ Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const Te
     }
     pitch[i] = align_up(w, bw);
     height[i] = align_up(h, bh);
-    size[i] = pitch[i] * height[i] * eb;
+    size[i] = pitch[i] / bw * (height[i] / bh) * block_B;  // one slice of blocks (thin: pitch x height x bpe)
     chain += size[i];
   }
   if (slice_size_given) {
@@ -69,7 +98,6 @@ Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const Te
   }
   FamilyPlan plan;
   plan.patterns.push_back(pat);
-  plan.arrays = Arrays::ZSlice;
   plan.levels.resize(mips);
   // The tail block comes first, then the levels from the smallest stored one
   // to level 0.
@@ -103,14 +131,70 @@ Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const Te
     lp.offset = 0;
     lp.row_pitch = block_B;
     lp.size = block_B;
-    lp.origin[0] = uint64_t{mx} * kB256[elem_log2][0] * eb;
-    lp.origin[1] = uint64_t{my} * kB256[elem_log2][1];
+    // Thick tails step in Block256_3d units (mipTailCoordZ stays 0).
+    const uint32_t(&unit)[2] = thick ? kB256_3d[elem_log2] : kB256[elem_log2];
+    lp.origin[0] = uint64_t{mx} * unit[0] * eb;
+    lp.origin[1] = uint64_t{my} * unit[1];
+  }
+  for (LevelPlan& lp : plan.levels) lp.depth_pitch_B = chain;
+  plan.levels_are_separate = false;
+  if (thick) {
+    // ComputeSurfaceAddrFromCoordMacroTiled (thick): slice z sits in chain
+    // z / blockSlices (sliceSize x blockSlices bytes apart), as many as level
+    // 0 has slices of blocks (numSlices padded to the block).
+    plan.arrays = Arrays::Stacked;
+    plan.layer_stride_B = chain * ceil_div(uint64_t{L0.d}, bd);
+    plan.total_size = plan.layer_stride_B * desc.array_size;
+  } else {
+    plan.arrays = Arrays::ZSlice;
+    plan.layer_stride_B = chain;
+    plan.total_size = chain * desc.array_size;
+  }
+  plan.notes.push_back(first_tail < mips ? "mip tail from level " + std::to_string(first_tail) : "no mip tail");
+  *out = std::move(plan);
+  return Status::Ok();
+}
+
+// 256-byte modes (ComputeSurfaceInfoMicroTiled): every level, from the last
+// to level 0, is padded to whole 256-byte blocks (its own pitch) and follows
+// the previous one; the slice holds the whole chain. The address is slice *
+// slice size + level offset + block index * 256 + equation(x, y)
+// (ComputeSurfaceAddrFromCoordMicroTiled).
+Status build_amd_gfx10_micro_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc,
+                                  uint64_t slice_size_given, FamilyPlan* out) {
+  const auto e = extents_log2(pat);
+  const uint64_t block_B = uint64_t{1} << pat.block_bits();
+  const uint64_t eb = desc.format.element_bytes;
+  const uint64_t bw = (uint64_t{1} << e[0]) / eb, bh = uint64_t{1} << e[1];
+  const uint32_t mips = desc.mip_levels;
+  const LevelDims L0 = level_dims(desc, 0);
+  FamilyPlan plan;
+  plan.patterns.push_back(pat);
+  plan.arrays = Arrays::ZSlice;
+  plan.levels.resize(mips);
+  uint64_t chain = 0;
+  for (int i = static_cast<int>(mips) - 1; i >= 0; --i) {
+    // GetMipSize: level sizes round up (ShiftCeil).
+    const uint64_t pitch = align_up(shift_ceil(L0.w_el, static_cast<unsigned>(i)), bw);
+    const uint64_t height = align_up(shift_ceil(L0.h_el, static_cast<unsigned>(i)), bh);
+    LevelPlan& lp = plan.levels[static_cast<size_t>(i)];
+    lp.offset = chain;
+    lp.row_pitch = pitch / bw * block_B;
+    lp.size = pitch * height * eb;
+    chain += lp.size;
+  }
+  if (slice_size_given) {
+    if (slice_size_given < chain || slice_size_given % block_B)
+      return {Code::invalid_argument, "layout '" + fam + "': slice_size = " + std::to_string(slice_size_given) +
+                                          " (at least the mip chain's " + std::to_string(chain) +
+                                          " and a multiple of the block size " + std::to_string(block_B) + ")"};
+    chain = slice_size_given;
   }
   for (LevelPlan& lp : plan.levels) lp.depth_pitch_B = chain;
   plan.layer_stride_B = chain;
   plan.levels_are_separate = false;
   plan.total_size = chain * desc.array_size;
-  plan.notes.push_back(first_tail < mips ? "mip tail from level " + std::to_string(first_tail) : "no mip tail");
+  plan.notes.push_back("256-byte mode: no mip tail");
   *out = std::move(plan);
   return Status::Ok();
 }

@@ -130,13 +130,22 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
                                           "addrlib's Addr2ComputePipeBankXor gives for the surface)"};
     pat.immediate = static_cast<uint32_t>(pbxor << 8);
   }
-  // GFX10 / GFX10.3 / GFX11 2D mip chains follow addrlib
-  // (src/hw/amd_mips.cpp) unless the caller places the levels (offsets=,
-  // pitches=).
-  const bool gfx10_chain = (f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0 ||
-                            f.name.rfind("amd-gfx11-", 0) == 0) &&
-                           n > 8 && desc.dimension == Dimension::Texture2D && desc.samples == 1;
-  if (desc.mip_levels > 1 && gfx10_chain && !c.params.has("offsets") && !c.params.has("pitches")) {
+  // GFX9, GFX10, GFX10.3 and GFX11 2D mip chains (and GFX9 3D) follow addrlib
+  // (src/hw/amd_gfx9_mips.cpp, src/hw/amd_mips.cpp) unless the caller places
+  // the levels (offsets=, pitches=).
+  const bool gfx9 = f.name.rfind("amd-gfx9-", 0) == 0;
+  const bool gfx10plus =
+      f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0 || f.name.rfind("amd-gfx11-", 0) == 0;
+  // 3D surfaces in the standard modes are thick (their patterns have Z in
+  // the block) and follow the same chain rules (GFX9 and GFX10 S modes).
+  const bool chain_2d = desc.dimension == Dimension::Texture2D && desc.samples == 1;
+  const bool chain_3d = desc.dimension == Dimension::Texture3D && extents_log2(pat)[2] > 0 && n > 8;
+  if (desc.mip_levels > 1 && (gfx9 || gfx10plus) && (chain_2d || chain_3d) && !c.params.has("offsets") &&
+      !c.params.has("pitches")) {
+    // Gfx9Lib::ValidateSwModeParams refuses mips in 256-byte modes.
+    if (gfx9 && n <= 8)
+      SWZ_TRY(need_single_level(desc, f.name,
+                                "addrlib refuses mip chains in GFX9 256-byte modes (Gfx9Lib::ValidateSwModeParams)"));
     if (has_pitch)
       return {Code::invalid_argument,
               "layout '" + f.name + "': pitch = " + std::to_string(pitch_el) + " with " +
@@ -144,14 +153,23 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
                   " mip levels (addrlib takes an explicit pitch for single-level surfaces; a chain's pitches follow "
                   "from its size, or give offsets= with pitches=)"};
     FamilyPlan plan;
-    SWZ_TRY(build_amd_gfx10_mips(f.name, pat, desc, has_slice ? slice : 0, &plan));
+    const uint64_t given = has_slice ? slice : 0;
+    if (gfx9)
+      SWZ_TRY(build_amd_gfx9_mips(f.name, pat, desc, given, &plan));
+    else if (n <= 8)
+      SWZ_TRY(build_amd_gfx10_micro_mips(f.name, pat, desc, given, &plan));
+    else
+      SWZ_TRY(build_amd_gfx10_mips(f.name, pat, desc, given, &plan));
     plan.notes.push_back(dp->config.empty() ? std::string() : dp->config + " (" + dp->config_text + ")");
     if (!pb_note.empty()) plan.notes.push_back(pb_note);
     *out = std::move(plan);
     return Status::Ok();
   }
   SWZ_TRY(need_single_level(
-      desc, f.name, "addrlib's mip placement for this generation (GFX9, GFX12, 256-byte modes, 3D) is not modelled"));
+      desc, f.name,
+      desc.dimension == Dimension::Texture3D
+          ? "addrlib's 3D mip placement is modelled for the GFX9 and GFX10 SW_4KB_S / SW_64KB_S modes only"
+          : "addrlib's mip placement for this generation (GFX12) is not modelled"));
   FamilyPlan plan;
   plan.patterns.push_back(pat);
   LevelPlan lp;

@@ -2,6 +2,7 @@
 # data in patterns/vendor/*.json is embedded through SWZ_EMBED_JSON.
 target_sources(swz PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/adreno.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/amd_gfx9_mips.cpp
   ${CMAKE_CURRENT_LIST_DIR}/amd_mips.cpp
   ${CMAKE_CURRENT_LIST_DIR}/canonicalize.cpp
   ${CMAKE_CURRENT_LIST_DIR}/data.cpp

@@ -30,7 +30,8 @@ std::string params_for(const DataFamily& f) {
          "non-XOR modes; GFX9: refused on non-XOR modes), pitch=N elements (with offsets=: level 0's, every level's on "
          "GFX9), "
          "pitches=A/B/C (with offsets=: every level's pitch in elements, as addrlib reports it), slice_size=N bytes; "
-         "GFX10-GFX11 2D mip chains and tails are placed as addrlib does, GFX9/GFX12 chains need offsets=";
+         "GFX9-GFX11 2D mip chains and tails are placed as addrlib does (GFX10+ 256-byte modes too; GFX9 256-byte "
+         "modes take no mips), GFX9/GFX10 sw4k-s/sw64k-s 3D chains too; GFX12 and other 3D chains need offsets=";
   } else if (f.placement == "intel") {
     bool bit6 = false, v2 = false;
     for (const DataPattern& p : f.patterns) {

@@ -131,6 +131,12 @@ Status build_mali(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 /// AMD GFX10/GFX10.3 2D mip chain (src/hw/amd_mips.cpp); slice_size 0 = addrlib's.
 Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc, uint64_t slice_size,
                             FamilyPlan* out);
+/// AMD GFX10/GFX10.3/GFX11 256-byte-mode 2D mip chain (src/hw/amd_mips.cpp); slice_size 0 = addrlib's.
+Status build_amd_gfx10_micro_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc,
+                                  uint64_t slice_size, FamilyPlan* out);
+/// AMD GFX9 2D mip chain (src/hw/amd_gfx9_mips.cpp); `pat` carries the pipe/bank XOR immediate.
+Status build_amd_gfx9_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc, uint64_t slice_size,
+                           FamilyPlan* out);
 
 // Describers: the pattern(s) for an element size with the spec's parameters.
 Status describe_nvidia(const VendorData& d, Params& p, uint32_t element_bytes, std::string* out);

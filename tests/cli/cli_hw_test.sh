@@ -30,13 +30,23 @@ grep -q "origin 0.8.0" info.txt && pass "xbox360 tail origin printed" || failed 
 # addrlib GFX10 SW_64KB_S_X: RGBA8 300x200 level 0 after the tail block and levels 2, 1 (384-element pitch).
 info_level "amd gfx10 level 0" 0 262144 1536 --layout amd-gfx10-sw64k-s-x:pipes=16 --format R8G8B8A8_UNORM --size 300x200 --mips full
 info_level "amd gfx10 level 3 in the tail" 3 0 512 --layout amd-gfx10-sw64k-s-x:pipes=16 --format R8G8B8A8_UNORM --size 300x200 --mips full
+# addrlib GFX9 SW_64KB_S: one 384-element pitch for the whole chain; level 2 at block 8, the tail at block 11.
+info_level "amd gfx9 level 2" 2 524288 1536 --layout amd-gfx9-sw64k-s --format R8G8B8A8_UNORM --size 300x200 --mips full
+info_level "amd gfx9 level 3 in the tail" 3 720896 1536 --layout amd-gfx9-sw64k-s --format R8G8B8A8_UNORM --size 300x200 --mips full
+# addrlib GFX9 SW_64KB_S 3D (thick): RGBA8 64x64x64, Z-major chain; level 2 starts the tail at block (0,2,2).
+info_level "amd gfx9 3D level 2 in the tail" 2 1048576 4096 --layout amd-gfx9-sw64k-s --format R8G8B8A8_UNORM --size 64x64x64 --mips full
+# addrlib GFX10 SW_64KB_S 3D (S3): level 0 after the tail block and level 1, 64-element pitch.
+info_level "amd gfx10 3D level 0" 0 131072 4096 --layout amd-gfx10-sw64k-s --format R8G8B8A8_UNORM --size 64x64x64 --mips full
+# addrlib GFX10 SW_256B_S: no tail, the smallest level first; level 0 at 89088 with a 304-element pitch.
+info_level "amd gfx10 256-byte level 0" 0 89088 1216 --layout amd-gfx10-sw256b-s --format R8G8B8A8_UNORM --size 300x200 --mips full
 # Panfrost test-layout.cpp: ETC2 (BC1-sized) 128x128 level 4 at 10880.
 info_level "mali level 4" 4 10880 32 --layout mali-u-interleaved --format BC1_UNORM --size 128x128 --mips full
 
 # Whole chains round-trip (raw: every subresource tightly packed).
-for spec in adreno-a6xx xbox360-tiled mali-u-interleaved "intel-tiley:aux=0" "amd-gfx10.3-sw64k-r-x:pipes=8,pbxor=3"; do
+for spec in adreno-a6xx xbox360-tiled mali-u-interleaved "intel-tiley:aux=0" "amd-gfx10.3-sw64k-r-x:pipes=8,pbxor=3" \
+  "amd-gfx9-sw64k-s-x:pbxor=77" amd-gfx11-sw256b-d amd-gfx9-sw4k-s amd-gfx10-sw4k-s; do
   for shape in "--size 97x61 --mips full --array 2" "--size 40x24x6 --mips full"; do
-    case "$spec:$shape" in xbox360-tiled:*40x24x6* | intel-*:*40x24x6* | amd-*:*40x24x6*) continue ;; esac  # 2D-only tiles
+    case "$spec:$shape" in xbox360-tiled:*40x24x6* | intel-*:*40x24x6* | amd-gfx10.3-*:*40x24x6* | amd-gfx11-*:*40x24x6* | amd-*-x*:*40x24x6*) continue ;; esac  # 2D-only tiles
     # shellcheck disable=SC2086
     bytes=$("$SWZ" info --layout "$spec" --format R8G8B8A8_UNORM $shape | awk '$1 == "linear" { print $2 }')
     head -c "$bytes" /dev/urandom > in.raw

@@ -110,8 +110,8 @@ TEST(AmdMips, RefusalsAndOverrides) {
   // pitch= belongs to single-level surfaces.
   EXPECT_EQ(make_named_layout("amd-gfx10-sw64k-s-x:pitch=512", tex2d("R8G8B8A8_UNORM", 300, 200, 3), &bad).code(),
             Code::invalid_argument);
-  // GFX9 chains (one pitch for the whole chain) still need offsets=.
-  EXPECT_EQ(make_named_layout("amd-gfx9-sw64k-s-x", tex2d("R8G8B8A8_UNORM", 300, 200, 3), &bad).code(),
+  // GFX12 chains still need offsets= (GFX9: test_hw_amd_gfx9_mips.cpp).
+  EXPECT_EQ(make_named_layout("amd-gfx12-sw64k-2d", tex2d("R8G8B8A8_UNORM", 300, 200, 3), &bad).code(),
             Code::unsupported);
   // A small texture lives in the tail entirely (mipChainInTail): RGBA8 64x64
   // in a 64 KiB block (tail: 64x128, 12 levels): level 0 at slot 11 (x 64),

@@ -222,7 +222,8 @@ TEST(VendorAmd, Errors) {
   EXPECT_NE(st.message().find("pipes=8"), std::string::npos) << st.message();
   st = make_named_layout("amd-gfx9-sw4k-s-x:pbxor=16", tex2d("R8G8B8A8_UNORM", 64, 64), &L);
   EXPECT_EQ(st.code(), Code::invalid_argument);
-  st = make_named_layout("amd-gfx9-sw64k-r-x", tex2d("R8G8B8A8_UNORM", 64, 64, 3), &L);  // GFX9 chains: offsets= needed
+  st =
+      make_named_layout("amd-gfx12-sw64k-2d", tex2d("R8G8B8A8_UNORM", 64, 64, 3), &L);  // GFX12 chains: offsets= needed
   EXPECT_EQ(st.code(), Code::unsupported);
   EXPECT_NE(st.message().find("offsets="), std::string::npos) << st.message();
   // With the driver's offsets (and mip-tail origins through the options) it

@@ -160,6 +160,26 @@ AMD_MODE_TEXT = {
 }
 
 
+def gfx9_thick_standard(k, nbits):
+    """GFX9 standard-swizzle 3D ("thick") equation for 2^k-byte elements: X in bytes."""
+    micro = [["x0", "x1", "x2", "x3", "y0", "y1", "z0", "z1", "z2", "y2"],
+             ["x0", "x1", "x2", "y0", "y1", "z0", "z1", "z2", "y2"],
+             ["x0", "x1", "y0", "y1", "z0", "z1", "y2", "x2"],
+             ["x0", "y0", "y1", "z0", "z1", "x1", "x2"],
+             ["y0", "y1", "z0", "z1", "x0", "x1"]][k]
+    used = {"x": 0, "y": 0, "z": 0}
+    bits = ["X%d" % i for i in range(k)]
+    for t in micro:
+        c, i = t[0], int(t[1:])
+        used[c] = max(used[c], i + 1)
+        bits.append("X%d" % (i + k) if c == "x" else t.upper())
+    for i in range(len(bits), nbits):
+        c = "xzy"[i % 3]
+        bits.append("X%d" % (used[c] + k) if c == "x" else "%s%d" % (c.upper(), used[c]))
+        used[c] += 1
+    return bits
+
+
 def amd(ref):
     fams = {}
     order = []
@@ -219,6 +239,61 @@ def amd(ref):
                     "bits": bits_of(row), "from": row["name"],
                     "checked": "identity SW_%sB_S == Intel Tile%s for 8-128 bpp (research notes: addrlib output compared bit for bit with gmmlib)" % (size.upper(), tile.capitalize())})
             fam["source"] += "; other element sizes: " + by["intel_tile_%s_32" % tile]["source"]
+
+    # GFX9 SW_4KB_S / SW_64KB_S on 3D surfaces are "thick" standard-swizzle modes (Gfx9Lib::HwlIsThick):
+    # gfx9addrlib.cpp HwlComputeThickEquation, standard branch, builds a 1 KiB micro-block from a
+    # per-element-size table, then gives address bits i >= 10 to X, Z, Y for i mod 3 = 0, 1, 2. The formula
+    # is written below and checked against the TileYs 3D row of the table (the same standard swizzle).
+    for gname in ("gfx9",):
+        for size, nbits in (("64k", 16), ("4k", 12)):
+            fam = fams["amd-%s-sw%s-s" % (gname, size)]
+            four = fam["patterns"][0]
+            for eb in (1, 2, 4, 8, 16):
+                bits = gfx9_thick_standard(log2(eb), nbits)
+                if nbits == 16 and eb == 4 and bits != bits_of(by["intel_tile_ys_3d_32"]):
+                    fail("GFX9 thick standard equation does not match intel_tile_ys_3d_32")
+                fam["patterns"].append({
+                    "config": four["config"], "config_text": four["config_text"], "element_bytes": [eb], "dim": "3D",
+                    "samples": 1, "bits": bits, "from": "Gfx9Lib::HwlComputeThickEquation (standard branch)",
+                    "checked": "formula in tools/gen_vendor.py; 64 KiB 32 bpp equals intel_tile_ys_3d_32 (D3D12 64KB standard swizzle 3D)"})
+            fam["description"] += "; 3D: thick standard swizzle (HwlComputeThickEquation)"
+
+    # GFX10 SW_4KB_S / SW_64KB_S on 3D surfaces are thick too, with their own order (the "S3" patterns, not
+    # the GFX9 / D3D12 one): gfx10SwizzlePattern.h GFX10_SW_64K_S3_PATINFO and GFX10_SW_4K_S3_PATINFO, non-XOR
+    # rows (the same for every pipe count), 1-16 byte elements: nibble rows NIBBLE01[29..33], NIBBLE2[131..135],
+    # NIBBLE3[148..152] (4 KiB: the first 12 bits), transcribed below in pixel coordinates ("0": an element byte).
+    s3_nibbles = [
+        ("X0 X1 Z0 Y0 Z1 Y1 X2 Z2", "Y2 X3 Z3 Y3", "X4 Z4 Y4 X5"),
+        ("0 X0 Z0 Y0 Z1 Y1 X1 Z2", "Y2 X2 Z3 Y3", "X3 Z4 Y4 X4"),
+        ("0 0 X0 Y0 Z0 Y1 X1 Z1", "Y2 X2 Z2 Y3", "X3 Z3 Y4 X4"),
+        ("0 0 0 X0 Z0 Y0 X1 Z1", "Y1 X2 Z2 Y2", "X3 Z3 Y3 X4"),
+        ("0 0 0 0 Z0 Y0 X0 Z1", "Y1 X1 Z2 Y2", "X2 Z3 Y3 X3"),
+    ]
+    # Block extents of the 64 KiB rows: Gfx10Lib::Block64K_Log2_3d (x, y, z log2 in elements).
+    s3_extents = [(6, 5, 5), (5, 5, 5), (5, 5, 4), (5, 4, 4), (4, 4, 4)]
+    for size, nbits in (("64k", 16), ("4k", 12)):
+        fam = fams["amd-gfx10-sw%s-s" % size]
+        four = fam["patterns"][0]
+        for k, eb in enumerate((1, 2, 4, 8, 16)):
+            bits = []
+            for t in " ".join(s3_nibbles[k]).split():
+                if t == "0":
+                    bits.append("X%d" % len(bits))
+                elif t[0] == "X":
+                    bits.append("X%d" % (int(t[1:]) + k))
+                else:
+                    bits.append(t)
+            ext = primaries_extents(bits)
+            want = s3_extents[k]
+            if nbits == 16 and (ext is None or (log2(ext["X"]) - k, log2(ext["Y"]), log2(ext["Z"])) != want):
+                fail("GFX10 S3 row for %d-byte elements does not give the Block64K_Log2_3d extents" % eb)
+            fam["patterns"].append({
+                "config": four["config"], "config_text": four["config_text"], "element_bytes": [eb], "dim": "3D",
+                "samples": 1, "bits": bits[:nbits],
+                "from": "gfx10SwizzlePattern.h GFX10_SW_%s_S3_PATINFO (NIBBLE01[%d], NIBBLE2[%d]%s)" % (
+                    size.upper(), 29 + k, 131 + k, ", NIBBLE3[%d]" % (148 + k) if nbits == 16 else ""),
+                "checked": "transcribed from the table (not run through addrlib); extents equal Gfx10Lib::Block64K_Log2_3d; the 1-byte row equals the research notes' GFX10 SW_64K_S3 order"})
+        fam["description"] += "; 3D: thick S3 pattern (GFX10_SW_*_S3_PATINFO)"
 
     # GFX12 (no XOR): primaries already canonical.
     rx12 = re.compile(r"^amd_gfx12_(256B|4KB|64KB|256KB)_(2D|3D)(?:_(\d)xAA)?_32bpp$")
