@@ -538,7 +538,8 @@ TEST(AmdGfx9Mips, Thick3dAddressRuleAndRoundTrips) {
     ASSERT_GT(L.subresource_count(), 0u) << what;
     const Pattern& p = L.patterns()[0];
     const uint32_t eb = d.format.element_bytes;
-    const uint32_t blk[3] = {p.block_extent()[0] / eb, p.block_extent()[1], p.block_extent()[2]};
+    const uint32_t blk[3] = {static_cast<uint32_t>(p.block_extent()[0] / eb),
+                             static_cast<uint32_t>(p.block_extent()[1]), static_cast<uint32_t>(p.block_extent()[2])};
     const uint32_t log2blk = p.block_bits(), bb = 1u << log2blk;
     const Gfx9Thick c = gfx9_thick_surface(L.sub(0).width_el, L.sub(0).height_el, dd, mips, blk, log2blk);
     const uint64_t pitch_b = c.chain_pitch / blk[0], slice_blocks = pitch_b * (c.chain_height / blk[1]);
