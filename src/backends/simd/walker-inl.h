@@ -610,6 +610,38 @@ struct TileLine {
 constexpr unsigned kMaxTileQuads = 256;   // blocks up to 64 KiB
 constexpr unsigned kMaxTileLines = 1024;  // blocks up to 64 KiB
 
+// A block whose row continues in the next block right after it in memory,
+// both with the same constant K (no XOR term of a higher coordinate tells
+// them apart: NVIDIA block linear, Intel Y/4, std64k, ...): every piece of
+// every linear line lies at tb + (f.s[k] ^ K), with f.s[k] = s[k] + B for
+// the pieces in the next block (s < B, so (s + B) ^ K = (s ^ K) + B). The
+// line loop then has no per-piece branch and no per-line address rule: four
+// offset loads, four 16-byte loads, one 64-byte line store. (Measured under
+// callgrind, NVIDIA RGBA8 512² on a 16 mod 64 linear buffer, AVX2: 0.69 ->
+// see bench/RESULTS.md "line kernels".)
+template <class Mv, bool kXor, bool kStream>
+HWY_SWZ_INLINE void TileFlatLines(const TileLine* HWY_SWZ_RESTRICT f, unsigned n, const uint8_t* tb, uint32_t K,
+                                  uint8_t* lt) {
+  for (unsigned i = 0; i < n; ++i, ++f) {
+    if constexpr (kXor)
+      Mv::Line4(lt + f->lin, tb + (f->s[0] ^ K), tb + (f->s[1] ^ K), tb + (f->s[2] ^ K), tb + (f->s[3] ^ K), kStream);
+    else
+      Mv::Line4(lt + f->lin, tb + f->s[0], tb + f->s[1], tb + f->s[2], tb + f->s[3], kStream);
+  }
+}
+
+// Prefetch a block (B a multiple of 64) into L2, four lines per step.
+inline void TilePrefetch(const uint8_t* nb, uint64_t B) {
+  uint64_t o = 0;
+  for (; o + 256 <= B; o += 256) {
+    __builtin_prefetch(nb + o, 0, 2);
+    __builtin_prefetch(nb + o + 64, 0, 2);
+    __builtin_prefetch(nb + o + 128, 0, 2);
+    __builtin_prefetch(nb + o + 192, 0, 2);
+  }
+  for (; o < B; o += 64) __builtin_prefetch(nb + o, 0, 2);
+}
+
 // The whole blocks inside box r, as box-relative element ranges [ix0, ix1) x
 // [iy0, iy1) x [iz0, iz1) (blocks of wb x hb x db elements, counted after the
 // pre-swizzle offsets); false when the box holds no whole block.
@@ -738,6 +770,14 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
         }
       }
   }
+  // the same lines with the next block's pieces moved by B (TileFlatLines)
+  TileLine fl[kMaxTileLines];
+  if (!quad)
+    for (unsigned i = 0; i < nq; ++i) {
+      fl[i] = ln[i];
+      for (unsigned k = 0; k < 4; ++k)
+        if ((ln[i].next >> k) & 1) fl[i].s[k] += static_cast<uint32_t>(g.B);
+    }
   // aligned 64-byte linear lines: stream them when the copy streams
   const bool st = r.streaming && pitches64 && ph0 % 16 == 0;
   // edges: front/back slabs, top/bottom bands, left/right columns
@@ -772,6 +812,14 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
       }
       return;
     }
+    if (has_next && Kn == K && tn == tb + B) {
+      // the row goes on in the next block in memory, same K: one flat loop
+      if (K == 0)
+        stream ? TileFlatLines<Mv, false, true>(fl, nq, tb, K, lt) : TileFlatLines<Mv, false, false>(fl, nq, tb, K, lt);
+      else
+        stream ? TileFlatLines<Mv, true, true>(fl, nq, tb, K, lt) : TileFlatLines<Mv, true, false>(fl, nq, tb, K, lt);
+      return;
+    }
     for (unsigned i = 0; i < nq; ++i) {
       const TileLine& e = ln[i];
       if (e.next == 0) {
@@ -798,8 +846,7 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
         if (has_next) {
           // prefetch the next block of this row into L2, in address order
           next = addr_rt(g.mode, rp, col_part(g, X + (uint64_t{1} << g.ex)));
-          const uint8_t* nb = swz + (next & ~(B - 1));
-          for (uint64_t o = 0; o < B; o += 64) __builtin_prefetch(nb + o, 0, 2);
+          TilePrefetch(swz + (next & ~(B - 1)), B);
         }
         const uint8_t* tb = swz + (o0 & ~(B - 1));
         const uint32_t K = static_cast<uint32_t>(o0 & (B - 1));
