@@ -15,6 +15,7 @@
 //     DIRECTION  swizzle | deswizzle
 //     BUFFERS    user (both pointers 16 mod 64, as malloc) | page (page-aligned)
 //     REPS       calls after one warm-up call
+//   SWZ_MATRIX_TUNE="knob=value,..." sets the kernels' tuning knobs (tune_knobs.hpp)
 //
 // Work per byte (bench/cell_ir.sh): run under callgrind collecting only inside
 // the timed function (swz::write_to_subresource / swz::read_from_subresource,
@@ -33,6 +34,7 @@
 #include <vector>
 
 #include "swz/swz.hpp"
+#include "tune_knobs.hpp"
 
 namespace {
 
@@ -65,6 +67,10 @@ int main(int argc, char** argv) {
   if (argc != 8) {
     std::fprintf(stderr, "usage: %s kernel|memcpy|floor LAYOUT FORMAT SIZE swizzle|deswizzle user|page REPS\n",
                  argv[0]);
+    return 2;
+  }
+  if (const char* tune = std::getenv("SWZ_MATRIX_TUNE"); tune && !apply_tuning(tune)) {
+    std::fprintf(stderr, "SWZ_MATRIX_TUNE: unknown knob or bad value in '%s'\n", tune);
     return 2;
   }
   const std::string mode = argv[1];

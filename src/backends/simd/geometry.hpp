@@ -52,7 +52,8 @@ struct Tuning {
   /// Swizzle onto a resource at 16/32/48 mod 64 in stretches of aligned
   /// 64-byte lines (StretchSwizzle, stretch_swizzle-inl.h) ...
   bool stretch_swizzle = true;
-  /// ... also on a 64-byte aligned resource;
+  /// ... also on a 64-byte aligned resource (always for the general line
+  /// shape, Geo::gl);
   bool stretch_aligned = false;
   /// ... stretches of at most 2^stretch_rows_log2 linear rows;
   unsigned stretch_rows_log2 = 5;

@@ -630,6 +630,26 @@ HWY_SWZ_INLINE void TileFlatLines(const TileLine* HWY_SWZ_RESTRICT f, unsigned n
   }
 }
 
+// The lines of a block that lie wholly inside it (indices into the flat
+// table), for the last block of a row: no branch per line.
+template <class Mv, bool kStream>
+HWY_SWZ_INLINE void TileFinLines(const TileLine* HWY_SWZ_RESTRICT f, const uint16_t* idx, unsigned n, const uint8_t* tb,
+                                 uint32_t K, uint8_t* lt) {
+  for (unsigned i = 0; i < n; ++i) {
+    const TileLine& e = f[idx[i]];
+    Mv::Line4(lt + e.lin, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K), tb + (e.s[3] ^ K), kStream);
+  }
+}
+
+// One 16-byte piece of a line that straddles two blocks, copied on its own
+// at a row's first block (the pieces in it of the line that begins in the
+// block before the box) or last block (the pieces in it of its last line).
+struct TilePiece {
+  uint32_t s;    // in-block offset (before ^ K)
+  uint32_t lin;  // linear offset from the block origin's linear byte
+};
+constexpr unsigned kMaxTilePieces = 1024;
+
 // Prefetch a block (B a multiple of 64) into L2, four lines per step.
 inline void TilePrefetch(const uint8_t* nb, uint64_t B) {
   uint64_t o = 0;
@@ -778,6 +798,30 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
       for (unsigned k = 0; k < 4; ++k)
         if ((ln[i].next >> k) & 1) fl[i].s[k] += static_cast<uint32_t>(g.B);
     }
+  // the lines wholly inside a block, and the pieces of the straddling lines
+  // (head: those in the next block, tail: the others), as flat lists when
+  // they fit
+  uint16_t fin[kMaxTileLines];
+  TilePiece head[kMaxTilePieces], tail[kMaxTilePieces];
+  unsigned nfin = 0, nhead = 0, ntail = 0;
+  bool lists = !quad;
+  for (unsigned i = 0; i < nq && lists; ++i) {
+    const TileLine& e = ln[i];
+    if (e.next == 0) {
+      fin[nfin++] = static_cast<uint16_t>(i);
+      continue;
+    }
+    for (unsigned k = 0; k < 4 && lists; ++k) {
+      const bool nx = (e.next >> k) & 1;
+      const uint64_t l = e.lin + 16 * k - (nx ? (uint64_t{1} << g.ex) : 0);
+      unsigned& n = nx ? nhead : ntail;
+      if (n == kMaxTilePieces || l > UINT32_MAX) {
+        lists = false;
+        break;
+      }
+      (nx ? head : tail)[n++] = {e.s[k], static_cast<uint32_t>(l)};
+    }
+  }
   // aligned 64-byte linear lines: stream them when the copy streams
   const bool st = r.streaming && pitches64 && ph0 % 16 == 0;
   // edges: front/back slabs, top/bottom bands, left/right columns
@@ -790,6 +834,12 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   // row's last block: its tail, x >= width - ph).
   const uint64_t wbytes = uint64_t{1} << g.ex;
   auto pieces = [&](bool in_next, const uint8_t* tb, uint32_t K, uint8_t* lt) {
+    if (lists) {
+      const TilePiece* pc = in_next ? head : tail;
+      const unsigned n = in_next ? nhead : ntail;
+      for (unsigned i = 0; i < n; ++i) Mv::template Run<16>(lt + pc[i].lin, tb + (pc[i].s ^ K), false);
+      return;
+    }
     for (unsigned i = 0; i < nq; ++i) {
       const TileLine& e = ln[i];
       if (!e.next) continue;
@@ -818,6 +868,12 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
         stream ? TileFlatLines<Mv, false, true>(fl, nq, tb, K, lt) : TileFlatLines<Mv, false, false>(fl, nq, tb, K, lt);
       else
         stream ? TileFlatLines<Mv, true, true>(fl, nq, tb, K, lt) : TileFlatLines<Mv, true, false>(fl, nq, tb, K, lt);
+      return;
+    }
+    if (!has_next && lists) {
+      // the row's last block: its whole lines, then its pieces of the others
+      stream ? TileFinLines<Mv, true>(fl, fin, nfin, tb, K, lt) : TileFinLines<Mv, false>(fl, fin, nfin, tb, K, lt);
+      pieces(false, tb, K, lt);
       return;
     }
     for (unsigned i = 0; i < nq; ++i) {
