@@ -19,7 +19,7 @@
 //
 // Work per byte (bench/cell_ir.sh): run under callgrind collecting only inside
 // the timed function (swz::write_to_subresource / swz::read_from_subresource,
-// cell_memcpy, cell_floor) and divide by (REPS + 1) x the linear bytes
+// cell_memcpy, floor_gather) and divide by (REPS + 1) x the linear bytes
 // (printed on stdout). Valgrind runs the AVX2
 // form of the Highway kernels (it has no AVX-512), so these counts are those
 // of the AVX2 kernels.
@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "swz/swz.hpp"
+#include "floor_gather.hpp"
 #include "tune_knobs.hpp"
 
 namespace {
@@ -48,16 +49,6 @@ uint8_t* alloc_at(size_t n, size_t phase) {
 // The timed parts, one function each, for callgrind's --toggle-collect.
 __attribute__((noinline)) void cell_memcpy(uint8_t* dst, const uint8_t* src, uint64_t n) {
   std::memcpy(dst, src, n);
-  __asm__ volatile("" ::: "memory");
-}
-
-__attribute__((noinline)) void cell_floor(uint8_t* dst, const uint8_t* from, const uint32_t* src, size_t n) {
-  for (size_t i = 0; i + 4 <= n; i += 4) {
-    std::memcpy(dst + 16 * i, from + src[i], 16);
-    std::memcpy(dst + 16 * i + 16, from + src[i + 1], 16);
-    std::memcpy(dst + 16 * i + 32, from + src[i + 2], 16);
-    std::memcpy(dst + 16 * i + 48, from + src[i + 3], 16);
-  }
   __asm__ volatile("" ::: "memory");
 }
 
@@ -107,28 +98,9 @@ int main(int argc, char** argv) {
   };
   timespec t0{}, t1{};
   std::vector<uint32_t> src;  // floor: the source offsets, in destination order
-  if (mode == "floor") {
-    const uint32_t eb = sl.element_bytes;
-    if (16 % eb != 0 && eb % 16 != 0) return 2;
-    std::vector<std::pair<uint64_t, uint64_t>> runs;  // (destination, source)
-    for (uint32_t y = 0; y < sl.height_el; ++y)
-      for (uint64_t xb = 0; xb < row_pitch; xb += 16) {
-        uint64_t off = 0;
-        const uint32_t x = static_cast<uint32_t>(xb / eb);
-        if (!(s = swz::element_offset(layout, 0, x, y, 0, 0, &off)).ok()) return 1;
-        off += xb % eb;
-        const uint64_t l = y * row_pitch + xb;
-        runs.emplace_back(to_swz ? off : l, to_swz ? l : off);
-      }
-    std::sort(runs.begin(), runs.end());
-    src.resize(runs.size());
-    for (size_t i = 0; i < runs.size(); ++i) {
-      if (runs[i].first != 16 * i) {
-        std::fprintf(stderr, "floor: the destination is not dense\n");
-        return 2;
-      }
-      src[i] = static_cast<uint32_t>(runs[i].second);
-    }
+  if (mode == "floor" && !floor_sources(layout, to_swz, &src)) {
+    std::fprintf(stderr, "floor: a 16-byte piece is not one run, or the destination is not dense\n");
+    return 2;
   }
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
   if (mode == "kernel") {
@@ -147,7 +119,7 @@ int main(int argc, char** argv) {
   } else if (mode == "floor") {
     uint8_t* const dst = to_swz ? res : lin;
     const uint8_t* const from = to_swz ? lin : res;
-    for (int r = 0; r <= reps; ++r) cell_floor(dst, from, src.data(), src.size());
+    for (int r = 0; r <= reps; ++r) floor_gather(dst, from, src.data(), src.size());
   } else {
     std::fprintf(stderr, "unknown mode %s\n", mode.c_str());
     return 2;

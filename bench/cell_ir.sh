@@ -12,7 +12,7 @@ reps=${8:-2}
 case $mode in
   kernel) if [ "$dir" = swizzle ]; then fn='swz::write_to_subresource*'; else fn='swz::read_from_subresource*'; fi ;;
   memcpy) fn='*cell_memcpy*' ;;
-  *) fn='*cell_floor*' ;;
+  *) fn='*floor_gather*' ;;
 esac
 bytes=$("$bin" "$mode" "$3" "$4" "$5" "$6" "$7" 0 2>/dev/null)
 ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --collect-atstart=no "--toggle-collect=$fn" \

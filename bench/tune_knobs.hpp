@@ -39,6 +39,12 @@ inline bool apply_tuning(const char* spec) {
       t.stretch_prefetch = static_cast<unsigned>(v);
     else if (k == "tile_walk")
       t.tile_walk = v != 0;
+    else if (k == "tile_walk_max_span_bytes")
+      t.tile_walk_max_span_bytes = v;
+    else if (k == "tile_walk_min_bytes")
+      t.tile_walk_min_bytes = v;
+    else if (k == "tile_walk_q4_cache")
+      t.tile_walk_q4_cache = v != 0;
     else if (k == "line_kernels")
       t.line_kernels = v != 0;
     else if (k == "stream_min_bytes")

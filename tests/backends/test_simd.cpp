@@ -355,6 +355,7 @@ struct TuningScope {
     t.tile_walk = rng() % 4 != 0;
     t.tile_walk_min_bytes = rng() % 2 ? 0 : uint64_t{1} << (rng() % 20);
     t.tile_walk_max_span_bytes = rng() % 2 ? ~uint64_t{0} : uint64_t{1} << (rng() % 20);
+    t.tile_walk_q4_cache = rng() % 2 == 0;
     t.stretch_swizzle = rng() % 4 != 0;
     t.stretch_aligned = rng() % 2 == 0;
     t.stretch_rows_log2 = static_cast<unsigned>(rng() % 8);
@@ -780,6 +781,7 @@ TEST(SimdApi, BlockKernelsEveryElementSize) {
         t = tune.saved;
         t.tile_walk_max_span_bytes = ~uint64_t{0};
         t.tile_walk_min_bytes = 0;
+        t.tile_walk_q4_cache = rng() % 2 == 0;
         t.stream_min_bytes = rng() % 2 ? 0 : t.stream_min_bytes;
         swz::TextureDesc desc;
         ASSERT_TRUE(swz::find_format(fname, &desc.format).ok());

@@ -718,7 +718,7 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
     return false;
   // The standard swizzles' shape (q4) walks this way only from memory; in
   // cache the strip walker is faster (measured, bench/RESULTS.md).
-  if (g.q4 && !r.streaming) return false;
+  if (g.q4 && !r.streaming && !t.tile_walk_q4_cache) return false;
   const uint64_t wb = (uint64_t{1} << g.ex) / eb;  // block extent in elements
   const uint64_t hb = uint64_t{1} << p.ext_log2[1];
   const uint64_t db = uint64_t{1} << p.ext_log2[2];
