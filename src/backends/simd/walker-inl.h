@@ -514,7 +514,7 @@ class Walker {
     // C there): their column parts are that chunk's base, once per chunk,
     // plus rel_[0..3], not an address rule per row (malloc'd linear rows,
     // 16 mod 64: every row of every chunk has one; callgrind 512² Intel Y
-    // RGBA8, AVX2: 0.39 -> see bench/RESULTS.md).
+    // RGBA8, AVX2: 0.39 -> 0.34 instructions per byte; bench/RESULTS.md round 4).
     const ColPart bn = straddle ? col_part(g_, c1) : ColPart{0, 0};
     for (unsigned i = 0; i < a.n; ++i) {
       const RowPart rp = Fold(rows_[i].rp, a.b0);
@@ -624,7 +624,7 @@ constexpr unsigned kMaxTileLines = 1024;  // blocks up to 64 KiB
 // line loop then has no per-piece branch and no per-line address rule: four
 // offset loads, four 16-byte loads, one 64-byte line store. (Measured under
 // callgrind, NVIDIA RGBA8 512² on a 16 mod 64 linear buffer, AVX2: 0.69 ->
-// see bench/RESULTS.md "line kernels".)
+// 0.29 instructions per byte; bench/RESULTS.md round 4.)
 template <class Mv, bool kXor, bool kStream>
 HWY_SWZ_INLINE void TileFlatLines(const TileLine* HWY_SWZ_RESTRICT f, unsigned n, const uint8_t* tb, uint32_t K,
                                   uint8_t* lt) {
@@ -633,6 +633,18 @@ HWY_SWZ_INLINE void TileFlatLines(const TileLine* HWY_SWZ_RESTRICT f, unsigned n
       Mv::Line4(lt + f->lin, tb + (f->s[0] ^ K), tb + (f->s[1] ^ K), tb + (f->s[2] ^ K), tb + (f->s[3] ^ K), kStream);
     else
       Mv::Line4(lt + f->lin, tb + f->s[0], tb + f->s[1], tb + f->s[2], tb + f->s[3], kStream);
+  }
+}
+
+// The quads of a block (q4 shape, aligned linear rows), in address order.
+template <class Mv, bool kStream>
+HWY_SWZ_INLINE void TileQuads(const TileQuad* HWY_SWZ_RESTRICT q, unsigned n, const uint8_t* tb, uint32_t K,
+                              uint8_t* lt, uint64_t P) {
+  for (unsigned i = 0; i < n; ++i) {
+    const TileQuad& e = q[i];
+    uint8_t* l = lt + e.lin;
+    Walker<Mv>::Group4(l, l + P, l + 2 * P, l + 3 * P, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K),
+                       tb + (e.s[3] ^ K), kStream);
   }
 }
 
@@ -860,12 +872,7 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   auto block = [&](const uint8_t* tb, uint32_t K, const uint8_t* tn, uint32_t Kn, bool has_next, uint8_t* lt,
                    bool stream) {
     if (quad) {
-      for (unsigned i = 0; i < nq; ++i) {
-        const TileQuad& e = q[i];
-        uint8_t* l = lt + e.lin;
-        Walker<Mv>::Group4(l, l + P, l + 2 * P, l + 3 * P, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K),
-                           tb + (e.s[3] ^ K), stream);
-      }
+      stream ? TileQuads<Mv, true>(q, nq, tb, K, lt, P) : TileQuads<Mv, false>(q, nq, tb, K, lt, P);
       return;
     }
     if (has_next && Kn == K && tn == tb + B) {
