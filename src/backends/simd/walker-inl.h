@@ -819,9 +819,9 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   // the lines wholly inside a block, and the pieces of the straddling lines
   // (head: those in the next block, tail: the others), as flat lists when
   // they fit
-  uint16_t fin[kMaxTileLines];
+  uint16_t fin[kMaxTileLines], strad[kMaxTileLines];
   TilePiece head[kMaxTilePieces], tail[kMaxTilePieces];
-  unsigned nfin = 0, nhead = 0, ntail = 0;
+  unsigned nfin = 0, nstrad = 0, nhead = 0, ntail = 0;
   bool lists = !quad;
   for (unsigned i = 0; i < nq && lists; ++i) {
     const TileLine& e = ln[i];
@@ -829,6 +829,7 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
       fin[nfin++] = static_cast<uint16_t>(i);
       continue;
     }
+    strad[nstrad++] = static_cast<uint16_t>(i);
     for (unsigned k = 0; k < 4 && lists; ++k) {
       const bool nx = (e.next >> k) & 1;
       const uint64_t l = e.lin + 16 * k - (nx ? (uint64_t{1} << g.ex) : 0);
@@ -883,10 +884,22 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
         stream ? TileFlatLines<Mv, true, true>(fl, nq, tb, K, lt) : TileFlatLines<Mv, true, false>(fl, nq, tb, K, lt);
       return;
     }
-    if (!has_next && lists) {
-      // the row's last block: its whole lines, then its pieces of the others
+    if (lists) {
+      // its whole lines (no branch per line), then the straddling lines
+      // (pieces from this block and the next, each with its K: AMD's XOR
+      // terms tell neighbouring blocks apart), or at a row's last block its
+      // pieces of them
       stream ? TileFinLines<Mv, true>(fl, fin, nfin, tb, K, lt) : TileFinLines<Mv, false>(fl, fin, nfin, tb, K, lt);
-      pieces(false, tb, K, lt);
+      if (!has_next) {
+        pieces(false, tb, K, lt);
+        return;
+      }
+      for (unsigned i = 0; i < nstrad; ++i) {
+        const TileLine& e = ln[strad[i]];
+        const uint8_t* pk[4];
+        for (unsigned k = 0; k < 4; ++k) pk[k] = (e.next >> k) & 1 ? tn + (e.s[k] ^ Kn) : tb + (e.s[k] ^ K);
+        Mv::Line4(lt + e.lin, pk[0], pk[1], pk[2], pk[3], stream);
+      }
       return;
     }
     for (unsigned i = 0; i < nq; ++i) {
