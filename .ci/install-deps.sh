@@ -12,6 +12,8 @@ PACKAGES=(
   libstb-dev libcli11-dev nlohmann-json3-dev libpng-dev libjpeg62-turbo-dev
   # bench/cli_io.sh (peak RSS through /usr/bin/time -v)
   time
+  # bench/cell_ir.sh (instructions per byte of one matrix cell, callgrind)
+  valgrind
   # Python module
   pybind11-dev python3-dev python3-numpy python3-pytest python3-pil
   # pip install . (.ci/pip_test.sh): venv, setuptools backend, wheel
