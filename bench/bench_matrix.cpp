@@ -34,6 +34,13 @@
 //                 time (CLOCK_THREAD_CPUTIME_ID), which leaves out the time
 //                 the scheduler gave to other processes; on a shared machine
 //                 these are the figures to read (matrix_table.py does)
+//   x_floor_cpu, floor_x_memcpy_cpu, floor_GBps_cpu
+//                 single-thread cells of at most 16 MiB: the cell's floor
+//                 (floor_gather.hpp: its 16-byte runs copied at precomputed
+//                 offsets, destination in order) timed in the same
+//                 repetitions; x_floor_cpu = floor time / kernel time (1 =
+//                 the kernel runs at its floor), floor_x_memcpy_cpu = memcpy
+//                 time / floor time (what the access pattern alone allows)
 // Buffers are allocated once per buffer kind and pre-faulted outside every
 // timed loop; cells run grouped by buffer kind.
 #include <benchmark/benchmark.h>
@@ -49,10 +56,9 @@
 #include <string>
 #include <vector>
 
+#include "floor_gather.hpp"
 #include "swz/swz.hpp"
-#ifdef SWZ_HAVE_SIMD
-#include "backends/simd/geometry.hpp"
-#endif
+#include "tune_knobs.hpp"
 
 namespace {
 
@@ -187,12 +193,23 @@ void BM_Cell(benchmark::State& st, Cell c) {
   benchmark::ClobberMemory();
   const double one = std::max(seconds_since(t0), 1e-7);
   const int k = static_cast<int>(std::clamp(1e-3 / one, 1.0, 1000.0));
-  std::vector<double> tm, tk, t1, cm, ck, c1;
+  std::vector<double> tm, tk, t1, cm, ck, c1, tf, cf;
+  // the floor: single-thread cells of at most 16 MiB whose pieces are runs
+  std::vector<uint32_t> fsrc;
+  if (!c.automatic && lin_bytes <= (uint64_t{16} << 20)) floor_sources(layout, c.to_swizzled, &fsrc);
   for (auto _ : st) {
     Span sm;
     for (int i = 0; i < k; ++i) copy();
     benchmark::ClobberMemory();
     sm.stop(k, &tm, &cm);
+    if (!fsrc.empty()) {
+      uint8_t* const fd = c.to_swizzled ? res : lin;
+      const uint8_t* const fs = c.to_swizzled ? lin : res;
+      Span sf;
+      for (int i = 0; i < k; ++i) floor_gather(fd, fs, fsrc.data(), fsrc.size());
+      benchmark::ClobberMemory();
+      sf.stop(k, &tf, &cf);
+    }
     if (c.automatic) {
       Span s1;
       for (int i = 0; i < k; ++i) s = kernel(o1);
@@ -222,6 +239,11 @@ void BM_Cell(benchmark::State& st, Cell c) {
     // single thread: the same ratio on thread CPU time (robust to other load)
     st.counters["x_memcpy_cpu"] = median(cm) / median(ck);
     st.counters["GBps_cpu"] = static_cast<double>(lin_bytes) / median(ck) / 1e9;
+    if (!cf.empty()) {
+      st.counters["x_floor_cpu"] = median(cf) / median(ck);
+      st.counters["floor_x_memcpy_cpu"] = median(cm) / median(cf);
+      st.counters["floor_GBps_cpu"] = static_cast<double>(lin_bytes) / median(cf) / 1e9;
+    }
   }
   st.counters["batch"] = k;
 }
@@ -253,48 +275,6 @@ void register_all() {
                   ->Iterations(reps);
             }
         }
-}
-
-// SWZ_MATRIX_TUNE="knob=value,...": the SIMD kernels' tuning knobs
-// (backends/simd/geometry.hpp), for A/B runs of one binary; unknown knobs
-// are an error.
-bool apply_tuning(const char* spec) {
-#ifdef SWZ_HAVE_SIMD
-  swz::detail::simd::Tuning& t = swz::detail::simd::tuning();
-  std::string s = spec;
-  size_t at = 0;
-  while (at < s.size()) {
-    size_t end = s.find(',', at);
-    if (end == std::string::npos) end = s.size();
-    const std::string item = s.substr(at, end - at);
-    at = end + 1;
-    const size_t eq = item.find('=');
-    if (eq == std::string::npos) return false;
-    const std::string k = item.substr(0, eq);
-    const unsigned long long v = std::strtoull(item.c_str() + eq + 1, nullptr, 0);
-    if (k == "stretch_swizzle")
-      t.stretch_swizzle = v != 0;
-    else if (k == "stretch_aligned")
-      t.stretch_aligned = v != 0;
-    else if (k == "stretch_rows_log2")
-      t.stretch_rows_log2 = static_cast<unsigned>(v);
-    else if (k == "stretch_cache_max_log2")
-      t.stretch_cache_max_log2 = static_cast<unsigned>(v);
-    else if (k == "stretch_prefetch")
-      t.stretch_prefetch = static_cast<unsigned>(v);
-    else if (k == "tile_walk")
-      t.tile_walk = v != 0;
-    else if (k == "line_kernels")
-      t.line_kernels = v != 0;
-    else if (k == "stream_min_bytes")
-      t.stream_min_bytes = v;
-    else
-      return false;
-  }
-  return true;
-#else
-  return spec[0] == 0;
-#endif
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ import sys
 import tempfile
 
 
-def run(binary, tune, flt, reps):
+def run(binary, tune, flt, reps, counter):
     env = dict(os.environ)
     env["SWZ_MATRIX_REPS"] = str(reps)
     if tune:
@@ -33,7 +33,7 @@ def run(binary, tune, flt, reps):
         data = json.load(open(f.name))
     out = {}
     for b in data["benchmarks"]:
-        v = b.get("x_memcpy_cpu", b.get("x_memcpy"))
+        v = b.get(counter, b.get("x_memcpy")) if counter == "x_memcpy_cpu" else b.get(counter)
         if v is not None:
             out[b["name"].split("/iterations")[0].replace("matrix/", "")] = v
     return out
@@ -44,6 +44,9 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--filter", required=True)
+    ap.add_argument("--counter", default="x_memcpy_cpu",
+                    help="the counter to tabulate: x_memcpy_cpu (default), x_floor_cpu (kernel time "
+                         "over its floor's), floor_x_memcpy_cpu (the floor against memcpy), GBps_cpu")
     ap.add_argument("variants", nargs="+", help="NAME=BINARY[:TUNE]")
     a = ap.parse_args()
     vs = []
@@ -54,7 +57,7 @@ def main():
     res = {}
     for r in range(a.rounds):
         for name, binary, tune in vs:
-            for cell, x in run(binary, tune, a.filter, a.reps).items():
+            for cell, x in run(binary, tune, a.filter, a.reps, a.counter).items():
                 res.setdefault(cell, {}).setdefault(name, []).append(x)
         print(f"round {r + 1}/{a.rounds} done", file=sys.stderr)
     names = [v[0] for v in vs]

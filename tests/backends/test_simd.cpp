@@ -355,6 +355,7 @@ struct TuningScope {
     t.tile_walk = rng() % 4 != 0;
     t.tile_walk_min_bytes = rng() % 2 ? 0 : uint64_t{1} << (rng() % 20);
     t.tile_walk_max_span_bytes = rng() % 2 ? ~uint64_t{0} : uint64_t{1} << (rng() % 20);
+    t.tile_walk_q4_cache = rng() % 2 == 0;
     t.stretch_swizzle = rng() % 4 != 0;
     t.stretch_aligned = rng() % 2 == 0;
     t.stretch_rows_log2 = static_cast<unsigned>(rng() % 8);
@@ -756,6 +757,49 @@ TEST(SimdApi, HardwareFamiliesOnUserBuffers) {
         }
       }
   EXPECT_GT(g_api_cases, 100 * swz_test::scaled(3) / 3);
+}
+
+// The block-order kernels (TileDeswizzle's flat line loop and its edge
+// pieces, TileSwizzle, StretchSwizzle) forced on, every element size (1, 2,
+// 4, 8, 16 bytes; BC1 and BC7 blocks), surfaces several blocks wide so that
+// rows continue from block to block, on user buffers at any offset, whole and
+// in boxes (odd edges), against the scalar tiler byte for byte.
+TEST(SimdApi, BlockKernelsEveryElementSize) {
+  std::mt19937_64 rng(29);
+  TuningScope tune;
+  int failures = 0;
+  g_api_cases = 0;
+  const char* layouts[] = {
+      "nv-block-linear:gob=tegra", "nv-block-linear:gob=tegra,bh=2", "intel-tiley", "intel-tile4", "std64k",
+      "amd-gfx9-sw64k-s-x"};
+  const char* formats[] = {"R8_UNORM",  "R16_UNORM", "R8G8B8A8_UNORM",    "R16G16B16A16_UNORM",
+                           "BC1_UNORM", "BC7_UNORM", "R32G32B32A32_FLOAT"};
+  for (const char* name : layouts)
+    for (const char* fname : formats)
+      for (int it = 0; it < 2 && failures < 5; ++it) {
+        swz::detail::simd::Tuning& t = swz::detail::simd::tuning();
+        t = tune.saved;
+        t.tile_walk_max_span_bytes = ~uint64_t{0};
+        t.tile_walk_min_bytes = 0;
+        t.tile_walk_q4_cache = rng() % 2 == 0;
+        t.stream_min_bytes = rng() % 2 ? 0 : t.stream_min_bytes;
+        swz::TextureDesc desc;
+        ASSERT_TRUE(swz::find_format(fname, &desc.format).ok());
+        desc.width = 200 + static_cast<uint32_t>(rng() % 400);
+        desc.height = 40 + static_cast<uint32_t>(rng() % 300);
+        swz::Layout layout;
+        if (!swz::make_layout_from_name(name, desc, swz::LayoutOptions{}, &layout).ok()) continue;
+        if (layout.size() > (uint64_t{8} << 20)) continue;
+        const std::string what =
+            std::string(name) + " " + fname + " " + std::to_string(desc.width) + "x" + std::to_string(desc.height);
+        if (it == 1) {
+          const swz::Box b = random_box(rng, layout.sub(0), desc.format.block_width, desc.format.block_height);
+          api_compare_user(rng, layout, &b, &failures, what + " box");
+        } else {
+          api_compare_user(rng, layout, nullptr, &failures, what);
+        }
+      }
+  EXPECT_GT(g_api_cases, 40);
 }
 
 #ifdef SWZ_HAVE_XSIMD

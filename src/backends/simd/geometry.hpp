@@ -51,10 +51,14 @@ struct Tuning {
   /// ... and, unless the copy streams, when a block's rows span less than
   /// this many linear bytes (TLB reach of 4 KiB pages; bench_matrix 512²).
   uint64_t tile_walk_max_span_bytes = uint64_t{256} << 10;
+  /// ... and, for the standard swizzles' shape (q4), in cache too (else
+  /// only when the copy streams).
+  bool tile_walk_q4_cache = false;
   /// Swizzle onto a resource at 16/32/48 mod 64 in stretches of aligned
   /// 64-byte lines (StretchSwizzle, stretch_swizzle-inl.h) ...
   bool stretch_swizzle = true;
-  /// ... also on a 64-byte aligned resource;
+  /// ... also on a 64-byte aligned resource (always for the general line
+  /// shape, Geo::gl);
   bool stretch_aligned = false;
   /// ... stretches of at most 2^stretch_rows_log2 linear rows;
   unsigned stretch_rows_log2 = 5;

@@ -497,6 +497,12 @@ class Walker {
     lead_done_ = straddle;
     const bool quad = g_.q4 && a.full_groups;
     const uint64_t P = r_.lin_row_pitch;
+    // The straddling line's last runs open the next chunk (c1 is aligned to
+    // C there): their column parts are that chunk's base, once per chunk,
+    // plus rel_[0..3], not an address rule per row (malloc'd linear rows,
+    // 16 mod 64: every row of every chunk has one; callgrind 512² Intel Y
+    // RGBA8, AVX2: 0.39 -> 0.34 instructions per byte; bench/RESULTS.md round 4).
+    const ColPart bn = straddle ? col_part(g_, c1) : ColPart{0, 0};
     for (unsigned i = 0; i < a.n; ++i) {
       const RowPart rp = Fold(rows_[i].rp, a.b0);
       uint8_t* l = rows_[i].lin + x0;
@@ -536,9 +542,9 @@ class Walker {
       }
       if (straddle) {
         const uint8_t* p[4];
+        const RowPart rn = Fold(rows_[i].rp, bn);
         for (unsigned k = 0; k < 4; ++k)
-          p[k] = k < tail ? swz + addr<M>(rp, cols[j + k])
-                          : swz + addr_rt(g_.mode, rows_[i].rp, col_part(g_, c1 + (k - tail) * 16));
+          p[k] = k < tail ? swz + addr<M>(rp, cols[j + k]) : swz + addr<M>(rn, rel_[k - tail]);
         Mv::Line4(l + j * 16, p[0], p[1], p[2], p[3], stl);
       } else {
         for (; j < nj; ++j) Mv::template Run<16>(l + j * 16, swz + addr<M>(rp, cols[j]), stream16_);
@@ -597,6 +603,70 @@ struct TileLine {
 constexpr unsigned kMaxTileQuads = 256;   // blocks up to 64 KiB
 constexpr unsigned kMaxTileLines = 1024;  // blocks up to 64 KiB
 
+// A block whose row continues in the next block right after it in memory,
+// both with the same constant K (no XOR term of a higher coordinate tells
+// them apart: NVIDIA block linear, Intel Y/4, std64k, ...): every piece of
+// every linear line lies at tb + (f.s[k] ^ K), with f.s[k] = s[k] + B for
+// the pieces in the next block (s < B, so (s + B) ^ K = (s ^ K) + B). The
+// line loop then has no per-piece branch and no per-line address rule: four
+// offset loads, four 16-byte loads, one 64-byte line store. (Measured under
+// callgrind, NVIDIA RGBA8 512² on a 16 mod 64 linear buffer, AVX2: 0.69 ->
+// 0.29 instructions per byte; bench/RESULTS.md round 4.)
+template <class Mv, bool kXor, bool kStream>
+HWY_SWZ_INLINE void TileFlatLines(const TileLine* HWY_SWZ_RESTRICT f, unsigned n, const uint8_t* tb, uint32_t K,
+                                  uint8_t* lt) {
+  for (unsigned i = 0; i < n; ++i, ++f) {
+    if constexpr (kXor)
+      Mv::Line4(lt + f->lin, tb + (f->s[0] ^ K), tb + (f->s[1] ^ K), tb + (f->s[2] ^ K), tb + (f->s[3] ^ K), kStream);
+    else
+      Mv::Line4(lt + f->lin, tb + f->s[0], tb + f->s[1], tb + f->s[2], tb + f->s[3], kStream);
+  }
+}
+
+// The quads of a block (q4 shape, aligned linear rows), in address order.
+template <class Mv, bool kStream>
+HWY_SWZ_INLINE void TileQuads(const TileQuad* HWY_SWZ_RESTRICT q, unsigned n, const uint8_t* tb, uint32_t K,
+                              uint8_t* lt, uint64_t P) {
+  for (unsigned i = 0; i < n; ++i) {
+    const TileQuad& e = q[i];
+    uint8_t* l = lt + e.lin;
+    Walker<Mv>::Group4(l, l + P, l + 2 * P, l + 3 * P, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K),
+                       tb + (e.s[3] ^ K), kStream);
+  }
+}
+
+// The lines of a block that lie wholly inside it (indices into the flat
+// table), for the last block of a row: no branch per line.
+template <class Mv, bool kStream>
+HWY_SWZ_INLINE void TileFinLines(const TileLine* HWY_SWZ_RESTRICT f, const uint16_t* idx, unsigned n, const uint8_t* tb,
+                                 uint32_t K, uint8_t* lt) {
+  for (unsigned i = 0; i < n; ++i) {
+    const TileLine& e = f[idx[i]];
+    Mv::Line4(lt + e.lin, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K), tb + (e.s[3] ^ K), kStream);
+  }
+}
+
+// One 16-byte piece of a line that straddles two blocks, copied on its own
+// at a row's first block (the pieces in it of the line that begins in the
+// block before the box) or last block (the pieces in it of its last line).
+struct TilePiece {
+  uint32_t s;    // in-block offset (before ^ K)
+  uint32_t lin;  // linear offset from the block origin's linear byte
+};
+constexpr unsigned kMaxTilePieces = 1024;
+
+// Prefetch a block (B a multiple of 64) into L2, four lines per step.
+inline void TilePrefetch(const uint8_t* nb, uint64_t B) {
+  uint64_t o = 0;
+  for (; o + 256 <= B; o += 256) {
+    __builtin_prefetch(nb + o, 0, 2);
+    __builtin_prefetch(nb + o + 64, 0, 2);
+    __builtin_prefetch(nb + o + 128, 0, 2);
+    __builtin_prefetch(nb + o + 192, 0, 2);
+  }
+  for (; o < B; o += 64) __builtin_prefetch(nb + o, 0, 2);
+}
+
 // The whole blocks inside box r, as box-relative element ranges [ix0, ix1) x
 // [iy0, iy1) x [iz0, iz1) (blocks of wb x hb x db elements, counted after the
 // pre-swizzle offsets); false when the box holds no whole block.
@@ -653,7 +723,7 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
     return false;
   // The standard swizzles' shape (q4) walks this way only from memory; in
   // cache the strip walker is faster (measured, bench/RESULTS.md).
-  if (g.q4 && !r.streaming) return false;
+  if (g.q4 && !r.streaming && !t.tile_walk_q4_cache) return false;
   const uint64_t wb = (uint64_t{1} << g.ex) / eb;  // block extent in elements
   const uint64_t hb = uint64_t{1} << p.ext_log2[1];
   const uint64_t db = uint64_t{1} << p.ext_log2[2];
@@ -725,6 +795,39 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
         }
       }
   }
+  // the same lines with the next block's pieces moved by B (TileFlatLines)
+  TileLine fl[kMaxTileLines];
+  if (!quad)
+    for (unsigned i = 0; i < nq; ++i) {
+      fl[i] = ln[i];
+      for (unsigned k = 0; k < 4; ++k)
+        if ((ln[i].next >> k) & 1) fl[i].s[k] += static_cast<uint32_t>(g.B);
+    }
+  // the lines wholly inside a block, and the pieces of the straddling lines
+  // (head: those in the next block, tail: the others), as flat lists when
+  // they fit
+  uint16_t fin[kMaxTileLines], strad[kMaxTileLines];
+  TilePiece head[kMaxTilePieces], tail[kMaxTilePieces];
+  unsigned nfin = 0, nstrad = 0, nhead = 0, ntail = 0;
+  bool lists = !quad;
+  for (unsigned i = 0; i < nq && lists; ++i) {
+    const TileLine& e = ln[i];
+    if (e.next == 0) {
+      fin[nfin++] = static_cast<uint16_t>(i);
+      continue;
+    }
+    strad[nstrad++] = static_cast<uint16_t>(i);
+    for (unsigned k = 0; k < 4 && lists; ++k) {
+      const bool nx = (e.next >> k) & 1;
+      const uint64_t l = e.lin + 16 * k - (nx ? (uint64_t{1} << g.ex) : 0);
+      unsigned& n = nx ? nhead : ntail;
+      if (n == kMaxTilePieces || l > UINT32_MAX) {
+        lists = false;
+        break;
+      }
+      (nx ? head : tail)[n++] = {e.s[k], static_cast<uint32_t>(l)};
+    }
+  }
   // aligned 64-byte linear lines: stream them when the copy streams
   const bool st = r.streaming && pitches64 && ph0 % 16 == 0;
   // edges: front/back slabs, top/bottom bands, left/right columns
@@ -737,6 +840,12 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   // row's last block: its tail, x >= width - ph).
   const uint64_t wbytes = uint64_t{1} << g.ex;
   auto pieces = [&](bool in_next, const uint8_t* tb, uint32_t K, uint8_t* lt) {
+    if (lists) {
+      const TilePiece* pc = in_next ? head : tail;
+      const unsigned n = in_next ? nhead : ntail;
+      for (unsigned i = 0; i < n; ++i) Mv::template Run<16>(lt + pc[i].lin, tb + (pc[i].s ^ K), false);
+      return;
+    }
     for (unsigned i = 0; i < nq; ++i) {
       const TileLine& e = ln[i];
       if (!e.next) continue;
@@ -751,11 +860,32 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   auto block = [&](const uint8_t* tb, uint32_t K, const uint8_t* tn, uint32_t Kn, bool has_next, uint8_t* lt,
                    bool stream) {
     if (quad) {
-      for (unsigned i = 0; i < nq; ++i) {
-        const TileQuad& e = q[i];
-        uint8_t* l = lt + e.lin;
-        Walker<Mv>::Group4(l, l + P, l + 2 * P, l + 3 * P, tb + (e.s[0] ^ K), tb + (e.s[1] ^ K), tb + (e.s[2] ^ K),
-                           tb + (e.s[3] ^ K), stream);
+      stream ? TileQuads<Mv, true>(q, nq, tb, K, lt, P) : TileQuads<Mv, false>(q, nq, tb, K, lt, P);
+      return;
+    }
+    if (has_next && Kn == K && tn == tb + B) {
+      // the row goes on in the next block in memory, same K: one flat loop
+      if (K == 0)
+        stream ? TileFlatLines<Mv, false, true>(fl, nq, tb, K, lt) : TileFlatLines<Mv, false, false>(fl, nq, tb, K, lt);
+      else
+        stream ? TileFlatLines<Mv, true, true>(fl, nq, tb, K, lt) : TileFlatLines<Mv, true, false>(fl, nq, tb, K, lt);
+      return;
+    }
+    if (lists) {
+      // its whole lines (no branch per line), then the straddling lines
+      // (pieces from this block and the next, each with its K: AMD's XOR
+      // terms tell neighbouring blocks apart), or at a row's last block its
+      // pieces of them
+      stream ? TileFinLines<Mv, true>(fl, fin, nfin, tb, K, lt) : TileFinLines<Mv, false>(fl, fin, nfin, tb, K, lt);
+      if (!has_next) {
+        pieces(false, tb, K, lt);
+        return;
+      }
+      for (unsigned i = 0; i < nstrad; ++i) {
+        const TileLine& e = ln[strad[i]];
+        const uint8_t* pk[4];
+        for (unsigned k = 0; k < 4; ++k) pk[k] = (e.next >> k) & 1 ? tn + (e.s[k] ^ Kn) : tb + (e.s[k] ^ K);
+        Mv::Line4(lt + e.lin, pk[0], pk[1], pk[2], pk[3], stream);
       }
       return;
     }
@@ -785,8 +915,7 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
         if (has_next) {
           // prefetch the next block of this row into L2, in address order
           next = addr_rt(g.mode, rp, col_part(g, X + (uint64_t{1} << g.ex)));
-          const uint8_t* nb = swz + (next & ~(B - 1));
-          for (uint64_t o = 0; o < B; o += 64) __builtin_prefetch(nb + o, 0, 2);
+          TilePrefetch(swz + (next & ~(B - 1)), B);
         }
         const uint8_t* tb = swz + (o0 & ~(B - 1));
         const uint32_t K = static_cast<uint32_t>(o0 & (B - 1));
