@@ -3,7 +3,7 @@
 # unaffected by other load; valgrind runs the AVX2 kernels, it has no AVX-512).
 #   bench/cell_ir.sh BINARY MODE LAYOUT FORMAT SIZE DIRECTION BUFFERS [REPS]
 # BINARY is swz_bench_cell; MODE kernel | memcpy | floor (see bench_cell.cpp).
-# Needs valgrind (Debian package valgrind, in .ci/install-deps.sh).
+# Needs valgrind (Debian package valgrind; not in .ci/install-deps.sh, CI does not run this).
 # Counts only inside the timed function: Ir / ((REPS + 1) x bytes).
 # Compare a kernel with its floor (0.25), not with memcpy: glibc's memcpy uses
 # rep movsb, which valgrind counts as one instruction per byte.
