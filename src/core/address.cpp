@@ -9,6 +9,7 @@
 #include "core/kernel.hpp"
 #include "swz/address.hpp"
 #include "core/plan.hpp"
+#include "core/span_index.hpp"
 
 namespace swz {
 
@@ -230,6 +231,7 @@ struct SubDecoder {
   uint64_t start_B = 0, size_B = 0;
   bool packed = false;
   std::vector<uint32_t> basis;  ///< span of the whole-block G terms
+  bool direct = false;          ///< not packed, empty basis: one decode_at answers
 
   SubDecoder(const Layout& layout, uint32_t i) {
     const SubresourceLayout& s = layout.sub(i);
@@ -257,6 +259,7 @@ struct SubDecoder {
     k.in_mask = static_cast<uint32_t>(p.block_bytes - 1);
     k.immediate_in = p.immediate & k.in_mask;
     if (!packed) basis = high_basis();
+    direct = !packed && basis.empty();
     k.verify = !basis.empty() || k.frame.row_pitch_B % p.block_bytes != 0 || k.frame.depth_pitch_B % p.block_bytes != 0;
     uint32_t high = 0;
     for (unsigned ch = 0; ch < 3; ++ch)
@@ -304,7 +307,7 @@ struct SubDecoder {
   }
 
   /// out[i] = what byte offsets[i] of the resource holds, for offsets that
-  /// all lie in this subresource's span (disjoint subresources).
+  /// all lie in a segment of the span index that this subresource alone holds.
   void decode_run(const uint64_t* offsets, size_t n, Location* out) const {
     if (packed || !basis.empty()) {
       for (size_t i = 0; i < n; ++i) decode_or_pad(offsets[i] - start_B, &out[i]);
@@ -368,8 +371,8 @@ struct Locator::Impl {
   std::vector<uint32_t> by_start;                            ///< indices sorted by (start, index)
   std::vector<uint64_t> sorted_start;                        ///< subs[by_start[j]].start_B, for the search
   std::vector<uint64_t> max_end;                             ///< max end over by_start[0..j]
-  bool disjoint = true;                                      ///< no two subresources share a byte
   std::vector<std::vector<std::array<uint32_t, 4>>> tables;  ///< one per distinct plan
+  detail::SpanIndex spans;                                   ///< which spans hold an offset (the batch's search)
 };
 
 struct Layout::LocatorCache {
@@ -429,10 +432,12 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
   uint64_t m = 0;
   for (uint32_t j = 0; j < n; ++j) {
     const detail::SubDecoder& d = impl->subs[impl->by_start[j]];
-    if (d.start_B < m) impl->disjoint = false;
     m = std::max(m, d.start_B + d.size_B);
     impl->max_end[j] = m;
   }
+  std::vector<detail::SpanIndex::Span> spans(n);
+  for (uint32_t i = 0; i < n; ++i) spans[i] = {impl->subs[i].start_B, impl->subs[i].size_B};
+  impl->spans = detail::SpanIndex::build(spans, impl->size_B);
   return impl;
 }
 }  // namespace
@@ -498,28 +503,58 @@ Status locate(const Layout& layout, uint64_t offset, Location* out) {
 }
 
 namespace {
-// Locator's batch over offsets that are all inside the resource.
+// One offset inside the resource, through the span index: padding, one
+// subresource to decode (the usual case, inlined), or several sharing the
+// byte (locate_in decides).
+[[gnu::always_inline]] inline void locate_one(const Locator::Impl& m, const detail::SpanIndex::Segment& seg, uint64_t o,
+                                              Location* out) {
+  if (seg.kind == detail::SpanIndex::kOne) {
+    const detail::SubDecoder& d = m.subs[seg.sub];
+    const uint64_t rel = o - d.start_B;
+    if (d.direct && seg.pad_sub == seg.sub) {
+      if (!detail::decode_at(d.k, rel, rel, out)) *out = d.padding();
+    } else {
+      d.decode_or_pad(rel, out);
+      if (out->padding) out->subresource = seg.pad_sub;
+    }
+  } else if (seg.kind == detail::SpanIndex::kGap) {
+    Location pad;
+    pad.padding = true;
+    pad.subresource = seg.pad_sub;
+    *out = pad;
+  } else {
+    locate_in(m, o, out);
+  }
+}
+
+// Locator's batch over offsets that are all inside the resource, in chunks
+// of kChunk. A chunk whose offsets all lie in one segment held by one
+// subresource (and reported against it when padding) starts a run: it and
+// the offsets after it that stay in the segment are decoded with the
+// subresource's shape in registers (sequential sweeps). Any other chunk
+// finds each offset's segment first, then decodes them one by one (random
+// offsets over many subresources: no per-offset run test to mispredict).
 void locate_batch(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, Location* out) {
-  // Runs of offsets inside the span of the last subresource found (when no
-  // two subresources share a byte) are decoded without a search.
-  const detail::SubDecoder* last = nullptr;
-  uint64_t last_start = 0, last_size = 0;
+  constexpr uint64_t kChunk = 16;
+  const detail::SpanIndex::Segment* segs[kChunk];
   for (uint64_t i = 0; i < n;) {
-    const uint64_t o = offsets[i];
-    if (last && o - last_start < last_size) {
-      uint64_t j = i + 1;
-      while (j < n && offsets[j] - last_start < last_size) ++j;
-      last->decode_run(offsets + i, static_cast<size_t>(j - i), out + i);
+    const uint64_t e = std::min(n, i + kChunk);
+    uint64_t lo = offsets[i], hi = lo;
+    for (uint64_t j = i + 1; j < e; ++j) {
+      lo = std::min(lo, offsets[j]);
+      hi = std::max(hi, offsets[j]);
+    }
+    const detail::SpanIndex::Segment& first = m.spans.find(lo);
+    if (first.kind == detail::SpanIndex::kOne && first.pad_sub == first.sub && hi < first.end_B) {
+      uint64_t j = e;
+      while (j < n && offsets[j] - first.start_B < first.end_B - first.start_B) ++j;
+      m.subs[first.sub].decode_run(offsets + i, static_cast<size_t>(j - i), out + i);
       i = j;
       continue;
     }
-    const detail::SubDecoder* d = locate_in(m, o, &out[i]);
-    if (m.disjoint && d) {
-      last = d;
-      last_start = d->start_B;
-      last_size = std::min(d->size_B, m.size_B - d->start_B);
-    }
-    ++i;
+    for (uint64_t j = i; j < e; ++j) segs[j - i] = &m.spans.find(offsets[j]);
+    for (uint64_t j = i; j < e; ++j) locate_one(m, *segs[j - i], offsets[j], &out[j]);
+    i = e;
   }
 }
 }  // namespace
