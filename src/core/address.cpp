@@ -1,5 +1,7 @@
 // element_offset and locate: single-element queries over a Layout.
 #include <algorithm>
+#include <array>
+#include <map>
 #include <bit>
 #include <mutex>
 #include <thread>
@@ -8,6 +10,7 @@
 #include "core/parallel.hpp"
 #include "core/kernel.hpp"
 #include "swz/address.hpp"
+#include "swz/copy.hpp"
 #include "core/plan.hpp"
 #include "core/span_index.hpp"
 
@@ -180,10 +183,18 @@ struct DecodeShape {
   bool high_into_block = true;
 };
 
+/// The coordinates one candidate decode gives and whether they are an
+/// element of the subresource whose byte `rel` is.
+struct Decoded {
+  uint64_t x, y, z, sample, byte;
+  bool ok;
+};
+
 /// One candidate decode: `a` is `rel` (bytes from the subresource's start)
-/// with a guess of the whole-block XOR terms removed. False when no element
-/// of the subresource has that byte.
-[[gnu::always_inline]] inline bool decode_at(const DecodeShape& k, uint64_t a, uint64_t rel, Location* loc) {
+/// with a guess of the whole-block XOR terms removed. The checks are
+/// combined without branches, so that padding bytes mixed with element bytes
+/// cost no mispredicted branch.
+[[gnu::always_inline]] inline Decoded decode_core(const DecodeShape& k, uint64_t a, uint64_t rel) {
   const Plan& p = *k.plan;
   uint64_t rest = (a >> k.block_bits) << k.block_bits, bz = 0;
   if (k.frame.depth_pitch_B) bz = divmod(rest, k.frame.depth_pitch_B, k.depth_magic, &rest);
@@ -207,20 +218,71 @@ struct DecodeShape {
         for (int ch = 0; ch < 4; ++ch) inb[ch] ^= p.inverse[b][ch];
   }
   for (int ch = 0; ch < 4; ++ch) c[ch] ^= inb[ch];
-  if (k.verify && p.offset(c[0], c[1], c[2], c[3], k.frame.row_pitch_B, k.frame.depth_pitch_B) != rel) return false;
-  Adjusted e;  // element coordinates: x in bytes, y, z
-  if (!k.frame.unadjust({c[0], c[1], c[2]}, &e)) return false;
-  const uint64_t x = k.element_log2 >= 0 ? e.x_B >> k.element_log2 : e.x_B / k.element_bytes;
-  if (x >= k.width_el || e.y >= k.height_el || e.z >= k.depth || c[3] >= k.samples) return false;
+  Decoded d;
+  d.ok = !k.verify || p.offset(c[0], c[1], c[2], c[3], k.frame.row_pitch_B, k.frame.depth_pitch_B) == rel;
+  // Frame::unadjust without branches: element coordinates x in bytes, y, z.
+  const Frame& f = k.frame;
+  // a < b as the sign of a - b (all values here are below 2^63), so that the
+  // compiler keeps the checks free of branches.
+  auto below = [](uint64_t lhs, uint64_t rhs) { return (lhs - rhs) >> 63; };
+  uint64_t in = (below(c[0], f.pre[0]) | below(c[1], f.pre[1]) | below(c[2], f.pre[2])) ^ 1;
+  const uint64_t x_B = c[0] - f.pre[0];
+  d.y = c[1] - f.pre[1];
+  d.z = c[2] - f.pre[2];
+  if (f.stack_rows) {
+    d.z = d.y / f.stack_rows;
+    d.y %= f.stack_rows;
+  }
+  d.x = k.element_log2 >= 0 ? x_B >> k.element_log2 : x_B / k.element_bytes;
+  d.sample = c[3];
+  d.byte = x_B - d.x * k.element_bytes;
+  in &= below(d.x, k.width_el) & below(d.y, k.height_el) & below(d.z, k.depth) & below(d.sample, k.samples);
+  d.ok &= in != 0;
+  return d;
+}
+
+/// decode_core's answer written to *loc only when it is an element; false
+/// when no element of the subresource has that byte.
+[[gnu::always_inline]] inline bool decode_at(const DecodeShape& k, uint32_t index, uint64_t a, uint64_t rel,
+                                             Location* loc) {
+  const Decoded d = decode_core(k, a, rel);
+  if (!d.ok) return false;
   loc->padding = false;
   loc->packed = false;
-  loc->subresource = k.index;
-  loc->x = static_cast<uint32_t>(x);
-  loc->y = static_cast<uint32_t>(e.y);
-  loc->z = static_cast<uint32_t>(e.z);
-  loc->sample = static_cast<uint32_t>(c[3]);
-  loc->byte = static_cast<uint32_t>(e.x_B - x * k.element_bytes);
+  loc->subresource = index;
+  loc->x = static_cast<uint32_t>(d.x);
+  loc->y = static_cast<uint32_t>(d.y);
+  loc->z = static_cast<uint32_t>(d.z);
+  loc->sample = static_cast<uint32_t>(d.sample);
+  loc->byte = static_cast<uint32_t>(d.byte);
   return true;
+}
+
+/// The whole answer for byte `rel` of a subresource with an empty basis:
+/// its element, or padding against it (then the coordinates are 0).
+/// kBranchless: written without a branch on which, for random bytes of a
+/// resource with much padding (a branch there would be mispredicted often).
+template <bool kBranchless = false>
+[[gnu::always_inline]] inline void decode_write(const DecodeShape& k, uint32_t index, uint64_t rel, Location* loc) {
+  const Decoded d = decode_core(k, rel, rel);
+  if constexpr (!kBranchless) {
+    if (!d.ok) {
+      Location pad;
+      pad.padding = true;
+      pad.subresource = index;
+      *loc = pad;
+      return;
+    }
+  }
+  const uint32_t keep = 0u - static_cast<uint32_t>(d.ok);
+  loc->padding = !d.ok;
+  loc->packed = false;
+  loc->subresource = index;
+  loc->x = static_cast<uint32_t>(d.x) & keep;
+  loc->y = static_cast<uint32_t>(d.y) & keep;
+  loc->z = static_cast<uint32_t>(d.z) & keep;
+  loc->sample = static_cast<uint32_t>(d.sample) & keep;
+  loc->byte = static_cast<uint32_t>(d.byte) & keep;
 }
 
 /// Everything locate needs about one subresource. The in-block inverse is
@@ -296,12 +358,12 @@ struct SubDecoder {
   /// Decodes `rel` (bytes from the subresource's start); false when no
   /// element of this subresource has that byte.
   bool decode(uint64_t rel, Location* loc) const {
-    if (basis.empty()) return decode_at(k, rel, rel, loc);
+    if (basis.empty()) return decode_at(k, k.index, rel, rel, loc);
     for (size_t m = 0; m < (size_t{1} << basis.size()); ++m) {
       uint32_t h = 0;
       for (size_t j = 0; j < basis.size(); ++j)
         if (m & (size_t{1} << j)) h ^= basis[j];
-      if (decode_at(k, rel ^ h, rel, loc)) return true;
+      if (decode_at(k, k.index, rel ^ h, rel, loc)) return true;
     }
     return false;
   }
@@ -315,9 +377,10 @@ struct SubDecoder {
     }
     const DecodeShape kk = k;  // a local copy: its fields stay in registers
     const uint64_t start = start_B;
+    const uint32_t index = k.index;
     for (size_t i = 0; i < n; ++i) {
       const uint64_t rel = offsets[i] - start;
-      if (!decode_at(kk, rel, rel, &out[i])) out[i] = padding();
+      decode_write(kk, index, rel, &out[i]);
     }
   }
   void decode_or_pad(uint64_t rel, Location* out) const {
@@ -336,6 +399,35 @@ struct SubDecoder {
     return l;
   }
 };
+
+/// Everything of a DecodeShape but the subresource index: subresources with
+/// the same key (the slices of one mip) decode with one shared shape.
+std::array<uint64_t, 24> shape_key(const DecodeShape& k) {
+  return {reinterpret_cast<uintptr_t>(k.plan),
+          reinterpret_cast<uintptr_t>(k.inv_tab),
+          k.frame.pre[0],
+          k.frame.pre[1],
+          k.frame.pre[2],
+          k.frame.stack_rows,
+          k.frame.row_pitch_B,
+          k.frame.depth_pitch_B,
+          k.row_magic,
+          k.depth_magic,
+          k.block_bits,
+          k.ext_log2[0],
+          k.ext_log2[1],
+          k.ext_log2[2],
+          k.inv_bytes,
+          k.in_mask,
+          k.immediate_in,
+          k.width_el,
+          k.height_el,
+          k.depth,
+          k.samples,
+          k.element_bytes,
+          static_cast<uint64_t>(static_cast<int64_t>(k.element_log2)),
+          uint64_t{k.verify} | uint64_t{k.high_into_block} << 1};
+}
 
 /// Byte tables of a plan's in-block inverse: row k * 256 + v is the XOR of
 /// inverse[8k + b] over the set bits b of v.
@@ -373,6 +465,30 @@ struct Locator::Impl {
   std::vector<uint64_t> max_end;                             ///< max end over by_start[0..j]
   std::vector<std::vector<std::array<uint32_t, 4>>> tables;  ///< one per distinct plan
   detail::SpanIndex spans;                                   ///< which spans hold an offset (the batch's search)
+  /// What the search path reads per subresource, small and contiguous:
+  /// its start and, when one decode_at answers (not packed, no whole-block
+  /// XOR basis), its shape in `shapes` (else null).
+  struct Direct {
+    uint64_t start_B = 0;
+    const detail::DecodeShape* shape = nullptr;
+  };
+  std::vector<Direct> direct;               ///< by subresource index
+  std::vector<detail::DecodeShape> shapes;  ///< distinct shapes of the direct subresources
+  /// The random-offset fast path: per bucket of the span index, kNoHot, or
+  /// the entry of `hot` when one segment holds the whole bucket and one
+  /// decode_at answers there (one subresource, reported against it when
+  /// padding, with a shape).
+  struct Hot {
+    uint64_t start_B = 0;  ///< the subresource's
+    const detail::DecodeShape* shape = nullptr;
+    uint32_t sub = 0;
+  };
+  static constexpr uint32_t kNoHot = UINT32_MAX;
+  /// More than 1/8 of the resource is padding: random offsets decode with
+  /// branch-free writes (decode_write<true>).
+  bool sparse = false;
+  std::vector<uint32_t> hot_of_bucket;
+  std::vector<Hot> hot;
 };
 
 struct Layout::LocatorCache {
@@ -438,6 +554,38 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
   std::vector<detail::SpanIndex::Span> spans(n);
   for (uint32_t i = 0; i < n; ++i) spans[i] = {impl->subs[i].start_B, impl->subs[i].size_B};
   impl->spans = detail::SpanIndex::build(spans, impl->size_B);
+  std::map<std::array<uint64_t, 24>, size_t> shape_of;
+  std::vector<size_t> which(n, SIZE_MAX);
+  for (uint32_t i = 0; i < n; ++i) {
+    const detail::SubDecoder& d = impl->subs[i];
+    if (!d.direct) continue;
+    const auto [it, added] = shape_of.emplace(detail::shape_key(d.k), impl->shapes.size());
+    if (added) impl->shapes.push_back(d.k);
+    which[i] = it->second;
+  }
+  impl->direct.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    impl->direct[i].start_B = impl->subs[i].start_B;
+    if (which[i] != SIZE_MAX) impl->direct[i].shape = &impl->shapes[which[i]];
+  }
+  const detail::SpanIndex& ix = impl->spans;
+  std::vector<uint32_t> hot_of_segment(ix.segments().size(), Locator::Impl::kNoHot);
+  impl->hot_of_bucket.assign(ix.bucket_count(), Locator::Impl::kNoHot);
+  for (size_t b = 0; b < ix.bucket_count(); ++b) {
+    bool whole = false;
+    const size_t j = ix.bucket_segment(b, &whole);
+    const detail::SpanIndex::Segment& s = ix.segments()[j];
+    if (!whole || s.kind != detail::SpanIndex::kOne || s.pad_sub != s.sub || !impl->direct[s.sub].shape) continue;
+    if (hot_of_segment[j] == Locator::Impl::kNoHot) {
+      hot_of_segment[j] = static_cast<uint32_t>(impl->hot.size());
+      impl->hot.push_back({impl->direct[s.sub].start_B, impl->direct[s.sub].shape, s.sub});
+    }
+    impl->hot_of_bucket[b] = hot_of_segment[j];
+  }
+  uint64_t element_bytes = 0;
+  for (uint32_t i = 0; i < n; ++i)
+    if (!L.sub(i).packed) element_bytes += packed_subresource_bytes(L.sub(i)) * L.desc().samples;
+  impl->sparse = element_bytes < impl->size_B - impl->size_B / 8;
   return impl;
 }
 }  // namespace
@@ -509,11 +657,12 @@ namespace {
 [[gnu::always_inline]] inline void locate_one(const Locator::Impl& m, const detail::SpanIndex::Segment& seg, uint64_t o,
                                               Location* out) {
   if (seg.kind == detail::SpanIndex::kOne) {
-    const detail::SubDecoder& d = m.subs[seg.sub];
-    const uint64_t rel = o - d.start_B;
-    if (d.direct && seg.pad_sub == seg.sub) {
-      if (!detail::decode_at(d.k, rel, rel, out)) *out = d.padding();
+    const Locator::Impl::Direct& f = m.direct[seg.sub];
+    const uint64_t rel = o - f.start_B;
+    if (f.shape && seg.pad_sub == seg.sub) {
+      detail::decode_write(*f.shape, seg.sub, rel, out);
     } else {
+      const detail::SubDecoder& d = m.subs[seg.sub];
       d.decode_or_pad(rel, out);
       if (out->padding) out->subresource = seg.pad_sub;
     }
@@ -534,28 +683,53 @@ namespace {
 // subresource's shape in registers (sequential sweeps). Any other chunk
 // finds each offset's segment first, then decodes them one by one (random
 // offsets over many subresources: no per-offset run test to mispredict).
-void locate_batch(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, Location* out) {
+template <bool kSparse>
+void locate_batch_as(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, Location* out) {
   constexpr uint64_t kChunk = 16;
-  const detail::SpanIndex::Segment* segs[kChunk];
+  const unsigned shift = m.spans.shift();
+  uint64_t skip = 0, backoff = 0;  // chunks to go before the next run test; the next wait
   for (uint64_t i = 0; i < n;) {
     const uint64_t e = std::min(n, i + kChunk);
-    uint64_t lo = offsets[i], hi = lo;
-    for (uint64_t j = i + 1; j < e; ++j) {
-      lo = std::min(lo, offsets[j]);
-      hi = std::max(hi, offsets[j]);
+    if (skip == 0) {
+      uint64_t lo = offsets[i], hi = lo;
+      for (uint64_t j = i + 1; j < e; ++j) {
+        lo = std::min(lo, offsets[j]);
+        hi = std::max(hi, offsets[j]);
+      }
+      const detail::SpanIndex::Segment& first = m.spans.find(lo);
+      if (first.kind == detail::SpanIndex::kOne && first.pad_sub == first.sub && hi < first.end_B) {
+        uint64_t j = e;
+        while (j < n && offsets[j] - first.start_B < first.end_B - first.start_B) ++j;
+        m.subs[first.sub].decode_run(offsets + i, static_cast<size_t>(j - i), out + i);
+        i = j;
+        backoff = 0;
+        continue;
+      }
+      // Not a run: test again after 1, 2, 4, ... 64 chunks (random offsets
+      // then pay the test on one chunk in 64).
+      backoff = std::min<uint64_t>(backoff ? 2 * backoff : 1, 64);
+      skip = backoff;
+    } else {
+      --skip;
     }
-    const detail::SpanIndex::Segment& first = m.spans.find(lo);
-    if (first.kind == detail::SpanIndex::kOne && first.pad_sub == first.sub && hi < first.end_B) {
-      uint64_t j = e;
-      while (j < n && offsets[j] - first.start_B < first.end_B - first.start_B) ++j;
-      m.subs[first.sub].decode_run(offsets + i, static_cast<size_t>(j - i), out + i);
-      i = j;
-      continue;
+    for (uint64_t j = i; j < e; ++j) {
+      const uint64_t o = offsets[j];
+      const uint32_t h = m.hot_of_bucket[static_cast<size_t>(o >> shift)];
+      if (h == Locator::Impl::kNoHot) {
+        locate_one(m, m.spans.find(o), o, &out[j]);
+        continue;
+      }
+      const Locator::Impl::Hot& t = m.hot[h];
+      detail::decode_write<kSparse>(*t.shape, t.sub, o - t.start_B, &out[j]);
     }
-    for (uint64_t j = i; j < e; ++j) segs[j - i] = &m.spans.find(offsets[j]);
-    for (uint64_t j = i; j < e; ++j) locate_one(m, *segs[j - i], offsets[j], &out[j]);
     i = e;
   }
+}
+void locate_batch(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, Location* out) {
+  if (m.sparse)
+    locate_batch_as<true>(m, offsets, n, out);
+  else
+    locate_batch_as<false>(m, offsets, n, out);
 }
 }  // namespace
 

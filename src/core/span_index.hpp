@@ -59,6 +59,17 @@ class SpanIndex {
   }
 
   const std::vector<Segment>& segments() const { return segments_; }
+  /// Buckets are the bytes [b << shift(), (b + 1) << shift()) of the resource.
+  unsigned shift() const { return shift_; }
+  /// The segment holding bucket b's first byte, and whether it holds the
+  /// whole bucket (up to the end of the resource).
+  std::size_t bucket_segment(std::size_t b, bool* whole) const {
+    const std::size_t j = first_[b];
+    const uint64_t lo = uint64_t{b} << shift_, last = segments_.back().end_B - 1;
+    const uint64_t span = (uint64_t{1} << shift_) - 1;
+    *whole = segments_[j].end_B > (last - lo < span ? last : lo + span);  // it holds the bucket's last byte
+    return j;
+  }
   std::size_t bucket_count() const { return first_.empty() ? 0 : first_.size() - 1; }
 
  private:

@@ -236,6 +236,13 @@ TEST(LocateOracle, SpanIndexMatchesAScanOfTheSpans) {
     const detail::SpanIndex ix = detail::SpanIndex::build(spans, size);
     ASSERT_EQ(ix.segments().back().end_B, size);
     ASSERT_LE(ix.bucket_count(), uint64_t{1} << 20);
+    for (size_t bk = 0; bk < ix.bucket_count(); ++bk) {  // whole: one segment holds every byte of the bucket
+      bool whole = false;
+      const size_t j = ix.bucket_segment(bk, &whole);
+      const uint64_t lo = uint64_t{bk} << ix.shift(), hi = std::min(size, lo + (uint64_t{1} << ix.shift())) - 1;
+      ASSERT_EQ(&ix.find(lo), &ix.segments()[j]) << "iteration " << it << " bucket " << bk;
+      ASSERT_EQ(whole, &ix.find(hi) == &ix.segments()[j]) << "iteration " << it << " bucket " << bk;
+    }
     const uint64_t step = size > 20000 ? 1 + rng() % 13 : 1;
     for (uint64_t o = rng() % step; o < size; o += step) {
       uint32_t held = 0, sole = 0, pad = 0;
