@@ -207,11 +207,15 @@ struct Decoded {
           p.g(2, static_cast<uint32_t>(c[2]))) &
          k.in_mask;
   alignas(16) uint32_t inb[4] = {0, 0, 0, 0};  // in-block coordinate bits, per channel
-  if (k.inv_tab) {
-    for (unsigned byte = 0; byte < k.inv_bytes; ++byte) {
+  if (k.inv_tab) {                             // one row per byte of the in-block offset (at most 4), unrolled
+    auto add = [&](unsigned byte) {
       const std::array<uint32_t, 4>& r = k.inv_tab[byte * 256 + ((u >> (8 * byte)) & 255)];
       for (int ch = 0; ch < 4; ++ch) inb[ch] ^= r[static_cast<size_t>(ch)];
-    }
+    };
+    if (k.inv_bytes > 0) add(0);
+    if (k.inv_bytes > 1) add(1);
+    if (k.inv_bytes > 2) add(2);
+    if (k.inv_bytes > 3) add(3);
   } else {
     for (unsigned b = 0; b < k.block_bits; ++b)
       if (u & (1u << b))
