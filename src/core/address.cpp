@@ -687,10 +687,18 @@ namespace {
 // subresource's shape in registers (sequential sweeps). Any other chunk
 // finds each offset's segment first, then decodes them one by one (random
 // offsets over many subresources: no per-offset run test to mispredict).
+// locate_one for the offsets that the bucket table does not answer, kept out
+// of the hot loop.
+[[gnu::noinline]] void locate_cold(const Locator::Impl& m, uint64_t o, Location* out) {
+  locate_one(m, m.spans.find(o), o, out);
+}
+
 template <bool kSparse>
 void locate_batch_as(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, Location* out) {
   constexpr uint64_t kChunk = 16;
   const unsigned shift = m.spans.shift();
+  const uint32_t* const hot_of_bucket = m.hot_of_bucket.data();
+  const Locator::Impl::Hot* const hot = m.hot.data();
   uint64_t skip = 0, backoff = 0;  // chunks to go before the next run test; the next wait
   for (uint64_t i = 0; i < n;) {
     const uint64_t e = std::min(n, i + kChunk);
@@ -718,12 +726,12 @@ void locate_batch_as(const Locator::Impl& m, const uint64_t* offsets, uint64_t n
     }
     for (uint64_t j = i; j < e; ++j) {
       const uint64_t o = offsets[j];
-      const uint32_t h = m.hot_of_bucket[static_cast<size_t>(o >> shift)];
+      const uint32_t h = hot_of_bucket[static_cast<size_t>(o >> shift)];
       if (h == Locator::Impl::kNoHot) {
-        locate_one(m, m.spans.find(o), o, &out[j]);
+        locate_cold(m, o, &out[j]);
         continue;
       }
-      const Locator::Impl::Hot& t = m.hot[h];
+      const Locator::Impl::Hot& t = hot[h];
       detail::decode_write<kSparse>(*t.shape, t.sub, o - t.start_B, &out[j]);
     }
     i = e;
