@@ -680,18 +680,22 @@ namespace {
   }
 }
 
-// Locator's batch over offsets that are all inside the resource, in chunks
-// of kChunk. A chunk whose offsets all lie in one segment held by one
-// subresource (and reported against it when padding) starts a run: it and
-// the offsets after it that stay in the segment are decoded with the
-// subresource's shape in registers (sequential sweeps). Any other chunk
-// finds each offset's segment first, then decodes them one by one (random
-// offsets over many subresources: no per-offset run test to mispredict).
 // locate_one for the offsets that the bucket table does not answer, kept out
 // of the hot loop.
 [[gnu::noinline]] void locate_cold(const Locator::Impl& m, uint64_t o, Location* out) {
   locate_one(m, m.spans.find(o), o, out);
 }
+
+// Locator's batch over offsets that are all inside the resource, in chunks
+// of kChunk. A chunk whose offsets all lie in one segment held by one
+// subresource (and reported against it when padding) starts a run: it and
+// the offsets after it that stay in the segment are decoded with the
+// subresource's shape in registers (sequential sweeps). In any other chunk
+// each offset goes through the bucket table: a bucket wholly inside one
+// subresource gives its start and shared shape (one decode), any other
+// bucket the span index (locate_cold). After a chunk that is not a run, the
+// run test waits 1, 2, 4 ... 64 chunks, so random offsets over many
+// subresources pay it rarely and have no per-offset run test to mispredict.
 
 template <bool kSparse>
 void locate_batch_as(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, Location* out) {
@@ -717,8 +721,7 @@ void locate_batch_as(const Locator::Impl& m, const uint64_t* offsets, uint64_t n
         backoff = 0;
         continue;
       }
-      // Not a run: test again after 1, 2, 4, ... 64 chunks (random offsets
-      // then pay the test on one chunk in 64).
+      // Not a run: test again after 1, 2, 4, ... 64 chunks.
       backoff = std::min<uint64_t>(backoff ? 2 * backoff : 1, 64);
       skip = backoff;
     } else {
