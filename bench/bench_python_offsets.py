@@ -2,6 +2,7 @@
 """Benchmark of swz.offsets (the vectorised address map), single thread.
 
 Usage: PYTHONPATH=<build>/python /usr/bin/python3 bench/bench_python_offsets.py [--reps 10] [--n 16777216] [--smoke]
+         [--only locate] [--no-copies]
 
 Cases (each: median of --reps runs, in millions of offsets (or locates) per second):
   random:    x, y: int64 arrays of n random element coordinates (gather-like access)
@@ -9,8 +10,12 @@ Cases (each: median of --reps runs, in millions of offsets (or locates) per seco
   3d:        std64k 3D R16G16B16A16_FLOAT, x, y, z random
   pattern:   a random-ish pattern with XOR and postamble terms, x, y random
   numpy:     baseline: the same random x, y through numpy arithmetic y*pitch + x*4 (row-major formula)
-  locate:    swz.locate of n random byte offsets (the inverse map), 2D, pattern, 3D, mips x arrays,
-             and one scalar call on a 2048-slice array (the layout's cached Locator)
+  locate:    swz.locate of n random byte offsets (the inverse map), 2D, pattern, 3D, mips x arrays
+             (std64k 4096^2 RGBA8 13 mips x 6 slices), a mipped 3D (256^3, 9 mips), a 256-slice array
+             (256^2 RGBA8, 9 mips x 256 slices), a sequential sweep of n bytes of the mips x arrays
+             resource, and one scalar call on a 2048-slice array (the layout's cached Locator).
+             Batches of 2^20 offsets or more run on several threads (one per 2^19 offsets, at most one
+             per core); --n 524288 times one thread.
 Then, for context, the copies from Python (GB/s of surface bytes, threads=1,
 out= preallocated so nothing is allocated per call) next to numpy.copyto of
 the same bytes.
@@ -45,6 +50,8 @@ def main():
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--n", type=int, default=1 << 24)
     ap.add_argument("--smoke", action="store_true", help="one short iteration (CI)")
+    ap.add_argument("--only", default="", help="run only the cases whose name contains this text (e.g. locate)")
+    ap.add_argument("--no-copies", action="store_true", help="skip the copy timings")
     ap.add_argument("--clock", choices=["wall", "cpu"], default="wall",
                     help="wall: time.perf_counter (default); cpu: time.process_time, for a machine shared with other "
                          "jobs (it sums all threads, so it understates a threaded call)")
@@ -70,6 +77,11 @@ def main():
     M = swz.Layout.std64k("R8G8B8A8_UNORM", 4096, 4096, mips=13, array=6)
     moffs = rng.integers(0, M.size, a.n, dtype=np.int64)
     A = swz.Layout.std64k("R8G8B8A8_UNORM", 1024, 1024, mips=11, array=2048)
+    M3 = swz.Layout.std64k("R16G16B16A16_FLOAT", 256, 256, 256, mips=9)
+    m3offs = rng.integers(0, M3.size, a.n, dtype=np.int64)
+    S = swz.Layout.std64k("R8G8B8A8_UNORM", 256, 256, mips=9, array=256)
+    soffs = rng.integers(0, S.size, a.n, dtype=np.int64)
+    sweep = np.arange(a.n, dtype=np.int64) + int(rng.integers(0, M.size - a.n))
     cases = [
         ("random (std64k 2D, 32bpp)", lambda: swz.offsets(L, x, y), a.n),
         ("grid (broadcast arange)", lambda: swz.offsets(L, gx, gy), gw * gw),
@@ -80,15 +92,22 @@ def main():
         ("locate (pattern with postamble)", lambda: swz.locate(P, poffs), a.n),
         ("locate (3D, random bytes)", lambda: swz.locate(L3, offs3), a.n),
         ("locate (std64k, 13 mips x 6 slices)", lambda: swz.locate(M, moffs), a.n),
+        ("locate (std64k 3D 256^3, 9 mips)", lambda: swz.locate(M3, m3offs), a.n),
+        ("locate (256^2, 9 mips x 256 slices)", lambda: swz.locate(S, soffs), a.n),
+        ("locate (13 mips x 6, sequential)", lambda: swz.locate(M, sweep), a.n),
         ("locate (one offset, 22528 subresources)", lambda: swz.locate(A, 12345), 1),
     ]
     print(f"swz.offsets, n = {a.n}, median of {a.reps}, {a.clock} clock; backends {swz.backends()}; numpy {np.__version__}")
     for name, fn, n in cases:
+        if a.only not in name:
+            continue
         t = bench(fn, a.reps)
         if n == 1:
-            print(f"  {name:32s} {t * 1e6:8.1f} us per call")
+            print(f"  {name:38s} {t * 1e6:8.1f} us per call")
         else:
-            print(f"  {name:32s} {n / t / 1e6:8.1f} M offsets/s  ({t * 1e3:.1f} ms)")
+            print(f"  {name:38s} {n / t / 1e6:8.1f} M offsets/s  ({t * 1e3:.1f} ms)")
+    if a.no_copies:
+        return 0
     side = 256 if a.smoke else 4096
     C = swz.Layout.std64k("R8G8B8A8_UNORM", side, side)
     img = rng.integers(0, 256, (side, side, 4), dtype=np.uint8)

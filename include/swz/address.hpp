@@ -99,9 +99,12 @@ Status locate(const Layout& layout, uint64_t offset, Location* out);
 
 /// locate for many offsets of one layout. make() builds, once, what every
 /// query needs: per subresource the span of the pattern's whole-block XOR
-/// terms, per distinct plan byte tables of the in-block inverse, and the
-/// subresources sorted by placement. A query then costs a binary search and
-/// a few table lookups. Same results and errors as locate. Copies are cheap
+/// terms, per distinct plan byte tables of the in-block inverse, and an index
+/// of the subresource spans (a table from offset >> k to the subresource
+/// holding it: about four entries per subresource, at least 4096). A query
+/// then costs a few table loads, whatever the number of subresources;
+/// offsets that stay inside one subresource are decoded as a run. Same
+/// results and errors as locate. Copies are cheap
 /// (shared, immutable state) and a made Locator may be used from several
 /// threads at once. Holds pointers into the layout's compiled plans, which it
 /// keeps alive.

@@ -1,5 +1,7 @@
 // element_offset and locate: single-element queries over a Layout.
 #include <algorithm>
+#include <array>
+#include <map>
 #include <bit>
 #include <mutex>
 #include <thread>
@@ -8,7 +10,9 @@
 #include "core/parallel.hpp"
 #include "core/kernel.hpp"
 #include "swz/address.hpp"
+#include "swz/copy.hpp"
 #include "core/plan.hpp"
+#include "core/span_index.hpp"
 
 namespace swz {
 
@@ -179,10 +183,18 @@ struct DecodeShape {
   bool high_into_block = true;
 };
 
+/// The coordinates one candidate decode gives and whether they are an
+/// element of the subresource whose byte `rel` is.
+struct Decoded {
+  uint64_t x, y, z, sample, byte;
+  bool ok;
+};
+
 /// One candidate decode: `a` is `rel` (bytes from the subresource's start)
-/// with a guess of the whole-block XOR terms removed. False when no element
-/// of the subresource has that byte.
-[[gnu::always_inline]] inline bool decode_at(const DecodeShape& k, uint64_t a, uint64_t rel, Location* loc) {
+/// with a guess of the whole-block XOR terms removed. The checks are
+/// combined without branches, so that padding bytes mixed with element bytes
+/// cost no mispredicted branch.
+[[gnu::always_inline]] inline Decoded decode_core(const DecodeShape& k, uint64_t a, uint64_t rel) {
   const Plan& p = *k.plan;
   uint64_t rest = (a >> k.block_bits) << k.block_bits, bz = 0;
   if (k.frame.depth_pitch_B) bz = divmod(rest, k.frame.depth_pitch_B, k.depth_magic, &rest);
@@ -195,31 +207,86 @@ struct DecodeShape {
           p.g(2, static_cast<uint32_t>(c[2]))) &
          k.in_mask;
   alignas(16) uint32_t inb[4] = {0, 0, 0, 0};  // in-block coordinate bits, per channel
-  if (k.inv_tab) {
-    for (unsigned byte = 0; byte < k.inv_bytes; ++byte) {
+  if (k.inv_tab) {                             // one row per byte of the in-block offset (at most 4), unrolled
+    auto add = [&](unsigned byte) {
       const std::array<uint32_t, 4>& r = k.inv_tab[byte * 256 + ((u >> (8 * byte)) & 255)];
       for (int ch = 0; ch < 4; ++ch) inb[ch] ^= r[static_cast<size_t>(ch)];
-    }
+    };
+    if (k.inv_bytes > 0) add(0);
+    if (k.inv_bytes > 1) add(1);
+    if (k.inv_bytes > 2) add(2);
+    if (k.inv_bytes > 3) add(3);
   } else {
     for (unsigned b = 0; b < k.block_bits; ++b)
       if (u & (1u << b))
         for (int ch = 0; ch < 4; ++ch) inb[ch] ^= p.inverse[b][ch];
   }
   for (int ch = 0; ch < 4; ++ch) c[ch] ^= inb[ch];
-  if (k.verify && p.offset(c[0], c[1], c[2], c[3], k.frame.row_pitch_B, k.frame.depth_pitch_B) != rel) return false;
-  Adjusted e;  // element coordinates: x in bytes, y, z
-  if (!k.frame.unadjust({c[0], c[1], c[2]}, &e)) return false;
-  const uint64_t x = k.element_log2 >= 0 ? e.x_B >> k.element_log2 : e.x_B / k.element_bytes;
-  if (x >= k.width_el || e.y >= k.height_el || e.z >= k.depth || c[3] >= k.samples) return false;
+  Decoded d;
+  d.ok = !k.verify || p.offset(c[0], c[1], c[2], c[3], k.frame.row_pitch_B, k.frame.depth_pitch_B) == rel;
+  // Frame::unadjust without branches: element coordinates x in bytes, y, z.
+  const Frame& f = k.frame;
+  // a < b as the sign of a - b (all values here are below 2^63), so that the
+  // compiler keeps the checks free of branches.
+  auto below = [](uint64_t lhs, uint64_t rhs) { return (lhs - rhs) >> 63; };
+  uint64_t in = (below(c[0], f.pre[0]) | below(c[1], f.pre[1]) | below(c[2], f.pre[2])) ^ 1;
+  const uint64_t x_B = c[0] - f.pre[0];
+  d.y = c[1] - f.pre[1];
+  d.z = c[2] - f.pre[2];
+  if (f.stack_rows) {
+    d.z = d.y / f.stack_rows;
+    d.y %= f.stack_rows;
+  }
+  d.x = k.element_log2 >= 0 ? x_B >> k.element_log2 : x_B / k.element_bytes;
+  d.sample = c[3];
+  d.byte = x_B - d.x * k.element_bytes;
+  in &= below(d.x, k.width_el) & below(d.y, k.height_el) & below(d.z, k.depth) & below(d.sample, k.samples);
+  d.ok &= in != 0;
+  return d;
+}
+
+/// decode_core's answer written to *loc only when it is an element; false
+/// when no element of the subresource has that byte.
+[[gnu::always_inline]] inline bool decode_at(const DecodeShape& k, uint32_t index, uint64_t a, uint64_t rel,
+                                             Location* loc) {
+  const Decoded d = decode_core(k, a, rel);
+  if (!d.ok) return false;
   loc->padding = false;
   loc->packed = false;
-  loc->subresource = k.index;
-  loc->x = static_cast<uint32_t>(x);
-  loc->y = static_cast<uint32_t>(e.y);
-  loc->z = static_cast<uint32_t>(e.z);
-  loc->sample = static_cast<uint32_t>(c[3]);
-  loc->byte = static_cast<uint32_t>(e.x_B - x * k.element_bytes);
+  loc->subresource = index;
+  loc->x = static_cast<uint32_t>(d.x);
+  loc->y = static_cast<uint32_t>(d.y);
+  loc->z = static_cast<uint32_t>(d.z);
+  loc->sample = static_cast<uint32_t>(d.sample);
+  loc->byte = static_cast<uint32_t>(d.byte);
   return true;
+}
+
+/// The whole answer for byte `rel` of a subresource with an empty basis:
+/// its element, or padding against it (then the coordinates are 0).
+/// kBranchless: written without a branch on which, for random bytes of a
+/// resource with much padding (a branch there would be mispredicted often).
+template <bool kBranchless = false>
+[[gnu::always_inline]] inline void decode_write(const DecodeShape& k, uint32_t index, uint64_t rel, Location* loc) {
+  const Decoded d = decode_core(k, rel, rel);
+  if constexpr (!kBranchless) {
+    if (!d.ok) {
+      Location pad;
+      pad.padding = true;
+      pad.subresource = index;
+      *loc = pad;
+      return;
+    }
+  }
+  const uint32_t keep = 0u - static_cast<uint32_t>(d.ok);
+  loc->padding = !d.ok;
+  loc->packed = false;
+  loc->subresource = index;
+  loc->x = static_cast<uint32_t>(d.x) & keep;
+  loc->y = static_cast<uint32_t>(d.y) & keep;
+  loc->z = static_cast<uint32_t>(d.z) & keep;
+  loc->sample = static_cast<uint32_t>(d.sample) & keep;
+  loc->byte = static_cast<uint32_t>(d.byte) & keep;
 }
 
 /// Everything locate needs about one subresource. The in-block inverse is
@@ -230,6 +297,7 @@ struct SubDecoder {
   uint64_t start_B = 0, size_B = 0;
   bool packed = false;
   std::vector<uint32_t> basis;  ///< span of the whole-block G terms
+  bool direct = false;          ///< not packed, empty basis: one decode_at answers
 
   SubDecoder(const Layout& layout, uint32_t i) {
     const SubresourceLayout& s = layout.sub(i);
@@ -257,6 +325,7 @@ struct SubDecoder {
     k.in_mask = static_cast<uint32_t>(p.block_bytes - 1);
     k.immediate_in = p.immediate & k.in_mask;
     if (!packed) basis = high_basis();
+    direct = !packed && basis.empty();
     k.verify = !basis.empty() || k.frame.row_pitch_B % p.block_bytes != 0 || k.frame.depth_pitch_B % p.block_bytes != 0;
     uint32_t high = 0;
     for (unsigned ch = 0; ch < 3; ++ch)
@@ -293,18 +362,18 @@ struct SubDecoder {
   /// Decodes `rel` (bytes from the subresource's start); false when no
   /// element of this subresource has that byte.
   bool decode(uint64_t rel, Location* loc) const {
-    if (basis.empty()) return decode_at(k, rel, rel, loc);
+    if (basis.empty()) return decode_at(k, k.index, rel, rel, loc);
     for (size_t m = 0; m < (size_t{1} << basis.size()); ++m) {
       uint32_t h = 0;
       for (size_t j = 0; j < basis.size(); ++j)
         if (m & (size_t{1} << j)) h ^= basis[j];
-      if (decode_at(k, rel ^ h, rel, loc)) return true;
+      if (decode_at(k, k.index, rel ^ h, rel, loc)) return true;
     }
     return false;
   }
 
   /// out[i] = what byte offsets[i] of the resource holds, for offsets that
-  /// all lie in this subresource's span (disjoint subresources).
+  /// all lie in a segment of the span index that this subresource alone holds.
   void decode_run(const uint64_t* offsets, size_t n, Location* out) const {
     if (packed || !basis.empty()) {
       for (size_t i = 0; i < n; ++i) decode_or_pad(offsets[i] - start_B, &out[i]);
@@ -312,9 +381,10 @@ struct SubDecoder {
     }
     const DecodeShape kk = k;  // a local copy: its fields stay in registers
     const uint64_t start = start_B;
+    const uint32_t index = k.index;
     for (size_t i = 0; i < n; ++i) {
       const uint64_t rel = offsets[i] - start;
-      if (!decode_at(kk, rel, rel, &out[i])) out[i] = padding();
+      decode_write(kk, index, rel, &out[i]);
     }
   }
   void decode_or_pad(uint64_t rel, Location* out) const {
@@ -333,6 +403,35 @@ struct SubDecoder {
     return l;
   }
 };
+
+/// Everything of a DecodeShape but the subresource index: subresources with
+/// the same key (the slices of one mip) decode with one shared shape.
+std::array<uint64_t, 24> shape_key(const DecodeShape& k) {
+  return {reinterpret_cast<uintptr_t>(k.plan),
+          reinterpret_cast<uintptr_t>(k.inv_tab),
+          k.frame.pre[0],
+          k.frame.pre[1],
+          k.frame.pre[2],
+          k.frame.stack_rows,
+          k.frame.row_pitch_B,
+          k.frame.depth_pitch_B,
+          k.row_magic,
+          k.depth_magic,
+          k.block_bits,
+          k.ext_log2[0],
+          k.ext_log2[1],
+          k.ext_log2[2],
+          k.inv_bytes,
+          k.in_mask,
+          k.immediate_in,
+          k.width_el,
+          k.height_el,
+          k.depth,
+          k.samples,
+          k.element_bytes,
+          static_cast<uint64_t>(static_cast<int64_t>(k.element_log2)),
+          uint64_t{k.verify} | uint64_t{k.high_into_block} << 1};
+}
 
 /// Byte tables of a plan's in-block inverse: row k * 256 + v is the XOR of
 /// inverse[8k + b] over the set bits b of v.
@@ -368,8 +467,32 @@ struct Locator::Impl {
   std::vector<uint32_t> by_start;                            ///< indices sorted by (start, index)
   std::vector<uint64_t> sorted_start;                        ///< subs[by_start[j]].start_B, for the search
   std::vector<uint64_t> max_end;                             ///< max end over by_start[0..j]
-  bool disjoint = true;                                      ///< no two subresources share a byte
   std::vector<std::vector<std::array<uint32_t, 4>>> tables;  ///< one per distinct plan
+  detail::SpanIndex spans;                                   ///< which spans hold an offset (the batch's search)
+  /// What the search path reads per subresource, small and contiguous:
+  /// its start and, when one decode_at answers (not packed, no whole-block
+  /// XOR basis), its shape in `shapes` (else null).
+  struct Direct {
+    uint64_t start_B = 0;
+    const detail::DecodeShape* shape = nullptr;
+  };
+  std::vector<Direct> direct;               ///< by subresource index
+  std::vector<detail::DecodeShape> shapes;  ///< distinct shapes of the direct subresources
+  /// The random-offset fast path: per bucket of the span index, kNoHot, or
+  /// the entry of `hot` when one segment holds the whole bucket and one
+  /// decode_at answers there (one subresource, reported against it when
+  /// padding, with a shape).
+  struct Hot {
+    uint64_t start_B = 0;  ///< the subresource's
+    const detail::DecodeShape* shape = nullptr;
+    uint32_t sub = 0;
+  };
+  static constexpr uint32_t kNoHot = UINT32_MAX;
+  /// More than 1/8 of the resource is padding: random offsets decode with
+  /// branch-free writes (decode_write<true>).
+  bool sparse = false;
+  std::vector<uint32_t> hot_of_bucket;
+  std::vector<Hot> hot;
 };
 
 struct Layout::LocatorCache {
@@ -429,10 +552,44 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
   uint64_t m = 0;
   for (uint32_t j = 0; j < n; ++j) {
     const detail::SubDecoder& d = impl->subs[impl->by_start[j]];
-    if (d.start_B < m) impl->disjoint = false;
     m = std::max(m, d.start_B + d.size_B);
     impl->max_end[j] = m;
   }
+  std::vector<detail::SpanIndex::Span> spans(n);
+  for (uint32_t i = 0; i < n; ++i) spans[i] = {impl->subs[i].start_B, impl->subs[i].size_B};
+  impl->spans = detail::SpanIndex::build(spans, impl->size_B);
+  std::map<std::array<uint64_t, 24>, size_t> shape_of;
+  std::vector<size_t> which(n, SIZE_MAX);
+  for (uint32_t i = 0; i < n; ++i) {
+    const detail::SubDecoder& d = impl->subs[i];
+    if (!d.direct) continue;
+    const auto [it, added] = shape_of.emplace(detail::shape_key(d.k), impl->shapes.size());
+    if (added) impl->shapes.push_back(d.k);
+    which[i] = it->second;
+  }
+  impl->direct.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    impl->direct[i].start_B = impl->subs[i].start_B;
+    if (which[i] != SIZE_MAX) impl->direct[i].shape = &impl->shapes[which[i]];
+  }
+  const detail::SpanIndex& ix = impl->spans;
+  std::vector<uint32_t> hot_of_segment(ix.segments().size(), Locator::Impl::kNoHot);
+  impl->hot_of_bucket.assign(ix.bucket_count(), Locator::Impl::kNoHot);
+  for (size_t b = 0; b < ix.bucket_count(); ++b) {
+    bool whole = false;
+    const size_t j = ix.bucket_segment(b, &whole);
+    const detail::SpanIndex::Segment& s = ix.segments()[j];
+    if (!whole || s.kind != detail::SpanIndex::kOne || s.pad_sub != s.sub || !impl->direct[s.sub].shape) continue;
+    if (hot_of_segment[j] == Locator::Impl::kNoHot) {
+      hot_of_segment[j] = static_cast<uint32_t>(impl->hot.size());
+      impl->hot.push_back({impl->direct[s.sub].start_B, impl->direct[s.sub].shape, s.sub});
+    }
+    impl->hot_of_bucket[b] = hot_of_segment[j];
+  }
+  uint64_t element_bytes = 0;
+  for (uint32_t i = 0; i < n; ++i)
+    if (!L.sub(i).packed) element_bytes += packed_subresource_bytes(L.sub(i)) * L.desc().samples;
+  impl->sparse = element_bytes < impl->size_B - impl->size_B / 8;
   return impl;
 }
 }  // namespace
@@ -498,29 +655,96 @@ Status locate(const Layout& layout, uint64_t offset, Location* out) {
 }
 
 namespace {
-// Locator's batch over offsets that are all inside the resource.
-void locate_batch(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, Location* out) {
-  // Runs of offsets inside the span of the last subresource found (when no
-  // two subresources share a byte) are decoded without a search.
-  const detail::SubDecoder* last = nullptr;
-  uint64_t last_start = 0, last_size = 0;
-  for (uint64_t i = 0; i < n;) {
-    const uint64_t o = offsets[i];
-    if (last && o - last_start < last_size) {
-      uint64_t j = i + 1;
-      while (j < n && offsets[j] - last_start < last_size) ++j;
-      last->decode_run(offsets + i, static_cast<size_t>(j - i), out + i);
-      i = j;
-      continue;
+// One offset inside the resource, through the span index: padding, one
+// subresource to decode (the usual case, inlined), or several sharing the
+// byte (locate_in decides).
+[[gnu::always_inline]] inline void locate_one(const Locator::Impl& m, const detail::SpanIndex::Segment& seg, uint64_t o,
+                                              Location* out) {
+  if (seg.kind == detail::SpanIndex::kOne) {
+    const Locator::Impl::Direct& f = m.direct[seg.sub];
+    const uint64_t rel = o - f.start_B;
+    if (f.shape && seg.pad_sub == seg.sub) {
+      detail::decode_write(*f.shape, seg.sub, rel, out);
+    } else {
+      const detail::SubDecoder& d = m.subs[seg.sub];
+      d.decode_or_pad(rel, out);
+      if (out->padding) out->subresource = seg.pad_sub;
     }
-    const detail::SubDecoder* d = locate_in(m, o, &out[i]);
-    if (m.disjoint && d) {
-      last = d;
-      last_start = d->start_B;
-      last_size = std::min(d->size_B, m.size_B - d->start_B);
-    }
-    ++i;
+  } else if (seg.kind == detail::SpanIndex::kGap) {
+    Location pad;
+    pad.padding = true;
+    pad.subresource = seg.pad_sub;
+    *out = pad;
+  } else {
+    locate_in(m, o, out);
   }
+}
+
+// locate_one for the offsets that the bucket table does not answer, kept out
+// of the hot loop.
+[[gnu::noinline]] void locate_cold(const Locator::Impl& m, uint64_t o, Location* out) {
+  locate_one(m, m.spans.find(o), o, out);
+}
+
+// Locator's batch over offsets that are all inside the resource, in chunks
+// of kChunk. A chunk whose offsets all lie in one segment held by one
+// subresource (and reported against it when padding) starts a run: it and
+// the offsets after it that stay in the segment are decoded with the
+// subresource's shape in registers (sequential sweeps). In any other chunk
+// each offset goes through the bucket table: a bucket wholly inside one
+// subresource gives its start and shared shape (one decode), any other
+// bucket the span index (locate_cold). After a chunk that is not a run, the
+// run test waits 1, 2, 4 ... 64 chunks, so random offsets over many
+// subresources pay it rarely and have no per-offset run test to mispredict.
+
+template <bool kSparse>
+void locate_batch_as(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, Location* out) {
+  constexpr uint64_t kChunk = 16;
+  const unsigned shift = m.spans.shift();
+  const uint32_t* const hot_of_bucket = m.hot_of_bucket.data();
+  const Locator::Impl::Hot* const hot = m.hot.data();
+  uint64_t skip = 0, backoff = 0;  // chunks to go before the next run test; the next wait
+  for (uint64_t i = 0; i < n;) {
+    const uint64_t e = std::min(n, i + kChunk);
+    if (skip == 0) {
+      uint64_t lo = offsets[i], hi = lo;
+      for (uint64_t j = i + 1; j < e; ++j) {
+        lo = std::min(lo, offsets[j]);
+        hi = std::max(hi, offsets[j]);
+      }
+      const detail::SpanIndex::Segment& first = m.spans.find(lo);
+      if (first.kind == detail::SpanIndex::kOne && first.pad_sub == first.sub && hi < first.end_B) {
+        uint64_t j = e;
+        while (j < n && offsets[j] - first.start_B < first.end_B - first.start_B) ++j;
+        m.subs[first.sub].decode_run(offsets + i, static_cast<size_t>(j - i), out + i);
+        i = j;
+        backoff = 0;
+        continue;
+      }
+      // Not a run: test again after 1, 2, 4, ... 64 chunks.
+      backoff = std::min<uint64_t>(backoff ? 2 * backoff : 1, 64);
+      skip = backoff;
+    } else {
+      --skip;
+    }
+    for (uint64_t j = i; j < e; ++j) {
+      const uint64_t o = offsets[j];
+      const uint32_t h = hot_of_bucket[static_cast<size_t>(o >> shift)];
+      if (h == Locator::Impl::kNoHot) {
+        locate_cold(m, o, &out[j]);
+        continue;
+      }
+      const Locator::Impl::Hot& t = hot[h];
+      detail::decode_write<kSparse>(*t.shape, t.sub, o - t.start_B, &out[j]);
+    }
+    i = e;
+  }
+}
+void locate_batch(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, Location* out) {
+  if (m.sparse)
+    locate_batch_as<true>(m, offsets, n, out);
+  else
+    locate_batch_as<false>(m, offsets, n, out);
 }
 }  // namespace
 
