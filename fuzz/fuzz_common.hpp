@@ -218,9 +218,15 @@ inline uint32_t pick_extent(FuzzedDataProvider& f, uint32_t small_max) {
 
 /// Usual extents up to 300 x 200 (x 20 for 3D); the copy harnesses ask for
 /// smaller ones (Limits::copy) so that each input runs in well under a millisecond.
+/// The copy harnesses also cap array sizes the input picks between 65 and
+/// 2^20 (the largest accepted) at 64: a million slices build a million
+/// subresource records (about a second under the sanitizers) to copy one;
+/// larger counts, refused at once, are kept. The per-slice cost has its own
+/// unit test (Reliability.ArraySlicesShareOneGeometryComputation).
 struct Limits {
   uint32_t width = 300, height = 200, depth = 20;
-  static Limits copy() { return {48, 40, 6}; }
+  uint32_t array_size = 0xffffffffu;
+  static Limits copy() { return {48, 40, 6, 64}; }
 };
 
 inline swz::TextureDesc pick_desc(FuzzedDataProvider& f, const Limits& lim = {}) {
@@ -234,6 +240,7 @@ inline swz::TextureDesc pick_desc(FuzzedDataProvider& f, const Limits& lim = {})
   else
     d.array_size =
         f.ConsumeIntegralInRange<int>(0, 7) == 0 ? pick_extent(f, 8) : f.ConsumeIntegralInRange<uint32_t>(1, 3);
+  if (d.array_size > lim.array_size && d.array_size <= (1u << 20)) d.array_size = lim.array_size;
   const uint32_t full = swz::full_mip_count(d.width, d.height, d.dimension == swz::Dimension::Texture3D ? d.depth : 1);
   d.mip_levels = f.ConsumeIntegralInRange<int>(0, 7) == 0 ? f.ConsumeIntegralInRange<uint32_t>(0, 40)
                                                           : f.ConsumeIntegralInRange<uint32_t>(1, std::max(1u, full));
