@@ -441,7 +441,8 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
       uint64_t& depth = any_stack ? s.stack_rows : s.depth_stride_B;
       depth = pick_pitch(f);
       if (post && s.row_stride > (uint64_t{1} << 14)) s.row_stride = 0;  // see the pattern case above
-      if (post && depth > (uint64_t{1} << 20)) depth = 0;
+      // Stacked depth: the walk covers stack_rows x depth rows (as in the pattern case above).
+      if (post && depth > (any_stack ? uint64_t{4096} : (uint64_t{1} << 20))) depth = 0;
       if (f.ConsumeIntegralInRange<int>(0, 3) == 0 && !post) {  // each distinct offset is another block walk
         s.row_byte_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 512);
         s.column_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 64);
