@@ -13,8 +13,8 @@
 //     members are boxes of one injective map (coordinates after the
 //     pre-swizzle -> bytes: blocks row-major at pitches that hold the union
 //     of the boxes, a bijection inside each block), so two members share a
-//     byte exactly when their boxes intersect: one test per pair of members,
-//     whatever the surface size.
+//     byte exactly when their boxes intersect: a sweep over the boxes in
+//     order of their first row, whatever the surface size.
 //  2. Otherwise every byte run of every member is marked in a bitmap of the
 //     group's span and a byte claimed twice is refused. This costs one step
 //     per run (a run is 2^run_log2 bytes, often 16), so it is bounded: a group
@@ -72,14 +72,11 @@ bool same_plan(const Plan& a, const Plan& b) {
 
 }  // namespace
 
-// Returns 1 when the group [g, e) of `order` is a same-frame group (case 1
-// above) and *st holds the verdict; 0 when case 2 must check it.
+// Returns true when the group [g, e) of `order` is a same-frame group (case 1
+// above) and *st holds the verdict; false when case 2 must check it.
 static bool check_same_frame(const std::vector<SubresourceLayout>& subs,
                              const std::vector<std::shared_ptr<const Plan>>& plans, uint32_t samples,
                              const std::vector<uint32_t>& order, size_t g, size_t e, Status* st) {
-  constexpr size_t kMaxPairs = size_t{1} << 24;
-  const size_t n = e - g;
-  if (n > 1 && (n - 1) > kMaxPairs / n) return false;
   const SubresourceLayout& s0 = subs[order[g]];
   const Plan& p0 = *plans[order[g]];
   if (p0.high_mask || p0.stack_depth || p0.conditional_postamble || s0.stack_rows || s0.packed) return false;
@@ -87,6 +84,12 @@ static bool check_same_frame(const std::vector<SubresourceLayout>& subs,
   if (samples > (uint64_t{1} << p0.ext_log2[3])) return false;
   const uint64_t BB = p0.block_bytes;
   uint64_t bx_end = 0, by_end = 0, bz_end = 0;  // blocks of the union of the boxes, per axis
+  struct Member {
+    AdjBox box;
+    uint32_t index;
+  };
+  std::vector<Member> m;
+  m.reserve(e - g);
   for (size_t k = g; k < e; ++k) {
     const SubresourceLayout& s = subs[order[k]];
     if (s.offset != s0.offset || s.row_pitch != s0.row_pitch || s.stack_rows || s.packed ||
@@ -97,6 +100,7 @@ static bool check_same_frame(const std::vector<SubresourceLayout>& subs,
     bx_end = std::max(bx_end, ((b.hi[0] - 1) >> p0.ext_log2[0]) + 1);
     by_end = std::max(by_end, ((b.hi[1] - 1) >> p0.ext_log2[1]) + 1);
     bz_end = std::max(bz_end, ((b.hi[2] - 1) >> p0.ext_log2[2]) + 1);
+    m.push_back({b, order[k]});
   }
   // The block placement base = bx * BB + by * row_pitch + bz * depth_pitch is
   // one-to-one on the union's blocks when each pitch holds the axis below it.
@@ -106,10 +110,16 @@ static bool check_same_frame(const std::vector<SubresourceLayout>& subs,
       if (subs[order[k]].depth_pitch_B != s0.depth_pitch_B) return false;
     if (by_end > s0.depth_pitch_B / s0.row_pitch) return false;
   }
-  for (size_t a = g; a < e; ++a) {
-    const AdjBox A = adjusted_box(subs[order[a]]);
-    for (size_t b = a + 1; b < e; ++b) {
-      const AdjBox B = adjusted_box(subs[order[b]]);
+  // Boxes in order of their first row; each is compared with the boxes that
+  // start before its last row ends (every pair that meets is among them), at
+  // most 2^26 comparisons (slices stacked in one surface cost one each).
+  std::sort(m.begin(), m.end(), [](const Member& a, const Member& b) { return a.box.lo[1] < b.box.lo[1]; });
+  uint64_t steps = 0;
+  for (size_t a = 0; a < m.size(); ++a) {
+    const AdjBox& A = m[a].box;
+    for (size_t b = a + 1; b < m.size() && m[b].box.lo[1] < A.hi[1]; ++b) {
+      if (++steps > (uint64_t{1} << 26)) return false;
+      const AdjBox& B = m[b].box;
       uint64_t lo[3];
       bool meet = true;
       for (int c = 0; c < 3 && meet; ++c) {
@@ -117,13 +127,12 @@ static bool check_same_frame(const std::vector<SubresourceLayout>& subs,
         meet = lo[c] < std::min(A.hi[c], B.hi[c]);
       }
       if (!meet) continue;
-      // The first shared byte: the corner of the intersection, as member a addresses it.
-      const uint32_t i = std::max(order[a], order[b]);
-      const SubresourceLayout& sa = subs[order[a]];
-      const detail::SubresourceAddresser addr(sa, *plans[order[a]]);
+      // A shared byte: the corner of the intersection, as member a addresses it.
+      const detail::SubresourceAddresser addr(subs[m[a].index], *plans[m[a].index]);
       const uint64_t at = addr.offset_B(lo[0] - A.lo[0], lo[1] - A.lo[1], lo[2] - A.lo[2], 0);
-      *st = {Code::invalid_argument, "subresource " + std::to_string(i) + " shares byte " + std::to_string(at) +
-                                         " with subresource " + std::to_string(std::min(order[a], order[b])) +
+      *st = {Code::invalid_argument, "subresource " + std::to_string(std::max(m[a].index, m[b].index)) +
+                                         " shares byte " + std::to_string(at) + " with subresource " +
+                                         std::to_string(std::min(m[a].index, m[b].index)) +
                                          " (check the offsets and pre-swizzle origins)"};
       return true;
     }

@@ -166,3 +166,27 @@ TEST(SharedBytes, BitmapCheckIsBounded) {
   EXPECT_NE(st.message().find("swz cannot verify"), std::string::npos) << st.message();
   EXPECT_EQ(detail::last_shared_bytes_work().marked_runs, 0u);  // refused before marking
 }
+
+// Many subresources of one frame: 8192 slices stacked down one surface (one
+// offset, pre-swizzle rows 16 apart) are compared in one sweep, each with its
+// neighbours only; one slice moved onto the next one's rows is refused.
+TEST(SharedBytes, ManySlicesInOneSurfaceSweep) {
+  DeviceLayoutDesc d;
+  ASSERT_TRUE(find_format("R8G8B8A8_UNORM", &d.texture.format).ok());
+  d.texture.width = 16;
+  d.texture.height = 16;
+  d.texture.array_size = 8192;
+  Pattern p;
+  ASSERT_TRUE(parse_pattern_text("X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5 Y4 X6", &p).ok());
+  d.patterns[0] = p;
+  for (uint32_t i = 0; i < 8192; ++i) d.subresources.push_back({0, 4096, 0, 0, 16 * i, 0});
+  Layout L;
+  Status st = make_device_layout(d, &L);
+  ASSERT_TRUE(st.ok()) << st.message();
+  EXPECT_EQ(detail::last_shared_bytes_work().box_groups, 1u);
+  EXPECT_EQ(detail::last_shared_bytes_work().marked_runs, 0u);
+  d.subresources[5000].column_pre_swizzle = 16 * 5001 + 8;
+  st = make_device_layout(d, &L);
+  EXPECT_EQ(st.code(), Code::invalid_argument) << st.message();
+  EXPECT_NE(st.message().find("subresource 5001 shares byte"), std::string::npos) << st.message();
+}
