@@ -92,7 +92,7 @@ void fuzz_clear(FuzzedDataProvider& f) {
   };
   std::vector<std::array<Encoded, 4>> enc(descs.size());
   size_t checked = 0;
-  for (uint64_t i = next_difference(buf.data(), b0.data(), 0, size); i < size && checked < 4096;
+  for (uint64_t i = next_difference(buf.data(), b0.data(), 0, size); i < size && checked < 512;
        i = next_difference(buf.data(), b0.data(), i + 1, size)) {
     ++checked;
     Location where;

@@ -18,6 +18,7 @@
 #include "swz/dds.hpp"
 #include "swz/device_layout.hpp"
 #include "swz/vendor.hpp"
+#include "core/layout_work.hpp"  // internal: the shared-bytes check's bound
 
 namespace swz_fuzz {
 
@@ -146,11 +147,20 @@ inline bool same_range(const uint8_t* a, const uint8_t* b, size_t from, size_t t
   return from >= to || std::memcmp(a + from, b + from, to - from) == 0;
 }
 
+/// The check of explicit layouts for shared bytes marks byte runs in a bitmap
+/// where subresources of different frames overlap; the library refuses groups
+/// needing more than 2^26 runs (a second or so). Under the sanitizers a run
+/// costs about a microsecond: the harnesses refuse past 2^14 runs (the same
+/// code and the same refusal, on smaller groups), so that no input nears 1 s.
+inline const bool kSharedByteRunLimitSet = (swz::detail::set_shared_byte_run_limit(uint64_t{1} << 14), true);
+
 /// Largest buffer a harness allocates (bytes): bigger layouts are only
 /// checked for their errors, not copied.
 constexpr uint64_t kMaxBuffer = uint64_t{8} << 20;
-/// The copy harnesses' limit: a 64 KiB-tiled texture of up to 32 subresources.
-constexpr uint64_t kMaxCopyBuffer = uint64_t{2} << 20;
+/// The copy harnesses' limit: a 64 KiB-tiled texture of up to 16 subresources
+/// (each input fills, snapshots and compares its buffers: megabytes cost more
+/// than the copy under test).
+constexpr uint64_t kMaxCopyBuffer = uint64_t{1} << 20;
 
 inline const std::vector<uint8_t>& GuardedBuffer::random_table() {
   static const std::vector<uint8_t> t = [] {
@@ -208,9 +218,15 @@ inline uint32_t pick_extent(FuzzedDataProvider& f, uint32_t small_max) {
 
 /// Usual extents up to 300 x 200 (x 20 for 3D); the copy harnesses ask for
 /// smaller ones (Limits::copy) so that each input runs in well under a millisecond.
+/// The copy harnesses also cap array sizes the input picks between 65 and
+/// 2^20 (the largest accepted) at 64: a million slices build a million
+/// subresource records (about a second under the sanitizers) to copy one;
+/// larger counts, refused at once, are kept. The per-slice cost has its own
+/// unit test (Reliability.ArraySlicesShareOneGeometryComputation).
 struct Limits {
   uint32_t width = 300, height = 200, depth = 20;
-  static Limits copy() { return {48, 40, 6}; }
+  uint32_t array_size = 0xffffffffu;
+  static Limits copy() { return {48, 40, 6, 64}; }
 };
 
 inline swz::TextureDesc pick_desc(FuzzedDataProvider& f, const Limits& lim = {}) {
@@ -224,6 +240,7 @@ inline swz::TextureDesc pick_desc(FuzzedDataProvider& f, const Limits& lim = {})
   else
     d.array_size =
         f.ConsumeIntegralInRange<int>(0, 7) == 0 ? pick_extent(f, 8) : f.ConsumeIntegralInRange<uint32_t>(1, 3);
+  if (d.array_size > lim.array_size && d.array_size <= (1u << 20)) d.array_size = lim.array_size;
   const uint32_t full = swz::full_mip_count(d.width, d.height, d.dimension == swz::Dimension::Texture3D ? d.depth : 1);
   d.mip_levels = f.ConsumeIntegralInRange<int>(0, 7) == 0 ? f.ConsumeIntegralInRange<uint32_t>(0, 40)
                                                           : f.ConsumeIntegralInRange<uint32_t>(1, std::max(1u, full));
@@ -320,14 +337,15 @@ inline bool has_postamble(const swz::Pattern& p) {
 /// Postamble terms above the block make make_layout check the surface block by
 /// block (up to 2^24 blocks per subresource, by design): seconds per
 /// subresource under the sanitizers. Such layouts get a surface of at most
-/// 2^17 texels in all, so that no input comes near 1 s (fuzz/run_long.sh).
+/// 2^14 texels in all (the walk's code is the same for any size), so that
+/// each input stays fast (fuzz/run_long.sh).
 inline void limit_for_postamble(swz::TextureDesc* d) {
   auto clamp = [](uint32_t& v, uint32_t hi) { v = std::min(v, hi); };
   clamp(d->width, 1024);
   clamp(d->height, 1024);
   clamp(d->depth, 16);
   clamp(d->array_size, 4);
-  while (uint64_t{d->width} * d->height * d->depth * d->array_size > (uint64_t{1} << 17))
+  while (uint64_t{d->width} * d->height * d->depth * d->array_size > (uint64_t{1} << 14))
     d->height = std::max(1u, d->height / 2);
   const uint32_t full =
       swz::full_mip_count(d->width, d->height, d->dimension == swz::Dimension::Texture3D ? d->depth : 1);
@@ -392,7 +410,7 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
       if (has_postamble(*slot)) limit_for_postamble(&d), post = true;
     }
     if (post)  // every subresource of an explicit layout may walk its blocks anew: a smaller surface
-      while (uint64_t{d.width} * d.height * d.depth * d.array_size > (uint64_t{1} << 14)) {
+      while (uint64_t{d.width} * d.height * d.depth * d.array_size > (uint64_t{1} << 12)) {
         if (d.width >= d.height)
           d.width = std::max(1u, d.width / 2);
         else
@@ -423,7 +441,8 @@ inline swz::Status pick_layout(FuzzedDataProvider& f, swz::TextureDesc* dp, swz:
       uint64_t& depth = any_stack ? s.stack_rows : s.depth_stride_B;
       depth = pick_pitch(f);
       if (post && s.row_stride > (uint64_t{1} << 14)) s.row_stride = 0;  // see the pattern case above
-      if (post && depth > (uint64_t{1} << 20)) depth = 0;
+      // Stacked depth: the walk covers stack_rows x depth rows (as in the pattern case above).
+      if (post && depth > (any_stack ? uint64_t{4096} : (uint64_t{1} << 20))) depth = 0;
       if (f.ConsumeIntegralInRange<int>(0, 3) == 0 && !post) {  // each distinct offset is another block walk
         s.row_byte_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 512);
         s.column_pre_swizzle = f.ConsumeIntegralInRange<uint32_t>(0, 64);

@@ -32,7 +32,9 @@
 #   SWZ_FUZZ_OUT=DIR     where corpora, saved inputs and logs go (default: a temp dir)
 #
 # The 16-core run of docs/RELIABILITY.md ("Long runs"):
-#   SWZ_FUZZ_PARALLEL=all fuzz/run_long.sh 420 fuzz_pattern_text:1 ... (the line is there)
+#   SWZ_FUZZ_NO_BUILD=1 SWZ_FUZZ_PARALLEL=all SWZ_FUZZ_FLAGS=-entropic=0 fuzz/run_long.sh 540 fuzz_dds:1 ...
+#   (the exact lines, the expected counts and the libraries the host needs: "Long runs: what
+#   the targets need, and the command")
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if [ $# -lt 1 ] || ! [[ $1 =~ ^[0-9]+$ ]]; then

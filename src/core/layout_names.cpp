@@ -261,10 +261,15 @@ std::vector<std::string> closest_layout_names(std::string_view name, size_t max_
   std::vector<std::pair<size_t, std::string>> scored;
   for (const LayoutListing& l : layout_listing()) {
     if (l.name == "pattern:TEXT" || l.name == "FILE.json") continue;
-    size_t d = edit_distance(head, l.name);
+    // The distance is at least the difference in length: past the limit
+    // there is nothing to compute (a fuzzed 4 KiB name made this loop most of
+    // the CLI's option parsing, issue 18).
+    const size_t limit = std::max<size_t>(2, l.name.size() / 3);
+    const size_t diff = head.size() > l.name.size() ? head.size() - l.name.size() : l.name.size() - head.size();
+    size_t d = diff > limit ? limit + 1 : edit_distance(head, l.name);
     // A name that contains what was typed is close whatever its length.
     if (!head.empty() && l.name.find(head) != std::string::npos) d = std::min<size_t>(d, 1);
-    if (d <= std::max<size_t>(2, l.name.size() / 3)) scored.emplace_back(d, l.name);
+    if (d <= limit) scored.emplace_back(d, l.name);
   }
   std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::string> out;
