@@ -27,7 +27,11 @@ X86_DIR=${SWZ_X86_BUILD_DIR:-build}
 JOBS=$(nproc 2>/dev/null || echo 2)
 export SWZ_TEST_SCALE=${SWZ_TEST_SCALE:-0.1}
 stage_start=$SECONDS
-step() { echo "==> arm64 [$((SECONDS - stage_start)) s] $*"; }
+# Each step line shows the wall seconds so far and the CPU seconds (user +
+# system) of the finished child processes so far: on a loaded machine the CPU
+# seconds, not the wall time, say how long a dedicated runner would take.
+cpu_s() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($16 + $17) / hz }' "/proc/$$/stat"; }
+step() { echo "==> arm64 [$((SECONDS - stage_start)) s, $(cpu_s) s CPU] $*"; }
 
 # --- 1. packages ---------------------------------------------------------------
 # Multi-Arch: same packages must have one version for amd64 and arm64: when the
