@@ -168,7 +168,10 @@ bool StretchSwizzle(const Region& r, const Tuning& t) {
   // spends a per-run branch and address (callgrind, 512² page-aligned, AVX2:
   // NVIDIA R8 0.76 -> 0.31, BC7 0.65 -> 0.31, RGBA32F 0.61 -> 0.26
   // instructions per byte; 8.0 -> 16.1, 8.5 -> 16.0, 2.3 -> 6.1 GB/s).
-  if (ph == 0 && !t.stretch_aligned && !(g.gl && !g.q4)) return false;
+  // Streaming copies (from DRAM) keep the strip walker there: on the quiet
+  // 16-core host the stretches lost at 4096² page-aligned (NVIDIA R8 1.32 ->
+  // 1.00x memcpy, BC7 1.37 -> 1.03, RGBA32F 0.82 -> 0.66; bench/results/r4-h200host/ab.txt).
+  if (ph == 0 && !t.stretch_aligned && !(g.gl && !g.q4 && !r.streaming)) return false;
   const Plan& p = *g.p;
   const uint64_t eb = p.element_bytes;
   if (g.rl < 4 || p.high_mask != 0 || r.stack_rows || p.ext_log2[3] != 0 || r.pre[0] % eb != 0) return false;
