@@ -105,13 +105,7 @@ Status build_amd_gfx9_mips(const std::string& fam, const Pattern& pat, const Tex
   }
   const uint64_t chain_db = d0b;                   // mipChainSlice: level 0's depth in blocks
   uint64_t chain = chain_wb * chain_hb * block_B;  // sliceSize (one slice of blocks)
-  if (slice_size_given) {
-    if (slice_size_given < chain || slice_size_given % block_B)
-      return {Code::invalid_argument, "layout '" + fam + "': slice_size = " + std::to_string(slice_size_given) +
-                                          " (at least the mip chain's " + std::to_string(chain) +
-                                          " and a multiple of the block size " + std::to_string(block_B) + ")"};
-    chain = slice_size_given;
-  }
+  SWZ_TRY(amd_take_slice_size(fam, slice_size_given, block_B, &chain));
   FamilyPlan plan;
   plan.patterns.push_back(pat);
   plan.levels.resize(mips);

@@ -29,6 +29,16 @@
 #include "hw/hw_internal.hpp"
 
 namespace swz::vendor {
+
+Status amd_take_slice_size(const std::string& fam, uint64_t slice_size, uint64_t block_B, uint64_t* chain_B) {
+  if (!slice_size) return Status::Ok();
+  if (slice_size < *chain_B || slice_size % block_B)
+    return {Code::invalid_argument, "layout '" + fam + "': slice_size = " + std::to_string(slice_size) +
+                                        " (at least the mip chain's " + std::to_string(*chain_B) +
+                                        " and a multiple of the block size " + std::to_string(block_B) + ")"};
+  *chain_B = slice_size;
+  return Status::Ok();
+}
 namespace {
 
 // ShiftCeil: v / 2^s rounded up.
@@ -89,13 +99,7 @@ Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const Te
     size[i] = pitch[i] / bw * (height[i] / bh) * block_B;  // one slice of blocks (thin: pitch x height x bpe)
     chain += size[i];
   }
-  if (slice_size_given) {
-    if (slice_size_given < chain || slice_size_given % block_B)
-      return {Code::invalid_argument, "layout '" + fam + "': slice_size = " + std::to_string(slice_size_given) +
-                                          " (at least the mip chain's " + std::to_string(chain) +
-                                          " and a multiple of the block size " + std::to_string(block_B) + ")"};
-    chain = slice_size_given;
-  }
+  SWZ_TRY(amd_take_slice_size(fam, slice_size_given, block_B, &chain));
   FamilyPlan plan;
   plan.patterns.push_back(pat);
   plan.levels.resize(mips);
@@ -183,13 +187,7 @@ Status build_amd_gfx10_micro_mips(const std::string& fam, const Pattern& pat, co
     lp.size = pitch * height * eb;
     chain += lp.size;
   }
-  if (slice_size_given) {
-    if (slice_size_given < chain || slice_size_given % block_B)
-      return {Code::invalid_argument, "layout '" + fam + "': slice_size = " + std::to_string(slice_size_given) +
-                                          " (at least the mip chain's " + std::to_string(chain) +
-                                          " and a multiple of the block size " + std::to_string(block_B) + ")"};
-    chain = slice_size_given;
-  }
+  SWZ_TRY(amd_take_slice_size(fam, slice_size_given, block_B, &chain));
   for (LevelPlan& lp : plan.levels) lp.depth_pitch_B = chain;
   plan.layer_stride_B = chain;
   plan.levels_are_separate = false;

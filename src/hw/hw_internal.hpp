@@ -134,6 +134,9 @@ Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const Te
 /// AMD GFX10/GFX10.3/GFX11 256-byte-mode 2D mip chain (src/hw/amd_mips.cpp); slice_size 0 = addrlib's.
 Status build_amd_gfx10_micro_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc,
                                   uint64_t slice_size, FamilyPlan* out);
+/// AMD chains: a caller's slice_size (0 = none) replaces the chain's size `*chain_B` when it
+/// holds the chain and is a multiple of the block; else invalid_argument (src/hw/amd_mips.cpp).
+Status amd_take_slice_size(const std::string& fam, uint64_t slice_size, uint64_t block_B, uint64_t* chain_B);
 /// AMD GFX9 2D mip chain (src/hw/amd_gfx9_mips.cpp); `pat` carries the pipe/bank XOR immediate.
 Status build_amd_gfx9_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc, uint64_t slice_size,
                            FamilyPlan* out);
