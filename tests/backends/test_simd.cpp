@@ -712,6 +712,27 @@ void api_compare_user(std::mt19937_64& rng, const swz::Layout& layout, const swz
   }
 }
 
+// One named layout of w x h texels of `fname` on user buffers against the
+// scalar tiler, whole or (boxed) in a random box; layouts that refuse the
+// format or exceed 8 MiB are skipped.
+void compare_named(std::mt19937_64& rng, const char* name, const char* fname, uint32_t w, uint32_t h, bool boxed,
+                   int* failures) {
+  swz::TextureDesc desc;
+  ASSERT_TRUE(swz::find_format(fname, &desc.format).ok());
+  desc.width = w;
+  desc.height = h;
+  swz::Layout layout;
+  if (!swz::make_layout_from_name(name, desc, swz::LayoutOptions{}, &layout).ok()) return;  // not this format
+  if (layout.size() > (uint64_t{8} << 20)) return;
+  const std::string what = std::string(name) + " " + fname + " " + std::to_string(w) + "x" + std::to_string(h);
+  if (boxed) {
+    const swz::Box b = random_box(rng, layout.sub(0), desc.format.block_width, desc.format.block_height);
+    api_compare_user(rng, layout, &b, failures, what + " box");
+  } else {
+    api_compare_user(rng, layout, nullptr, failures, what);
+  }
+}
+
 TEST(SimdApi, HardwareFamiliesOnUserBuffers) {
   std::mt19937_64 rng(13);
   TuningScope tune;
@@ -739,22 +760,10 @@ TEST(SimdApi, HardwareFamiliesOnUserBuffers) {
     for (const char* fname : formats)
       for (int it = 0; it < swz_test::scaled(3) && failures < 5; ++it) {
         tune.randomize(rng);
-        swz::TextureDesc desc;
-        ASSERT_TRUE(swz::find_format(fname, &desc.format).ok());
         const uint32_t big = it == 0 ? 700 : 160;
-        desc.width = 1 + static_cast<uint32_t>(rng() % big);
-        desc.height = 1 + static_cast<uint32_t>(rng() % big);
-        swz::Layout layout;
-        if (!swz::make_layout_from_name(name, desc, swz::LayoutOptions{}, &layout).ok()) continue;  // not this format
-        if (layout.size() > (uint64_t{8} << 20)) continue;
-        const std::string what =
-            std::string(name) + " " + fname + " " + std::to_string(desc.width) + "x" + std::to_string(desc.height);
-        if (it == 1) {
-          const swz::Box b = random_box(rng, layout.sub(0), desc.format.block_width, desc.format.block_height);
-          api_compare_user(rng, layout, &b, &failures, what + " box");
-        } else {
-          api_compare_user(rng, layout, nullptr, &failures, what);
-        }
+        const uint32_t w = 1 + static_cast<uint32_t>(rng() % big);
+        const uint32_t h = 1 + static_cast<uint32_t>(rng() % big);
+        compare_named(rng, name, fname, w, h, it == 1, &failures);
       }
   EXPECT_GT(g_api_cases, 100 * swz_test::scaled(3) / 3);
 }
@@ -783,21 +792,9 @@ TEST(SimdApi, BlockKernelsEveryElementSize) {
         t.tile_walk_min_bytes = 0;
         t.tile_walk_q4_cache = rng() % 2 == 0;
         t.stream_min_bytes = rng() % 2 ? 0 : t.stream_min_bytes;
-        swz::TextureDesc desc;
-        ASSERT_TRUE(swz::find_format(fname, &desc.format).ok());
-        desc.width = 200 + static_cast<uint32_t>(rng() % 400);
-        desc.height = 40 + static_cast<uint32_t>(rng() % 300);
-        swz::Layout layout;
-        if (!swz::make_layout_from_name(name, desc, swz::LayoutOptions{}, &layout).ok()) continue;
-        if (layout.size() > (uint64_t{8} << 20)) continue;
-        const std::string what =
-            std::string(name) + " " + fname + " " + std::to_string(desc.width) + "x" + std::to_string(desc.height);
-        if (it == 1) {
-          const swz::Box b = random_box(rng, layout.sub(0), desc.format.block_width, desc.format.block_height);
-          api_compare_user(rng, layout, &b, &failures, what + " box");
-        } else {
-          api_compare_user(rng, layout, nullptr, &failures, what);
-        }
+        const uint32_t w = 200 + static_cast<uint32_t>(rng() % 400);
+        const uint32_t h = 40 + static_cast<uint32_t>(rng() % 300);
+        compare_named(rng, name, fname, w, h, it == 1, &failures);
       }
   EXPECT_GT(g_api_cases, 40);
 }
