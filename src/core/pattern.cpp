@@ -195,9 +195,9 @@ Status validate(const Pattern& p, uint32_t element_bytes) {
                                         " has bits below the element size (" + std::to_string(element_bytes) +
                                         " bytes)"};
   // No term (XOR chain or postamble) may read a byte-in-element bit.
-  auto reads_byte_in_element = [&](const BitEntry& e, const char* field, unsigned i) -> Status {
+  auto reads_byte_in_element = [&](const BitEntry& e, const char* field_name, unsigned i) -> Status {
     if (e.valid && e.channel == 0 && e.bit < k)
-      return {Code::invalid_argument, std::string(field) + "[" + std::to_string(i) + "] = " + term_name(e) +
+      return {Code::invalid_argument, std::string(field_name) + "[" + std::to_string(i) + "] = " + term_name(e) +
                                           " reads a byte-in-element bit of a " + std::to_string(element_bytes) +
                                           "-byte element"};
     return Status::Ok();
