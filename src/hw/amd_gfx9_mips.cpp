@@ -42,16 +42,19 @@ Status build_amd_gfx9_mips(const std::string& fam, const Pattern& pat, const Tex
   const unsigned n = pat.block_bits();
   const uint64_t block_B = uint64_t{1} << n;
   const uint64_t eb = desc.format.element_bytes;
-  // 3D surfaces in the standard modes are "thick" (Gfx9Lib::HwlIsThick): the
-  // block spans slices too (ComputeThickBlockDimension); 2D ones are thin.
-  const bool thick = desc.dimension == Dimension::Texture3D;
+  // 3D surfaces in the standard and Z modes are "thick" (Gfx9Lib::HwlIsThick):
+  // the block spans slices too (ComputeThickBlockDimension); 2D ones, and 3D
+  // ones in the display modes, are thin (a thin 3D surface keeps one chain
+  // per depth slice, like a 2D array).
+  const bool is_3d = desc.dimension == Dimension::Texture3D;
+  const bool thick = e[2] > 0;
   const uint64_t b[3] = {(uint64_t{1} << e[0]) / eb, uint64_t{1} << e[1],
                          uint64_t{1} << e[2]};  // elements, rows, slices
   // GFX9 blocks are 4 KiB or 64 KiB (an even log2, which the thin rules
   // below assume).
-  if ((n != 12 && n != 16) || (thick != (e[2] > 0)))
+  if ((n != 12 && n != 16) || (thick && !is_3d))
     return {Code::internal, "layout '" + fam + "': GFX9 mip chain for a " + std::to_string(block_B) + "-byte block"};
-  if (thick && slice_size_given)
+  if (is_3d && slice_size_given)
     return {Code::invalid_argument, "layout '" + fam + "': slice_size = " + std::to_string(slice_size_given) +
                                         " applies to 2D arrays, not to a 3D surface"};
   const uint32_t mips = desc.mip_levels;
@@ -187,6 +190,11 @@ Status build_amd_gfx9_mips(const std::string& fam, const Pattern& pat, const Tex
     plan.arrays = Arrays::Stacked;
     plan.layer_stride_B = chain * chain_db;
     plan.total_size = chain * chain_db * desc.array_size;
+  } else if (is_3d) {
+    // Thin 3D: depth slice z one chain (sliceSize) after slice z - 1.
+    plan.arrays = Arrays::Stacked;
+    plan.layer_stride_B = chain * L0.d;
+    plan.total_size = plan.layer_stride_B * desc.array_size;
   } else {
     plan.arrays = Arrays::ZSlice;
     plan.layer_stride_B = chain;

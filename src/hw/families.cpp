@@ -130,22 +130,34 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
                                           "addrlib's Addr2ComputePipeBankXor gives for the surface)"};
     pat.immediate = static_cast<uint32_t>(pbxor << 8);
   }
-  // GFX9, GFX10, GFX10.3 and GFX11 2D mip chains (and GFX9 3D) follow addrlib
+  // GFX9, GFX10, GFX10.3 and GFX11 2D and 3D mip chains follow addrlib
   // (src/hw/amd_gfx9_mips.cpp, src/hw/amd_mips.cpp) unless the caller places
   // the levels (offsets=, pitches=).
   const bool gfx9 = f.name.rfind("amd-gfx9-", 0) == 0;
   const bool gfx10plus =
       f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0 || f.name.rfind("amd-gfx11-", 0) == 0;
-  // 3D surfaces in the standard modes are thick (their patterns have Z in
-  // the block) and follow the same chain rules (GFX9 and GFX10 S modes).
+  // 3D surfaces: the modes addrlib allows in 3D have 3D patterns (data rows
+  // from addrlib's equations; select_pattern refuses the others). Thick modes
+  // have Z in the block (IsThick: standard and display modes on GFX10+,
+  // standard and Z on GFX9); thin ones keep the 2D block, and their depth
+  // slices sit one chain apart like array slices (IsThin).
   const bool chain_2d = desc.dimension == Dimension::Texture2D && desc.samples == 1;
-  const bool chain_3d = desc.dimension == Dimension::Texture3D && extents_log2(pat)[2] > 0 && n > 8;
+  const bool chain_3d = desc.dimension == Dimension::Texture3D && n > 8;
   if (desc.mip_levels > 1 && (gfx9 || gfx10plus) && (chain_2d || chain_3d) && !c.params.has("offsets") &&
       !c.params.has("pitches")) {
     // Gfx9Lib::ValidateSwModeParams refuses mips in 256-byte modes.
     if (gfx9 && n <= 8)
       SWZ_TRY(need_single_level(desc, f.name,
                                 "addrlib refuses mip chains in GFX9 256-byte modes (Gfx9Lib::ValidateSwModeParams)"));
+    // Gfx9Lib::ValidateSwModeParams refuses mipmapped 3D surfaces in the
+    // display modes (thin on GFX9) whose depth is at least their width and
+    // height ("zMaxMip").
+    if (gfx9 && desc.dimension == Dimension::Texture3D && extents_log2(pat)[2] == 0 && desc.depth >= desc.width &&
+        desc.depth >= desc.height)
+      return {Code::unsupported, "layout '" + f.name + "': mip_levels = " + std::to_string(desc.mip_levels) +
+                                     " on a 3D surface of depth " + std::to_string(desc.depth) +
+                                     " >= its width and height: addrlib refuses mipmapped 3D surfaces deeper than "
+                                     "wide and tall in GFX9 display modes (Gfx9Lib::ValidateSwModeParams)"};
     if (has_pitch)
       return {Code::invalid_argument,
               "layout '" + f.name + "': pitch = " + std::to_string(pitch_el) + " with " +
@@ -165,11 +177,9 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     *out = std::move(plan);
     return Status::Ok();
   }
-  SWZ_TRY(need_single_level(
-      desc, f.name,
-      desc.dimension == Dimension::Texture3D
-          ? "addrlib's 3D mip placement is modelled for the GFX9 and GFX10 SW_4KB_S / SW_64KB_S modes only"
-          : "addrlib's mip placement for this generation (GFX12) is not modelled"));
+  SWZ_TRY(need_single_level(desc, f.name,
+                             desc.samples > 1 ? "MSAA surfaces take no mips (D3D12, addrlib)"
+                                              : "addrlib's mip placement for this generation (GFX12) is not modelled"));
   FamilyPlan plan;
   plan.patterns.push_back(pat);
   LevelPlan lp;
