@@ -176,6 +176,24 @@ Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const Te
     plan.total_size = chain * desc.array_size;
   }
   plan.notes.push_back(first_tail < mips ? "mip tail from level " + std::to_string(first_tail) : "no mip tail");
+  // Addr2ComputeSurfaceInfo's report (ComputeSurfaceInfoMacroTiled): level
+  // 0's pitch and height padded to the block, numSlices padded to the block
+  // depth, sliceSize = one slice of the chain (a thick block's bytes count
+  // 1 / blockSlices per slice), surfSize = sliceSize x numSlices, baseAlign =
+  // the block size.
+  AmdSurfaceInfo& ai = plan.amd_info;
+  plan.has_amd_info = true;
+  ai.pitch_el = align_up(L0.w_el, bw);
+  ai.height_el = align_up(L0.h_el, bh);
+  ai.block_w_el = static_cast<uint32_t>(bw);
+  ai.block_h_el = static_cast<uint32_t>(bh);
+  ai.block_d = static_cast<uint32_t>(thick ? bd : 1);
+  ai.thick = thick;
+  ai.num_slices = thick ? align_up(uint64_t{L0.d}, bd) : is_3d ? L0.d : desc.array_size;
+  ai.slice_size_B = thick ? chain / bd : chain;
+  ai.surf_size_B = ai.slice_size_B * ai.num_slices;
+  ai.base_align_B = block_B;
+  ai.first_mip_in_tail = first_tail;
   *out = std::move(plan);
   return Status::Ok();
 }
@@ -214,6 +232,20 @@ Status build_amd_gfx10_micro_mips(const std::string& fam, const Pattern& pat, co
   plan.levels_are_separate = false;
   plan.total_size = chain * desc.array_size;
   plan.notes.push_back("256-byte mode: no mip tail");
+  // Addr2ComputeSurfaceInfo (ComputeSurfaceInfoMicroTiled): level 0 padded to
+  // the 256-byte block, sliceSize = the chain, baseAlign = 256.
+  AmdSurfaceInfo& ai = plan.amd_info;
+  plan.has_amd_info = true;
+  ai.pitch_el = align_up(L0.w_el, bw);
+  ai.height_el = align_up(L0.h_el, bh);
+  ai.block_w_el = static_cast<uint32_t>(bw);
+  ai.block_h_el = static_cast<uint32_t>(bh);
+  ai.block_d = 1;
+  ai.num_slices = desc.array_size;
+  ai.slice_size_B = chain;
+  ai.surf_size_B = chain * desc.array_size;
+  ai.base_align_B = block_B;
+  ai.first_mip_in_tail = mips;
   *out = std::move(plan);
   return Status::Ok();
 }

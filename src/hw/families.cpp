@@ -199,6 +199,38 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     plan.arrays = Arrays::Stacked;
     plan.layer_stride_B = lp.size;
   }
+  if (gfx9 || gfx10plus) {
+    // Addr2ComputeSurfaceInfo's report for one level: pitch (a given pitch=
+    // or the padded width) and height padded to the block; numSlices padded
+    // to the block depth (thick 3D); sliceSize one array or depth slice;
+    // baseAlign the block size (GFX9 non-XOR modes: 256,
+    // Gfx9Lib::ComputeSurfaceBaseAlignTiled).
+    const auto e = extents_log2(pat);
+    const uint64_t bw = (uint64_t{1} << e[0]) / desc.format.element_bytes, bh = uint64_t{1} << e[1],
+                   bd = uint64_t{1} << e[2];
+    const LevelDims L0 = level_dims(desc, 0);
+    const bool thick = e[2] > 0, is_3d = desc.dimension == Dimension::Texture3D;
+    const bool xor_mode = f.name.size() > 2 && (f.name.compare(f.name.size() - 2, 2, "-x") == 0 ||
+                                                f.name.compare(f.name.size() - 2, 2, "-t") == 0);
+    AmdSurfaceInfo& ai = plan.amd_info;
+    plan.has_amd_info = true;
+    ai.pitch_el = lp.row_pitch / (uint64_t{1} << n) * bw;
+    ai.height_el = align_up(uint64_t{L0.h_el}, bh);
+    if (gfx9) {
+      ai.chain_pitch_el = ai.pitch_el;
+      ai.chain_height_el = ai.height_el;
+    }
+    ai.block_w_el = static_cast<uint32_t>(bw);
+    ai.block_h_el = static_cast<uint32_t>(bh);
+    ai.block_d = static_cast<uint32_t>(bd);
+    ai.thick = thick;
+    ai.num_slices = thick ? align_up(uint64_t{L0.d}, bd) : is_3d ? L0.d : desc.array_size;
+    const uint64_t one_slice = (desc.dimension == Dimension::Texture2D ? slice_size : lp.depth_pitch_B) / bd;
+    ai.slice_size_B = one_slice;
+    ai.surf_size_B = one_slice * ai.num_slices;
+    ai.base_align_B = gfx9 && !xor_mode ? 256 : uint64_t{1} << n;
+    ai.first_mip_in_tail = 1;
+  }
   plan.levels.push_back(lp);
   plan.total_size = slice_size * desc.array_size;
   plan.notes.push_back(dp->config.empty() ? std::string() : dp->config + " (" + dp->config_text + ")");

@@ -387,6 +387,32 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
   return assemble(plan, params, options, desc, std::string(spec), out);
 }
 
+Status amd_surface_info(std::string_view spec, const TextureDesc& desc, AmdSurfaceInfo* out) {
+  using namespace vendor;
+  // The layout itself first: every check make_named_layout makes (sizes, mip
+  // count, parameters) applies.
+  Layout whole;
+  SWZ_TRY(make_named_layout(spec, desc, &whole));
+  OpenSpec os;
+  SWZ_TRY(open_spec(spec, &os));
+  const DataFamily* f = find_family(*os.data, os.head);
+  const std::string head(os.head);
+  const bool amd_gfx9_11 = f && f->placement == "amd" && head.rfind("amd-gfx12-", 0) != 0;
+  if (!amd_gfx9_11)
+    return {Code::unsupported, "layout '" + head +
+                                   "': addrlib's surface info is modelled for the amd-gfx9-* .. amd-gfx11-* families"};
+  if (os.params.has("offsets") || os.params.has("pitches"))
+    return {Code::unsupported,
+            "layout '" + head + "': offsets= / pitches= place the levels from outside; addrlib's surface info "
+            "describes its own chain"};
+  BuildContext ctx{*os.data, os.params, desc};
+  FamilyPlan plan;
+  SWZ_TRY(build_amd(ctx, *f, &plan));
+  if (!plan.has_amd_info) return {Code::internal, "layout '" + head + "': no surface info computed"};
+  *out = plan.amd_info;
+  return Status::Ok();
+}
+
 Status describe_layout(std::string_view spec, uint32_t element_bytes, std::string* bit_equation) {
   using namespace vendor;
   OpenSpec os;
