@@ -17,7 +17,8 @@ Two kinds of rows are written:
     Morton tiles). Every such formula is checked against the table's row for the
     element size the table does list, so a transcription slip fails here.
 AMD rows keep addrlib's own term order ("raw"): the library imports them with
-canonicalize() and the block extents given in "block" (X in bytes x rows).
+canonicalize() and the block extents given in "block" (X in bytes x rows). AMD 3D
+rows come from tests/data/hw/amd_3d_equations.json (addrlib's 3D equations).
 """
 import json
 import os
@@ -589,7 +590,7 @@ def main(argv):
     with open(ref_path) as f:
         ref = json.load(f)
     global AMD_3D
-    with open(os.path.join(os.path.dirname(os.path.abspath(ref_path)), "amd_3d_equations.json")) as f:
+    with open(os.path.join(REPO, "tests", "data", "hw", "amd_3d_equations.json")) as f:
         AMD_3D = json.load(f)
     files = {"nvidia.json": nvidia(ref), "amd.json": amd(ref), "intel.json": intel(ref), "other.json": other(ref)}
     changed = []
