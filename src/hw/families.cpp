@@ -112,6 +112,16 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   else
     config = f.patterns.front().config;
   const DataPattern* dp = nullptr;
+  if (desc.dimension == Dimension::Texture3D && f.name.rfind("amd-gfx12-", 0) != 0 &&
+      std::none_of(f.patterns.begin(), f.patterns.end(),
+                   [](const DataPattern& p) { return p.dim == Dimension::Texture3D; }))
+    // The 3D rows are addrlib's 3D equations (tests/data/hw/amd_3d_equations.json):
+    // a GFX9-GFX11 mode without any is one addrlib refuses for 3D surfaces.
+    return {Code::unsupported,
+            "layout '" + f.name + "': 3D surfaces: addrlib refuses this swizzle mode for 3D " +
+                (f.name == "amd-gfx11-sw256k-d-x"
+                     ? std::string("(Gfx11Lib::GetSwizzlePatternInfo has no SW_256KB_D_X 3D pattern)")
+                     : std::string("(the generation's ValidateSwModeParams refuses 3D in this mode)"))};
   SWZ_TRY(select_pattern(f, desc, config, "", &dp));
   Pattern pat = dp->pattern;
   uint64_t pbxor = 0, pitch_el = 0, slice = 0;

@@ -330,6 +330,15 @@ TEST(Amd3d, RandomChainsClaimAndRoundTrip) {
 
 TEST(Amd3d, SurfaceInfoRefusals) {
   AmdSurfaceInfo ai;
+  // A mode addrlib refuses for 3D says so.
+  Layout bad;
+  const Status st = make_named_layout("amd-gfx10.3-sw4k-d-x:pipes=8", tex3d("R8G8B8A8_UNORM", 64, 64, 8), &bad);
+  EXPECT_EQ(st.code(), Code::unsupported);
+  EXPECT_NE(st.message().find("addrlib refuses this swizzle mode for 3D"), std::string::npos) << st.message();
+  EXPECT_NE(make_named_layout("amd-gfx11-sw256k-d-x", tex3d("R8G8B8A8_UNORM", 64, 64, 8), &bad)
+                .message()
+                .find("GetSwizzlePatternInfo"),
+            std::string::npos);
   EXPECT_EQ(amd_surface_info("intel-tiley", tex2d("R8G8B8A8_UNORM", 64, 64), &ai).code(), Code::unsupported);
   EXPECT_EQ(amd_surface_info("amd-gfx12-sw64k-2d", tex2d("R8G8B8A8_UNORM", 64, 64), &ai).code(), Code::unsupported);
   EXPECT_EQ(amd_surface_info("amd-gfx10-sw64k-s-x:offsets=0/0x80000,pitches=384/256",
