@@ -19,8 +19,10 @@ std::string params_for(const DataFamily& f) {
   std::string s;
   if (f.placement == "amd") {
     std::string cfgs;
+    std::vector<std::string> seen;
     for (const DataPattern& p : f.patterns)
-      if (!p.config.empty() && cfgs.find(p.config) == std::string::npos) {
+      if (!p.config.empty() && std::find(seen.begin(), seen.end(), p.config) == seen.end()) {
+        seen.push_back(p.config);
         if (!cfgs.empty()) cfgs += "|";
         cfgs += p.config.substr(6);
       }
@@ -30,8 +32,8 @@ std::string params_for(const DataFamily& f) {
          "non-XOR modes; GFX9: refused on non-XOR modes), pitch=N elements (with offsets=: level 0's, every level's on "
          "GFX9), "
          "pitches=A/B/C (with offsets=: every level's pitch in elements, as addrlib reports it), slice_size=N bytes; "
-         "GFX9-GFX11 2D mip chains and tails are placed as addrlib does (GFX10+ 256-byte modes too; GFX9 256-byte "
-         "modes take no mips), GFX9/GFX10 sw4k-s/sw64k-s 3D chains too; GFX12 and other 3D chains need offsets=";
+         "GFX9-GFX11 2D and 3D mip chains and tails are placed as addrlib does (GFX10+ 256-byte modes too; GFX9 "
+         "256-byte modes take no mips; 3D in the modes addrlib allows for 3D); GFX12 chains need offsets=";
   } else if (f.placement == "intel") {
     bool bit6 = false, v2 = false;
     for (const DataPattern& p : f.patterns) {
@@ -62,10 +64,12 @@ std::string params_for(const DataFamily& f) {
   return s + kCommonParams;
 }
 
-std::string sizes_for(const DataFamily& f) {
+// The element sizes of the rows of one dimension (all rows: `dim` null).
+std::string sizes_of(const DataFamily& f, const Dimension* dim) {
   std::vector<uint32_t> v;
   bool any = false;
   for (const DataPattern& p : f.patterns) {
+    if (dim && p.dim != *dim) continue;
     if (p.element_bytes.empty()) any = true;
     for (uint32_t e : p.element_bytes)
       if (std::find(v.begin(), v.end(), e) == v.end()) v.push_back(e);
@@ -78,6 +82,21 @@ std::string sizes_for(const DataFamily& f) {
     s += std::to_string(e);
   }
   return s + "-byte elements";
+}
+
+std::string sizes_for(const DataFamily& f) {
+  // 2D and 3D rows with different element sizes (AMD: addrlib's 3D equations
+  // cover more sizes than the 2D research rows) are listed apart.
+  const Dimension d2 = Dimension::Texture2D, d3 = Dimension::Texture3D;
+  const bool has2 = std::any_of(f.patterns.begin(), f.patterns.end(), [](const DataPattern& p) {
+    return p.dim == Dimension::Texture2D;
+  });
+  const bool has3 = std::any_of(f.patterns.begin(), f.patterns.end(), [](const DataPattern& p) {
+    return p.dim == Dimension::Texture3D;
+  });
+  if (has2 && has3 && sizes_of(f, &d2) != sizes_of(f, &d3))
+    return "2D: " + sizes_of(f, &d2) + "; 3D: " + sizes_of(f, &d3);
+  return sizes_of(f, nullptr);
 }
 
 std::vector<LayoutFamily> make_families() {
