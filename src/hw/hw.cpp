@@ -94,8 +94,17 @@ std::string sizes_for(const DataFamily& f) {
   const bool has3 = std::any_of(f.patterns.begin(), f.patterns.end(), [](const DataPattern& p) {
     return p.dim == Dimension::Texture3D;
   });
-  if (has2 && has3 && sizes_of(f, &d2) != sizes_of(f, &d3))
-    return "2D: " + sizes_of(f, &d2) + "; 3D: " + sizes_of(f, &d3);
+  if (has2 && has3 && sizes_of(f, &d2) != sizes_of(f, &d3)) {
+    // Short ("1/2/4/8/16-byte elements" -> "1-16-byte"): the listing keeps
+    // lines within 120 columns.
+    auto brief = [](std::string t) {
+      t = t.substr(0, t.find("-byte"));
+      const size_t first = t.find('/'), last = t.rfind('/');
+      if (first != std::string::npos) t = t.substr(0, first) + "-" + t.substr(last + 1);
+      return t + "-byte";
+    };
+    return "2D " + brief(sizes_of(f, &d2)) + "; 3D " + brief(sizes_of(f, &d3));
+  }
   return sizes_of(f, nullptr);
 }
 
