@@ -74,4 +74,28 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
 /// default and say so.
 Status describe_layout(std::string_view spec, uint32_t element_bytes, std::string* bit_equation);
 
+/// What addrlib's Addr2ComputeSurfaceInfo reports for an AMD GFX9, GFX10,
+/// GFX10.3 or GFX11 surface (families amd-gfx9-* .. amd-gfx11-*), computed
+/// with addrlib's rules (src/hw/amd_mips.cpp, src/hw/amd_gfx9_mips.cpp):
+/// the fields carry addrlib's names. Sizes in elements are of block-compressed
+/// blocks for BC formats.
+struct AmdSurfaceInfo {
+  uint64_t pitch_el = 0;         ///< pitch: level 0's padded width
+  uint64_t height_el = 0;        ///< height: level 0's padded height
+  uint64_t chain_pitch_el = 0;   ///< mipChainPitch (GFX9: the chain's width; 0 on GFX10+, as addrlib)
+  uint64_t chain_height_el = 0;  ///< mipChainHeight (GFX9: the chain's height; 0 on GFX10+)
+  uint64_t num_slices = 0;       ///< numSlices: array slices, or the depth padded to the block (thick 3D)
+  uint64_t slice_size_B = 0;     ///< sliceSize: one array or depth slice of the whole mip chain
+  uint64_t surf_size_B = 0;      ///< surfSize = sliceSize x numSlices
+  uint64_t base_align_B = 0;     ///< baseAlign
+  uint32_t block_w_el = 0, block_h_el = 0, block_d = 0;  ///< blockWidth, blockHeight, blockSlices
+  uint32_t first_mip_in_tail = 0;                         ///< firstMipIdInTail (mip_levels when none)
+  bool thick = false;                                     ///< 3D with the depth inside the block (IsThick)
+};
+
+/// The surface info for `spec` (an amd-gfx9-* .. amd-gfx11-* family, with its
+/// parameters) and `desc`; unsupported for other families and for layouts
+/// placed from outside (offsets=, pitches=).
+Status amd_surface_info(std::string_view spec, const TextureDesc& desc, AmdSurfaceInfo* out);
+
 }  // namespace swz

@@ -300,6 +300,23 @@ void info(const CommonOptions& o) {
   std::printf("alignment  %llu (allocation %s)\n", static_cast<unsigned long long>(l.alignment()),
               bytes_text(l.allocation_size()).c_str());
   std::printf("linear     %s (every subresource tightly packed)\n", bytes_text(total_packed_bytes(l)).c_str());
+  // AMD GFX9-GFX11: what addrlib's Addr2ComputeSurfaceInfo reports, in its
+  // own field names (pitch and height in elements, sizes in bytes).
+  if (t.layout_arg.rfind("amd-gfx", 0) == 0) {
+    AmdSurfaceInfo ai;
+    if (amd_surface_info(t.layout_arg, l.desc(), &ai).ok()) {
+      std::printf("addrlib    pitch %llu, height %llu", static_cast<unsigned long long>(ai.pitch_el),
+                  static_cast<unsigned long long>(ai.height_el));
+      if (ai.chain_pitch_el)
+        std::printf(", mipChainPitch %llu, mipChainHeight %llu", static_cast<unsigned long long>(ai.chain_pitch_el),
+                    static_cast<unsigned long long>(ai.chain_height_el));
+      std::printf(", numSlices %llu, sliceSize %llu, surfSize %llu, baseAlign %llu\n",
+                  static_cast<unsigned long long>(ai.num_slices), static_cast<unsigned long long>(ai.slice_size_B),
+                  static_cast<unsigned long long>(ai.surf_size_B), static_cast<unsigned long long>(ai.base_align_B));
+      std::printf("addrlib    block %ux%ux%u elements (%s), firstMipIdInTail %u\n", ai.block_w_el, ai.block_h_el,
+                  ai.block_d, ai.thick ? "thick" : "thin", ai.first_mip_in_tail);
+    }
+  }
   const uint64_t base = resource_base(o, l.size());
   if (base)
     std::printf("file offset %llu (--offset: the offsets below count from the start of the file)\n",

@@ -42,16 +42,19 @@ Status build_amd_gfx9_mips(const std::string& fam, const Pattern& pat, const Tex
   const unsigned n = pat.block_bits();
   const uint64_t block_B = uint64_t{1} << n;
   const uint64_t eb = desc.format.element_bytes;
-  // 3D surfaces in the standard modes are "thick" (Gfx9Lib::HwlIsThick): the
-  // block spans slices too (ComputeThickBlockDimension); 2D ones are thin.
-  const bool thick = desc.dimension == Dimension::Texture3D;
+  // 3D surfaces in the standard and Z modes are "thick" (Gfx9Lib::HwlIsThick):
+  // the block spans slices too (ComputeThickBlockDimension); 2D ones, and 3D
+  // ones in the display modes, are thin (a thin 3D surface keeps one chain
+  // per depth slice, like a 2D array).
+  const bool is_3d = desc.dimension == Dimension::Texture3D;
+  const bool thick = e[2] > 0;
   const uint64_t b[3] = {(uint64_t{1} << e[0]) / eb, uint64_t{1} << e[1],
                          uint64_t{1} << e[2]};  // elements, rows, slices
   // GFX9 blocks are 4 KiB or 64 KiB (an even log2, which the thin rules
   // below assume).
-  if ((n != 12 && n != 16) || (thick != (e[2] > 0)))
+  if ((n != 12 && n != 16) || (thick && !is_3d))
     return {Code::internal, "layout '" + fam + "': GFX9 mip chain for a " + std::to_string(block_B) + "-byte block"};
-  if (thick && slice_size_given)
+  if (is_3d && slice_size_given)
     return {Code::invalid_argument, "layout '" + fam + "': slice_size = " + std::to_string(slice_size_given) +
                                         " applies to 2D arrays, not to a 3D surface"};
   const uint32_t mips = desc.mip_levels;
@@ -187,6 +190,11 @@ Status build_amd_gfx9_mips(const std::string& fam, const Pattern& pat, const Tex
     plan.arrays = Arrays::Stacked;
     plan.layer_stride_B = chain * chain_db;
     plan.total_size = chain * chain_db * desc.array_size;
+  } else if (is_3d) {
+    // Thin 3D: depth slice z one chain (sliceSize) after slice z - 1.
+    plan.arrays = Arrays::Stacked;
+    plan.layer_stride_B = chain * L0.d;
+    plan.total_size = plan.layer_stride_B * desc.array_size;
   } else {
     plan.arrays = Arrays::ZSlice;
     plan.layer_stride_B = chain;
@@ -196,6 +204,34 @@ Status build_amd_gfx9_mips(const std::string& fam, const Pattern& pat, const Tex
   plan.notes.push_back("GFX9 chain " + std::to_string(chain_wb) + "x" + std::to_string(chain_hb) +
                        (thick ? "x" + std::to_string(chain_db) : std::string()) + " blocks (" + major_name + "-major)" +
                        (first_tail < mips ? ", mip tail from level " + std::to_string(first_tail) : ", no mip tail"));
+  // Addr2ComputeSurfaceInfo's report (HwlComputeSurfaceInfoTiled): pitch and
+  // height of level 0 padded to the block, mipChainPitch / mipChainHeight the
+  // chain's, numSlices padded to the block depth (thick), sliceSize = one
+  // slice of the chain, surfSize = sliceSize x numSlices; baseAlign: the block
+  // size in XOR modes, else 256 (ComputeSurfaceBaseAlignTiled).
+  const bool xor_mode = fam.size() > 2 && (fam.compare(fam.size() - 2, 2, "-x") == 0 ||
+                                           fam.compare(fam.size() - 2, 2, "-t") == 0);
+  AmdSurfaceInfo& ai = plan.amd_info;
+  plan.has_amd_info = true;
+  ai.pitch_el = w0b * b[0];
+  ai.height_el = h0b * b[1];
+  if (first_tail == 0 && mips > 1) {
+    // The whole chain in the tail (mipChainInTail): pitch and height are the
+    // largest tail level's (GetMipTailDim); the chain's stay one block.
+    ai.pitch_el = t[0];
+    ai.height_el = t[1];
+  }
+  ai.chain_pitch_el = chain_wb * b[0];
+  ai.chain_height_el = chain_hb * b[1];
+  ai.block_w_el = static_cast<uint32_t>(b[0]);
+  ai.block_h_el = static_cast<uint32_t>(b[1]);
+  ai.block_d = static_cast<uint32_t>(thick ? b[2] : 1);
+  ai.thick = thick;
+  ai.num_slices = thick ? chain_db * b[2] : is_3d ? L0.d : desc.array_size;
+  ai.slice_size_B = thick ? chain / b[2] : chain;
+  ai.surf_size_B = ai.slice_size_B * ai.num_slices;
+  ai.base_align_B = xor_mode ? block_B : 256;
+  ai.first_mip_in_tail = first_tail;
   *out = std::move(plan);
   return Status::Ok();
 }

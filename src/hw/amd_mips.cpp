@@ -1,5 +1,5 @@
-// AMD GFX10 / GFX10.3 / GFX11 mip chains of 2D thin surfaces (and of 3D thick
-// surfaces in the standard modes), as addrlib
+// AMD GFX10 / GFX10.3 / GFX11 mip chains of 2D thin surfaces, of 3D thick
+// surfaces (standard and display modes) and of 3D thin ones (Z and R modes), as addrlib
 // places them (Gfx11Lib repeats Gfx10Lib's functions named below for thin
 // surfaces: gfx11/gfx11addrlib.cpp ComputeSurfaceInfoMacroTiled,
 // GetMaxNumMipsInTail, ComputeSurfaceAddrFromCoordMacroTiled).
@@ -55,12 +55,14 @@ Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const Te
   const unsigned elem_log2 = log2u(eb);
   const uint64_t bw = (uint64_t{1} << e[0]) / eb, bh = uint64_t{1} << e[1];  // block, elements x rows
   const uint64_t bd = uint64_t{1} << e[2];                                   // slices (thick 3D)
-  // 3D surfaces in the standard modes are "thick": the block spans slices
-  // (Gfx10Lib::IsThin: 2D, or 3D in a display mode).
-  const bool thick = desc.dimension == Dimension::Texture3D;
-  if (thick != (e[2] > 0))
-    return {Code::internal, "layout '" + fam + "': GFX10 3D chain needs a thick (Z in the block) pattern"};
-  if (thick && slice_size_given)
+  // 3D surfaces in the standard and display modes are "thick": the block
+  // spans slices (Gfx10Lib/Gfx11Lib HwlIsThick: 3D and isStd or isDisp). 3D
+  // surfaces in the Z and R modes are thin (HwlIsThin): the 2D chain, one
+  // chain per depth slice (sliceSize apart), the slice in the equation's Z.
+  const bool is_3d = desc.dimension == Dimension::Texture3D;
+  const bool thick = e[2] > 0;
+  if (thick && !is_3d) return {Code::internal, "layout '" + fam + "': thick pattern on a 2D surface"};
+  if (is_3d && slice_size_given)
     return {Code::invalid_argument, "layout '" + fam + "': slice_size = " + std::to_string(slice_size_given) +
                                         " applies to 2D arrays, not to a 3D surface"};
   // GetMipTailDim: the largest level in the tail. Thin (GFX10): half a block
@@ -70,6 +72,19 @@ Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const Te
   if (thick) {
     tail_w = n % 3 == 1 ? bw >> 1 : bw;
     tail_h = n % 3 == 0 ? bh >> 1 : bh;
+  }
+  // Z modes with 1- and 2-byte elements shrink the largest tail level by the
+  // ratio of their 256-byte micro block to the 4-byte one (Block256_2d):
+  // Gfx10Lib::ComputeSurfaceInfoMacroTiled when dsMipmapHtileFix is set
+  // (every GFX10 part but Navi10, so GFX10.3 and not the amd-gfx10 Navi10
+  // configuration; width by the width ratio, height by the height ratio), and
+  // Gfx11Lib::ComputeSurfaceInfoMacroTiled always (width and height both by
+  // the width ratio).
+  const bool z_mode = fam.size() > 4 && fam.compare(fam.size() - 4, 4, "-z-x") == 0;
+  if (z_mode && eb <= 2 && fam.rfind("amd-gfx10-", 0) != 0) {
+    const bool gfx11 = fam.rfind("amd-gfx11-", 0) == 0;
+    tail_w /= 2;                          // Block256_2d w: 16 / 8 for 1 and 2 bytes
+    if (eb == 1 || gfx11) tail_h /= 2;  // Block256_2d h: 16 / 8 (1 byte), 8 / 8 (2 bytes)
   }
   // GetMaxNumMipsInTail: thick blocks count as (log2 - (log2 - 8) / 3).
   const unsigned eff = thick ? n - (n - 8) / 3 : n;
@@ -149,12 +164,36 @@ Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const Te
     plan.arrays = Arrays::Stacked;
     plan.layer_stride_B = chain * ceil_div(uint64_t{L0.d}, bd);
     plan.total_size = plan.layer_stride_B * desc.array_size;
+  } else if (is_3d) {
+    // Thin 3D (ComputeSurfaceAddrFromCoordMacroTiled, thin): depth slice z at
+    // z * sliceSize, the whole chain in each (level 0's depth of slices).
+    plan.arrays = Arrays::Stacked;
+    plan.layer_stride_B = chain * L0.d;
+    plan.total_size = plan.layer_stride_B * desc.array_size;
   } else {
     plan.arrays = Arrays::ZSlice;
     plan.layer_stride_B = chain;
     plan.total_size = chain * desc.array_size;
   }
   plan.notes.push_back(first_tail < mips ? "mip tail from level " + std::to_string(first_tail) : "no mip tail");
+  // Addr2ComputeSurfaceInfo's report (ComputeSurfaceInfoMacroTiled): level
+  // 0's pitch and height padded to the block, numSlices padded to the block
+  // depth, sliceSize = one slice of the chain (a thick block's bytes count
+  // 1 / blockSlices per slice), surfSize = sliceSize x numSlices, baseAlign =
+  // the block size.
+  AmdSurfaceInfo& ai = plan.amd_info;
+  plan.has_amd_info = true;
+  ai.pitch_el = align_up(L0.w_el, bw);
+  ai.height_el = align_up(L0.h_el, bh);
+  ai.block_w_el = static_cast<uint32_t>(bw);
+  ai.block_h_el = static_cast<uint32_t>(bh);
+  ai.block_d = static_cast<uint32_t>(thick ? bd : 1);
+  ai.thick = thick;
+  ai.num_slices = thick ? align_up(uint64_t{L0.d}, bd) : is_3d ? L0.d : desc.array_size;
+  ai.slice_size_B = thick ? chain / bd : chain;
+  ai.surf_size_B = ai.slice_size_B * ai.num_slices;
+  ai.base_align_B = block_B;
+  ai.first_mip_in_tail = first_tail;
   *out = std::move(plan);
   return Status::Ok();
 }
@@ -193,6 +232,20 @@ Status build_amd_gfx10_micro_mips(const std::string& fam, const Pattern& pat, co
   plan.levels_are_separate = false;
   plan.total_size = chain * desc.array_size;
   plan.notes.push_back("256-byte mode: no mip tail");
+  // Addr2ComputeSurfaceInfo (ComputeSurfaceInfoMicroTiled): level 0 padded to
+  // the 256-byte block, sliceSize = the chain, baseAlign = 256.
+  AmdSurfaceInfo& ai = plan.amd_info;
+  plan.has_amd_info = true;
+  ai.pitch_el = align_up(L0.w_el, bw);
+  ai.height_el = align_up(L0.h_el, bh);
+  ai.block_w_el = static_cast<uint32_t>(bw);
+  ai.block_h_el = static_cast<uint32_t>(bh);
+  ai.block_d = 1;
+  ai.num_slices = desc.array_size;
+  ai.slice_size_B = chain;
+  ai.surf_size_B = chain * desc.array_size;
+  ai.base_align_B = block_B;
+  ai.first_mip_in_tail = mips;
   *out = std::move(plan);
   return Status::Ok();
 }

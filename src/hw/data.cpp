@@ -240,7 +240,10 @@ Status load_pattern(const std::string& file, const std::string& fam, const nlohm
     p.tile_h = e["tile_texels"][1].get<uint32_t>();
   }
   p.origin =
-      e.contains("from") ? "research table row " + e["from"].get<std::string>() : e.value("derived", std::string());
+      e.contains("from") ? (e["from"].get<std::string>().rfind("amd_3d_equations.json", 0) == 0
+                                ? "tests/data/hw/" + e["from"].get<std::string>()
+                                : "research table row " + e["from"].get<std::string>())
+                         : e.value("derived", std::string());
   nlohmann::json pj;
   if (e.contains("raw")) {
     p.raw = true;

@@ -112,6 +112,16 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   else
     config = f.patterns.front().config;
   const DataPattern* dp = nullptr;
+  if (desc.dimension == Dimension::Texture3D && f.name.rfind("amd-gfx12-", 0) != 0 &&
+      std::none_of(f.patterns.begin(), f.patterns.end(),
+                   [](const DataPattern& p) { return p.dim == Dimension::Texture3D; }))
+    // The 3D rows are addrlib's 3D equations (tests/data/hw/amd_3d_equations.json):
+    // a GFX9-GFX11 mode without any is one addrlib refuses for 3D surfaces.
+    return {Code::unsupported,
+            "layout '" + f.name + "': 3D surfaces: addrlib refuses this swizzle mode for 3D " +
+                (f.name == "amd-gfx11-sw256k-d-x"
+                     ? std::string("(Gfx11Lib::GetSwizzlePatternInfo has no SW_256KB_D_X 3D pattern)")
+                     : std::string("(the generation's ValidateSwModeParams refuses 3D in this mode)"))};
   SWZ_TRY(select_pattern(f, desc, config, "", &dp));
   Pattern pat = dp->pattern;
   uint64_t pbxor = 0, pitch_el = 0, slice = 0;
@@ -130,22 +140,34 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
                                           "addrlib's Addr2ComputePipeBankXor gives for the surface)"};
     pat.immediate = static_cast<uint32_t>(pbxor << 8);
   }
-  // GFX9, GFX10, GFX10.3 and GFX11 2D mip chains (and GFX9 3D) follow addrlib
+  // GFX9, GFX10, GFX10.3 and GFX11 2D and 3D mip chains follow addrlib
   // (src/hw/amd_gfx9_mips.cpp, src/hw/amd_mips.cpp) unless the caller places
   // the levels (offsets=, pitches=).
   const bool gfx9 = f.name.rfind("amd-gfx9-", 0) == 0;
   const bool gfx10plus =
       f.name.rfind("amd-gfx10-", 0) == 0 || f.name.rfind("amd-gfx10.3-", 0) == 0 || f.name.rfind("amd-gfx11-", 0) == 0;
-  // 3D surfaces in the standard modes are thick (their patterns have Z in
-  // the block) and follow the same chain rules (GFX9 and GFX10 S modes).
+  // 3D surfaces: the modes addrlib allows in 3D have 3D patterns (data rows
+  // from addrlib's equations; select_pattern refuses the others). Thick modes
+  // have Z in the block (IsThick: standard and display modes on GFX10+,
+  // standard and Z on GFX9); thin ones keep the 2D block, and their depth
+  // slices sit one chain apart like array slices (IsThin).
   const bool chain_2d = desc.dimension == Dimension::Texture2D && desc.samples == 1;
-  const bool chain_3d = desc.dimension == Dimension::Texture3D && extents_log2(pat)[2] > 0 && n > 8;
+  const bool chain_3d = desc.dimension == Dimension::Texture3D && n > 8;
   if (desc.mip_levels > 1 && (gfx9 || gfx10plus) && (chain_2d || chain_3d) && !c.params.has("offsets") &&
       !c.params.has("pitches")) {
     // Gfx9Lib::ValidateSwModeParams refuses mips in 256-byte modes.
     if (gfx9 && n <= 8)
       SWZ_TRY(need_single_level(desc, f.name,
                                 "addrlib refuses mip chains in GFX9 256-byte modes (Gfx9Lib::ValidateSwModeParams)"));
+    // Gfx9Lib::ValidateSwModeParams refuses mipmapped 3D surfaces in the
+    // display modes (thin on GFX9) whose depth is at least their width and
+    // height ("zMaxMip").
+    if (gfx9 && desc.dimension == Dimension::Texture3D && extents_log2(pat)[2] == 0 && desc.depth >= desc.width &&
+        desc.depth >= desc.height)
+      return {Code::unsupported, "layout '" + f.name + "': mip_levels = " + std::to_string(desc.mip_levels) +
+                                     " on a 3D surface of depth " + std::to_string(desc.depth) +
+                                     " >= its width and height: addrlib refuses mipmapped 3D surfaces deeper than "
+                                     "wide and tall in GFX9 display modes (Gfx9Lib::ValidateSwModeParams)"};
     if (has_pitch)
       return {Code::invalid_argument,
               "layout '" + f.name + "': pitch = " + std::to_string(pitch_el) + " with " +
@@ -165,11 +187,9 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     *out = std::move(plan);
     return Status::Ok();
   }
-  SWZ_TRY(need_single_level(
-      desc, f.name,
-      desc.dimension == Dimension::Texture3D
-          ? "addrlib's 3D mip placement is modelled for the GFX9 and GFX10 SW_4KB_S / SW_64KB_S modes only"
-          : "addrlib's mip placement for this generation (GFX12) is not modelled"));
+  SWZ_TRY(need_single_level(desc, f.name,
+                             desc.samples > 1 ? "MSAA surfaces take no mips (D3D12, addrlib)"
+                                              : "addrlib's mip placement for this generation (GFX12) is not modelled"));
   FamilyPlan plan;
   plan.patterns.push_back(pat);
   LevelPlan lp;
@@ -188,6 +208,38 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   } else {
     plan.arrays = Arrays::Stacked;
     plan.layer_stride_B = lp.size;
+  }
+  if (gfx9 || gfx10plus) {
+    // Addr2ComputeSurfaceInfo's report for one level: pitch (a given pitch=
+    // or the padded width) and height padded to the block; numSlices padded
+    // to the block depth (thick 3D); sliceSize one array or depth slice;
+    // baseAlign the block size (GFX9 non-XOR modes: 256,
+    // Gfx9Lib::ComputeSurfaceBaseAlignTiled).
+    const auto e = extents_log2(pat);
+    const uint64_t bw = (uint64_t{1} << e[0]) / desc.format.element_bytes, bh = uint64_t{1} << e[1],
+                   bd = uint64_t{1} << e[2];
+    const LevelDims L0 = level_dims(desc, 0);
+    const bool thick = e[2] > 0, is_3d = desc.dimension == Dimension::Texture3D;
+    const bool xor_mode = f.name.size() > 2 && (f.name.compare(f.name.size() - 2, 2, "-x") == 0 ||
+                                                f.name.compare(f.name.size() - 2, 2, "-t") == 0);
+    AmdSurfaceInfo& ai = plan.amd_info;
+    plan.has_amd_info = true;
+    ai.pitch_el = lp.row_pitch / (uint64_t{1} << n) * bw;
+    ai.height_el = align_up(uint64_t{L0.h_el}, bh);
+    if (gfx9) {
+      ai.chain_pitch_el = ai.pitch_el;
+      ai.chain_height_el = ai.height_el;
+    }
+    ai.block_w_el = static_cast<uint32_t>(bw);
+    ai.block_h_el = static_cast<uint32_t>(bh);
+    ai.block_d = static_cast<uint32_t>(bd);
+    ai.thick = thick;
+    ai.num_slices = thick ? align_up(uint64_t{L0.d}, bd) : is_3d ? L0.d : desc.array_size;
+    const uint64_t one_slice = (desc.dimension == Dimension::Texture2D ? slice_size : lp.depth_pitch_B) / bd;
+    ai.slice_size_B = one_slice;
+    ai.surf_size_B = one_slice * ai.num_slices;
+    ai.base_align_B = gfx9 && !xor_mode ? 256 : uint64_t{1} << n;
+    ai.first_mip_in_tail = 1;
   }
   plan.levels.push_back(lp);
   plan.total_size = slice_size * desc.array_size;

@@ -19,8 +19,10 @@ std::string params_for(const DataFamily& f) {
   std::string s;
   if (f.placement == "amd") {
     std::string cfgs;
+    std::vector<std::string> seen;
     for (const DataPattern& p : f.patterns)
-      if (!p.config.empty() && cfgs.find(p.config) == std::string::npos) {
+      if (!p.config.empty() && std::find(seen.begin(), seen.end(), p.config) == seen.end()) {
+        seen.push_back(p.config);
         if (!cfgs.empty()) cfgs += "|";
         cfgs += p.config.substr(6);
       }
@@ -30,8 +32,8 @@ std::string params_for(const DataFamily& f) {
          "non-XOR modes; GFX9: refused on non-XOR modes), pitch=N elements (with offsets=: level 0's, every level's on "
          "GFX9), "
          "pitches=A/B/C (with offsets=: every level's pitch in elements, as addrlib reports it), slice_size=N bytes; "
-         "GFX9-GFX11 2D mip chains and tails are placed as addrlib does (GFX10+ 256-byte modes too; GFX9 256-byte "
-         "modes take no mips), GFX9/GFX10 sw4k-s/sw64k-s 3D chains too; GFX12 and other 3D chains need offsets=";
+         "GFX9-GFX11 2D and 3D mip chains and tails are placed as addrlib does (GFX10+ 256-byte modes too; GFX9 "
+         "256-byte modes take no mips; 3D in the modes addrlib allows for 3D); GFX12 chains need offsets=";
   } else if (f.placement == "intel") {
     bool bit6 = false, v2 = false;
     for (const DataPattern& p : f.patterns) {
@@ -62,10 +64,12 @@ std::string params_for(const DataFamily& f) {
   return s + kCommonParams;
 }
 
-std::string sizes_for(const DataFamily& f) {
+// The element sizes of the rows of one dimension (all rows: `dim` null).
+std::string sizes_of(const DataFamily& f, const Dimension* dim) {
   std::vector<uint32_t> v;
   bool any = false;
   for (const DataPattern& p : f.patterns) {
+    if (dim && p.dim != *dim) continue;
     if (p.element_bytes.empty()) any = true;
     for (uint32_t e : p.element_bytes)
       if (std::find(v.begin(), v.end(), e) == v.end()) v.push_back(e);
@@ -78,6 +82,30 @@ std::string sizes_for(const DataFamily& f) {
     s += std::to_string(e);
   }
   return s + "-byte elements";
+}
+
+std::string sizes_for(const DataFamily& f) {
+  // 2D and 3D rows with different element sizes (AMD: addrlib's 3D equations
+  // cover more sizes than the 2D research rows) are listed apart.
+  const Dimension d2 = Dimension::Texture2D, d3 = Dimension::Texture3D;
+  const bool has2 = std::any_of(f.patterns.begin(), f.patterns.end(), [](const DataPattern& p) {
+    return p.dim == Dimension::Texture2D;
+  });
+  const bool has3 = std::any_of(f.patterns.begin(), f.patterns.end(), [](const DataPattern& p) {
+    return p.dim == Dimension::Texture3D;
+  });
+  if (has2 && has3 && sizes_of(f, &d2) != sizes_of(f, &d3)) {
+    // Short ("1/2/4/8/16-byte elements" -> "1-16-byte"): the listing keeps
+    // lines within 120 columns.
+    auto brief = [](std::string t) {
+      t = t.substr(0, t.find("-byte"));
+      const size_t first = t.find('/'), last = t.rfind('/');
+      if (first != std::string::npos) t = t.substr(0, first) + "-" + t.substr(last + 1);
+      return t + "-byte";
+    };
+    return "2D " + brief(sizes_of(f, &d2)) + "; 3D " + brief(sizes_of(f, &d3));
+  }
+  return sizes_of(f, nullptr);
 }
 
 std::vector<LayoutFamily> make_families() {
@@ -385,6 +413,32 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
     }
   }
   return assemble(plan, params, options, desc, std::string(spec), out);
+}
+
+Status amd_surface_info(std::string_view spec, const TextureDesc& desc, AmdSurfaceInfo* out) {
+  using namespace vendor;
+  // The layout itself first: every check make_named_layout makes (sizes, mip
+  // count, parameters) applies.
+  Layout whole;
+  SWZ_TRY(make_named_layout(spec, desc, &whole));
+  OpenSpec os;
+  SWZ_TRY(open_spec(spec, &os));
+  const DataFamily* f = find_family(*os.data, os.head);
+  const std::string head(os.head);
+  const bool amd_gfx9_11 = f && f->placement == "amd" && head.rfind("amd-gfx12-", 0) != 0;
+  if (!amd_gfx9_11)
+    return {Code::unsupported, "layout '" + head +
+                                   "': addrlib's surface info is modelled for the amd-gfx9-* .. amd-gfx11-* families"};
+  if (os.params.has("offsets") || os.params.has("pitches"))
+    return {Code::unsupported,
+            "layout '" + head + "': offsets= / pitches= place the levels from outside; addrlib's surface info "
+            "describes its own chain"};
+  BuildContext ctx{*os.data, os.params, desc};
+  FamilyPlan plan;
+  SWZ_TRY(build_amd(ctx, *f, &plan));
+  if (!plan.has_amd_info) return {Code::internal, "layout '" + head + "': no surface info computed"};
+  *out = plan.amd_info;
+  return Status::Ok();
 }
 
 Status describe_layout(std::string_view spec, uint32_t element_bytes, std::string* bit_equation) {

@@ -111,6 +111,8 @@ struct FamilyPlan {
   uint64_t total_size = 0;          ///< 0 = the end of the last subresource
   bool levels_are_separate = true;  ///< false when levels share one surface (Intel mip layout)
   std::vector<std::string> notes;   ///< for describe_layout
+  bool has_amd_info = false;        ///< AMD GFX9-GFX11: amd_info holds addrlib's surface info
+  AmdSurfaceInfo amd_info{};
 };
 
 struct BuildContext {

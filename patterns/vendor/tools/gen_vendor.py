@@ -17,7 +17,8 @@ Two kinds of rows are written:
     Morton tiles). Every such formula is checked against the table's row for the
     element size the table does list, so a transcription slip fails here.
 AMD rows keep addrlib's own term order ("raw"): the library imports them with
-canonicalize() and the block extents given in "block" (X in bytes x rows).
+canonicalize() and the block extents given in "block" (X in bytes x rows). AMD 3D
+rows come from tests/data/hw/amd_3d_equations.json (addrlib's 3D equations).
 """
 import json
 import os
@@ -26,7 +27,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
-DEFAULT_REF = os.path.join(REPO, "tests", "data", "vendor", "real_patterns.json")
+DEFAULT_REF = os.path.join(REPO, "tests", "data", "hw", "real_patterns.json")
+AMD_3D = None
 DEFAULT_OUT = os.path.normpath(os.path.join(HERE, ".."))
 
 
@@ -295,6 +297,48 @@ def amd(ref):
                 "checked": "transcribed from the table (not run through addrlib); extents equal Gfx10Lib::Block64K_Log2_3d; the 1-byte row equals the research notes' GFX10 SW_64K_S3 order"})
         fam["description"] += "; 3D: thick S3 pattern (GFX10_SW_*_S3_PATINFO)"
 
+    # GFX10.3 SW_VAR (named sw256k here) with 8 pipes: addrlib's variable block is 2^(pipes log2 + 14) bytes
+    # (Gfx10Lib::HwlInitGlobalParams, m_blockVarSizeLog2), 128 KiB.
+    for mode in ("r-x", "z-x"):
+        fam = fams.get("amd-gfx10.3-sw256k-" + mode)
+        if fam is not None:
+            fam["description"] += ". With pipes=8 addrlib's equation has 17 bits: the block is 128 KiB, not 256"
+
+    # 3D surfaces (ADDR_RSRC_TEX_3D) of every GFX9-GFX11 mode addrlib allows in 3D, 1-16 byte elements:
+    # tests/data/hw/amd_3d_equations.json (equations of a local addrlib build, same revision and
+    # GB_ADDR_CONFIG values as the research table; see its "source"). Thick modes (standard and display on
+    # GFX10+, standard and Z on GFX9) have Z in the block; thin ones (GFX10+ Z/R, GFX9 display) keep the 2D
+    # block and read the depth slice in their XOR terms. Rows the families already carry (GFX9 / GFX10 S
+    # modes, from the formula and the S3 table above) must equal addrlib's.
+    for r in AMD_3D["rows"]:
+        fam = fams.get(r["family"])
+        if fam is None:
+            fail("amd_3d_equations.json: unknown family " + r["family"])
+        have = [p for p in fam["patterns"] if p["dim"] == "3D" and p["element_bytes"] == [r["element_bytes"]]
+                and p["config"] == r["config"]]
+        if have:
+            if (have[0].get("bits") or have[0].get("raw")) != r["raw"]:
+                fail("%s %d-byte 3D row differs from addrlib's equation" % (r["family"], r["element_bytes"]))
+            continue
+        ext = {}
+        parts = [int(v) for v in r["block"].split("x")]
+        for c, v in zip("XYZ", parts):
+            ext[c] = v
+        if not matching_exists(r["raw"], ext):
+            fail("%s %d-byte 3D: no canonical term order for block %s" % (r["family"], r["element_bytes"], r["block"]))
+        src = [p for p in fam["patterns"] if p["config"] == r["config"]]
+        fam["patterns"].append({
+            "config": r["config"], "config_text": src[0]["config_text"], "element_bytes": [r["element_bytes"]],
+            "dim": "3D", "samples": 1, "block": r["block"], "raw": r["raw"],
+            "from": "amd_3d_equations.json %s %d-byte (%s)" % (r["addrlib_mode"], r["element_bytes"], r["config"]),
+            "checked": "addrlib equation table (local build); whole 3D resources checked against Addr2ComputeSurfaceAddrFromCoord (tests/hw/test_hw_amd_3d.cpp)"})
+    for fam in fams.values():
+        if any(p["dim"] == "3D" and p.get("raw") for p in fam["patterns"]):
+            thick = any(p["dim"] == "3D" and "x" in p.get("block", "").split("x", 1)[-1] for p in fam["patterns"])
+            sizes = sorted({p["element_bytes"][0] for p in fam["patterns"] if p["dim"] == "3D"})
+            fam["description"] += "; 3D: addrlib's %s 3D equations (%s-byte elements)" % (
+                "thick" if thick else "thin", "/".join(str(v) for v in sizes))
+
     # GFX12 (no XOR): primaries already canonical.
     rx12 = re.compile(r"^amd_gfx12_(256B|4KB|64KB|256KB)_(2D|3D)(?:_(\d)xAA)?_32bpp$")
     for r in ref:
@@ -545,6 +589,9 @@ def main(argv):
     out_dir = argv[1] if len(argv) > 1 else DEFAULT_OUT
     with open(ref_path) as f:
         ref = json.load(f)
+    global AMD_3D
+    with open(os.path.join(REPO, "tests", "data", "hw", "amd_3d_equations.json")) as f:
+        AMD_3D = json.load(f)
     files = {"nvidia.json": nvidia(ref), "amd.json": amd(ref), "intel.json": intel(ref), "other.json": other(ref)}
     changed = []
     for name, obj in files.items():
