@@ -115,8 +115,9 @@ class Locator {
   Status locate(uint64_t offset, Location* out) const;
   /// Batch: out[i] = locate(offsets[i]) for i < n. Stops at the first offset
   /// past the end (out_of_range naming it and its index); out[0..i) are then
-  /// written. Batches of 2^20 offsets or more run on several threads (one
-  /// per 2^19 offsets, at most one per core).
+  /// written (and, in a threaded batch, possibly records after i). Batches of
+  /// 2^17 offsets or more run on several threads (one per 2^16 offsets, at
+  /// most one per core), which take blocks of 2^13 offsets as they go.
   Status locate(const uint64_t* offsets, uint64_t n, Location* out) const;
 
   struct Impl;  ///< opaque

@@ -1,6 +1,7 @@
 // element_offset and locate: single-element queries over a Layout.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <map>
 #include <bit>
 #include <mutex>
@@ -478,21 +479,21 @@ struct Locator::Impl {
   };
   std::vector<Direct> direct;               ///< by subresource index
   std::vector<detail::DecodeShape> shapes;  ///< distinct shapes of the direct subresources
-  /// The random-offset fast path: per bucket of the span index, kNoHot, or
-  /// the entry of `hot` when one segment holds the whole bucket and one
-  /// decode_at answers there (one subresource, reported against it when
-  /// padding, with a shape).
-  struct Hot {
-    uint64_t start_B = 0;  ///< the subresource's
-    const detail::DecodeShape* shape = nullptr;
+  /// The random-offset fast path, one entry per bucket of the span index:
+  /// when one segment holds the whole bucket and one decode_at answers there
+  /// (one subresource, reported against it when padding, with a shape), that
+  /// subresource's start, index and shape (an index into `shapes`); else
+  /// shape = kNoHot. One load per offset finds everything the decode needs.
+  static constexpr uint32_t kNoHot = UINT32_MAX;
+  struct HotBucket {
+    uint64_t start_B = 0;     ///< the subresource's
+    uint32_t shape = kNoHot;  ///< into `shapes`
     uint32_t sub = 0;
   };
-  static constexpr uint32_t kNoHot = UINT32_MAX;
   /// More than 1/8 of the resource is padding: random offsets decode with
   /// branch-free writes (decode_write<true>).
   bool sparse = false;
-  std::vector<uint32_t> hot_of_bucket;
-  std::vector<Hot> hot;
+  std::vector<HotBucket> hot_of_bucket;
 };
 
 struct Layout::LocatorCache {
@@ -573,18 +574,13 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
     if (which[i] != SIZE_MAX) impl->direct[i].shape = &impl->shapes[which[i]];
   }
   const detail::SpanIndex& ix = impl->spans;
-  std::vector<uint32_t> hot_of_segment(ix.segments().size(), Locator::Impl::kNoHot);
-  impl->hot_of_bucket.assign(ix.bucket_count(), Locator::Impl::kNoHot);
+  impl->hot_of_bucket.assign(ix.bucket_count(), Locator::Impl::HotBucket{});
   for (size_t b = 0; b < ix.bucket_count(); ++b) {
     bool whole = false;
     const size_t j = ix.bucket_segment(b, &whole);
     const detail::SpanIndex::Segment& s = ix.segments()[j];
-    if (!whole || s.kind != detail::SpanIndex::kOne || s.pad_sub != s.sub || !impl->direct[s.sub].shape) continue;
-    if (hot_of_segment[j] == Locator::Impl::kNoHot) {
-      hot_of_segment[j] = static_cast<uint32_t>(impl->hot.size());
-      impl->hot.push_back({impl->direct[s.sub].start_B, impl->direct[s.sub].shape, s.sub});
-    }
-    impl->hot_of_bucket[b] = hot_of_segment[j];
+    if (!whole || s.kind != detail::SpanIndex::kOne || s.pad_sub != s.sub || which[s.sub] == SIZE_MAX) continue;
+    impl->hot_of_bucket[b] = {impl->subs[s.sub].start_B, static_cast<uint32_t>(which[s.sub]), s.sub};
   }
   uint64_t element_bytes = 0;
   for (uint32_t i = 0; i < n; ++i)
@@ -701,8 +697,8 @@ template <bool kSparse>
 void locate_batch_as(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, Location* out) {
   constexpr uint64_t kChunk = 16;
   const unsigned shift = m.spans.shift();
-  const uint32_t* const hot_of_bucket = m.hot_of_bucket.data();
-  const Locator::Impl::Hot* const hot = m.hot.data();
+  const Locator::Impl::HotBucket* const hot_of_bucket = m.hot_of_bucket.data();
+  const detail::DecodeShape* const shapes = m.shapes.data();
   uint64_t skip = 0, backoff = 0;  // chunks to go before the next run test; the next wait
   for (uint64_t i = 0; i < n;) {
     const uint64_t e = std::min(n, i + kChunk);
@@ -727,15 +723,18 @@ void locate_batch_as(const Locator::Impl& m, const uint64_t* offsets, uint64_t n
     } else {
       --skip;
     }
-    for (uint64_t j = i; j < e; ++j) {
-      const uint64_t o = offsets[j];
-      const uint32_t h = hot_of_bucket[static_cast<size_t>(o >> shift)];
-      if (h == Locator::Impl::kNoHot) {
-        locate_cold(m, o, &out[j]);
+    // The chunk's bucket entries first: independent loads that overlap,
+    // instead of each waiting behind the previous offset's decode.
+    Locator::Impl::HotBucket t[kChunk];
+    const uint64_t c = e - i;
+    for (uint64_t j = 0; j < c; ++j) t[j] = hot_of_bucket[static_cast<size_t>(offsets[i + j] >> shift)];
+    for (uint64_t j = 0; j < c; ++j) {
+      const uint64_t o = offsets[i + j];
+      if (t[j].shape == Locator::Impl::kNoHot) {
+        locate_cold(m, o, &out[i + j]);
         continue;
       }
-      const Locator::Impl::Hot& t = hot[h];
-      detail::decode_write<kSparse>(*t.shape, t.sub, o - t.start_B, &out[j]);
+      detail::decode_write<kSparse>(shapes[t[j].shape], t[j].sub, o - t[j].start_B, &out[i + j]);
     }
     i = e;
   }
@@ -748,24 +747,60 @@ void locate_batch(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, L
 }
 }  // namespace
 
+namespace {
+// The first of offsets[b, e) at or past size_B, or e. The scan for one
+// (the usual answer: none) has no early exit, so it vectorises.
+uint64_t first_outside(const uint64_t* offsets, uint64_t b, uint64_t e, uint64_t size_B) {
+  uint64_t past = 0;
+  for (uint64_t i = b; i < e; ++i) past |= offsets[i] >= size_B ? 1 : 0;
+  if (!past) return e;
+  while (offsets[b] < size_B) ++b;
+  return b;
+}
+}  // namespace
+
 Status Locator::locate(const uint64_t* offsets, uint64_t n, Location* out) const {
   if (n && (!offsets || !out)) return {Code::invalid_argument, "locate: offsets and out must not be null"};
   if (!impl_) return {Code::invalid_argument, "the Locator was not made (use Locator::make)"};
   const Impl& m = *impl_;
-  uint64_t good = 0;  // offsets[0..good) are inside the resource
-  while (good < n && offsets[good] < m.size_B) ++good;
+  // Offsets are checked against the size block by block as they are located (no pass over the
+  // whole batch first), in blocks of kBlock offsets: the block's offsets are still in cache when
+  // they are located.
+  constexpr uint64_t kBlock = uint64_t{1} << 13;
   // Large batches are split over threads: one per 2^16 offsets (about 1 ms of work on one core, against
-  // tens of microseconds to start a thread), at most one per core.
+  // tens of microseconds to start a thread), at most one per core. The threads take blocks from a shared
+  // counter, so one that the system delays (a machine shared with other work) leaves its blocks to the
+  // others instead of holding up the call.
   constexpr uint64_t kPerThread = uint64_t{1} << 16;
-  const uint64_t parts = std::clamp<uint64_t>(good / kPerThread, 1, detail::hardware_threads());
+  const uint64_t parts = std::clamp<uint64_t>(n / kPerThread, 1, detail::hardware_threads());
+  uint64_t good = n;  // offsets[0..good) are inside the resource
   if (parts == 1) {
-    locate_batch(m, offsets, good, out);
+    for (uint64_t b = 0; b < n; b += kBlock) {
+      const uint64_t e = std::min(n, b + kBlock), g = first_outside(offsets, b, e, m.size_B);
+      locate_batch(m, offsets + b, g - b, out + b);
+      if (g < e) {
+        good = g;
+        break;
+      }
+    }
   } else {
-    const uint64_t step = (good + parts - 1) / parts;
-    detail::run_parts(static_cast<size_t>(parts), [&](size_t k) {
-      const uint64_t b = k * step, e = std::min(good, b + step);
-      if (b < e) locate_batch(m, offsets + b, e - b, out + b);
+    std::atomic<uint64_t> next{0}, first_bad{n};
+    detail::run_parts(static_cast<size_t>(parts), [&](size_t) {
+      for (;;) {
+        const uint64_t b = next.fetch_add(kBlock, std::memory_order_relaxed);
+        // Blocks after an offset past the end need not be located (the call fails); every block
+        // before the first such offset is, since first_bad never drops below it.
+        if (b >= n || b >= first_bad.load(std::memory_order_relaxed)) return;
+        const uint64_t e = std::min(n, b + kBlock), g = first_outside(offsets, b, e, m.size_B);
+        locate_batch(m, offsets + b, g - b, out + b);
+        if (g < e) {
+          uint64_t cur = first_bad.load(std::memory_order_relaxed);
+          while (g < cur && !first_bad.compare_exchange_weak(cur, g, std::memory_order_relaxed)) {
+          }
+        }
+      }
     });
+    good = first_bad.load();
   }
   if (good == n) return Status::Ok();
   Status st = offset_past_end(m.size_B, offsets[good]);
