@@ -521,6 +521,27 @@ Status Locator::make(const Layout& layout, Locator* out) {
 }
 
 namespace {
+/// Bytes from subresource i's offset to the start of its own bytes: the
+/// whole-block base (docs/ARCHITECTURE.md rule 4) of its pre-swizzle origin
+/// (rules 5-6), where its first row of blocks begins. AMD array slices
+/// stacked in one frame share slice 0's offset and have origin Z = s: slice
+/// s's bytes begin s depth pitches in. Padding bytes are reported against
+/// the last subresource whose own bytes start at or before them. 0 for
+/// packed subresources, and where the base does not lie inside the span.
+uint64_t own_lead_B(const Layout& L, uint32_t i) {
+  const SubresourceLayout& s = L.sub(i);
+  if (s.packed) return 0;
+  const Plan& p = L.plan(i);
+  const detail::Adjusted a = detail::Frame::of(s).adjust(0, 0, 0);
+  uint64_t terms[3] = {0, 0, 0}, lead = 0;
+  const uint64_t blocks[3] = {a.x_B >> p.ext_log2[0], a.y >> p.ext_log2[1], a.z >> p.ext_log2[2]};
+  const uint64_t strides[3] = {p.block_bytes, s.row_pitch, s.depth_pitch_B};
+  for (int c = 0; c < 3; ++c)
+    if (__builtin_mul_overflow(blocks[c], strides[c], &terms[c]) || __builtin_add_overflow(lead, terms[c], &lead))
+      return 0;
+  return lead < s.size ? lead : 0;
+}
+
 std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
                                                    const std::vector<std::shared_ptr<const Plan>>& sub_plans) {
   auto impl = std::make_shared<Locator::Impl>();
@@ -557,7 +578,7 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
     impl->max_end[j] = m;
   }
   std::vector<detail::SpanIndex::Span> spans(n);
-  for (uint32_t i = 0; i < n; ++i) spans[i] = {impl->subs[i].start_B, impl->subs[i].size_B};
+  for (uint32_t i = 0; i < n; ++i) spans[i] = {impl->subs[i].start_B, impl->subs[i].size_B, own_lead_B(L, i)};
   impl->spans = detail::SpanIndex::build(spans, impl->size_B);
   std::map<std::array<uint64_t, 24>, size_t> shape_of;
   std::vector<size_t> which(n, SIZE_MAX);
@@ -596,16 +617,17 @@ namespace {
 // Several subresources may share bytes (mips packed into one tail block):
 // every subresource whose span holds the offset is tried, in index order, and
 // the first that has an element there (or is packed) answers. A padding byte
-// is reported against the last subresource starting at or before it.
-const detail::SubDecoder* locate_in(const Locator::Impl& m, uint64_t offset, Location* out) {
+// is reported against pad_sub (the span index's answer: the last subresource
+// whose own bytes start at or before it).
+const detail::SubDecoder* locate_in(const Locator::Impl& m, uint64_t offset, uint32_t pad_sub, Location* out) {
   // Subresources starting at or before the offset: by_start[0..hi).
   const size_t hi = static_cast<size_t>(std::upper_bound(m.sorted_start.begin(), m.sorted_start.end(), offset) -
                                         m.sorted_start.begin());
   Location pad;
   pad.padding = true;
+  pad.subresource = pad_sub;
   *out = pad;
   if (hi == 0) return nullptr;
-  out->subresource = m.subs[m.by_start[hi - 1]].k.index;
   // Those whose span holds the offset, tried in index order (usually one;
   // past eight, all subresources are scanned in index order).
   uint32_t cand[8];
@@ -672,7 +694,7 @@ namespace {
     pad.subresource = seg.pad_sub;
     *out = pad;
   } else {
-    locate_in(m, o, out);
+    locate_in(m, o, seg.pad_sub, out);
   }
 }
 
