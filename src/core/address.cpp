@@ -169,6 +169,7 @@ struct DecodeShape {
   Frame frame;
   uint64_t row_magic = 0, depth_magic = 0;  ///< for divmod by the pitches
   unsigned block_bits = 0, ext_log2[3] = {0, 0, 0}, inv_bytes = 0;
+  unsigned x_shift = 0;  ///< block_bits - ext_log2[0]
   uint32_t in_mask = 0, immediate_in = 0;  ///< block_bytes - 1; the immediate's in-block bits
   uint32_t index = 0, width_el = 0, height_el = 0, depth = 0, samples = 1, element_bytes = 1;
   int element_log2 = -1;  ///< log2(element_bytes), -1 when not a power of two
@@ -197,11 +198,11 @@ struct Decoded {
 /// cost no mispredicted branch.
 [[gnu::always_inline]] inline Decoded decode_core(const DecodeShape& k, uint64_t a, uint64_t rel) {
   const Plan& p = *k.plan;
-  uint64_t rest = (a >> k.block_bits) << k.block_bits, bz = 0;
+  uint64_t rest = a & ~uint64_t{k.in_mask}, bz = 0;  // the whole-block share
   if (k.frame.depth_pitch_B) bz = divmod(rest, k.frame.depth_pitch_B, k.depth_magic, &rest);
   const uint64_t by = divmod(rest, k.frame.row_pitch_B, k.row_magic, &rest);
-  const uint64_t bx = rest >> k.block_bits;
-  uint64_t c[4] = {bx << k.ext_log2[0], by << k.ext_log2[1], bz << k.ext_log2[2], 0};
+  // rest = bx * block bytes: c[0] = bx << ext_log2[0] in one shift
+  uint64_t c[4] = {rest >> k.x_shift, by << k.ext_log2[1], bz << k.ext_log2[2], 0};
   uint32_t u = (static_cast<uint32_t>(a) & k.in_mask) ^ k.immediate_in;
   if (k.high_into_block)
     u ^= (p.g(0, static_cast<uint32_t>(c[0])) ^ p.g(1, static_cast<uint32_t>(c[1])) ^
@@ -322,6 +323,7 @@ struct SubDecoder {
     k.depth_magic = magic_of(k.frame.depth_pitch_B);
     k.block_bits = p.block_bits;
     for (int c = 0; c < 3; ++c) k.ext_log2[c] = p.ext_log2[static_cast<size_t>(c)];
+    k.x_shift = k.block_bits - k.ext_log2[0];
     k.inv_bytes = (k.block_bits + 7) / 8;
     k.in_mask = static_cast<uint32_t>(p.block_bytes - 1);
     k.immediate_in = p.immediate & k.in_mask;
@@ -771,12 +773,16 @@ void locate_batch(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, L
 
 namespace {
 // The first of offsets[b, e) at or past size_B, or e. The scan for one
-// (the usual answer: none) has no early exit, so it vectorises.
+// (the usual answer: none) has no early exit and no 64-bit compare (SSE2 has
+// none), so it vectorises: o >= size_B exactly when o has its top bit set or
+// size_B - 1 - o borrows (for sizes below 2^63; a larger size only makes
+// the exact scan run).
 uint64_t first_outside(const uint64_t* offsets, uint64_t b, uint64_t e, uint64_t size_B) {
   uint64_t past = 0;
-  for (uint64_t i = b; i < e; ++i) past |= offsets[i] >= size_B ? 1 : 0;
-  if (!past) return e;
-  while (offsets[b] < size_B) ++b;
+  const uint64_t last = size_B - 1;
+  for (uint64_t i = b; i < e; ++i) past |= offsets[i] | (last - offsets[i]);
+  if (!(past >> 63)) return e;
+  while (b < e && offsets[b] < size_B) ++b;
   return b;
 }
 }  // namespace
