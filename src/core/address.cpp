@@ -467,9 +467,12 @@ struct Locator::Impl {
   std::vector<std::shared_ptr<const Plan>> plans;  ///< keeps alive the plans the decoders point into
   uint64_t size_B = 0;
   std::vector<detail::SubDecoder> subs;                      ///< by subresource index
-  std::vector<uint32_t> by_start;                            ///< indices sorted by (start, index)
-  std::vector<uint64_t> sorted_start;                        ///< subs[by_start[j]].start_B, for the search
-  std::vector<uint64_t> max_end;                             ///< max end over by_start[0..j]
+  /// Per subresource, the bytes where it can have elements: its span, from its own start on when
+  /// it is direct (the span index's spans; see build_locator).
+  std::vector<detail::SpanIndex::Span> hold;
+  std::vector<uint32_t> by_start;      ///< indices sorted by (hold start, index)
+  std::vector<uint64_t> sorted_start;  ///< hold[by_start[j]].start_B, for the search
+  std::vector<uint64_t> max_end;       ///< max hold end over by_start[0..j]
   std::vector<std::vector<std::array<uint32_t, 4>>> tables;  ///< one per distinct plan
   detail::SpanIndex spans;                                   ///< which spans hold an offset (the batch's search)
   /// What the search path reads per subresource, small and contiguous:
@@ -566,21 +569,34 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
   }
   for (uint32_t i = 0; i < n; ++i)
     if (table_of[i] != SIZE_MAX) impl->subs[i].k.inv_tab = impl->tables[table_of[i]].data();
+  std::vector<detail::SpanIndex::Span> spans(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const detail::SubDecoder& d = impl->subs[i];
+    const uint64_t lead = own_lead_B(L, i);
+    // A direct subresource (no whole-block XOR terms) has no element before its own bytes: an
+    // element's block base is at least the origin's (every block coordinate is), and the rest of
+    // its address stays inside the block. So its span, for which subresources hold a byte, starts
+    // there too: the slices of an AMD array in one frame then hold disjoint bytes (one decode per
+    // offset, the bucket fast path) instead of every slice sharing slice 0's bytes.
+    spans[i] = d.direct ? detail::SpanIndex::Span{d.start_B + lead, d.size_B - lead, 0}
+                        : detail::SpanIndex::Span{d.start_B, d.size_B, lead};
+  }
+  // The search of locate_in over the same spans (sorted by start, then index).
+  impl->hold.resize(n);
+  for (uint32_t i = 0; i < n; ++i) impl->hold[i] = {spans[i].start_B, spans[i].size_B};
   impl->by_start.resize(n);
   for (uint32_t i = 0; i < n; ++i) impl->by_start[i] = i;
   std::stable_sort(impl->by_start.begin(), impl->by_start.end(),
-                   [&](uint32_t a, uint32_t b) { return impl->subs[a].start_B < impl->subs[b].start_B; });
+                   [&](uint32_t a, uint32_t b) { return spans[a].start_B < spans[b].start_B; });
   impl->max_end.resize(n);
   impl->sorted_start.resize(n);
-  for (uint32_t j = 0; j < n; ++j) impl->sorted_start[j] = impl->subs[impl->by_start[j]].start_B;
+  for (uint32_t j = 0; j < n; ++j) impl->sorted_start[j] = spans[impl->by_start[j]].start_B;
   uint64_t m = 0;
   for (uint32_t j = 0; j < n; ++j) {
-    const detail::SubDecoder& d = impl->subs[impl->by_start[j]];
-    m = std::max(m, d.start_B + d.size_B);
+    const detail::SpanIndex::Span& h = spans[impl->by_start[j]];
+    m = std::max(m, h.start_B + h.size_B);
     impl->max_end[j] = m;
   }
-  std::vector<detail::SpanIndex::Span> spans(n);
-  for (uint32_t i = 0; i < n; ++i) spans[i] = {impl->subs[i].start_B, impl->subs[i].size_B, own_lead_B(L, i)};
   impl->spans = detail::SpanIndex::build(spans, impl->size_B);
   std::map<std::array<uint64_t, 24>, size_t> shape_of;
   std::vector<size_t> which(n, SIZE_MAX);
@@ -617,7 +633,7 @@ namespace {
 // Locator::Impl's query; the caller checked offset < size. Returns the
 // subresource whose span holds the offset when it is the only one, else null.
 // Several subresources may share bytes (mips packed into one tail block):
-// every subresource whose span holds the offset is tried, in index order, and
+// every subresource whose span (Impl::hold) holds the offset is tried, in index order, and
 // the first that has an element there (or is packed) answers. A padding byte
 // is reported against pad_sub (the span index's answer: the last subresource
 // whose own bytes start at or before it).
@@ -635,7 +651,7 @@ const detail::SubDecoder* locate_in(const Locator::Impl& m, uint64_t offset, uin
   uint32_t cand[8];
   size_t nc = 0;
   for (size_t j = hi; j-- > 0 && m.max_end[j] > offset;) {
-    const detail::SubDecoder& d = m.subs[m.by_start[j]];
+    const detail::SpanIndex::Span& d = m.hold[m.by_start[j]];
     if (offset - d.start_B >= d.size_B) continue;
     if (nc == 8) {
       for (const detail::SubDecoder& e : m.subs)
