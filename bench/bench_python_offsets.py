@@ -12,10 +12,11 @@ Cases (each: median of --reps runs, in millions of offsets (or locates) per seco
   numpy:     baseline: the same random x, y through numpy arithmetic y*pitch + x*4 (row-major formula)
   locate:    swz.locate of n random byte offsets (the inverse map), 2D, pattern, 3D, mips x arrays
              (std64k 4096^2 RGBA8 13 mips x 6 slices), a mipped 3D (256^3, 9 mips), a 256-slice array
-             (256^2 RGBA8, 9 mips x 256 slices), a sequential sweep of n bytes of the mips x arrays
-             resource, and one scalar call on a 2048-slice array (the layout's cached Locator).
-             Batches of 2^20 offsets or more run on several threads (one per 2^19 offsets, at most one
-             per core); --n 524288 times one thread.
+             (256^2 RGBA8, 9 mips x 256 slices), the same array as AMD GFX9 SW_64KB_S lays it out (every
+             slice of a mip in one frame at slice 0's offset), a sequential sweep of n bytes of the mips
+             x arrays resource, and one scalar call on a 2048-slice array (the layout's cached Locator).
+             Batches of 2^17 offsets or more run on several threads (one per 2^16 offsets, at most one
+             per core); --n 65536 times one thread.
 Then, for context, the copies from Python (GB/s of surface bytes, threads=1,
 out= preallocated so nothing is allocated per call) next to numpy.copyto of
 the same bytes.
@@ -82,6 +83,8 @@ def main():
     S = swz.Layout.std64k("R8G8B8A8_UNORM", 256, 256, mips=9, array=256)
     soffs = rng.integers(0, S.size, a.n, dtype=np.int64)
     sweep = np.arange(a.n, dtype=np.int64) + int(rng.integers(0, M.size - a.n))
+    AMD = swz.Layout.from_name("amd-gfx9-sw64k-s", "R8G8B8A8_UNORM", 256, 256, mips=9, array=256)
+    aoffs = rng.integers(0, AMD.size, a.n, dtype=np.int64)
     cases = [
         ("random (std64k 2D, 32bpp)", lambda: swz.offsets(L, x, y), a.n),
         ("grid (broadcast arange)", lambda: swz.offsets(L, gx, gy), gw * gw),
@@ -94,6 +97,7 @@ def main():
         ("locate (std64k, 13 mips x 6 slices)", lambda: swz.locate(M, moffs), a.n),
         ("locate (std64k 3D 256^3, 9 mips)", lambda: swz.locate(M3, m3offs), a.n),
         ("locate (256^2, 9 mips x 256 slices)", lambda: swz.locate(S, soffs), a.n),
+        ("locate (AMD one frame, 9 mips x 256)", lambda: swz.locate(AMD, aoffs), a.n),
         ("locate (13 mips x 6, sequential)", lambda: swz.locate(M, sweep), a.n),
         ("locate (one offset, 22528 subresources)", lambda: swz.locate(A, 12345), 1),
     ]

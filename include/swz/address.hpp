@@ -92,7 +92,13 @@ struct Location {
 /// Inverse of element_offset. Error (out_of_range) when offset >= layout.size().
 /// Where subresources share bytes (mips packed into one tail block), the
 /// lowest-index subresource with an element at the byte answers; a padding
-/// byte is reported against the last subresource starting at or before it.
+/// byte is reported against the last subresource (highest index among equal
+/// starts) whose own bytes start at or before it: its offset plus the
+/// whole-block base of its pre-swizzle origin (docs/ARCHITECTURE.md rules
+/// 4-6). So the slices of an AMD array, which share slice 0's offset with
+/// origin Z = s, each own their slice pitch of bytes, padding included, and
+/// mips placed side by side in one surface (Intel) own the blocks from their
+/// origin's block on.
 /// Goes through the layout's Locator, built on the first call and shared by
 /// the layout's copies.
 Status locate(const Layout& layout, uint64_t offset, Location* out);
@@ -115,8 +121,9 @@ class Locator {
   Status locate(uint64_t offset, Location* out) const;
   /// Batch: out[i] = locate(offsets[i]) for i < n. Stops at the first offset
   /// past the end (out_of_range naming it and its index); out[0..i) are then
-  /// written. Batches of 2^20 offsets or more run on several threads (one
-  /// per 2^19 offsets, at most one per core).
+  /// written (and, in a threaded batch, possibly records after i). Batches of
+  /// 2^17 offsets or more run on several threads (one per 2^16 offsets, at
+  /// most one per core), which take blocks of 2^13 offsets as they go.
   Status locate(const uint64_t* offsets, uint64_t n, Location* out) const;
 
   struct Impl;  ///< opaque

@@ -209,6 +209,9 @@ def test_locate_padding_and_errors():
         swz.locate(L, L.size)
     with pytest.raises(IndexError):
         swz.locate(L, [0, -1])
+    # A negative offset is named even after one past the end (negatives were checked first).
+    with pytest.raises(IndexError, match="offset = -3 is negative"):
+        swz.locate(L, [0, L.size + 5, -3])
     with pytest.raises(TypeError):
         swz.locate(L, 0.5)
 

@@ -1,6 +1,7 @@
 // element_offset and locate: single-element queries over a Layout.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <map>
 #include <bit>
 #include <mutex>
@@ -168,6 +169,7 @@ struct DecodeShape {
   Frame frame;
   uint64_t row_magic = 0, depth_magic = 0;  ///< for divmod by the pitches
   unsigned block_bits = 0, ext_log2[3] = {0, 0, 0}, inv_bytes = 0;
+  unsigned x_shift = 0;  ///< block_bits - ext_log2[0]
   uint32_t in_mask = 0, immediate_in = 0;  ///< block_bytes - 1; the immediate's in-block bits
   uint32_t index = 0, width_el = 0, height_el = 0, depth = 0, samples = 1, element_bytes = 1;
   int element_log2 = -1;  ///< log2(element_bytes), -1 when not a power of two
@@ -196,11 +198,11 @@ struct Decoded {
 /// cost no mispredicted branch.
 [[gnu::always_inline]] inline Decoded decode_core(const DecodeShape& k, uint64_t a, uint64_t rel) {
   const Plan& p = *k.plan;
-  uint64_t rest = (a >> k.block_bits) << k.block_bits, bz = 0;
+  uint64_t rest = a & ~uint64_t{k.in_mask}, bz = 0;  // the whole-block share
   if (k.frame.depth_pitch_B) bz = divmod(rest, k.frame.depth_pitch_B, k.depth_magic, &rest);
   const uint64_t by = divmod(rest, k.frame.row_pitch_B, k.row_magic, &rest);
-  const uint64_t bx = rest >> k.block_bits;
-  uint64_t c[4] = {bx << k.ext_log2[0], by << k.ext_log2[1], bz << k.ext_log2[2], 0};
+  // rest = bx * block bytes: c[0] = bx << ext_log2[0] in one shift
+  uint64_t c[4] = {rest >> k.x_shift, by << k.ext_log2[1], bz << k.ext_log2[2], 0};
   uint32_t u = (static_cast<uint32_t>(a) & k.in_mask) ^ k.immediate_in;
   if (k.high_into_block)
     u ^= (p.g(0, static_cast<uint32_t>(c[0])) ^ p.g(1, static_cast<uint32_t>(c[1])) ^
@@ -321,6 +323,7 @@ struct SubDecoder {
     k.depth_magic = magic_of(k.frame.depth_pitch_B);
     k.block_bits = p.block_bits;
     for (int c = 0; c < 3; ++c) k.ext_log2[c] = p.ext_log2[static_cast<size_t>(c)];
+    k.x_shift = k.block_bits - k.ext_log2[0];
     k.inv_bytes = (k.block_bits + 7) / 8;
     k.in_mask = static_cast<uint32_t>(p.block_bytes - 1);
     k.immediate_in = p.immediate & k.in_mask;
@@ -464,9 +467,12 @@ struct Locator::Impl {
   std::vector<std::shared_ptr<const Plan>> plans;  ///< keeps alive the plans the decoders point into
   uint64_t size_B = 0;
   std::vector<detail::SubDecoder> subs;                      ///< by subresource index
-  std::vector<uint32_t> by_start;                            ///< indices sorted by (start, index)
-  std::vector<uint64_t> sorted_start;                        ///< subs[by_start[j]].start_B, for the search
-  std::vector<uint64_t> max_end;                             ///< max end over by_start[0..j]
+  /// Per subresource, the bytes where it can have elements: its span, from its own start on when
+  /// it is direct (the span index's spans; see build_locator).
+  std::vector<detail::SpanIndex::Span> hold;
+  std::vector<uint32_t> by_start;      ///< indices sorted by (hold start, index)
+  std::vector<uint64_t> sorted_start;  ///< hold[by_start[j]].start_B, for the search
+  std::vector<uint64_t> max_end;       ///< max hold end over by_start[0..j]
   std::vector<std::vector<std::array<uint32_t, 4>>> tables;  ///< one per distinct plan
   detail::SpanIndex spans;                                   ///< which spans hold an offset (the batch's search)
   /// What the search path reads per subresource, small and contiguous:
@@ -478,21 +484,21 @@ struct Locator::Impl {
   };
   std::vector<Direct> direct;               ///< by subresource index
   std::vector<detail::DecodeShape> shapes;  ///< distinct shapes of the direct subresources
-  /// The random-offset fast path: per bucket of the span index, kNoHot, or
-  /// the entry of `hot` when one segment holds the whole bucket and one
-  /// decode_at answers there (one subresource, reported against it when
-  /// padding, with a shape).
-  struct Hot {
-    uint64_t start_B = 0;  ///< the subresource's
-    const detail::DecodeShape* shape = nullptr;
+  /// The random-offset fast path, one entry per bucket of the span index:
+  /// when one segment holds the whole bucket and one decode_at answers there
+  /// (one subresource, reported against it when padding, with a shape), that
+  /// subresource's start, index and shape (an index into `shapes`); else
+  /// shape = kNoHot. One load per offset finds everything the decode needs.
+  static constexpr uint32_t kNoHot = UINT32_MAX;
+  struct HotBucket {
+    uint64_t start_B = 0;     ///< the subresource's
+    uint32_t shape = kNoHot;  ///< into `shapes`
     uint32_t sub = 0;
   };
-  static constexpr uint32_t kNoHot = UINT32_MAX;
   /// More than 1/8 of the resource is padding: random offsets decode with
   /// branch-free writes (decode_write<true>).
   bool sparse = false;
-  std::vector<uint32_t> hot_of_bucket;
-  std::vector<Hot> hot;
+  std::vector<HotBucket> hot_of_bucket;
 };
 
 struct Layout::LocatorCache {
@@ -520,6 +526,27 @@ Status Locator::make(const Layout& layout, Locator* out) {
 }
 
 namespace {
+/// Bytes from subresource i's offset to the start of its own bytes: the
+/// whole-block base (docs/ARCHITECTURE.md rule 4) of its pre-swizzle origin
+/// (rules 5-6), where its first row of blocks begins. AMD array slices
+/// stacked in one frame share slice 0's offset and have origin Z = s: slice
+/// s's bytes begin s depth pitches in. Padding bytes are reported against
+/// the last subresource whose own bytes start at or before them. 0 for
+/// packed subresources, and where the base does not lie inside the span.
+uint64_t own_lead_B(const Layout& L, uint32_t i) {
+  const SubresourceLayout& s = L.sub(i);
+  if (s.packed) return 0;
+  const Plan& p = L.plan(i);
+  const detail::Adjusted a = detail::Frame::of(s).adjust(0, 0, 0);
+  uint64_t terms[3] = {0, 0, 0}, lead = 0;
+  const uint64_t blocks[3] = {a.x_B >> p.ext_log2[0], a.y >> p.ext_log2[1], a.z >> p.ext_log2[2]};
+  const uint64_t strides[3] = {p.block_bytes, s.row_pitch, s.depth_pitch_B};
+  for (int c = 0; c < 3; ++c)
+    if (__builtin_mul_overflow(blocks[c], strides[c], &terms[c]) || __builtin_add_overflow(lead, terms[c], &lead))
+      return 0;
+  return lead < s.size ? lead : 0;
+}
+
 std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
                                                    const std::vector<std::shared_ptr<const Plan>>& sub_plans) {
   auto impl = std::make_shared<Locator::Impl>();
@@ -542,21 +569,34 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
   }
   for (uint32_t i = 0; i < n; ++i)
     if (table_of[i] != SIZE_MAX) impl->subs[i].k.inv_tab = impl->tables[table_of[i]].data();
+  std::vector<detail::SpanIndex::Span> spans(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const detail::SubDecoder& d = impl->subs[i];
+    const uint64_t lead = own_lead_B(L, i);
+    // A direct subresource (no whole-block XOR terms) has no element before its own bytes: an
+    // element's block base is at least the origin's (every block coordinate is), and the rest of
+    // its address stays inside the block. So its span, for which subresources hold a byte, starts
+    // there too: the slices of an AMD array in one frame then hold disjoint bytes (one decode per
+    // offset, the bucket fast path) instead of every slice sharing slice 0's bytes.
+    spans[i] = d.direct ? detail::SpanIndex::Span{d.start_B + lead, d.size_B - lead, 0}
+                        : detail::SpanIndex::Span{d.start_B, d.size_B, lead};
+  }
+  // The search of locate_in over the same spans (sorted by start, then index).
+  impl->hold.resize(n);
+  for (uint32_t i = 0; i < n; ++i) impl->hold[i] = {spans[i].start_B, spans[i].size_B};
   impl->by_start.resize(n);
   for (uint32_t i = 0; i < n; ++i) impl->by_start[i] = i;
   std::stable_sort(impl->by_start.begin(), impl->by_start.end(),
-                   [&](uint32_t a, uint32_t b) { return impl->subs[a].start_B < impl->subs[b].start_B; });
+                   [&](uint32_t a, uint32_t b) { return spans[a].start_B < spans[b].start_B; });
   impl->max_end.resize(n);
   impl->sorted_start.resize(n);
-  for (uint32_t j = 0; j < n; ++j) impl->sorted_start[j] = impl->subs[impl->by_start[j]].start_B;
+  for (uint32_t j = 0; j < n; ++j) impl->sorted_start[j] = spans[impl->by_start[j]].start_B;
   uint64_t m = 0;
   for (uint32_t j = 0; j < n; ++j) {
-    const detail::SubDecoder& d = impl->subs[impl->by_start[j]];
-    m = std::max(m, d.start_B + d.size_B);
+    const detail::SpanIndex::Span& h = spans[impl->by_start[j]];
+    m = std::max(m, h.start_B + h.size_B);
     impl->max_end[j] = m;
   }
-  std::vector<detail::SpanIndex::Span> spans(n);
-  for (uint32_t i = 0; i < n; ++i) spans[i] = {impl->subs[i].start_B, impl->subs[i].size_B};
   impl->spans = detail::SpanIndex::build(spans, impl->size_B);
   std::map<std::array<uint64_t, 24>, size_t> shape_of;
   std::vector<size_t> which(n, SIZE_MAX);
@@ -573,18 +613,13 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
     if (which[i] != SIZE_MAX) impl->direct[i].shape = &impl->shapes[which[i]];
   }
   const detail::SpanIndex& ix = impl->spans;
-  std::vector<uint32_t> hot_of_segment(ix.segments().size(), Locator::Impl::kNoHot);
-  impl->hot_of_bucket.assign(ix.bucket_count(), Locator::Impl::kNoHot);
+  impl->hot_of_bucket.assign(ix.bucket_count(), Locator::Impl::HotBucket{});
   for (size_t b = 0; b < ix.bucket_count(); ++b) {
     bool whole = false;
     const size_t j = ix.bucket_segment(b, &whole);
     const detail::SpanIndex::Segment& s = ix.segments()[j];
-    if (!whole || s.kind != detail::SpanIndex::kOne || s.pad_sub != s.sub || !impl->direct[s.sub].shape) continue;
-    if (hot_of_segment[j] == Locator::Impl::kNoHot) {
-      hot_of_segment[j] = static_cast<uint32_t>(impl->hot.size());
-      impl->hot.push_back({impl->direct[s.sub].start_B, impl->direct[s.sub].shape, s.sub});
-    }
-    impl->hot_of_bucket[b] = hot_of_segment[j];
+    if (!whole || s.kind != detail::SpanIndex::kOne || s.pad_sub != s.sub || which[s.sub] == SIZE_MAX) continue;
+    impl->hot_of_bucket[b] = {impl->subs[s.sub].start_B, static_cast<uint32_t>(which[s.sub]), s.sub};
   }
   uint64_t element_bytes = 0;
   for (uint32_t i = 0; i < n; ++i)
@@ -598,24 +633,25 @@ namespace {
 // Locator::Impl's query; the caller checked offset < size. Returns the
 // subresource whose span holds the offset when it is the only one, else null.
 // Several subresources may share bytes (mips packed into one tail block):
-// every subresource whose span holds the offset is tried, in index order, and
+// every subresource whose span (Impl::hold) holds the offset is tried, in index order, and
 // the first that has an element there (or is packed) answers. A padding byte
-// is reported against the last subresource starting at or before it.
-const detail::SubDecoder* locate_in(const Locator::Impl& m, uint64_t offset, Location* out) {
+// is reported against pad_sub (the span index's answer: the last subresource
+// whose own bytes start at or before it).
+const detail::SubDecoder* locate_in(const Locator::Impl& m, uint64_t offset, uint32_t pad_sub, Location* out) {
   // Subresources starting at or before the offset: by_start[0..hi).
   const size_t hi = static_cast<size_t>(std::upper_bound(m.sorted_start.begin(), m.sorted_start.end(), offset) -
                                         m.sorted_start.begin());
   Location pad;
   pad.padding = true;
+  pad.subresource = pad_sub;
   *out = pad;
   if (hi == 0) return nullptr;
-  out->subresource = m.subs[m.by_start[hi - 1]].k.index;
   // Those whose span holds the offset, tried in index order (usually one;
   // past eight, all subresources are scanned in index order).
   uint32_t cand[8];
   size_t nc = 0;
   for (size_t j = hi; j-- > 0 && m.max_end[j] > offset;) {
-    const detail::SubDecoder& d = m.subs[m.by_start[j]];
+    const detail::SpanIndex::Span& d = m.hold[m.by_start[j]];
     if (offset - d.start_B >= d.size_B) continue;
     if (nc == 8) {
       for (const detail::SubDecoder& e : m.subs)
@@ -676,7 +712,7 @@ namespace {
     pad.subresource = seg.pad_sub;
     *out = pad;
   } else {
-    locate_in(m, o, out);
+    locate_in(m, o, seg.pad_sub, out);
   }
 }
 
@@ -701,8 +737,8 @@ template <bool kSparse>
 void locate_batch_as(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, Location* out) {
   constexpr uint64_t kChunk = 16;
   const unsigned shift = m.spans.shift();
-  const uint32_t* const hot_of_bucket = m.hot_of_bucket.data();
-  const Locator::Impl::Hot* const hot = m.hot.data();
+  const Locator::Impl::HotBucket* const hot_of_bucket = m.hot_of_bucket.data();
+  const detail::DecodeShape* const shapes = m.shapes.data();
   uint64_t skip = 0, backoff = 0;  // chunks to go before the next run test; the next wait
   for (uint64_t i = 0; i < n;) {
     const uint64_t e = std::min(n, i + kChunk);
@@ -727,15 +763,18 @@ void locate_batch_as(const Locator::Impl& m, const uint64_t* offsets, uint64_t n
     } else {
       --skip;
     }
-    for (uint64_t j = i; j < e; ++j) {
-      const uint64_t o = offsets[j];
-      const uint32_t h = hot_of_bucket[static_cast<size_t>(o >> shift)];
-      if (h == Locator::Impl::kNoHot) {
-        locate_cold(m, o, &out[j]);
+    // The chunk's bucket entries first: independent loads that overlap,
+    // instead of each waiting behind the previous offset's decode.
+    Locator::Impl::HotBucket t[kChunk];
+    const uint64_t c = e - i;
+    for (uint64_t j = 0; j < c; ++j) t[j] = hot_of_bucket[static_cast<size_t>(offsets[i + j] >> shift)];
+    for (uint64_t j = 0; j < c; ++j) {
+      const uint64_t o = offsets[i + j];
+      if (t[j].shape == Locator::Impl::kNoHot) {
+        locate_cold(m, o, &out[i + j]);
         continue;
       }
-      const Locator::Impl::Hot& t = hot[h];
-      detail::decode_write<kSparse>(*t.shape, t.sub, o - t.start_B, &out[j]);
+      detail::decode_write<kSparse>(shapes[t[j].shape], t[j].sub, o - t[j].start_B, &out[i + j]);
     }
     i = e;
   }
@@ -748,24 +787,64 @@ void locate_batch(const Locator::Impl& m, const uint64_t* offsets, uint64_t n, L
 }
 }  // namespace
 
+namespace {
+// The first of offsets[b, e) at or past size_B, or e. The scan for one
+// (the usual answer: none) has no early exit and no 64-bit compare (SSE2 has
+// none), so it vectorises: o >= size_B exactly when o has its top bit set or
+// size_B - 1 - o borrows (for sizes below 2^63; a larger size only makes
+// the exact scan run).
+uint64_t first_outside(const uint64_t* offsets, uint64_t b, uint64_t e, uint64_t size_B) {
+  uint64_t past = 0;
+  const uint64_t last = size_B - 1;
+  for (uint64_t i = b; i < e; ++i) past |= offsets[i] | (last - offsets[i]);
+  if (!(past >> 63)) return e;
+  while (b < e && offsets[b] < size_B) ++b;
+  return b;
+}
+}  // namespace
+
 Status Locator::locate(const uint64_t* offsets, uint64_t n, Location* out) const {
   if (n && (!offsets || !out)) return {Code::invalid_argument, "locate: offsets and out must not be null"};
   if (!impl_) return {Code::invalid_argument, "the Locator was not made (use Locator::make)"};
   const Impl& m = *impl_;
-  uint64_t good = 0;  // offsets[0..good) are inside the resource
-  while (good < n && offsets[good] < m.size_B) ++good;
+  // Offsets are checked against the size block by block as they are located (no pass over the
+  // whole batch first), in blocks of kBlock offsets: the block's offsets are still in cache when
+  // they are located.
+  constexpr uint64_t kBlock = uint64_t{1} << 13;
   // Large batches are split over threads: one per 2^16 offsets (about 1 ms of work on one core, against
-  // tens of microseconds to start a thread), at most one per core.
+  // tens of microseconds to start a thread), at most one per core. The threads take blocks from a shared
+  // counter, so one that the system delays (a machine shared with other work) leaves its blocks to the
+  // others instead of holding up the call.
   constexpr uint64_t kPerThread = uint64_t{1} << 16;
-  const uint64_t parts = std::clamp<uint64_t>(good / kPerThread, 1, detail::hardware_threads());
+  const uint64_t parts = std::clamp<uint64_t>(n / kPerThread, 1, detail::hardware_threads());
+  uint64_t good = n;  // offsets[0..good) are inside the resource
   if (parts == 1) {
-    locate_batch(m, offsets, good, out);
+    for (uint64_t b = 0; b < n; b += kBlock) {
+      const uint64_t e = std::min(n, b + kBlock), g = first_outside(offsets, b, e, m.size_B);
+      locate_batch(m, offsets + b, g - b, out + b);
+      if (g < e) {
+        good = g;
+        break;
+      }
+    }
   } else {
-    const uint64_t step = (good + parts - 1) / parts;
-    detail::run_parts(static_cast<size_t>(parts), [&](size_t k) {
-      const uint64_t b = k * step, e = std::min(good, b + step);
-      if (b < e) locate_batch(m, offsets + b, e - b, out + b);
+    std::atomic<uint64_t> next{0}, first_bad{n};
+    detail::run_parts(static_cast<size_t>(parts), [&](size_t) {
+      for (;;) {
+        const uint64_t b = next.fetch_add(kBlock, std::memory_order_relaxed);
+        // Blocks after an offset past the end need not be located (the call fails); every block
+        // before the first such offset is, since first_bad never drops below it.
+        if (b >= n || b >= first_bad.load(std::memory_order_relaxed)) return;
+        const uint64_t e = std::min(n, b + kBlock), g = first_outside(offsets, b, e, m.size_B);
+        locate_batch(m, offsets + b, g - b, out + b);
+        if (g < e) {
+          uint64_t cur = first_bad.load(std::memory_order_relaxed);
+          while (g < cur && !first_bad.compare_exchange_weak(cur, g, std::memory_order_relaxed)) {
+          }
+        }
+      }
     });
+    good = first_bad.load();
   }
   if (good == n) return Status::Ok();
   Status st = offset_past_end(m.size_B, offsets[good]);

@@ -15,13 +15,18 @@ SpanIndex SpanIndex::build(const std::vector<Span>& spans, uint64_t size_B) {
     if (s.start_B >= size_B) return size_B;
     return s.size_B >= size_B - s.start_B ? size_B : s.start_B + s.size_B;
   };
+  auto pad_from = [&](uint32_t i) {  // where padding starts to be reported against span i; size_B if not inside
+    const Span& s = spans[i];
+    return s.lead_B >= size_B - s.start_B ? size_B : s.start_B + s.lead_B;
+  };
   // Every place where the set of spans holding a byte, or the last span
-  // starting at or before it, can change.
+  // whose padding starts at or before it, can change.
   std::vector<uint64_t> cut{0, size_B};
   for (uint32_t i = 0; i < n; ++i)
     if (spans[i].start_B < size_B) {
       cut.push_back(spans[i].start_B);
       cut.push_back(end_of(i));
+      cut.push_back(pad_from(i));
     }
   std::sort(cut.begin(), cut.end());
   cut.erase(std::unique(cut.begin(), cut.end()), cut.end());
@@ -31,18 +36,22 @@ SpanIndex SpanIndex::build(const std::vector<Span>& spans, uint64_t size_B) {
   };
   // How many spans hold each piece and the XOR of their indices (the index
   // itself when there is one), as differences at the span's first and
-  // one-past-last piece; and the last span (by start, then index) starting
-  // at each piece's start.
+  // one-past-last piece; and the last span (by padding start, then index)
+  // whose padding starts at each piece's start.
   std::vector<int64_t> count(pieces + 1, 0);
   std::vector<uint32_t> ids(pieces + 1, 0);
   std::vector<uint32_t> starting(pieces + 1, 0);
   std::vector<bool> has_start(pieces + 1, false);
   for (uint32_t i = 0; i < n; ++i) {
     if (spans[i].start_B >= size_B) continue;
-    const size_t a = piece_of(spans[i].start_B);
-    starting[a] = i;  // increasing i: the highest index wins among equal starts
-    has_start[a] = true;
+    const uint64_t from = pad_from(i);
+    if (from < size_B) {
+      const size_t f = piece_of(from);
+      starting[f] = i;  // increasing i: the highest index wins among equal starts
+      has_start[f] = true;
+    }
     if (spans[i].size_B == 0) continue;
+    const size_t a = piece_of(spans[i].start_B);
     const size_t b = piece_of(end_of(i));
     ++count[a];
     --count[b];

@@ -2,9 +2,9 @@
 // in constant time (the search step of locate, docs/ARCHITECTURE.md §2
 // "Locate").
 //
-// The resource [0, size) is cut at every span's start and end into
-// segments; within one segment the set of spans holding a byte and the last
-// span starting at or before it are the same for every byte. A bucket table
+// The resource [0, size) is cut at every span's start, end and padding start
+// into segments; within one segment the set of spans holding a byte and the
+// last span whose padding starts at or before it are the same for every byte. A bucket table
 // (offset >> shift -> first segment that reaches into the bucket) finds a
 // segment with one load and, usually, no step: the shift is chosen so that
 // there are about four buckets per segment (at least 4096, at most 2^20).
@@ -28,14 +28,20 @@ class SpanIndex {
     uint64_t end_B = 0;    ///< one past the segment's last byte
     Kind kind = kGap;
     uint32_t sub = 0;      ///< kOne: the span that holds the bytes
-    uint32_t pad_sub = 0;  ///< the last span (by start, then index) starting at or before the bytes; 0 if none
+    uint32_t pad_sub = 0;  ///< the last span (by start_B + lead_B, then index) whose padding starts at or before
+                           ///< the bytes; 0 if none
   };
   struct Span {
     uint64_t start_B = 0, size_B = 0;
+    /// The subresource's own bytes start lead_B bytes into the span (padding
+    /// from there on is reported against it); see build.
+    uint64_t lead_B = 0;
   };
 
   /// spans[i] is the span of subresource i (bytes from the resource's start;
-  /// it may be empty, overlap others or reach past size_B).
+  /// it may be empty, overlap others or reach past size_B). A byte that no
+  /// subresource has an element at is padding against the last subresource
+  /// (highest index among equals) whose start_B + lead_B is at or before it.
   static SpanIndex build(const std::vector<Span>& spans, uint64_t size_B);
 
   /// The segment holding `offset`; offset < the size given to build.

@@ -36,6 +36,10 @@ expect_out "locate 2100" "subresource=0 x=17 y=3 z=0 sample=0 byte=0" "$SWZ" loc
 expect_out "locate 0x837 (hex)" "subresource=0 x=17 y=3 z=0 sample=0 byte=3" "$SWZ" locate --layout std64k "${rgba[@]}" --size 600x400 0x837
 expect_out "padding byte" "padding subresource=0" "$SWZ" locate --layout std64k "${rgba[@]}" --size 3x5 65535
 expect_err "offset past the resource" "past the end" "$SWZ" locate --layout std64k "${rgba[@]}" --size 3x5 65536
+# AMD array slices share one frame (slice 0's offset, Z origins); a padding byte belongs to the
+# slice whose bytes [s * 196608, (s + 1) * 196608) hold it (the break-it run's case printed 2 for 196607)
+expect_out "AMD array: padding of slice 0" "padding subresource=0" "$SWZ" locate --layout amd-gfx9-sw64k-s "${rgba[@]}" --size 300x7 --array 3 196607
+expect_out "AMD array: padding of slice 1" "padding subresource=1" "$SWZ" locate --layout amd-gfx9-sw64k-s "${rgba[@]}" --size 300x7 --array 3 393215
 expect_err "coordinate outside the subresource" "x = 3" "$SWZ" offset --layout std64k "${rgba[@]}" --size 3x5 3 0
 
 # --- raw round trips: odd sizes, 3D, BC, mips, arrays, every layout ---------------

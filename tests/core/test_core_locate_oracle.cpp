@@ -4,8 +4,12 @@
 //    element_offset() (the forward rule), then answers a byte offset by
 //    scanning all subresources in index order: the first whose span holds the
 //    byte and that is packed, or has an element covering it, answers; a byte
-//    that none answers is padding against the last subresource starting at or
-//    before it (highest index among equal starts; 0 when none starts before);
+//    that none answers is padding against the last subresource whose own
+//    bytes start at or before it (highest index among equal starts; 0 when
+//    none starts before). A subresource's own bytes start at its offset plus
+//    the whole-block base of its pre-swizzle origin (docs/ARCHITECTURE.md
+//    rules 4-6): AMD array slices stacked in one frame all have slice 0's
+//    offset, and slice s's own bytes start s depth pitches in;
 //  - offsets: every byte of small resources; otherwise each subresource's
 //    edges (start - 1 .. start + 1, end - 2 .. end + 1), random bytes, a
 //    sequential sweep and bytes of random elements, queried in sorted and in
@@ -18,7 +22,7 @@
 //    spans.
 // SpanIndex (src/core/span_index.hpp) is checked on its own against a scan of
 // random span lists (empty, overlapping, past the end, many small spans in
-// one bucket).
+// one bucket, padding starts after the span's start).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -41,11 +45,28 @@ struct Elem {
   uint32_t sub, x, y, z, sample;
 };
 
+/// Where subresource i's own bytes start: its offset plus the whole-block base
+/// (rule 4) of its origin, where element (0, 0, 0) lands after the pre-swizzle
+/// (rule 5) and stacking (rule 6: z' = 0, and element z = 0 adds no rows).
+/// The blocks before it belong to the subresources stacked before it.
+uint64_t own_start(const Layout& L, uint32_t i) {
+  const SubresourceLayout& s = L.sub(i);
+  if (s.packed) return s.offset;
+  const Pattern& p = L.patterns()[static_cast<size_t>(s.pattern_slot)];
+  const std::array<uint64_t, 4> ext = p.block_extent();
+  const uint64_t y = s.pre_swizzle[1], z = s.stack_rows ? 0 : s.pre_swizzle[2];
+  const uint64_t lead = s.pre_swizzle[0] / ext[0] * (uint64_t{1} << p.block_bits()) + y / ext[1] * s.row_pitch +
+                        z / ext[2] * s.depth_pitch_B;
+  EXPECT_LT(lead, s.size) << "subresource " << i << " starts past its span";
+  return s.offset + lead;
+}
+
 /// The brute-force inverse of a layout: every element's first byte by the
 /// forward rule.
 class Oracle {
  public:
   explicit Oracle(const Layout& L) : L_(L) {
+    for (uint32_t i = 0; i < L.subresource_count(); ++i) own_.push_back(own_start(L, i));
     for (uint32_t i = 0; i < L.subresource_count(); ++i) {
       const SubresourceLayout& s = L.sub(i);
       max_eb_ = std::max<uint64_t>(max_eb_, s.element_bytes);
@@ -105,9 +126,9 @@ class Oracle {
     uint64_t best = 0;
     bool any = false;
     for (uint32_t i = 0; i < L_.subresource_count(); ++i)
-      if (L_.sub(i).offset <= o && (!any || L_.sub(i).offset >= best)) {
+      if (own_[i] <= o && (!any || own_[i] >= best)) {
         any = true;
-        best = L_.sub(i).offset;
+        best = own_[i];
         pad.subresource = i;
       }
     return pad;
@@ -115,6 +136,7 @@ class Oracle {
 
  private:
   const Layout& L_;
+  std::vector<uint64_t> own_;  ///< own_start of each subresource
   std::vector<Elem> elems_;
   uint64_t max_eb_ = 1;
 };
@@ -229,6 +251,8 @@ TEST(LocateOracle, SpanIndexMatchesAScanOfTheSpans) {
           break;
       }
     }
+    for (auto& s : spans)  // padding from a later byte than the span's first, sometimes
+      if (rng() % 3 == 0 && s.start_B < size) s.lead_B = rng() % (size - s.start_B + 2);
     if (it % 4 == 0) {  // one big span and many tiny ones in one bucket (the bisecting lookup)
       spans[0] = {0, size / 2};
       for (uint32_t i = 1; i < n; ++i) spans[i] = {size / 2 + i, 1};
@@ -254,9 +278,10 @@ TEST(LocateOracle, SpanIndexMatchesAScanOfTheSpans) {
           ++held;
           sole = i;
         }
-        if (s.start_B <= o && (!any || s.start_B >= best)) {
+        const uint64_t from = s.start_B + s.lead_B;  // no overflow: lead_B is set only for starts < size
+        if (from <= o && (!any || from >= best)) {
           any = true;
-          best = s.start_B;
+          best = from;
           pad = i;
         }
       }
@@ -326,6 +351,8 @@ TEST(LocateOracle, NamedLayoutsPlanarFormatsAndPackedTails) {
       {"nv-block-linear:gob=tegra", "R32G32B32A32_FLOAT", 20, 12, 6, 0, 1},
       {"intel-tiley", "R8G8B8A8_UNORM", 90, 50, 1, 0, 2},
       {"amd-gfx9-sw64k-s-x", "R8G8B8A8_UNORM", 100, 60, 1, 0, 2},
+      {"amd-gfx9-sw64k-s", "R8G8B8A8_UNORM", 300, 7, 1, 0, 3},  // slices stacked in one frame (Z origins)
+      {"amd-gfx10-sw64k-s-x", "R8G8B8A8_UNORM", 70, 90, 1, 0, 4},
       {"mali-u-interleaved", "R8G8B8A8_UNORM", 70, 40, 1, 0, 3},
       {"apple-twiddled", "R16_UNORM", 64, 48, 1, 0, 2},
   };
@@ -364,6 +391,41 @@ TEST(LocateOracle, NamedLayoutsPlanarFormatsAndPackedTails) {
   const Counts k = check_against_oracle(L, rng, "std64k with a packed tail");
   EXPECT_GT(k.packed, 0u);
   EXPECT_EQ(ran, static_cast<int>(std::size(cases)));
+}
+
+// AMD array slices share one frame: every slice of a mip has slice 0's offset and
+// its own Z origin, so its span starts at slice 0's bytes. The slices' bytes follow
+// one another at the slice pitch (the depth pitch): slice s owns
+// [s * pitch, (s + 1) * pitch), its padding bytes included. Before the fix, a padding
+// byte was reported against the highest slice, whose span holds every slice's bytes
+// (swz locate --layout amd-gfx9-sw64k-s ... --size 300x7 --array 3 196607 printed
+// subresource=2).
+TEST(LocateOracle, AmdArraySlicesOwnTheirPaddingBytes) {
+  for (const char* name : {"amd-gfx9-sw64k-s", "amd-gfx9-sw4k-s", "amd-gfx10-sw64k-s-x"}) {
+    TextureDesc d = swz_test::tex2d("R8G8B8A8_UNORM", 300, 7, 1, 3);
+    Layout L;
+    const Status st = make_layout_from_name(name, d, LayoutOptions{}, &L);
+    ASSERT_TRUE(st.ok()) << name << ": " << st.message();
+    const uint64_t pitch = L.sub(0).depth_pitch_B;
+    ASSERT_EQ(L.size(), 3 * pitch) << name;
+    for (uint32_t i = 0; i < 3; ++i) ASSERT_EQ(L.sub(i).offset, 0u) << name;  // one frame
+    std::vector<uint64_t> offs(L.size());
+    for (uint64_t o = 0; o < offs.size(); ++o) offs[o] = o;
+    std::vector<Location> got(offs.size());
+    Locator loc;
+    ASSERT_TRUE(Locator::make(L, &loc).ok());
+    ASSERT_TRUE(loc.locate(offs.data(), offs.size(), got.data()).ok());
+    uint64_t padding = 0;
+    for (uint64_t o = 0; o < offs.size(); ++o) {
+      ASSERT_EQ(got[o].subresource, o / pitch) << name << " offset " << o << (got[o].padding ? " (padding)" : "");
+      padding += got[o].padding;
+    }
+    EXPECT_GT(padding, 0u) << name;
+    Location one;  // the break-it run's byte, one query
+    ASSERT_TRUE(locate(L, pitch - 1, &one).ok());
+    EXPECT_TRUE(one.padding) << name;
+    EXPECT_EQ(one.subresource, 0u) << name;
+  }
 }
 
 // Explicit placements: random gaps between subresources, a resource larger

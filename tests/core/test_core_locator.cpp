@@ -208,6 +208,41 @@ TEST(Locator, AnOffsetPastTheEndNamesItsIndexAndKeepsTheAnswersBefore) {
   EXPECT_EQ(loc.locate(offs, 1, nullptr).code(), Code::invalid_argument);
 }
 
+// The threaded path checks offsets block by block as the threads take them: the error still
+// names the first offset past the end, whatever block a thread reached first, and every
+// record before it is written.
+TEST(Locator, AThreadedBatchNamesTheFirstOffsetPastTheEnd) {
+  TextureDesc d;
+  ASSERT_TRUE(find_format("R8G8B8A8_UNORM", &d.format).ok());
+  d.width = 512;
+  d.height = 512;
+  d.mip_levels = 3;
+  d.array_size = 4;
+  Layout L;
+  ASSERT_TRUE(make_layout_from_name("std64k", d, LayoutOptions{}, &L).ok());
+  Locator loc;
+  ASSERT_TRUE(Locator::make(L, &loc).ok());
+  std::mt19937_64 rng(5);
+  std::vector<uint64_t> offs(uint64_t{1} << 19);
+  for (auto& o : offs) o = rng() % L.size();
+  const size_t first = 300001, later[3] = {300002, 400000, (size_t{1} << 19) - 1};
+  for (size_t i : later) offs[i] = L.size() + i;
+  offs[first] = L.size();
+  std::vector<Location> got(offs.size());
+  const Status st = loc.locate(offs.data(), offs.size(), got.data());
+  EXPECT_EQ(st.code(), Code::out_of_range);
+  EXPECT_NE(st.message().find("offset = " + std::to_string(L.size()) + " "), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("at index " + std::to_string(first)), std::string::npos) << st.message();
+  for (size_t i = 0; i < first; i += 89) {
+    Location want;
+    ASSERT_TRUE(locate(L, offs[i], &want).ok());
+    expect_same(got[i], want, offs[i], "before the first bad offset");
+  }
+  Location want;
+  ASSERT_TRUE(locate(L, offs[first - 1], &want).ok());
+  expect_same(got[first - 1], want, offs[first - 1], "just before the first bad offset");
+}
+
 // make_layout accepts any depth pitch for a subresource of one slice (it is never
 // multiplied by a non-zero slice index); the inverse must not divide offsets by it.
 // Depth pitch 46 < one 7-row slice of 256-byte rows: every byte from row 1 on used to be
