@@ -31,6 +31,13 @@ namespace swz_fuzz {
     if (!(cond)) ::swz_fuzz::fail(#cond, detail); \
   } while (0)
 
+/// SWZ_FUZZ_VERBOSE set: the harnesses print what each input builds. Read once
+/// (fuzz_clear asked for it per changed byte).
+inline bool verbose() {
+  static const bool v = std::getenv("SWZ_FUZZ_VERBOSE") != nullptr;
+  return v;
+}
+
 /// A caller buffer of exactly `size` bytes whose last byte sits right before a
 /// PROT_NONE page and whose first byte follows a PROT_NONE page (the bytes
 /// between that page and the buffer's start, less than one page, hold a

@@ -105,6 +105,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint8_t>&want_b = scratch(2), &want_r = scratch(3);
   want_b.assign(b0.begin(), b0.end());
   want_r.assign(r0.begin(), r0.end());
+  const bool pow2_el = eb != 0 && eb <= 16 && (eb & (eb - 1)) == 0 && S.pre_swizzle[0] % eb == 0;
   const FootprintRegion whole{};
   const size_t n = regs.empty() ? 1 : regs.size();
   uint64_t work = 0;
@@ -121,11 +122,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (work > (uint64_t{1} << 13)) return 0;  // the per-byte simulation for small regions only
     for (uint64_t z = 0; z < dd; ++z)
       for (uint64_t y = 0; y < h; ++y)
-        for (uint64_t x = 0; x < w * eb; ++x) {
+        for (uint64_t x = 0, first = 0; x < w * eb; ++x) {
           // Texture side (tx, ty, tz) in elements; footprint side likewise.
           const uint64_t tx = to_texture ? dx : x0, ty = to_texture ? dy : y0, tz = to_texture ? dz : b.front;
           const uint64_t fx = to_texture ? x0 : dx, fy = to_texture ? y0 : dy, fz = to_texture ? b.front : dz;
-          const uint64_t ro = S.offset + reference_offset(pat, tx * eb + x, ty + y, tz + z, 0, a);
+          // The reference once per element when elements are a power of two bytes at an
+          // element-aligned pre-swizzle origin (the element rule keeps an element's bytes
+          // consecutive, as in fuzz_copy_subresource); per byte otherwise.
+          if (!pow2_el || x % eb == 0) first = S.offset + reference_offset(pat, tx * eb + x, ty + y, tz + z, 0, a);
+          const uint64_t ro = pow2_el ? first + x % eb : first;
           const uint64_t bo = fp.offset_B + (fz + z) * slice + (fy + y) * fp.row_pitch_B + fx * eb + x;
           SWZ_FUZZ_CHECK(ro < rsize && bo < bsize, "simulated offset outside the buffers");
           if (to_texture)

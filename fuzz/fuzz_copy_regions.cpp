@@ -103,15 +103,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::vector<uint8_t>& before = scratch(3);
     if (alias) before.assign(sim.begin(), sim.end());
     const uint8_t* from = alias ? before.data() : s0.data();
-    std::vector<std::pair<uint64_t, uint64_t>> moves;
+    static std::vector<std::pair<uint64_t, uint64_t>> moves;  // capacity kept between inputs (see scratch)
+    moves.clear();
     moves.reserve(w * h * d * eb);
+    // The reference once per element when both sides have power-of-two elements of this size at
+    // element-aligned pre-swizzle origins (the element rule keeps an element's bytes consecutive,
+    // as in fuzz_copy_subresource); per byte otherwise.
+    const bool pow2_el = eb != 0 && eb <= 16 && (eb & (eb - 1)) == 0 && ds.element_bytes == eb &&
+                         ss.pre_swizzle[0] % eb == 0 && ds.pre_swizzle[0] % eb == 0;
     std::vector<uint8_t>& written = scratch(4);
     written.assign(alias ? dsize : 0, 0);
     for (uint64_t z = 0; z < d; ++z)
       for (uint64_t y = 0; y < h; ++y)
-        for (uint64_t x = 0; x < w * eb; ++x) {
-          const uint64_t so = ss.offset + reference_offset(sp, x0 * eb + x, y0 + y, b.front + z, 0, sa);
-          const uint64_t dof = ds.offset + reference_offset(dp, dx0 * eb + x, dy0 + y, r.dst_z + z, 0, da);
+        for (uint64_t x = 0, sfirst = 0, dfirst = 0; x < w * eb; ++x) {
+          if (!pow2_el || x % eb == 0) {
+            sfirst = ss.offset + reference_offset(sp, x0 * eb + x, y0 + y, b.front + z, 0, sa);
+            dfirst = ds.offset + reference_offset(dp, dx0 * eb + x, dy0 + y, r.dst_z + z, 0, da);
+          }
+          const uint64_t so = pow2_el ? sfirst + x % eb : sfirst;
+          const uint64_t dof = pow2_el ? dfirst + x % eb : dfirst;
           SWZ_FUZZ_CHECK(so < ssize && dof < dsize, "reference offset outside the buffers");
           moves.emplace_back(dof, so);
           if (alias) written[dof] = 1;

@@ -162,7 +162,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   void* rptr = alloc_res ? res.data() : nullptr;
   void* lptr = alloc_lin ? lin.data() : nullptr;
 
-  if (std::getenv("SWZ_FUZZ_VERBOSE")) {
+  if (verbose()) {
     std::fprintf(stderr, "%s %ux%ux%u array %u mips %u samples %u, layout %s (%u subresources, %llu bytes), sub %u",
                  fmt.name, desc.width, desc.height, desc.depth, desc.array_size, desc.mip_levels, desc.samples,
                  L.name().c_str(), L.subresource_count(), static_cast<unsigned long long>(L.size()), sub);

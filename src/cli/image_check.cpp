@@ -82,11 +82,18 @@ void check_image_bytes(const uint8_t* head, size_t got, uint64_t have, const std
     if (w == 0 || h == 0)
       fail("image '" + path + "' is corrupt: its BMP header gives width = " + std::to_string(w) +
            ", height = " + std::to_string(h) + " (both must be at least 1)");
+    // Bits per pixel other than 1, 4, 8, 16, 24 and 32 (0 included: JPEG or PNG inside a BMP): stb
+    // refuses them, but only after allocating the whole RGBA output (found by fuzz_image_input: a
+    // 35-byte file with 0 bits per pixel and 9176x24576 pixels made stb allocate 900 MB; the
+    // size check below needs the bit depth).
+    if (bpp != 1 && bpp != 4 && bpp != 8 && bpp != 16 && bpp != 24 && bpp != 32)
+      fail("image '" + path + "' is corrupt or unsupported: its BMP header gives " + std::to_string(bpp) +
+           " bits per pixel (swz reads 1, 4, 8, 16, 24 or 32)");
     // Rows of ceil(w * bpp / 32) * 4 bytes from the pixel data offset; the
     // last row's padding may be missing. stb refuses the RLE compressions
     // (1, 2) and reads every other value as uncompressed (found by
     // fuzz_image_input: compression 0xc4c4c400, 29183x4096 pixels).
-    if (comp != 1 && comp != 2 && bpp > 0) {
+    if (comp != 1 && comp != 2) {
       const uint64_t row = (w * bpp + 31) / 32 * 4;
       const uint64_t need = offset + row * (h - 1) + (w * bpp + 7) / 8;
       if (have < need) truncated(path, "BMP", w, h, need, have, "pixel data ending at byte");

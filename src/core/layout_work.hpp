@@ -27,4 +27,9 @@ SharedBytesWork last_shared_bytes_work();
 uint64_t shared_byte_run_limit();
 void set_shared_byte_run_limit(uint64_t runs);
 
+/// Clear values encoded by the calling thread's last clear_subresources call
+/// (src/core/clear.cpp): one per clear and plane, however many subresources
+/// the clear names.
+uint64_t last_clear_encodes();
+
 }  // namespace swz::detail

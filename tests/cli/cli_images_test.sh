@@ -35,6 +35,11 @@ expect_err "that TGA one byte short" "TGA header promises 5x3 pixels.*78 bytes, 
 cp "$SRC/fuzz/regressions/fuzz_image_input/slow-bmp-width-0-1" width0.bmp
 expect_err "a BMP of width 0" "image 'width0.bmp' is corrupt: its BMP header gives width = 0, height = 16777177" \
   "$SWZ" swizzle -q --layout row-major width0.bmp e.bin
+# A 35-byte BMP with 0 bits per pixel and 9176x24576 pixels (found by fuzz_image_input): stb allocated
+# the whole 900 MB RGBA output before refusing the bit depth; refused at once, naming the field.
+cp "$SRC/fuzz/regressions/fuzz_image_input/slow-bmp-0-bits-per-pixel-7c69433e" bpp0.bmp
+expect_err "a BMP of 0 bits per pixel" "image 'bpp0.bmp' is corrupt or unsupported: its BMP header gives 0 bits per pixel" \
+  "$SWZ" swizzle -q --layout row-major bpp0.bmp e.bin
 
 # --- files written by an image library (Pillow), cut short ------------------------------------------
 if "$PY" -c "import PIL" 2>/dev/null; then
