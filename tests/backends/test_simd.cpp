@@ -160,6 +160,34 @@ swz::Pattern line_like_pattern(std::mt19937_64& rng, unsigned k) {
   }
 }
 
+// NVIDIA-GOB-like patterns (address bits 4, 5 = Y0, X4: the general line
+// shape), random element size k, random bits above the GOB (Y, X, and Z
+// inside the block), sometimes an XOR term from above the block (Xor mode) or
+// an immediate (a per-block constant K != 0): the block walk's separable and
+// general line forms and the strip walker's general lines.
+swz::Pattern gob_like_pattern(std::mt19937_64& rng, unsigned k) {
+  for (;;) {
+    std::string text = "X0 X1 X2 X3 Y0 X4 Y1 Y2 X5";
+    unsigned nx = 6, ny = 3, nz = 0;
+    const unsigned extra = static_cast<unsigned>(rng() % 7);
+    const bool use_z = rng() % 2 == 0;
+    for (unsigned i = 0; i < extra; ++i) {
+      const unsigned c = static_cast<unsigned>(rng() % (use_z ? 4 : 3));
+      if (c == 0)
+        text += " X" + std::to_string(nx++);
+      else if (c == 3)
+        text += " Z" + std::to_string(nz++);
+      else
+        text += " Y" + std::to_string(ny++);
+    }
+    if (rng() % 4 == 0) text += "^Y" + std::to_string(12 + rng() % 4);
+    if (rng() % 5 == 0) text += " imm=" + std::to_string(64 * (1 + rng() % 7));
+    swz::Pattern p;
+    if (!swz::parse_pattern_text(text, &p).ok()) continue;
+    if (swz::validate(p, 1u << k).ok()) return p;
+  }
+}
+
 struct Surface {
   std::shared_ptr<const swz::Plan> plan;
   Region r;
@@ -364,19 +392,31 @@ struct TuningScope {
   }
 };
 
-enum class Family { Random, StdLike, LineLike };
+enum class Family { Random, StdLike, LineLike, GobLike };
+// Kernel choice on top of the random tuning: as tuned, the block walk forced
+// (any block span, any size), or the strip walker only.
+enum class Walk { Tuned, Blocks, Strips };
 
 // `iterations` is scaled by SWZ_TEST_SCALE (tests/support/test_scale.hpp).
-void run_random_regions(uint64_t seed, int iterations, Family fam) {
+void run_random_regions(uint64_t seed, int iterations, Family fam, Walk walk = Walk::Tuned) {
   iterations = swz_test::scaled(iterations);
   std::mt19937_64 rng(seed);
   TuningScope tune;
   int failures = 0;
   for (int it = 0; it < iterations && failures < 5; ++it) {
     tune.randomize(rng);
+    if (walk != Walk::Tuned) {
+      swz::detail::simd::Tuning& t = swz::detail::simd::tuning();
+      t.line_kernels = true;
+      t.tile_walk = walk == Walk::Blocks;
+      t.tile_walk_min_bytes = 0;
+      t.tile_walk_max_span_bytes = ~uint64_t{0};
+    }
     const unsigned k = static_cast<unsigned>(rng() % 5);
     swz::Pattern p;
-    if (fam == Family::StdLike) {
+    if (fam == Family::GobLike) {
+      p = gob_like_pattern(rng, k);
+    } else if (fam == Family::StdLike) {
       bool is3d = false;
       p = std_like_pattern(rng, k, &is3d);
     } else if (fam == Family::LineLike) {
@@ -410,6 +450,12 @@ TEST(SimdRegion, RandomPatternsMore) { run_random_regions(0x5eed, 400, Family::R
 TEST(SimdRegion, StandardLikePatterns) { run_random_regions(2, 300, Family::StdLike); }
 TEST(SimdRegion, LineLikePatterns) { run_random_regions(3, 400, Family::LineLike); }
 TEST(SimdRegion, StandardLikePatternsMore) { run_random_regions(0xbeef, 300, Family::StdLike); }
+// The deswizzle block walk (TileDeswizzle: separable lines and pieces in Add
+// mode with K = 0, the general line tables otherwise, 2D and 3D blocks) and
+// the strip walker's general lines (LinesGeneralToLinear), each forced.
+TEST(SimdRegion, GobLikeBlockWalk) { run_random_regions(0x90b, 400, Family::GobLike, Walk::Blocks); }
+TEST(SimdRegion, GobLikeStripWalk) { run_random_regions(0x90c, 300, Family::GobLike, Walk::Strips); }
+TEST(SimdRegion, LineLikeBlockWalk) { run_random_regions(0x90d, 300, Family::LineLike, Walk::Blocks); }
 
 // Every Highway target this binary carries that the CPU runs (AVX-512, AVX2,
 // SSE4, SSSE3, the scalar fallback on x86; NEON, SVE, SVE2, SVE_256 and
