@@ -741,16 +741,23 @@ HWY_SWZ_INLINE void TileSepLines(const uint32_t (*HWY_SWZ_RESTRICT cx)[4], unsig
   }
 }
 
-// The separable form's 16-byte pieces at linear x in xs[0..n) of every block
-// row (a row's head or tail, see TileDeswizzle).
+// The separable form's 16-byte pieces at linear x in xs[0..n) (n <= 3) of
+// every block row (a row's head or tail, see TileDeswizzle), rows outer: a
+// row's pieces share one linear cache line.
 template <class Mv>
 HWY_SWZ_INLINE void TileSepPieces(const uint32_t* xs, unsigned n, const uint32_t* HWY_SWZ_RESTRICT gyz,
                                   const uint64_t* HWY_SWZ_RESTRICT lin, unsigned nrows, const uint8_t* tb, uint8_t* lt,
                                   const Plan& p) {
+  const uint8_t* b[4];
+  uint8_t* l[4];
   for (unsigned k = 0; k < n; ++k) {
-    const uint8_t* const b = tb + p.g(0, xs[k]);
-    uint8_t* const l = lt + xs[k];
-    for (unsigned i = 0; i < nrows; ++i) Mv::template Run<16>(l + lin[i], b + gyz[i], false);
+    b[k] = tb + p.g(0, xs[k]);
+    l[k] = lt + xs[k];
+  }
+  for (unsigned i = 0; i < nrows; ++i) {
+    const uint64_t li = lin[i];
+    const uint32_t o = gyz[i];
+    for (unsigned k = 0; k < n; ++k) Mv::template Run<16>(l[k] + li, b[k] + o, false);
   }
 }
 
