@@ -57,14 +57,28 @@ inline bool FindStretch(const Plan& p, unsigned min_xw, unsigned max_hy, unsigne
 // first linear byte, of the 16-byte piece at in-unit address 16 i when K = 0
 // (the coordinate bits that address bits 4..bits-1 come from, Plan::inverse).
 inline void PieceSchedule(const Plan& p, unsigned bits, uint64_t row_pitch, uint64_t depth_pitch, uint64_t* off) {
-  const unsigned np = 1u << (bits - 4);
-  for (unsigned i = 0; i < np; ++i) {
-    uint32_t c[3] = {0, 0, 0};
-    const uint64_t a = uint64_t{i} << 4;
-    for (unsigned b = 4; b < bits; ++b)
-      if ((a >> b) & 1)
-        for (unsigned ch = 0; ch < 3; ++ch) c[ch] ^= p.inverse[b][ch];
-    off[i] = c[2] * depth_pitch + c[1] * row_pitch + c[0];
+  // The coordinates of piece i are the XOR of Plan::inverse over i's set
+  // bits: of a low half (nl bits) and a high half, each tabled once (every
+  // entry one XOR from the entry without its lowest set bit), so each piece
+  // costs two table reads and the pitch products, not a pass over the bits
+  // (callgrind, 512² swizzles on user buffers: the per-call schedule was up
+  // to 0.07 instructions per byte).
+  const unsigned n = bits - 4, nl = n / 2, nh = n - nl;
+  uint32_t lo[64][3], hi[64][3];
+  auto half = [&](uint32_t (*t)[3], unsigned first, unsigned nb) {
+    t[0][0] = t[0][1] = t[0][2] = 0;
+    for (unsigned j = 1; j < (1u << nb); ++j) {
+      const unsigned b = static_cast<unsigned>(__builtin_ctz(j));
+      for (unsigned ch = 0; ch < 3; ++ch) t[j][ch] = t[j & (j - 1)][ch] ^ p.inverse[first + b][ch];
+    }
+  };
+  half(lo, 4, nl);
+  half(hi, 4 + nl, nh);
+  for (unsigned jh = 0; jh < (1u << nh); ++jh) {
+    const uint32_t h0 = hi[jh][0], h1 = hi[jh][1], h2 = hi[jh][2];
+    uint64_t* const o = off + (uint64_t{jh} << nl);
+    for (unsigned jl = 0; jl < (1u << nl); ++jl)
+      o[jl] = uint64_t{lo[jl][2] ^ h2} * depth_pitch + uint64_t{lo[jl][1] ^ h1} * row_pitch + (lo[jl][0] ^ h0);
   }
 }
 
