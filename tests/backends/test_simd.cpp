@@ -389,6 +389,7 @@ struct TuningScope {
     t.stretch_rows_log2 = static_cast<unsigned>(rng() % 8);
     t.stretch_prefetch = static_cast<unsigned>(rng() % 3);
     t.stretch_cache_max_log2 = 8 + static_cast<unsigned>(rng() % 7);
+    t.stretch_line_order = rng() % 2 == 0;
   }
 };
 
@@ -843,6 +844,33 @@ TEST(SimdApi, BlockKernelsEveryElementSize) {
         compare_named(rng, name, fname, w, h, it == 1, &failures);
       }
   EXPECT_GT(g_api_cases, 40);
+}
+
+// The stretch swizzle's line order (UnitWalk::qm): Intel Y / Tile4 tiles
+// whose linear rows are a multiple of 2 KiB apart (rows that share L1 sets),
+// on user buffers at any offset, whole and in boxes, against the scalar tiler.
+TEST(SimdApi, StretchLineOrderOnRowsThatShareSets) {
+  std::mt19937_64 rng(31);
+  TuningScope tune;
+  int failures = 0;
+  g_api_cases = 0;
+  struct Case {
+    const char* fname;
+    uint32_t w;  // texels: rows of 2, 4 or 8 KiB
+  };
+  const Case cases[] = {{"R8G8B8A8_UNORM", 512}, {"R8G8B8A8_UNORM", 1024},    {"BC7_UNORM", 512},
+                        {"BC7_UNORM", 1024},     {"R32G32B32A32_FLOAT", 128}, {"R32G32B32A32_FLOAT", 512},
+                        {"R8_UNORM", 2048}};
+  for (const char* name : {"intel-tiley", "intel-tile4"})
+    for (const Case& c : cases)
+      for (int it = 0; it < 3 && failures < 5; ++it) {
+        swz::detail::simd::Tuning& t = swz::detail::simd::tuning();
+        t = tune.saved;
+        t.stretch_line_order = true;
+        const uint32_t h = 40 + static_cast<uint32_t>(rng() % 120);
+        compare_named(rng, name, c.fname, c.w, h, it == 2, &failures);
+      }
+  EXPECT_GT(g_api_cases, 30);
 }
 
 #ifdef SWZ_HAVE_XSIMD

@@ -64,8 +64,11 @@ struct Tuning {
   unsigned stretch_rows_log2 = 5;
   /// ... and, unless the copy streams, stretches of at most 2^this bytes;
   unsigned stretch_cache_max_log2 = 12;
-  /// ... prefetching the linear rows of the stretch this many ahead (0: none).
+  /// ... prefetching the linear rows of the stretch this many ahead (0: none);
   unsigned stretch_prefetch = 0;
+  /// ... in cache, the lines of a stretch that read the same linear 64-byte
+  /// lines one after the other (UnitWalk::qm), else in address order.
+  bool stretch_line_order = true;
 };
 
 /// Bytes of the box of a Region (linear side, without padding).

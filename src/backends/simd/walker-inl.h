@@ -1174,6 +1174,6 @@ bool TileSwizzle(const Region& r, const Tuning& t) {
   uint64_t src[kMaxTilePiecesSwz];
   PieceSchedule(p, p.block_bits, r.lin_row_pitch, r.lin_depth_pitch, src);
   WalkOutsideInterior<Mv>(r, Direction::ToSwizzled, t, eb, ix0, ix1, iy0, iy1, iz0, iz1);
-  SwizzleUnits<Mv>(r, g, src, UnitWalk{g.B, wb, wbytes, hb, db, ix0, ix1, iy0, iy1, iz0, iz1, ph, 0});
+  SwizzleUnits<Mv>(r, g, src, UnitWalk{g.B, wb, wbytes, hb, db, ix0, ix1, iy0, iy1, iz0, iz1, ph, 0, 0});
   return true;
 }
