@@ -66,8 +66,9 @@ struct Tuning {
   unsigned stretch_cache_max_log2 = 12;
   /// ... prefetching the linear rows of the stretch this many ahead (0: none);
   unsigned stretch_prefetch = 0;
-  /// ... in cache, the lines of a stretch that read the same linear 64-byte
-  /// lines one after the other (UnitWalk::qm), else in address order.
+  /// ... the lines of a stretch that read the same linear 64-byte lines one
+  /// after the other where its rows share L1 sets (UnitWalk::qm), else in
+  /// address order.
   bool stretch_line_order = true;
 };
 

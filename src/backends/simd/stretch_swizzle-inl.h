@@ -166,7 +166,11 @@ HWY_SWZ_INLINE void SwizzleUnits(const Region& r, const Geo& g, const uint64_t* 
         if (K == 0) {
           // (no XOR terms: the pieces of a line are consecutive table entries)
           const uint64_t* f = off + (first >> 4);
-          if (st) {
+          if (st && qm) {
+            const uint64_t* g4 = qf;
+            for (uint64_t i = 0; i < nl; ++i, g4 += 4)
+              Mv::Line4(tb + qo[i], lt + g4[0], lt + g4[1], lt + g4[2], lt + g4[3], true);
+          } else if (st) {
             for (uint64_t o = first; o + 64 <= S; o += 64, f += 4)
               Mv::Line4(tb + o, lt + f[0], lt + f[1], lt + f[2], lt + f[3], true);
           } else if (qm) {
@@ -233,16 +237,18 @@ bool StretchSwizzle(const Region& r, const Tuning& t) {
   uint64_t ix0, ix1, iy0, iy1, iz0, iz1;
   if (!BoxInterior(r, eb, wx, Hy, 1, &ix0, &ix1, &iy0, &iy1, &iz0, &iz1)) return false;
   if ((ix1 - ix0) / wx * ((iy1 - iy0) / Hy) * (iz1 - iz0) < 2) return false;
-  // In cache, the lines that take their pieces from the same linear 64-byte
-  // lines (the address bits of linear X4, X5) one after the other, where in
-  // address order the rows read between two pieces of one linear line would
-  // overflow the L1 sets they share: Intel Y (16-byte columns of 32 rows) at
-  // row pitches of 2 KiB and up reads every linear line four times (512²
-  // user buffers, AMD EPYC VM: BC7 0.26 -> 0.51x memcpy, RGBA8 0.28 -> 0.54,
-  // RGBA32F 0.18 -> 0.32; where the rows do not collide, R8 or NVIDIA GOBs,
-  // the reordered walk measured 0.1-0.2 slower, so it is not used there).
+  // The lines that take their pieces from the same linear 64-byte lines (the
+  // address bits of linear X4, X5) one after the other, where in address
+  // order the rows read between two pieces of one linear line would overflow
+  // the L1 sets they share: Intel Y (16-byte columns of 32 rows) at row
+  // pitches of 2 KiB and up reads every linear line four times. Measured on
+  // user buffers, AMD EPYC VM, x memcpy: 512² intel-tiley BC7 0.24 -> 0.49,
+  // RGBA8 0.28 -> 0.54, RGBA32F 0.18 -> 0.42; 4096² (streaming) RGBA32F 0.45
+  // -> 0.59, RGBA8 0.65 -> 0.81, R8 0.65 -> 0.80, std64k R8 0.50 -> 0.77.
+  // Where the rows do not collide (R8 or NVIDIA GOBs in cache) the reordered
+  // walk measured 0.1-0.2 slower, so it is not used there.
   uint32_t qm = 0;
-  if (!r.streaming && t.stretch_line_order) {
+  if (t.stretch_line_order) {
     uint32_t top = 0;
     for (unsigned b = 4; b < 6; ++b) {
       const uint32_t m = p.lin[0][b];
