@@ -239,34 +239,37 @@ bool StretchSwizzle(const Region& r, const Tuning& t) {
   if ((ix1 - ix0) / wx * ((iy1 - iy0) / Hy) * (iz1 - iz0) < 2) return false;
   // The lines that take their pieces from the same linear 64-byte lines (the
   // address bits of linear X4, X5) one after the other, where in address
-  // order the rows read between two pieces of one linear line would overflow
-  // the L1 sets they share: Intel Y (16-byte columns of 32 rows) at row
-  // pitches of 2 KiB and up reads every linear line four times. Measured on
-  // user buffers, AMD EPYC VM, x memcpy: 512² intel-tiley BC7 0.24 -> 0.49,
-  // RGBA8 0.28 -> 0.54, RGBA32F 0.18 -> 0.42; 4096² (streaming) RGBA32F 0.45
-  // -> 0.59, RGBA8 0.65 -> 0.81, R8 0.65 -> 0.80, std64k R8 0.50 -> 0.77.
-  // Where the rows do not collide (R8 or NVIDIA GOBs in cache) the reordered
-  // walk measured 0.1-0.2 slower, so it is not used there.
+  // order the rows read between any two pieces of one linear line (the Y bits
+  // below the lower of X4, X5) would overflow the L1 sets they share: Intel Y
+  // (16-byte columns of 32 rows) at row pitches of 2 KiB and up reads every
+  // linear line four times. Measured on user buffers, AMD EPYC VM, x memcpy:
+  // 512² intel-tiley BC7 0.24 -> 0.49, RGBA8 0.28 -> 0.54, RGBA32F 0.18 ->
+  // 0.42; 4096² (streaming) RGBA32F 0.45 -> 0.59, RGBA8 0.65 -> 0.81, R8 0.65
+  // -> 0.80, std64k R8 0.50 -> 0.77. Where the rows do not collide (R8 or
+  // NVIDIA GOBs in cache), or only between X4 and X5 (std64k RGBA8 at 4096²:
+  // 0.81 -> 0.68), the reordered walk measured slower, so it is not used.
   uint32_t qm = 0;
   if (t.stretch_line_order) {
-    uint32_t top = 0;
+    uint32_t low = ~0u;
     for (unsigned b = 4; b < 6; ++b) {
       const uint32_t m = p.lin[0][b];
-      if (m >= 64 && m < S && (m & (m - 1)) == 0) {
-        qm |= m >> 6;
-        top = std::max(top, m);
+      if (m == 0 || (m & (m - 1)) != 0) {  // an XOR term
+        low = 0;
+        break;
       }
+      if (m >= S) continue;  // in another stretch
+      if (m >= 64) qm |= m >> 6;
+      low = std::min(low, m);
     }
-    // rows read in between: the Y bits below the highest; rows that share a
-    // set: those a multiple of the L1 way (4 KiB) apart
+    // rows read in between; rows that share a set: those a multiple of the
+    // L1 way (4 KiB) apart (the distinct offsets in a way that rows cycle
+    // through: 4 KiB over the lowest set bit of the pitch mod 4 KiB)
     unsigned ybits = 0;
     for (unsigned b = 0; b < s.hy; ++b)
-      if (p.lin[1][b] < top) ++ybits;
-    // (the distinct offsets in a way that rows cycle through: 4 KiB over the
-    // lowest set bit of the pitch mod 4 KiB)
+      if (p.lin[1][b] < low) ++ybits;
     const uint64_t pw = r.lin_row_pitch % kL1WayBytes;
     const uint64_t groups = pw == 0 ? 1 : kL1WayBytes / (pw & (~pw + 1));
-    if (((uint64_t{1} << ybits) + groups - 1) / groups <= kL1Ways) qm = 0;
+    if (low == 0 || ((uint64_t{1} << ybits) + groups - 1) / groups <= kL1Ways) qm = 0;
   }
   uint64_t off[kMaxStretchPieces];
   PieceSchedule(p, s.k, r.lin_row_pitch, 0, off);
