@@ -45,6 +45,8 @@ inline bool apply_tuning(const char* spec) {
       t.tile_walk_max_span_bytes = v;
     else if (k == "tile_walk_min_bytes")
       t.tile_walk_min_bytes = v;
+    else if (k == "tile_band_rows_log2")
+      t.tile_band_rows_log2 = static_cast<unsigned>(v);
     else if (k == "tile_walk_q4_cache")
       t.tile_walk_q4_cache = v != 0;
     else if (k == "line_kernels")

@@ -384,6 +384,7 @@ struct TuningScope {
     t.tile_walk_min_bytes = rng() % 2 ? 0 : uint64_t{1} << (rng() % 20);
     t.tile_walk_max_span_bytes = rng() % 2 ? ~uint64_t{0} : uint64_t{1} << (rng() % 20);
     t.tile_walk_q4_cache = rng() % 2 == 0;
+    t.tile_band_rows_log2 = static_cast<unsigned>(rng() % 5);
     t.stretch_swizzle = rng() % 4 != 0;
     t.stretch_aligned = rng() % 2 == 0;
     t.stretch_rows_log2 = static_cast<unsigned>(rng() % 8);
@@ -396,7 +397,7 @@ struct TuningScope {
 enum class Family { Random, StdLike, LineLike, GobLike };
 // Kernel choice on top of the random tuning: as tuned, the block walk forced
 // (any block span, any size), or the strip walker only.
-enum class Walk { Tuned, Blocks, Strips };
+enum class Walk { Tuned, Blocks, Strips, Bands };
 
 // `iterations` is scaled by SWZ_TEST_SCALE (tests/support/test_scale.hpp).
 void run_random_regions(uint64_t seed, int iterations, Family fam, Walk walk = Walk::Tuned) {
@@ -412,6 +413,11 @@ void run_random_regions(uint64_t seed, int iterations, Family fam, Walk walk = W
       t.tile_walk = walk == Walk::Blocks;
       t.tile_walk_min_bytes = 0;
       t.tile_walk_max_span_bytes = ~uint64_t{0};
+      if (walk == Walk::Bands) {  // blocks too tall for the span: bands of rows
+        t.tile_walk = true;
+        t.tile_walk_max_span_bytes = uint64_t{1} << (10 + rng() % 8);
+        t.tile_band_rows_log2 = 1 + static_cast<unsigned>(rng() % 4);
+      }
     }
     const unsigned k = static_cast<unsigned>(rng() % 5);
     swz::Pattern p;
@@ -453,9 +459,11 @@ TEST(SimdRegion, LineLikePatterns) { run_random_regions(3, 400, Family::LineLike
 TEST(SimdRegion, StandardLikePatternsMore) { run_random_regions(0xbeef, 300, Family::StdLike); }
 // The deswizzle block walk (TileDeswizzle: separable lines and pieces in Add
 // mode with K = 0, the general line tables otherwise, 2D and 3D blocks) and
-// the strip walker's general lines (LinesGeneralToLinear), each forced.
+// the strip walker's general lines (LinesGeneralToLinear), each forced; the
+// block walk in bands of rows (blocks whose rows span too many pages).
 TEST(SimdRegion, GobLikeBlockWalk) { run_random_regions(0x90b, 400, Family::GobLike, Walk::Blocks); }
 TEST(SimdRegion, GobLikeStripWalk) { run_random_regions(0x90c, 300, Family::GobLike, Walk::Strips); }
+TEST(SimdRegion, GobLikeBlockBands) { run_random_regions(0x90e, 400, Family::GobLike, Walk::Bands); }
 TEST(SimdRegion, LineLikeBlockWalk) { run_random_regions(0x90d, 300, Family::LineLike, Walk::Blocks); }
 
 // Every Highway target this binary carries that the CPU runs (AVX-512, AVX2,

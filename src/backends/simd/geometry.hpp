@@ -51,6 +51,10 @@ struct Tuning {
   /// ... and, unless the copy streams, when a block's rows span less than
   /// this many linear bytes (TLB reach of 4 KiB pages; bench_matrix 512²).
   uint64_t tile_walk_max_span_bytes = uint64_t{256} << 10;
+  /// ... or else, for the separable form of 2D blocks, in bands of at most
+  /// 2^tile_band_rows_log2 block rows that stay within that span (0: not at
+  /// all) ...
+  unsigned tile_band_rows_log2 = 10;
   /// ... and, for the standard swizzles' shape (q4), in cache too (else
   /// only when the copy streams).
   bool tile_walk_q4_cache = false;
