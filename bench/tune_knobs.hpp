@@ -37,12 +37,16 @@ inline bool apply_tuning(const char* spec) {
       t.stretch_cache_max_log2 = static_cast<unsigned>(v);
     else if (k == "stretch_prefetch")
       t.stretch_prefetch = static_cast<unsigned>(v);
+    else if (k == "stretch_line_order")
+      t.stretch_line_order = v != 0;
     else if (k == "tile_walk")
       t.tile_walk = v != 0;
     else if (k == "tile_walk_max_span_bytes")
       t.tile_walk_max_span_bytes = v;
     else if (k == "tile_walk_min_bytes")
       t.tile_walk_min_bytes = v;
+    else if (k == "tile_band_rows_log2")
+      t.tile_band_rows_log2 = static_cast<unsigned>(v);
     else if (k == "tile_walk_q4_cache")
       t.tile_walk_q4_cache = v != 0;
     else if (k == "line_kernels")

@@ -160,6 +160,34 @@ swz::Pattern line_like_pattern(std::mt19937_64& rng, unsigned k) {
   }
 }
 
+// NVIDIA-GOB-like patterns (address bits 4, 5 = Y0, X4: the general line
+// shape), random element size k, random bits above the GOB (Y, X, and Z
+// inside the block), sometimes an XOR term from above the block (Xor mode) or
+// an immediate (a per-block constant K != 0): the block walk's separable and
+// general line forms and the strip walker's general lines.
+swz::Pattern gob_like_pattern(std::mt19937_64& rng, unsigned k) {
+  for (;;) {
+    std::string text = "X0 X1 X2 X3 Y0 X4 Y1 Y2 X5";
+    unsigned nx = 6, ny = 3, nz = 0;
+    const unsigned extra = static_cast<unsigned>(rng() % 7);
+    const bool use_z = rng() % 2 == 0;
+    for (unsigned i = 0; i < extra; ++i) {
+      const unsigned c = static_cast<unsigned>(rng() % (use_z ? 4 : 3));
+      if (c == 0)
+        text += " X" + std::to_string(nx++);
+      else if (c == 3)
+        text += " Z" + std::to_string(nz++);
+      else
+        text += " Y" + std::to_string(ny++);
+    }
+    if (rng() % 4 == 0) text += "^Y" + std::to_string(12 + rng() % 4);
+    if (rng() % 5 == 0) text += " imm=" + std::to_string(64 * (1 + rng() % 7));
+    swz::Pattern p;
+    if (!swz::parse_pattern_text(text, &p).ok()) continue;
+    if (swz::validate(p, 1u << k).ok()) return p;
+  }
+}
+
 struct Surface {
   std::shared_ptr<const swz::Plan> plan;
   Region r;
@@ -356,27 +384,46 @@ struct TuningScope {
     t.tile_walk_min_bytes = rng() % 2 ? 0 : uint64_t{1} << (rng() % 20);
     t.tile_walk_max_span_bytes = rng() % 2 ? ~uint64_t{0} : uint64_t{1} << (rng() % 20);
     t.tile_walk_q4_cache = rng() % 2 == 0;
+    t.tile_band_rows_log2 = static_cast<unsigned>(rng() % 5);
     t.stretch_swizzle = rng() % 4 != 0;
     t.stretch_aligned = rng() % 2 == 0;
     t.stretch_rows_log2 = static_cast<unsigned>(rng() % 8);
     t.stretch_prefetch = static_cast<unsigned>(rng() % 3);
     t.stretch_cache_max_log2 = 8 + static_cast<unsigned>(rng() % 7);
+    t.stretch_line_order = rng() % 2 == 0;
   }
 };
 
-enum class Family { Random, StdLike, LineLike };
+enum class Family { Random, StdLike, LineLike, GobLike };
+// Kernel choice on top of the random tuning: as tuned, the block walk forced
+// (any block span, any size), or the strip walker only.
+enum class Walk { Tuned, Blocks, Strips, Bands };
 
 // `iterations` is scaled by SWZ_TEST_SCALE (tests/support/test_scale.hpp).
-void run_random_regions(uint64_t seed, int iterations, Family fam) {
+void run_random_regions(uint64_t seed, int iterations, Family fam, Walk walk = Walk::Tuned) {
   iterations = swz_test::scaled(iterations);
   std::mt19937_64 rng(seed);
   TuningScope tune;
   int failures = 0;
   for (int it = 0; it < iterations && failures < 5; ++it) {
     tune.randomize(rng);
+    if (walk != Walk::Tuned) {
+      swz::detail::simd::Tuning& t = swz::detail::simd::tuning();
+      t.line_kernels = true;
+      t.tile_walk = walk == Walk::Blocks;
+      t.tile_walk_min_bytes = 0;
+      t.tile_walk_max_span_bytes = ~uint64_t{0};
+      if (walk == Walk::Bands) {  // blocks too tall for the span: bands of rows
+        t.tile_walk = true;
+        t.tile_walk_max_span_bytes = uint64_t{1} << (10 + rng() % 8);
+        t.tile_band_rows_log2 = 1 + static_cast<unsigned>(rng() % 4);
+      }
+    }
     const unsigned k = static_cast<unsigned>(rng() % 5);
     swz::Pattern p;
-    if (fam == Family::StdLike) {
+    if (fam == Family::GobLike) {
+      p = gob_like_pattern(rng, k);
+    } else if (fam == Family::StdLike) {
       bool is3d = false;
       p = std_like_pattern(rng, k, &is3d);
     } else if (fam == Family::LineLike) {
@@ -410,6 +457,14 @@ TEST(SimdRegion, RandomPatternsMore) { run_random_regions(0x5eed, 400, Family::R
 TEST(SimdRegion, StandardLikePatterns) { run_random_regions(2, 300, Family::StdLike); }
 TEST(SimdRegion, LineLikePatterns) { run_random_regions(3, 400, Family::LineLike); }
 TEST(SimdRegion, StandardLikePatternsMore) { run_random_regions(0xbeef, 300, Family::StdLike); }
+// The deswizzle block walk (TileDeswizzle: separable lines and pieces in Add
+// mode with K = 0, the general line tables otherwise, 2D and 3D blocks) and
+// the strip walker's general lines (LinesGeneralToLinear), each forced; the
+// block walk in bands of rows (blocks whose rows span too many pages).
+TEST(SimdRegion, GobLikeBlockWalk) { run_random_regions(0x90b, 400, Family::GobLike, Walk::Blocks); }
+TEST(SimdRegion, GobLikeStripWalk) { run_random_regions(0x90c, 300, Family::GobLike, Walk::Strips); }
+TEST(SimdRegion, GobLikeBlockBands) { run_random_regions(0x90e, 400, Family::GobLike, Walk::Bands); }
+TEST(SimdRegion, LineLikeBlockWalk) { run_random_regions(0x90d, 300, Family::LineLike, Walk::Blocks); }
 
 // Every Highway target this binary carries that the CPU runs (AVX-512, AVX2,
 // SSE4, SSSE3, the scalar fallback on x86; NEON, SVE, SVE2, SVE_256 and
@@ -797,6 +852,33 @@ TEST(SimdApi, BlockKernelsEveryElementSize) {
         compare_named(rng, name, fname, w, h, it == 1, &failures);
       }
   EXPECT_GT(g_api_cases, 40);
+}
+
+// The stretch swizzle's line order (UnitWalk::qm): Intel Y / Tile4 tiles
+// whose linear rows are a multiple of 2 KiB apart (rows that share L1 sets),
+// on user buffers at any offset, whole and in boxes, against the scalar tiler.
+TEST(SimdApi, StretchLineOrderOnRowsThatShareSets) {
+  std::mt19937_64 rng(31);
+  TuningScope tune;
+  int failures = 0;
+  g_api_cases = 0;
+  struct Case {
+    const char* fname;
+    uint32_t w;  // texels: rows of 2, 4 or 8 KiB
+  };
+  const Case cases[] = {{"R8G8B8A8_UNORM", 512}, {"R8G8B8A8_UNORM", 1024},    {"BC7_UNORM", 512},
+                        {"BC7_UNORM", 1024},     {"R32G32B32A32_FLOAT", 128}, {"R32G32B32A32_FLOAT", 512},
+                        {"R8_UNORM", 2048}};
+  for (const char* name : {"intel-tiley", "intel-tile4"})
+    for (const Case& c : cases)
+      for (int it = 0; it < 3 && failures < 5; ++it) {
+        swz::detail::simd::Tuning& t = swz::detail::simd::tuning();
+        t = tune.saved;
+        t.stretch_line_order = true;
+        const uint32_t h = 40 + static_cast<uint32_t>(rng() % 120);
+        compare_named(rng, name, c.fname, c.w, h, it == 2, &failures);
+      }
+  EXPECT_GT(g_api_cases, 30);
 }
 
 #ifdef SWZ_HAVE_XSIMD

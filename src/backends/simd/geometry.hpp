@@ -51,6 +51,10 @@ struct Tuning {
   /// ... and, unless the copy streams, when a block's rows span less than
   /// this many linear bytes (TLB reach of 4 KiB pages; bench_matrix 512²).
   uint64_t tile_walk_max_span_bytes = uint64_t{256} << 10;
+  /// ... or else, for the separable form of 2D blocks, in bands of at most
+  /// 2^tile_band_rows_log2 block rows that stay within that span (0: not at
+  /// all) ...
+  unsigned tile_band_rows_log2 = 10;
   /// ... and, for the standard swizzles' shape (q4), in cache too (else
   /// only when the copy streams).
   bool tile_walk_q4_cache = false;
@@ -64,8 +68,12 @@ struct Tuning {
   unsigned stretch_rows_log2 = 5;
   /// ... and, unless the copy streams, stretches of at most 2^this bytes;
   unsigned stretch_cache_max_log2 = 12;
-  /// ... prefetching the linear rows of the stretch this many ahead (0: none).
+  /// ... prefetching the linear rows of the stretch this many ahead (0: none);
   unsigned stretch_prefetch = 0;
+  /// ... the lines of a stretch that read the same linear 64-byte lines one
+  /// after the other where its rows share L1 sets (UnitWalk::qm), else in
+  /// address order.
+  bool stretch_line_order = true;
 };
 
 /// Bytes of the box of a Region (linear side, without padding).

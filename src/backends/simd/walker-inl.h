@@ -231,7 +231,8 @@ class Walker {
 
   template <Mode M>
   void Chunk(const ChunkArgs& a) {
-    if (Mv::kHasLine && t_.line_kernels && g_.gl && full_strip_ && g_.gl_y_bits <= hy_) return LinesGeneral<M>(a);
+    if (Mv::kHasLine && t_.line_kernels && g_.gl && full_strip_ && g_.gl_y_bits <= hy_)
+      return dir_ == Direction::ToSwizzled ? LinesGeneral<M>(a) : LinesGeneralToLinear<M>(a);
     if (dir_ == Direction::ToSwizzled) {
       if (Mv::kHasLine && t_.line_kernels && g_.q4 && a.full_groups) return SwizzleQ4<M>(a);
     } else if (Mv::kHasLine && t_.line_kernels && g_.rl == 4) {
@@ -457,6 +458,88 @@ class Walker {
     }
   }
 
+  // LinesGeneral's deswizzle: the same lines, walked line base (a pair or
+  // quad of linear rows) outer and whole lines inner, so that the line's four
+  // linear destinations stay in registers: per 64 bytes one column part,
+  // four loads, four stores. (Column-outer, as the swizzle walks, reloads
+  // the four destinations of each base per line: NVIDIA RGBA32F 512², AVX2,
+  // callgrind 0.74 instructions per byte.) The strip x chunk is in L1 either
+  // way.
+  template <Mode M>
+  void LinesGeneralToLinear(const ChunkArgs& a) {
+    const uint64_t x0 = a.c0 - g_.xa0;
+    const uint8_t* const swz = r_.swz;
+    const ColPart* HWY_SWZ_RESTRICT cols = a.cols;
+    const unsigned nj = a.nj;
+    const uint64_t jbase = a.c0 >> 4;
+    const uint32_t cm = g_.gl_col_mask, rm = g_.gl_row_mask;
+    const unsigned Hy = 1u << hy_;
+    const bool st = stream16_;
+    // the chunk's runs: the first run of each whole line, and the runs whose
+    // line is cut by the chunk or box edge (copied one by one); they depend
+    // only on the chunk's first run index mod 64 (cm < 64) and run count,
+    // the same for every whole chunk of the call: listed once
+    const uint32_t key = static_cast<uint32_t>(jbase & 63) | (nj << 8);
+    if (key != gl_key_) {
+      gl_key_ = key;
+      gl_nw_ = gl_nc_ = 0;
+      for (unsigned j = 0; j < nj; ++j) {
+        const uint64_t J = jbase + j;
+        if (J & cm) {
+          const uint64_t Jb = J & ~uint64_t{cm};
+          if (Jb >= jbase && (Jb - jbase) + cm < nj) continue;  // part of a whole line
+          gl_cut_[gl_nc_++] = static_cast<uint16_t>(j);
+        } else if (j + cm >= nj) {
+          gl_cut_[gl_nc_++] = static_cast<uint16_t>(j);
+        } else {
+          gl_whole_[gl_nw_++] = static_cast<uint16_t>(j);
+        }
+      }
+    }
+    const uint16_t* HWY_SWZ_RESTRICT whole = gl_whole_;
+    const uint16_t* HWY_SWZ_RESTRICT cut = gl_cut_;
+    const unsigned nw = gl_nw_, nc = gl_nc_;
+    for (unsigned i = 0; i < a.n; ++i) {
+      if ((i & (Hy - 1)) & rm) continue;  // not a line's base row
+      const RowPart rp = Fold(rows_[i].rp, a.b0);
+      uint8_t* const l0 = rows_[i + g_.gl_row[0]].lin + x0 + g_.gl_col[0] * 16;
+      uint8_t* const l1 = rows_[i + g_.gl_row[1]].lin + x0 + g_.gl_col[1] * 16;
+      uint8_t* const l2 = rows_[i + g_.gl_row[2]].lin + x0 + g_.gl_col[2] * 16;
+      uint8_t* const l3 = rows_[i + g_.gl_row[3]].lin + x0 + g_.gl_col[3] * 16;
+      if (st) {
+        for (unsigned w = 0; w < nw; ++w) {
+          const unsigned j = whole[w];
+          const uint8_t* s = swz + addr<M>(rp, cols[j]);
+          const uint64_t o = uint64_t{j} * 16;
+          Mv::template Run<16>(l0 + o, s, true);
+          Mv::template Run<16>(l1 + o, s + 16, true);
+          Mv::template Run<16>(l2 + o, s + 32, true);
+          Mv::template Run<16>(l3 + o, s + 48, true);
+        }
+      } else {
+        for (unsigned w = 0; w < nw; ++w) {
+          const unsigned j = whole[w];
+          const uint8_t* s = swz + addr<M>(rp, cols[j]);
+          const uint64_t o = uint64_t{j} * 16;
+          Mv::template Run<16>(l0 + o, s, false);
+          Mv::template Run<16>(l1 + o, s + 16, false);
+          Mv::template Run<16>(l2 + o, s + 32, false);
+          Mv::template Run<16>(l3 + o, s + 48, false);
+        }
+      }
+      // cut lines: the rows of this base's line at each such run
+      for (unsigned c = 0; c < nc; ++c) {
+        const unsigned j = cut[c];
+        for (unsigned k = 0; k < 4; ++k) {
+          if (g_.gl_col[k] != 0) continue;  // distinct row deltas are those with no column delta
+          const unsigned ii = i + g_.gl_row[k];
+          Mv::template Run<16>(rows_[ii].lin + x0 + uint64_t{j} * 16, swz + addr<M>(Fold(rows_[ii].rp, a.b0), cols[j]),
+                               st);
+        }
+      }
+    }
+  }
+
   // Four lines of four rows (q4) <-> four runs of four rows: one transpose
   // where the target has it, else four gathered lines.
  public:
@@ -568,6 +651,11 @@ class Walker {
   StripRow rows_[kMaxStripRows];
   RowPart fold_[kMaxStripRows];
   ColPart rel_[kMaxChunkRuns];
+  // LinesGeneralToLinear: the whole lines' first runs and the cut runs of the
+  // last chunk shape (key: first run index mod 64 | run count << 8)
+  uint32_t gl_key_ = ~0u;
+  unsigned gl_nw_ = 0, gl_nc_ = 0;
+  uint16_t gl_whole_[kMaxChunkRuns], gl_cut_[kMaxChunkRuns];
 };
 
 // ---- Deswizzle in block order ------------------------------------------------
@@ -620,6 +708,56 @@ HWY_SWZ_INLINE void TileFlatLines(const TileLine* HWY_SWZ_RESTRICT f, unsigned n
       Mv::Line4(lt + f->lin, tb + (f->s[0] ^ K), tb + (f->s[1] ^ K), tb + (f->s[2] ^ K), tb + (f->s[3] ^ K), kStream);
     else
       Mv::Line4(lt + f->lin, tb + f->s[0], tb + f->s[1], tb + f->s[2], tb + f->s[3], kStream);
+  }
+}
+
+// The separable form of a block's lines (TileDeswizzle, Add mode, K = 0):
+// line column m (linear x = x0 + 64 m) of block row i takes its four pieces
+// at tb + gyz[i] + cx[m][k]; block row i starts at lin[i] (or i x step when
+// step != 0: 2D blocks) from the block origin's linear byte. Columns outer:
+// the four column bases stay in registers.
+template <class Mv, bool kStream>
+HWY_SWZ_INLINE void TileSepLines(const uint32_t (*HWY_SWZ_RESTRICT cx)[4], unsigned ncols, uint32_t x0,
+                                 const uint32_t* HWY_SWZ_RESTRICT gyz, const uint64_t* HWY_SWZ_RESTRICT lin,
+                                 unsigned nrows, uint64_t step, const uint8_t* tb, uint8_t* lt) {
+  for (unsigned m = 0; m < ncols; ++m) {
+    const uint8_t* const b0 = tb + cx[m][0];
+    const uint8_t* const b1 = tb + cx[m][1];
+    const uint8_t* const b2 = tb + cx[m][2];
+    const uint8_t* const b3 = tb + cx[m][3];
+    uint8_t* const lm = lt + x0 + 64 * uint64_t{m};
+    if (step) {
+      uint8_t* l = lm;
+      for (unsigned i = 0; i < nrows; ++i, l += step) {
+        const uint32_t o = gyz[i];
+        Mv::Line4(l, b0 + o, b1 + o, b2 + o, b3 + o, kStream);
+      }
+    } else {
+      for (unsigned i = 0; i < nrows; ++i) {
+        const uint32_t o = gyz[i];
+        Mv::Line4(lm + lin[i], b0 + o, b1 + o, b2 + o, b3 + o, kStream);
+      }
+    }
+  }
+}
+
+// The separable form's 16-byte pieces at linear x in xs[0..n) (n <= 3) of
+// every block row (a row's head or tail, see TileDeswizzle), rows outer: a
+// row's pieces share one linear cache line.
+template <class Mv>
+HWY_SWZ_INLINE void TileSepPieces(const uint32_t* xs, unsigned n, const uint32_t* HWY_SWZ_RESTRICT gyz,
+                                  const uint64_t* HWY_SWZ_RESTRICT lin, unsigned nrows, const uint8_t* tb, uint8_t* lt,
+                                  const Plan& p) {
+  const uint8_t* b[4];
+  uint8_t* l[4];
+  for (unsigned k = 0; k < n; ++k) {
+    b[k] = tb + p.g(0, xs[k]);
+    l[k] = lt + xs[k];
+  }
+  for (unsigned i = 0; i < nrows; ++i) {
+    const uint64_t li = lin[i];
+    const uint32_t o = gyz[i];
+    for (unsigned k = 0; k < n; ++k) Mv::template Run<16>(l[k] + li, b[k] + o, false);
   }
 }
 
@@ -740,7 +878,7 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   // touches a few rows at a time, is faster there. From memory (streaming)
   // reading whole blocks in order wins regardless.
   const uint64_t span = (hb - 1) * P + (db - 1) * r.lin_depth_pitch + (uint64_t{1} << g.ex);
-  if (!r.streaming && span >= t.tile_walk_max_span_bytes) return false;
+  const bool too_wide = !r.streaming && span >= t.tile_walk_max_span_bytes;  // (see band below)
   // Linear phase of the interior blocks' rows: the same for every block row
   // and every block when the pitches are multiples of 64 (block widths are).
   // Then the stores are aligned 64-byte lines: with phase ph the block's
@@ -771,22 +909,32 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
       for (unsigned k = 0; k < 4; ++k) e.s[k] = gyz ^ p.g(0, c[0] + 16 * k);
       e.lin = c[2] * r.lin_depth_pitch + c[1] * P + c[0];
     }
-  } else {
+  } else if (g.B / 64 > kMaxTileLines) {
+    return false;
+  }
+  // The line schedule of the general form (any mode, any K): built on first
+  // use only; blocks that the separable form below serves never need it.
+  TileLine fl[kMaxTileLines];
+  uint16_t fin[kMaxTileLines], strad[kMaxTileLines];
+  TilePiece head[kMaxTilePieces], tail[kMaxTilePieces];
+  unsigned nfin = 0, nstrad = 0, nhead = 0, ntail = 0;
+  bool lists = false, built = quad;
+  auto build_lines = [&] {
+    built = true;
     // the linear lines of a block, rows in order
-    const uint32_t wbytes = 1u << g.ex;
-    if (g.B / 64 > kMaxTileLines) return false;
+    const uint32_t wb32 = 1u << g.ex;
     const uint32_t x_first = ph ? 64 - ph : 0;
     for (uint32_t cz = 0; cz < db; ++cz)
       for (uint32_t cy = 0; cy < hb; ++cy) {
         const uint32_t gyz = p.g(1, cy) ^ p.g(2, cz);
         const uint64_t lrow = cz * r.lin_depth_pitch + cy * P;
-        for (uint32_t xs = x_first; xs < wbytes; xs += 64) {
+        for (uint32_t xs = x_first; xs < wb32; xs += 64) {
           TileLine& e = ln[nq++];
           e.next = 0;
           for (unsigned k = 0; k < 4; ++k) {
             uint32_t x = xs + 16 * k;
-            if (x >= wbytes) {
-              x -= wbytes;
+            if (x >= wb32) {
+              x -= wb32;
               e.next |= 1u << k;
             }
             e.s[k] = gyz ^ p.g(0, x);
@@ -794,39 +942,83 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
           e.lin = lrow + xs;
         }
       }
-  }
-  // the same lines with the next block's pieces moved by B (TileFlatLines)
-  TileLine fl[kMaxTileLines];
-  if (!quad)
+    // the same lines with the next block's pieces moved by B (TileFlatLines)
     for (unsigned i = 0; i < nq; ++i) {
       fl[i] = ln[i];
       for (unsigned k = 0; k < 4; ++k)
         if ((ln[i].next >> k) & 1) fl[i].s[k] += static_cast<uint32_t>(g.B);
     }
-  // the lines wholly inside a block, and the pieces of the straddling lines
-  // (head: those in the next block, tail: the others), as flat lists when
-  // they fit
-  uint16_t fin[kMaxTileLines], strad[kMaxTileLines];
-  TilePiece head[kMaxTilePieces], tail[kMaxTilePieces];
-  unsigned nfin = 0, nstrad = 0, nhead = 0, ntail = 0;
-  bool lists = !quad;
-  for (unsigned i = 0; i < nq && lists; ++i) {
-    const TileLine& e = ln[i];
-    if (e.next == 0) {
-      fin[nfin++] = static_cast<uint16_t>(i);
-      continue;
-    }
-    strad[nstrad++] = static_cast<uint16_t>(i);
-    for (unsigned k = 0; k < 4 && lists; ++k) {
-      const bool nx = (e.next >> k) & 1;
-      const uint64_t l = e.lin + 16 * k - (nx ? (uint64_t{1} << g.ex) : 0);
-      unsigned& n = nx ? nhead : ntail;
-      if (n == kMaxTilePieces || l > UINT32_MAX) {
-        lists = false;
-        break;
+    // the lines wholly inside a block, and the pieces of the straddling lines
+    // (head: those in the next block, tail: the others), as flat lists when
+    // they fit
+    lists = true;
+    for (unsigned i = 0; i < nq && lists; ++i) {
+      const TileLine& e = ln[i];
+      if (e.next == 0) {
+        fin[nfin++] = static_cast<uint16_t>(i);
+        continue;
       }
-      (nx ? head : tail)[n++] = {e.s[k], static_cast<uint32_t>(l)};
+      strad[nstrad++] = static_cast<uint16_t>(i);
+      for (unsigned k = 0; k < 4 && lists; ++k) {
+        const bool nx = (e.next >> k) & 1;
+        const uint64_t l = e.lin + 16 * k - (nx ? (uint64_t{1} << g.ex) : 0);
+        unsigned& n = nx ? nhead : ntail;
+        if (n == kMaxTilePieces || l > UINT32_MAX) {
+          lists = false;
+          break;
+        }
+        (nx ? head : tail)[n++] = {e.s[k], static_cast<uint32_t>(l)};
+      }
     }
+  };
+  // Separable form (Add mode: the G bits of X and of Y/Z are disjoint, so
+  // XOR is addition): with K = 0, piece k of line column m (linear x =
+  // x_first + 64 m) in block row i lies at tb + gyz[i] + cx[m][k], cx
+  // including + B for the pieces in the next block of the row when that
+  // block follows in memory. Per line: one row offset, four loads, one line
+  // store, the four column bases in registers; the schedule is one entry per
+  // block row and per line column, not per line (NVIDIA R8 512² on a 16 mod
+  // 64 buffer: the per-line tables cost as much as the copy).
+  const bool sep = !quad && g.mode == Mode::Add;
+  const unsigned nrows = static_cast<unsigned>(hb * db);
+  uint32_t sep_gyz[kMaxTileLines], sep_cx[kMaxTileLines][4], sep_hx[4], sep_tx[4];
+  uint64_t sep_lin[kMaxTileLines];
+  unsigned sep_cols = 0, sep_fin = 0, sep_nh = 0, sep_nt = 0;
+  const uint32_t sep_x0 = ph ? 64 - ph : 0;
+  if (sep) {
+    const uint32_t wb32 = 1u << g.ex;
+    for (uint32_t cz = 0, i = 0; cz < db; ++cz)
+      for (uint32_t cy = 0; cy < hb; ++cy, ++i) {
+        sep_gyz[i] = p.g(1, cy) ^ p.g(2, cz);
+        sep_lin[i] = cz * r.lin_depth_pitch + cy * P;
+      }
+    for (uint32_t xs = sep_x0; xs < wb32; xs += 64, ++sep_cols) {
+      if (xs + 64 <= wb32) ++sep_fin;
+      for (unsigned k = 0; k < 4; ++k) {
+        const uint32_t x = xs + 16 * k;
+        sep_cx[sep_cols][k] = x >= wb32 ? p.g(0, x - wb32) + static_cast<uint32_t>(g.B) : p.g(0, x);
+      }
+    }
+    // a row's first block: the pieces x < x_first (of the line that starts
+    // in the block before); its last: the pieces x >= width - ph
+    for (uint32_t x = 0; x < sep_x0; x += 16) sep_hx[sep_nh++] = x;
+    for (uint32_t x = ph ? wb32 - ph : wb32; x < wb32; x += 16) sep_tx[sep_nt++] = x;
+  }
+  // Block rows walked at a time: all of them, or, where a block's rows span
+  // too many 4 KiB pages for the TLB (above), bands of the most rows (at
+  // least 8, at most 2^tile_band_rows_log2) that stay within that span (2D
+  // blocks, separable form only; blocks that need the general form are
+  // copied whole with the first band). NVIDIA RGBA32F 512²: 128 rows 8 KiB
+  // apart per block, bands of 32 rows: callgrind 0.325 (strip walker) ->
+  // 0.27 instructions per byte; bands of 8 rows cost 0.55 (per-block work
+  // for 512 bytes).
+  unsigned band = nrows;
+  if (too_wide) {
+    if (!sep || db != 1 || t.tile_band_rows_log2 == 0) return false;
+    // the tallest band (at most 2^tile_band_rows_log2 rows) within the span
+    band = std::min<unsigned>(nrows, 1u << std::min(t.tile_band_rows_log2, 10u));
+    while (band > 1 && (band - 1) * P + (uint64_t{1} << g.ex) >= t.tile_walk_max_span_bytes) band >>= 1;
+    if (band < 8) return false;  // a few lines per block and band: the strip walker's chunks are wider
   }
   // aligned 64-byte linear lines: stream them when the copy streams
   const bool st = r.streaming && pitches64 && ph0 % 16 == 0;
@@ -857,12 +1049,24 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
     }
   };
   // tn/Kn: the next block of the row (only read when has_next)
+  // (rows [b0, b0 + nb) of the block: a band, or all)
   auto block = [&](const uint8_t* tb, uint32_t K, const uint8_t* tn, uint32_t Kn, bool has_next, uint8_t* lt,
-                   bool stream) {
+                   bool stream, unsigned b0, unsigned nb) {
     if (quad) {
       stream ? TileQuads<Mv, true>(q, nq, tb, K, lt, P) : TileQuads<Mv, false>(q, nq, tb, K, lt, P);
       return;
     }
+    if (sep && K == 0 && (!has_next || (Kn == 0 && tn == tb + B))) {
+      const unsigned nc = has_next ? sep_cols : sep_fin;
+      const uint64_t step = db == 1 ? P : 0;
+      uint8_t* const lb = step ? lt + b0 * step : lt;
+      stream ? TileSepLines<Mv, true>(sep_cx, nc, sep_x0, sep_gyz + b0, sep_lin + b0, nb, step, tb, lb)
+             : TileSepLines<Mv, false>(sep_cx, nc, sep_x0, sep_gyz + b0, sep_lin + b0, nb, step, tb, lb);
+      if (!has_next) TileSepPieces<Mv>(sep_tx, sep_nt, sep_gyz + b0, sep_lin + b0, nb, tb, lt, p);
+      return;
+    }
+    if (b0 != 0) return;  // copied whole with the first band
+    if (!built) build_lines();
     if (has_next && Kn == K && tn == tb + B) {
       // the row goes on in the next block in memory, same K: one flat loop
       if (K == 0)
@@ -907,27 +1111,38 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
       adjust_yz(r, r.y0 + yb, r.z0 + zb, &Y, &Z);
       const RowPart rp = row_part(r, g, Y, Z);
       uint8_t* const lrow = r.lin + zb * r.lin_depth_pitch + yb * P;
-      uint64_t o0 = addr_rt(g.mode, rp, col_part(g, (r.x0 + ix0) * eb + r.pre[0]));
-      for (uint64_t xb = ix0; xb < ix1; xb += wb) {
-        const uint64_t X = (r.x0 + xb) * eb + r.pre[0];
-        const bool has_next = xb + wb < ix1;
-        uint64_t next = 0;
-        if (has_next) {
-          // prefetch the next block of this row into L2, in address order
-          next = addr_rt(g.mode, rp, col_part(g, X + (uint64_t{1} << g.ex)));
-          TilePrefetch(swz + (next & ~(B - 1)), B);
+      for (unsigned b0 = 0; b0 < nrows; b0 += band) {
+        const unsigned nb = std::min(band, nrows - b0);
+        uint64_t o0 = addr_rt(g.mode, rp, col_part(g, (r.x0 + ix0) * eb + r.pre[0]));
+        for (uint64_t xb = ix0; xb < ix1; xb += wb) {
+          const uint64_t X = (r.x0 + xb) * eb + r.pre[0];
+          const bool has_next = xb + wb < ix1;
+          uint64_t next = 0;
+          if (has_next) {
+            next = addr_rt(g.mode, rp, col_part(g, X + (uint64_t{1} << g.ex)));
+            // prefetch the next block of this row into L2, in address order
+            // (whole blocks only)
+            if (band == nrows) TilePrefetch(swz + (next & ~(B - 1)), B);
+          }
+          const uint8_t* tb = swz + (o0 & ~(B - 1));
+          const uint32_t K = static_cast<uint32_t>(o0 & (B - 1));
+          const uint8_t* tn = swz + (next & ~(B - 1));
+          const uint32_t Kn = static_cast<uint32_t>(next & (B - 1));
+          uint8_t* lt = lrow + xb * eb;
+          if (xb == ix0 && !quad) {
+            if (sep && K == 0) {
+              TileSepPieces<Mv>(sep_hx, sep_nh, sep_gyz + b0, sep_lin + b0, nb, tb, lt, p);
+            } else if (b0 == 0) {
+              if (!built) build_lines();
+              pieces(true, tb, K, lt);
+            }
+          }
+          if (st)
+            block(tb, K, tn, Kn, has_next, lt, true, b0, nb);
+          else
+            block(tb, K, tn, Kn, has_next, lt, false, b0, nb);
+          o0 = next;
         }
-        const uint8_t* tb = swz + (o0 & ~(B - 1));
-        const uint32_t K = static_cast<uint32_t>(o0 & (B - 1));
-        const uint8_t* tn = swz + (next & ~(B - 1));
-        const uint32_t Kn = static_cast<uint32_t>(next & (B - 1));
-        uint8_t* lt = lrow + xb * eb;
-        if (xb == ix0 && !quad) pieces(true, tb, K, lt);
-        if (st)
-          block(tb, K, tn, Kn, has_next, lt, true);
-        else
-          block(tb, K, tn, Kn, has_next, lt, false);
-        o0 = next;
       }
     }
   return true;
@@ -982,6 +1197,6 @@ bool TileSwizzle(const Region& r, const Tuning& t) {
   uint64_t src[kMaxTilePiecesSwz];
   PieceSchedule(p, p.block_bits, r.lin_row_pitch, r.lin_depth_pitch, src);
   WalkOutsideInterior<Mv>(r, Direction::ToSwizzled, t, eb, ix0, ix1, iy0, iy1, iz0, iz1);
-  SwizzleUnits<Mv>(r, g, src, UnitWalk{g.B, wb, wbytes, hb, db, ix0, ix1, iy0, iy1, iz0, iz1, ph, 0});
+  SwizzleUnits<Mv>(r, g, src, UnitWalk{g.B, wb, wbytes, hb, db, ix0, ix1, iy0, iy1, iz0, iz1, ph, 0, 0});
   return true;
 }
