@@ -499,6 +499,21 @@ struct Locator::Impl {
   /// branch-free writes (decode_write<true>).
   bool sparse = false;
   std::vector<HotBucket> hot_of_bucket;
+  /// Owner tables of shared segments (the span index's kShared: mips packed into one tail
+  /// block). Ownership is the same for every byte of an aligned group of 2^gran_log2 bytes (the
+  /// candidates' elements are whole groups: see build_owner_tables), so one byte per group names
+  /// the candidate with an element there: rank[(offset >> gran_log2) - first_group] is 0 for
+  /// padding (reported against the segment's pad_sub), else r for cands[r - 1], the lowest index
+  /// with an element at the byte (locate_in's answer, in one decode instead of one per mip).
+  struct SharedOwner {
+    const uint8_t* rank = nullptr;  ///< null: no table (locate_in searches)
+    const uint32_t* cands = nullptr;
+    uint64_t first_group = 0;
+    unsigned gran_log2 = 0;
+  };
+  std::vector<SharedOwner> owner_of_segment;       ///< by span index segment
+  std::vector<std::vector<uint8_t>> owner_tables;  ///< distinct tables (slices of one pattern share one)
+  std::vector<std::vector<uint32_t>> owner_cands;  ///< candidates per table-owning segment
 };
 
 struct Layout::LocatorCache {
@@ -509,6 +524,154 @@ struct Layout::LocatorCache {
 std::shared_ptr<Layout::LocatorCache> detail::new_locator_cache() { return std::make_shared<Layout::LocatorCache>(); }
 
 namespace {
+/// log2 of the bytes of an aligned group that subresource i's elements cover whole: the element
+/// bytes' power-of-two part, the pre-swizzle X origin's, and the plan's contiguous run (its address
+/// bits below run_log2 are X's own bits, with no XOR terms and no immediate on them). So for
+/// g = 2^result, the g-aligned bytes x_B..x_B + g - 1 of one element land on g consecutive
+/// addresses starting at a multiple of g (pitches are multiples of the block), and every byte of
+/// an aligned address group belongs to the same element or to none of subresource i.
+unsigned whole_group_log2(const Layout& L, uint32_t i) {
+  const SubresourceLayout& s = L.sub(i);
+  const Plan& p = L.plan(i);
+  unsigned t = std::min<unsigned>(p.run_log2, static_cast<unsigned>(std::countr_zero(s.element_bytes)));
+  if (s.pre_swizzle[0]) t = std::min<unsigned>(t, static_cast<unsigned>(std::countr_zero(s.pre_swizzle[0])));
+  return std::min(t, 16u);
+}
+
+/// Locator::Impl::owner_of_segment: for each shared segment of the span index whose candidates
+/// (the subresources whose hold span covers it) are at most 255, none packed, and small enough to
+/// enumerate, a table of owners built with the forward rule: every element of every candidate,
+/// in index order, marks its groups that are still free (the lowest index wins where two have an
+/// element at one byte, as in locate_in). Bounded: at most 2^20 groups per segment, 2^24 groups
+/// (one byte each) in all before identical tables are merged, and 2^23 element groups enumerated;
+/// segments past the bounds keep the search. Identical tables (the slices of a mip chain without
+/// slice XOR) are stored once.
+void build_owner_tables(const Layout& L, Locator::Impl* impl) {
+  const std::vector<detail::SpanIndex::Segment>& segs = impl->spans.segments();
+  impl->owner_of_segment.assign(segs.size(), Locator::Impl::SharedOwner{});
+  const uint32_t n = L.subresource_count();
+  const uint64_t samples = L.desc().samples;
+  constexpr uint64_t kSegmentGroups = uint64_t{1} << 20, kAllGroups = uint64_t{1} << 24,
+                     kEnumerated = uint64_t{1} << 23;
+  std::vector<uint64_t> chunks_of(n, 0);  // element groups of subresource i (0: packed or not yet needed)
+  std::vector<unsigned> gran(n, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (L.sub(i).packed) continue;
+    gran[i] = whole_group_log2(L, i);
+    const SubresourceLayout& s = L.sub(i);
+    chunks_of[i] = uint64_t{s.width_el} * s.height_el * s.depth * samples * (s.element_bytes >> gran[i]);
+  }
+  struct Pending {
+    size_t seg;
+    std::vector<uint32_t> cands;
+    std::vector<uint8_t> rank;
+    uint64_t first_group;
+    unsigned gran_log2;
+  };
+  std::vector<Pending> pending;
+  std::vector<size_t> pending_of(segs.size(), SIZE_MAX);
+  std::vector<bool> needed(n, false);
+  uint64_t groups_all = 0, enumerated = 0;
+  for (size_t j = 0; j < segs.size(); ++j) {
+    const detail::SpanIndex::Segment& sg = segs[j];
+    if (sg.kind != detail::SpanIndex::kShared) continue;
+    const uint64_t o = sg.start_B;
+    const size_t hi = static_cast<size_t>(std::upper_bound(impl->sorted_start.begin(), impl->sorted_start.end(), o) -
+                                          impl->sorted_start.begin());
+    std::vector<uint32_t> cands;
+    bool ok = true;
+    for (size_t q = hi; q-- > 0 && impl->max_end[q] > o;) {
+      const uint32_t i = impl->by_start[q];
+      const detail::SpanIndex::Span& h = impl->hold[i];
+      if (o - h.start_B >= h.size_B) continue;
+      if (L.sub(i).packed || cands.size() == 255) ok = false;
+      cands.push_back(i);
+    }
+    if (!ok || cands.size() < 2) continue;
+    std::sort(cands.begin(), cands.end());
+    unsigned g = 16;
+    uint64_t more = 0;
+    for (uint32_t i : cands) {
+      g = std::min(g, gran[i]);
+      if (!needed[i]) more += chunks_of[i];
+    }
+    const uint64_t first = sg.start_B >> g, groups = ((sg.end_B - 1) >> g) - first + 1;
+    if (groups > kSegmentGroups || groups_all + groups > kAllGroups || enumerated + more > kEnumerated) continue;
+    groups_all += groups;
+    enumerated += more;
+    for (uint32_t i : cands) needed[i] = true;
+    pending_of[j] = pending.size();
+    pending.push_back({j, std::move(cands), std::vector<uint8_t>(static_cast<size_t>(groups), 0), first, g});
+  }
+  if (pending.empty()) return;
+  // Every element group of each needed subresource, in index order, marks the group of its
+  // address in the segment that holds it, when it is a candidate there and the group is free.
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!needed[i]) continue;
+    const SubresourceLayout& s = L.sub(i);
+    const detail::SubresourceAddresser a(s, L.plan(i));
+    const uint64_t step = uint64_t{1} << gran[i], per = s.element_bytes >> gran[i];
+    for (uint32_t z = 0; z < s.depth; ++z)
+      for (uint32_t y = 0; y < s.height_el; ++y)
+        for (uint32_t x = 0; x < s.width_el; ++x)
+          for (uint32_t smp = 0; smp < samples; ++smp)
+            for (uint64_t c = 0; c < per; ++c) {
+              const uint64_t off = a.offset_B(uint64_t{x} * s.element_bytes + c * step, y, z, smp);
+              const uint64_t end = std::min(off + step, impl->size_B);
+              // The element's bytes [off, end) in each segment they reach into (one, unless a
+              // segment ends inside the group).
+              for (uint64_t from = off; from < end;) {
+                const detail::SpanIndex::Segment& sg = impl->spans.find(from);
+                const uint64_t to = std::min(end, sg.end_B);
+                const size_t pj = pending_of[static_cast<size_t>(&sg - segs.data())];
+                if (pj != SIZE_MAX) {
+                  Pending& w = pending[pj];
+                  const auto it = std::lower_bound(w.cands.begin(), w.cands.end(), i);
+                  if (it != w.cands.end() && *it == i)
+                    for (uint64_t b = from >> w.gran_log2; b <= (to - 1) >> w.gran_log2; ++b) {
+                      uint8_t& r = w.rank[static_cast<size_t>(b - w.first_group)];
+                      if (!r) r = static_cast<uint8_t>(it - w.cands.begin() + 1);
+                    }
+                }
+                from = to;
+              }
+            }
+  }
+  // Identical tables merged: by an FNV-1a hash of the contents, then compared byte by byte.
+  std::map<uint64_t, std::vector<size_t>> tables_of_hash;
+  auto same = [](const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t k = 0; k < a.size(); ++k)
+      if (a[k] != b[k]) return false;
+    return true;
+  };
+  impl->owner_cands.reserve(pending.size());
+  std::vector<size_t> table_index(pending.size());
+  for (size_t q = 0; q < pending.size(); ++q) {
+    Pending& w = pending[q];
+    uint64_t h = 0xcbf29ce484222325u;
+    for (uint8_t v : w.rank) h = (h ^ v) * 0x100000001b3u;
+    std::vector<size_t>& same_hash = tables_of_hash[h];
+    size_t t = SIZE_MAX;
+    for (size_t u : same_hash)
+      if (same(impl->owner_tables[u], w.rank)) t = u;
+    if (t == SIZE_MAX) {
+      t = impl->owner_tables.size();
+      same_hash.push_back(t);
+      impl->owner_tables.push_back(std::move(w.rank));
+    }
+    table_index[q] = t;
+    impl->owner_cands.push_back(std::move(w.cands));
+  }
+  for (size_t q = 0; q < pending.size(); ++q) {
+    Locator::Impl::SharedOwner& o = impl->owner_of_segment[pending[q].seg];
+    o.rank = impl->owner_tables[table_index[q]].data();
+    o.cands = impl->owner_cands[q].data();
+    o.first_group = pending[q].first_group;
+    o.gran_log2 = pending[q].gran_log2;
+  }
+}
+
 std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
                                                    const std::vector<std::shared_ptr<const Plan>>& plans);
 }  // namespace
@@ -625,6 +788,7 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
   for (uint32_t i = 0; i < n; ++i)
     if (!L.sub(i).packed) element_bytes += packed_subresource_bytes(L.sub(i)) * L.desc().samples;
   impl->sparse = element_bytes < impl->size_B - impl->size_B / 8;
+  build_owner_tables(L, impl.get());
   return impl;
 }
 }  // namespace
@@ -632,7 +796,8 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
 namespace {
 // Locator::Impl's query; the caller checked offset < size. Returns the
 // subresource whose span holds the offset when it is the only one, else null.
-// Several subresources may share bytes (mips packed into one tail block):
+// Several subresources may share bytes (mips packed into one tail block); the batch asks here
+// only for shared segments without an owner table (Impl::owner_of_segment):
 // every subresource whose span (Impl::hold) holds the offset is tried, in index order, and
 // the first that has an element there (or is packed) answers. A padding byte
 // is reported against pad_sub (the span index's answer: the last subresource
@@ -712,7 +877,24 @@ namespace {
     pad.subresource = seg.pad_sub;
     *out = pad;
   } else {
-    locate_in(m, o, seg.pad_sub, out);
+    const Locator::Impl::SharedOwner& w = m.owner_of_segment[static_cast<size_t>(&seg - m.spans.segments().data())];
+    if (!w.rank) {
+      locate_in(m, o, seg.pad_sub, out);
+      return;
+    }
+    const uint8_t r = w.rank[static_cast<size_t>((o >> w.gran_log2) - w.first_group)];
+    if (r == 0) {
+      Location pad;
+      pad.padding = true;
+      pad.subresource = seg.pad_sub;
+      *out = pad;
+      return;
+    }
+    const uint32_t c = w.cands[r - 1];
+    const Locator::Impl::Direct& f = m.direct[c];
+    const uint64_t rel = o - f.start_B;
+    const bool hit = f.shape ? detail::decode_at(*f.shape, c, rel, rel, out) : m.subs[c].decode(rel, out);
+    if (!hit) locate_in(m, o, seg.pad_sub, out);  // not reached when the table is right
   }
 }
 
