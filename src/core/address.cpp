@@ -476,8 +476,10 @@ struct Locator::Impl {
   std::vector<std::vector<std::array<uint32_t, 4>>> tables;  ///< one per distinct plan
   detail::SpanIndex spans;                                   ///< which spans hold an offset (the batch's search)
   /// What the search path reads per subresource, small and contiguous:
-  /// its start and, when one decode_at answers (not packed, no whole-block
-  /// XOR basis), its shape in `shapes` (else null).
+  /// when one decode_at answers (not packed, no whole-block XOR basis), its
+  /// shape in `shapes` and the start that shape decodes from (the
+  /// subresource's, or later by whole slices: see build_locator); else a null
+  /// shape and the subresource's start.
   struct Direct {
     uint64_t start_B = 0;
     const detail::DecodeShape* shape = nullptr;
@@ -763,18 +765,33 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
   impl->spans = detail::SpanIndex::build(spans, impl->size_B);
   std::map<std::array<uint64_t, 24>, size_t> shape_of;
   std::vector<size_t> which(n, SIZE_MAX);
-  for (uint32_t i = 0; i < n; ++i) {
-    const detail::SubDecoder& d = impl->subs[i];
-    if (!d.direct) continue;
-    const auto [it, added] = shape_of.emplace(detail::shape_key(d.k), impl->shapes.size());
-    if (added) impl->shapes.push_back(d.k);
-    which[i] = it->second;
-  }
   impl->direct.resize(n);
   for (uint32_t i = 0; i < n; ++i) {
-    impl->direct[i].start_B = impl->subs[i].start_B;
-    if (which[i] != SIZE_MAX) impl->direct[i].shape = &impl->shapes[which[i]];
+    const detail::SubDecoder& d = impl->subs[i];
+    impl->direct[i].start_B = d.start_B;
+    if (!d.direct) continue;
+    // A Z origin that only moves whole slices of blocks (one-slice-deep blocks, no stacking, no Z
+    // bit in G) is the same decode from a start that many depth pitches later: AMD array slices
+    // in one frame then share their mip's shape (9 shapes instead of 2304 for 9 mips x 256
+    // slices, so the shapes the random offsets read stay in cache).
+    detail::DecodeShape k = d.k;
+    const Plan& p = *k.plan;
+    bool z_moves_slices = k.frame.pre[2] != 0 && k.frame.stack_rows == 0 && p.ext_log2[2] == 0 &&
+                          k.frame.depth_pitch_B != 0 && k.frame.pre[2] < (uint64_t{1} << 32);
+    for (unsigned b = 0; b < 32 && z_moves_slices; ++b) z_moves_slices = p.lin[2][b] == 0;
+    uint64_t lead = 0;
+    // Only up to its own start (own_lead_B): the offsets that reach this shape are at or after it.
+    if (z_moves_slices && !__builtin_mul_overflow(k.frame.pre[2], k.frame.depth_pitch_B, &lead) &&
+        lead <= own_lead_B(L, i)) {
+      impl->direct[i].start_B = d.start_B + lead;
+      k.frame.pre[2] = 0;
+    }
+    const auto [it, added] = shape_of.emplace(detail::shape_key(k), impl->shapes.size());
+    if (added) impl->shapes.push_back(k);
+    which[i] = it->second;
   }
+  for (uint32_t i = 0; i < n; ++i)
+    if (which[i] != SIZE_MAX) impl->direct[i].shape = &impl->shapes[which[i]];
   const detail::SpanIndex& ix = impl->spans;
   impl->hot_of_bucket.assign(ix.bucket_count(), Locator::Impl::HotBucket{});
   for (size_t b = 0; b < ix.bucket_count(); ++b) {
@@ -782,7 +799,7 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
     const size_t j = ix.bucket_segment(b, &whole);
     const detail::SpanIndex::Segment& s = ix.segments()[j];
     if (!whole || s.kind != detail::SpanIndex::kOne || s.pad_sub != s.sub || which[s.sub] == SIZE_MAX) continue;
-    impl->hot_of_bucket[b] = {impl->subs[s.sub].start_B, static_cast<uint32_t>(which[s.sub]), s.sub};
+    impl->hot_of_bucket[b] = {impl->direct[s.sub].start_B, static_cast<uint32_t>(which[s.sub]), s.sub};
   }
   uint64_t element_bytes = 0;
   for (uint32_t i = 0; i < n; ++i)
@@ -863,12 +880,11 @@ namespace {
                                               Location* out) {
   if (seg.kind == detail::SpanIndex::kOne) {
     const Locator::Impl::Direct& f = m.direct[seg.sub];
-    const uint64_t rel = o - f.start_B;
     if (f.shape && seg.pad_sub == seg.sub) {
-      detail::decode_write(*f.shape, seg.sub, rel, out);
+      detail::decode_write(*f.shape, seg.sub, o - f.start_B, out);
     } else {
       const detail::SubDecoder& d = m.subs[seg.sub];
-      d.decode_or_pad(rel, out);
+      d.decode_or_pad(o - d.start_B, out);
       if (out->padding) out->subresource = seg.pad_sub;
     }
   } else if (seg.kind == detail::SpanIndex::kGap) {
@@ -893,7 +909,8 @@ namespace {
     const uint32_t c = w.cands[r - 1];
     const Locator::Impl::Direct& f = m.direct[c];
     const uint64_t rel = o - f.start_B;
-    const bool hit = f.shape ? detail::decode_at(*f.shape, c, rel, rel, out) : m.subs[c].decode(rel, out);
+    const bool hit =
+        f.shape ? detail::decode_at(*f.shape, c, rel, rel, out) : m.subs[c].decode(o - m.subs[c].start_B, out);
     if (!hit) locate_in(m, o, seg.pad_sub, out);  // not reached when the table is right
   }
 }
