@@ -495,7 +495,7 @@ struct Locator::Impl {
   struct HotBucket {
     uint64_t start_B = 0;     ///< the subresource's
     uint32_t shape = kNoHot;  ///< into `shapes`
-    uint32_t sub = 0;
+    uint32_t sub = 0;  ///< shape = kNoHot: 0, or 1 + a segment with an owner table that holds the bucket
   };
   /// More than 1/8 of the resource is padding: random offsets decode with
   /// branch-free writes (decode_write<true>).
@@ -512,6 +512,7 @@ struct Locator::Impl {
     const uint32_t* cands = nullptr;
     uint64_t first_group = 0;
     unsigned gran_log2 = 0;
+    uint32_t pad_sub = 0;  ///< the segment's
   };
   std::vector<SharedOwner> owner_of_segment;       ///< by span index segment
   std::vector<std::vector<uint8_t>> owner_tables;  ///< distinct tables (slices of one pattern share one)
@@ -671,6 +672,15 @@ void build_owner_tables(const Layout& L, Locator::Impl* impl) {
     o.cands = impl->owner_cands[q].data();
     o.first_group = pending[q].first_group;
     o.gran_log2 = pending[q].gran_log2;
+    o.pad_sub = segs[pending[q].seg].pad_sub;
+  }
+  // Buckets wholly inside a segment with a table name it (sub = segment + 1 of a kNoHot entry):
+  // the batch's tail offsets skip the span index's search.
+  for (size_t b = 0; b < impl->hot_of_bucket.size(); ++b) {
+    bool whole = false;
+    const size_t j = impl->spans.bucket_segment(b, &whole);
+    if (whole && impl->owner_of_segment[j].rank && impl->hot_of_bucket[b].shape == Locator::Impl::kNoHot)
+      impl->hot_of_bucket[b].sub = static_cast<uint32_t>(j + 1);
   }
 }
 
@@ -805,7 +815,7 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
   for (uint32_t i = 0; i < n; ++i)
     if (!L.sub(i).packed) element_bytes += packed_subresource_bytes(L.sub(i)) * L.desc().samples;
   impl->sparse = element_bytes < impl->size_B - impl->size_B / 8;
-  build_owner_tables(L, impl.get());
+  build_owner_tables(L, impl.get());  // after hot_of_bucket, which it marks
   return impl;
 }
 }  // namespace
@@ -873,6 +883,25 @@ Status locate(const Layout& layout, uint64_t offset, Location* out) {
 }
 
 namespace {
+// An offset in a shared segment with an owner table: one decode, or padding against the segment's
+// pad_sub.
+inline void locate_owned(const Locator::Impl& m, const Locator::Impl::SharedOwner& w, uint64_t o, Location* out) {
+  const uint8_t r = w.rank[static_cast<size_t>((o >> w.gran_log2) - w.first_group)];
+  if (r == 0) {
+    Location pad;
+    pad.padding = true;
+    pad.subresource = w.pad_sub;
+    *out = pad;
+    return;
+  }
+  const uint32_t c = w.cands[r - 1];
+  const Locator::Impl::Direct& f = m.direct[c];
+  const uint64_t rel = o - f.start_B;
+  const bool hit =
+      f.shape ? detail::decode_at(*f.shape, c, rel, rel, out) : m.subs[c].decode(o - m.subs[c].start_B, out);
+  if (!hit) locate_in(m, o, w.pad_sub, out);  // not reached when the table is right
+}
+
 // One offset inside the resource, through the span index: padding, one
 // subresource to decode (the usual case, inlined), or several sharing the
 // byte (locate_in decides).
@@ -894,31 +923,20 @@ namespace {
     *out = pad;
   } else {
     const Locator::Impl::SharedOwner& w = m.owner_of_segment[static_cast<size_t>(&seg - m.spans.segments().data())];
-    if (!w.rank) {
+    if (w.rank)
+      locate_owned(m, w, o, out);
+    else
       locate_in(m, o, seg.pad_sub, out);
-      return;
-    }
-    const uint8_t r = w.rank[static_cast<size_t>((o >> w.gran_log2) - w.first_group)];
-    if (r == 0) {
-      Location pad;
-      pad.padding = true;
-      pad.subresource = seg.pad_sub;
-      *out = pad;
-      return;
-    }
-    const uint32_t c = w.cands[r - 1];
-    const Locator::Impl::Direct& f = m.direct[c];
-    const uint64_t rel = o - f.start_B;
-    const bool hit =
-        f.shape ? detail::decode_at(*f.shape, c, rel, rel, out) : m.subs[c].decode(o - m.subs[c].start_B, out);
-    if (!hit) locate_in(m, o, seg.pad_sub, out);  // not reached when the table is right
   }
 }
 
 // locate_one for the offsets that the bucket table does not answer, kept out
 // of the hot loop.
-[[gnu::noinline]] void locate_cold(const Locator::Impl& m, uint64_t o, Location* out) {
-  locate_one(m, m.spans.find(o), o, out);
+[[gnu::noinline]] void locate_cold(const Locator::Impl& m, uint64_t o, uint32_t owned_segment, Location* out) {
+  if (owned_segment)  // a bucket wholly inside a segment with an owner table
+    locate_owned(m, m.owner_of_segment[owned_segment - 1], o, out);
+  else
+    locate_one(m, m.spans.find(o), o, out);
 }
 
 // Locator's batch over offsets that are all inside the resource, in chunks
@@ -970,7 +988,7 @@ void locate_batch_as(const Locator::Impl& m, const uint64_t* offsets, uint64_t n
     for (uint64_t j = 0; j < c; ++j) {
       const uint64_t o = offsets[i + j];
       if (t[j].shape == Locator::Impl::kNoHot) {
-        locate_cold(m, o, &out[i + j]);
+        locate_cold(m, o, t[j].sub, &out[i + j]);
         continue;
       }
       detail::decode_write<kSparse>(shapes[t[j].shape], t[j].sub, o - t[j].start_B, &out[i + j]);
