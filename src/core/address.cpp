@@ -544,19 +544,20 @@ unsigned whole_group_log2(const Layout& L, uint32_t i) {
 /// Locator::Impl::owner_of_segment: for each shared segment of the span index whose candidates
 /// (the subresources whose hold span covers it) are at most 255, none packed, and small enough to
 /// enumerate, a table of owners built with the forward rule: every element of every candidate,
-/// in index order, marks its groups that are still free (the lowest index wins where two have an
-/// element at one byte, as in locate_in). Bounded: at most 2^20 groups per segment, 2^24 groups
-/// (one byte each) in all before identical tables are merged, and 2^23 element groups enumerated;
-/// segments past the bounds keep the search. Identical tables (the slices of a mip chain without
-/// slice XOR) are stored once.
+/// in index order, marks its groups in the segment that are still free (the lowest index wins
+/// where two have an element at one byte, as in locate_in). Segments whose candidates decode with
+/// the same shapes from the same distance before the segment (the slices of an AMD array in one
+/// frame, whose shapes build_locator shares) have the same table: it is built once. Bounded: at
+/// most 2^20 groups (one byte each) per table and 2^24 in all, and 2^23 element groups
+/// enumerated; segments past the bounds keep the search.
 void build_owner_tables(const Layout& L, Locator::Impl* impl) {
   const std::vector<detail::SpanIndex::Segment>& segs = impl->spans.segments();
   impl->owner_of_segment.assign(segs.size(), Locator::Impl::SharedOwner{});
   const uint32_t n = L.subresource_count();
   const uint64_t samples = L.desc().samples;
-  constexpr uint64_t kSegmentGroups = uint64_t{1} << 20, kAllGroups = uint64_t{1} << 24,
-                     kEnumerated = uint64_t{1} << 23;
-  std::vector<uint64_t> chunks_of(n, 0);  // element groups of subresource i (0: packed or not yet needed)
+  constexpr uint64_t kTableGroups = uint64_t{1} << 20, kAllGroups = uint64_t{1} << 24;
+  constexpr uint64_t kEnumerated = uint64_t{1} << 23;
+  std::vector<uint64_t> chunks_of(n, 0);  // element groups of subresource i (0: packed)
   std::vector<unsigned> gran(n, 0);
   for (uint32_t i = 0; i < n; ++i) {
     if (L.sub(i).packed) continue;
@@ -564,16 +565,7 @@ void build_owner_tables(const Layout& L, Locator::Impl* impl) {
     const SubresourceLayout& s = L.sub(i);
     chunks_of[i] = uint64_t{s.width_el} * s.height_el * s.depth * samples * (s.element_bytes >> gran[i]);
   }
-  struct Pending {
-    size_t seg;
-    std::vector<uint32_t> cands;
-    std::vector<uint8_t> rank;
-    uint64_t first_group;
-    unsigned gran_log2;
-  };
-  std::vector<Pending> pending;
-  std::vector<size_t> pending_of(segs.size(), SIZE_MAX);
-  std::vector<bool> needed(n, false);
+  std::map<std::vector<uint64_t>, size_t> table_of_key;
   uint64_t groups_all = 0, enumerated = 0;
   for (size_t j = 0; j < segs.size(); ++j) {
     const detail::SpanIndex::Segment& sg = segs[j];
@@ -593,87 +585,61 @@ void build_owner_tables(const Layout& L, Locator::Impl* impl) {
     if (!ok || cands.size() < 2) continue;
     std::sort(cands.begin(), cands.end());
     unsigned g = 16;
-    uint64_t more = 0;
+    uint64_t work = 0;
     for (uint32_t i : cands) {
       g = std::min(g, gran[i]);
-      if (!needed[i]) more += chunks_of[i];
+      work += chunks_of[i];
     }
     const uint64_t first = sg.start_B >> g, groups = ((sg.end_B - 1) >> g) - first + 1;
-    if (groups > kSegmentGroups || groups_all + groups > kAllGroups || enumerated + more > kEnumerated) continue;
-    groups_all += groups;
-    enumerated += more;
-    for (uint32_t i : cands) needed[i] = true;
-    pending_of[j] = pending.size();
-    pending.push_back({j, std::move(cands), std::vector<uint8_t>(static_cast<size_t>(groups), 0), first, g});
-  }
-  if (pending.empty()) return;
-  // Every element group of each needed subresource, in index order, marks the group of its
-  // address in the segment that holds it, when it is a candidate there and the group is free.
-  for (uint32_t i = 0; i < n; ++i) {
-    if (!needed[i]) continue;
-    const SubresourceLayout& s = L.sub(i);
-    const detail::SubresourceAddresser a(s, L.plan(i));
-    const uint64_t step = uint64_t{1} << gran[i], per = s.element_bytes >> gran[i];
-    for (uint32_t z = 0; z < s.depth; ++z)
-      for (uint32_t y = 0; y < s.height_el; ++y)
-        for (uint32_t x = 0; x < s.width_el; ++x)
-          for (uint32_t smp = 0; smp < samples; ++smp)
-            for (uint64_t c = 0; c < per; ++c) {
-              const uint64_t off = a.offset_B(uint64_t{x} * s.element_bytes + c * step, y, z, smp);
-              const uint64_t end = std::min(off + step, impl->size_B);
-              // The element's bytes [off, end) in each segment they reach into (one, unless a
-              // segment ends inside the group).
-              for (uint64_t from = off; from < end;) {
-                const detail::SpanIndex::Segment& sg = impl->spans.find(from);
-                const uint64_t to = std::min(end, sg.end_B);
-                const size_t pj = pending_of[static_cast<size_t>(&sg - segs.data())];
-                if (pj != SIZE_MAX) {
-                  Pending& w = pending[pj];
-                  const auto it = std::lower_bound(w.cands.begin(), w.cands.end(), i);
-                  if (it != w.cands.end() && *it == i)
-                    for (uint64_t b = from >> w.gran_log2; b <= (to - 1) >> w.gran_log2; ++b) {
-                      uint8_t& r = w.rank[static_cast<size_t>(b - w.first_group)];
-                      if (!r) r = static_cast<uint8_t>(it - w.cands.begin() + 1);
-                    }
-                }
-                from = to;
-              }
-            }
-  }
-  // Identical tables merged: by an FNV-1a hash of the contents, then compared byte by byte.
-  std::map<uint64_t, std::vector<size_t>> tables_of_hash;
-  auto same = [](const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
-    if (a.size() != b.size()) return false;
-    for (size_t k = 0; k < a.size(); ++k)
-      if (a[k] != b[k]) return false;
-    return true;
-  };
-  impl->owner_cands.reserve(pending.size());
-  std::vector<size_t> table_index(pending.size());
-  for (size_t q = 0; q < pending.size(); ++q) {
-    Pending& w = pending[q];
-    uint64_t h = 0xcbf29ce484222325u;
-    for (uint8_t v : w.rank) h = (h ^ v) * 0x100000001b3u;
-    std::vector<size_t>& same_hash = tables_of_hash[h];
-    size_t t = SIZE_MAX;
-    for (size_t u : same_hash)
-      if (same(impl->owner_tables[u], w.rank)) t = u;
-    if (t == SIZE_MAX) {
-      t = impl->owner_tables.size();
-      same_hash.push_back(t);
-      impl->owner_tables.push_back(std::move(w.rank));
+    // The table's key: what fixes which candidate has an element at each byte of the segment.
+    std::vector<uint64_t> key{sg.end_B - sg.start_B, sg.start_B & ((uint64_t{1} << g) - 1), g};
+    for (uint32_t i : cands) {
+      const Locator::Impl::Direct& f = impl->direct[i];
+      key.push_back(f.shape ? reinterpret_cast<uintptr_t>(f.shape) : ~uint64_t{i});
+      key.push_back(sg.start_B - f.start_B);
     }
-    table_index[q] = t;
-    impl->owner_cands.push_back(std::move(w.cands));
+    const auto known = table_of_key.find(key);
+    size_t t = 0;
+    if (known != table_of_key.end()) {
+      t = known->second;
+    } else {
+      if (groups > kTableGroups || groups_all + groups > kAllGroups || enumerated + work > kEnumerated) continue;
+      groups_all += groups;
+      enumerated += work;
+      std::vector<uint8_t> rank(static_cast<size_t>(groups), 0);
+      for (size_t r = 0; r < cands.size(); ++r) {
+        const uint32_t i = cands[r];
+        const SubresourceLayout& s = L.sub(i);
+        const detail::SubresourceAddresser a(s, L.plan(i));
+        const uint64_t step = uint64_t{1} << gran[i], per = s.element_bytes >> gran[i];
+        for (uint32_t z = 0; z < s.depth; ++z)
+          for (uint32_t y = 0; y < s.height_el; ++y)
+            for (uint32_t x = 0; x < s.width_el; ++x)
+              for (uint32_t smp = 0; smp < samples; ++smp)
+                for (uint64_t c = 0; c < per; ++c) {
+                  // The element's bytes [off, off + step) that lie in the segment.
+                  const uint64_t off = a.offset_B(uint64_t{x} * s.element_bytes + c * step, y, z, smp);
+                  const uint64_t from = std::max(off, sg.start_B), to = std::min(off + step, sg.end_B);
+                  for (uint64_t b = from >> g; from < to && b <= (to - 1) >> g; ++b) {
+                    uint8_t& v = rank[static_cast<size_t>(b - first)];
+                    if (!v) v = static_cast<uint8_t>(r + 1);
+                  }
+                }
+      }
+      t = impl->owner_tables.size();
+      impl->owner_tables.push_back(std::move(rank));
+      table_of_key.emplace(std::move(key), t);
+    }
+    Locator::Impl::SharedOwner& w = impl->owner_of_segment[j];
+    w.rank = impl->owner_tables[t].data();
+    impl->owner_cands.push_back(std::move(cands));
+    w.first_group = first;
+    w.gran_log2 = g;
+    w.pad_sub = sg.pad_sub;
   }
-  for (size_t q = 0; q < pending.size(); ++q) {
-    Locator::Impl::SharedOwner& o = impl->owner_of_segment[pending[q].seg];
-    o.rank = impl->owner_tables[table_index[q]].data();
-    o.cands = impl->owner_cands[q].data();
-    o.first_group = pending[q].first_group;
-    o.gran_log2 = pending[q].gran_log2;
-    o.pad_sub = segs[pending[q].seg].pad_sub;
-  }
+  // Candidate lists last: owner_cands no longer moves.
+  for (size_t j = 0, q = 0; j < segs.size(); ++j)
+    if (impl->owner_of_segment[j].rank) impl->owner_of_segment[j].cands = impl->owner_cands[q++].data();
   // Buckets wholly inside a segment with a table name it (sub = segment + 1 of a kNoHot entry):
   // the batch's tail offsets skip the span index's search.
   for (size_t b = 0; b < impl->hot_of_bucket.size(); ++b) {
