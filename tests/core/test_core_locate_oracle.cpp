@@ -19,7 +19,8 @@
 //    mips, planar formats, the standard swizzles with packed D3D12 mip tails
 //    (spans shared by several subresources), hardware families, and explicit
 //    placements with gaps, a tail past the last subresource and overlapping
-//    spans.
+//    spans; and every byte of AMD arrays with full mip chains, whose tail
+//    blocks (shared by several mips) the Locator answers from owner tables.
 // SpanIndex (src/core/span_index.hpp) is checked on its own against a scan of
 // random span lists (empty, overlapping, past the end, many small spans in
 // one bucket, padding starts after the span's start).
