@@ -8,6 +8,8 @@
 //   mips     std64k R8G8B8A8_UNORM 4096x4096, 13 mips x 6 array slices (78 subresources)
 //   mips3d   std64k R16G16B16A16_FLOAT 256x256x256, 9 mips
 //   array256 std64k R8G8B8A8_UNORM 256x256, 9 mips x 256 slices (2304 subresources)
+//   amd_array256 amd-gfx9-sw64k-s, the same array in one frame (each slice's mip tail block
+//            shared by seven mips)
 //   *_seq    the same resource, a sequential sweep of 2^19 bytes from a random start
 // Offsets are random bytes of the resource unless the name ends in _seq.
 // Each batch holds 2^19 offsets, below the 2^20 from which a batch is split
@@ -47,6 +49,7 @@ const Case kCases[] = {
     {"mips", "std64k", "R8G8B8A8_UNORM", 4096, 4096, 1, 13, 6, false},
     {"mips3d", "std64k", "R16G16B16A16_FLOAT", 256, 256, 256, 9, 1, false},
     {"array256", "std64k", "R8G8B8A8_UNORM", 256, 256, 1, 9, 256, false},
+    {"amd_array256", "amd-gfx9-sw64k-s", "R8G8B8A8_UNORM", 256, 256, 1, 9, 256, false},
     {"mips_seq", "std64k", "R8G8B8A8_UNORM", 4096, 4096, 1, 13, 6, true},
     {"array256_seq", "std64k", "R8G8B8A8_UNORM", 256, 256, 1, 9, 256, true},
 };

@@ -476,8 +476,10 @@ struct Locator::Impl {
   std::vector<std::vector<std::array<uint32_t, 4>>> tables;  ///< one per distinct plan
   detail::SpanIndex spans;                                   ///< which spans hold an offset (the batch's search)
   /// What the search path reads per subresource, small and contiguous:
-  /// its start and, when one decode_at answers (not packed, no whole-block
-  /// XOR basis), its shape in `shapes` (else null).
+  /// when one decode_at answers (not packed, no whole-block XOR basis), its
+  /// shape in `shapes` and the start that shape decodes from (the
+  /// subresource's, or later by whole slices: see build_locator); else a null
+  /// shape and the subresource's start.
   struct Direct {
     uint64_t start_B = 0;
     const detail::DecodeShape* shape = nullptr;
@@ -493,12 +495,28 @@ struct Locator::Impl {
   struct HotBucket {
     uint64_t start_B = 0;     ///< the subresource's
     uint32_t shape = kNoHot;  ///< into `shapes`
-    uint32_t sub = 0;
+    uint32_t sub = 0;  ///< shape = kNoHot: 0, or 1 + a segment with an owner table that holds the bucket
   };
   /// More than 1/8 of the resource is padding: random offsets decode with
   /// branch-free writes (decode_write<true>).
   bool sparse = false;
   std::vector<HotBucket> hot_of_bucket;
+  /// Owner tables of shared segments (the span index's kShared: mips packed into one tail
+  /// block). Ownership is the same for every byte of an aligned group of 2^gran_log2 bytes (the
+  /// candidates' elements are whole groups: see build_owner_tables), so one byte per group names
+  /// the candidate with an element there: rank[(offset >> gran_log2) - first_group] is 0 for
+  /// padding (reported against the segment's pad_sub), else r for cands[r - 1], the lowest index
+  /// with an element at the byte (locate_in's answer, in one decode instead of one per mip).
+  struct SharedOwner {
+    const uint8_t* rank = nullptr;  ///< null: no table (locate_in searches)
+    const uint32_t* cands = nullptr;
+    uint64_t first_group = 0;
+    unsigned gran_log2 = 0;
+    uint32_t pad_sub = 0;  ///< the segment's
+  };
+  std::vector<SharedOwner> owner_of_segment;       ///< by span index segment
+  std::vector<std::vector<uint8_t>> owner_tables;  ///< distinct tables (slices of one pattern share one)
+  std::vector<std::vector<uint32_t>> owner_cands;  ///< candidates per table-owning segment
 };
 
 struct Layout::LocatorCache {
@@ -509,6 +527,129 @@ struct Layout::LocatorCache {
 std::shared_ptr<Layout::LocatorCache> detail::new_locator_cache() { return std::make_shared<Layout::LocatorCache>(); }
 
 namespace {
+/// log2 of the bytes of an aligned group that subresource i's elements cover whole: the element
+/// bytes' power-of-two part, the pre-swizzle X origin's, and the plan's contiguous run (its address
+/// bits below run_log2 are X's own bits, with no XOR terms and no immediate on them). So for
+/// g = 2^result, the g-aligned bytes x_B..x_B + g - 1 of one element land on g consecutive
+/// addresses starting at a multiple of g (pitches are multiples of the block), and every byte of
+/// an aligned address group belongs to the same element or to none of subresource i.
+unsigned whole_group_log2(const Layout& L, uint32_t i) {
+  const SubresourceLayout& s = L.sub(i);
+  const Plan& p = L.plan(i);
+  unsigned t = std::min<unsigned>(p.run_log2, static_cast<unsigned>(std::countr_zero(s.element_bytes)));
+  if (s.pre_swizzle[0]) t = std::min<unsigned>(t, static_cast<unsigned>(std::countr_zero(s.pre_swizzle[0])));
+  return std::min(t, 16u);
+}
+
+/// Locator::Impl::owner_of_segment: for each shared segment of the span index whose candidates
+/// (the subresources whose hold span covers it) are at most 255, none packed, and small enough to
+/// enumerate, a table of owners built with the forward rule: every element of every candidate,
+/// in index order, marks its groups in the segment that are still free (the lowest index wins
+/// where two have an element at one byte, as in locate_in). Segments whose candidates decode with
+/// the same shapes from the same distance before the segment (the slices of an AMD array in one
+/// frame, whose shapes build_locator shares) have the same table: it is built once. Bounded: at
+/// most 2^20 groups (one byte each) per table and 2^24 in all, and 2^23 element groups
+/// enumerated; segments past the bounds keep the search.
+void build_owner_tables(const Layout& L, Locator::Impl* impl) {
+  const std::vector<detail::SpanIndex::Segment>& segs = impl->spans.segments();
+  impl->owner_of_segment.assign(segs.size(), Locator::Impl::SharedOwner{});
+  const uint32_t n = L.subresource_count();
+  const uint64_t samples = L.desc().samples;
+  constexpr uint64_t kTableGroups = uint64_t{1} << 20, kAllGroups = uint64_t{1} << 24;
+  constexpr uint64_t kEnumerated = uint64_t{1} << 23;
+  std::vector<uint64_t> chunks_of(n, 0);  // element groups of subresource i (0: packed)
+  std::vector<unsigned> gran(n, 0);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (L.sub(i).packed) continue;
+    gran[i] = whole_group_log2(L, i);
+    const SubresourceLayout& s = L.sub(i);
+    chunks_of[i] = uint64_t{s.width_el} * s.height_el * s.depth * samples * (s.element_bytes >> gran[i]);
+  }
+  std::map<std::vector<uint64_t>, size_t> table_of_key;
+  uint64_t groups_all = 0, enumerated = 0;
+  for (size_t j = 0; j < segs.size(); ++j) {
+    const detail::SpanIndex::Segment& sg = segs[j];
+    if (sg.kind != detail::SpanIndex::kShared) continue;
+    const uint64_t o = sg.start_B;
+    const size_t hi = static_cast<size_t>(std::upper_bound(impl->sorted_start.begin(), impl->sorted_start.end(), o) -
+                                          impl->sorted_start.begin());
+    std::vector<uint32_t> cands;
+    bool ok = true;
+    for (size_t q = hi; q-- > 0 && impl->max_end[q] > o;) {
+      const uint32_t i = impl->by_start[q];
+      const detail::SpanIndex::Span& h = impl->hold[i];
+      if (o - h.start_B >= h.size_B) continue;
+      if (L.sub(i).packed || cands.size() == 255) ok = false;
+      cands.push_back(i);
+    }
+    if (!ok || cands.size() < 2) continue;
+    std::sort(cands.begin(), cands.end());
+    unsigned g = 16;
+    uint64_t work = 0;
+    for (uint32_t i : cands) {
+      g = std::min(g, gran[i]);
+      work += chunks_of[i];
+    }
+    const uint64_t first = sg.start_B >> g, groups = ((sg.end_B - 1) >> g) - first + 1;
+    // The table's key: what fixes which candidate has an element at each byte of the segment.
+    std::vector<uint64_t> key{sg.end_B - sg.start_B, sg.start_B & ((uint64_t{1} << g) - 1), g};
+    for (uint32_t i : cands) {
+      const Locator::Impl::Direct& f = impl->direct[i];
+      key.push_back(f.shape ? reinterpret_cast<uintptr_t>(f.shape) : ~uint64_t{i});
+      key.push_back(sg.start_B - f.start_B);
+    }
+    const auto known = table_of_key.find(key);
+    size_t t = 0;
+    if (known != table_of_key.end()) {
+      t = known->second;
+    } else {
+      if (groups > kTableGroups || groups_all + groups > kAllGroups || enumerated + work > kEnumerated) continue;
+      groups_all += groups;
+      enumerated += work;
+      std::vector<uint8_t> rank(static_cast<size_t>(groups), 0);
+      for (size_t r = 0; r < cands.size(); ++r) {
+        const uint32_t i = cands[r];
+        const SubresourceLayout& s = L.sub(i);
+        const detail::SubresourceAddresser a(s, L.plan(i));
+        const uint64_t step = uint64_t{1} << gran[i], per = s.element_bytes >> gran[i];
+        for (uint32_t z = 0; z < s.depth; ++z)
+          for (uint32_t y = 0; y < s.height_el; ++y)
+            for (uint32_t x = 0; x < s.width_el; ++x)
+              for (uint32_t smp = 0; smp < samples; ++smp)
+                for (uint64_t c = 0; c < per; ++c) {
+                  // The element's bytes [off, off + step) that lie in the segment.
+                  const uint64_t off = a.offset_B(uint64_t{x} * s.element_bytes + c * step, y, z, smp);
+                  const uint64_t from = std::max(off, sg.start_B), to = std::min(off + step, sg.end_B);
+                  for (uint64_t b = from >> g; from < to && b <= (to - 1) >> g; ++b) {
+                    uint8_t& v = rank[static_cast<size_t>(b - first)];
+                    if (!v) v = static_cast<uint8_t>(r + 1);
+                  }
+                }
+      }
+      t = impl->owner_tables.size();
+      impl->owner_tables.push_back(std::move(rank));
+      table_of_key.emplace(std::move(key), t);
+    }
+    Locator::Impl::SharedOwner& w = impl->owner_of_segment[j];
+    w.rank = impl->owner_tables[t].data();
+    impl->owner_cands.push_back(std::move(cands));
+    w.first_group = first;
+    w.gran_log2 = g;
+    w.pad_sub = sg.pad_sub;
+  }
+  // Candidate lists last: owner_cands no longer moves.
+  for (size_t j = 0, q = 0; j < segs.size(); ++j)
+    if (impl->owner_of_segment[j].rank) impl->owner_of_segment[j].cands = impl->owner_cands[q++].data();
+  // Buckets wholly inside a segment with a table name it (sub = segment + 1 of a kNoHot entry):
+  // the batch's tail offsets skip the span index's search.
+  for (size_t b = 0; b < impl->hot_of_bucket.size(); ++b) {
+    bool whole = false;
+    const size_t j = impl->spans.bucket_segment(b, &whole);
+    if (whole && impl->owner_of_segment[j].rank && impl->hot_of_bucket[b].shape == Locator::Impl::kNoHot)
+      impl->hot_of_bucket[b].sub = static_cast<uint32_t>(j + 1);
+  }
+}
+
 std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
                                                    const std::vector<std::shared_ptr<const Plan>>& plans);
 }  // namespace
@@ -600,18 +741,33 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
   impl->spans = detail::SpanIndex::build(spans, impl->size_B);
   std::map<std::array<uint64_t, 24>, size_t> shape_of;
   std::vector<size_t> which(n, SIZE_MAX);
-  for (uint32_t i = 0; i < n; ++i) {
-    const detail::SubDecoder& d = impl->subs[i];
-    if (!d.direct) continue;
-    const auto [it, added] = shape_of.emplace(detail::shape_key(d.k), impl->shapes.size());
-    if (added) impl->shapes.push_back(d.k);
-    which[i] = it->second;
-  }
   impl->direct.resize(n);
   for (uint32_t i = 0; i < n; ++i) {
-    impl->direct[i].start_B = impl->subs[i].start_B;
-    if (which[i] != SIZE_MAX) impl->direct[i].shape = &impl->shapes[which[i]];
+    const detail::SubDecoder& d = impl->subs[i];
+    impl->direct[i].start_B = d.start_B;
+    if (!d.direct) continue;
+    // A Z origin that only moves whole slices of blocks (one-slice-deep blocks, no stacking, no Z
+    // bit in G) is the same decode from a start that many depth pitches later: AMD array slices
+    // in one frame then share their mip's shape (9 shapes instead of 2304 for 9 mips x 256
+    // slices, so the shapes the random offsets read stay in cache).
+    detail::DecodeShape k = d.k;
+    const Plan& p = *k.plan;
+    bool z_moves_slices = k.frame.pre[2] != 0 && k.frame.stack_rows == 0 && p.ext_log2[2] == 0 &&
+                          k.frame.depth_pitch_B != 0 && k.frame.pre[2] < (uint64_t{1} << 32);
+    for (unsigned b = 0; b < 32 && z_moves_slices; ++b) z_moves_slices = p.lin[2][b] == 0;
+    uint64_t lead = 0;
+    // Only up to its own start (own_lead_B): the offsets that reach this shape are at or after it.
+    if (z_moves_slices && !__builtin_mul_overflow(k.frame.pre[2], k.frame.depth_pitch_B, &lead) &&
+        lead <= own_lead_B(L, i)) {
+      impl->direct[i].start_B = d.start_B + lead;
+      k.frame.pre[2] = 0;
+    }
+    const auto [it, added] = shape_of.emplace(detail::shape_key(k), impl->shapes.size());
+    if (added) impl->shapes.push_back(k);
+    which[i] = it->second;
   }
+  for (uint32_t i = 0; i < n; ++i)
+    if (which[i] != SIZE_MAX) impl->direct[i].shape = &impl->shapes[which[i]];
   const detail::SpanIndex& ix = impl->spans;
   impl->hot_of_bucket.assign(ix.bucket_count(), Locator::Impl::HotBucket{});
   for (size_t b = 0; b < ix.bucket_count(); ++b) {
@@ -619,12 +775,13 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
     const size_t j = ix.bucket_segment(b, &whole);
     const detail::SpanIndex::Segment& s = ix.segments()[j];
     if (!whole || s.kind != detail::SpanIndex::kOne || s.pad_sub != s.sub || which[s.sub] == SIZE_MAX) continue;
-    impl->hot_of_bucket[b] = {impl->subs[s.sub].start_B, static_cast<uint32_t>(which[s.sub]), s.sub};
+    impl->hot_of_bucket[b] = {impl->direct[s.sub].start_B, static_cast<uint32_t>(which[s.sub]), s.sub};
   }
   uint64_t element_bytes = 0;
   for (uint32_t i = 0; i < n; ++i)
     if (!L.sub(i).packed) element_bytes += packed_subresource_bytes(L.sub(i)) * L.desc().samples;
   impl->sparse = element_bytes < impl->size_B - impl->size_B / 8;
+  build_owner_tables(L, impl.get());  // after hot_of_bucket, which it marks
   return impl;
 }
 }  // namespace
@@ -632,7 +789,8 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
 namespace {
 // Locator::Impl's query; the caller checked offset < size. Returns the
 // subresource whose span holds the offset when it is the only one, else null.
-// Several subresources may share bytes (mips packed into one tail block):
+// Several subresources may share bytes (mips packed into one tail block); the batch asks here
+// only for shared segments without an owner table (Impl::owner_of_segment):
 // every subresource whose span (Impl::hold) holds the offset is tried, in index order, and
 // the first that has an element there (or is packed) answers. A padding byte
 // is reported against pad_sub (the span index's answer: the last subresource
@@ -691,6 +849,25 @@ Status locate(const Layout& layout, uint64_t offset, Location* out) {
 }
 
 namespace {
+// An offset in a shared segment with an owner table: one decode, or padding against the segment's
+// pad_sub.
+inline void locate_owned(const Locator::Impl& m, const Locator::Impl::SharedOwner& w, uint64_t o, Location* out) {
+  const uint8_t r = w.rank[static_cast<size_t>((o >> w.gran_log2) - w.first_group)];
+  if (r == 0) {
+    Location pad;
+    pad.padding = true;
+    pad.subresource = w.pad_sub;
+    *out = pad;
+    return;
+  }
+  const uint32_t c = w.cands[r - 1];
+  const Locator::Impl::Direct& f = m.direct[c];
+  const uint64_t rel = o - f.start_B;
+  const bool hit =
+      f.shape ? detail::decode_at(*f.shape, c, rel, rel, out) : m.subs[c].decode(o - m.subs[c].start_B, out);
+  if (!hit) locate_in(m, o, w.pad_sub, out);  // not reached when the table is right
+}
+
 // One offset inside the resource, through the span index: padding, one
 // subresource to decode (the usual case, inlined), or several sharing the
 // byte (locate_in decides).
@@ -698,12 +875,11 @@ namespace {
                                               Location* out) {
   if (seg.kind == detail::SpanIndex::kOne) {
     const Locator::Impl::Direct& f = m.direct[seg.sub];
-    const uint64_t rel = o - f.start_B;
     if (f.shape && seg.pad_sub == seg.sub) {
-      detail::decode_write(*f.shape, seg.sub, rel, out);
+      detail::decode_write(*f.shape, seg.sub, o - f.start_B, out);
     } else {
       const detail::SubDecoder& d = m.subs[seg.sub];
-      d.decode_or_pad(rel, out);
+      d.decode_or_pad(o - d.start_B, out);
       if (out->padding) out->subresource = seg.pad_sub;
     }
   } else if (seg.kind == detail::SpanIndex::kGap) {
@@ -712,14 +888,21 @@ namespace {
     pad.subresource = seg.pad_sub;
     *out = pad;
   } else {
-    locate_in(m, o, seg.pad_sub, out);
+    const Locator::Impl::SharedOwner& w = m.owner_of_segment[static_cast<size_t>(&seg - m.spans.segments().data())];
+    if (w.rank)
+      locate_owned(m, w, o, out);
+    else
+      locate_in(m, o, seg.pad_sub, out);
   }
 }
 
 // locate_one for the offsets that the bucket table does not answer, kept out
 // of the hot loop.
-[[gnu::noinline]] void locate_cold(const Locator::Impl& m, uint64_t o, Location* out) {
-  locate_one(m, m.spans.find(o), o, out);
+[[gnu::noinline]] void locate_cold(const Locator::Impl& m, uint64_t o, uint32_t owned_segment, Location* out) {
+  if (owned_segment)  // a bucket wholly inside a segment with an owner table
+    locate_owned(m, m.owner_of_segment[owned_segment - 1], o, out);
+  else
+    locate_one(m, m.spans.find(o), o, out);
 }
 
 // Locator's batch over offsets that are all inside the resource, in chunks
@@ -771,7 +954,7 @@ void locate_batch_as(const Locator::Impl& m, const uint64_t* offsets, uint64_t n
     for (uint64_t j = 0; j < c; ++j) {
       const uint64_t o = offsets[i + j];
       if (t[j].shape == Locator::Impl::kNoHot) {
-        locate_cold(m, o, &out[i + j]);
+        locate_cold(m, o, t[j].sub, &out[i + j]);
         continue;
       }
       detail::decode_write<kSparse>(shapes[t[j].shape], t[j].sub, o - t[j].start_B, &out[i + j]);
