@@ -187,9 +187,14 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     *out = std::move(plan);
     return Status::Ok();
   }
-  SWZ_TRY(need_single_level(desc, f.name,
-                             desc.samples > 1 ? "MSAA surfaces take no mips (D3D12, addrlib)"
-                                              : "addrlib's mip placement for this generation (GFX12) is not modelled"));
+  // GFX9-GFX11 chains come here only with pitches= and no offsets= (or MSAA):
+  // say so rather than blame the generation.
+  const char* why = desc.samples > 1 ? "MSAA surfaces take no mips (D3D12, addrlib)"
+                    : (gfx9 || gfx10plus) && c.params.has("pitches")
+                        ? "pitches= places a chain only together with offsets= (leave both out for addrlib's chain)"
+                    : (gfx9 || gfx10plus) ? "addrlib's mip placement for this mode and dimension is not modelled"
+                                          : "addrlib's mip placement for this generation (GFX12) is not modelled";
+  SWZ_TRY(need_single_level(desc, f.name, why));
   FamilyPlan plan;
   plan.patterns.push_back(pat);
   LevelPlan lp;
