@@ -354,3 +354,16 @@ TEST(Amd3d, SurfaceInfoRefusals) {
   EXPECT_EQ(ai.slice_size_B, 0x100000u);
   EXPECT_EQ(ai.surf_size_B, 0x200000u);
 }
+
+// A deep but small volume (1x1x2^20 R8: 256 MiB padded in SW_4KB_S) trips
+// the builders' coarse 2^62 bound; the refusal names the sizes it judged
+// rather than claiming the padded size itself overflows (break-it run
+// 2026-12-02: "its padded size does not fit in 62 bits" named no field).
+TEST(Amd3d, CoarseSizeBoundNamesTheFields) {
+  Layout L;
+  const Status st = make_named_layout("amd-gfx9-sw4k-s", tex3d("R8_UNORM", 1, 1, 1u << 20, 1), &L);
+  EXPECT_EQ(st.code(), Code::overflow);
+  EXPECT_NE(st.message().find("depth = 1048576"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("width = 1"), std::string::npos) << st.message();
+  EXPECT_EQ(st.message().find("padded size does not fit"), std::string::npos) << st.message();
+}
