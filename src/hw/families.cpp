@@ -122,6 +122,13 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
                 (f.name == "amd-gfx11-sw256k-d-x"
                      ? std::string("(Gfx11Lib::GetSwizzlePatternInfo has no SW_256KB_D_X 3D pattern)")
                      : std::string("(the generation's ValidateSwModeParams refuses 3D in this mode)"))};
+  // ValidateSwModeParams (Gfx9Lib: isBc, is422; Gfx10Lib / Gfx11Lib:
+  // IsBlockCompressed, IsMacroPixelPacked) refuses block-compressed and packed
+  // 4:2:2 formats in the Z modes, whatever the element size.
+  if (desc.format.block_width > 1 && f.name.find("-z-") != std::string::npos && f.name.rfind("amd-gfx12-", 0) != 0)
+    return {Code::unsupported, "layout '" + f.name + "': format " + desc.format.name +
+                                   ": addrlib refuses block-compressed and packed 4:2:2 formats in Z swizzle modes "
+                                   "(ValidateSwModeParams); use the mode's S, D or R variant"};
   SWZ_TRY(select_pattern(f, desc, config, "", &dp));
   Pattern pat = dp->pattern;
   uint64_t pbxor = 0, pitch_el = 0, slice = 0;

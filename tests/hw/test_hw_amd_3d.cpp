@@ -367,3 +367,26 @@ TEST(Amd3d, CoarseSizeBoundNamesTheFields) {
   EXPECT_NE(st.message().find("width = 1"), std::string::npos) << st.message();
   EXPECT_EQ(st.message().find("padded size does not fit"), std::string::npos) << st.message();
 }
+
+// addrlib's ValidateSwModeParams refuses block-compressed (and packed 4:2:2)
+// formats in the Z swizzle modes: Gfx9Lib (IsZOrderSwizzle: isBc, is422),
+// Gfx10Lib / Gfx11Lib (IsZOrderSwizzle: ElemLib::IsBlockCompressed,
+// IsMacroPixelPacked). The 3D Z equations exist for 8- and 16-byte elements,
+// so the refusal must come from the format (break-it run 2026-12-02: BC1 and
+// BC7 3D surfaces were laid out in these modes).
+TEST(Amd3d, ZModesRefuseBlockCompressedFormats) {
+  for (const char* spec : {"amd-gfx9-sw64k-z-x", "amd-gfx10-sw64k-z-x", "amd-gfx10.3-sw64k-z-x", "amd-gfx11-sw64k-z-x",
+                           "amd-gfx11-sw256k-z-x", "amd-gfx10.3-sw256k-z-x"}) {
+    for (const char* fmt : {"BC1_UNORM", "BC7_UNORM"}) {
+      Layout L;
+      const Status st = make_named_layout(spec, tex3d(fmt, 64, 64, 4, 1), &L);
+      EXPECT_EQ(st.code(), Code::unsupported) << spec << " " << fmt << ": " << st.message();
+      EXPECT_NE(st.message().find("block-compressed"), std::string::npos) << spec << " " << fmt << ": " << st.message();
+    }
+    Layout ok = named(spec, tex3d("R8G8B8A8_UNORM", 64, 64, 4, 1));
+    EXPECT_TRUE(swz_test::claim_bytes(ok)) << spec;
+  }
+  // The standard and display modes keep BC.
+  Layout s = named("amd-gfx9-sw64k-s", tex3d("BC1_UNORM", 64, 64, 4, 1));
+  EXPECT_GT(s.size(), 0u);
+}
