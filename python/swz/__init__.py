@@ -180,13 +180,27 @@ def deswizzle_surface(buffer: Any, layout: Layout, out: Any = None, linear_offse
 _INT64_MAX = np.iinfo(np.int64).max
 
 
-def _as_int64(v: Any, name: str) -> np.ndarray:
+def _as_int64(v: Any, name: str, label: str) -> np.ndarray:
+    """v as int64; values outside int64 raise IndexError naming the value given (label = value)."""
     a = np.asarray(v)
+    if a.dtype.kind == "O":
+        # Python ints past 64 bits: numpy keeps them as objects.
+        flat = a.ravel()
+        if not all(isinstance(e, (int, np.integer)) and not isinstance(e, (bool, np.bool_)) for e in flat):
+            raise TypeError(f"{name} must be integers (an int or an integer numpy array), not dtype {a.dtype}")
+        for e in flat:
+            if e < np.iinfo(np.int64).min:
+                raise IndexError(f"{label} = {int(e)} is negative")
+            if e > _INT64_MAX:
+                raise IndexError(f"{label} = {int(e)} is out of range (above 2^63 - 1)")
+        a = a.astype(np.int64)
     if a.dtype.kind not in "iu":
         raise TypeError(f"{name} must be integers (an int or an integer numpy array), not dtype {a.dtype}")
     if a.dtype.kind == "u" and a.dtype.itemsize == 8:
-        a = np.minimum(a, np.uint64(_INT64_MAX))  # too large either way: the range check reports it
-    return np.asarray(a.astype(np.int64, copy=False))  # np.minimum of a 0-d array is a scalar
+        over = a > np.uint64(_INT64_MAX)
+        if over.any():
+            raise IndexError(f"{label} = {int(a[over].ravel()[0])} is out of range (above 2^63 - 1)")
+    return np.asarray(a.astype(np.int64, copy=False))
 
 
 def offsets(layout: Layout, x: Any, y: Any, z: Any = 0, sample: Any = 0, subresource: int = 0) -> Any:
@@ -202,7 +216,7 @@ def offsets(layout: Layout, x: Any, y: Any, z: Any = 0, sample: Any = 0, subreso
     released. Raises IndexError for a coordinate outside the subresource or a
     bad subresource, TypeError for non-integer inputs.
     """
-    args = [_as_int64(v, n) for v, n in ((x, "x"), (y, "y"), (z, "z"), (sample, "sample"))]
+    args = [_as_int64(v, n, n) for v, n in ((x, "x"), (y, "y"), (z, "z"), (sample, "sample"))]
     b = np.broadcast_arrays(*args)
     r = _swz._offsets(layout, subresource, *b)
     return r[()] if r.ndim == 0 else r
@@ -221,7 +235,7 @@ def locate(layout: Layout, offsets: Any) -> Any:
     packed mip tail: then too only subresource is meaningful). A scalar input gives one np.record. Raises IndexError
     for offsets < 0 or >= layout.size.
     """
-    a = _as_int64(offsets, "offsets")
+    a = _as_int64(offsets, "offsets", "offset")
     flat = a if a.flags.c_contiguous else a.copy(order="C")  # (ascontiguousarray would make 0-d 1-d)
     rec = np.empty(flat.shape, dtype=LOCATION_DTYPE)  # every record is written in full
     _swz._locate_into(layout, flat, rec)

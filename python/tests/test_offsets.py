@@ -230,3 +230,29 @@ def test_locate_takes_zero_dimensional_uint64():
     for v in (np.uint64(5), np.array(5, np.uint64)):
         got = swz.locate(L, v)
         assert (got.x, got.y, got.byte, got.padding) == (want.x, want.y, want.byte, want.padding)
+
+
+def test_locate_and_offsets_name_values_past_64_bits():
+    # Break-it run 2026-12-02: an offset above 2^63 - 1 was reported as
+    # 9223372036854775807 (clamped), and a Python int past 64 bits raised
+    # TypeError "not dtype object". Both name the value the caller gave.
+    L = swz.Layout.from_name("amd-gfx9-sw64k-s", "R8G8B8A8_UNORM", 3, 5, 7, mips="full")
+    for big in (2**63, 2**64 - 1):
+        with pytest.raises(IndexError, match=f"offset = {big} "):
+            swz.locate(L, big)
+        with pytest.raises(IndexError, match=f"offset = {big} "):
+            swz.locate(L, np.array([0, big], dtype=np.uint64))
+        with pytest.raises(IndexError, match=f"x = {big} "):
+            swz.offsets(L, np.uint64(big), 0)
+    for huge in (2**70, -2**70):
+        with pytest.raises(IndexError, match=f"offset = {huge} "):
+            swz.locate(L, huge)
+        with pytest.raises(IndexError, match=f"offset = {huge} "):
+            swz.locate(L, [0, huge])
+        with pytest.raises(IndexError, match=f"y = {huge} "):
+            swz.offsets(L, 0, huge)
+    with pytest.raises(TypeError):
+        swz.locate(L, [0, "a"])
+    with pytest.raises(TypeError):
+        swz.locate(L, [0, 1.5])
+    assert swz.locate(L, [0x8000]).subresource.tolist() == [0]

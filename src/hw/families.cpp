@@ -122,6 +122,13 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
                 (f.name == "amd-gfx11-sw256k-d-x"
                      ? std::string("(Gfx11Lib::GetSwizzlePatternInfo has no SW_256KB_D_X 3D pattern)")
                      : std::string("(the generation's ValidateSwModeParams refuses 3D in this mode)"))};
+  // ValidateSwModeParams (Gfx9Lib: isBc, is422; Gfx10Lib / Gfx11Lib:
+  // IsBlockCompressed, IsMacroPixelPacked) refuses block-compressed and packed
+  // 4:2:2 formats in the Z modes, whatever the element size.
+  if (desc.format.block_width > 1 && f.name.find("-z-") != std::string::npos && f.name.rfind("amd-gfx12-", 0) != 0)
+    return {Code::unsupported, "layout '" + f.name + "': format " + desc.format.name +
+                                   ": addrlib refuses block-compressed and packed 4:2:2 formats in Z swizzle modes "
+                                   "(ValidateSwModeParams); use the mode's S, D or R variant"};
   SWZ_TRY(select_pattern(f, desc, config, "", &dp));
   Pattern pat = dp->pattern;
   uint64_t pbxor = 0, pitch_el = 0, slice = 0;
@@ -187,9 +194,14 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     *out = std::move(plan);
     return Status::Ok();
   }
-  SWZ_TRY(need_single_level(desc, f.name,
-                             desc.samples > 1 ? "MSAA surfaces take no mips (D3D12, addrlib)"
-                                              : "addrlib's mip placement for this generation (GFX12) is not modelled"));
+  // GFX9-GFX11 chains come here only with pitches= and no offsets= (or MSAA):
+  // say so rather than blame the generation.
+  const char* why = desc.samples > 1 ? "MSAA surfaces take no mips (D3D12, addrlib)"
+                    : (gfx9 || gfx10plus) && c.params.has("pitches")
+                        ? "pitches= places a chain only together with offsets= (leave both out for addrlib's chain)"
+                    : (gfx9 || gfx10plus) ? "addrlib's mip placement for this mode and dimension is not modelled"
+                                          : "addrlib's mip placement for this generation (GFX12) is not modelled";
+  SWZ_TRY(need_single_level(desc, f.name, why));
   FamilyPlan plan;
   plan.patterns.push_back(pat);
   LevelPlan lp;

@@ -319,7 +319,12 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
                (u128{desc.height} + (1u << 16)) * (u128{depth} + 64) * (u128{desc.array_size} + 1) * 2;
     if (est >> 62)
       return {Code::overflow,
-              "layout '" + std::string(head) + "': the texture is too large (its padded size does not fit in 62 bits)"};
+              "layout '" + std::string(head) + "': the texture is too large: width = " + std::to_string(desc.width) +
+                  ", height = " + std::to_string(desc.height) + ", depth = " + std::to_string(depth) +
+                  ", array_size = " + std::to_string(desc.array_size) + " of " +
+                  std::to_string(desc.format.element_bytes) +
+                  "-byte elements exceed swz's bound for hardware layouts (padded by up to 1 MiB-wide tiles, 64 Ki "
+                  "rows and 64 slices per dimension, the product must stay below 2^62 bytes)"};
   }
   {
     // The builders index per-level tables and shift sizes by the level: check

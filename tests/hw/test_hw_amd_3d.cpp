@@ -354,3 +354,39 @@ TEST(Amd3d, SurfaceInfoRefusals) {
   EXPECT_EQ(ai.slice_size_B, 0x100000u);
   EXPECT_EQ(ai.surf_size_B, 0x200000u);
 }
+
+// A deep but small volume (1x1x2^20 R8: 256 MiB padded in SW_4KB_S) trips
+// the builders' coarse 2^62 bound; the refusal names the sizes it judged
+// rather than claiming the padded size itself overflows (break-it run
+// 2026-12-02: "its padded size does not fit in 62 bits" named no field).
+TEST(Amd3d, CoarseSizeBoundNamesTheFields) {
+  Layout L;
+  const Status st = make_named_layout("amd-gfx9-sw4k-s", tex3d("R8_UNORM", 1, 1, 1u << 20, 1), &L);
+  EXPECT_EQ(st.code(), Code::overflow);
+  EXPECT_NE(st.message().find("depth = 1048576"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("width = 1"), std::string::npos) << st.message();
+  EXPECT_EQ(st.message().find("padded size does not fit"), std::string::npos) << st.message();
+}
+
+// addrlib's ValidateSwModeParams refuses block-compressed (and packed 4:2:2)
+// formats in the Z swizzle modes: Gfx9Lib (IsZOrderSwizzle: isBc, is422),
+// Gfx10Lib / Gfx11Lib (IsZOrderSwizzle: ElemLib::IsBlockCompressed,
+// IsMacroPixelPacked). The 3D Z equations exist for 8- and 16-byte elements,
+// so the refusal must come from the format (break-it run 2026-12-02: BC1 and
+// BC7 3D surfaces were laid out in these modes).
+TEST(Amd3d, ZModesRefuseBlockCompressedFormats) {
+  for (const char* spec : {"amd-gfx9-sw64k-z-x", "amd-gfx10-sw64k-z-x", "amd-gfx10.3-sw64k-z-x", "amd-gfx11-sw64k-z-x",
+                           "amd-gfx11-sw256k-z-x", "amd-gfx10.3-sw256k-z-x"}) {
+    for (const char* fmt : {"BC1_UNORM", "BC7_UNORM"}) {
+      Layout L;
+      const Status st = make_named_layout(spec, tex3d(fmt, 64, 64, 4, 1), &L);
+      EXPECT_EQ(st.code(), Code::unsupported) << spec << " " << fmt << ": " << st.message();
+      EXPECT_NE(st.message().find("block-compressed"), std::string::npos) << spec << " " << fmt << ": " << st.message();
+    }
+    Layout ok = named(spec, tex3d("R8G8B8A8_UNORM", 64, 64, 4, 1));
+    EXPECT_TRUE(swz_test::claim_bytes(ok)) << spec;
+  }
+  // The standard and display modes keep BC.
+  Layout s = named("amd-gfx9-sw64k-s", tex3d("BC1_UNORM", 64, 64, 4, 1));
+  EXPECT_GT(s.size(), 0u);
+}

@@ -113,6 +113,14 @@ TEST(AmdMips, RefusalsAndOverrides) {
   // GFX12 chains still need offsets= (GFX9: test_hw_amd_gfx9_mips.cpp).
   EXPECT_EQ(make_named_layout("amd-gfx12-sw64k-2d", tex2d("R8G8B8A8_UNORM", 300, 200, 3), &bad).code(),
             Code::unsupported);
+  // pitches= without offsets= on GFX9-GFX11: the refusal names pitches=, not
+  // GFX12 (break-it run 2026-12-02: it blamed the generation).
+  for (const char* spec : {"amd-gfx9-sw64k-s:pitches=64/64", "amd-gfx10-sw64k-s-x:pitches=384/256"}) {
+    const Status st = make_named_layout(spec, tex2d("R8G8B8A8_UNORM", 300, 200, 2), &bad);
+    EXPECT_FALSE(st.ok()) << spec;
+    EXPECT_EQ(st.message().find("GFX12"), std::string::npos) << spec << ": " << st.message();
+    EXPECT_NE(st.message().find("pitches="), std::string::npos) << spec << ": " << st.message();
+  }
   // A small texture lives in the tail entirely (mipChainInTail): RGBA8 64x64
   // in a 64 KiB block (tail: 64x128, 12 levels): level 0 at slot 11 (x 64),
   // level 1 at slot 10 (y 64), level 2 at slot 9 (x 32).
