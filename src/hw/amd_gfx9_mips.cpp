@@ -209,29 +209,15 @@ Status build_amd_gfx9_mips(const std::string& fam, const Pattern& pat, const Tex
   // chain's, numSlices padded to the block depth (thick), sliceSize = one
   // slice of the chain, surfSize = sliceSize x numSlices; baseAlign: the block
   // size in XOR modes, else 256 (ComputeSurfaceBaseAlignTiled).
-  const bool xor_mode = fam.size() > 2 && (fam.compare(fam.size() - 2, 2, "-x") == 0 ||
-                                           fam.compare(fam.size() - 2, 2, "-t") == 0);
-  AmdSurfaceInfo& ai = plan.amd_info;
+  // The whole chain in the tail (mipChainInTail): pitch and height are the
+  // largest tail level's (GetMipTailDim); the chain's stay one block.
+  const bool chain_in_tail = first_tail == 0 && mips > 1;
   plan.has_amd_info = true;
-  ai.pitch_el = w0b * b[0];
-  ai.height_el = h0b * b[1];
-  if (first_tail == 0 && mips > 1) {
-    // The whole chain in the tail (mipChainInTail): pitch and height are the
-    // largest tail level's (GetMipTailDim); the chain's stay one block.
-    ai.pitch_el = t[0];
-    ai.height_el = t[1];
-  }
-  ai.chain_pitch_el = chain_wb * b[0];
-  ai.chain_height_el = chain_hb * b[1];
-  ai.block_w_el = static_cast<uint32_t>(b[0]);
-  ai.block_h_el = static_cast<uint32_t>(b[1]);
-  ai.block_d = static_cast<uint32_t>(thick ? b[2] : 1);
-  ai.thick = thick;
-  ai.num_slices = thick ? chain_db * b[2] : is_3d ? L0.d : desc.array_size;
-  ai.slice_size_B = thick ? chain / b[2] : chain;
-  ai.surf_size_B = ai.slice_size_B * ai.num_slices;
-  ai.base_align_B = xor_mode ? block_B : 256;
-  ai.first_mip_in_tail = first_tail;
+  plan.amd_info = amd_surface_report(chain_in_tail ? t[0] : w0b * b[0], chain_in_tail ? t[1] : h0b * b[1], b[0], b[1],
+                                     thick ? b[2] : 1, thick ? chain_db * b[2] : is_3d ? L0.d : desc.array_size,
+                                     chain, amd_xor_mode(fam) ? block_B : 256, first_tail);
+  plan.amd_info.chain_pitch_el = chain_wb * b[0];
+  plan.amd_info.chain_height_el = chain_hb * b[1];
   *out = std::move(plan);
   return Status::Ok();
 }

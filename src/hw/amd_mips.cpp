@@ -39,6 +39,29 @@ Status amd_take_slice_size(const std::string& fam, uint64_t slice_size, uint64_t
   *chain_B = slice_size;
   return Status::Ok();
 }
+
+AmdSurfaceInfo amd_surface_report(uint64_t pitch_el, uint64_t height_el, uint64_t bw, uint64_t bh, uint64_t bd,
+                                  uint64_t num_slices, uint64_t chain_B, uint64_t base_align_B,
+                                  uint32_t first_mip_in_tail) {
+  AmdSurfaceInfo ai{};
+  ai.pitch_el = pitch_el;
+  ai.height_el = height_el;
+  ai.block_w_el = static_cast<uint32_t>(bw);
+  ai.block_h_el = static_cast<uint32_t>(bh);
+  ai.block_d = static_cast<uint32_t>(bd);
+  ai.thick = bd > 1;
+  ai.num_slices = num_slices;
+  ai.slice_size_B = chain_B / bd;
+  ai.surf_size_B = ai.slice_size_B * num_slices;
+  ai.base_align_B = base_align_B;
+  ai.first_mip_in_tail = first_mip_in_tail;
+  return ai;
+}
+
+bool amd_xor_mode(const std::string& fam) {
+  return fam.size() > 2 &&
+         (fam.compare(fam.size() - 2, 2, "-x") == 0 || fam.compare(fam.size() - 2, 2, "-t") == 0);
+}
 namespace {
 
 // ShiftCeil: v / 2^s rounded up.
@@ -181,19 +204,10 @@ Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const Te
   // depth, sliceSize = one slice of the chain (a thick block's bytes count
   // 1 / blockSlices per slice), surfSize = sliceSize x numSlices, baseAlign =
   // the block size.
-  AmdSurfaceInfo& ai = plan.amd_info;
   plan.has_amd_info = true;
-  ai.pitch_el = align_up(L0.w_el, bw);
-  ai.height_el = align_up(L0.h_el, bh);
-  ai.block_w_el = static_cast<uint32_t>(bw);
-  ai.block_h_el = static_cast<uint32_t>(bh);
-  ai.block_d = static_cast<uint32_t>(thick ? bd : 1);
-  ai.thick = thick;
-  ai.num_slices = thick ? align_up(uint64_t{L0.d}, bd) : is_3d ? L0.d : desc.array_size;
-  ai.slice_size_B = thick ? chain / bd : chain;
-  ai.surf_size_B = ai.slice_size_B * ai.num_slices;
-  ai.base_align_B = block_B;
-  ai.first_mip_in_tail = first_tail;
+  plan.amd_info = amd_surface_report(align_up(L0.w_el, bw), align_up(L0.h_el, bh), bw, bh, thick ? bd : 1,
+                                     thick ? align_up(uint64_t{L0.d}, bd) : is_3d ? L0.d : desc.array_size, chain,
+                                     block_B, first_tail);
   *out = std::move(plan);
   return Status::Ok();
 }
@@ -234,18 +248,9 @@ Status build_amd_gfx10_micro_mips(const std::string& fam, const Pattern& pat, co
   plan.notes.push_back("256-byte mode: no mip tail");
   // Addr2ComputeSurfaceInfo (ComputeSurfaceInfoMicroTiled): level 0 padded to
   // the 256-byte block, sliceSize = the chain, baseAlign = 256.
-  AmdSurfaceInfo& ai = plan.amd_info;
   plan.has_amd_info = true;
-  ai.pitch_el = align_up(L0.w_el, bw);
-  ai.height_el = align_up(L0.h_el, bh);
-  ai.block_w_el = static_cast<uint32_t>(bw);
-  ai.block_h_el = static_cast<uint32_t>(bh);
-  ai.block_d = 1;
-  ai.num_slices = desc.array_size;
-  ai.slice_size_B = chain;
-  ai.surf_size_B = chain * desc.array_size;
-  ai.base_align_B = block_B;
-  ai.first_mip_in_tail = mips;
+  plan.amd_info = amd_surface_report(align_up(L0.w_el, bw), align_up(L0.h_el, bh), bw, bh, 1, desc.array_size, chain,
+                                     block_B, mips);
   *out = std::move(plan);
   return Status::Ok();
 }

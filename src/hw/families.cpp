@@ -232,26 +232,16 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
                    bd = uint64_t{1} << e[2];
     const LevelDims L0 = level_dims(desc, 0);
     const bool thick = e[2] > 0, is_3d = desc.dimension == Dimension::Texture3D;
-    const bool xor_mode = f.name.size() > 2 && (f.name.compare(f.name.size() - 2, 2, "-x") == 0 ||
-                                                f.name.compare(f.name.size() - 2, 2, "-t") == 0);
-    AmdSurfaceInfo& ai = plan.amd_info;
     plan.has_amd_info = true;
-    ai.pitch_el = lp.row_pitch / (uint64_t{1} << n) * bw;
-    ai.height_el = align_up(uint64_t{L0.h_el}, bh);
+    plan.amd_info = amd_surface_report(
+        lp.row_pitch / (uint64_t{1} << n) * bw, align_up(uint64_t{L0.h_el}, bh), bw, bh, bd,
+        thick ? align_up(uint64_t{L0.d}, bd) : is_3d ? L0.d : desc.array_size,
+        desc.dimension == Dimension::Texture2D ? slice_size : lp.depth_pitch_B,
+        gfx9 && !amd_xor_mode(f.name) ? 256 : uint64_t{1} << n, 1);
     if (gfx9) {
-      ai.chain_pitch_el = ai.pitch_el;
-      ai.chain_height_el = ai.height_el;
+      plan.amd_info.chain_pitch_el = plan.amd_info.pitch_el;
+      plan.amd_info.chain_height_el = plan.amd_info.height_el;
     }
-    ai.block_w_el = static_cast<uint32_t>(bw);
-    ai.block_h_el = static_cast<uint32_t>(bh);
-    ai.block_d = static_cast<uint32_t>(bd);
-    ai.thick = thick;
-    ai.num_slices = thick ? align_up(uint64_t{L0.d}, bd) : is_3d ? L0.d : desc.array_size;
-    const uint64_t one_slice = (desc.dimension == Dimension::Texture2D ? slice_size : lp.depth_pitch_B) / bd;
-    ai.slice_size_B = one_slice;
-    ai.surf_size_B = one_slice * ai.num_slices;
-    ai.base_align_B = gfx9 && !xor_mode ? 256 : uint64_t{1} << n;
-    ai.first_mip_in_tail = 1;
   }
   plan.levels.push_back(lp);
   plan.total_size = slice_size * desc.array_size;

@@ -139,6 +139,21 @@ Status build_amd_gfx10_micro_mips(const std::string& fam, const Pattern& pat, co
 /// AMD chains: a caller's slice_size (0 = none) replaces the chain's size `*chain_B` when it
 /// holds the chain and is a multiple of the block; else invalid_argument (src/hw/amd_mips.cpp).
 Status amd_take_slice_size(const std::string& fam, uint64_t slice_size, uint64_t block_B, uint64_t* chain_B);
+
+/// Addr2ComputeSurfaceInfo's report as every GFX9-GFX11 chain builder fills it
+/// (Gfx9Lib::HwlComputeSurfaceInfoTiled, Gfx10Lib::ComputeSurfaceInfoMacroTiled
+/// / MicroTiled): level 0's pitch and height (elements, padded by the caller),
+/// the block (`bw` x `bh` elements x `bd` slices; thick when the block holds
+/// several depth slices), numSlices (padded to the block depth when thick), one
+/// slice of the chain (`chain_B` / `bd` when thick: a thick block's bytes count
+/// 1 / blockSlices per slice), surfSize = sliceSize x numSlices, baseAlign and
+/// the first level in the mip tail.
+AmdSurfaceInfo amd_surface_report(uint64_t pitch_el, uint64_t height_el, uint64_t bw, uint64_t bh, uint64_t bd,
+                                  uint64_t num_slices, uint64_t chain_B, uint64_t base_align_B,
+                                  uint32_t first_mip_in_tail);
+
+/// True for the AMD modes with pipe/bank XOR terms (names ending in -x or -t).
+bool amd_xor_mode(const std::string& fam);
 /// AMD GFX9 2D mip chain (src/hw/amd_gfx9_mips.cpp); `pat` carries the pipe/bank XOR immediate.
 Status build_amd_gfx9_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc, uint64_t slice_size,
                            FamilyPlan* out);
