@@ -202,7 +202,7 @@ Status build_amd_gfx9_mips(const std::string& fam, const Pattern& pat, const Tex
   }
   const char* major_name = major == Major::X ? "X" : major == Major::Y ? "Y" : "Z";
   plan.notes.push_back("GFX9 chain " + std::to_string(chain_wb) + "x" + std::to_string(chain_hb) +
-                       (thick ? "x" + std::to_string(chain_db) : std::string()) + " blocks (" + major_name + "-major)" +
+                       (thick ? std::string("x") + std::to_string(chain_db) : std::string()) + " blocks (" + major_name + "-major)" +
                        (first_tail < mips ? ", mip tail from level " + std::to_string(first_tail) : ", no mip tail"));
   // Addr2ComputeSurfaceInfo's report (HwlComputeSurfaceInfoTiled): pitch and
   // height of level 0 padded to the block, mipChainPitch / mipChainHeight the

@@ -652,7 +652,7 @@ Status describe_data(const VendorData&, const DataFamily& f, Params& p, uint32_t
       pat.immediate = static_cast<uint32_t>(eff << 8);
     const auto e = extents_log2(pat);
     s += to_text(pat) + "\n";
-    s += "  " + dim_name(dp.dim) + (dp.samples > 1 ? " " + std::to_string(dp.samples) + "x MSAA" : std::string()) +
+    s += "  " + dim_name(dp.dim) + (dp.samples > 1 ? std::string(" ") + std::to_string(dp.samples) + "x MSAA" : std::string()) +
          (dp.compressed == 1   ? " block-compressed"
           : dp.compressed == 0 ? " uncompressed"
                                : "") +
