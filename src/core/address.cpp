@@ -1000,35 +1000,24 @@ Status Locator::locate(const uint64_t* offsets, uint64_t n, Location* out) const
   // others instead of holding up the call.
   constexpr uint64_t kPerThread = uint64_t{1} << 16;
   const uint64_t parts = std::clamp<uint64_t>(n / kPerThread, 1, detail::hardware_threads());
-  uint64_t good = n;  // offsets[0..good) are inside the resource
-  if (parts == 1) {
-    for (uint64_t b = 0; b < n; b += kBlock) {
+  // One part runs on the calling thread (run_parts starts no thread for it).
+  std::atomic<uint64_t> next{0}, first_bad{n};
+  detail::run_parts(static_cast<size_t>(parts), [&](size_t) {
+    for (;;) {
+      const uint64_t b = next.fetch_add(kBlock, std::memory_order_relaxed);
+      // Blocks after an offset past the end need not be located (the call fails); every block
+      // before the first such offset is, since first_bad never drops below it.
+      if (b >= n || b >= first_bad.load(std::memory_order_relaxed)) return;
       const uint64_t e = std::min(n, b + kBlock), g = first_outside(offsets, b, e, m.size_B);
       locate_batch(m, offsets + b, g - b, out + b);
       if (g < e) {
-        good = g;
-        break;
-      }
-    }
-  } else {
-    std::atomic<uint64_t> next{0}, first_bad{n};
-    detail::run_parts(static_cast<size_t>(parts), [&](size_t) {
-      for (;;) {
-        const uint64_t b = next.fetch_add(kBlock, std::memory_order_relaxed);
-        // Blocks after an offset past the end need not be located (the call fails); every block
-        // before the first such offset is, since first_bad never drops below it.
-        if (b >= n || b >= first_bad.load(std::memory_order_relaxed)) return;
-        const uint64_t e = std::min(n, b + kBlock), g = first_outside(offsets, b, e, m.size_B);
-        locate_batch(m, offsets + b, g - b, out + b);
-        if (g < e) {
-          uint64_t cur = first_bad.load(std::memory_order_relaxed);
-          while (g < cur && !first_bad.compare_exchange_weak(cur, g, std::memory_order_relaxed)) {
-          }
+        uint64_t cur = first_bad.load(std::memory_order_relaxed);
+        while (g < cur && !first_bad.compare_exchange_weak(cur, g, std::memory_order_relaxed)) {
         }
       }
-    });
-    good = first_bad.load();
-  }
+    }
+  });
+  const uint64_t good = first_bad.load();  // offsets[0..good) are inside the resource
   if (good == n) return Status::Ok();
   Status st = offset_past_end(m.size_B, offsets[good]);
   return n > 1 ? Status(st.code(), st.message() + " (at index " + std::to_string(good) + ")") : st;

@@ -506,27 +506,22 @@ class Walker {
       uint8_t* const l1 = rows_[i + g_.gl_row[1]].lin + x0 + g_.gl_col[1] * 16;
       uint8_t* const l2 = rows_[i + g_.gl_row[2]].lin + x0 + g_.gl_col[2] * 16;
       uint8_t* const l3 = rows_[i + g_.gl_row[3]].lin + x0 + g_.gl_col[3] * 16;
-      if (st) {
+      // Whole lines: the streaming flag as a compile-time constant of the loop.
+      const auto whole_lines = [&](auto stream) {
         for (unsigned w = 0; w < nw; ++w) {
           const unsigned j = whole[w];
           const uint8_t* s = swz + addr<M>(rp, cols[j]);
           const uint64_t o = uint64_t{j} * 16;
-          Mv::template Run<16>(l0 + o, s, true);
-          Mv::template Run<16>(l1 + o, s + 16, true);
-          Mv::template Run<16>(l2 + o, s + 32, true);
-          Mv::template Run<16>(l3 + o, s + 48, true);
+          Mv::template Run<16>(l0 + o, s, decltype(stream)::value);
+          Mv::template Run<16>(l1 + o, s + 16, decltype(stream)::value);
+          Mv::template Run<16>(l2 + o, s + 32, decltype(stream)::value);
+          Mv::template Run<16>(l3 + o, s + 48, decltype(stream)::value);
         }
-      } else {
-        for (unsigned w = 0; w < nw; ++w) {
-          const unsigned j = whole[w];
-          const uint8_t* s = swz + addr<M>(rp, cols[j]);
-          const uint64_t o = uint64_t{j} * 16;
-          Mv::template Run<16>(l0 + o, s, false);
-          Mv::template Run<16>(l1 + o, s + 16, false);
-          Mv::template Run<16>(l2 + o, s + 32, false);
-          Mv::template Run<16>(l3 + o, s + 48, false);
-        }
-      }
+      };
+      if (st)
+        whole_lines(std::true_type{});
+      else
+        whole_lines(std::false_type{});
       // cut lines: the rows of this base's line at each such run
       for (unsigned c = 0; c < nc; ++c) {
         const unsigned j = cut[c];
