@@ -182,11 +182,10 @@ void locate_into(const Layout& L, py::handle offsets_h, py::handle out_h) {
     py::gil_scoped_release nogil;
     Locator locator;
     bad = Locator::make(L, &locator);  // the search bases and inverse tables, built once for the whole call
-    bool made = true;
+    const bool made = bad.ok();
     // int64 >= 0 read as uint64: the same values; a negative one reads as 2^63 or more, past the
     // end of any resource, so locate stops there and no pass over the offsets is needed first.
-    if (bad.ok()) bad = locator.locate(reinterpret_cast<const uint64_t*>(in), n, rec);
-    else made = false;
+    if (made) bad = locator.locate(reinterpret_cast<const uint64_t*>(in), n, rec);
     if (made && !bad.ok()) {  // the error of the first negative offset, if any, as when they were checked first
       for (size_t i = 0; i < n; ++i)
         if (in[i] < 0) {
