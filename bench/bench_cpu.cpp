@@ -174,7 +174,7 @@ Tex make_tex(const char* format, uint32_t w, uint32_t h, uint32_t d, const char*
     t.spec.kind = swz::LayoutKind::Std64K;
   }
   t.name = std::string(pattern_name ? pattern_name : "std64k") + "/" + format + "/" + std::to_string(w) + "x" +
-           std::to_string(h) + (d > 1 ? "x" + std::to_string(d) : "");
+           std::to_string(h) + (d > 1 ? std::string("x") + std::to_string(d) : std::string());
   return t;
 }
 
