@@ -17,7 +17,7 @@
 # the run, each saved slow or timed-out input is replayed alone and timed, so
 # the summary names the slowest input in milliseconds.
 #
-# Summary, one line per harness: workers, executions (all workers together:
+# Summary, one line per harness: workers, seconds it ran, executions (all workers together:
 # summed over the workers' logs; in fork mode a lower bound, since the jobs
 # still running at the end are stopped uncounted), exec/s (executions / SECONDS),
 # crashes, timeouts (> 1 s), slow units (>= 1 s), the slowest replayed input,
@@ -30,6 +30,11 @@
 #                        "all": every named harness at once)
 #   SWZ_FUZZ_NO_BUILD=1  use the harnesses as built
 #   SWZ_FUZZ_OUT=DIR     where corpora, saved inputs and logs go (default: a temp dir)
+#   SWZ_FUZZ_UNTIL_TARGET=1  each worker also stops after its share of the
+#                        harness's issue 18 target (-runs=ceil(target / WORKERS)),
+#                        so SECONDS is an upper bound: on a small machine, run
+#                        the harnesses one or two at a time until each reaches
+#                        its target; exec/s is then over each harness's own time
 #
 # The 16-core run of docs/RELIABILITY.md ("Long runs"):
 #   SWZ_FUZZ_NO_BUILD=1 SWZ_FUZZ_PARALLEL=all SWZ_FUZZ_FLAGS=-entropic=0 fuzz/run_long.sh 540 fuzz_dds:1 ...
@@ -95,12 +100,17 @@ target_of() {
 }
 
 run_one() {  # run_one HARNESS WORKERS
-  local h=$1 w=$2 work="$OUT/$1"
+  local h=$1 w=$2 work="$OUT/$1" t0=$SECONDS
   mkdir -p "$work/corpus" "$work/artifacts" "$work/logs"
   local dirs=("$work/corpus" "$ROOT/fuzz/corpus/$h")
   [ -d "fuzz/regressions/$h" ] && dirs+=("$ROOT/fuzz/regressions/$h")
   local common=(-max_total_time="$SECS" -timeout=1 -report_slow_units=1 -rss_limit_mb=2048 -max_len=4096
                 -print_final_stats=1 -artifact_prefix="$work/artifacts/")
+  if [ -n "${SWZ_FUZZ_UNTIL_TARGET:-}" ]; then
+    local tgt
+    tgt=$(target_of "$h")
+    common+=(-runs=$(((tgt + w - 1) / w)))
+  fi
   # New inputs go to the first directory (a scratch copy); the seeds stay as they are.
   if [ "$MODE" = fork ]; then
     "$BIN_DIR/$h" -fork="$w" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 "${common[@]}" $FLAGS "${dirs[@]}" \
@@ -111,6 +121,7 @@ run_one() {  # run_one HARNESS WORKERS
     (cd "$work/logs" && "$BIN_DIR/$h" -jobs="$w" -workers="$w" "${common[@]}" $FLAGS "${dirs[@]}" > "$work/log" 2>&1)
   fi
   echo $? > "$work/rc"
+  echo $((SECONDS - t0)) > "$work/seconds"
 }
 
 start=$SECONDS
@@ -120,8 +131,11 @@ for i in "${!NAMES[@]}"; do
   run_one "${NAMES[$i]}" "${WORKERS[$i]}" &
   pids+=($!)
   if [ ${#pids[@]} -ge "$PAR" ]; then
-    wait "${pids[0]}" || true
-    pids=("${pids[@]:1}")
+    # The next harness starts as soon as any running one ends.
+    wait -n "${pids[@]}" || true
+    alive=()
+    for p in "${pids[@]}"; do kill -0 "$p" 2> /dev/null && alive+=("$p"); done
+    pids=("${alive[@]}")
   fi
 done
 for p in "${pids[@]}"; do wait "$p" || true; done
@@ -138,7 +152,8 @@ replay_ms() {
 }
 : > "$OUT/empty-input"
 
-printf '%-22s %-6s %3s %12s %9s %7s %8s %5s %12s %8s\n' harness class w executions exec/s crashes timeouts slow slowest target
+printf '%-22s %-6s %3s %6s %12s %9s %7s %8s %5s %12s %8s\n' harness class w secs executions exec/s crashes timeouts slow slowest \
+  target
 failed=0
 unmet=0
 for i in "${!NAMES[@]}"; do
@@ -182,7 +197,8 @@ for i in "${!NAMES[@]}"; do
     ms=$(($(replay_ms "$h" "$f") - base_ms))
     if [ "$ms" -gt "$max" ]; then max=$ms; slowest="${ms} ms"; fi
   done
-  eps=$((runs / (SECS > 0 ? SECS : 1)))
+  secs=$(cat "$work/seconds" 2> /dev/null || echo "$SECS")
+  eps=$((runs / (secs > 0 ? secs : 1)))
   cls=parser
   case $h in fuzz_copy_* | fuzz_clear) cls=copy ;; esac
   tgt=$(target_of "$h")
@@ -192,7 +208,7 @@ for i in "${!NAMES[@]}"; do
   [ "$crashes" -eq 0 ] && [ "$timeouts" -eq 0 ] && [ "$ooms" -eq 0 ] || bad=1
   [ "$(cat "$work/rc" 2> /dev/null || echo 1)" = 0 ] || bad=1
   [ $bad -eq 0 ] || failed=1
-  printf '%-22s %-6s %3s %12s %9s %7s %8s %5s %12s %8s\n' "$h" "$cls" "$w" "$runs" "$eps" "$((crashes + ooms))" \
+  printf '%-22s %-6s %3s %6s %12s %9s %7s %8s %5s %12s %8s\n' "$h" "$cls" "$w" "$secs" "$runs" "$eps" "$((crashes + ooms))" \
     "$timeouts" "$nslow" "$slowest" "$met"
   if [ $bad -ne 0 ]; then
     echo "    log: $work/log; saved inputs ($arts): $work/artifacts/"
