@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <new>
 #include <optional>
@@ -322,16 +323,19 @@ void info(const CommonOptions& o) {
     std::printf("file offset %llu (--offset: the offsets below count from the start of the file)\n",
                 static_cast<unsigned long long>(base));
   // row_pitch: bytes between rows of blocks (swz's unit); row_B: bytes between
-  // rows of elements (row_pitch / the block's rows), the pitch drivers report.
+  // rows of elements, the pitch drivers report: row_pitch over the block's rows,
+  // slices and samples (a row of blocks holds that many rows of elements).
   std::printf("%5s %4s %5s %5s %16s %11s %14s %14s %14s %14s %4s %10s\n", "sub", "mip", "slice", "plane",
               "size (texels)", "elems", "offset", "bytes", "row_pitch", "depth_pitch", "slot", "row_B");
   for (uint32_t i = 0; i < l.subresource_count(); ++i) {
     const SubresourceLayout& s = l.sub(i);
     std::string dims = std::to_string(s.width) + "x" + std::to_string(s.height) + "x" + std::to_string(s.depth);
     std::string els = std::to_string(s.width_el) + "x" + std::to_string(s.height_el);
-    const uint64_t block_rows = static_cast<size_t>(s.pattern_slot) < l.patterns().size()
-                                    ? l.patterns()[static_cast<size_t>(s.pattern_slot)].block_extent()[1]
-                                    : 1;
+    uint64_t block_rows = 1;
+    if (static_cast<size_t>(s.pattern_slot) < l.patterns().size()) {
+      const std::array<uint64_t, 4> ext = l.patterns()[static_cast<size_t>(s.pattern_slot)].block_extent();
+      block_rows = ext[1] * ext[2] * ext[3];
+    }
     std::string origin;
     if (s.pre_swizzle[0] || s.pre_swizzle[1] || s.pre_swizzle[2])
       origin = "  origin " + std::to_string(s.pre_swizzle[0]) + "." + std::to_string(s.pre_swizzle[1]) + "." +

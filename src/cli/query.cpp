@@ -14,6 +14,9 @@ namespace {
 
 /// Calls `each(text, where)` for every query: the arguments, or the lines of
 /// standard input for "-". `where` names it in messages ("" for one argument).
+/// `each` returns the answer's line. Lines of standard input are answered as
+/// they come (a stream); the answers to arguments are printed only once every
+/// argument is answered, so a bad argument prints nothing but its error.
 template <class F>
 void for_each_query(const std::vector<std::string>& args, const F& each) {
   if (args.size() == 1 && args[0] == "-") {
@@ -25,16 +28,19 @@ void for_each_query(const std::vector<std::string>& args, const F& each) {
       size_t a = line.find_first_not_of(" \t\r");
       if (a == std::string::npos || line[a] == '#') continue;
       size_t b = line.find_last_not_of(" \t\r");
-      each(line.substr(a, b - a + 1), "line " + std::to_string(n) + " of standard input");
+      const std::string answer = each(line.substr(a, b - a + 1), "line " + std::to_string(n) + " of standard input");
+      std::fputs(answer.c_str(), stdout);
       if (tty) std::fflush(stdout);
     }
     if (std::cin.bad()) fail("cannot read standard input");
     return;
   }
+  std::string answers;
   for (const std::string& a : args) {
     if (a == "-") fail("'-' (read standard input) must be the only argument");
-    each(a, args.size() > 1 ? "argument '" + a + "'" : std::string());
+    answers += each(a, args.size() > 1 ? "argument '" + a + "'" : std::string());
   }
+  std::fputs(answers.c_str(), stdout);
 }
 
 std::string at(const std::string& where) { return where.empty() ? std::string() : " (" + where + ")"; }
@@ -109,10 +115,9 @@ void run_offset(const CommonOptions& o, uint32_t sub, const std::vector<std::str
                                             std::to_string(z) + ") sample " + std::to_string(s) + " of subresource " +
                                             std::to_string(sub) + at(where));
     off += base;
-    if (hex)
-      std::printf("0x%llx\n", static_cast<unsigned long long>(off));
-    else
-      std::printf("%llu\n", static_cast<unsigned long long>(off));
+    char line[32];
+    std::snprintf(line, sizeof line, hex ? "0x%llx\n" : "%llu\n", static_cast<unsigned long long>(off));
+    return std::string(line);
   });
 }
 
@@ -134,12 +139,11 @@ void run_locate(const CommonOptions& o, const std::vector<std::string>& args) {
            " texture in layout " + t.layout_arg + ")");
     Location l;
     check(loc.locate(off, &l), "offset " + text + at(where));
-    if (l.packed)
-      std::printf("packed subresource=%u\n", l.subresource);
-    else if (l.padding)
-      std::printf("padding subresource=%u\n", l.subresource);
-    else
-      std::printf("subresource=%u x=%u y=%u z=%u sample=%u byte=%u\n", l.subresource, l.x, l.y, l.z, l.sample, l.byte);
+    if (l.packed) return "packed subresource=" + std::to_string(l.subresource) + "\n";
+    if (l.padding) return "padding subresource=" + std::to_string(l.subresource) + "\n";
+    return "subresource=" + std::to_string(l.subresource) + " x=" + std::to_string(l.x) + " y=" + std::to_string(l.y) +
+           " z=" + std::to_string(l.z) + " sample=" + std::to_string(l.sample) + " byte=" + std::to_string(l.byte) +
+           "\n";
   });
 }
 

@@ -91,6 +91,16 @@ class SubresourceAddresser {
   uint64_t offset_B(uint64_t x_B, uint64_t y, uint64_t z, uint32_t sample) const {
     return base_B_ + rel_offset_B(x_B, y, z, sample);
   }
+  /// offset_B for many bytes of one row: row(y, z, sample) once, then offset_B(row, x_B) per byte.
+  struct Row {
+    Plan::RowTerms terms;
+    uint64_t x0_B = 0;  ///< the row's pre-swizzle X origin in bytes
+  };
+  Row row(uint64_t y, uint64_t z, uint32_t sample) const {
+    const Adjusted a = frame_.adjust(0, y, z);
+    return {plan_->row_terms(a.y, a.z, sample, frame_.row_pitch_B, frame_.depth_pitch_B), a.x_B};
+  }
+  uint64_t offset_B(const Row& r, uint64_t x_B) const { return base_B_ + plan_->offset_in_row(r.terms, r.x0_B + x_B); }
 
  private:
   const Plan* plan_;

@@ -27,6 +27,14 @@ using swz::detail::mul_ok;
 
 Status overflow(const std::string& what) { return {Code::overflow, what + " does not fit in 64 bits"}; }
 
+/// Layout::allocation_size() (the size rounded up to the alignment) must fit in 64 bits.
+Status check_allocation_size(uint64_t size_B, uint64_t alignment_B) {
+  uint64_t alloc;
+  if (align_up(size_B, alignment_B, &alloc)) return Status::Ok();
+  return {Code::overflow, "resource size = " + std::to_string(size_B) + " rounded up to its alignment (" +
+                              std::to_string(alignment_B) + " bytes) does not fit in 64 bits"};
+}
+
 struct BuiltinEntry {
   Dimension dim;
   uint32_t element_bytes;
@@ -387,7 +395,9 @@ static Status place_subresource(const TextureDesc& desc, const Plan& plan, uint3
     by_last = (y_end - 1) >> ey;
     bz_last = (z_end - 1) >> ez;
     uint64_t min_dp;
-    if (!mul_ok(by_last + 1, s.row_pitch, &min_dp)) return overflow("depth pitch");
+    if (!mul_ok(by_last + 1, s.row_pitch, &min_dp))
+      return overflow("the slice size (depth pitch: row pitch = " + std::to_string(s.row_pitch) + " bytes x " +
+                      std::to_string(by_last + 1) + " rows of blocks)");
     s.depth_pitch_B = dp_B ? dp_B : min_dp;
     if (bz_last > 0 && s.depth_pitch_B < min_dp)
       return {Code::invalid_argument, "depth_pitch_B = " + std::to_string(s.depth_pitch_B) +
@@ -653,6 +663,7 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
   // Pushed in subresource-index order: mip + slice*mips + plane*mips*array.
   L.alignment_ = placement;
   L.size_ = cursor;
+  SWZ_TRY(check_allocation_size(L.size_, L.alignment_));
   L.locator_cache_ = detail::new_locator_cache();
   *out = std::move(L);
   return Status::Ok();
@@ -727,6 +738,7 @@ Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>&
                                         " but subresources reach byte " + std::to_string(end_max) + why};
   }
   L.size_ = resource_size ? resource_size : end_max;
+  SWZ_TRY(check_allocation_size(L.size_, L.alignment_));
   SWZ_TRY(Layout::check_no_shared_bytes(L));
   L.locator_cache_ = detail::new_locator_cache();
   *out = std::move(L);

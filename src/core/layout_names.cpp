@@ -181,6 +181,8 @@ Status LayoutName::parse(std::string_view text, LayoutName* out) {
       return {ds.code(), "layout file '" + path + "': " + ds.message()};
     return {ps.code(), "pattern file '" + path + "': " + ps.message()};
   }
+  if (std::filesystem::exists(path, ec))
+    return {Code::io_error, "layout file '" + path + "' is not a regular file (a directory or a device)"};
   if (path.find('/') != std::string::npos || (path.size() > 5 && path.substr(path.size() - 5) == ".json"))
     return {Code::io_error, "layout file '" + path + "' does not exist (built-in layouts: " + listing_names() + ")"};
   return unknown(text);

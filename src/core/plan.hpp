@@ -59,11 +59,20 @@ class Plan {
   }
   /// Offset of coordinates already adjusted for pre-swizzle and stacking.
   uint64_t offset(uint64_t xb, uint64_t y, uint64_t z, uint64_t s, uint64_t row_pitch, uint64_t depth_pitch) const {
-    uint64_t base =
-        (xb >> ext_log2[0]) * block_bytes + (y >> ext_log2[1]) * row_pitch + (z >> ext_log2[2]) * depth_pitch;
-    uint32_t gg = immediate ^ g(0, static_cast<uint32_t>(xb)) ^ g(1, static_cast<uint32_t>(y)) ^
-                  g(2, static_cast<uint32_t>(z)) ^ g(3, static_cast<uint32_t>(s));
-    return base ^ gg;
+    return offset_in_row(row_terms(y, z, s, row_pitch, depth_pitch), xb);
+  }
+  /// The terms of offset() that one row (y, z, s) shares: base's Y and Z parts and G's Y, Z, S
+  /// parts with the immediate. offset() = offset_in_row(row_terms(y, z, s, ...), xb).
+  struct RowTerms {
+    uint64_t base_B = 0;
+    uint32_t g = 0;
+  };
+  RowTerms row_terms(uint64_t y, uint64_t z, uint64_t s, uint64_t row_pitch, uint64_t depth_pitch) const {
+    return {(y >> ext_log2[1]) * row_pitch + (z >> ext_log2[2]) * depth_pitch,
+            immediate ^ g(1, static_cast<uint32_t>(y)) ^ g(2, static_cast<uint32_t>(z)) ^ g(3, static_cast<uint32_t>(s))};
+  }
+  uint64_t offset_in_row(const RowTerms& r, uint64_t xb) const {
+    return ((xb >> ext_log2[0]) * block_bytes + r.base_B) ^ (r.g ^ g(0, static_cast<uint32_t>(xb)));
   }
   /// Inverse of the in-block map: inverse[i][c] = mask of channel-c in-block
   /// coordinate bits that address bit i (i < block_bits) contributes to.

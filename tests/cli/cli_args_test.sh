@@ -140,6 +140,17 @@ expect_err "a pattern parse error quotes the text" "layout 'pattern:X0 X1 Q3': b
 # --- A coordinate past 32 bits is named (X, Y, Z or SAMPLE) with its query.
 expect_err "offset: Y past 32 bits is named" "Y = 99999999999 in '3,99999999999' does not fit in 32 bits" \
   "$SWZ" offset "${tex[@]}" 3,99999999999
+# --- A bad query among several prints no answer for the good ones before it (break-it: the
+# answers to the first arguments were printed, then the error); standard input still streams.
+for q in "locate 0 zz 4" "offset 0,0 1,1,"; do
+  # shellcheck disable=SC2086
+  "$SWZ" ${q%% *} "${tex[@]}" ${q#* } >out.txt 2>err.txt && rc=0 || rc=$?
+  [ $rc -eq 1 ] && [ ! -s out.txt ] && [ -s err.txt ] && pass "$q: the error alone, no partial answers" ||
+    failed "$q: rc=$rc, stdout '$(cat out.txt)'"
+done
+printf '0\nzz\n' | "$SWZ" locate "${tex[@]}" - >out.txt 2>err.txt && rc=0 || rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <out.txt)" -eq 1 ] && grep -q "line 2 of standard input" err.txt &&
+  pass "locate -: lines before the bad one are answered as they stream" || failed "locate - stream: rc=$rc $(cat out.txt err.txt)"
 
 echo "cli_args: $passes passed, $fails failed"
 exit $((fails > 0))

@@ -34,14 +34,14 @@ info_level "amd gfx10 level 3 in the tail" 3 0 512 --layout amd-gfx10-sw64k-s-x:
 info_level "amd gfx9 level 2" 2 524288 1536 --layout amd-gfx9-sw64k-s --format R8G8B8A8_UNORM --size 300x200 --mips full
 info_level "amd gfx9 level 3 in the tail" 3 720896 1536 --layout amd-gfx9-sw64k-s --format R8G8B8A8_UNORM --size 300x200 --mips full
 # addrlib GFX9 SW_64KB_S 3D (thick): RGBA8 64x64x64, Z-major chain; level 2 starts the tail at block (0,2,2).
-info_level "amd gfx9 3D level 2 in the tail" 2 1048576 4096 --layout amd-gfx9-sw64k-s --format R8G8B8A8_UNORM --size 64x64x64 --mips full
+info_level "amd gfx9 3D level 2 in the tail" 2 1048576 256 --layout amd-gfx9-sw64k-s --format R8G8B8A8_UNORM --size 64x64x64 --mips full
 # addrlib GFX10 SW_64KB_S 3D (S3): level 0 after the tail block and level 1, 64-element pitch.
-info_level "amd gfx10 3D level 0" 0 131072 4096 --layout amd-gfx10-sw64k-s --format R8G8B8A8_UNORM --size 64x64x64 --mips full
+info_level "amd gfx10 3D level 0" 0 131072 256 --layout amd-gfx10-sw64k-s --format R8G8B8A8_UNORM --size 64x64x64 --mips full
 # addrlib GFX10 SW_256B_S: no tail, the smallest level first; level 0 at 89088 with a 304-element pitch.
 info_level "amd gfx10 256-byte level 0" 0 89088 1216 --layout amd-gfx10-sw256b-s --format R8G8B8A8_UNORM --size 300x200 --mips full
 # addrlib GFX10.3 SW_64KB_S_X 3D (thick): RGBA8 100x70x40, level 0 after the tail block and levels 2, 1;
 # what Addr2ComputeSurfaceInfo reports (derivation in tests/hw/test_hw_amd_3d.cpp).
-info_level "amd gfx10.3 3D level 0" 0 393216 8192 --layout amd-gfx10.3-sw64k-s-x:pipes=8 --format R8G8B8A8_UNORM --size 100x70x40 --mips full
+info_level "amd gfx10.3 3D level 0" 0 393216 512 --layout amd-gfx10.3-sw64k-s-x:pipes=8 --format R8G8B8A8_UNORM --size 100x70x40 --mips full
 want="addrlib    pitch 128, height 96, numSlices 48, sliceSize 73728, surfSize 3538944, baseAlign 65536"
 grep -qF "$want" info.txt && pass "amd gfx10.3 3D addrlib surface info" || failed "amd gfx10.3 3D addrlib surface info: $(cat info.txt)"
 grep -qF "addrlib    block 32x32x16 elements (thick), firstMipIdInTail 3" info.txt && pass "amd 3D addrlib block" ||
@@ -50,6 +50,10 @@ grep -qF "addrlib    block 32x32x16 elements (thick), firstMipIdInTail 3" info.t
 "$SWZ" info --layout amd-gfx9-sw64k-s --format R8G8B8A8_UNORM --size 300x200 --mips full >info.txt 2>&1
 grep -qF "addrlib    pitch 384, height 256, mipChainPitch 384, mipChainHeight 512, numSlices 1, sliceSize 786432, surfSize 786432, baseAlign 256" info.txt &&
   pass "amd gfx9 addrlib surface info" || failed "amd gfx9 addrlib surface info: $(cat info.txt)"
+# row_B of a 3D tile (rows of a block spread over its slices): the element pitch, not the
+# block row's bytes over its rows (break-it: 4096 for NVIDIA 64x64x32, whose rows are 256 B).
+info_level "nv-block-linear 3D row_B is 64 texels" 0 0 256 --layout nv-block-linear --format R8G8B8A8_UNORM --size 64x64x32
+info_level "amd gfx10 3D thick row_B (addrlib pitch 64)" 0 0 256 --layout amd-gfx10-sw64k-s-x --format R8G8B8A8_UNORM --size 64x64x32
 # Panfrost test-layout.cpp: ETC2 (BC1-sized) 128x128 level 4 at 10880.
 info_level "mali level 4" 4 10880 32 --layout mali-u-interleaved --format BC1_UNORM --size 128x128 --mips full
 

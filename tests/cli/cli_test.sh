@@ -125,6 +125,7 @@ expect_err "the one number with an explicit form" "not both" "$SWZ" "${stk[@]}" 
 # --- errors: exit 1, a message, nothing left at OUT -----------------------------------
 expect_err "unknown layout lists the built-ins" "row-major, std64k, std4k" "$SWZ" swizzle --layout nope "$PHOTO" e.bin
 expect_err "missing JSON layout file" "does not exist" "$SWZ" swizzle --layout nope.json "$PHOTO" e.bin
+expect_err "a directory as layout file" "is not a regular file" "$SWZ" swizzle --layout / "$PHOTO" e.bin
 expect_err "bad pattern text" "pattern" "$SWZ" swizzle --layout "pattern:X0 X1 Q9" "$PHOTO" e.bin
 expect_err "image with a BC format" "8-bit UNORM" "$SWZ" swizzle --layout std64k --format BC1_UNORM "$PHOTO" e.bin
 expect_err "image size mismatch" "600x400" "$SWZ" swizzle --layout std64k --size 64x64 "$PHOTO" e.bin

@@ -425,6 +425,16 @@ TEST(Hostile, SizesOverflow64Bits) {
   dd.subresources[0].offset = std::numeric_limits<uint64_t>::max() - 100;
   EXPECT_ERROR(make_device_layout(dd, &L), Code::overflow, "subresource 0 end does not fit in 64 bits");
   expect_sentinel(L);
+  // A resource size whose allocation size (rounded up to the alignment) wraps: it printed as
+  // "allocation 0 bytes" (break-it, resource-layout JSON with "size": 2^64 - 1).
+  DeviceLayoutDesc big;
+  ASSERT_TRUE(parse_resource_layout_json(R"({"format": "R8_UNORM", "width": 64, "height": 64, "size": 18446744073709551615,)"
+                                         R"( "patterns": ["X0 X1 X2 X3 Y0 Y1 Y2 Y3"], "subresources": [{"offset": 0}]})",
+                                         &big)
+                  .ok());
+  EXPECT_ERROR(make_device_layout(big, &L), Code::overflow,
+               "resource size = 18446744073709551615 rounded up to its alignment (256 bytes) does not fit in 64 bits");
+  expect_sentinel(L);
   // Resource-side copy checks when offset + size overflow are covered by the
   // layout: no layout can hold such a subresource.
 }
