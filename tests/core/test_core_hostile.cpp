@@ -657,6 +657,11 @@ TEST(Hostile, JsonWithWrongTypes) {
       {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": [{"offset": 0, "row_stride": [1]}]})",
        "\"row_stride\" must be an unsigned integer"},
       {R"([1, 2])", "the top level must be an object"},
+      // Misspelt keys were dropped without a word (break-it): the default was used instead.
+      {R"({"format": "R8_UNORM", "width": 4, "mip_level": 3, "patterns": ["X0"], "subresources": []})",
+       "resource layout: unknown key \"mip_level\" (known: format, dimension, width"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": [{"offset": 0, "row_strde": 64}]})",
+       "resource layout: subresources[0]: unknown key \"row_strde\" (known: offset, row_stride"},
   };
   for (const Row& r : layout_rows) {
     DeviceLayoutDesc out;
