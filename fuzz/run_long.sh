@@ -112,15 +112,17 @@ run_one() {  # run_one HARNESS WORKERS
     common+=(-runs=$(((tgt + w - 1) / w)))
   fi
   # New inputs go to the first directory (a scratch copy); the seeds stay as they are.
+  local rc=0
   if [ "$MODE" = fork ]; then
     "$BIN_DIR/$h" -fork="$w" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 "${common[@]}" $FLAGS "${dirs[@]}" \
-      > "$work/log" 2>&1
+      > "$work/log" 2>&1 || rc=$?
   else
     # -jobs: W long-lived processes (logs/fuzz-K.log) sharing the corpus directory; each stops at
     # its first crash or timeout.
-    (cd "$work/logs" && "$BIN_DIR/$h" -jobs="$w" -workers="$w" "${common[@]}" $FLAGS "${dirs[@]}" > "$work/log" 2>&1)
+    (cd "$work/logs" && "$BIN_DIR/$h" -jobs="$w" -workers="$w" "${common[@]}" $FLAGS "${dirs[@]}" > "$work/log" 2>&1) ||
+      rc=$?
   fi
-  echo $? > "$work/rc"
+  echo $rc > "$work/rc"
   echo $((SECONDS - t0)) > "$work/seconds"
 }
 
