@@ -9,6 +9,7 @@
 
 #include "swz/layout.hpp"
 #include "core/addresser.hpp"
+#include "core/no_coverage.hpp"
 #include "core/plan.hpp"
 #include "core/checked_math.hpp"
 #include "core/enum_names.hpp"
@@ -191,11 +192,6 @@ struct ReachCache {
 // blocks, left out of the fuzzers' coverage instrumentation (a comparison
 // callback per block made it several times slower; its branches guide
 // nothing).
-#if defined(__clang__) && __clang_major__ >= 13
-#define SWZ_NO_COVERAGE __attribute__((no_sanitize("coverage")))
-#else
-#define SWZ_NO_COVERAGE
-#endif
 SWZ_NO_COVERAGE static void walk_blocks(const Plan& plan, uint64_t bx0, uint64_t by0, uint64_t bz0, uint64_t bx_last,
                                         uint64_t by_last, uint64_t bz_last, uint64_t row_pitch, uint64_t dp,
                                         const std::vector<uint32_t>& gx, const uint32_t (&reduce_tab)[4][256],

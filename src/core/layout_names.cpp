@@ -12,6 +12,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "core/no_coverage.hpp"
 #include "core/parse_number.hpp"
 #include "swz/device_layout.hpp"
 #include "swz/pattern.hpp"
@@ -75,10 +76,7 @@ Status unknown(std::string_view text) {
 // least that). Pure arithmetic, left out of the fuzzers' coverage instrumentation: a
 // comparison callback per cell was a tenth of fuzz_cli_args (issue 18); its branches guide
 // nothing.
-#if defined(__clang__) && __clang_major__ >= 13
-__attribute__((no_sanitize("coverage")))
-#endif
-size_t edit_distance(std::string_view a, std::string_view b, size_t limit) {
+SWZ_NO_COVERAGE size_t edit_distance(std::string_view a, std::string_view b, size_t limit) {
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {

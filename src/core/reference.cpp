@@ -3,6 +3,8 @@
 // independent of Plan.
 #include "swz/address.hpp"
 
+#include "core/no_coverage.hpp"
+
 namespace swz {
 namespace {
 
@@ -14,10 +16,7 @@ uint64_t bit_of(const uint64_t coord[4], const BitEntry& e) { return (coord[e.ch
 // element as their oracle; a comparison callback per bit of every call was a quarter of
 // fuzz_copy_footprint's time, issue 18), and the arrays are read through pointers so that
 // no instrumented std::array accessor is called per bit.
-#if defined(__clang__) && __clang_major__ >= 13
-__attribute__((no_sanitize("coverage")))
-#endif
-uint64_t reference_offset(const Pattern& p, uint64_t x_bytes, uint64_t y, uint64_t z, uint64_t sample,
+SWZ_NO_COVERAGE uint64_t reference_offset(const Pattern& p, uint64_t x_bytes, uint64_t y, uint64_t z, uint64_t sample,
                           const AddressParams& a) {
   const BitEntry* const interleave = p.interleave.data();
   const BitEntry* const xors[4] = {p.xors[0].data(), p.xors[1].data(), p.xors[2].data(), p.xors[3].data()};
