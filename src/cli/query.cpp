@@ -1,5 +1,6 @@
 #include "query.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -20,6 +21,11 @@ namespace {
 template <class F>
 void for_each_query(const std::vector<std::string>& args, const F& each) {
   if (args.size() == 1 && args[0] == "-") {
+    // A closed standard input or a directory reads as an empty stream: say so instead of answering
+    // nothing with exit 0 (break-it).
+    struct stat in_st;
+    if (fstat(STDIN_FILENO, &in_st) != 0) fail("cannot read standard input: it is closed");
+    if (S_ISDIR(in_st.st_mode)) fail("cannot read standard input: it is a directory");
     const bool tty = isatty(STDOUT_FILENO) != 0;
     std::string line;
     uint64_t n = 0;

@@ -151,6 +151,14 @@ done
 printf '0\nzz\n' | "$SWZ" locate "${tex[@]}" - >out.txt 2>err.txt && rc=0 || rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l <out.txt)" -eq 1 ] && grep -q "line 2 of standard input" err.txt &&
   pass "locate -: lines before the bad one are answered as they stream" || failed "locate - stream: rc=$rc $(cat out.txt err.txt)"
+# A standard input that cannot be read (a directory, closed) is an error, not an empty answer.
+mkdir -p stdin-dir
+"$SWZ" locate "${tex[@]}" - <stdin-dir >out.txt 2>err.txt && rc=0 || rc=$?
+[ $rc -eq 1 ] && grep -q "standard input: it is a directory" err.txt && pass "locate - from a directory is refused" ||
+  failed "locate - from a directory: rc=$rc $(cat err.txt)"
+"$SWZ" locate "${tex[@]}" - <&- >out.txt 2>err.txt && rc=0 || rc=$?
+[ $rc -eq 1 ] && grep -q "standard input: it is closed" err.txt && pass "locate - with stdin closed is refused" ||
+  failed "locate - with stdin closed: rc=$rc $(cat err.txt)"
 
 echo "cli_args: $passes passed, $fails failed"
 exit $((fails > 0))
