@@ -24,6 +24,15 @@
 
 namespace swz::detail::simd {
 
+/// Bytes of the CPU's level-3 cache as the OS reports it (sysconf, else
+/// sysfs), read once per process; 0 when unknown.
+uint64_t last_level_cache_bytes();
+/// The streaming threshold for a level-3 cache of `l3_bytes`: a sixteenth of
+/// it, at least 12 MiB (also when the size is unknown) and at most 32 MiB.
+constexpr uint64_t stream_min_bytes_for_l3(uint64_t l3_bytes) {
+  return std::clamp<uint64_t>(l3_bytes / 16, uint64_t{12} << 20, uint64_t{32} << 20);
+}
+
 /// Knobs the benchmarks sweep; defaults are the measured best (bench/RESULTS.md).
 struct Tuning {
   /// Rows of a strip when swizzling: the Y (and Z) primaries among the
@@ -39,10 +48,12 @@ struct Tuning {
   /// Streaming (non-temporal) stores are used when the Region asks for them
   /// (write-combined destination) or when the box holds at least this many
   /// bytes, counted over the whole copy (Region::copy_bytes), never over one
-  /// thread's part. Measured here (32 MiB L3 shared by the VM, bench/RESULTS.md
-  /// "streaming threshold"): at 8 MiB regular stores are as fast or faster, at
-  /// 16 MiB and up streaming is 2x faster both ways.
-  uint64_t stream_min_bytes = uint64_t{12} << 20;
+  /// thread's part. The default follows the last-level cache,
+  /// stream_min_bytes_for_l3(): on a 32 MiB L3, 8 MiB copies run as fast or
+  /// faster with regular stores and 16 MiB ones 2x faster streaming; on a
+  /// 480 MiB L3, 16 MiB copies run 2-3x faster with regular stores and 64 MiB
+  /// ones 1.2-1.5x faster streaming (bench/RESULTS.md, "streaming threshold").
+  uint64_t stream_min_bytes = stream_min_bytes_for_l3(last_level_cache_bytes());
   /// Deswizzle walks the blocks that lie wholly inside the box in memory
   /// order (TileDeswizzle in walker-inl.h) ...
   bool tile_walk = true;
