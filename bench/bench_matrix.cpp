@@ -35,9 +35,10 @@
 //                 the scheduler gave to other processes; on a shared machine
 //                 these are the figures to read (matrix_table.py does)
 //   x_floor_cpu, floor_x_memcpy_cpu, floor_GBps_cpu
-//                 single-thread cells of at most 16 MiB: the cell's floor
-//                 (floor_gather.hpp: its 16-byte runs copied at precomputed
-//                 offsets, destination in order) timed in the same
+//                 single-thread cells of at most 16 MiB (SWZ_MATRIX_FLOOR_MAX_MIB
+//                 to raise it): the cell's floor (floor_gather.hpp: its 16-byte
+//                 runs copied at precomputed offsets, destination in order,
+//                 streaming stores above 32 MiB) timed in the same
 //                 repetitions; x_floor_cpu = floor time / kernel time (1 =
 //                 the kernel runs at its floor), floor_x_memcpy_cpu = memcpy
 //                 time / floor time (what the access pattern alone allows)
@@ -196,7 +197,14 @@ void BM_Cell(benchmark::State& st, Cell c) {
   std::vector<double> tm, tk, t1, cm, ck, c1, tf, cf;
   // the floor: single-thread cells of at most 16 MiB whose pieces are runs
   std::vector<uint32_t> fsrc;
-  if (!c.automatic && lin_bytes <= (uint64_t{16} << 20)) floor_sources(layout, c.to_swizzled, &fsrc);
+  // (SWZ_MATRIX_FLOOR_MAX_MIB raises the 16 MiB bound; above 32 MiB the
+  // floor streams its stores, as every kernel does there)
+  static const uint64_t floor_max_B = [] {
+    const char* e = std::getenv("SWZ_MATRIX_FLOOR_MAX_MIB");
+    return (e && *e ? std::strtoull(e, nullptr, 10) : 16) << 20;
+  }();
+  if (!c.automatic && lin_bytes <= floor_max_B) floor_sources(layout, c.to_swizzled, &fsrc);
+  const bool floor_streams = lin_bytes > (uint64_t{32} << 20);
   for (auto _ : st) {
     Span sm;
     for (int i = 0; i < k; ++i) copy();
@@ -206,7 +214,9 @@ void BM_Cell(benchmark::State& st, Cell c) {
       uint8_t* const fd = c.to_swizzled ? res : lin;
       const uint8_t* const fs = c.to_swizzled ? lin : res;
       Span sf;
-      for (int i = 0; i < k; ++i) floor_gather(fd, fs, fsrc.data(), fsrc.size());
+      for (int i = 0; i < k; ++i)
+        floor_streams ? floor_gather_stream(fd, fs, fsrc.data(), fsrc.size())
+                      : floor_gather(fd, fs, fsrc.data(), fsrc.size());
       benchmark::ClobberMemory();
       sf.stop(k, &tf, &cf);
     }
