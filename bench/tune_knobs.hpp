@@ -45,6 +45,10 @@ inline bool apply_tuning(const char* spec) {
       t.tile_walk_max_span_bytes = v;
     else if (k == "tile_walk_min_bytes")
       t.tile_walk_min_bytes = v;
+    else if (k == "tile_band_rows_big_log2")
+      t.tile_band_rows_big_log2 = static_cast<unsigned>(v);
+    else if (k == "tile_band_big_min_bytes")
+      t.tile_band_big_min_bytes = v;
     else if (k == "tile_band_rows_log2")
       t.tile_band_rows_log2 = static_cast<unsigned>(v);
     else if (k == "tile_walk_q4_cache")

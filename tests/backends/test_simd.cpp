@@ -385,6 +385,8 @@ struct TuningScope {
     t.tile_walk_max_span_bytes = rng() % 2 ? ~uint64_t{0} : uint64_t{1} << (rng() % 20);
     t.tile_walk_q4_cache = rng() % 2 == 0;
     t.tile_band_rows_log2 = static_cast<unsigned>(rng() % 5);
+    t.tile_band_rows_big_log2 = static_cast<unsigned>(rng() % 6);
+    t.tile_band_big_min_bytes = rng() % 2 ? 0 : t.tile_band_big_min_bytes;
     t.stretch_swizzle = rng() % 4 != 0;
     t.stretch_aligned = rng() % 2 == 0;
     t.stretch_rows_log2 = static_cast<unsigned>(rng() % 8);
@@ -417,6 +419,9 @@ void run_random_regions(uint64_t seed, int iterations, Family fam, Walk walk = W
         t.tile_walk = true;
         t.tile_walk_max_span_bytes = uint64_t{1} << (10 + rng() % 8);
         t.tile_band_rows_log2 = 1 + static_cast<unsigned>(rng() % 4);
+        // ... and the cap for copies past the L2 (geometry.hpp), either way
+        t.tile_band_rows_big_log2 = 1 + static_cast<unsigned>(rng() % 4);
+        t.tile_band_big_min_bytes = rng() % 2 ? 0 : ~uint64_t{0};
       }
     }
     const unsigned k = static_cast<unsigned>(rng() % 5);

@@ -66,6 +66,13 @@ struct Tuning {
   /// 2^tile_band_rows_log2 block rows that stay within that span (0: not at
   /// all) ...
   unsigned tile_band_rows_log2 = 10;
+  /// ... but at most 2^tile_band_rows_big_log2 rows when the whole copy
+  /// (Region::copy_bytes) holds at least tile_band_big_min_bytes and does not
+  /// stream (past the L2, from the L3): NVIDIA R8 4096² (16 MiB, rows 4 KiB
+  /// apart) deswizzles at 0.72x memcpy in bands of 64 rows, 0.88x in bands
+  /// of 16, 0.79x in bands of 8 (bench/RESULTS.md, 2026-12-02 evening).
+  unsigned tile_band_rows_big_log2 = 4;
+  uint64_t tile_band_big_min_bytes = uint64_t{8} << 20;
   /// ... and, for the standard swizzles' shape (q4), in cache too (else
   /// only when the copy streams).
   bool tile_walk_q4_cache = false;

@@ -1011,7 +1011,11 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   if (too_wide) {
     if (!sep || db != 1 || t.tile_band_rows_log2 == 0) return false;
     // the tallest band (at most 2^tile_band_rows_log2 rows) within the span
-    band = std::min<unsigned>(nrows, 1u << std::min(t.tile_band_rows_log2, 10u));
+    const uint64_t copy_bytes = r.copy_bytes ? r.copy_bytes : region_bytes(r);
+    const unsigned max_log2 = copy_bytes >= t.tile_band_big_min_bytes
+                                  ? std::min(t.tile_band_rows_log2, t.tile_band_rows_big_log2)
+                                  : t.tile_band_rows_log2;
+    band = std::min<unsigned>(nrows, 1u << std::min(max_log2, 10u));
     while (band > 1 && (band - 1) * P + (uint64_t{1} << g.ex) >= t.tile_walk_max_span_bytes) band >>= 1;
     if (band < 8) return false;  // a few lines per block and band: the strip walker's chunks are wider
   }
