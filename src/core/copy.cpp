@@ -105,6 +105,7 @@ Status run(const detail::Resolved& res, uint8_t* swz_base, uint8_t* lin, detail:
   r.swz = swz_base;
   r.lin = lin;
   r.streaming = o.write_combined;
+  r.write_combined = o.write_combined;
   r.copy_bytes = res.lin_bytes;  // the streaming decision covers the whole copy, not a thread's part
   unsigned threads = o.threads;
   if (threads == 0) threads = auto_threads(res.lin_bytes);

@@ -29,6 +29,10 @@ struct Region {
   uint64_t lin_row_pitch = 0;
   uint64_t lin_depth_pitch = 0;
   bool streaming = false;  ///< use non-temporal stores where the kernel can
+  /// The destination is write-combined memory (CopyOptions::write_combined):
+  /// besides streaming, swizzles write whole 64-byte lines in address order
+  /// where a kernel can (stretches on an aligned resource too).
+  bool write_combined = false;
   /// Linear bytes of the whole copy this Region is a part of (a thread's share
   /// is a part): kernels decide automatic streaming on it, never on the part,
   /// so that splitting a copy over threads does not turn streaming off.

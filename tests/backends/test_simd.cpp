@@ -263,6 +263,7 @@ bool make_region(std::mt19937_64& rng, const swz::Pattern& p, uint32_t eb, Surfa
   if (rng() % 3 == 0) r.lin_row_pitch = (row_bytes + 63) & ~uint64_t{63};
   r.lin_depth_pitch = r.lin_row_pitch * r.h + (rng() % 2 ? 0 : rng() % 300);
   r.streaming = rng() % 2 == 0;
+  r.write_combined = r.streaming && rng() % 2 == 0;
   // Brute-force the extent of the swizzled bytes the box touches, and whether
   // two bytes of the box land on the same address (postamble terms above the
   // block can fold blocks onto each other; then the final bytes of a swizzle

@@ -221,7 +221,11 @@ bool StretchSwizzle(const Region& r, const Tuning& t) {
   // Streaming copies (from DRAM) keep the strip walker there: on the quiet
   // 16-core host the stretches lost at 4096² page-aligned (NVIDIA R8 1.32 ->
   // 1.00x memcpy, BC7 1.37 -> 1.03, RGBA32F 0.82 -> 0.66; bench/results/r4-h200host/ab.txt).
-  if (ph == 0 && !t.stretch_aligned && !(g.gl && !g.q4 && !r.streaming)) return false;
+  // Write-combined destinations take the stretches always: whole lines in
+  // address order (H200, a DEVICE_LOCAL | HOST_VISIBLE mapping, one thread:
+  // std64k 32 bpp through the strip walker 8.5-9.0 GB/s against memcpy's
+  // 9.4-15.7, NVIDIA GOBs through the stretches 14-15.7; bench/RESULTS.md).
+  if (ph == 0 && !t.stretch_aligned && !r.write_combined && !(g.gl && !g.q4 && !r.streaming)) return false;
   const Plan& p = *g.p;
   const uint64_t eb = p.element_bytes;
   if (g.rl < 4 || p.high_mask != 0 || r.stack_rows || p.ext_log2[3] != 0 || r.pre[0] % eb != 0) return false;

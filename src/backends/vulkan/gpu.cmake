@@ -10,6 +10,10 @@ if(NOT Vulkan_FOUND OR NOT SWZ_GLSLC)
   return()
 endif()
 message(STATUS "swz: GPU compute path enabled (glslc: ${SWZ_GLSLC})")
+# Extra shader defines for benchmark variants (bench/RESULTS.md), e.g.
+# -DSWZ_GLSLC_DEFINES="-DBATCH=8"; empty for every build that ships.
+set(SWZ_GLSLC_DEFINES "" CACHE STRING "Extra glslc -D flags for the swizzle shader (benchmark variants)")
+separate_arguments(SWZ_GLSLC_DEFINES)
 set(SWZ_HAVE_GPU ON)
 
 set(_swz_gpu_dir ${CMAKE_CURRENT_LIST_DIR})
@@ -21,7 +25,8 @@ foreach(_kind swizzle copy)
     set(_spv ${_swz_gpu_out}/${_kind}_w${_w}.spv)
     add_custom_command(
       OUTPUT ${_spv}
-      COMMAND ${SWZ_GLSLC} -O --target-env=vulkan1.1 -DWORD_BYTES=${_w} -o ${_spv} ${_swz_gpu_dir}/shaders/${_kind}.comp
+      COMMAND ${SWZ_GLSLC} -O --target-env=vulkan1.1 -DWORD_BYTES=${_w} ${SWZ_GLSLC_DEFINES} -o ${_spv}
+              ${_swz_gpu_dir}/shaders/${_kind}.comp
       DEPENDS ${_swz_gpu_dir}/shaders/${_kind}.comp
       COMMENT "glslc ${_kind}.comp (WORD_BYTES=${_w})"
       VERBATIM)

@@ -61,7 +61,9 @@ uint G3(uint c, uint v) {
          gtab[b + 768u + (v >> 24)];
 }
 
+#ifndef BATCH
 #define BATCH 4
+#endif
 
 void main() {
   const uint wg = gl_WorkGroupID.x + gl_WorkGroupID.y * pc.grid_x;
@@ -118,6 +120,10 @@ void main() {
       const uint off = (((x >> ex) << n) + (y >> ey) * pc.row_pitch_B + (z >> ez) * pc.depth_pitch_B) ^ (gt ^ c.w);
       sidx[b] = (pc.swz_rem_B + off) >> q;
       lidx[b] = (pc.lin_rem_B + xr + row * pc.lin_rp_B + sl * pc.lin_dp_B) >> q;
+#ifdef SWZ_DIAG_IDENTITY
+      // benchmark diagnostic only: the same work, contiguous words on both sides
+      sidx[b] = lidx[b] = (wg << u) + (it << 8) + lid;
+#endif
     }
     VAL v[BATCH];
     [[unroll]] for (uint b = 0u; b < BATCH; ++b)
