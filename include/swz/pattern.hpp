@@ -77,7 +77,8 @@ std::string to_text(const Pattern& p);
 // ---- JSON form (patterns/README.md) ----------------------------------------
 // {"bits": ["X0", "X1", "Y0^X5", ...], "postamble": {"8": "Y4^X9"},
 //  "immediate": "0x300", "flags": ["stack"]}, plus optional metadata keys
-// ("name", "description", "source") that are ignored here.
+// ("name", "description", "source", any value) that are not read. Any other
+// key is a parse_error naming it: a misspelt "postambel" is not dropped.
 Status parse_pattern_json(std::string_view json, Pattern* out);
 std::string to_json(const Pattern& p);
 

@@ -94,7 +94,8 @@ Immutable and hashable; equal patterns compare equal.)doc")
           py::arg("json"),
           "Parses the JSON form {\"bits\": [\"X0\", ...], \"postamble\": {\"8\": \"Y4^X9\"}, \"immediate\": \"0x0\", "
           "\"flags\": [...]} "
-          "(patterns/README.md). ValueError on malformed JSON.")
+          "(patterns/README.md), plus the metadata keys name, description, source. ValueError on malformed JSON "
+          "or a key it does not know (naming it).")
       .def_static("from_ddi_bytes", &pattern_from_ddi, py::arg("data"),
                   "Parses raw DDI bytes (any bytes-like object): 232 bytes = D3D12DDI_SWIZZLE_PATTERN_DESC_0022 / WDDM "
                   "2.2 form; "

@@ -41,6 +41,14 @@ def test_json_round_trip():
         swz.Pattern.from_json("{not json")
 
 
+@pytest.mark.parametrize("key", ["postambel", "immediat", "flag"])
+def test_json_misspelt_key_raises_naming_it(key):
+    # Such keys were dropped and the pattern used without them.
+    doc = json.dumps({"bits": ["X0", "X1", "Y0", "Y1"], key: ["stack"]})
+    with pytest.raises(ValueError, match=f'unknown key "{key}" \\(known: bits, postamble, immediate, flags'):
+        swz.Pattern.from_json(doc)
+
+
 def test_ddi_bytes_round_trip_and_layout():
     rng = random.Random(5)
     for _ in range(50):

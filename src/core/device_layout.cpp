@@ -3,7 +3,6 @@
 #include "swz/device_layout.hpp"
 
 #include <algorithm>
-#include <initializer_list>
 #include <nlohmann/json.hpp>
 
 #include "core/json_strict.hpp"
@@ -129,20 +128,6 @@ Status get_u8_array(const json& j, const char* key, std::array<uint8_t, N>* out)
   return Status::Ok();
 }
 
-// A key the format does not have is refused, naming it and the known keys: a misspelt
-// "row_strde" would otherwise be dropped without a word (the default used instead).
-Status check_keys(const json& obj, std::initializer_list<const char*> known, const std::string& where) {
-  for (auto it = obj.begin(); it != obj.end(); ++it) {
-    bool found = false;
-    for (const char* k : known) found = found || it.key() == k;
-    if (found) continue;
-    std::string list;
-    for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-    return {Code::parse_error, where + ": unknown key \"" + it.key() + "\" (known: " + list + ")"};
-  }
-  return Status::Ok();
-}
-
 // Whether subresource i's pattern stacks depth slices (how the older
 // one-number "depth_stride" is read). False when no slot can be found:
 // make_device_layout reports that.
@@ -171,11 +156,11 @@ Status parse_resource_layout_json(std::string_view text, DeviceLayoutDesc* out) 
   json j;
   SWZ_TRY(detail::parse_json_strict(text, 64, "resource layout", &j));
   if (!j.is_object()) return {Code::parse_error, "resource layout: the top level must be an object"};
-  SWZ_TRY(check_keys(j,
-                     {"format", "dimension", "width", "height", "depth", "array_size", "mip_levels", "samples", "size",
-                      "indexable", "patterns", "mip_transitions", "plane_transitions", "mip_transition",
-                      "additional_mip_transitions", "subresources"},
-                     "resource layout"));
+  SWZ_TRY(detail::check_keys(j,
+                             {"format", "dimension", "width", "height", "depth", "array_size", "mip_levels", "samples",
+                              "size", "indexable", "patterns", "mip_transitions", "plane_transitions", "mip_transition",
+                              "additional_mip_transitions", "subresources"},
+                             "resource layout"));
   DeviceLayoutDesc d;
   TextureDesc& t = d.texture;
   auto fmt = j.find("format");
@@ -236,10 +221,10 @@ Status parse_resource_layout_json(std::string_view text, DeviceLayoutDesc* out) 
     const json& e = (*subs)[i];
     const std::string where = "resource layout: subresources[" + std::to_string(i) + "]";
     if (!e.is_object()) return {Code::parse_error, where + " must be an object"};
-    SWZ_TRY(check_keys(e,
-                       {"offset", "row_stride", "depth_stride_B", "stack_rows", "depth_stride", "row_byte_pre_swizzle",
-                        "column_pre_swizzle", "depth_pre_swizzle"},
-                       where));
+    SWZ_TRY(detail::check_keys(e,
+                               {"offset", "row_stride", "depth_stride_B", "stack_rows", "depth_stride",
+                                "row_byte_pre_swizzle", "column_pre_swizzle", "depth_pre_swizzle"},
+                               where));
     DeviceSubresource ds;
     SWZ_TRY(get_u64(e, "offset", &ds.offset, true, where));
     SWZ_TRY(get_u64(e, "row_stride", &ds.row_stride, false, where));

@@ -1,6 +1,8 @@
 // swz internal — JSON parsing for files a user hands to swz.
 #pragma once
+#include <initializer_list>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
 
 #include "swz/status.hpp"
@@ -13,5 +15,13 @@ namespace swz::detail {
 /// levels, refused as soon as the parser gets there, so a hostile file never
 /// builds a deep tree. *out is left as it was on error.
 Status parse_json_strict(std::string_view text, int max_depth, std::string_view what, nlohmann::json* out);
+
+/// Refuses (Code::parse_error) a key of the object `obj` that is in neither
+/// `known` nor `also_known`, naming it, where it is (`where`) and every key
+/// allowed there: a misspelt "row_strde" or "postambel" would otherwise be
+/// dropped without a word and the default used instead. Used by the
+/// resource-layout reader, the pattern reader and the built-in pattern files.
+Status check_keys(const nlohmann::json& obj, std::initializer_list<const char*> known, const std::string& where,
+                  std::initializer_list<const char*> also_known = {});
 
 }  // namespace swz::detail

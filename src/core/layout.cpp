@@ -14,6 +14,7 @@
 #include "core/checked_math.hpp"
 #include "core/enum_names.hpp"
 #include "core/layout_work.hpp"
+#include "core/pattern_json.hpp"
 
 namespace swz {
 namespace detail {
@@ -49,13 +50,19 @@ Status load_family(const char* file, std::vector<BuiltinEntry>* out) {
   auto j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.contains("patterns"))
     return {Code::internal, std::string("built-in pattern file ") + file + " is malformed"};
+  size_t i = 0;
   for (const auto& e : j["patterns"]) {
+    const std::string where = std::string("built-in pattern file ") + file + ": patterns[" + std::to_string(i++) + "]";
+    BuiltinEntry b;
+    // A family row is a pattern object plus the keys that select it
+    // (patterns/README.md §3); only here are those keys allowed. Every row is
+    // read, unconfirmed ones too, so that none carries a key nothing reads.
+    const Status st = detail::parse_pattern_object(e, {"dim", "element_bytes", "tile_texels", "confirmed"}, &b.pattern);
+    if (!st.ok()) return {Code::internal, where + ": " + st.message()};
     if (e.contains("confirmed") && !e["confirmed"].get<bool>())
       continue;  // docs/ARCHITECTURE.md "Standard swizzle": unconfirmed shapes not built in
-    BuiltinEntry b;
     b.dim = e["dim"].get<std::string>() == "3D" ? Dimension::Texture3D : Dimension::Texture2D;
     b.element_bytes = e["element_bytes"].get<uint32_t>();
-    SWZ_TRY(parse_pattern_json(e.dump(), &b.pattern));
     out->push_back(b);
   }
   return Status::Ok();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/json_strict.hpp"
+#include "core/pattern_json.hpp"
 #include "core/parse_number.hpp"
 
 #include "swz/pattern.hpp"
@@ -208,13 +209,21 @@ std::string to_text(const Pattern& p) {
 }
 
 Status parse_pattern_json(std::string_view text, Pattern* out) {
-  using nlohmann::json;
   // A repeated key is refused (nlohmann keeps the last value silently), and so
   // is metadata nested past 64 levels (a hostile file nested 5 M levels deep
   // used 386 MB); the resource-layout reader has the same cap.
-  json j;
+  nlohmann::json j;
   SWZ_TRY(detail::parse_json_strict(text, 64, "pattern JSON", &j));
+  return detail::parse_pattern_object(j, {}, out);
+}
+
+Status detail::parse_pattern_object(const nlohmann::json& j, std::initializer_list<const char*> extra_keys,
+                                    Pattern* out) {
   if (!j.is_object()) return {Code::parse_error, "pattern JSON: the top level must be an object"};
+  // A misspelt "postambel", "immediat" or "flag" was dropped without a word and
+  // the pattern used without it (break-it run): only the keys below are read.
+  SWZ_TRY(detail::check_keys(j, {"bits", "postamble", "immediate", "flags", "name", "description", "source"},
+                             "pattern JSON", extra_keys));
   Pattern p;
   auto bits = j.find("bits");
   if (bits == j.end() || !bits->is_array())

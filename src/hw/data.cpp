@@ -6,6 +6,7 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 
+#include "core/json_strict.hpp"
 #include "core/parse_number.hpp"
 #include "hw/hw_internal.hpp"
 
@@ -225,6 +226,14 @@ std::string join_bits(const nlohmann::json& a) {
 }
 
 Status load_pattern(const std::string& file, const std::string& fam, const nlohmann::json& e, DataPattern* out) {
+  // Only "bits" or "raw" goes on to the pattern parser; a key not read here
+  // (a "postamble", say) would be dropped without a word. "checked" is a note.
+  Status keys =
+      detail::check_keys(e,
+                         {"element_bytes", "dim", "samples", "config", "config_text", "variant", "compressed",
+                          "pitch_multiple_texels", "tile_texels", "from", "derived", "checked", "raw", "bits", "block"},
+                         fam + ": a pattern row");
+  if (!keys.ok()) return bad(file, keys.message());
   DataPattern p;
   if (e.contains("element_bytes") && e["element_bytes"].is_array())
     for (const auto& v : e["element_bytes"]) p.element_bytes.push_back(v.get<uint32_t>());

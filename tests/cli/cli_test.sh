@@ -126,6 +126,19 @@ expect_err "the one number with an explicit form" "not both" "$SWZ" "${stk[@]}" 
 expect_err "unknown layout lists the built-ins" "row-major, std64k, std4k" "$SWZ" swizzle --layout nope "$PHOTO" e.bin
 expect_err "missing JSON layout file" "does not exist" "$SWZ" swizzle --layout nope.json "$PHOTO" e.bin
 expect_err "a directory as layout file" "is not a regular file" "$SWZ" swizzle --layout / "$PHOTO" e.bin
+# A misspelt key in a pattern file (or a resource layout's pattern) was dropped and the
+# pattern used without it, exit 0 (break-it): refused, naming the key; OUT untouched.
+printf '{"bits": ["X0", "X1", "X2", "X3", "Y0", "Y1", "Y2", "Y3"], "postambel": {"8": "Y4"}}' >typo.json
+expect_err "a misspelt key in a pattern file" "pattern file 'typo.json': pattern JSON: unknown key \"postambel\" \(known: bits, postamble, immediate, flags" "$SWZ" swizzle --layout typo.json "$PHOTO" e.bin
+printf 'keep' >kept.bin
+expect_err "a misspelt key leaves an existing OUT alone" "unknown key \"postambel\"" "$SWZ" swizzle --layout typo.json "$PHOTO" kept.bin
+[ "$(cat kept.bin)" = keep ] && pass "OUT kept after a misspelt pattern key" || failed "OUT changed after a misspelt pattern key"
+cat >devtypo.json <<'JSON'
+{"format": "R8G8B8A8_UNORM", "width": 600, "height": 400,
+ "patterns": [{"bits": ["X0", "X1", "X2", "X3", "Y0", "Y1", "Y2", "X4"], "immediat": "0x10"}],
+ "subresources": [{"offset": 0}]}
+JSON
+expect_err "a misspelt key in a resource layout's pattern" "layout file 'devtypo.json': resource layout: patterns\[0\]: pattern JSON: unknown key \"immediat\"" "$SWZ" swizzle --layout devtypo.json "$PHOTO" e.bin
 expect_err "bad pattern text" "pattern" "$SWZ" swizzle --layout "pattern:X0 X1 Q9" "$PHOTO" e.bin
 expect_err "image with a BC format" "8-bit UNORM" "$SWZ" swizzle --layout std64k --format BC1_UNORM "$PHOTO" e.bin
 expect_err "image size mismatch" "600x400" "$SWZ" swizzle --layout std64k --size 64x64 "$PHOTO" e.bin

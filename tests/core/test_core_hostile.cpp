@@ -682,26 +682,26 @@ TEST(Hostile, DeeplyNestedJson) {
   EXPECT_ERROR(parse_pattern_json(nested, &p), Code::parse_error, "pattern JSON: nested more than 64 levels deep");
   EXPECT_ERROR(parse_pattern_json(R"({"bits": )" + nested + "}", &p), Code::parse_error,
                "pattern JSON: nested more than 64 levels deep");
-  // Unknown keys are ignored, but not past 64 levels (5 M levels of metadata
-  // used 386 MB; issue 18).
-  EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0", "X1"], "note": )" + nested + "}", &p), Code::parse_error,
+  // Metadata (name, description, source) may hold any value, but not past 64
+  // levels (5 M levels of metadata used 386 MB; issue 18).
+  EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0", "X1"], "description": )" + nested + "}", &p), Code::parse_error,
                "pattern JSON: nested more than 64 levels deep");
   EXPECT_EQ(p, keep);
-  ASSERT_TRUE(
-      parse_pattern_json(R"({"bits": ["X0", "X1"], "note": )" + std::string(63, '[') + std::string(63, ']') + "}", &p)
-          .ok());
-  EXPECT_ERROR(
-      parse_pattern_json(R"({"bits": ["X0", "X1"], "note": )" + std::string(64, '[') + std::string(64, ']') + "}", &p),
-      Code::parse_error, "nested more than 64 levels deep");
+  ASSERT_TRUE(parse_pattern_json(
+                  R"({"bits": ["X0", "X1"], "description": )" + std::string(63, '[') + std::string(63, ']') + "}", &p)
+                  .ok());
+  EXPECT_ERROR(parse_pattern_json(
+                   R"({"bits": ["X0", "X1"], "description": )" + std::string(64, '[') + std::string(64, ']') + "}", &p),
+               Code::parse_error, "nested more than 64 levels deep");
   DeviceLayoutDesc d;
   d.size = 77;
-  const std::string doc = R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": ["X0"], "note": )" + nested +
-                          R"(}], "subresources": [{"offset": 0}]})";
+  const std::string doc = R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": ["X0"], "description": )" +
+                          nested + R"(}], "subresources": [{"offset": 0}]})";
   EXPECT_ERROR(parse_resource_layout_json(doc, &d), Code::parse_error,
                "resource layout: nested more than 64 levels deep");
   EXPECT_EQ(d.size, 77u);
   // 64 levels are fine.
-  const std::string ok_doc = R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": ["X0"], "note": )" +
+  const std::string ok_doc = R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": ["X0"], "description": )" +
                              std::string(60, '[') + std::string(60, ']') + R"(}], "subresources": [{"offset": 0}]})";
   EXPECT_TRUE(parse_resource_layout_json(ok_doc, &d).ok());
 }
@@ -715,11 +715,13 @@ TEST(Hostile, DuplicateJsonKeys) {
                "pattern JSON: key \"bits\" appears twice in one object");
   EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0", "X1"], "postamble": {"8": "X3", "8": "Y3"}})", &p),
                Code::parse_error, "key \"8\" appears twice");
-  EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0"], "note": [{"a": 1}, {"b": {"c": 1, "c": 2}}]})", &p),
+  EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0"], "description": [{"a": 1}, {"b": {"c": 1, "c": 2}}]})", &p),
                Code::parse_error, "key \"c\" appears twice");
   EXPECT_EQ(p, keep);
   // The same key in sibling objects is not a repeat.
-  EXPECT_TRUE(parse_pattern_json(R"({"bits": ["X0"], "note": [{"a": 1}, {"a": 2}], "x": {"a": {"a": 3}}})", &p).ok());
+  EXPECT_TRUE(
+      parse_pattern_json(R"({"bits": ["X0"], "description": [{"a": 1}, {"a": 2}], "source": {"a": {"a": 3}}})", &p)
+          .ok());
   DeviceLayoutDesc d;
   d.size = 77;
   EXPECT_ERROR(

@@ -1,9 +1,17 @@
 // Pattern forms and validation (docs/ARCHITECTURE.md rule 8, "Text and binary forms").
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
+#include <sstream>
 
+#include "swz/device_layout.hpp"
 #include "swz/swz.hpp"
+#include "swz/vendor.hpp"
+#include "core/pattern_json.hpp"  // internal: the reader of family rows
+#include "hw/hw_internal.hpp"     // internal: the vendor pattern files as loaded
 #include "test_scale.hpp"
 #include "test_util.hpp"
 
@@ -19,6 +27,13 @@ Pattern spec_standard_swizzle_16_32() {
   Pattern p;
   for (int i = 0; i < 16; ++i)
     p.interleave[i] = {t[i][0] != 0, static_cast<uint8_t>(t[i][1]), static_cast<uint8_t>(t[i][2])};
+  return p;
+}
+
+Pattern P(const char* text) {
+  Pattern p;
+  const Status st = parse_pattern_text(text, &p);
+  EXPECT_TRUE(st.ok()) << text << ": " << st.message();
   return p;
 }
 
@@ -125,6 +140,140 @@ TEST(PatternJson, WrongTypesAreParseErrors) {
   ASSERT_TRUE(
       parse_pattern_json("{\"bits\": [\"X0\", \"Y0\"], \"immediate\": 2, \"name\": \"meta ignored\"}", &p).ok());
   EXPECT_EQ(p.immediate, 2u);
+}
+
+// A misspelt key was dropped without a word and the pattern used without it
+// (break-it run, 2026-12-02): {"bits": ..., "postambel": {...}} parsed as the
+// bare interleave. Each must be refused, naming the key and the keys allowed.
+TEST(PatternJson, MisspeltKeysAreRefusedByName) {
+  const std::string known = "(known: bits, postamble, immediate, flags, name, description, source)";
+  struct Row {
+    const char* json;
+    const char* key;
+  };
+  const Row rows[] = {
+      {R"({"bits": ["X0", "X1", "Y0", "Y1"], "postambel": {"8": "Y4"}})", "postambel"},
+      {R"({"bits": ["X0", "X1", "Y0", "Y1"], "immediat": "0x4"})", "immediat"},
+      {R"({"bits": ["X0", "X1", "Y0", "Y1"], "flag": ["stack"]})", "flag"},
+      {R"({"bit": ["X0", "X1", "Y0", "Y1"]})", "bit"},
+      // The keys of a row of a built-in family file belong to those files only.
+      {R"({"bits": ["X0", "X1", "Y0", "Y1"], "dim": "2D"})", "dim"},
+      {R"({"bits": ["X0", "X1", "Y0", "Y1"], "element_bytes": 4})", "element_bytes"},
+  };
+  const Pattern keep = P("X0 Y0");
+  for (const Row& r : rows) {
+    Pattern p = keep;
+    const Status st = parse_pattern_json(r.json, &p);
+    EXPECT_EQ(st.code(), Code::parse_error) << r.json;
+    EXPECT_EQ(st.message(), "pattern JSON: unknown key \"" + std::string(r.key) + "\" " + known) << r.json;
+    EXPECT_EQ(p, keep) << r.json;
+  }
+  // Spelt right, the same documents parse, and each key is used.
+  Pattern p;
+  ASSERT_TRUE(parse_pattern_json(R"({"bits": ["X0", "X1", "Y0", "Y1"], "postamble": {"8": "Y4"}, "immediate": "0x4",
+                                     "flags": ["stack"], "name": "n", "description": {"any": ["value"]},
+                                     "source": null})",
+                                 &p)
+                  .ok());
+  EXPECT_EQ(p, P("X0 X1 Y0 Y1 post8=Y4 imm=0x4 stack"));
+}
+
+// The same misspellings inside a resource layout's "patterns" entry.
+TEST(PatternJson, ResourceLayoutPatternEntriesRefuseUnknownKeys) {
+  for (const char* key : {"postambel", "immediat", "flag"}) {
+    const std::string doc =
+        R"({"format": "R8_UNORM", "width": 4, "height": 4, "patterns": [{"bits": ["X0", "X1", "Y0", "Y1"], ")" +
+        std::string(key) + R"(": ["stack"]}], "subresources": [{"offset": 0}]})";
+    DeviceLayoutDesc d;
+    d.size = 77;
+    const Status st = parse_resource_layout_json(doc, &d);
+    EXPECT_EQ(st.code(), Code::parse_error) << doc;
+    EXPECT_NE(st.message().find("resource layout: patterns[0]: pattern JSON: unknown key \"" + std::string(key) +
+                                "\" (known: bits, postamble"),
+              std::string::npos)
+        << st.message();
+    EXPECT_EQ(d.size, 77u);
+  }
+  DeviceLayoutDesc d;
+  ASSERT_TRUE(parse_resource_layout_json(R"({"format": "R8_UNORM", "width": 4, "height": 4,
+      "patterns": [{"bits": ["X0", "X1", "Y0", "Y1"], "immediate": "0x1", "name": "ok"}], "subresources": [{"offset": 0}]})",
+                                         &d)
+                  .ok());
+  ASSERT_TRUE(d.patterns[0].has_value());
+  EXPECT_EQ(*d.patterns[0], P("X0 X1 Y0 Y1 imm=0x1"));
+}
+
+// The reader of family rows (patterns/std64k.json, std4k.json) takes the
+// row's selector keys on top of a pattern's, and nothing else.
+TEST(PatternJson, FamilyRowKeysOnlyWhereGiven) {
+  const auto row = nlohmann::json::parse(
+      R"({"dim": "2D", "element_bytes": 1, "tile_texels": [4, 2, 1], "bits": ["X0", "X1", "Y0"], "confirmed": true})");
+  Pattern p;
+  ASSERT_TRUE(detail::parse_pattern_object(row, {"dim", "element_bytes", "tile_texels", "confirmed"}, &p).ok());
+  EXPECT_EQ(p, P("X0 X1 Y0"));
+  auto typo = row;
+  typo["confirmd"] = true;
+  const Status st = detail::parse_pattern_object(typo, {"dim", "element_bytes", "tile_texels", "confirmed"}, &p);
+  EXPECT_EQ(st.code(), Code::parse_error);
+  EXPECT_EQ(st.message(),
+            "pattern JSON: unknown key \"confirmd\" (known: bits, postamble, immediate, flags, name, description, "
+            "source, dim, element_bytes, tile_texels, confirmed)");
+  EXPECT_EQ(detail::parse_pattern_object(row, {}, &p).message().find("pattern JSON: unknown key \"confirmed\""), 0u);
+}
+
+// Every JSON file under patterns/ (vendor/ too) loads as the library reads it:
+// a single pattern through parse_pattern_json, std64k.json and std4k.json
+// through standard_swizzle_pattern (each confirmed row equals its bits), the
+// vendor files through the vendor tables (every family they name is known).
+TEST(PatternFiles, EveryFileUnderPatternsLoads) {
+  namespace fs = std::filesystem;
+  const fs::path root = SWZ_PATTERNS_DIR;
+  int files = 0;
+  for (const auto& de : fs::recursive_directory_iterator(root)) {
+    if (!de.is_regular_file() || de.path().extension() != ".json") continue;
+    ++files;
+    const std::string rel = fs::relative(de.path(), root).generic_string();
+    SCOPED_TRACE(rel);
+    std::ifstream in(de.path(), std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    const auto j = nlohmann::json::parse(text);
+    if (j.contains("bits")) {
+      Pattern p;
+      const Status st = parse_pattern_json(text, &p);
+      EXPECT_TRUE(st.ok()) << st.message();
+    } else if (rel == "std64k.json" || rel == "std4k.json") {
+      const LayoutKind kind = rel == "std64k.json" ? LayoutKind::Std64K : LayoutKind::Std4K;
+      ASSERT_TRUE(j.contains("patterns"));
+      for (const auto& row : j["patterns"]) {
+        SCOPED_TRACE(row.dump());
+        Pattern want, got;
+        ASSERT_TRUE(parse_pattern_json(nlohmann::json{{"bits", row["bits"]}}.dump(), &want).ok());
+        const Dimension dim = row["dim"] == "3D" ? Dimension::Texture3D : Dimension::Texture2D;
+        const Status st = standard_swizzle_pattern(kind, dim, row["element_bytes"].get<uint32_t>(), &got);
+        if (row.value("confirmed", true)) {
+          ASSERT_TRUE(st.ok()) << st.message();
+          EXPECT_EQ(got, want);
+        } else {
+          EXPECT_EQ(st.code(), Code::unsupported) << st.message();
+        }
+        // The row as it stands is a family row, not a pattern file.
+        EXPECT_EQ(parse_pattern_json(row.dump(), &got).code(), Code::parse_error);
+      }
+    } else if (rel.rfind("vendor/", 0) == 0) {
+      Status st;
+      vendor::data(&st);
+      ASSERT_TRUE(st.ok()) << st.message();
+      ASSERT_TRUE(j.contains("families") || j.contains("gobs"));
+      if (j.contains("families"))
+        for (const auto& f : j["families"]) EXPECT_TRUE(is_named_layout(f["name"].get<std::string>())) << f["name"];
+      if (j.contains("gobs")) EXPECT_TRUE(is_named_layout("nv-block-linear"));
+    } else {
+      ADD_FAILURE() << "a JSON file under patterns/ that no reader of the library loads";
+    }
+  }
+  EXPECT_EQ(files, 6);  // std64k, std4k, vendor/{amd,intel,nvidia,other}
 }
 
 struct BadCase {
