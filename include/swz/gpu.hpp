@@ -90,10 +90,6 @@ struct DispatchTuning {
   /// log2 of the 16-byte chunks one workgroup moves (11 = 32 KiB). 0 = default;
   /// the environment variable SWZ_GPU_WG_LOG2 overrides the default.
   unsigned wg_chunks_log2 = 0;
-  /// At most this many workgroups per dispatch; each then moves the parts
-  /// wg, wg + groups, ... 0 = default: one workgroup per part; the
-  /// environment variable SWZ_GPU_MAX_GROUPS overrides the default.
-  uint32_t max_workgroups = 0;
   /// The host conveniences' path. automatic: the environment variable
   /// SWZ_GPU_HOST_PATH (auto, import, ring, ring_copy, staged) decides when
   /// set; SWZ_GPU_HOST_IMPORT=0 keeps automatic away from import.

@@ -324,8 +324,7 @@ TEST(GpuPlanner, SmallWorkgroupsAndOffsets) {
                                                      lin.size(), c.rp, c.dp, "linear", &r, &empty));
                  if (empty) return Status::Ok();
                  gpu::detail::SwizzleDispatch D;
-                 // a capped grid (each workgroup walks several parts) for some
-                 SWZ_TRY(gpu::detail::plan_swizzle(r, lim, u, &D, u == 5 ? 0u : u == 8 ? 1u : u == 9 ? 3u : 7u));
+                 SWZ_TRY(gpu::detail::plan_swizzle(r, lim, u, &D));
                  gpu::detail::emulate(D, to_swz, rbuf.data() + D.swz_bind_offset, lbuf.data() + D.lin_bind_offset);
                  std::memcpy(res.data(), rbuf.data() + ro, res.size());
                  std::memcpy(lin.data(), lbuf.data() + lo, lin.size());
@@ -461,30 +460,6 @@ TEST(Gpu, HostConveniencesMatchScalar) {
       return ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp, c.dp);
     return ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(), c.sub, box);
   });
-}
-
-// A capped grid: each workgroup walks several parts of the tiles (the
-// shader's loop over wg, wg + groups, ...), small workgroups so that most
-// surfaces need many parts per group.
-TEST(Gpu, CappedWorkgroupGridMatchesScalar) {
-  SWZ_NEED_GPU();
-  gpu::Context& ctx = shared().ctx;
-  for (uint32_t cap : {1u, 3u, 64u}) {
-    gpu::DispatchTuning t;
-    t.max_workgroups = cap;
-    t.wg_chunks_log2 = 6;
-    ctx.set_tuning(t);
-    run_matrix(4242 + cap, 40,
-               [&](const Case& c, std::vector<uint8_t>& res, std::vector<uint8_t>& lin, bool to_swz) -> Status {
-                 const Box* box = c.has_box ? &c.box : nullptr;
-                 if (to_swz)
-                   return ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(),
-                                                   lin.size(), c.rp, c.dp);
-                 return ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(),
-                                                  res.size(), c.sub, box);
-               });
-  }
-  ctx.set_tuning(gpu::DispatchTuning{});
 }
 
 // Host-visible VkBuffer for the recording tests.

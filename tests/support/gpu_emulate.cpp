@@ -28,11 +28,10 @@ void emulate(const SwizzleDispatch& D, bool to_swizzled, uint8_t* swz, uint8_t* 
   const uint32_t parts_log2 = pc.cfg & 255, u = (pc.cfg >> 8) & 255;
   const bool stacked = ((pc.cfg >> 16) & 1) != 0;
   const uint32_t wbytes = 1u << q;
-  const uint64_t groups = uint64_t{D.groups_x} * D.groups_y;
   for (uint32_t gy = 0; gy < D.groups_y; ++gy)
-    for (uint32_t gx = 0; gx < D.groups_x; ++gx)
-     for (uint64_t wg64 = gx + uint64_t{gy} * pc.grid_x; wg64 < pc.total_wg; wg64 += groups) {
-      const uint32_t wg = static_cast<uint32_t>(wg64);
+    for (uint32_t gx = 0; gx < D.groups_x; ++gx) {
+      const uint32_t wg = gx + gy * pc.grid_x;
+      if (wg >= pc.total_wg) continue;
       const uint32_t part = wg & ((1u << parts_log2) - 1u);
       const uint32_t tile = wg >> parts_log2;
       const uint32_t tx = tile % pc.ntx, t2 = tile / pc.ntx, ty = t2 % pc.nty, tz = t2 / pc.nty;

@@ -606,7 +606,7 @@ struct Context::Impl {
                      std::vector<detail::SwizzleDispatch>* plans) const {
     SWZ_TRY(detail::split_bands(r, lim, max_band_B, bands));
     plans->resize(bands->size());
-    for (size_t i = 0; i < bands->size(); ++i) SWZ_TRY(detail::plan_swizzle((*bands)[i], lim, wg_log2(), &(*plans)[i], max_groups()));
+    for (size_t i = 0; i < bands->size(); ++i) SWZ_TRY(detail::plan_swizzle((*bands)[i], lim, wg_log2(), &(*plans)[i]));
     return Status::Ok();
   }
 
@@ -660,15 +660,6 @@ struct Context::Impl {
       info->chunks_log2 = (D.push.cfg >> 8) & 255u;
     }
     return Status::Ok();
-  }
-
-  uint32_t max_groups() const {
-    if (tuning.max_workgroups) return tuning.max_workgroups;
-    if (const char* e = std::getenv("SWZ_GPU_MAX_GROUPS")) {
-      const long v = std::atol(e);
-      if (v > 0 && v < (1L << 31)) return static_cast<uint32_t>(v);
-    }
-    return 0;
   }
 
   unsigned wg_log2() const {
@@ -915,7 +906,7 @@ struct Context::Impl {
       // The band's window starts at byte 0 of the slot's resource chunk.
       b.swz_offset = uint64_t{0} - P->res_at[i];
       b.lin_offset = 0;
-      *err = detail::plan_swizzle(b, lim, wg_log2(), &P->plans[i], max_groups());
+      *err = detail::plan_swizzle(b, lim, wg_log2(), &P->plans[i]);
       if (!err->ok()) return false;
       P->lin_cap = std::max(P->lin_cap, b.lin_span);
       P->res_cap = std::max(P->res_cap, P->res_len[i]);
@@ -1096,7 +1087,7 @@ struct Context::Impl {
       // plan only uses swz_offset + band_lo and its alignment).
       b.swz_offset = uint64_t{0} - res_at[i];
       b.lin_offset = 0;
-      SWZ_TRY(detail::plan_swizzle(b, lim, wg_log2(), &plans[i], max_groups()));
+      SWZ_TRY(detail::plan_swizzle(b, lim, wg_log2(), &plans[i]));
       max_res = std::max(max_res, res_len[i]);
       max_lin = std::max(max_lin, b.lin_span);
     }

@@ -91,8 +91,7 @@ unsigned chunk_log2(const Plan& p, const GpuRegion& r) {
 
 }  // namespace
 
-Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chunks_log2, SwizzleDispatch* out,
-                    uint32_t max_groups) {
+Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chunks_log2, SwizzleDispatch* out) {
   const Plan& p = *r.plan;
   SwizzleDispatch& D = *out;
   D = SwizzleDispatch{};
@@ -209,9 +208,8 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   if (!mul_ok(total, ntz, &total) || total >= k4G || (total << parts_log2) >= k4G)
     return {Code::unsupported, "GPU path: more than 2^32 workgroups"};
   total <<= parts_log2;
-  const uint64_t groups = max_groups ? std::min<uint64_t>(total, max_groups) : total;
-  const uint64_t gx = std::min<uint64_t>(groups, lim.max_groups_x);
-  const uint64_t gy = ceil_div(groups, gx);
+  const uint64_t gx = std::min<uint64_t>(total, lim.max_groups_x);
+  const uint64_t gy = ceil_div(total, gx);
   if (gy > lim.max_groups_y)
     return {Code::unsupported, "GPU path: dispatch grid exceeds the device's workgroup count limits"};
   D.groups_x = static_cast<uint32_t>(gx);

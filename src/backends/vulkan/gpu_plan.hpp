@@ -93,11 +93,8 @@ struct DeviceLimits {
 /// arithmetic: callers check every band before allocating anything.
 Status split_bands(const GpuRegion& r, const DeviceLimits& lim, uint64_t max_band_B, std::vector<GpuRegion>* out);
 
-/// Plans the dispatch. `wg_chunks_log2` = 0 picks the default. At most
-/// `max_groups` workgroups are dispatched (0: one per part of a tile); each
-/// then walks the parts wg, wg + groups, ... (the shader's loop).
-Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chunks_log2, SwizzleDispatch* out,
-                    uint32_t max_groups = 0);
+/// Plans the dispatch. `wg_chunks_log2` = 0 picks the default.
+Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chunks_log2, SwizzleDispatch* out);
 
 struct CopyDispatch {
   CopyPush push{};

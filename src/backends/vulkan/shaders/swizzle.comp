@@ -66,73 +66,69 @@ uint G3(uint c, uint v) {
 #endif
 
 void main() {
+  const uint wg = gl_WorkGroupID.x + gl_WorkGroupID.y * pc.grid_x;
+  if (wg >= pc.total_wg) return;
   const uint ex = pc.shifts0 & 255u, ey = (pc.shifts0 >> 8) & 255u, ez = (pc.shifts0 >> 16) & 255u, n = pc.shifts0 >> 24;
   const uint txsh = pc.shifts1 & 255u, tysh = (pc.shifts1 >> 8) & 255u, tzsh = (pc.shifts1 >> 16) & 255u, q = pc.shifts1 >> 24;
   const uint parts_log2 = pc.cfg & 255u, u = (pc.cfg >> 8) & 255u;
   const bool stacked = ((pc.cfg >> 16) & 1u) != 0u;
   const uint lid = gl_LocalInvocationID.x;
   if (u < 8u && lid >= (1u << u)) return;
-  // Columns of this invocation's bits (lane): the same in every part.
+
+  const uint part = wg & ((1u << parts_log2) - 1u);
+  const uint tile = wg >> parts_log2;
+  const uint tx = tile % pc.ntx, t2 = tile / pc.ntx, ty = t2 % pc.nty, tz = t2 / pc.nty;
+  const uint xt = (pc.tx0 + tx) << txsh;
+  uint yb, yt, zt;
+  if (stacked) {
+    yb = pc.y0 + tz * pc.stack_rows;
+    yt = ((yb >> tysh) + ty) << tysh;
+    zt = 0u;
+  } else {
+    yb = pc.y0;
+    yt = (pc.ty0 + ty) << tysh;
+    zt = (pc.tz0 + tz) << tzsh;
+  }
+  const uint gt = pc.gconst ^ G3(0u, xt) ^ G3(1u, yt) ^ G3(2u, zt);
+
+  // Columns of this invocation's bits (lane) and of the workgroup's part.
   uvec4 L = uvec4(0u);
   uint Ls = 0u;
   const uint lb = min(u, 8u);
   for (uint i = 0u; i < lb; ++i)
     if (((lid >> i) & 1u) != 0u) { L ^= col[i]; Ls ^= col_s[i]; }
+  uvec4 H = uvec4(0u);
+  uint Hs = 0u;
+  for (uint i = 0u; i < parts_log2; ++i)
+    if (((part >> i) & 1u) != 0u) { H ^= col[u + i]; Hs ^= col_s[u + i]; }
+
   const uint iters = u > 8u ? 1u << (u - 8u) : 1u;
-
-  // The parts wg, wg + groups, ... (one unless the host capped the grid).
-  const uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-  for (uint wg = gl_WorkGroupID.x + gl_WorkGroupID.y * pc.grid_x; wg < pc.total_wg;
-       wg = pc.total_wg - wg > groups ? wg + groups : pc.total_wg) {
-    const uint part = wg & ((1u << parts_log2) - 1u);
-    const uint tile = wg >> parts_log2;
-    const uint tx = tile % pc.ntx, t2 = tile / pc.ntx, ty = t2 % pc.nty, tz = t2 / pc.nty;
-    const uint xt = (pc.tx0 + tx) << txsh;
-    uint yb, yt, zt;
-    if (stacked) {
-      yb = pc.y0 + tz * pc.stack_rows;
-      yt = ((yb >> tysh) + ty) << tysh;
-      zt = 0u;
-    } else {
-      yb = pc.y0;
-      yt = (pc.ty0 + ty) << tysh;
-      zt = (pc.tz0 + tz) << tzsh;
-    }
-    const uint gt = pc.gconst ^ G3(0u, xt) ^ G3(1u, yt) ^ G3(2u, zt);
-
-    // Columns of the workgroup's part.
-    uvec4 H = uvec4(0u);
-    uint Hs = 0u;
-    for (uint i = 0u; i < parts_log2; ++i)
-      if (((part >> i) & 1u) != 0u) { H ^= col[u + i]; Hs ^= col_s[u + i]; }
-
-    for (uint it0 = 0u; it0 < iters; it0 += BATCH) {
-      uint sidx[BATCH];
-      uint lidx[BATCH];
-      bool ok[BATCH];
-      [[unroll]] for (uint b = 0u; b < BATCH; ++b) {
-        const uint it = it0 + b;
-        // Gray-code order: iteration it visits chunk bits 8.. = it ^ (it >> 1).
-        if (it > 0u && it < iters) { const uint bit = findLSB(it) + 8u; H ^= col[bit]; Hs ^= col_s[bit]; }
-        const uvec4 c = L ^ H;
-        const uint x = xt | c.x, y = yt | c.y, z = zt | c.z;
-        const uint row = y - yb;
-        const uint sl = stacked ? tz : z - pc.z0;
-        const uint xr = x - pc.x0_B;
-        ok[b] = it < iters && (Ls ^ Hs) == pc.sample_in && row < pc.h && sl < pc.d && xr < pc.xw_B;
-        const uint off = (((x >> ex) << n) + (y >> ey) * pc.row_pitch_B + (z >> ez) * pc.depth_pitch_B) ^ (gt ^ c.w);
-        sidx[b] = (pc.swz_rem_B + off) >> q;
-        lidx[b] = (pc.lin_rem_B + xr + row * pc.lin_rp_B + sl * pc.lin_dp_B) >> q;
+  for (uint it0 = 0u; it0 < iters; it0 += BATCH) {
+    uint sidx[BATCH];
+    uint lidx[BATCH];
+    bool ok[BATCH];
+    [[unroll]] for (uint b = 0u; b < BATCH; ++b) {
+      const uint it = it0 + b;
+      // Gray-code order: iteration it visits chunk bits 8.. = it ^ (it >> 1).
+      if (it > 0u && it < iters) { const uint bit = findLSB(it) + 8u; H ^= col[bit]; Hs ^= col_s[bit]; }
+      const uvec4 c = L ^ H;
+      const uint x = xt | c.x, y = yt | c.y, z = zt | c.z;
+      const uint row = y - yb;
+      const uint sl = stacked ? tz : z - pc.z0;
+      const uint xr = x - pc.x0_B;
+      ok[b] = it < iters && (Ls ^ Hs) == pc.sample_in && row < pc.h && sl < pc.d && xr < pc.xw_B;
+      const uint off = (((x >> ex) << n) + (y >> ey) * pc.row_pitch_B + (z >> ez) * pc.depth_pitch_B) ^ (gt ^ c.w);
+      sidx[b] = (pc.swz_rem_B + off) >> q;
+      lidx[b] = (pc.lin_rem_B + xr + row * pc.lin_rp_B + sl * pc.lin_dp_B) >> q;
 #ifdef SWZ_DIAG_IDENTITY
-        // benchmark diagnostic only: the same work, contiguous words on both sides
-        sidx[b] = lidx[b] = (wg << u) + (it << 8) + lid;
+      // benchmark diagnostic only: the same work, contiguous words on both sides
+      sidx[b] = lidx[b] = (wg << u) + (it << 8) + lid;
 #endif
-      }
-      VAL v[BATCH];
-      [[unroll]] for (uint b = 0u; b < BATCH; ++b)
-        if (ok[b]) v[b] = TO_VAL(src_w[DIR == 0u ? lidx[b] : sidx[b]]);
-      [[unroll]] for (uint b = 0u; b < BATCH; ++b)
-        if (ok[b]) dst_w[DIR == 0u ? sidx[b] : lidx[b]] = FROM_VAL(v[b]);
     }
+    VAL v[BATCH];
+    [[unroll]] for (uint b = 0u; b < BATCH; ++b)
+      if (ok[b]) v[b] = TO_VAL(src_w[DIR == 0u ? lidx[b] : sidx[b]]);
+    [[unroll]] for (uint b = 0u; b < BATCH; ++b)
+      if (ok[b]) dst_w[DIR == 0u ? sidx[b] : lidx[b]] = FROM_VAL(v[b]);
   }
 }
