@@ -826,6 +826,8 @@ TEST(SimdApi, HardwareFamiliesOnUserBuffers) {
                            "nv-block-linear:gob=tegra,bh=1",
                            "amd-gfx9-sw64k-s-x",
                            "amd-gfx9-sw64k-s",
+                           "amd-gfx9-sw64k-d",
+                           "amd-gfx9-sw64k-d-x",
                            "amd-gfx10-sw64k-r-x",
                            "intel-tiley",
                            "intel-tilex",
@@ -835,7 +837,8 @@ TEST(SimdApi, HardwareFamiliesOnUserBuffers) {
                            "apple-twiddled",
                            "ps4-1d-thin",
                            "xbox360-tiled",
-                           "adreno-a6xx"};
+                           "adreno-a6xx",
+                           "row-major"};
   const char* formats[] = {"R8_UNORM", "R8G8B8A8_UNORM", "BC7_UNORM", "R32G32B32A32_FLOAT"};
   for (const char* name : layouts)
     for (const char* fname : formats)
