@@ -1,7 +1,9 @@
 #!/bin/bash
 # One full measurement session on a machine with an NVIDIA GPU (the H200 of
 # bench/RESULTS.md): binaries built on the Debian 12 build machine and carried
-# (build/swz_*), the Vulkan loader from Debian's libvulkan1 .deb (.gl/) and
+# (build/swz_*), the Vulkan loader from Debian's libvulkan1 .deb (.gl/; the
+# NVIDIA ICD there also needs libglvnd0 libegl1 libgl1 libglx0 libopengl0
+# libgles2 beside it, else vkCreateInstance fails with INCOMPATIBLE_DRIVER) and
 # libhwy (.devlib/). Writes logs to $OUT (or ./gpu-out). Steps:
 #   crash  - the static-Context exit crash with the exit handler turned off
 #            (SWZ_GPU_EXIT_TEARDOWN=0) under cuda-gdb for a backtrace
