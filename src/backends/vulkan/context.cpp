@@ -183,6 +183,7 @@ struct Context::Impl {
   // memory directly (no staging copies) when the device offers it.
   bool host_import = false;
   uint64_t import_align = 4096;
+  uint64_t table_align = 256;  ///< offsets of the pattern tables (storage and uniform alignment)
   PFN_vkGetMemoryHostPointerPropertiesEXT host_ptr_props = nullptr;
   VkDescriptorSetLayout swz_dsl = VK_NULL_HANDLE, copy_dsl = VK_NULL_HANDLE;
   VkPipelineLayout swz_pl = VK_NULL_HANDLE, copy_pl = VK_NULL_HANDLE;
@@ -355,7 +356,9 @@ struct Context::Impl {
     HostBuffer b;
     VkBufferCreateInfo bi = vk_init<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
     bi.size = std::max<uint64_t>(size, 16);
-    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    // (uniform: the pattern tables' arenas are bound as a uniform buffer)
+    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+               VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     bi.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     SWZ_VK(vkCreateBuffer(device, &bi, nullptr, &b.buf), "vkCreateBuffer");
     VkMemoryRequirements mr;
@@ -459,6 +462,11 @@ struct Context::Impl {
       if (v >= 4096 && v < lim.max_storage_range) lim.max_storage_range = v;
     }
     lim.min_storage_align = std::max<uint64_t>(props.limits.minStorageBufferOffsetAlignment, 4);
+    table_align = std::max<uint64_t>(lim.min_storage_align, props.limits.minUniformBufferOffsetAlignment);
+    if (props.limits.maxUniformBufferRange < sizeof(detail::SwizzleTables))
+      return {Code::unsupported, "GPU path: device binds at most " + std::to_string(props.limits.maxUniformBufferRange) +
+                                     " bytes of uniform buffer (" + std::to_string(sizeof(detail::SwizzleTables)) +
+                                     " needed for the pattern tables)"};
     lim.max_groups_x = props.limits.maxComputeWorkGroupCount[0];
     lim.max_groups_y = props.limits.maxComputeWorkGroupCount[1];
     if (props.limits.maxPushConstantsSize < sizeof(detail::SwizzlePush))
@@ -473,11 +481,13 @@ struct Context::Impl {
     if (!push_desc) return {Code::unsupported, "GPU path: VK_KHR_push_descriptor is not enabled on the device"};
     vkGetDeviceQueue(device, family, 0, &queue);
     // Layouts.
-    auto make_dsl = [&](uint32_t n, VkDescriptorSetLayout* out) -> Status {
+    // (uniform_mask: the bindings that are uniform buffers, else storage)
+    auto make_dsl = [&](uint32_t n, uint32_t uniform_mask, VkDescriptorSetLayout* out) -> Status {
       VkDescriptorSetLayoutBinding b[3]{};
       for (uint32_t i = 0; i < n; ++i) {
         b[i].binding = i;
-        b[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        b[i].descriptorType =
+            (uniform_mask >> i) & 1u ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         b[i].descriptorCount = 1;
         b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
       }
@@ -489,8 +499,8 @@ struct Context::Impl {
       SWZ_VK(vkCreateDescriptorSetLayout(device, &ci, nullptr, out), "vkCreateDescriptorSetLayout");
       return Status::Ok();
     };
-    SWZ_TRY(make_dsl(3, &swz_dsl));
-    SWZ_TRY(make_dsl(2, &copy_dsl));
+    SWZ_TRY(make_dsl(3, detail::kSwizzleUniformMask, &swz_dsl));
+    SWZ_TRY(make_dsl(2, 0, &copy_dsl));
     auto make_pl = [&](VkDescriptorSetLayout dsl, uint32_t pc_size, VkPipelineLayout* out) -> Status {
       VkPushConstantRange r{VK_SHADER_STAGE_COMPUTE_BIT, 0, pc_size};
       VkPipelineLayoutCreateInfo ci =
@@ -579,7 +589,7 @@ struct Context::Impl {
         return Status::Ok();
       }
     }
-    const uint64_t al = lim.min_storage_align;
+    const uint64_t al = table_align;
     const uint64_t need = (sizeof(t) + al - 1) / al * al;
     if (arenas.empty() || arena_used + need > arenas.back().size) {
       HostBuffer b;
@@ -613,12 +623,13 @@ struct Context::Impl {
   // One dispatch per band (one band unless the region exceeds a binding).
   // Bands write disjoint resource words and read disjoint linear rows, so no
   // barrier separates them.
-  // Binds `pipe`, pushes storage-buffer descriptors 0..n-1 (infos) and the
-  // push constants, and records one dispatch of gx x gy workgroups.
+  // Binds `pipe`, pushes buffer descriptors 0..n-1 (infos; uniform buffers
+  // where uniform_mask has the binding's bit, else storage) and the push
+  // constants, and records one dispatch of gx x gy workgroups.
   void bind_and_dispatch(VkCommandBuffer cb, VkPipeline pipe, VkPipelineLayout layout,
                          const VkDescriptorBufferInfo* const* infos, uint32_t n, const void* push_data,
-                         uint32_t push_bytes, uint32_t gx, uint32_t gy) {
-    detail::bind_and_dispatch(push_desc, cb, pipe, layout, infos, n, push_data, push_bytes, gx, gy);
+                         uint32_t push_bytes, uint32_t gx, uint32_t gy, uint32_t uniform_mask = 0) {
+    detail::bind_and_dispatch(push_desc, cb, pipe, layout, infos, n, push_data, push_bytes, gx, gy, uniform_mask);
   }
   Status record_subresource(VkCommandBuffer cb, const Layout& layout, const BufferRange& resource, uint32_t subresource,
                             const Box* box, const BufferRange& linear, uint64_t lin_row_pitch, uint64_t lin_depth_pitch,
@@ -653,7 +664,8 @@ struct Context::Impl {
     VkDescriptorBufferInfo lin_i{lin_buf, D.lin_bind_offset, D.lin_bind_range};
     VkDescriptorBufferInfo tab_i{tbuf, toff, sizeof(detail::SwizzleTables)};
     const VkDescriptorBufferInfo* infos[3] = {to_swz ? &lin_i : &swz_i, to_swz ? &swz_i : &lin_i, &tab_i};
-    bind_and_dispatch(cb, pipe, swz_pl, infos, 3, &D.push, sizeof(D.push), D.groups_x, D.groups_y);
+    bind_and_dispatch(cb, pipe, swz_pl, infos, 3, &D.push, sizeof(D.push), D.groups_x, D.groups_y,
+                      detail::kSwizzleUniformMask);
     if (info) {
       info->workgroups = D.push.total_wg;
       info->word_bytes = 1u << D.word_log2;

@@ -8,18 +8,25 @@
 
 namespace swz::gpu::detail {
 
-/// Binds `pipe`, pushes storage-buffer descriptors 0..n-1 (infos, n <= 4)
+/// The bindings of swizzle.comp that are uniform buffers (the pattern
+/// tables, binding 2: read at workgroup-uniform addresses, so through the
+/// constant cache); the others are storage buffers.
+constexpr uint32_t kSwizzleUniformMask = 1u << 2;
+
+/// Binds `pipe`, pushes buffer descriptors 0..n-1 (infos, n <= 4; a uniform
+/// buffer where `uniform_mask` has the binding's bit, else a storage buffer)
 /// and `push_bytes` of push constants, and records one dispatch of gx x gy
 /// workgroups. `push_desc` is the device's vkCmdPushDescriptorSetKHR.
 inline void bind_and_dispatch(PFN_vkCmdPushDescriptorSetKHR push_desc, VkCommandBuffer cb, VkPipeline pipe,
                               VkPipelineLayout layout, const VkDescriptorBufferInfo* const* infos, uint32_t n,
-                              const void* push_data, uint32_t push_bytes, uint32_t gx, uint32_t gy) {
+                              const void* push_data, uint32_t push_bytes, uint32_t gx, uint32_t gy,
+                              uint32_t uniform_mask = 0) {
   VkWriteDescriptorSet w[4]{};
   for (uint32_t i = 0; i < n && i < 4; ++i) {
     w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     w[i].dstBinding = i;
     w[i].descriptorCount = 1;
-    w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w[i].descriptorType = (uniform_mask >> i) & 1u ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     w[i].pBufferInfo = infos[i];
   }
   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);

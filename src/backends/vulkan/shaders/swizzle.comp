@@ -39,11 +39,17 @@ layout(constant_id = 0) const uint DIR = 0;  // 0: linear -> swizzled, 1: swizzl
 
 layout(std430, set = 0, binding = 0) restrict readonly buffer Src { WORD src_w[]; };
 layout(std430, set = 0, binding = 1) restrict writeonly buffer Dst { WORD dst_w[]; };
-layout(std430, set = 0, binding = 2) restrict readonly buffer Tab {
-  uint gtab[3 * 4 * 256];
+// The pattern tables (gpu_plan.hpp SwizzleTables), a uniform buffer: every
+// read is at a workgroup-uniform index, which the constant cache serves
+// without the load/store unit. std140 arrays have a 16-byte stride, so the
+// uint arrays are read as uvec4 components (the bytes are the same).
+layout(std140, set = 0, binding = 2) uniform Tab {
+  uvec4 gtab4[3 * 4 * 256 / 4];
   uvec4 col[32];
-  uint col_s[32];
+  uvec4 col_s4[32 / 4];
 };
+#define GTAB(i) gtab4[(i) >> 2][(i) & 3u]
+#define COL_S(i) col_s4[(i) >> 2][(i) & 3u]
 
 layout(push_constant) uniform PC {
   uint grid_x, total_wg, ntx, nty;
@@ -57,8 +63,8 @@ layout(push_constant) uniform PC {
 
 uint G3(uint c, uint v) {
   uint b = c * 1024u;
-  return gtab[b + (v & 255u)] ^ gtab[b + 256u + ((v >> 8) & 255u)] ^ gtab[b + 512u + ((v >> 16) & 255u)] ^
-         gtab[b + 768u + (v >> 24)];
+  return GTAB(b + (v & 255u)) ^ GTAB(b + 256u + ((v >> 8) & 255u)) ^ GTAB(b + 512u + ((v >> 16) & 255u)) ^
+         GTAB(b + 768u + (v >> 24));
 }
 
 #ifndef BATCH
@@ -96,11 +102,11 @@ void main() {
   uint Ls = 0u;
   const uint lb = min(u, 8u);
   for (uint i = 0u; i < lb; ++i)
-    if (((lid >> i) & 1u) != 0u) { L ^= col[i]; Ls ^= col_s[i]; }
+    if (((lid >> i) & 1u) != 0u) { L ^= col[i]; Ls ^= COL_S(i); }
   uvec4 H = uvec4(0u);
   uint Hs = 0u;
   for (uint i = 0u; i < parts_log2; ++i)
-    if (((part >> i) & 1u) != 0u) { H ^= col[u + i]; Hs ^= col_s[u + i]; }
+    if (((part >> i) & 1u) != 0u) { H ^= col[u + i]; Hs ^= COL_S(u + i); }
 
   const uint iters = u > 8u ? 1u << (u - 8u) : 1u;
   for (uint it0 = 0u; it0 < iters; it0 += BATCH) {
@@ -110,7 +116,7 @@ void main() {
     [[unroll]] for (uint b = 0u; b < BATCH; ++b) {
       const uint it = it0 + b;
       // Gray-code order: iteration it visits chunk bits 8.. = it ^ (it >> 1).
-      if (it > 0u && it < iters) { const uint bit = findLSB(it) + 8u; H ^= col[bit]; Hs ^= col_s[bit]; }
+      if (it > 0u && it < iters) { const uint bit = findLSB(it) + 8u; H ^= col[bit]; Hs ^= COL_S(bit); }
       const uvec4 c = L ^ H;
       const uint x = xt | c.x, y = yt | c.y, z = zt | c.z;
       const uint row = y - yb;
