@@ -11,23 +11,24 @@
 //              amd-gfx9-sw64k-s-x (Vega10 pipe/bank XOR; 4-byte elements only,
 //              the other formats are skipped); intel-tiley
 //   format     R8_UNORM, R8G8B8A8_UNORM, BC7_UNORM (16-byte blocks), R32G32B32A32_FLOAT
-//   size       512² (in cache) and 4096²
+//   size       512² (in cache), 4096² and 8192² (SWZ_MATRIX_SIZES="512,4096"
+//              picks others)
 //   direction  swizzle (write_to_subresource), deswizzle (read_from_subresource)
 //   buffers    "page": page-aligned, MADV_HUGEPAGE; "user": what malloc and
 //              numpy hand out for large arrays: 4 KiB pages (MADV_NOHUGEPAGE),
 //              both pointers 16 bytes past a page (16 mod 64)
-//   threads    1, and "auto" (CopyOptions::threads = 0)
+//   threads    1, "auto" (CopyOptions::threads = 0), and 2 from 8192²
 //
 // Method, per cell: one Google Benchmark run of R >= 10 repetitions (the
 // benchmark's iterations). Each repetition times, back to back, a batch of k
 // memcpy calls of the cell's linear bytes between the same two buffers, in
 // the same direction, then a batch of k kernel calls (and, for "auto" cells,
-// a batch of k single-thread kernel calls); k is chosen so that a batch lasts
+// a batch of k single-thread kernel calls, likewise for "t2"); k is chosen so that a batch lasts
 // about a millisecond. Counters are medians over the repetitions:
 //   GBps          linear bytes / kernel time (10^9 B/s)
 //   x_memcpy      memcpy time / kernel time (single-thread glibc memcpy)
 //   memcpy_GBps   that memcpy
-//   x_1thread     "auto" cells: single-thread kernel time / auto kernel time
+//   x_1thread     "auto" and "t2" cells: single-thread kernel time / their kernel time
 //   x_1thread_best  the same on the fastest repetition of each (wall time)
 //   x_memcpy_cpu, GBps_cpu
 //                 single-thread cells: the same on the calling thread's CPU
@@ -129,12 +130,14 @@ struct Cell {
   uint32_t size_px = 0;
   bool to_swizzled = true;
   bool user = false;       // user buffers (4 KiB pages, 16 mod 64)
-  bool automatic = false;  // threads = 0
+  unsigned threads = 1;     // 0 = automatic
 };
 
 std::string cell_name(const Cell& c) {
-  return std::string("matrix/") + (c.to_swizzled ? "swizzle/" : "deswizzle/") + c.layout_key + "/" + c.format + "/" +
-         std::to_string(c.size_px) + "/" + (c.user ? "user" : "page") + "/" + (c.automatic ? "tauto" : "t1");
+  std::string name = std::string("matrix/") + (c.to_swizzled ? "swizzle/" : "deswizzle/") + c.layout_key + "/" +
+                     c.format + "/" + std::to_string(c.size_px) + "/" + (c.user ? "user" : "page") + "/t";
+  name += c.threads == 0 ? std::string("auto") : std::to_string(c.threads);
+  return name;
 }
 
 double median(std::vector<double> v) {
@@ -169,8 +172,9 @@ void BM_Cell(benchmark::State& st, Cell c) {
   uint8_t* lin = g_lin.base + off;
   swz::CopyOptions o1;
   o1.threads = 1;
-  swz::CopyOptions oa;
-  oa.threads = 0;
+  swz::CopyOptions oa;  // the cell's threads when not one: automatic or a count
+  oa.threads = c.threads;
+  const bool multi = c.threads != 1;
   auto kernel = [&](const swz::CopyOptions& o) {
     return c.to_swizzled
                ? swz::write_to_subresource(layout, res, res_bytes, 0, nullptr, lin, lin_bytes, row_pitch, 0, o)
@@ -184,7 +188,7 @@ void BM_Cell(benchmark::State& st, Cell c) {
       std::memcpy(lin, res, lin_bytes);
   };
   // warm up (and check the call), then size the batches
-  s = kernel(c.automatic ? oa : o1);
+  s = kernel(multi ? oa : o1);
   if (!s.ok()) {
     st.SkipWithError(s.message().c_str());
     return;
@@ -203,7 +207,7 @@ void BM_Cell(benchmark::State& st, Cell c) {
     const char* e = std::getenv("SWZ_MATRIX_FLOOR_MAX_MIB");
     return (e && *e ? std::strtoull(e, nullptr, 10) : 16) << 20;
   }();
-  if (!c.automatic && lin_bytes <= floor_max_B) floor_sources(layout, c.to_swizzled, &fsrc);
+  if (!multi && lin_bytes <= floor_max_B) floor_sources(layout, c.to_swizzled, &fsrc);
   const bool floor_streams = lin_bytes > (uint64_t{32} << 20);
   for (auto _ : st) {
     Span sm;
@@ -220,14 +224,14 @@ void BM_Cell(benchmark::State& st, Cell c) {
       benchmark::ClobberMemory();
       sf.stop(k, &tf, &cf);
     }
-    if (c.automatic) {
+    if (multi) {
       Span s1;
       for (int i = 0; i < k; ++i) s = kernel(o1);
       benchmark::ClobberMemory();
       s1.stop(k, &t1, &c1);
     }
     Span sk;
-    for (int i = 0; i < k; ++i) s = kernel(c.automatic ? oa : o1);
+    for (int i = 0; i < k; ++i) s = kernel(multi ? oa : o1);
     benchmark::ClobberMemory();
     sk.stop(k, &tk, &ck);
     st.SetIterationTime(tk.back());
@@ -240,7 +244,7 @@ void BM_Cell(benchmark::State& st, Cell c) {
   st.counters["GBps"] = static_cast<double>(lin_bytes) / mk / 1e9;
   st.counters["memcpy_GBps"] = static_cast<double>(lin_bytes) / mm / 1e9;
   st.counters["x_memcpy"] = mm / mk;
-  if (c.automatic) {
+  if (multi) {
     st.counters["x_1thread"] = median(t1) / mk;
     // the same on the fastest repetition of each: on a shared machine the
     // median of wall times mostly measures the other processes
@@ -270,15 +274,32 @@ void register_all() {
   const char* formats[] = {"R8_UNORM", "R8G8B8A8_UNORM", "BC7_UNORM", "R32G32B32A32_FLOAT"};
   const char* reps_env = std::getenv("SWZ_MATRIX_REPS");
   const int reps = std::max(10, reps_env ? std::atoi(reps_env) : 15);
+  // SWZ_MATRIX_SIZES="512,4096": the sizes (default 512, 4096 and 8192;
+  // 8192² RGBA32F is 1 GiB a side)
+  std::vector<uint32_t> sizes = {512u, 4096u, 8192u};
+  if (const char* e = std::getenv("SWZ_MATRIX_SIZES"); e && *e) {
+    sizes.clear();
+    for (const char* p = e; *p;) {
+      char* end = nullptr;
+      const unsigned long v = std::strtoul(p, &end, 10);
+      if (end == p) break;
+      if (v >= 4 && v <= 32768) sizes.push_back(static_cast<uint32_t>(v));
+      p = *end == ',' ? end + 1 : end;
+      if (*end != ',') break;
+    }
+  }
   for (bool user : {false, true})  // grouped by buffer kind: one allocation each
-    for (uint32_t n : {512u, 4096u})
+    for (uint32_t n : sizes)
       for (const L& l : layouts)
         for (const char* f : formats) {
           // amd-gfx9-sw64k-s-x has public equations for 4-byte elements only
           if (std::strcmp(l.key, "amd-sw64k-s-x") == 0 && std::strcmp(f, "R8G8B8A8_UNORM") != 0) continue;
           for (bool to_swz : {true, false})
-            for (bool automatic : {false, true}) {
-              Cell c{l.key, l.name, f, n, to_swz, user, automatic};
+            // one thread, automatic threads, and two threads from 8192²
+            // (issue #12: two threads >= 1.6x one there)
+            for (unsigned threads : {1u, 0u, 2u}) {
+              if (threads == 2 && n < 8192) continue;
+              Cell c{l.key, l.name, f, n, to_swz, user, threads};
               benchmark::RegisterBenchmark(cell_name(c).c_str(), BM_Cell, c)
                   ->UseManualTime()
                   ->Unit(benchmark::kMicrosecond)

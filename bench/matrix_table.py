@@ -18,7 +18,7 @@ import json
 import re
 import sys
 
-NAME = re.compile(r"matrix/(swizzle|deswizzle)/([^/]+)/([^/]+)/(\d+)/(page|user)/t(1|auto)")
+NAME = re.compile(r"matrix/(swizzle|deswizzle)/([^/]+)/([^/]+)/(\d+)/(page|user)/t(1|2|auto)")
 FMT = {"R8_UNORM": "R8", "R8G8B8A8_UNORM": "RGBA8", "BC7_UNORM": "BC7", "R32G32B32A32_FLOAT": "RGBA32F"}
 LAYOUTS = ["std64k", "nv-bl", "amd-sw64k-s-x", "intel-tiley"]
 
@@ -68,7 +68,7 @@ def table(cells, before):
         row = (f"| {k[0]} | {FMT.get(k[1], k[1])} | {k[2]}² | {k[3]} | {k[4]} | {f2(gbps(s))} | **{f2(xm(s))}** | "
                f"{f2(gbps(d))} | **{f2(xm(d))}** | {f2(g(s, 'memcpy_GBps') or g(d, 'memcpy_GBps'))} | ")
         row += (f"{f2(g(s, 'x_1thread'))} / {f2(g(d, 'x_1thread'))} (best {f2(g(s, 'x_1thread_best'))} / {f2(g(d, 'x_1thread_best'))}) |"
-                if k[4] == "auto" else "|")
+                if k[4] != "1" else "|")
         if before:
             bs, bd = before.get(k + ("swizzle",)), before.get(k + ("deswizzle",))
             row += f" {f2(xm(bs))} / {f2(xm(bd))} |"
@@ -95,6 +95,8 @@ def summary(cells, before):
         ("target: user buffers, 1 thread, 4096² swizzle (≥ 0.90)", lambda k: k[3] == "user" and k[4] == "1" and k[2] == 4096 and k[5] == "swizzle"),
         ("target: user buffers, 1 thread, 4096² deswizzle (≥ 0.85)", lambda k: k[3] == "user" and k[4] == "1" and k[2] == 4096 and k[5] == "deswizzle"),
         ("target: user buffers, 1 thread, 512² (≥ 0.80)", lambda k: k[3] == "user" and k[4] == "1" and k[2] == 512),
+        ("target: user buffers, 1 thread, 8192² swizzle (≥ 0.90)", lambda k: k[3] == "user" and k[4] == "1" and k[2] == 8192 and k[5] == "swizzle"),
+        ("target: user buffers, 1 thread, 8192² deswizzle (≥ 0.85)", lambda k: k[3] == "user" and k[4] == "1" and k[2] == 8192 and k[5] == "deswizzle"),
     ]
     hdr = "| group | worst cell | × memcpy |" + (" before: worst cell | × memcpy |" if before else "")
     out = [hdr, "|" + "---|" * (hdr.count("|") - 1)]
@@ -111,6 +113,10 @@ def summary(cells, before):
         wb = worst(before, lambda k: k[4] == "auto", "x_1thread")
         row += f" {label(wb[1]) if wb else '—'} | {f2(wb[0]) if wb else '—'} |"
     out.append(row)
+    w = worst(cells, lambda k: k[4] == "2", "x_1thread")
+    if w:
+        out.append(f"| two threads ÷ 1 thread, 8192² (target ≥ 1.6 where the bandwidth allows) | {label(w[1])} | **{f2(w[0])}** |"
+                   + (" | |" if before else ""))
     w = worst(cells, lambda k: k[4] == "auto", "x_1thread_best")
     if w:
         out.append(f"| auto ÷ 1 thread, fastest repetitions | {label(w[1])} | **{f2(w[0])}** |" + (" | |" if before else ""))

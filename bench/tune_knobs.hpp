@@ -35,6 +35,8 @@ inline bool apply_tuning(const char* spec) {
       t.stretch_rows_log2 = static_cast<unsigned>(v);
     else if (k == "stretch_cache_max_log2")
       t.stretch_cache_max_log2 = static_cast<unsigned>(v);
+    else if (k == "stretch_prefetch_stream")
+      t.stretch_prefetch_stream = static_cast<unsigned>(v);
     else if (k == "stretch_prefetch")
       t.stretch_prefetch = static_cast<unsigned>(v);
     else if (k == "stretch_line_order")

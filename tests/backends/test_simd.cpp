@@ -392,6 +392,7 @@ struct TuningScope {
     t.stretch_aligned = rng() % 2 == 0;
     t.stretch_rows_log2 = static_cast<unsigned>(rng() % 8);
     t.stretch_prefetch = static_cast<unsigned>(rng() % 3);
+    t.stretch_prefetch_stream = static_cast<unsigned>(rng() % 6);
     t.stretch_cache_max_log2 = 8 + static_cast<unsigned>(rng() % 7);
     t.stretch_line_order = rng() % 2 == 0;
   }

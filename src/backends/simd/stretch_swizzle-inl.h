@@ -279,6 +279,8 @@ bool StretchSwizzle(const Region& r, const Tuning& t) {
   PieceSchedule(p, s.k, r.lin_row_pitch, 0, off);
   WalkOutsideInterior<Mv>(r, Direction::ToSwizzled, t, eb, ix0, ix1, iy0, iy1, iz0, iz1);
   SwizzleUnits<Mv>(
-      r, g, off, UnitWalk{S, wx, uint64_t{1} << s.xw, Hy, 1, ix0, ix1, iy0, iy1, iz0, iz1, ph, t.stretch_prefetch, qm});
+      r, g, off,
+      UnitWalk{S, wx, uint64_t{1} << s.xw, Hy, 1, ix0, ix1, iy0, iy1, iz0, iz1, ph,
+               r.streaming ? t.stretch_prefetch_stream : t.stretch_prefetch, qm});
   return true;
 }
