@@ -88,10 +88,11 @@ struct Tuning {
   unsigned stretch_cache_max_log2 = 12;
   /// ... prefetching the linear rows of the stretch this many ahead (0: none);
   unsigned stretch_prefetch = 0;
-  /// ... and this many ahead when the copy streams (from memory: 8192²
-  /// RGBA8 on 16 mod 64 buffers, one thread, VM: std64k 0.60 -> 0.84x memcpy,
-  /// NVIDIA 0.67 -> 0.72, Intel Y 0.95 -> 0.96; 8 and 16 ahead no better).
-  unsigned stretch_prefetch_stream = 4;
+  /// ... and this many ahead when the copy streams (0: none). 4 ahead helped
+  /// 8192² RGBA8 on the 2-vCPU VM (std64k 0.60 -> 0.84x memcpy) but lost on
+  /// the quiet 16-core host in most 8192² cells (NVIDIA RGBA32F 0.50 ->
+  /// 0.34, std64k R8 1.22 -> 0.99; bench/RESULTS.md): off.
+  unsigned stretch_prefetch_stream = 0;
   /// ... the lines of a stretch that read the same linear 64-byte lines one
   /// after the other where its rows share L1 sets (UnitWalk::qm), else in
   /// address order.
