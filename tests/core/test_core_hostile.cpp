@@ -641,7 +641,11 @@ TEST(Hostile, JsonWithWrongTypes) {
       {R"({"format": "R8_UNORM", "width": 4, "indexable": 1, "patterns": ["X0"], "subresources": []})",
        "\"indexable\" must be true or false"},
       {R"({"format": "R8_UNORM", "width": 4, "patterns": "X0", "subresources": []})", "\"patterns\" must be an array"},
-      {R"({"format": "R8_UNORM", "width": 4, "patterns": [7], "subresources": []})", "patterns[0]: not a pattern"},
+      // The entry's type named (break-it: "patterns[0]: not a pattern" said neither what it got nor what it takes).
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": [7], "subresources": []})",
+       "patterns[0] must be a pattern object, its text form (a string) or null, not a number"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": [null, [["X0"]]], "subresources": []})",
+       "patterns[1] must be a pattern object, its text form (a string) or null, not an array"},
       {R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": 7}], "subresources": []})",
        "patterns[0]: pattern JSON"},
       {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "mip_transitions": "1", "subresources": []})",
