@@ -824,6 +824,15 @@ TEST(Hostile, JsonKeysInMessagesAreEscapedAndShort) {
   EXPECT_EQ(st.message(), "postamble: '8\\u0000' is not an address bit number");
   st = parse_pattern_json(R"({"bits": ["X0", ")" + huge + R"("]})", &p);
   EXPECT_LT(st.message().size(), 300u);
+  // ... and a resource layout's format name.
+  st = parse_resource_layout_json(R"({"format": "R8\u0000\u001b[2J", "width": 4, "patterns": ["X0"], "subresources": []})",
+                                  &d);
+  EXPECT_NE(st.message().find("unknown DXGI format name \"R8\\u0000\\u001b[2J\" (expected"), std::string::npos)
+      << st.message();
+  st = parse_resource_layout_json(R"({"format": ")" + huge + R"(", "width": 4, "patterns": ["X0"], "subresources": []})",
+                                  &d);
+  EXPECT_LT(st.message().size(), 400u);
+  EXPECT_EQ(d.size, 77u);
   EXPECT_EQ(p, keep);
 }
 
