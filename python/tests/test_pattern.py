@@ -49,6 +49,18 @@ def test_json_misspelt_key_raises_naming_it(key):
         swz.Pattern.from_json(doc)
 
 
+def test_json_hostile_key_is_escaped_and_short():
+    # A key holding U+0000 cut the message there; escapes reached the terminal;
+    # a key of a million bytes made a message as long.
+    for key, shown in [("na\0me\x1b[31m\n", 'na\\u0000me\\u001b[31m\\n'), ("k" * 1000000, "k" * 64 + '...')]:
+        doc = json.dumps({"bits": ["X0", "X1", "Y0", "Y1"], key: 1})
+        with pytest.raises(ValueError) as e:
+            swz.Pattern.from_json(doc)
+        msg = str(e.value)
+        assert f'unknown key "{shown}' in msg and msg.endswith("description, source)"), msg[:300]
+        assert len(msg) < 300 and not any(ord(c) < 0x20 for c in msg), msg[:300]
+
+
 def test_ddi_bytes_round_trip_and_layout():
     rng = random.Random(5)
     for _ in range(50):

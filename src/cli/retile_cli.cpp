@@ -53,6 +53,8 @@ std::string run_retile(const RetileArgs& a, bool show_progress) {
   CommonOptions from = a.texture, to = a.texture;
   from.layout = a.from;
   to.layout = a.to;
+  from.layout_option = "--from";
+  to.layout_option = "--to";
   const SizeArg size = parse_size(a.texture.size);
   Texture src = make_texture(from, size);
   // A resource-layout file on one side fixes the texture for both.

@@ -244,7 +244,7 @@ std::string layout_arg_of(const CommonOptions& o) {
 
 LayoutName parse_layout_name(const CommonOptions& o) {
   LayoutName name;
-  check(LayoutName::parse(layout_arg_of(o), &name), "--layout");
+  check(LayoutName::parse(layout_arg_of(o), &name), o.layout_option);
   return name;
 }
 

@@ -19,6 +19,9 @@ namespace swz::cli {
 /// Options every texture command takes (--layout, --format, --size, ...).
 struct CommonOptions {
   std::string layout;
+  /// The option `layout` came from, as error messages name it: "--layout",
+  /// or retile's "--from" / "--to".
+  std::string layout_option = "--layout";
   std::string format;
   std::string size;
   std::string mips;  ///< "" = 1, a number >= 1, or "full"

@@ -191,10 +191,14 @@ Status parse_resource_layout_json(std::string_view text, DeviceLayoutDesc* out) 
   for (size_t s = 0; s < pats->size(); ++s) {
     const json& e = (*pats)[s];
     if (e.is_null()) continue;
+    if (!e.is_string() && !e.is_object()) {
+      const std::string t = e.type_name();
+      return {Code::parse_error, "resource layout: patterns[" + std::to_string(s) +
+                                     "] must be a pattern object, its text form (a string) or null, not " +
+                                     (t == "array" ? "an " : "a ") + t};
+    }
     Pattern p;
-    Status st = e.is_string()   ? parse_pattern_text(e.get<std::string>(), &p)
-                : e.is_object() ? parse_pattern_json(e.dump(), &p)
-                                : Status(Code::parse_error, "not a pattern");
+    Status st = e.is_string() ? parse_pattern_text(e.get<std::string>(), &p) : parse_pattern_json(e.dump(), &p);
     if (!st.ok()) return {Code::parse_error, "resource layout: patterns[" + std::to_string(s) + "]: " + st.message()};
     d.patterns[s] = p;
   }

@@ -27,6 +27,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/json_strict.hpp"  // quoted_for_message
+
 namespace swz {
 namespace {
 
@@ -211,8 +213,8 @@ Status find_format(std::string_view name, FormatInfo* out) {
     }
   }
   return Status(Code::invalid_argument,
-                "format: unknown DXGI format name \"" + std::string(name) +
-                    "\" (expected a DXGI_FORMAT name such as R8G8B8A8_UNORM or BC7_UNORM, prefix optional)");
+                "format: unknown DXGI format name " + detail::quoted_for_message(name) +
+                    " (expected a DXGI_FORMAT name such as R8G8B8A8_UNORM or BC7_UNORM, prefix optional)");
 }
 
 Status find_format(uint32_t dxgi, FormatInfo* out) {

@@ -1,5 +1,6 @@
 #include "core/json_strict.hpp"
 
+#include <cstdio>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,7 +14,54 @@ struct Refusal {
   std::string message;
 };
 
+// Bytes of the UTF-8 character that starts at s[i] (2..4), or 0 where s[i]
+// does not start a well-formed one.
+size_t utf8_length(std::string_view s, size_t i) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  const size_t n = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return 0;
+  return n;
+}
+
 }  // namespace
+
+std::string quoted_for_message(std::string_view text, size_t max_bytes, char quote) {
+  std::string out(1, quote);
+  char buf[8];
+  size_t i = 0;
+  while (i < text.size()) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    const size_t n = c < 0x80 ? 1 : utf8_length(text, i);
+    const size_t step = n == 0 ? 1 : n;
+    if (i + step > max_bytes) break;  // never cut inside a character
+    if (c == static_cast<unsigned char>(quote) || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c < 0x20 || c == 0x7f) {
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else if (n == 0) {
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);  // not UTF-8
+      out += buf;
+    } else if (n == 2 && c == 0xc2 && static_cast<unsigned char>(text[i + 1]) < 0xa0) {
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(text[i + 1]));  // C1 control
+      out += buf;
+    } else {
+      out.append(text.data() + i, step);
+    }
+    i += step;
+  }
+  if (i < text.size()) return out + "..." + quote + " (" + std::to_string(text.size()) + " bytes)";
+  return out + quote;
+}
 
 Status parse_json_strict(std::string_view text, int max_depth, std::string_view what, nlohmann::json* out) {
   using nlohmann::json;
@@ -35,7 +83,7 @@ Status parse_json_strict(std::string_view text, int max_depth, std::string_view 
       case json::parse_event_t::key: {
         const auto& k = parsed.get_ref<const std::string&>();
         if (static_cast<size_t>(depth) < keys.size() && !keys[static_cast<size_t>(depth)].insert(k).second)
-          throw Refusal{w + ": key \"" + k + "\" appears twice in one object"};
+          throw Refusal{w + ": key " + quoted_for_message(k) + " appears twice in one object"};
         break;
       }
       default:
@@ -68,7 +116,7 @@ Status check_keys(const nlohmann::json& obj, std::initializer_list<const char*> 
     std::string list;
     for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
     for (const char* k : also_known) list += (list.empty() ? "" : ", ") + std::string(k);
-    return {Code::parse_error, where + ": unknown key \"" + it.key() + "\" (known: " + list + ")"};
+    return {Code::parse_error, where + ": unknown key " + quoted_for_message(it.key()) + " (known: " + list + ")"};
   }
   return Status::Ok();
 }

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "core/json_strict.hpp"
 #include "core/no_coverage.hpp"
 #include "core/parse_number.hpp"
 #include "swz/device_layout.hpp"
@@ -174,9 +175,16 @@ Status LayoutName::parse(std::string_view text, LayoutName* out) {
       *out = std::move(n);
       return Status::Ok();
     }
-    // Report the error of the form the file looks like.
-    if (json.find("\"subresources\"") != std::string::npos)
-      return {ds.code(), "layout file '" + path + "': " + ds.message()};
+    // Report the error of the form the file has, judged by its top-level
+    // keys: "bits" makes a pattern; else "format" or "subresources" (keys no
+    // pattern has) a resource layout; anything else (a family file such as
+    // patterns/std64k.json too) a pattern. A search of the text for
+    // "subresources" reported a resource layout with that key misspelt as a
+    // pattern file ("unknown key \"format\"", break-it).
+    nlohmann::json top;
+    const bool resource_form = detail::parse_json_strict(json, 64, "layout file", &top).ok() && top.is_object() &&
+                               !top.contains("bits") && (top.contains("format") || top.contains("subresources"));
+    if (resource_form) return {ds.code(), "layout file '" + path + "': " + ds.message()};
     return {ps.code(), "pattern file '" + path + "': " + ps.message()};
   }
   if (std::filesystem::exists(path, ec))

@@ -66,17 +66,18 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 Status parse_bit_token(std::string_view tok, unsigned index, Pattern* p) {
   auto parts = split(tok, '^');
   if (parts.size() > 5)
-    return {Code::parse_error, "bit " + std::to_string(index) + " '" + std::string(tok) + "': at most four XOR terms"};
+    return {Code::parse_error, "bit " + std::to_string(index) + " " + detail::quoted_for_message(tok, 64, '\'') +
+                                   ": at most four XOR terms"};
   if (parts[0] == "-") {
     p->interleave[index] = BitEntry{};
   } else if (!parse_term(parts[0], &p->interleave[index]))
-    return {Code::parse_error, "bit " + std::to_string(index) + ": '" + std::string(parts[0]) +
-                                   "' is not a source bit (X0..X31, Y0..Y31, Z0..Z31, S0..S31)"};
+    return {Code::parse_error, "bit " + std::to_string(index) + ": " + detail::quoted_for_message(parts[0], 64, '\'') +
+                                   " is not a source bit (X0..X31, Y0..Y31, Z0..Z31, S0..S31)"};
   for (size_t j = 1; j < parts.size(); ++j) {
     if (parts[j] == "_") continue;
     if (!parse_term(parts[j], &p->xors[j - 1][index]))
-      return {Code::parse_error, "bit " + std::to_string(index) + " XOR term " + std::to_string(j) + ": '" +
-                                     std::string(parts[j]) + "' is not a source bit"};
+      return {Code::parse_error, "bit " + std::to_string(index) + " XOR term " + std::to_string(j) + ": " +
+                                     detail::quoted_for_message(parts[j], 64, '\'') + " is not a source bit"};
   }
   return Status::Ok();
 }
@@ -85,7 +86,8 @@ Status parse_post(std::string_view key_bit, std::string_view terms, Pattern* p) 
   unsigned bit = 0;
   auto r = std::from_chars(key_bit.data(), key_bit.data() + key_bit.size(), bit);
   if (r.ec != std::errc() || r.ptr != key_bit.data() + key_bit.size() || bit > 31)
-    return {Code::parse_error, "postamble: '" + std::string(key_bit) + "' is not an address bit number"};
+    return {Code::parse_error,
+            "postamble: " + detail::quoted_for_message(key_bit, 64, '\'') + " is not an address bit number"};
   if (p->postamble[0][bit].valid || p->postamble[1][bit].valid)
     return {Code::parse_error, "post" + std::to_string(bit) + " is given twice"};
   auto parts = split(terms, '^');
@@ -95,8 +97,8 @@ Status parse_post(std::string_view key_bit, std::string_view terms, Pattern* p) 
   for (size_t j = 0; j < parts.size(); ++j) {
     if (parts[j] == "_") continue;
     if (!parse_term(parts[j], &p->postamble[j][bit]))
-      return {Code::parse_error,
-              "post" + std::to_string(bit) + ": '" + std::string(parts[j]) + "' is not a source bit"};
+      return {Code::parse_error, "post" + std::to_string(bit) + ": " + detail::quoted_for_message(parts[j], 64, '\'') +
+                                     " is not a source bit"};
   }
   return Status::Ok();
 }
@@ -104,7 +106,8 @@ Status parse_post(std::string_view key_bit, std::string_view terms, Pattern* p) 
 Status parse_uint32(std::string_view v, const char* field, uint32_t* out) {
   uint64_t x = 0;
   if (!detail::parse_unsigned(v, &x) || x > UINT32_MAX)
-    return {Code::parse_error, std::string(field) + ": '" + std::string(v) + "' is not a 32-bit unsigned number"};
+    return {Code::parse_error,
+            std::string(field) + ": " + detail::quoted_for_message(v, 64, '\'') + " is not a 32-bit unsigned number"};
   *out = static_cast<uint32_t>(x);
   return Status::Ok();
 }
@@ -167,7 +170,8 @@ Status parse_pattern_text(std::string_view text, Pattern* out) {
     if (tok.empty()) continue;
     if (tok.size() > 4 && tok.substr(0, 4) == "post") {
       auto eq = tok.find('=');
-      if (eq == std::string_view::npos) return {Code::parse_error, "'" + std::string(tok) + "': expected postN=TERMS"};
+      if (eq == std::string_view::npos)
+        return {Code::parse_error, detail::quoted_for_message(tok, 64, '\'') + ": expected postN=TERMS"};
       SWZ_TRY(parse_post(tok.substr(4, eq - 4), tok.substr(eq + 1), &p));
     } else if (tok.substr(0, 4) == "imm=") {
       if (seen_imm) return {Code::parse_error, "imm= is given twice"};
@@ -180,7 +184,9 @@ Status parse_pattern_text(std::string_view text, Pattern* out) {
     } else if (tok.substr(0, 6) == "flags=") {
       SWZ_TRY(parse_uint32(tok.substr(6), "flags", &p.flags));
     } else {
-      if (index >= 32) return {Code::parse_error, "more than 32 interleave bits (token '" + std::string(tok) + "')"};
+      if (index >= 32)
+        return {Code::parse_error,
+                "more than 32 interleave bits (token " + detail::quoted_for_message(tok, 64, '\'') + ")"};
       SWZ_TRY(parse_bit_token(tok, index, &p));
       ++index;
     }
@@ -241,7 +247,8 @@ Status detail::parse_pattern_object(const nlohmann::json& j, std::initializer_li
       return {Code::parse_error, "pattern JSON: \"postamble\" must be an object {\"8\": \"Y4^X9\"}"};
     for (auto it = post->begin(); it != post->end(); ++it) {
       if (!it.value().is_string())
-        return {Code::parse_error, "pattern JSON: postamble[\"" + it.key() + "\"] is not a string"};
+        return {Code::parse_error,
+                "pattern JSON: postamble[" + detail::quoted_for_message(it.key()) + "] is not a string"};
       SWZ_TRY(parse_post(it.key(), it.value().get<std::string>(), &p));
     }
   }
@@ -267,8 +274,8 @@ Status detail::parse_pattern_object(const nlohmann::json& j, std::initializer_li
       else if (!v.empty() && v[0] >= '0' && v[0] <= '9' && parse_uint32(v, "flags", &other).ok())
         p.flags |= other;  // other bits, as to_json prints them
       else
-        return {Code::parse_error,
-                "pattern JSON: unknown flag \"" + v + "\" (known: stack, cond-post, or a number such as \"0x8\")"};
+        return {Code::parse_error, "pattern JSON: unknown flag " + detail::quoted_for_message(v) +
+                                       " (known: stack, cond-post, or a number such as \"0x8\")"};
     }
   }
   *out = p;

@@ -84,6 +84,15 @@ cat padded.bin | "$SWZ" retile -q --from std64k --to row-major --format R8_UNORM
   && cmp -s want.bin off2.bin && pass "retile --offset 4096 (standard input)" || failed "retile --offset from stdin: $(cat err.txt)"
 expect_err "retile --offset past the end" "--offset 999999 is past the end" \
   "$SWZ" retile -q --from std64k --to row-major --format R8_UNORM --size 64x64 --offset 999999 padded.bin off3.bin
+# A bad --from or --to layout was reported as "--layout: ...", an option retile does not have
+# (break-it): the message names the option given.
+printf '{"bits": ["X0", "X1", "Y0", "Y1"], "postambel": {}}' >typo_rt.json
+printf 'keep' >kept_rt.bin
+expect_err "retile: a bad --to layout names --to" "^swz: error: --to: pattern file 'typo_rt.json': pattern JSON: unknown key \"postambel\"" \
+  "$SWZ" retile -q --from std64k --to typo_rt.json --format R8_UNORM --size 64x64 a.bin kept_rt.bin
+expect_err "retile: a bad --from layout names --from" "^swz: error: --from: unknown layout 'nope'" \
+  "$SWZ" retile -q --from nope --to row-major --format R8_UNORM --size 64x64 a.bin kept_rt.bin
+[ "$(cat kept_rt.bin)" = keep ] && pass "retile: OUT kept after a bad layout" || failed "retile: OUT changed after a bad layout"
 
 # --- -y: batch mode needs it; one IN OUT replaces OUT as cp does; --help says both.
 "$SWZ" swizzle --help >help.txt

@@ -139,6 +139,13 @@ cat >devtypo.json <<'JSON'
  "subresources": [{"offset": 0}]}
 JSON
 expect_err "a misspelt key in a resource layout's pattern" "layout file 'devtypo.json': resource layout: patterns\[0\]: pattern JSON: unknown key \"immediat\"" "$SWZ" swizzle --layout devtypo.json "$PHOTO" e.bin
+# A key holding U+0000, an escape sequence or a line break (break-it): the message was cut
+# at the U+0000 (no closing quote, no keys listed, no newline) and the escape reached the
+# terminal. Now escaped, the whole message on one line, OUT untouched.
+printf '{"bits": ["X0", "X1", "Y0", "Y1"], "na\\u0000me\\u001b[31m\\n": 1}' >nulkey.json
+expect_err "a key holding U+0000 and an escape" 'unknown key "na\\u0000me\\u001b\[31m\\n" \(known: bits, postamble' "$SWZ" swizzle --layout nulkey.json "$PHOTO" kept.bin
+[ "$(wc -l <err.txt)" -eq 1 ] && ! LC_ALL=C grep -q "$(printf '\033')" err.txt && pass "hostile key: one line, no escape byte" || failed "hostile key: $(od -c err.txt | head -5)"
+[ "$(cat kept.bin)" = keep ] && pass "OUT kept after a hostile pattern key" || failed "OUT changed after a hostile pattern key"
 expect_err "bad pattern text" "pattern" "$SWZ" swizzle --layout "pattern:X0 X1 Q9" "$PHOTO" e.bin
 expect_err "image with a BC format" "8-bit UNORM" "$SWZ" swizzle --layout std64k --format BC1_UNORM "$PHOTO" e.bin
 expect_err "image size mismatch" "600x400" "$SWZ" swizzle --layout std64k --size 64x64 "$PHOTO" e.bin

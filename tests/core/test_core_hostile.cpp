@@ -641,7 +641,11 @@ TEST(Hostile, JsonWithWrongTypes) {
       {R"({"format": "R8_UNORM", "width": 4, "indexable": 1, "patterns": ["X0"], "subresources": []})",
        "\"indexable\" must be true or false"},
       {R"({"format": "R8_UNORM", "width": 4, "patterns": "X0", "subresources": []})", "\"patterns\" must be an array"},
-      {R"({"format": "R8_UNORM", "width": 4, "patterns": [7], "subresources": []})", "patterns[0]: not a pattern"},
+      // The entry's type named (break-it: "patterns[0]: not a pattern" said neither what it got nor what it takes).
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": [7], "subresources": []})",
+       "patterns[0] must be a pattern object, its text form (a string) or null, not a number"},
+      {R"({"format": "R8_UNORM", "width": 4, "patterns": [null, [["X0"]]], "subresources": []})",
+       "patterns[1] must be a pattern object, its text form (a string) or null, not an array"},
       {R"({"format": "R8_UNORM", "width": 4, "patterns": [{"bits": 7}], "subresources": []})",
        "patterns[0]: pattern JSON"},
       {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "mip_transitions": "1", "subresources": []})",
@@ -734,6 +738,102 @@ TEST(Hostile, DuplicateJsonKeys) {
                                           &d),
                Code::parse_error, "key \"offset\" appears twice");
   EXPECT_EQ(d.size, 77u);
+}
+
+// Keys (and values) of a hostile JSON file named in an error message
+// (break-it, 2026-12-02 evening): a key holding U+0000 ended the message
+// there in the CLI, Python and the C API (C strings): "unknown key "na", the
+// known keys lost; escape sequences and newlines went to the terminal as they
+// were; a key of 5 MB made a 5 MB message. Each is shown escaped (\u0000,
+// \u001b, \n) and at most 64 bytes long, cut on a UTF-8 character boundary,
+// with its full length in bytes.
+static bool valid_utf8(const std::string& s) {
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    for (size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return false;
+    i += n;
+  }
+  return true;
+}
+
+static bool has_control_bytes(const std::string& s) {
+  for (char c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return true;
+  return false;
+}
+
+TEST(Hostile, JsonKeysInMessagesAreEscapedAndShort) {
+  const std::string bits = R"({"bits": ["X0", "X1"], )";
+  const std::string known = "(known: bits, postamble, immediate, flags, name, description, source)";
+  Pattern p = P("X0 X1"), keep = p;
+  // U+0000 inside a key: the whole message survives, the key escaped.
+  Status st = parse_pattern_json(bits + R"("na\u0000me": 1})", &p);
+  EXPECT_EQ(st.message(), "pattern JSON: unknown key \"na\\u0000me\" " + known);
+  EXPECT_EQ(std::strlen(st.message().c_str()), st.message().size());
+  // Terminal escapes and line breaks, quotes and backslashes.
+  st = parse_pattern_json(bits + R"("a\u001b[31m\nb\"c\\d\u007f": 1})", &p);
+  EXPECT_EQ(st.message(), "pattern JSON: unknown key \"a\\u001b[31m\\nb\\\"c\\\\d\\u007f\" " + known);
+  EXPECT_FALSE(has_control_bytes(st.message())) << st.message();
+  // A key of a million bytes: a short message that still names the keys allowed.
+  st = parse_pattern_json(bits + "\"" + std::string(1000000, 'k') + "\": 1}", &p);
+  EXPECT_EQ(st.code(), Code::parse_error);
+  EXPECT_LT(st.message().size(), 300u) << st.message().substr(0, 300);
+  EXPECT_EQ(st.message().substr(0, 300),
+            "pattern JSON: unknown key \"" + std::string(64, 'k') + "...\" (1000000 bytes) " + known);
+  // Two-byte characters: cut between characters, never inside one.
+  std::string cyr;
+  for (int i = 0; i < 5000; ++i) cyr += "\xd0\xbc";  // U+043C
+  st = parse_pattern_json(bits + "\"k" + cyr + "\": 1}", &p);
+  EXPECT_LT(st.message().size(), 300u);
+  EXPECT_TRUE(valid_utf8(st.message())) << st.message();
+  EXPECT_NE(st.message().find("(10001 bytes) (known: bits"), std::string::npos) << st.message();
+  // The same for a repeated key, in metadata and in a resource layout.
+  st = parse_pattern_json(bits + R"("description": {"x\u0000\u001b": 1, "x\u0000\u001b": 2}})", &p);
+  EXPECT_EQ(st.message(), "pattern JSON: key \"x\\u0000\\u001b\" appears twice in one object");
+  const std::string huge(200000, 'q');
+  st = parse_pattern_json(bits + R"("description": {")" + huge + R"(": 1, ")" + huge + R"(": 2}})", &p);
+  EXPECT_LT(st.message().size(), 300u);
+  EXPECT_NE(st.message().find("...\" (200000 bytes) appears twice"), std::string::npos) << st.message().substr(0, 300);
+  EXPECT_EQ(p, keep);
+  DeviceLayoutDesc d;
+  d.size = 77;
+  st = parse_resource_layout_json(
+      R"({"format": "R8_UNORM", "width": 4, "wid\u0000th\n": 4, "patterns": [{"bits": ["X0"]}],
+                                      "subresources": [{"offset": 0}]})",
+      &d);
+  EXPECT_NE(st.message().find("resource layout: unknown key \"wid\\u0000th\\n\" (known: format"), std::string::npos)
+      << st.message();
+  EXPECT_FALSE(has_control_bytes(st.message())) << st.message();
+  EXPECT_EQ(d.size, 77u);
+  // Values read from a pattern object: a postamble key, a flag.
+  st = parse_pattern_json(bits + R"("postamble": {"8\u0000\u001b": 7}})", &p);
+  EXPECT_EQ(st.message(), "pattern JSON: postamble[\"8\\u0000\\u001b\"] is not a string");
+  st = parse_pattern_json(bits + R"("flags": ["st\u0000ack\u001b"]})", &p);
+  EXPECT_NE(st.message().find("unknown flag \"st\\u0000ack\\u001b\" (known: stack"), std::string::npos) << st.message();
+  st = parse_pattern_json(bits + R"("flags": [")" + huge + R"("]})", &p);
+  EXPECT_LT(st.message().size(), 300u);
+  // ... a bit token, an immediate, a postamble bit number (the text parser's own messages).
+  st = parse_pattern_json(R"({"bits": ["X0", "X1\u0000\u001b"]})", &p);
+  EXPECT_EQ(st.message(), "bit 1: 'X1\\u0000\\u001b' is not a source bit (X0..X31, Y0..Y31, Z0..Z31, S0..S31)");
+  st = parse_pattern_json(bits + R"("immediate": "0x1\u0000"})", &p);
+  EXPECT_EQ(st.message(), "immediate: '0x1\\u0000' is not a 32-bit unsigned number");
+  st = parse_pattern_json(bits + R"("postamble": {"8\u0000": "X9"}})", &p);
+  EXPECT_EQ(st.message(), "postamble: '8\\u0000' is not an address bit number");
+  st = parse_pattern_json(R"({"bits": ["X0", ")" + huge + R"("]})", &p);
+  EXPECT_LT(st.message().size(), 300u);
+  // ... and a resource layout's format name.
+  st = parse_resource_layout_json(R"({"format": "R8\u0000\u001b[2J", "width": 4, "patterns": ["X0"], "subresources": []})",
+                                  &d);
+  EXPECT_NE(st.message().find("unknown DXGI format name \"R8\\u0000\\u001b[2J\" (expected"), std::string::npos)
+      << st.message();
+  st = parse_resource_layout_json(R"({"format": ")" + huge + R"(", "width": 4, "patterns": ["X0"], "subresources": []})",
+                                  &d);
+  EXPECT_LT(st.message().size(), 400u);
+  EXPECT_EQ(d.size, 77u);
+  EXPECT_EQ(p, keep);
 }
 
 // A hostile array size must not make a layout allocate a record per

@@ -141,6 +141,43 @@ TEST(LayoutNames, ResourceLayoutFileFixesTheTexture) {
   std::remove(path.c_str());
 }
 
+// A file that fails both readers is reported in the form it has (break-it,
+// 2026-12-02 evening): the choice went by whether the text held
+// "subresources", so a resource layout with "subresorces" misspelt was
+// reported as a pattern file, "unknown key \"format\"", naming a key that is
+// right and not the one that is wrong; a pattern file whose metadata held a
+// key "subresources" was reported as a resource layout.
+TEST(LayoutNames, FileErrorsInTheFormTheFileHas) {
+  struct Row {
+    const char* json;
+    const char* want;
+  };
+  const Row rows[] = {
+      {R"({"format": "R8_UNORM", "width": 64, "height": 64, "patterns": ["X0 X1 Y0 Y1"], "subresorces": [{"offset": 0}]})",
+       "': resource layout: unknown key \"subresorces\" (known: format"},
+      {R"({"format": "R8_UNORM", "width": 64, "patterns": ["X0 X1 Y0 Y1"]})",
+       "': resource layout: \"subresources\" must be an array"},
+      {R"({"bits": ["X0", "X1", "Y0", "Q1"], "description": {"subresources": []}})",
+       "': bit 3: 'Q1' is not a source bit"},
+      {R"({"bits": ["X0", "X1"], "postambel": {}})", "': pattern JSON: unknown key \"postambel\""},
+      {R"({"bits": ["X0", "X1"], "subresources": []})", "': pattern JSON: unknown key \"subresources\""},
+      {R"({"bits": ["X0", "X1"], "format": "R8_UNORM"})", "': pattern JSON: unknown key \"format\""},
+      {R"({"bits": ["X0", "X1"])", "pattern JSON: not valid JSON"},
+  };
+  const std::string path = testing::TempDir() + "swz_layout_names_bad.json";
+  for (const Row& r : rows) {
+    {
+      std::ofstream f(path, std::ios::binary | std::ios::trunc);
+      f << r.json;
+    }
+    LayoutName n;
+    const Status st = LayoutName::parse(path, &n);
+    EXPECT_EQ(st.code(), Code::parse_error) << r.json;
+    EXPECT_NE(st.message().find(r.want), std::string::npos) << r.json << "\n  " << st.message();
+  }
+  std::remove(path.c_str());
+}
+
 TEST(LayoutNames, ListingAndSuggestions) {
   bool has_std64k = false, has_nv = false;
   for (const LayoutListing& l : layout_listing()) {
