@@ -192,10 +192,10 @@ Status parse_resource_layout_json(std::string_view text, DeviceLayoutDesc* out) 
     const json& e = (*pats)[s];
     if (e.is_null()) continue;
     if (!e.is_string() && !e.is_object()) {
-      const std::string t = e.type_name();
+      const std::string type = e.type_name();
       return {Code::parse_error, "resource layout: patterns[" + std::to_string(s) +
                                      "] must be a pattern object, its text form (a string) or null, not " +
-                                     (t == "array" ? "an " : "a ") + t};
+                                     (type == "array" ? "an " : "a ") + type};
     }
     Pattern p;
     Status st = e.is_string() ? parse_pattern_text(e.get<std::string>(), &p) : parse_pattern_json(e.dump(), &p);
