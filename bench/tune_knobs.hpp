@@ -53,6 +53,8 @@ inline bool apply_tuning(const char* spec) {
       t.tile_band_big_min_bytes = v;
     else if (k == "tile_band_rows_log2")
       t.tile_band_rows_log2 = static_cast<unsigned>(v);
+    else if (k == "tile_walk_xor_misaligned")
+      t.tile_walk_xor_misaligned = v != 0;
     else if (k == "tile_walk_q4_cache")
       t.tile_walk_q4_cache = v != 0;
     else if (k == "line_kernels")

@@ -385,6 +385,7 @@ struct TuningScope {
     t.tile_walk_min_bytes = rng() % 2 ? 0 : uint64_t{1} << (rng() % 20);
     t.tile_walk_max_span_bytes = rng() % 2 ? ~uint64_t{0} : uint64_t{1} << (rng() % 20);
     t.tile_walk_q4_cache = rng() % 2 == 0;
+    t.tile_walk_xor_misaligned = rng() % 2 == 0;
     t.tile_band_rows_log2 = static_cast<unsigned>(rng() % 5);
     t.tile_band_rows_big_log2 = static_cast<unsigned>(rng() % 6);
     t.tile_band_big_min_bytes = rng() % 2 ? 0 : t.tile_band_big_min_bytes;
@@ -415,6 +416,7 @@ void run_random_regions(uint64_t seed, int iterations, Family fam, Walk walk = W
       swz::detail::simd::Tuning& t = swz::detail::simd::tuning();
       t.line_kernels = true;
       t.tile_walk = walk == Walk::Blocks;
+      t.tile_walk_xor_misaligned = true;  // the block walk's XOR lines on misaligned rows too
       t.tile_walk_min_bytes = 0;
       t.tile_walk_max_span_bytes = ~uint64_t{0};
       if (walk == Walk::Bands) {  // blocks too tall for the span: bands of rows
@@ -876,6 +878,7 @@ TEST(SimdApi, BlockKernelsEveryElementSize) {
         t.tile_walk_max_span_bytes = ~uint64_t{0};
         t.tile_walk_min_bytes = 0;
         t.tile_walk_q4_cache = rng() % 2 == 0;
+        t.tile_walk_xor_misaligned = rng() % 2 == 0;
         t.stream_min_bytes = rng() % 2 ? 0 : t.stream_min_bytes;
         const uint32_t w = 200 + static_cast<uint32_t>(rng() % 400);
         const uint32_t h = 40 + static_cast<uint32_t>(rng() % 300);

@@ -76,6 +76,13 @@ struct Tuning {
   /// ... and, for the standard swizzles' shape (q4), in cache too (else
   /// only when the copy streams).
   bool tile_walk_q4_cache = false;
+  /// ... and, for patterns whose X and Y/Z parts of G overlap (XOR terms:
+  /// AMD), also onto linear rows that are not 64-byte aligned (else the strip
+  /// walker takes those). Quiet 16-core host, amd-gfx9-sw64k-s-x RGBA8
+  /// deswizzle on 16 mod 64 buffers, 3 rounds: block walk / strip walker
+  /// 4096² 0.93 / 1.25x memcpy, 8192² 0.56 / 0.67, 512² 0.66 / 0.68; on
+  /// aligned rows the block walk stays (512² 0.65 / 0.49).
+  bool tile_walk_xor_misaligned = false;
   /// Swizzle onto a resource at 16/32/48 mod 64 in stretches of aligned
   /// 64-byte lines (StretchSwizzle, stretch_swizzle-inl.h) ...
   bool stretch_swizzle = true;

@@ -885,6 +885,7 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   const uint64_t ph0 = reinterpret_cast<uintptr_t>(r.lin + ix0 * eb + iy0 * P + iz0 * r.lin_depth_pitch) & 63;
   const uint32_t ph = pitches64 && ph0 % 16 == 0 ? static_cast<uint32_t>(ph0) : 0;
   const bool aligned = pitches64 && ph0 == 0;
+  if (g.mode != Mode::Add && ph0 != 0 && !t.tile_walk_xor_misaligned) return false;  // (see Tuning)
   const bool quad = g.q4 && aligned;
   // the schedule
   TileQuad q[kMaxTileQuads];
