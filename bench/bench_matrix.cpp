@@ -58,6 +58,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_buffers.hpp"
 #include "floor_gather.hpp"
 #include "swz/swz.hpp"
 #include "tune_knobs.hpp"
@@ -88,37 +89,8 @@ struct Span {
   }
 };
 
-// ---- buffers -----------------------------------------------------------------------
+// ---- buffers (bench_buffers.hpp) ----------------------------------------------------
 
-constexpr size_t kUserOffset_B = 16;  // 16 mod 64, as malloc's large blocks
-
-struct Arena {
-  uint8_t* base = nullptr;
-  size_t cap = 0;
-  bool huge = false;
-  void release() {
-    if (base) munmap(base, cap);
-    base = nullptr;
-    cap = 0;
-  }
-  bool reserve(size_t n, bool want_huge) {
-    n += 4096;
-    if (base && n <= cap && huge == want_huge) return true;
-    release();
-    cap = (n + (2u << 20) - 1) & ~size_t{(2u << 20) - 1};
-    void* m = mmap(nullptr, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) {
-      base = nullptr;
-      cap = 0;
-      return false;
-    }
-    base = static_cast<uint8_t*>(m);
-    huge = want_huge;
-    madvise(base, cap, want_huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
-    for (size_t i = 0; i < cap; ++i) base[i] = static_cast<uint8_t>(i * 131 + (i >> 12));  // pre-fault, non-zero
-    return true;
-  }
-};
 Arena g_res, g_lin;
 
 // ---- cells ---------------------------------------------------------------------------
@@ -138,12 +110,6 @@ std::string cell_name(const Cell& c) {
                      c.format + "/" + std::to_string(c.size_px) + "/" + (c.user ? "user" : "page") + "/t";
   name += c.threads == 0 ? std::string("auto") : std::to_string(c.threads);
   return name;
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 void BM_Cell(benchmark::State& st, Cell c) {

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_buffers.hpp"
 #include "swz/swz.hpp"
 
 extern "C" {
@@ -45,36 +46,6 @@ uint32_t block_height_mip0(uint32_t height);
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-struct Buffer {
-  uint8_t* base = nullptr;
-  size_t cap = 0;
-  uint8_t* p = nullptr;
-  Buffer(size_t n, bool user) {
-    cap = ((n + 4096 + (2u << 20) - 1) >> 21) << 21;
-    void* m = mmap(nullptr, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) {
-      std::fprintf(stderr, "out of memory (%zu bytes)\n", cap);
-      std::exit(2);
-    }
-    base = static_cast<uint8_t*>(m);
-    madvise(base, cap, user ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
-    uint64_t x = 0x9e3779b97f4a7c15ull ^ n;
-    for (size_t i = 0; i < cap; ++i) {  // pre-fault with non-zero bytes
-      x = x * 6364136223846793005ull + 1442695040888963407ull;
-      base[i] = static_cast<uint8_t>(x >> 56);
-    }
-    p = base + (user ? 16 : 0);
-  }
-  ~Buffer() { munmap(base, cap); }
-  Buffer(const Buffer&) = delete;
-  Buffer& operator=(const Buffer&) = delete;
-};
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> out;
@@ -134,19 +105,30 @@ int main(int argc, char** argv) {
         const size_t tegra_bytes = swizzled_mip_size(w_el, h_el, 1, bh, eb);
         const uint64_t res_bytes = std::max<uint64_t>(layout.size(), tegra_bytes);
         const bool user = bk == "user";
-        Buffer lin(lin_bytes, user), res(res_bytes, user), res2(res_bytes, user), lin2(lin_bytes, user);
+        Arena a_lin, a_res, a_res2, a_lin2;
+        const size_t off = user ? kUserOffset_B : 0;
+        auto take = [&](Arena& a, uint64_t n) {
+          if (!a.reserve(n, !user)) {
+            std::fprintf(stderr, "out of memory (%llu bytes)\n", static_cast<unsigned long long>(n));
+            std::exit(2);
+          }
+          return a.base + off;
+        };
+        uint8_t* const lin = take(a_lin, lin_bytes),
+                      *const res = take(a_res, res_bytes), *const res2 = take(a_res2, res_bytes),
+                      *const lin2 = take(a_lin2, lin_bytes);
         // the oracle check: both libraries' swizzled bytes, and the round trips
-        std::memset(res.p, 0, res_bytes);
-        std::memset(res2.p, 0, res_bytes);
-        swizzle_block_linear(w_el, h_el, 1, lin.p, lin_bytes, res2.p, tegra_bytes, bh, eb);
+        std::memset(res, 0, res_bytes);
+        std::memset(res2, 0, res_bytes);
+        swizzle_block_linear(w_el, h_el, 1, lin, lin_bytes, res2, tegra_bytes, bh, eb);
         swz::CopyOptions o1;
         o1.threads = 1;
-        s = swz::write_to_subresource(layout, res.p, layout.size(), 0, nullptr, lin.p, lin_bytes, row_pitch, 0, o1);
-        bool same = s.ok() && layout.size() == tegra_bytes && std::memcmp(res.p, res2.p, tegra_bytes) == 0;
+        s = swz::write_to_subresource(layout, res, layout.size(), 0, nullptr, lin, lin_bytes, row_pitch, 0, o1);
+        bool same = s.ok() && layout.size() == tegra_bytes && std::memcmp(res, res2, tegra_bytes) == 0;
         if (same) {
-          s = swz::read_from_subresource(lin2.p, lin_bytes, row_pitch, 0, layout, res.p, layout.size(), 0, nullptr,
+          s = swz::read_from_subresource(lin2, lin_bytes, row_pitch, 0, layout, res, layout.size(), 0, nullptr,
                                          o1);
-          same = s.ok() && std::memcmp(lin2.p, lin.p, lin_bytes) == 0;
+          same = s.ok() && std::memcmp(lin2, lin, lin_bytes) == 0;
         }
         if (!same) {
           std::printf("| %s | %s² | %s | both | MISMATCH (swz %llu B, tegra %zu B, bh %u: %s) |\n", fmt.c_str(),
@@ -158,18 +140,18 @@ int main(int argc, char** argv) {
         for (int dir = 0; dir < 2; ++dir) {
           const bool to_swz = dir == 0;
           auto f_memcpy = [&] {
-            if (to_swz) std::memcpy(res.p, lin.p, lin_bytes);
-            else std::memcpy(lin2.p, res.p, lin_bytes);
+            if (to_swz) std::memcpy(res, lin, lin_bytes);
+            else std::memcpy(lin2, res, lin_bytes);
           };
           auto f_tegra = [&] {
-            if (to_swz) swizzle_block_linear(w_el, h_el, 1, lin.p, lin_bytes, res.p, tegra_bytes, bh, eb);
-            else deswizzle_block_linear(w_el, h_el, 1, res.p, tegra_bytes, lin2.p, lin_bytes, bh, eb);
+            if (to_swz) swizzle_block_linear(w_el, h_el, 1, lin, lin_bytes, res, tegra_bytes, bh, eb);
+            else deswizzle_block_linear(w_el, h_el, 1, res, tegra_bytes, lin2, lin_bytes, bh, eb);
           };
           auto f_swz = [&] {
             const swz::Status st =
-                to_swz ? swz::write_to_subresource(layout, res.p, layout.size(), 0, nullptr, lin.p, lin_bytes,
+                to_swz ? swz::write_to_subresource(layout, res, layout.size(), 0, nullptr, lin, lin_bytes,
                                                    row_pitch, 0, o1)
-                       : swz::read_from_subresource(lin2.p, lin_bytes, row_pitch, 0, layout, res.p, layout.size(), 0,
+                       : swz::read_from_subresource(lin2, lin_bytes, row_pitch, 0, layout, res, layout.size(), 0,
                                                     nullptr, o1);
             if (!st.ok()) {
               std::fprintf(stderr, "%s\n", st.message().c_str());

@@ -108,15 +108,16 @@ Status parse_json_strict(std::string_view text, int max_depth, std::string_view 
 
 Status check_keys(const nlohmann::json& obj, std::initializer_list<const char*> known, const std::string& where,
                   std::initializer_list<const char*> also_known) {
+  const std::initializer_list<const char*> lists[2] = {known, also_known};
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     bool found = false;
-    for (const char* k : known) found = found || it.key() == k;
-    for (const char* k : also_known) found = found || it.key() == k;
+    for (const auto& l : lists)
+      for (const char* k : l) found = found || it.key() == k;
     if (found) continue;
-    std::string list;
-    for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-    for (const char* k : also_known) list += (list.empty() ? "" : ", ") + std::string(k);
-    return {Code::parse_error, where + ": unknown key " + quoted_for_message(it.key()) + " (known: " + list + ")"};
+    std::string names;
+    for (const auto& l : lists)
+      for (const char* k : l) names += (names.empty() ? "" : ", ") + std::string(k);
+    return {Code::parse_error, where + ": unknown key " + quoted_for_message(it.key()) + " (known: " + names + ")"};
   }
   return Status::Ok();
 }

@@ -16,11 +16,6 @@ namespace swz::detail {
 /// builds a deep tree. *out is left as it was on error.
 Status parse_json_strict(std::string_view text, int max_depth, std::string_view what, nlohmann::json* out);
 
-/// Refuses (Code::parse_error) a key of the object `obj` that is in neither
-/// `known` nor `also_known`, naming it, where it is (`where`) and every key
-/// allowed there: a misspelt "row_strde" or "postambel" would otherwise be
-/// dropped without a word and the default used instead. Used by the
-/// resource-layout reader, the pattern reader and the built-in pattern files.
 /// `text` (a key or a value read from a user's file) as an error message
 /// shows it: in double quotes (or `quote`), with the quote, '\\' and control characters (C0,
 /// DEL, C1) escaped JSON-style (\u0000, \n, \u001b), so that U+0000 cannot end
@@ -30,6 +25,11 @@ Status parse_json_strict(std::string_view text, int max_depth, std::string_view 
 /// characters, then `..."` and the full length, `"kkkk..." (1000000 bytes)`.
 std::string quoted_for_message(std::string_view text, size_t max_bytes = 64, char quote = '"');
 
+/// Refuses (Code::parse_error) a key of the object `obj` that is in neither
+/// `known` nor `also_known`, naming it, where it is (`where`) and every key
+/// allowed there: a misspelt "row_strde" or "postambel" would otherwise be
+/// dropped without a word and the default used instead. Used by the
+/// resource-layout reader, the pattern reader and the built-in pattern files.
 Status check_keys(const nlohmann::json& obj, std::initializer_list<const char*> known, const std::string& where,
                   std::initializer_list<const char*> also_known = {});
 

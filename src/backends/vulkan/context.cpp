@@ -486,8 +486,7 @@ struct Context::Impl {
       VkDescriptorSetLayoutBinding b[3]{};
       for (uint32_t i = 0; i < n; ++i) {
         b[i].binding = i;
-        b[i].descriptorType =
-            (uniform_mask >> i) & 1u ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        b[i].descriptorType = detail::buffer_descriptor_type(uniform_mask, i);
         b[i].descriptorCount = 1;
         b[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
       }

@@ -13,6 +13,11 @@ namespace swz::gpu::detail {
 /// constant cache); the others are storage buffers.
 constexpr uint32_t kSwizzleUniformMask = 1u << 2;
 
+/// The descriptor type of binding i under `uniform_mask` (set layouts and pushes agree through this).
+constexpr VkDescriptorType buffer_descriptor_type(uint32_t uniform_mask, uint32_t i) {
+  return (uniform_mask >> i) & 1u ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+}
+
 /// Binds `pipe`, pushes buffer descriptors 0..n-1 (infos, n <= 4; a uniform
 /// buffer where `uniform_mask` has the binding's bit, else a storage buffer)
 /// and `push_bytes` of push constants, and records one dispatch of gx x gy
@@ -26,7 +31,7 @@ inline void bind_and_dispatch(PFN_vkCmdPushDescriptorSetKHR push_desc, VkCommand
     w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     w[i].dstBinding = i;
     w[i].descriptorCount = 1;
-    w[i].descriptorType = (uniform_mask >> i) & 1u ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    w[i].descriptorType = buffer_descriptor_type(uniform_mask, i);
     w[i].pBufferInfo = infos[i];
   }
   vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
