@@ -15,12 +15,29 @@ struct Refusal {
 };
 
 // Bytes of the UTF-8 character that starts at s[i] (2..4), or 0 where s[i]
-// does not start a well-formed one.
+// does not start a well-formed one (RFC 3629: no overlong forms C0/C1 xx,
+// E0 80..9F, F0 80..8F; no surrogates ED A0..BF; nothing past U+10FFFF,
+// F4 90..BF and F5..FF). Python decodes messages strictly: one such sequence
+// left raw made the whole message an empty ValueError.
 size_t utf8_length(std::string_view s, size_t i) {
   const unsigned char c = static_cast<unsigned char>(s[i]);
-  const size_t n = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+  size_t n = 0;
+  unsigned char lo = 0x80, hi = 0xbf;  // the second byte's range
+  if (c >= 0xc2 && c <= 0xdf) {
+    n = 2;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    n = 3;
+    if (c == 0xe0) lo = 0xa0;
+    if (c == 0xed) hi = 0x9f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    n = 4;
+    if (c == 0xf0) lo = 0x90;
+    if (c == 0xf4) hi = 0x8f;
+  }
   if (n == 0 || i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k)
+  const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+  if (c1 < lo || c1 > hi) return 0;
+  for (size_t k = 2; k < n; ++k)
     if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return 0;
   return n;
 }
