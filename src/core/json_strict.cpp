@@ -108,11 +108,30 @@ Status parse_json_strict(std::string_view text, int max_depth, std::string_view 
     }
     return true;
   };
+  // The parser takes a NUL byte for the end of the text: '{...}' then U+0000
+  // then anything was accepted with the rest dropped (break-it). JSON text
+  // holds no raw U+0000 anywhere (inside strings it is written \u0000).
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
+    return {Code::parse_error, w + ": not valid JSON: U+0000 at byte " + std::to_string(nul) + " (of " +
+                                   std::to_string(text.size()) + "; JSON text holds none)"};
   json j;
   try {
-    j = json::parse(text.begin(), text.end(), cb, /*allow_exceptions=*/false);
+    j = json::parse(text.begin(), text.end(), cb, /*allow_exceptions=*/true);
   } catch (const Refusal& r) {
     return {Code::parse_error, r.message};
+  } catch (const json::parse_error& e) {
+    // e.byte: 1-based position of the last byte read (the end of the token that
+    // broke the syntax); past the end when the text stops inside a value (a
+    // truncated file).
+    if (e.byte > text.size())
+      return {Code::parse_error,
+              w + ": not valid JSON: the text ends early, after byte " + std::to_string(text.size())};
+    return {Code::parse_error, w + ": not valid JSON: syntax error near byte " + std::to_string(e.byte - 1) + " (of " +
+                                   std::to_string(text.size()) + ")"};
+  } catch (const json::out_of_range&) {
+    // 406: a number past a double's range ("1e400"); its what() echoes the
+    // number as written, of any length.
+    return {Code::parse_error, w + ": not valid JSON: a number is too large"};
   } catch (const std::bad_alloc&) {
     return {Code::parse_error, w + ": too large to parse in the memory available"};
   } catch (const std::exception& e) {

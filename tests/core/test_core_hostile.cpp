@@ -836,6 +836,44 @@ TEST(Hostile, JsonKeysInMessagesAreEscapedAndShort) {
   EXPECT_EQ(p, keep);
 }
 
+// A JSON file is read whole (break-it, 2026-12-02 late): the parser took a
+// NUL byte for the end of the text, so '{"bits": [...]}' followed by U+0000 and
+// anything else (a second object, a postamble) was accepted with the rest
+// dropped without a word. A syntax error says where it is.
+TEST(Hostile, JsonTextAfterANulByteIsNotDropped) {
+  Pattern p = P("X0 X1"), keep = p;
+  const std::string good = R"({"bits": ["X0", "X1", "Y0", "Y1"]})";
+  ASSERT_TRUE(parse_pattern_json(good, &p).ok());
+  p = keep;
+  const std::string nul(1, '\0');
+  for (const std::string& text : {good + nul, good + nul + R"({"postamble": {"8": "Y9"}})", nul + good,
+                                  std::string(R"({"bits": ["X0", "X1"])") + nul + "}"}) {
+    Status st = parse_pattern_json(text, &p);
+    EXPECT_EQ(st.code(), Code::parse_error) << st.message();
+    EXPECT_NE(st.message().find("pattern JSON: not valid JSON"), std::string::npos) << st.message();
+    EXPECT_EQ(p, keep);
+  }
+  Status st = parse_pattern_json(good + nul + "x", &p);
+  EXPECT_NE(st.message().find("U+0000 at byte " + std::to_string(good.size())), std::string::npos) << st.message();
+  DeviceLayoutDesc d;
+  d.size = 77;
+  st = parse_resource_layout_json(
+      std::string(R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": [{"offset": 0}]})") + nul +
+          "junk",
+      &d);
+  EXPECT_EQ(st.code(), Code::parse_error) << st.message();
+  EXPECT_EQ(d.size, 77u);
+  // Truncated and malformed text: the byte where it goes wrong.
+  st = parse_pattern_json(R"({"bits": ["X0", "X1", )", &p);
+  EXPECT_NE(st.message().find("not valid JSON: the text ends early, after byte 22"), std::string::npos) << st.message();
+  // A number past a double's range: refused without echoing it (any length).
+  st = parse_pattern_json(R"({"bits": ["X0"], "flags": [1)" + std::string(100000, '9') + "e400]}", &p);
+  EXPECT_EQ(st.message(), "pattern JSON: not valid JSON: a number is too large");
+  st = parse_pattern_json(R"({"bits": ["X0" "X1"]})", &p);
+  EXPECT_NE(st.message().find("not valid JSON: syntax error near byte 18 (of 21)"), std::string::npos) << st.message();
+  EXPECT_EQ(p, keep);
+}
+
 // UTF-8 as RFC 3629 defines it (table 3-7 of the Unicode standard): no
 // overlong forms, no surrogates, nothing past U+10FFFF. Python turns a
 // message into str with this decoder; a message that fails it reached the
