@@ -2,6 +2,7 @@
 memory with the input (the copy used to read bytes it had already
 overwritten: a silently wrong result)."""
 import numpy as np
+import pytest
 
 import swz
 
@@ -82,3 +83,19 @@ def test_layout_building_releases_the_gil():
     if build_s < 0.1:
         return  # too fast to tell on this machine
     assert longest_gap < 0.5 * build_s, (longest_gap, build_s)
+
+
+def test_layout_names_in_errors_are_escaped():
+    # A name is echoed escaped and capped: U+0000 cut the message, bytes that
+    # look like UTF-8 but are not (overlong, surrogate) made it an empty
+    # ValueError (Python decodes the message strictly).
+    cases = [("std64k\x00junk", "'std64k\\u0000junk'"),
+             (b"pattern:X0 \xc0\x80", "'\\xc0\\x80' is not a source bit"),
+             (b"std\xed\xa0\x80", "'std\\xed\\xa0\\x80'"),
+             ("nv-block-linear:gob=\x1b[2J", "gob = '\\u001b[2J'"),
+             ("k" * 100000, "(100000 bytes)")]
+    for name, want in cases:
+        with pytest.raises(ValueError) as e:
+            swz.Layout.from_name(name, "R8G8B8A8_UNORM", 4, 4)
+        assert want in str(e.value)
+        assert len(str(e.value)) < 1500

@@ -15,12 +15,29 @@ struct Refusal {
 };
 
 // Bytes of the UTF-8 character that starts at s[i] (2..4), or 0 where s[i]
-// does not start a well-formed one.
+// does not start a well-formed one (RFC 3629: no overlong forms C0/C1 xx,
+// E0 80..9F, F0 80..8F; no surrogates ED A0..BF; nothing past U+10FFFF,
+// F4 90..BF and F5..FF). Python decodes messages strictly: one such sequence
+// left raw made the whole message an empty ValueError.
 size_t utf8_length(std::string_view s, size_t i) {
   const unsigned char c = static_cast<unsigned char>(s[i]);
-  const size_t n = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+  size_t n = 0;
+  unsigned char lo = 0x80, hi = 0xbf;  // the second byte's range
+  if (c >= 0xc2 && c <= 0xdf) {
+    n = 2;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    n = 3;
+    if (c == 0xe0) lo = 0xa0;
+    if (c == 0xed) hi = 0x9f;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    n = 4;
+    if (c == 0xf0) lo = 0x90;
+    if (c == 0xf4) hi = 0x8f;
+  }
   if (n == 0 || i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k)
+  const unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+  if (c1 < lo || c1 > hi) return 0;
+  for (size_t k = 2; k < n; ++k)
     if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return 0;
   return n;
 }
@@ -91,11 +108,30 @@ Status parse_json_strict(std::string_view text, int max_depth, std::string_view 
     }
     return true;
   };
+  // The parser takes a NUL byte for the end of the text: '{...}' then U+0000
+  // then anything was accepted with the rest dropped (break-it). JSON text
+  // holds no raw U+0000 anywhere (inside strings it is written \u0000).
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
+    return {Code::parse_error, w + ": not valid JSON: U+0000 at byte " + std::to_string(nul) + " (of " +
+                                   std::to_string(text.size()) + "; JSON text holds none)"};
   json j;
   try {
-    j = json::parse(text.begin(), text.end(), cb, /*allow_exceptions=*/false);
+    j = json::parse(text.begin(), text.end(), cb, /*allow_exceptions=*/true);
   } catch (const Refusal& r) {
     return {Code::parse_error, r.message};
+  } catch (const json::parse_error& e) {
+    // e.byte: 1-based position of the last byte read (the end of the token that
+    // broke the syntax); past the end when the text stops inside a value (a
+    // truncated file).
+    if (e.byte > text.size())
+      return {Code::parse_error,
+              w + ": not valid JSON: the text ends early, after byte " + std::to_string(text.size())};
+    return {Code::parse_error, w + ": not valid JSON: syntax error near byte " + std::to_string(e.byte - 1) + " (of " +
+                                   std::to_string(text.size()) + ")"};
+  } catch (const json::out_of_range&) {
+    // 406: a number past a double's range ("1e400"); its what() echoes the
+    // number as written, of any length.
+    return {Code::parse_error, w + ": not valid JSON: a number is too large"};
   } catch (const std::bad_alloc&) {
     return {Code::parse_error, w + ": too large to parse in the memory available"};
   } catch (const std::exception& e) {

@@ -40,6 +40,12 @@ constexpr Builtin kBuiltins[] = {
      "3D = 4KB bricks"},
 };
 
+// A layout name as an error message shows it: escaped and at most 64 bytes
+// (json_strict.hpp), since a name holds whatever the caller passed (U+0000
+// cut the message in the C API and Python, escape sequences reached the
+// terminal, a 100 KB name made a 100 KB message).
+std::string quoted_name(std::string_view text) { return detail::quoted_for_message(text, 64, '\''); }
+
 Status read_text_file(const std::string& path, std::string* out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return {Code::io_error, "cannot read layout file '" + path + "': " + std::strerror(errno)};
@@ -57,7 +63,7 @@ std::string listing_names() {
 }
 
 Status unknown(std::string_view text) {
-  std::string msg = "unknown layout '" + std::string(text) + "'";
+  std::string msg = "unknown layout " + quoted_name(text);
   std::vector<std::string> near = closest_layout_names(text);
   if (!near.empty()) {
     msg += "; did you mean ";
@@ -108,11 +114,11 @@ Status LayoutName::parse(std::string_view text, LayoutName* out) {
     const std::string_view body = text.substr(kPattern.size());
     if (body.find_first_not_of(" \t\r\n") == std::string_view::npos)
       return {Code::invalid_argument,
-              "layout '" + std::string(text) +
-                  "': the pattern has no bits (give them after 'pattern:', e.g. 'pattern:X0 X1 Y0 Y1', or use "
+              "layout " + quoted_name(text) +
+                  ": the pattern has no bits (give them after 'pattern:', e.g. 'pattern:X0 X1 Y0 Y1', or use "
                   "row-major)"};
     Status st = parse_pattern_text(body, &n.pattern_);
-    if (!st.ok()) return {st.code(), "layout '" + std::string(text) + "': " + st.message()};
+    if (!st.ok()) return {st.code(), "layout " + quoted_name(text) + ": " + st.message()};
     n.kind_ = Kind::Pattern;
     *out = std::move(n);
     return Status::Ok();
@@ -135,8 +141,8 @@ Status LayoutName::parse(std::string_view text, LayoutName* out) {
       bool ok = v.substr(0, kPitch.size()) == kPitch && v.size() > kPitch.size();
       ok = ok && detail::parse_unsigned(v.substr(kPitch.size()), &pitch) && pitch > 0;
       if (!ok)
-        return {Code::invalid_argument, "layout '" + std::string(text) +
-                                            "': row-major takes one parameter, pitch=N (bytes between rows, N > 0)"};
+        return {Code::invalid_argument,
+                "layout " + quoted_name(text) + ": row-major takes one parameter, pitch=N (bytes between rows, N > 0)"};
       n.kind_ = Kind::RowMajor;
       n.row_pitch_B_ = pitch;
       *out = std::move(n);
@@ -144,7 +150,7 @@ Status LayoutName::parse(std::string_view text, LayoutName* out) {
     }
     if (has_params)
       return {Code::invalid_argument,
-              "layout '" + std::string(b.name) + "' takes no parameters (got '" + std::string(text) + "')"};
+              "layout '" + std::string(b.name) + "' takes no parameters (got " + quoted_name(text) + ")"};
     n.kind_ = b.kind;
     *out = std::move(n);
     return Status::Ok();
@@ -201,13 +207,14 @@ Status LayoutName::make(const TextureDesc& desc, const LayoutOptions& o, Layout*
     const char* what = kind_ == Kind::Family ? "hardware layout" : "resource layout";
     auto refuse = [&](const char* field, uint64_t v) -> Status {
       return {Code::invalid_argument, std::string(field) + " = " + std::to_string(v) + " does not apply to " + what +
-                                          " '" + text_ + "': it places its own subresources"};
+                                          " " + quoted_name(text_) + ": it places its own subresources"};
     };
     if (o.row_pitch_B) return refuse("row_pitch_B", o.row_pitch_B);
     if (o.depth_pitch_B) return refuse("depth_pitch_B", o.depth_pitch_B);
     if (o.stack_rows) return refuse("stack_rows", o.stack_rows);
     if (o.mip_tail != MipTail::None)
-      return {Code::invalid_argument, std::string("mip_tail = d3d12 does not apply to ") + what + " '" + text_ + "'"};
+      return {Code::invalid_argument,
+              std::string("mip_tail = d3d12 does not apply to ") + what + " " + quoted_name(text_)};
     if (kind_ == Kind::Family) return make_named_layout(text_, desc, out);
     return make_device_layout(*resource_, out);
   }
@@ -229,16 +236,17 @@ Status LayoutName::make(const TextureDesc& desc, const LayoutOptions& o, Layout*
   }
   const bool stacked = spec.kind == LayoutKind::Pattern && pattern_.stack_depth_slices();
   if (stacked && o.depth_pitch_B)
-    return {Code::invalid_argument, "depth_pitch_B = " + std::to_string(o.depth_pitch_B) + ": layout '" + text_ +
-                                        "' stacks depth slices as rows; give stack_rows (rows between slices) instead"};
+    return {Code::invalid_argument, "depth_pitch_B = " + std::to_string(o.depth_pitch_B) + ": layout " +
+                                        quoted_name(text_) +
+                                        " stacks depth slices as rows; give stack_rows (rows between slices) instead"};
   if (!stacked && o.stack_rows)
-    return {Code::invalid_argument, "stack_rows = " + std::to_string(o.stack_rows) + ": layout '" + text_ +
-                                        "' does not stack depth slices; give depth_pitch_B instead"};
+    return {Code::invalid_argument, "stack_rows = " + std::to_string(o.stack_rows) + ": layout " + quoted_name(text_) +
+                                        " does not stack depth slices; give depth_pitch_B instead"};
   spec.row_pitch_B = o.row_pitch_B;
   if (row_pitch_B_) {
     if (o.row_pitch_B && o.row_pitch_B != row_pitch_B_)
       return {Code::invalid_argument,
-              "row_pitch_B = " + std::to_string(o.row_pitch_B) + " contradicts layout '" + text_ + "'"};
+              "row_pitch_B = " + std::to_string(o.row_pitch_B) + " contradicts layout " + quoted_name(text_)};
     spec.row_pitch_B = row_pitch_B_;
   }
   spec.depth_pitch_B = o.depth_pitch_B;

@@ -14,6 +14,7 @@
 // modelled.
 #include <algorithm>
 
+#include "core/json_strict.hpp"
 #include "hw/hw_internal.hpp"
 
 namespace swz::vendor {
@@ -39,7 +40,8 @@ Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   if (mode == "4" || mode == "4channel") mode = "4ch";
   if (mode == "8" || mode == "8channel") mode = "8ch";
   if (mode != "4ch" && mode != "8ch")
-    return {Code::invalid_argument, "layout '" + fam + "': mode = '" + mode + "' (macrotile mode: 4ch or 8ch)"};
+    return {Code::invalid_argument, "layout '" + fam + "': mode = " + detail::quoted_for_message(mode, 64, '\'') +
+                                        " (macrotile mode: 4ch or 8ch)"};
   if (desc.samples > 1)
     return {Code::unsupported,
             "layout '" + fam + "': samples = " + std::to_string(desc.samples) + ": MSAA surfaces are not modelled"};

@@ -21,7 +21,8 @@ namespace vendor {
 
 Status parse_number(std::string_view t, const std::string& what, uint64_t* out) {
   if (!detail::parse_unsigned(t, out))
-    return {Code::parse_error, what + " = '" + std::string(t) + "' is not an unsigned number (decimal or 0x hex)"};
+    return {Code::parse_error,
+            what + " = " + detail::quoted_for_message(t, 64, '\'') + " is not an unsigned number (decimal or 0x hex)"};
   return Status::Ok();
 }
 
@@ -35,15 +36,17 @@ Status Params::parse(std::string_view family, std::string_view text, Params* out
     while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
     while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
     if (item.empty())
-      return {Code::parse_error,
-              "layout '" + p.family_ + "': empty parameter in '" + std::string(text) + "' (write key=value,key=value)"};
+      return {Code::parse_error, "layout '" + p.family_ + "': empty parameter in " +
+                                     detail::quoted_for_message(text, 64, '\'') + " (write key=value,key=value)"};
     size_t eq = item.find('=');
     std::string key(item.substr(0, eq));
     std::string val = eq == std::string_view::npos ? std::string() : std::string(item.substr(eq + 1));
     if (key.empty())
-      return {Code::parse_error, "layout '" + p.family_ + "': parameter '" + std::string(item) + "' has no name"};
+      return {Code::parse_error,
+              "layout '" + p.family_ + "': parameter " + detail::quoted_for_message(item, 64, '\'') + " has no name"};
     if (p.kv_.count(key))
-      return {Code::parse_error, "layout '" + p.family_ + "': parameter '" + key + "' is given twice"};
+      return {Code::parse_error,
+              "layout '" + p.family_ + "': parameter " + detail::quoted_for_message(key, 64, '\'') + " is given twice"};
     p.kv_[key] = val;
     p.order_.push_back(key);
     if (end == std::string_view::npos) break;
@@ -90,8 +93,8 @@ Status Params::levels_list(const std::string& key, std::vector<LevelPlacement>* 
       while (st.ok()) {
         size_t dot = o.find('.', q);
         if (i == 3) {
-          st = {Code::parse_error,
-                key + " = '" + std::string(item) + "': an origin has at most 3 numbers (X bytes.Y rows.Z slices)"};
+          st = {Code::parse_error, key + " = " + detail::quoted_for_message(item, 64, '\'') +
+                                       ": an origin has at most 3 numbers (X bytes.Y rows.Z slices)"};
           break;
         }
         st = parse_number(o.substr(q, dot == std::string_view::npos ? std::string_view::npos : dot - q),
@@ -121,8 +124,9 @@ Status Params::check_all_used() const {
         if (!known.empty()) known += ", ";
         known += u;
       }
-      return {Code::invalid_argument,
-              "layout '" + family_ + "': unknown parameter '" + k + "' (this family takes: " + known + ")"};
+      return {Code::invalid_argument, "layout '" + family_ + "': unknown parameter " +
+                                          detail::quoted_for_message(k, 64, '\'') + " (this family takes: " + known +
+                                          ")"};
     }
   return Status::Ok();
 }

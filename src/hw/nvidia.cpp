@@ -18,6 +18,7 @@
 //    bd likewise from the depth for 3D).
 #include <algorithm>
 
+#include "core/json_strict.hpp"
 #include "hw/hw_internal.hpp"
 
 namespace swz::vendor {
@@ -63,8 +64,8 @@ Status parse_nv(const VendorData& d, Params& p, uint32_t element_bytes, NvParams
     if (x.gob == g) n.gob = &x;
   if (!n.gob)
     return {Code::invalid_argument,
-            "nv-block-linear: gob = '" + n.gob_name +
-                "' (known: tegra (alias switch), turing (alias desktop, xavier, orin), blackwell, "
+            "nv-block-linear: gob = " + detail::quoted_for_message(n.gob_name, 64, '\'') +
+                " (known: tegra (alias switch), turing (alias desktop, xavier, orin), blackwell, "
                 "blackwell8, blackwell16; fermi is not expressible)"};
   if (!n.gob->element_bytes.empty() &&
       std::find(n.gob->element_bytes.begin(), n.gob->element_bytes.end(), element_bytes) == n.gob->element_bytes.end())

@@ -836,6 +836,135 @@ TEST(Hostile, JsonKeysInMessagesAreEscapedAndShort) {
   EXPECT_EQ(p, keep);
 }
 
+// A JSON file is read whole (break-it, 2026-12-02 late): the parser took a
+// NUL byte for the end of the text, so '{"bits": [...]}' followed by U+0000 and
+// anything else (a second object, a postamble) was accepted with the rest
+// dropped without a word. A syntax error says where it is.
+TEST(Hostile, JsonTextAfterANulByteIsNotDropped) {
+  Pattern p = P("X0 X1"), keep = p;
+  const std::string good = R"({"bits": ["X0", "X1", "Y0", "Y1"]})";
+  ASSERT_TRUE(parse_pattern_json(good, &p).ok());
+  p = keep;
+  const std::string nul(1, '\0');
+  for (const std::string& text : {good + nul, good + nul + R"({"postamble": {"8": "Y9"}})", nul + good,
+                                  std::string(R"({"bits": ["X0", "X1"])") + nul + "}"}) {
+    Status st = parse_pattern_json(text, &p);
+    EXPECT_EQ(st.code(), Code::parse_error) << st.message();
+    EXPECT_NE(st.message().find("pattern JSON: not valid JSON"), std::string::npos) << st.message();
+    EXPECT_EQ(p, keep);
+  }
+  Status st = parse_pattern_json(good + nul + "x", &p);
+  EXPECT_NE(st.message().find("U+0000 at byte " + std::to_string(good.size())), std::string::npos) << st.message();
+  DeviceLayoutDesc d;
+  d.size = 77;
+  st = parse_resource_layout_json(
+      std::string(R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": [{"offset": 0}]})") + nul +
+          "junk",
+      &d);
+  EXPECT_EQ(st.code(), Code::parse_error) << st.message();
+  EXPECT_EQ(d.size, 77u);
+  // Truncated and malformed text: the byte where it goes wrong.
+  st = parse_pattern_json(R"({"bits": ["X0", "X1", )", &p);
+  EXPECT_NE(st.message().find("not valid JSON: the text ends early, after byte 22"), std::string::npos) << st.message();
+  // A number past a double's range: refused without echoing it (any length).
+  st = parse_pattern_json(R"({"bits": ["X0"], "flags": [1)" + std::string(100000, '9') + "e400]}", &p);
+  EXPECT_EQ(st.message(), "pattern JSON: not valid JSON: a number is too large");
+  st = parse_pattern_json(R"({"bits": ["X0" "X1"]})", &p);
+  EXPECT_NE(st.message().find("not valid JSON: syntax error near byte 18 (of 21)"), std::string::npos) << st.message();
+  EXPECT_EQ(p, keep);
+}
+
+// UTF-8 as RFC 3629 defines it (table 3-7 of the Unicode standard): no
+// overlong forms, no surrogates, nothing past U+10FFFF. Python turns a
+// message into str with this decoder; a message that fails it reached the
+// caller as an empty ValueError.
+static bool strict_utf8(const std::string& s) {
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n = 0;
+    unsigned char lo = 0x80, hi = 0xbf;  // the second byte's range
+    if (c < 0x80)
+      n = 1;
+    else if (c >= 0xc2 && c <= 0xdf)
+      n = 2;
+    else if (c == 0xe0)
+      n = 3, lo = 0xa0;
+    else if ((c >= 0xe1 && c <= 0xec) || c == 0xee || c == 0xef)
+      n = 3;
+    else if (c == 0xed)
+      n = 3, hi = 0x9f;
+    else if (c == 0xf0)
+      n = 4, lo = 0x90;
+    else if (c >= 0xf1 && c <= 0xf3)
+      n = 4;
+    else if (c == 0xf4)
+      n = 4, hi = 0x8f;
+    else
+      return false;
+    if (i + n > s.size()) return false;
+    for (size_t k = 1; k < n; ++k) {
+      const unsigned char b = static_cast<unsigned char>(s[i + k]);
+      if (k == 1 ? (b < lo || b > hi) : (b & 0xc0) != 0x80) return false;
+    }
+    i += n;
+  }
+  return true;
+}
+
+// Layout names (--layout, Layout.from_name, swz_layout_from_name) echoed in
+// error messages (break-it, 2026-12-02 late): the name and its parameter
+// names and values went into the message as given, so U+0000 cut the message
+// there ("unknown layout 'std64k"), escape sequences reached the terminal and a
+// 100 KB name made a 100 KB message, as JSON keys did before a644e85. And
+// byte sequences that look like UTF-8 but are not (overlong forms,
+// surrogates, past U+10FFFF) went through quoted_for_message unescaped: Python
+// raised ValueError with an empty message. Pattern text takes any bytes.
+TEST(Hostile, LayoutNamesInMessagesAreEscapedAndShort) {
+  const TextureDesc d = tex2d("R8G8B8A8_UNORM", 4, 4);
+  Layout L;
+  auto message = [&](const std::string& name) {
+    const Status st = make_layout_from_name(name, d, LayoutOptions{}, &L);
+    EXPECT_FALSE(st.ok()) << name;
+    const std::string m = st.message();
+    EXPECT_EQ(std::strlen(m.c_str()), m.size()) << m;
+    EXPECT_FALSE(has_control_bytes(m)) << m;
+    EXPECT_TRUE(strict_utf8(m)) << m;
+    EXPECT_LT(m.size(), 1500u) << m.substr(0, 300);
+    return m;
+  };
+  const auto npos = std::string::npos;
+  EXPECT_NE(message(std::string("std64k\0junk", 11)).find("'std64k\\u0000junk'"), npos);
+  EXPECT_NE(message(std::string("nv-block-linear:gob=te\0gra", 26)).find("'te\\u0000gra'"), npos);
+  EXPECT_NE(message("pattern:X0 \x1b[2J").find("'pattern:X0 \\u001b[2J'"), npos);
+  EXPECT_NE(message(std::string(100000, 'k')).find("...' (100000 bytes)"), npos);
+  EXPECT_NE(message("pattern:X0 " + std::string(100000, 'k')).find("(100011 bytes)"), npos);
+  EXPECT_NE(message("std64k:\x1b]0;x\x07").find("'std64k:\\u001b]0;x\\u0007'"), npos);
+  EXPECT_NE(message("row-major:pitch=\n9").find("'row-major:pitch=\\n9'"), npos);
+  EXPECT_NE(message("nv-block-linear:f\x1bo=1").find("'f\\u001bo'"), npos);
+  EXPECT_NE(message("nv-block-linear:bh=\x1b").find("'\\u001b'"), npos);
+  EXPECT_NE(message("nv-block-linear:bh=1,bh\r=2,bh\r=3").find("'bh\\r'"), npos);
+  EXPECT_NE(message("nv-block-linear:\x1b").find("unknown parameter '\\u001b'"), npos);
+  EXPECT_NE(message("adreno-a6xx:mode=8\x1b").find("'8\\u001b'"), npos);
+  message("nv-block-linear:gob=" + std::string(100000, 'g'));
+  message("nv-block-linear:bh=" + std::string(100000, '9'));
+  message("nv-block-linear:" + std::string(100000, 'p') + "=1");
+  // Not UTF-8, though the lead byte says so: escaped byte by byte.
+  const char* bad[] = {"\xc0\x80",         "\xc1\xbf",         "\xe0\x80\x80",     "\xed\xa0\x80",
+                       "\xf0\x80\x80\x80", "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xf8\x88\x80\x80\x80"};
+  for (const char* b : bad) {
+    SCOPED_TRACE(b);
+    message("pattern:X0 " + std::string(b));
+    message(std::string("pattern:X0 X1 imm=") + b);
+    Pattern p;
+    const Status st = parse_pattern_text("X0 " + std::string(b), &p);
+    EXPECT_TRUE(strict_utf8(st.message())) << st.message();
+  }
+  EXPECT_NE(message("pattern:X0 \xc0\x80").find("'\\xc0\\x80' is not a source bit"), npos);
+  // Well-formed characters stay as they are.
+  EXPECT_NE(message("pattern:X0 \xd0\xbc\xe2\x82\xac\xf0\x9f\x98\x80").find("'\xd0\xbc\xe2\x82\xac\xf0\x9f\x98\x80'"),
+            npos);
+}
+
 // A hostile array size must not make a layout allocate a record per
 // subresource before failing (it took 2 GB; found by fuzz_copy_tiles).
 TEST(Hostile, HugeSubresourceCount) {
