@@ -27,6 +27,7 @@ uint64_t query_l3_bytes() {
     if (got >= 1) {
       if (unit == 'K') n <<= 10;
       else if (unit == 'M') n <<= 20;
+      else if (unit == 'G') n <<= 30;
       return n;
     }
   }
