@@ -603,6 +603,10 @@ int main(int argc, char** argv) {
       m.name = "import, registered";
       m.registered = true;
       modes.push_back(m);
+      m.name = "import direct, registered";  // one dispatch over the bus, no bands
+      m.t.import_band_B = UINT64_MAX;
+      modes.push_back(m);
+      m.t.import_band_B = 0;
       m.registered = false;
       for (uint64_t chunk : ring_chunk_mib)
         for (unsigned th : ring_threads)

@@ -67,8 +67,9 @@ enum class HostPath : uint8_t {
   /// staged: see Context::write_to_subresource.
   automatic = 0,
   /// VK_EXT_external_memory_host: the caller's pages (the page-aligned range
-  /// around each span) are imported for the call and the dispatch reads and
-  /// writes them over the bus; no staging copy. Forced, it fails with
+  /// around each span) are imported for the call (or were registered) and
+  /// the GPU reads and writes them over the bus, through device-local bands
+  /// (DispatchTuning::import_band_B); no host copy. Forced, it fails with
   /// Code::unsupported where the device or the pointer does not allow it.
   import,
   /// A ring of pinned host chunks (a few MiB each, HOST_VISIBLE |
@@ -107,6 +108,16 @@ struct DispatchTuning {
   /// pinned chunks and into the caller's buffer. Off by default, or on with
   /// SWZ_GPU_STREAM_COPIES=1.
   bool stream_copies = false;
+  /// Imported memory (HostPath::import, and registered memory) goes through
+  /// device-local buffers in bands of about this many bytes: band j is
+  /// uploaded while band j-1 is converted and band j-2 downloaded, the upload
+  /// and the download in one dispatch (the bus carries both directions at
+  /// once only that way). 0 = SWZ_GPU_IMPORT_BAND when set, else 1/8 of the
+  /// region between 4 and 16 MiB. UINT64_MAX (or SWZ_GPU_IMPORT_BAND=direct):
+  /// no bands, one dispatch reads and writes the caller's memory over the
+  /// bus. Regions that give fewer than 3 bands, or that cannot be split
+  /// (see HostPath::ring), take the direct dispatch.
+  uint64_t import_band_B = 0;
 };
 
 /// What the last host-convenience call did (for logs, tests, benchmarks).

@@ -788,14 +788,17 @@ const char* path_name(gpu::HostPath p) {
   }
 }
 
-// A Context whose host conveniences take `path`, with 4 KiB ring chunks (so
-// that surfaces of a few KiB already go through several chunks); ring_copy
-// also makes its host copies with non-temporal stores.
-Status make_path_context(gpu::HostPath path, uint64_t chunk_B, gpu::Context* ctx) {
+// A Context whose host conveniences take `path`, with ring chunks and
+// import bands of chunk_B bytes (4 KiB: surfaces of a few KiB already go
+// through several chunks); ring_copy also makes its host copies with
+// non-temporal stores. `import_direct`: the import path's single dispatch
+// over the bus instead of bands.
+Status make_path_context(gpu::HostPath path, uint64_t chunk_B, gpu::Context* ctx, bool import_direct = false) {
   SWZ_TRY(gpu::Context::create(ctx));
   gpu::DispatchTuning t;
   t.host_path = path;
   t.ring_chunk_B = chunk_B;
+  t.import_band_B = import_direct ? UINT64_MAX : chunk_B;
   t.ring_slots = 3;
   t.stream_copies = path == gpu::HostPath::ring_copy;  // both kinds of host copy are tested
   ctx->set_tuning(t);
@@ -805,12 +808,24 @@ Status make_path_context(gpu::HostPath path, uint64_t chunk_B, gpu::Context* ctx
 // The random matrix through each forced path. Ring paths must run as a ring
 // with several chunks for a good share of the cases (and fall back to the
 // staged path only for regions that cannot be split into disjoint bands).
+// The import path runs twice: in 4 KiB bands through device slots, and as
+// one direct dispatch.
+struct PathVariant {
+  gpu::HostPath path;
+  bool import_direct;
+};
+const PathVariant kPathVariants[] = {{gpu::HostPath::ring, false},
+                                     {gpu::HostPath::ring_copy, false},
+                                     {gpu::HostPath::import, false},
+                                     {gpu::HostPath::import, true},
+                                     {gpu::HostPath::staged, false}};
+
 TEST(Gpu, EachHostPathMatchesScalar) {
   SWZ_NEED_GPU();
-  for (gpu::HostPath path :
-       {gpu::HostPath::ring, gpu::HostPath::ring_copy, gpu::HostPath::import, gpu::HostPath::staged}) {
+  for (const PathVariant& pv : kPathVariants) {
+    const gpu::HostPath path = pv.path;
     gpu::Context ctx;
-    Status cs = make_path_context(path, 4096, &ctx);
+    Status cs = make_path_context(path, 4096, &ctx, pv.import_direct);
     ASSERT_TRUE(cs.ok()) << cs.message();
     int multi = 0, as_forced = 0, staged = 0, total = 0;
     bool skipped = false;
@@ -838,14 +853,15 @@ TEST(Gpu, EachHostPathMatchesScalar) {
         return Status{Code::internal, std::string("forced ") + path_name(path) + " ran " + path_name(st.path)};
       return s;
     });
-    std::printf("[ swz gpu ] host path %s: %d conversions, %d as forced, %d staged, %d in several chunks\n",
-                path_name(path), total, as_forced, staged, multi);
+    std::printf("[ swz gpu ] host path %s%s: %d conversions, %d as forced, %d staged, %d in several chunks\n",
+                path_name(path), pv.import_direct ? " (direct)" : "", total, as_forced, staged, multi);
     if (skipped) {
       ASSERT_NE(ctx.device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host";
       continue;
     }
     EXPECT_GT(as_forced, total * 3 / 4) << path_name(path);
-    if (path == gpu::HostPath::ring || path == gpu::HostPath::ring_copy) {
+    if (path == gpu::HostPath::ring || path == gpu::HostPath::ring_copy ||
+        (path == gpu::HostPath::import && !pv.import_direct)) {
       EXPECT_GT(multi, 20) << path_name(path);
     }
   }
@@ -869,10 +885,10 @@ TEST(Gpu, HostPathsOddPointersAndPartialCoverage) {
   // surface, so no band's window is filled and writes copy windows in;
   // 256 x 224 (8 x 7 whole tiles): the full-surface writes fill every window.
   const uint32_t sizes[2][2] = {{300, 200}, {256, 224}};
-  for (gpu::HostPath path :
-       {gpu::HostPath::ring, gpu::HostPath::ring_copy, gpu::HostPath::import, gpu::HostPath::staged}) {
+  for (const PathVariant& pv : kPathVariants) {
+    const gpu::HostPath path = pv.path;
     gpu::Context ctx;
-    Status cs = make_path_context(path, 4096, &ctx);
+    Status cs = make_path_context(path, 4096, &ctx, pv.import_direct);
     ASSERT_TRUE(cs.ok()) << cs.message();
     for (const auto& wh : sizes) {
       TextureDesc d;
@@ -904,8 +920,9 @@ TEST(Gpu, HostPathsOddPointersAndPartialCoverage) {
           ASSERT_TRUE(s.ok()) << path_name(path) << ": " << s.message();
           const gpu::HostPathStats st = ctx.last_host_stats();
           EXPECT_EQ(st.path, path) << path_name(path) << " ran " << path_name(st.path);
-          if (path == gpu::HostPath::ring || path == gpu::HostPath::ring_copy) {
-            EXPECT_GE(st.chunks, 5u);
+          if (path == gpu::HostPath::ring || path == gpu::HostPath::ring_copy ||
+              (path == gpu::HostPath::import && !pv.import_direct)) {
+            EXPECT_GE(st.chunks, 5u) << path_name(path);
           }
           ASSERT_EQ(first_diff(cpu_res, res_mem), res_mem.size())
               << path_name(path) << " write, pointer offset " << off << " boxed " << sh.boxed << " pad " << sh.pad_B;

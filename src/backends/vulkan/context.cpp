@@ -189,6 +189,11 @@ struct Context::Impl {
   VkPipelineLayout swz_pl = VK_NULL_HANDLE, copy_pl = VK_NULL_HANDLE;
   VkShaderModule swz_mod[5] = {}, copy_mod[5] = {};
   VkPipeline swz_pipe[5][2] = {}, copy_pipe[5] = {};
+  // copy2.comp, the paired copy of the banded import path (made on first use).
+  VkDescriptorSetLayout pair_dsl = VK_NULL_HANDLE;
+  VkPipelineLayout pair_pl = VK_NULL_HANDLE;
+  VkShaderModule pair_mod = VK_NULL_HANDLE;
+  VkPipeline pair_pipe = VK_NULL_HANDLE;
   DispatchTuning tuning;
   // Pattern tables: arenas of host-visible memory, content-addressed.
   std::vector<HostBuffer> arenas;
@@ -218,6 +223,12 @@ struct Context::Impl {
     VkFence fence = VK_NULL_HANDLE;
   };
   std::vector<RingSlot> ring;
+  // The banded import path's device-local slots (a band's linear rows and
+  // resource window each), kept across calls.
+  struct BandSlot {
+    HostBuffer lin, res;
+  };
+  std::vector<BandSlot> band_slots;
   detail::CopyPool copier;
   HostPathStats stats;
   // Host memory registered by the caller (register_host_memory): imported
@@ -268,6 +279,7 @@ struct Context::Impl {
       lin_stage = HostBuffer{};
       res_stage = HostBuffer{};
       ring.clear();
+      band_slots.clear();
       registered.clear();
       copier.stop();
     }
@@ -291,6 +303,11 @@ struct Context::Impl {
     free_buffer(&lin_stage);
     free_buffer(&res_stage);
     free_ring();
+    for (BandSlot& b : band_slots) {
+      free_buffer(&b.lin);
+      free_buffer(&b.res);
+    }
+    band_slots.clear();
     copier.stop();
   }
 
@@ -324,6 +341,10 @@ struct Context::Impl {
         if (m) vkDestroyShaderModule(device, m, nullptr);
       for (auto& m : copy_mod)
         if (m) vkDestroyShaderModule(device, m, nullptr);
+      if (pair_pipe) vkDestroyPipeline(device, pair_pipe, nullptr);
+      if (pair_mod) vkDestroyShaderModule(device, pair_mod, nullptr);
+      if (pair_pl) vkDestroyPipelineLayout(device, pair_pl, nullptr);
+      if (pair_dsl) vkDestroyDescriptorSetLayout(device, pair_dsl, nullptr);
       if (swz_pl) vkDestroyPipelineLayout(device, swz_pl, nullptr);
       if (copy_pl) vkDestroyPipelineLayout(device, copy_pl, nullptr);
       if (swz_dsl) vkDestroyDescriptorSetLayout(device, swz_dsl, nullptr);
@@ -483,7 +504,7 @@ struct Context::Impl {
     // Layouts.
     // (uniform_mask: the bindings that are uniform buffers, else storage)
     auto make_dsl = [&](uint32_t n, uint32_t uniform_mask, VkDescriptorSetLayout* out) -> Status {
-      VkDescriptorSetLayoutBinding b[3]{};
+      VkDescriptorSetLayoutBinding b[4]{};
       for (uint32_t i = 0; i < n; ++i) {
         b[i].binding = i;
         b[i].descriptorType = detail::buffer_descriptor_type(uniform_mask, i);
@@ -500,6 +521,7 @@ struct Context::Impl {
     };
     SWZ_TRY(make_dsl(3, detail::kSwizzleUniformMask, &swz_dsl));
     SWZ_TRY(make_dsl(2, 0, &copy_dsl));
+    SWZ_TRY(make_dsl(4, 0, &pair_dsl));
     auto make_pl = [&](VkDescriptorSetLayout dsl, uint32_t pc_size, VkPipelineLayout* out) -> Status {
       VkPushConstantRange r{VK_SHADER_STAGE_COMPUTE_BIT, 0, pc_size};
       VkPipelineLayoutCreateInfo ci =
@@ -513,6 +535,7 @@ struct Context::Impl {
     };
     SWZ_TRY(make_pl(swz_dsl, sizeof(detail::SwizzlePush), &swz_pl));
     SWZ_TRY(make_pl(copy_dsl, sizeof(detail::CopyPush), &copy_pl));
+    SWZ_TRY(make_pl(pair_dsl, sizeof(detail::CopyPairPush), &pair_pl));
     VkCommandPoolCreateInfo pci = vk_init<VkCommandPoolCreateInfo>(VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
     pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
     pci.queueFamilyIndex = family;
@@ -563,6 +586,48 @@ struct Context::Impl {
       SWZ_VK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &ci, nullptr, &p), "vkCreateComputePipelines");
     }
     *out = p;
+    return Status::Ok();
+  }
+
+  Status pair_pipeline(VkPipeline* out) {
+    if (!pair_pipe) {
+      size_t size = 0;
+      const uint32_t* code = detail::embedded_spirv("copy2_w16.spv", &size);
+      if (!code) return {Code::internal, "GPU path: SPIR-V copy2_w16.spv is not embedded"};
+      VkShaderModuleCreateInfo mi = vk_init<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+      mi.codeSize = size;
+      mi.pCode = code;
+      if (!pair_mod) SWZ_VK(vkCreateShaderModule(device, &mi, nullptr, &pair_mod), "vkCreateShaderModule");
+      VkComputePipelineCreateInfo ci =
+          vk_init<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+      ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+      ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+      ci.stage.module = pair_mod;
+      ci.stage.pName = "main";
+      ci.layout = pair_pl;
+      SWZ_VK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &ci, nullptr, &pair_pipe), "vkCreateComputePipelines");
+    }
+    *out = pair_pipe;
+    return Status::Ok();
+  }
+
+  // Records a copy of `size` bytes between two buffers (copy.comp, the word
+  // size the offsets allow).
+  Status record_copy(VkCommandBuffer cb, VkBuffer src, uint64_t src_offset, VkBuffer dst, uint64_t dst_offset,
+                     uint64_t size, DispatchInfo* info) {
+    detail::CopyDispatch D;
+    SWZ_TRY(detail::plan_copy(src_offset, dst_offset, size, lim, wg_log2(), &D));
+    VkPipeline pipe = VK_NULL_HANDLE;
+    SWZ_TRY(pipeline(true, D.word_log2, 0, &pipe));
+    VkDescriptorBufferInfo si{src, D.src_bind_offset, D.src_bind_range};
+    VkDescriptorBufferInfo di{dst, D.dst_bind_offset, D.dst_bind_range};
+    const VkDescriptorBufferInfo* infos[2] = {&si, &di};
+    bind_and_dispatch(cb, pipe, copy_pl, infos, 2, &D.push, sizeof(D.push), D.groups_x, D.groups_y);
+    if (info) {
+      info->workgroups = D.push.total_wg;
+      info->word_bytes = 1u << D.word_log2;
+      info->chunks_log2 = D.push.u;
+    }
     return Status::Ok();
   }
 
@@ -811,6 +876,17 @@ struct Context::Impl {
       stats.imported_B += lb.size;
     }
     stats.setup_ms = ms_since(t0);
+    stats.path = HostPath::import;
+    // In bands through device-local slots where the region splits into at
+    // least three, else one dispatch straight over the bus.
+    const uint64_t band_B = import_band_B(std::max(r0.swz_span, r0.lin_span));
+    RingPlan P;
+    Status perr;
+    if (band_B != UINT64_MAX && plan_ring(r0, to_swz, band_B, &P, &perr, true, lskew, rskew) && P.bands.size() >= 3) {
+      *result = run_banded_import(P, to_swz, rbuf, rskew, lbuf, lskew);
+      release();
+      return true;
+    }
     detail::GpuRegion r = r0;
     r.swz_offset = rskew;
     r.lin_offset = lskew;
@@ -820,7 +896,6 @@ struct Context::Impl {
     stats.wait_ms = ms_since(t1);
     stats.chunks = di.dispatches;
     release();
-    stats.path = HostPath::import;
     return true;
   }
 
@@ -877,18 +952,25 @@ struct Context::Impl {
     std::vector<detail::GpuRegion> bands;
     std::vector<detail::SwizzleDispatch> plans;
     std::vector<uint64_t> lin_at, res_at, res_len;
+    std::vector<uint64_t> lin_slot_at, res_slot_at;  // where the band's windows start in a slot's buffers
     std::vector<uint8_t> lin_in, res_in;  // copy this side in before the dispatch
     uint64_t lin_cap = 0, res_cap = 0;
   };
   // False (plan left incomplete) when the region cannot go through the
   // ring: a band larger than kMaxRingChunk, or write bands whose resource
-  // windows overlap a neighbour's while they must be copied in.
-  bool plan_ring(const detail::GpuRegion& r0, bool to_swz, RingPlan* P, Status* err) const {
+  // windows overlap a neighbour's while they must be copied in. Bands of
+  // about `cap0` bytes. The ring puts each band's windows at byte 0 of its
+  // slot's chunks; with `mirror` (the banded import path) they start at the
+  // caller's address modulo 256 instead (lin_base and res_base: the offsets
+  // of the linear box and the subresource in their imported buffers), so
+  // that the device copies and the plan see the caller's alignment.
+  bool plan_ring(const detail::GpuRegion& r0, bool to_swz, uint64_t cap0, RingPlan* P, Status* err, bool mirror = false,
+                 uint64_t lin_base = 0, uint64_t res_base = 0) const {
     detail::GpuRegion r = r0;
     r.swz_offset = 0;
     r.lin_offset = 0;
     const uint64_t e = r.plan->element_bytes;
-    for (uint64_t cap = ring_chunk_B(std::max(r.swz_span, r.lin_span));; cap *= 2) {
+    for (uint64_t cap = cap0;; cap *= 2) {
       *err = detail::split_bands(r, lim, cap, &P->bands);
       if (!err->ok()) return false;
       uint64_t need = 0;
@@ -904,6 +986,8 @@ struct Context::Impl {
     P->res_len.resize(n);
     P->lin_in.resize(n);
     P->res_in.resize(n);
+    P->lin_slot_at.resize(n);
+    P->res_slot_at.resize(n);
     for (size_t i = 0; i < n; ++i) {
       detail::GpuRegion& b = P->bands[i];
       P->res_at[i] = b.band_span ? b.band_lo : 0;
@@ -914,13 +998,18 @@ struct Context::Impl {
       P->lin_in[i] = to_swz || box_B != b.lin_span;
       if (to_swz && i > 0 && (P->res_in[i] || P->res_in[i - 1]) && P->res_at[i] < P->res_at[i - 1] + P->res_len[i - 1])
         return false;
-      // The band's window starts at byte 0 of the slot's resource chunk.
-      b.swz_offset = uint64_t{0} - P->res_at[i];
-      b.lin_offset = 0;
+      // The band's window starts at byte 0 of the slot's resource chunk (or
+      // at the caller's alignment), so the subresource starts res_at bytes
+      // before it (modulo 2^64; the plan only uses swz_offset + band_lo).
+      P->lin_slot_at[i] = mirror ? (lin_base + P->lin_at[i]) % 256 : 0;
+      P->res_slot_at[i] = mirror ? (res_base + P->res_at[i]) % 256 : 0;
+      b.swz_offset = P->res_slot_at[i] - P->res_at[i];
+      b.lin_offset = P->lin_slot_at[i];
       *err = detail::plan_swizzle(b, lim, wg_log2(), &P->plans[i]);
       if (!err->ok()) return false;
-      P->lin_cap = std::max(P->lin_cap, b.lin_span);
-      P->res_cap = std::max(P->res_cap, P->res_len[i]);
+      // (+ 256 + 16: the window's start in the slot, and the copies' whole words)
+      P->lin_cap = std::max(P->lin_cap, b.lin_span + (mirror ? 272 : 0));
+      P->res_cap = std::max(P->res_cap, P->res_len[i] + (mirror ? 272 : 0));
     }
     return true;
   }
@@ -1066,6 +1155,124 @@ struct Context::Impl {
     return st;
   }
 
+  // ---- Imported memory in bands ---------------------------------------------
+  // The band of the imported path (DispatchTuning::import_band_B);
+  // UINT64_MAX: no bands.
+  uint64_t import_band_B(uint64_t span_B) const {
+    uint64_t v = tuning.import_band_B;
+    if (v == 0)
+      if (const char* e = std::getenv("SWZ_GPU_IMPORT_BAND"))
+        v = std::strcmp(e, "direct") == 0 ? UINT64_MAX : std::strtoull(e, nullptr, 0);
+    if (v == UINT64_MAX) return v;
+    if (v == 0) v = std::clamp<uint64_t>(span_B / 8, uint64_t{4} << 20, uint64_t{16} << 20);
+    return std::clamp<uint64_t>(v, 4096, kMaxRingChunk);
+  }
+
+  // Makes `slots` device-local band slots of lin_cap / res_cap bytes
+  // (existing larger ones are kept).
+  Status ensure_band_slots(size_t slots, uint64_t lin_cap, uint64_t res_cap) {
+    auto round = [](uint64_t v) { return (std::max<uint64_t>(v, 1) + 65535) / 65536 * 65536; };
+    if (band_slots.size() < slots) band_slots.resize(slots);
+    for (size_t i = 0; i < slots; ++i)
+      for (auto [b, cap] : {std::pair{&band_slots[i].lin, lin_cap}, std::pair{&band_slots[i].res, res_cap}}) {
+        if (b->buf && b->size >= cap) continue;
+        free_buffer(b);
+        SWZ_TRY(make_device_buffer(round(cap), b));
+      }
+    return Status::Ok();
+  }
+
+  // The banded import path, one submission: step j uploads band j's inputs
+  // into slot j % 3, converts band j-1 there and downloads band j-2's output,
+  // then a barrier. The upload and the download share one dispatch
+  // (copy2.comp) in 16-byte words: the caller's memory and the slot agree
+  // modulo 256 (plan_ring's mirror), the uploads round out to whole words
+  // (the extra bytes lie in the caller's imported pages and in the slot's
+  // margin) and the downloads leave their partial words at either end to
+  // vkCmdCopyBuffer, so that no byte outside the output is written.
+  Status run_banded_import(const RingPlan& P, bool to_swz, VkBuffer rbuf, uint64_t rskew, VkBuffer lbuf,
+                           uint64_t lskew) {
+    constexpr size_t kSlots = 3;
+    const size_t n = P.bands.size();
+    auto t = std::chrono::steady_clock::now();
+    SWZ_TRY(ensure_band_slots(kSlots, P.lin_cap, P.res_cap));
+    VkPipeline pair = VK_NULL_HANDLE;
+    SWZ_TRY(pair_pipeline(&pair));
+    stats.setup_ms += ms_since(t);
+    stats.chunks = static_cast<uint32_t>(n);
+    stats.chunk_B = P.res_cap;
+    struct Move {
+      VkBuffer src = VK_NULL_HANDLE, dst = VK_NULL_HANDLE;
+      detail::CopyRange r;
+    };
+    auto whole_words = [](VkBuffer src, uint64_t so, VkBuffer dst, uint64_t dof, uint64_t len) {
+      const uint64_t lo = so % 16;  // == dof % 16
+      return Move{src, dst, {so - lo, dof - lo, (lo + len + 15) / 16 * 16}};
+    };
+    constexpr VkPipelineStageFlags kStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    constexpr VkAccessFlags kWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    t = std::chrono::steady_clock::now();
+    Status s = record_submit_wait([&](VkCommandBuffer cb) -> Status {
+      for (size_t j = 0; j < n + 2; ++j) {
+        Move up[2];
+        int nup = 0;
+        if (j < n) {
+          const BandSlot& sl = band_slots[j % kSlots];
+          if (P.lin_in[j])
+            up[nup++] = whole_words(lbuf, lskew + P.lin_at[j], sl.lin.buf, P.lin_slot_at[j], P.bands[j].lin_span);
+          if (P.res_in[j]) up[nup++] = whole_words(rbuf, rskew + P.res_at[j], sl.res.buf, P.res_slot_at[j], P.res_len[j]);
+        }
+        Move down;
+        VkBufferCopy ends[2];
+        uint32_t nends = 0;
+        if (j >= 2) {
+          const size_t k = j - 2;
+          const BandSlot& sl = band_slots[k % kSlots];
+          const uint64_t so = to_swz ? P.res_slot_at[k] : P.lin_slot_at[k];
+          const uint64_t dof = to_swz ? rskew + P.res_at[k] : lskew + P.lin_at[k];
+          const uint64_t len = to_swz ? P.res_len[k] : P.bands[k].lin_span;
+          down.src = to_swz ? sl.res.buf : sl.lin.buf;
+          down.dst = to_swz ? rbuf : lbuf;
+          const uint64_t head = (16 - so % 16) % 16;
+          if (len >= head + 16) {
+            const uint64_t body = (len - head) / 16 * 16;
+            down.r = {so + head, dof + head, body};
+            if (head) ends[nends++] = {so, dof, head};
+            if (head + body < len) ends[nends++] = {so + head + body, dof + head + body, len - head - body};
+          } else {
+            ends[nends++] = {so, dof, len};
+          }
+        }
+        if (nup > 0 || down.r.size > 0) {
+          const Move& a = nup > 0 ? up[0] : down;
+          const Move& b = down.r.size > 0 ? down : up[0];
+          detail::CopyPairDispatch D;
+          SWZ_TRY(detail::plan_copy_pair(nup > 0 ? up[0].r : detail::CopyRange{}, down.r, lim, 0, &D));
+          const VkBuffer bufs[4] = {a.src, a.dst, b.src, b.dst};
+          VkDescriptorBufferInfo inf[4];
+          const VkDescriptorBufferInfo* ip[4];
+          for (int i = 0; i < 4; ++i) {
+            inf[i] = {bufs[i], D.bind_offset[i], D.bind_range[i]};
+            ip[i] = &inf[i];
+          }
+          bind_and_dispatch(cb, pair, pair_pl, ip, 4, &D.push, sizeof(D.push), D.groups_x, D.groups_y);
+        }
+        if (nup == 2) SWZ_TRY(record_copy(cb, up[1].src, up[1].r.src_offset, up[1].dst, up[1].r.dst_offset, up[1].r.size, nullptr));
+        if (j >= 1 && j <= n) {
+          const BandSlot& sl = band_slots[(j - 1) % kSlots];
+          SWZ_TRY(record_planned(cb, P.plans[j - 1], to_swz, sl.res.buf, sl.lin.buf, nullptr));
+        }
+        if (nends) vkCmdCopyBuffer(cb, down.src, down.dst, nends, ends);
+        barrier(cb, kStages, kWrites, kStages,
+                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT | kWrites);
+      }
+      barrier(cb, kStages, kWrites, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+      return Status::Ok();
+    });
+    stats.wait_ms = ms_since(t);
+    return s;
+  }
+
   // Host path: the ring, imported memory or whole staging buffers (see
   // HostPath). Every band of the whole region is planned first (every
   // device limit checked) before anything is allocated or imported.
@@ -1113,7 +1320,8 @@ struct Context::Impl {
     if (want == HostPath::automatic || want == HostPath::ring || want == HostPath::ring_copy) {
       RingPlan P;
       Status err;
-      if (plan_ring(r0, to_swz, &P, &err)) return run_ring(P, to_swz, res_sub, lin, want == HostPath::ring_copy);
+      if (plan_ring(r0, to_swz, ring_chunk_B(std::max(r0.swz_span, r0.lin_span)), &P, &err))
+        return run_ring(P, to_swz, res_sub, lin, want == HostPath::ring_copy);
       // A forced ring that cannot take the region is staged whole (stats say so).
       if (!err.ok() && want != HostPath::automatic) return err;
     }
@@ -1512,20 +1720,7 @@ Status Context::record_buffer_copy(VkCommandBuffer cmd, const BufferRange& src, 
     return {Code::invalid_argument, "copy ranges overlap"};
   try {
     Impl& I = *impl_;
-    detail::CopyDispatch D;
-    SWZ_TRY(detail::plan_copy(src.offset, dst.offset, size, I.lim, I.wg_log2(), &D));
-    VkPipeline pipe = VK_NULL_HANDLE;
-    SWZ_TRY(I.pipeline(true, D.word_log2, 0, &pipe));
-    VkDescriptorBufferInfo si{src.buffer, D.src_bind_offset, D.src_bind_range};
-    VkDescriptorBufferInfo di{dst.buffer, D.dst_bind_offset, D.dst_bind_range};
-    const VkDescriptorBufferInfo* infos[2] = {&si, &di};
-    I.bind_and_dispatch(cmd, pipe, I.copy_pl, infos, 2, &D.push, sizeof(D.push), D.groups_x, D.groups_y);
-    if (info) {
-      info->workgroups = D.push.total_wg;
-      info->word_bytes = 1u << D.word_log2;
-      info->chunks_log2 = D.push.u;
-    }
-    return Status::Ok();
+    return I.record_copy(cmd, src.buffer, src.offset, dst.buffer, dst.offset, size, info);
   } catch (const std::bad_alloc&) {
     return {Code::internal, "out of host memory"};
   }

@@ -33,6 +33,15 @@ foreach(_kind swizzle copy)
     list(APPEND _swz_spv_files ${_spv})
   endforeach()
 endforeach()
+# The host path's paired copy (16-byte words only).
+set(_spv ${_swz_gpu_out}/copy2_w16.spv)
+add_custom_command(
+  OUTPUT ${_spv}
+  COMMAND ${SWZ_GLSLC} -O --target-env=vulkan1.1 -o ${_spv} ${_swz_gpu_dir}/shaders/copy2.comp
+  DEPENDS ${_swz_gpu_dir}/shaders/copy2.comp
+  COMMENT "glslc copy2.comp"
+  VERBATIM)
+list(APPEND _swz_spv_files ${_spv})
 set(_swz_spv_cpp ${_swz_gpu_out}/gpu_shaders.cpp)
 add_custom_command(
   OUTPUT ${_swz_spv_cpp}
@@ -71,4 +80,14 @@ if(SWZ_BENCH)
   target_include_directories(swz_bench_gpu PRIVATE ${_swz_gpu_out} ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(swz_bench_gpu PRIVATE swz Vulkan::Vulkan)
   target_compile_options(swz_bench_gpu PRIVATE ${SWZ_WARN})
+  set(_swz_plain2_inc ${_swz_gpu_out}/bench_plain_copy2.inc)
+  add_custom_command(
+    OUTPUT ${_swz_plain2_inc}
+    COMMAND ${SWZ_GLSLC} -O --target-env=vulkan1.1 -mfmt=num -o ${_swz_plain2_inc} ${PROJECT_SOURCE_DIR}/bench/plain_copy2.comp
+    DEPENDS ${PROJECT_SOURCE_DIR}/bench/plain_copy2.comp
+    COMMENT "glslc bench/plain_copy2.comp"
+    VERBATIM)
+  add_executable(swz_bench_bus ${PROJECT_SOURCE_DIR}/bench/bus_duplex.cpp ${_swz_plain_inc} ${_swz_plain2_inc})
+  target_include_directories(swz_bench_bus PRIVATE ${_swz_gpu_out})
+  target_link_libraries(swz_bench_bus PRIVATE Vulkan::Vulkan)
 endif()

@@ -410,4 +410,50 @@ Status plan_copy(uint64_t src_offset, uint64_t dst_offset, uint64_t size, const 
   return Status::Ok();
 }
 
+Status plan_copy_pair(const CopyRange& a, const CopyRange& b, const DeviceLimits& lim, unsigned wg_chunks_log2,
+                      CopyPairDispatch* out) {
+  CopyPairDispatch& D = *out;
+  D = CopyPairDispatch{};
+  const CopyRange* r[2] = {&a, &b};
+  for (const CopyRange* c : r)
+    if ((c->src_offset | c->dst_offset | c->size) % 16 != 0)
+      return {Code::invalid_argument, "GPU paired copy: offsets and size must be multiples of 16 (" +
+                                          std::to_string(c->src_offset) + ", " + std::to_string(c->dst_offset) + ", " +
+                                          std::to_string(c->size) + ")"};
+  if (a.size == 0 && b.size == 0) return {Code::invalid_argument, "GPU paired copy: both ranges are empty"};
+  const uint64_t al = std::max<uint64_t>(lim.min_storage_align, 16);
+  const uint64_t maxr = std::min<uint64_t>(lim.max_storage_range, k4G - 1);
+  const unsigned u = std::clamp(wg_chunks_log2 ? wg_chunks_log2 : 10u, 5u, 20u);
+  uint64_t groups[2] = {0, 0};
+  uint32_t* w0[2][2] = {{&D.push.src_a_w0, &D.push.dst_a_w0}, {&D.push.src_b_w0, &D.push.dst_b_w0}};
+  for (int i = 0; i < 2; ++i) {
+    // An empty range binds its partner's buffers (a descriptor must be valid) and moves nothing.
+    const CopyRange& c = r[i]->size ? *r[i] : *r[1 - i];
+    const uint64_t off[2] = {c.src_offset, c.dst_offset};
+    for (int s = 0; s < 2; ++s) {
+      D.bind_offset[2 * i + s] = off[s] / al * al;
+      D.bind_range[2 * i + s] = off[s] - D.bind_offset[2 * i + s] + std::max<uint64_t>(c.size, 16);
+      if (D.bind_range[2 * i + s] > maxr)
+        return {Code::unsupported, "GPU paired copy: " + std::to_string(c.size) +
+                                       " bytes exceed one storage-buffer binding (" + std::to_string(maxr) + ")"};
+      *w0[i][s] = static_cast<uint32_t>((off[s] - D.bind_offset[2 * i + s]) >> 4);
+    }
+    groups[i] = ceil_div(r[i]->size >> 4, uint64_t{1} << u);
+  }
+  D.push.nwords_a = static_cast<uint32_t>(a.size >> 4);
+  D.push.nwords_b = static_cast<uint32_t>(b.size >> 4);
+  const uint64_t total = groups[0] + groups[1];
+  D.push.u = u;
+  D.push.pair_wg = static_cast<uint32_t>(2 * std::min(groups[0], groups[1]));
+  D.push.a_more = groups[0] > groups[1] ? 1u : 0u;
+  const uint64_t gx = std::max<uint64_t>(1, std::min<uint64_t>(total, lim.max_groups_x));
+  const uint64_t gy = ceil_div(total, gx);
+  if (gy > lim.max_groups_y) return {Code::unsupported, "GPU paired copy: dispatch grid too large"};
+  D.groups_x = static_cast<uint32_t>(gx);
+  D.groups_y = static_cast<uint32_t>(std::max<uint64_t>(gy, 1));
+  D.push.grid_x = D.groups_x;
+  D.push.total_wg = static_cast<uint32_t>(total);
+  return Status::Ok();
+}
+
 }  // namespace swz::gpu::detail

@@ -105,4 +105,29 @@ struct CopyDispatch {
 Status plan_copy(uint64_t src_offset, uint64_t dst_offset, uint64_t size, const DeviceLimits& lim,
                  unsigned wg_chunks_log2, CopyDispatch* out);
 
+/// Push constants of copy2.comp (must match the GLSL block).
+struct CopyPairPush {
+  uint32_t grid_x, total_wg, u, pair_wg, a_more;
+  uint32_t nwords_a, src_a_w0, dst_a_w0;
+  uint32_t nwords_b, src_b_w0, dst_b_w0;
+};
+
+/// One copy of a pair: byte offsets in its source and destination buffers
+/// and a size, all multiples of 16 (size 0: nothing).
+struct CopyRange {
+  uint64_t src_offset = 0, dst_offset = 0, size = 0;
+};
+
+/// Two copies in one dispatch of copy2.comp, their workgroups alternating.
+struct CopyPairDispatch {
+  CopyPairPush push{};
+  uint32_t groups_x = 0, groups_y = 0;
+  uint64_t bind_offset[4] = {}, bind_range[4] = {};  ///< src a, dst a, src b, dst b
+};
+/// Plans `a` and `b` (either may be empty, not both). Code::invalid_argument
+/// for an offset or size that is not a multiple of 16, Code::unsupported for
+/// a range past one binding.
+Status plan_copy_pair(const CopyRange& a, const CopyRange& b, const DeviceLimits& lim, unsigned wg_chunks_log2,
+                      CopyPairDispatch* out);
+
 }  // namespace swz::gpu::detail
