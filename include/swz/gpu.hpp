@@ -113,7 +113,7 @@ struct DispatchTuning {
   /// uploaded while band j-1 is converted and band j-2 downloaded, the upload
   /// and the download in one dispatch (the bus carries both directions at
   /// once only that way). 0 = SWZ_GPU_IMPORT_BAND when set, else 1/8 of the
-  /// region between 4 and 16 MiB. UINT64_MAX (or SWZ_GPU_IMPORT_BAND=direct):
+  /// region between 4 and 32 MiB. UINT64_MAX (or SWZ_GPU_IMPORT_BAND=direct):
   /// no bands, one dispatch reads and writes the caller's memory over the
   /// bus. Regions that give fewer than 3 bands, or that cannot be split
   /// (see HostPath::ring), take the direct dispatch.

@@ -1164,7 +1164,7 @@ struct Context::Impl {
       if (const char* e = std::getenv("SWZ_GPU_IMPORT_BAND"))
         v = std::strcmp(e, "direct") == 0 ? UINT64_MAX : std::strtoull(e, nullptr, 0);
     if (v == UINT64_MAX) return v;
-    if (v == 0) v = std::clamp<uint64_t>(span_B / 8, uint64_t{4} << 20, uint64_t{16} << 20);
+    if (v == 0) v = std::clamp<uint64_t>(span_B / 8, uint64_t{4} << 20, uint64_t{32} << 20);
     return std::clamp<uint64_t>(v, 4096, kMaxRingChunk);
   }
 
@@ -1211,6 +1211,21 @@ struct Context::Impl {
     };
     constexpr VkPipelineStageFlags kStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
     constexpr VkAccessFlags kWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    constexpr VkPipelineStageFlags kCompute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    constexpr VkAccessFlags kShaderWrite = VK_ACCESS_SHADER_WRITE_BIT, kNone = 0;
+    // (benchmark knob: log2 of the words per workgroup of the paired copy)
+    const unsigned pair_u = static_cast<unsigned>(env_u64("SWZ_GPU_PAIR_WG_LOG2", 0));
+    // Band k's download leaves partial words at its ends (vkCmdCopyBuffer).
+    auto out_window = [&](size_t k, uint64_t* slot_at, uint64_t* len) {
+      *slot_at = to_swz ? P.res_slot_at[k] : P.lin_slot_at[k];
+      *len = to_swz ? P.res_len[k] : P.bands[k].lin_span;
+    };
+    auto has_ends = [&](size_t k) {
+      uint64_t so, len;
+      out_window(k, &so, &len);
+      const uint64_t head = (16 - so % 16) % 16;
+      return head != 0 || len < head + 16 || (len - head) % 16 != 0;
+    };
     t = std::chrono::steady_clock::now();
     Status s = record_submit_wait([&](VkCommandBuffer cb) -> Status {
       for (size_t j = 0; j < n + 2; ++j) {
@@ -1228,9 +1243,9 @@ struct Context::Impl {
         if (j >= 2) {
           const size_t k = j - 2;
           const BandSlot& sl = band_slots[k % kSlots];
-          const uint64_t so = to_swz ? P.res_slot_at[k] : P.lin_slot_at[k];
+          uint64_t so, len;
+          out_window(k, &so, &len);
           const uint64_t dof = to_swz ? rskew + P.res_at[k] : lskew + P.lin_at[k];
-          const uint64_t len = to_swz ? P.res_len[k] : P.bands[k].lin_span;
           down.src = to_swz ? sl.res.buf : sl.lin.buf;
           down.dst = to_swz ? rbuf : lbuf;
           const uint64_t head = (16 - so % 16) % 16;
@@ -1247,7 +1262,7 @@ struct Context::Impl {
           const Move& a = nup > 0 ? up[0] : down;
           const Move& b = down.r.size > 0 ? down : up[0];
           detail::CopyPairDispatch D;
-          SWZ_TRY(detail::plan_copy_pair(nup > 0 ? up[0].r : detail::CopyRange{}, down.r, lim, 0, &D));
+          SWZ_TRY(detail::plan_copy_pair(nup > 0 ? up[0].r : detail::CopyRange{}, down.r, lim, pair_u, &D));
           const VkBuffer bufs[4] = {a.src, a.dst, b.src, b.dst};
           VkDescriptorBufferInfo inf[4];
           const VkDescriptorBufferInfo* ip[4];
@@ -1263,8 +1278,12 @@ struct Context::Impl {
           SWZ_TRY(record_planned(cb, P.plans[j - 1], to_swz, sl.res.buf, sl.lin.buf, nullptr));
         }
         if (nends) vkCmdCopyBuffer(cb, down.src, down.dst, nends, ends);
-        barrier(cb, kStages, kWrites, kStages,
-                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT | kWrites);
+        // The transfer stage joins a barrier only on the side of a step
+        // that copies ends (the barriers chain through the compute stage).
+        const bool transfer_next = j + 1 >= 2 && j - 1 < n && has_ends(j - 1);
+        barrier(cb, nends ? kStages : kCompute, nends ? kWrites : kShaderWrite, transfer_next ? kStages : kCompute,
+                VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                    (transfer_next ? VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT : kNone));
       }
       barrier(cb, kStages, kWrites, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
       return Status::Ok();
