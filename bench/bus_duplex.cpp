@@ -15,7 +15,10 @@
 //   ce up || sh down       the copy engine uploads while a shader writes to
 //                          host memory, and the reverse
 // Each line: the median of --reps runs, GB/s of bytes moved per direction and
-// the sum of both directions. Usage: swz_bench_bus [--mib N] [--reps N]
+// the sum of both directions. With --import 1 the two host buffers are the
+// caller's kind of memory instead: 4 KiB-aligned heap blocks imported
+// through VK_EXT_external_memory_host (as swz's host path imports them).
+// Usage: swz_bench_bus [--mib N] [--reps N] [--import 0|1]
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
@@ -68,9 +71,11 @@ struct Q {
 int main(int argc, char** argv) {
   uint64_t mib = 256;
   int reps = 10;
+  bool import = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--mib")) mib = std::strtoull(argv[i + 1], nullptr, 10);
     else if (!std::strcmp(argv[i], "--reps")) reps = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--import")) import = std::atoi(argv[i + 1]) != 0;
   }
   const uint64_t n = mib << 20;
 
@@ -100,7 +105,8 @@ int main(int argc, char** argv) {
   vkGetPhysicalDeviceQueueFamilyProperties(pd, &nqf, nullptr);
   std::vector<VkQueueFamilyProperties> qf(nqf);
   vkGetPhysicalDeviceQueueFamilyProperties(pd, &nqf, qf.data());
-  std::printf("device: %s; %s MiB per direction, median of %d\n", pp.deviceName, std::to_string(mib).c_str(), reps);
+  std::printf("device: %s; %s MiB per direction, median of %d; host memory: %s\n", pp.deviceName,
+              std::to_string(mib).c_str(), reps, import ? "imported heap blocks" : "Vulkan HOST_CACHED allocations");
   int cfam = -1, tfam = -1;
   for (uint32_t f = 0; f < nqf; ++f) {
     std::printf("queue family %u: flags 0x%x, %u queues\n", f, unsigned(qf[f].queueFlags), qf[f].queueCount);
@@ -122,6 +128,11 @@ int main(int argc, char** argv) {
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   dci.queueCreateInfoCount = tq ? 2 : 1;
   dci.pQueueCreateInfos = qci;
+  const char* exts[2] = {"VK_KHR_external_memory", "VK_EXT_external_memory_host"};
+  if (import) {
+    dci.enabledExtensionCount = 2;
+    dci.ppEnabledExtensionNames = exts;
+  }
   VkDevice dev;
   CK(vkCreateDevice(pd, &dci, nullptr, &dev));
 
@@ -160,9 +171,34 @@ int main(int argc, char** argv) {
     bci.queueFamilyIndexCount = tq ? 2 : 1;
     bci.pQueueFamilyIndices = fams;
     if (!tq) bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    VkExternalMemoryBufferCreateInfo eb{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+    eb.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+    if (host && import) bci.pNext = &eb;
     CK(vkCreateBuffer(dev, &bci, nullptr, &b.b));
     VkMemoryRequirements mr;
     vkGetBufferMemoryRequirements(dev, b.b, &mr);
+    if (host && import) {
+      void* p = nullptr;
+      if (posix_memalign(&p, 4096, n) != 0) std::exit(1);
+      std::memset(p, 0x5a, n);
+      auto props = reinterpret_cast<PFN_vkGetMemoryHostPointerPropertiesEXT>(
+          vkGetDeviceProcAddr(dev, "vkGetMemoryHostPointerPropertiesEXT"));
+      VkMemoryHostPointerPropertiesEXT hp{VK_STRUCTURE_TYPE_MEMORY_HOST_POINTER_PROPERTIES_EXT};
+      CK(props(dev, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT, p, &hp));
+      uint32_t type = 0;
+      while (type < 32 && !((mr.memoryTypeBits & hp.memoryTypeBits) >> type & 1u)) ++type;
+      VkImportMemoryHostPointerInfoEXT ii{VK_STRUCTURE_TYPE_IMPORT_MEMORY_HOST_POINTER_INFO_EXT};
+      ii.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT;
+      ii.pHostPointer = p;
+      VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+      mai.pNext = &ii;
+      mai.allocationSize = n;
+      mai.memoryTypeIndex = type;
+      CK(vkAllocateMemory(dev, &mai, nullptr, &b.m));
+      CK(vkBindBufferMemory(dev, b.b, b.m, 0));
+      b.map = p;
+      return b;
+    }
     const VkMemoryPropertyFlags want =
         host ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT
              : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
