@@ -13,7 +13,10 @@
 #            256 MiB and 1 GiB with ring chunks of 4/16 MiB, 8/16 copy threads,
 #            memcpy or non-temporal host copies, next to the bus and the CPU
 #            path (host.md, host.txt)
-# Usage: bench/gpu_device_run.sh [crash] [ctest] [bench] [host] [cli]   (default: all but host)
+#   bus    - swz_bench_bus: the bus one way and both ways at once (copy
+#            engines, shaders, the banded pipeline), with Vulkan allocations
+#            and with imported heap blocks, 64 MiB to 1 GiB (bus.txt)
+# Usage: bench/gpu_device_run.sh [crash] [ctest] [bench] [host] [bus] [cli]   (default: all but host and bus)
 set -u
 OUT=${OUT:-$PWD/gpu-out}
 mkdir -p "$OUT"
@@ -73,6 +76,12 @@ if has host; then
   "$B/swz_bench_gpu" --host --reps 10 --host-sizes 64,256,1024 --ring-chunk-mib 4,16 --ring-threads 8,16 --ring-stream 0,1 \
     --md "$OUT/host.md" > "$OUT/host.txt" 2>&1; echo "host exit $?"
   cat "$OUT/host.md"
+fi
+
+if has bus; then
+  for m in 64 256 1024; do for i in 0 1; do "$B/swz_bench_bus" --mib $m --reps 10 --import $i; done; done \
+    > "$OUT/bus.txt" 2>&1; echo "bus exit $?"
+  cat "$OUT/bus.txt"
 fi
 
 if has cli && [ -x "$B/bin/swz" ]; then
