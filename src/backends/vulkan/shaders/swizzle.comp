@@ -101,8 +101,10 @@ void main() {
   uvec4 L = uvec4(0u);
   uint Ls = 0u;
   const uint lb = min(u, 8u);
-  for (uint i = 0u; i < lb; ++i)
-    if (((lid >> i) & 1u) != 0u) { L ^= col[i]; Ls ^= COL_S(i); }
+  // Unrolled with constant indices: the eight columns are constant-bank
+  // operands instead of a chain of dependent loads at each workgroup's start.
+  [[unroll]] for (uint i = 0u; i < 8u; ++i)
+    if (i < lb && ((lid >> i) & 1u) != 0u) { L ^= col[i]; Ls ^= COL_S(i); }
   uvec4 H = uvec4(0u);
   uint Hs = 0u;
   for (uint i = 0u; i < parts_log2; ++i)
