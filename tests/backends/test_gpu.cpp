@@ -1033,6 +1033,95 @@ TEST(Gpu, ImportOfSpansSharingAPage) {
   ASSERT_EQ(first_diff(cpu, mem), mem.size());
 }
 
+// A region that fits one storage binding at offset 0 but not at the
+// caller's pointer, and cannot be split into bands (a 3D box): the import
+// path's direct dispatch cannot bind it. Found by break-it: with both
+// spans registered, the automatic path took the import path and failed
+// (Code::unsupported) although check_subresource accepted the request and
+// the ring could convert it; it now falls back. Forced, the import path
+// refuses with a message naming the pointer's offset, and writes nothing.
+// (The device is told, through SWZ_GPU_MAX_BINDING, that one binding holds
+// exactly the subresource.)
+TEST(Gpu, ImportThatCannotBindTheCallersPointerFallsBack) {
+  SWZ_NEED_GPU();
+  TextureDesc d;
+  d.dimension = Dimension::Texture3D;
+  d.width = 64;
+  d.height = 32;
+  d.depth = 16;
+  d.format = format_for(1);
+  LayoutSpec spec;
+  spec.kind = LayoutKind::Std4K;
+  Layout L;
+  ASSERT_TRUE(make_layout(d, spec, &L).ok());
+  ASSERT_GE(L.size(), 4096u);
+  const std::string binding = std::to_string(L.size());
+  setenv("SWZ_GPU_MAX_BINDING", binding.c_str(), 1);
+  gpu::Context ctx;
+  Status cs = gpu::Context::create(&ctx);
+  unsetenv("SWZ_GPU_MAX_BINDING");
+  ASSERT_TRUE(cs.ok()) << cs.message();
+  std::mt19937 g(77);
+  // A box of 60 x 32 x 16 (every slice): the resource span is the whole
+  // subresource, the linear box stays below it.
+  const Box bx{2, 0, 0, 62, 32, 16};
+  const Box* box = &bx;
+  const uint64_t rp = 61, dp = rp * 32 + 3, lin_B = dp * 15 + rp * 31 + 60, guard = 256;
+  {
+    const Status chk = ctx.check_subresource(L, 0, box, rp, dp);
+    ASSERT_TRUE(chk.ok()) << chk.message();
+  }
+  for (uint64_t off : {uint64_t{0}, uint64_t{4}, uint64_t{13}}) {
+    std::vector<uint8_t> rmem = random_bytes(g, L.size() + 2 * guard + 8192), lmem = random_bytes(g, lin_B + 2 * guard);
+    // The resource `off` bytes past a page (so past any binding boundary).
+    uint8_t* res = rmem.data() + (4096 - reinterpret_cast<uintptr_t>(rmem.data()) % 4096) % 4096 + guard + off;
+    uint8_t* lin = lmem.data() + guard;
+    ASSERT_TRUE(ctx.register_host_memory(res, L.size()).ok());
+    ASSERT_TRUE(ctx.register_host_memory(lin, lin_B).ok());
+    for (gpu::HostPath path : {gpu::HostPath::automatic, gpu::HostPath::import}) {
+      gpu::DispatchTuning t;
+      t.host_path = path;
+      ctx.set_tuning(t);
+      auto cpu = rmem;
+      ASSERT_TRUE(
+          write_to_subresource(L, cpu.data() + (res - rmem.data()), L.size(), 0, box, lin, lin_B, rp, dp, scalar())
+              .ok());
+      const auto before = rmem;
+      Status s = ctx.write_to_subresource(L, res, L.size(), 0, box, lin, lin_B, rp, dp);
+      const gpu::HostPathStats st = ctx.last_host_stats();
+      if (path == gpu::HostPath::import && off % 4 != 0) {
+        // (lavapipe binds storage at 16-byte boundaries, other devices at 4 to 256)
+        if (s.ok()) continue;
+        EXPECT_EQ(s.code(), Code::unsupported) << s.message();
+        EXPECT_NE(s.message().find("binding boundary"), std::string::npos) << s.message();
+        EXPECT_EQ(first_diff(before, rmem), rmem.size()) << "a refused call wrote the resource";
+        continue;
+      }
+      if (path == gpu::HostPath::import && !s.ok()) {
+        EXPECT_EQ(s.code(), Code::unsupported) << s.message();  // the device binds at a coarser boundary
+        continue;
+      }
+      ASSERT_TRUE(s.ok()) << "offset " << off << " path " << path_name(path) << ": " << s.message();
+      if (off == 0) {
+        EXPECT_EQ(st.path, gpu::HostPath::import) << "offset 0 path " << path_name(path);
+      }
+      ASSERT_EQ(first_diff(cpu, rmem), rmem.size())
+          << "offset " << off << " path " << path_name(path) << " ran " << path_name(st.path);
+      // And back.
+      auto lcpu = random_bytes(g, lmem.size());
+      lmem = lcpu;
+      ASSERT_TRUE(read_from_subresource(lcpu.data() + guard, lin_B, rp, dp, L, cpu.data() + (res - rmem.data()),
+                                        L.size(), 0, box, scalar())
+                      .ok());
+      s = ctx.read_from_subresource(lin, lin_B, rp, dp, L, res, L.size(), 0, box);
+      ASSERT_TRUE(s.ok()) << "read, offset " << off << " path " << path_name(path) << ": " << s.message();
+      ASSERT_EQ(first_diff(lcpu, lmem), lmem.size()) << "read, offset " << off << " path " << path_name(path);
+    }
+    ASSERT_TRUE(ctx.unregister_host_memory(res).ok());
+    ASSERT_TRUE(ctx.unregister_host_memory(lin).ok());
+  }
+}
+
 TEST(Gpu, BufferCopy) {
   SWZ_NEED_GPU();
   gpu::Context& ctx = shared().ctx;
