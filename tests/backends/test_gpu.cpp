@@ -1297,6 +1297,53 @@ TEST(Gpu, ImportThatCannotBindTheCallersPointerFallsBack) {
   }
 }
 
+// SWZ_GPU_IMPORT_BAND (read when DispatchTuning::import_band_B is 0): a
+// byte count gives bands, "direct" one dispatch, and anything else the
+// default (for this 256 KiB surface, bands of 4 MiB: one direct dispatch).
+// Break-it: "16M" was read as 16 bytes (its leading digits), so 4 KiB bands.
+TEST(Gpu, ImportBandFromTheEnvironment) {
+  SWZ_NEED_GPU();
+  gpu::Context ctx;
+  ASSERT_TRUE(gpu::Context::create(&ctx).ok());
+  gpu::DispatchTuning t;
+  t.host_path = gpu::HostPath::import;
+  ctx.set_tuning(t);
+  TextureDesc d;
+  d.width = 256;
+  d.height = 256;
+  d.format = format_for(4);
+  LayoutSpec spec;
+  spec.kind = LayoutKind::Std4K;
+  Layout L;
+  ASSERT_TRUE(make_layout(d, spec, &L).ok());
+  std::mt19937 g(4);
+  const uint64_t rp = 256 * 4;
+  const std::vector<uint8_t> lin = random_bytes(g, rp * 256);
+  std::vector<uint8_t> cpu(L.size());
+  ASSERT_TRUE(write_to_subresource(L, cpu.data(), cpu.size(), 0, nullptr, lin.data(), lin.size(), rp, 0, scalar()).ok());
+  struct Want {
+    const char* value;
+    bool banded;
+  };
+  for (const Want& w : {Want{"4096", true}, Want{"0x2000", true}, Want{"direct", false}, Want{"16M", false},
+                        Want{"-4096", false}, Want{"", false}, Want{"banded", false}}) {
+    setenv("SWZ_GPU_IMPORT_BAND", w.value, 1);
+    std::vector<uint8_t> res(L.size(), 0);
+    Status s = ctx.write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), rp, 0);
+    unsetenv("SWZ_GPU_IMPORT_BAND");
+    if (import_unavailable(s)) GTEST_SKIP() << s.message();
+    ASSERT_TRUE(s.ok()) << w.value << ": " << s.message();
+    const gpu::HostPathStats st = ctx.last_host_stats();
+    EXPECT_EQ(st.path, gpu::HostPath::import) << w.value;
+    if (w.banded) {
+      EXPECT_GE(st.chunks, 3u) << "SWZ_GPU_IMPORT_BAND=" << w.value;
+    } else {
+      EXPECT_EQ(st.chunks, 1u) << "SWZ_GPU_IMPORT_BAND=" << w.value;
+    }
+    EXPECT_EQ(res, cpu) << w.value;
+  }
+}
+
 TEST(Gpu, BufferCopy) {
   SWZ_NEED_GPU();
   gpu::Context& ctx = shared().ctx;

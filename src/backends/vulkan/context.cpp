@@ -1182,9 +1182,14 @@ struct Context::Impl {
   // UINT64_MAX: no bands.
   uint64_t import_band_B(uint64_t span_B) const {
     uint64_t v = tuning.import_band_B;
-    if (v == 0)
-      if (const char* e = std::getenv("SWZ_GPU_IMPORT_BAND"))
-        v = std::strcmp(e, "direct") == 0 ? UINT64_MAX : std::strtoull(e, nullptr, 0);
+    // SWZ_GPU_IMPORT_BAND: "direct" or a whole number of bytes (decimal or
+    // 0x hex); anything else ("16M", "-1") is ignored like a malformed
+    // SWZ_GPU_RING_CHUNK, rather than read as its leading digits.
+    const char* e = v == 0 ? std::getenv("SWZ_GPU_IMPORT_BAND") : nullptr;
+    if (e && std::strcmp(e, "direct") == 0)
+      v = UINT64_MAX;
+    else if (e && e[0] >= '0' && e[0] <= '9')
+      v = env_u64("SWZ_GPU_IMPORT_BAND", 0);
     if (v == UINT64_MAX) return v;
     if (v == 0) v = std::clamp<uint64_t>(span_B / 8, uint64_t{4} << 20, uint64_t{32} << 20);
     return std::clamp<uint64_t>(v, 4096, kMaxRingChunk);
