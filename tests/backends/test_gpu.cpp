@@ -1337,8 +1337,10 @@ TEST(Gpu, ImportBandFromTheEnvironment) {
     EXPECT_EQ(st.path, gpu::HostPath::import) << w.value;
     if (w.banded) {
       EXPECT_GE(st.chunks, 3u) << "SWZ_GPU_IMPORT_BAND=" << w.value;
+      EXPECT_EQ(st.chunk_B, 32u * 1024) << "one row of 4 KiB tiles per band";  // not the device slot's size
     } else {
       EXPECT_EQ(st.chunks, 1u) << "SWZ_GPU_IMPORT_BAND=" << w.value;
+      EXPECT_EQ(st.chunk_B, 0u);
     }
     EXPECT_EQ(res, cpu) << w.value;
   }

@@ -1227,7 +1227,7 @@ struct Context::Impl {
     SWZ_TRY(pair_pipeline(&pair));
     stats.setup_ms += ms_since(t);
     stats.chunks = static_cast<uint32_t>(n);
-    stats.chunk_B = P.res_cap;
+    stats.chunk_B = *std::max_element(P.res_len.begin(), P.res_len.end());  // (res_cap adds the slot margin)
     struct Move {
       VkBuffer src = VK_NULL_HANDLE, dst = VK_NULL_HANDLE;
       detail::CopyRange r;
