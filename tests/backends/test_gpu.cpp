@@ -1144,23 +1144,25 @@ TEST(Gpu, BandedImportMatchesScalarEveryByte) {
     uint8_t* lin = place == 0 ? page_in(B) + loff : place == 1 ? res + rs + gap : page_in(A) + loff;
     std::vector<const void*> regs;
     std::string reg_text = "per call";
-    if (reg == 1) {
-      for (auto [p, n] : {std::pair<const void*, uint64_t>{res, rs}, {lin, ls}}) {
-        const Status s = ctx.register_host_memory(p, n);
-        if (import_unavailable(s)) GTEST_SKIP() << s.message();
-        ASSERT_TRUE(s.ok()) << s.message();
-        regs.push_back(p);
+    std::vector<std::pair<const void*, uint64_t>> to_register;
+    if (reg == 1) to_register = {{res, rs}, {lin, ls}};
+    if (reg == 2) to_register = {{A.data(), A.size()}, {B.data(), B.size()}};
+    for (auto [p, n] : to_register) {
+      const Status s = ctx.register_host_memory(p, n);
+      if (import_unavailable(s)) GTEST_SKIP() << s.message();
+      if (s.code() == Code::unsupported) {
+        // A driver may refuse a page registered twice (spans sharing a
+        // page; lavapipe accepts): imported per call instead.
+        for (const void* q : regs) ASSERT_TRUE(ctx.unregister_host_memory(q).ok());
+        regs.clear();
+        t.host_path = gpu::HostPath::import;
+        ctx.set_tuning(t);
+        break;
       }
-      reg_text = "each span registered";
-    } else if (reg == 2) {
-      for (std::vector<uint8_t>* v : {&A, &B}) {
-        const Status s = ctx.register_host_memory(v->data(), v->size());
-        if (import_unavailable(s)) GTEST_SKIP() << s.message();
-        ASSERT_TRUE(s.ok()) << s.message();
-        regs.push_back(v->data());
-      }
-      reg_text = "allocations registered";
+      ASSERT_TRUE(s.ok()) << s.message();
+      regs.push_back(p);
     }
+    if (!regs.empty()) reg_text = reg == 1 ? "each span registered" : "allocations registered";
     std::ostringstream os;
     os << c.text << "; placement " << place << " resource +" << roff << " linear +" << loff << " gap " << gap << ", "
        << reg_text << ", bands of " << t.import_band_B << " B";
@@ -1198,7 +1200,7 @@ TEST(Gpu, BandedImportMatchesScalarEveryByte) {
                                            << " (linear at " << lin - A.data() << ") in " << what;
     ASSERT_EQ(first_diff(cB, B), B.size())
         << "read: allocation B differs at byte " << first_diff(cB, B) << " in " << what;
-    registered += reg != 0;
+    registered += !regs.empty();
     for (const void* p : regs) ASSERT_TRUE(ctx.unregister_host_memory(p).ok());
   }
   std::printf("[ swz gpu ] banded import: %d cases (%d registered), %d conversions in bands, %d of narrow boxes\n",
@@ -1320,7 +1322,8 @@ TEST(Gpu, ImportBandFromTheEnvironment) {
   const uint64_t rp = 256 * 4;
   const std::vector<uint8_t> lin = random_bytes(g, rp * 256);
   std::vector<uint8_t> cpu(L.size());
-  ASSERT_TRUE(write_to_subresource(L, cpu.data(), cpu.size(), 0, nullptr, lin.data(), lin.size(), rp, 0, scalar()).ok());
+  ASSERT_TRUE(
+      write_to_subresource(L, cpu.data(), cpu.size(), 0, nullptr, lin.data(), lin.size(), rp, 0, scalar()).ok());
   struct Want {
     const char* value;
     bool banded;
