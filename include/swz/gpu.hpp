@@ -124,7 +124,7 @@ struct DispatchTuning {
 struct HostPathStats {
   HostPath path = HostPath::automatic;  ///< the path that ran (never automatic after a call)
   uint32_t chunks = 0;                  ///< bands converted (1 for import and staged unless split)
-  uint64_t chunk_B = 0;                 ///< largest band's bytes (resource side), 0 for import
+  uint64_t chunk_B = 0;                 ///< largest band's bytes (resource side), 0 for import's direct dispatch
   double total_ms = 0;                  ///< the whole call
   double setup_ms = 0;                  ///< imports, or growing the ring / staging buffers
   uint64_t imported_B = 0;              ///< bytes imported for this call (0 when registered)

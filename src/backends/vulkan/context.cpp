@@ -831,9 +831,12 @@ struct Context::Impl {
     return true;
   }
 
-  // Host path through imported caller memory: one dispatch per band straight
+  // Host path through imported caller memory: device-local bands (see
+  // run_banded_import), or one dispatch per binding-sized band straight
   // between the caller's buffers (the GPU reads and writes them over the
-  // bus). False (nothing done) when either side cannot be imported.
+  // bus). False (nothing done) when either side cannot be imported, or when
+  // the direct dispatch cannot bind the caller's memory where it lies
+  // (*result then says why).
   bool host_convert_imported(const detail::GpuRegion& r0, bool to_swz, uint8_t* res_sub, uint8_t* lin, Status* result) {
     HostBuffer rb, lb;  // imported for this call (registered ranges are not)
     VkBuffer rbuf = VK_NULL_HANDLE, lbuf = VK_NULL_HANDLE;
@@ -890,6 +893,25 @@ struct Context::Impl {
     detail::GpuRegion r = r0;
     r.swz_offset = rskew;
     r.lin_offset = lskew;
+    // The direct dispatch binds each side from the binding alignment below
+    // the caller's pointer: a region that fits one binding at offset 0 (all
+    // that check_subresource and the other paths need) may not fit at the
+    // caller's offset, and a region that cannot be split into bands (a 3D
+    // box) is then refused. Planned before anything is recorded, so that the
+    // caller can take another path.
+    {
+      std::vector<detail::GpuRegion> bands;
+      std::vector<detail::SwizzleDispatch> plans;
+      Status ps = plan_region(r, 0, &bands, &plans);
+      if (!ps.ok()) {
+        release();
+        const uint64_t al = std::max<uint64_t>(lim.min_storage_align, 1);
+        *result = {ps.code(), "imported at the caller's pointers (resource " + std::to_string(rskew % al) +
+                                  " and linear " + std::to_string(lskew % al) + " bytes past a " + std::to_string(al) +
+                                  "-byte binding boundary): " + ps.message()};
+        return false;
+      }
+    }
     DispatchInfo di;
     const auto t1 = std::chrono::steady_clock::now();
     *result = record_submit_wait([&](VkCommandBuffer cb) { return record_region(cb, r, to_swz, rbuf, lbuf, &di); });
@@ -1160,9 +1182,14 @@ struct Context::Impl {
   // UINT64_MAX: no bands.
   uint64_t import_band_B(uint64_t span_B) const {
     uint64_t v = tuning.import_band_B;
-    if (v == 0)
-      if (const char* e = std::getenv("SWZ_GPU_IMPORT_BAND"))
-        v = std::strcmp(e, "direct") == 0 ? UINT64_MAX : std::strtoull(e, nullptr, 0);
+    // SWZ_GPU_IMPORT_BAND: "direct" or a whole number of bytes (decimal or
+    // 0x hex); anything else ("16M", "-1") is ignored like a malformed
+    // SWZ_GPU_RING_CHUNK, rather than read as its leading digits.
+    const char* e = v == 0 ? std::getenv("SWZ_GPU_IMPORT_BAND") : nullptr;
+    if (e && std::strcmp(e, "direct") == 0)
+      v = UINT64_MAX;
+    else if (e && e[0] >= '0' && e[0] <= '9')
+      v = env_u64("SWZ_GPU_IMPORT_BAND", 0);
     if (v == UINT64_MAX) return v;
     if (v == 0) v = std::clamp<uint64_t>(span_B / 8, uint64_t{4} << 20, uint64_t{32} << 20);
     return std::clamp<uint64_t>(v, 4096, kMaxRingChunk);
@@ -1200,7 +1227,7 @@ struct Context::Impl {
     SWZ_TRY(pair_pipeline(&pair));
     stats.setup_ms += ms_since(t);
     stats.chunks = static_cast<uint32_t>(n);
-    stats.chunk_B = P.res_cap;
+    stats.chunk_B = *std::max_element(P.res_len.begin(), P.res_len.end());  // (res_cap adds the slot margin)
     struct Move {
       VkBuffer src = VK_NULL_HANDLE, dst = VK_NULL_HANDLE;
       detail::CopyRange r;
@@ -1329,12 +1356,18 @@ struct Context::Impl {
       max_lin = std::max(max_lin, b.lin_span);
     }
     // Everything is checked. The path:
-    HostPath want = wanted_path();
+    const HostPath want = wanted_path();
+    bool import_tried = false;
     if (want == HostPath::automatic && !registered.empty()) {
       VkBuffer b;
       uint64_t o;
-      if (find_registered(res_sub, r0.swz_span, &b, &o) && find_registered(lin, r0.lin_span, &b, &o))
-        want = HostPath::import;  // both sides registered: no copy, no import cost
+      if (find_registered(res_sub, r0.swz_span, &b, &o) && find_registered(lin, r0.lin_span, &b, &o)) {
+        // Both sides registered: no copy, no import cost. Where the import
+        // path cannot bind the caller's pointers, the automatic choice below.
+        import_tried = true;
+        Status s;
+        if (host_convert_imported(r0, to_swz, res_sub, lin, &s)) return s;
+      }
     }
     if (want == HostPath::automatic || want == HostPath::ring || want == HostPath::ring_copy) {
       RingPlan P;
@@ -1345,13 +1378,16 @@ struct Context::Impl {
       if (!err.ok() && want != HostPath::automatic) return err;
     }
     const char* no_import = std::getenv("SWZ_GPU_HOST_IMPORT");
-    if (want == HostPath::import || (want == HostPath::automatic && !(no_import && std::strcmp(no_import, "0") == 0))) {
+    if (!import_tried && (want == HostPath::import ||
+                          (want == HostPath::automatic && !(no_import && std::strcmp(no_import, "0") == 0)))) {
       Status s;
       if (host_convert_imported(r0, to_swz, res_sub, lin, &s)) return s;
-      if (want == HostPath::import)
+      if (want == HostPath::import) {
+        if (!s.ok()) return {s.code(), "GPU host path 'import': " + s.message()};
         return {Code::unsupported, std::string("GPU host path 'import': ") +
                                        (host_import ? "the driver refused to import the caller's memory"
                                                     : "the device does not offer VK_EXT_external_memory_host")};
+      }
     }
     stats.path = HostPath::staged;
     stats.chunks = static_cast<uint32_t>(bands.size());
