@@ -214,8 +214,13 @@ class Context {
   // VK_EXT_external_memory_host and the driver accepts the pointers, else
   // stages the whole subresource. Bytes of the
   // resource (write) or of the linear buffer (read) that the box does not
-  // cover are left as they were. The pinned ring, its command buffers and
-  // copy threads are kept by the Context for later calls (trim() frees them).
+  // cover are left as they were. The ring, the banded import and the staged
+  // path keep them by copying a band's window (resource bytes beside the
+  // box within its tiles, padding between linear rows) in and writing it
+  // back unchanged: the caller must not write those bytes from another
+  // thread during the call, and they must be writable. The pinned ring, the
+  // band slots, the command buffers and the copy threads are kept by the
+  // Context for later calls (trim() frees them).
   Status write_to_subresource(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource,
                               const Box* box, const void* src, uint64_t src_size, uint64_t src_row_pitch,
                               uint64_t src_depth_pitch);

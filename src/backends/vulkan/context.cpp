@@ -885,7 +885,15 @@ struct Context::Impl {
     const uint64_t band_B = import_band_B(std::max(r0.swz_span, r0.lin_span));
     RingPlan P;
     Status perr;
-    if (band_B != UINT64_MAX && plan_ring(r0, to_swz, band_B, &P, &perr, true, lskew, rskew) && P.bands.size() >= 3) {
+    // (device memory for the slots that cannot be had: the direct dispatch, which needs none)
+    auto slots_made = [&] {
+      const auto ts = std::chrono::steady_clock::now();
+      const bool ok = ensure_band_slots(kBandSlots, P.lin_cap, P.res_cap).ok();
+      stats.setup_ms += ms_since(ts);
+      return ok;
+    };
+    if (band_B != UINT64_MAX && plan_ring(r0, to_swz, band_B, &P, &perr, true, lskew, rskew) && P.bands.size() >= 3 &&
+        slots_made()) {
       *result = run_banded_import(P, to_swz, rbuf, rskew, lbuf, lskew);
       release();
       return true;
@@ -1195,6 +1203,7 @@ struct Context::Impl {
     return std::clamp<uint64_t>(v, 4096, kMaxRingChunk);
   }
 
+  static constexpr size_t kBandSlots = 3;
   // Makes `slots` device-local band slots of lin_cap / res_cap bytes
   // (existing larger ones are kept).
   Status ensure_band_slots(size_t slots, uint64_t lin_cap, uint64_t res_cap) {
@@ -1219,10 +1228,10 @@ struct Context::Impl {
   // vkCmdCopyBuffer, so that no byte outside the output is written.
   Status run_banded_import(const RingPlan& P, bool to_swz, VkBuffer rbuf, uint64_t rskew, VkBuffer lbuf,
                            uint64_t lskew) {
-    constexpr size_t kSlots = 3;
+    constexpr size_t kSlots = kBandSlots;
     const size_t n = P.bands.size();
     auto t = std::chrono::steady_clock::now();
-    SWZ_TRY(ensure_band_slots(kSlots, P.lin_cap, P.res_cap));
+    SWZ_TRY(ensure_band_slots(kSlots, P.lin_cap, P.res_cap));  // (made by the caller; a no-op here)
     VkPipeline pair = VK_NULL_HANDLE;
     SWZ_TRY(pair_pipeline(&pair));
     stats.setup_ms += ms_since(t);
