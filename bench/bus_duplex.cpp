@@ -27,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -290,48 +291,33 @@ int main(int argc, char** argv) {
   dpci.pPoolSizes = &ps;
   VkDescriptorPool dp;
   CK(vkCreateDescriptorPool(dev, &dpci, nullptr, &dp));
-  auto set_for = [&](const Buf& s, const Buf& d, uint64_t so = 0, uint64_t dof = 0, uint64_t len = 0) {
-    if (!len) len = n;
+  // A descriptor set of `layout` holding `infos` as bindings 0, 1, ...
+  auto make_set = [&](VkDescriptorSetLayout layout, std::initializer_list<VkDescriptorBufferInfo> infos) {
     VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     dsai.descriptorPool = dp;
     dsai.descriptorSetCount = 1;
-    dsai.pSetLayouts = &dsl;
+    dsai.pSetLayouts = &layout;
     VkDescriptorSet ds;
     CK(vkAllocateDescriptorSets(dev, &dsai, &ds));
-    VkDescriptorBufferInfo bi[2] = {{s.b, so, len}, {d.b, dof, len}};
-    VkWriteDescriptorSet w[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}, {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
-    for (uint32_t i = 0; i < 2; ++i) {
+    std::vector<VkWriteDescriptorSet> w(infos.size(), VkWriteDescriptorSet{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET});
+    for (uint32_t i = 0; i < w.size(); ++i) {
       w[i].dstSet = ds;
       w[i].dstBinding = i;
       w[i].descriptorCount = 1;
       w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      w[i].pBufferInfo = &bi[i];
+      w[i].pBufferInfo = infos.begin() + i;
     }
-    vkUpdateDescriptorSets(dev, 2, w, 0, nullptr);
+    vkUpdateDescriptorSets(dev, uint32_t(w.size()), w.data(), 0, nullptr);
     return ds;
   };
-
+  auto set_for = [&](const Buf& s, const Buf& d, uint64_t so = 0, uint64_t dof = 0, uint64_t len = 0) {
+    if (!len) len = n;
+    return make_set(dsl, {{s.b, so, len}, {d.b, dof, len}});
+  };
   // A set of the two-range copy: a -> (band of `len` at so_a / do_a), b likewise.
   auto set4_for = [&](const Buf& sa, const Buf& da, uint64_t so_a, uint64_t do_a, const Buf& sb, const Buf& db,
                       uint64_t so_b, uint64_t do_b, uint64_t len) {
-    VkDescriptorSetAllocateInfo dsai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    dsai.descriptorPool = dp;
-    dsai.descriptorSetCount = 1;
-    dsai.pSetLayouts = &dsl4;
-    VkDescriptorSet ds;
-    CK(vkAllocateDescriptorSets(dev, &dsai, &ds));
-    VkDescriptorBufferInfo bi[4] = {{sa.b, so_a, len}, {da.b, do_a, len}, {sb.b, so_b, len}, {db.b, do_b, len}};
-    VkWriteDescriptorSet w[4];
-    for (uint32_t i = 0; i < 4; ++i) {
-      w[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-      w[i].dstSet = ds;
-      w[i].dstBinding = i;
-      w[i].descriptorCount = 1;
-      w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      w[i].pBufferInfo = &bi[i];
-    }
-    vkUpdateDescriptorSets(dev, 4, w, 0, nullptr);
-    return ds;
+    return make_set(dsl4, {{sa.b, so_a, len}, {da.b, do_a, len}, {sb.b, so_b, len}, {db.b, do_b, len}});
   };
 
   // One operation recorded into a queue's command buffer.
@@ -355,15 +341,7 @@ int main(int argc, char** argv) {
   auto sh = [&](const Buf& s, const Buf& d) -> Rec {
     VkDescriptorSet ds = set_for(s, d);
     sets.push_back(ds);
-    return [=](VkCommandBuffer cb) {
-      const uint64_t groups = n / 4096;  // 256 invocations x 16 bytes
-      uint32_t gx = uint32_t(std::min<uint64_t>(groups, 32768));
-      uint32_t gy = uint32_t(groups / gx);
-      vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipe);
-      vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pl, 0, 1, &ds, 0, nullptr);
-      vkCmdPushConstants(cb, pl, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &gx);
-      vkCmdDispatch(cb, gx, gy, 1);
-    };
+    return [=, &dispatch](VkCommandBuffer cb) { dispatch(cb, ds, n); };
   };
 
   // Runs the operations at once, each on its own queue; returns seconds.

@@ -553,37 +553,45 @@ struct Context::Impl {
 
   Status module(bool copy, unsigned q, VkShaderModule* out) {
     VkShaderModule& m = copy ? copy_mod[q] : swz_mod[q];
-    if (!m) {
-      const std::string name = std::string(copy ? "copy" : "swizzle") + "_w" + std::to_string(1u << q) + ".spv";
-      size_t size = 0;
-      const uint32_t* code = detail::embedded_spirv(name.c_str(), &size);
-      if (!code) return {Code::internal, "GPU path: SPIR-V " + name + " is not embedded"};
-      VkShaderModuleCreateInfo ci = vk_init<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-      ci.codeSize = size;
-      ci.pCode = code;
-      SWZ_VK(vkCreateShaderModule(device, &ci, nullptr, &m), "vkCreateShaderModule");
-    }
+    if (!m) SWZ_TRY(embedded_module(std::string(copy ? "copy" : "swizzle") + "_w" + std::to_string(1u << q) + ".spv", &m));
     *out = m;
+    return Status::Ok();
+  }
+
+  // A shader module from the embedded SPIR-V file `name`.
+  Status embedded_module(const std::string& name, VkShaderModule* out) {
+    size_t size = 0;
+    const uint32_t* code = detail::embedded_spirv(name.c_str(), &size);
+    if (!code) return {Code::internal, "GPU path: SPIR-V " + name + " is not embedded"};
+    VkShaderModuleCreateInfo ci = vk_init<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+    ci.codeSize = size;
+    ci.pCode = code;
+    SWZ_VK(vkCreateShaderModule(device, &ci, nullptr, out), "vkCreateShaderModule");
+    return Status::Ok();
+  }
+
+  // A compute pipeline of `m` (entry point main) under `layout`.
+  Status compute_pipeline(VkShaderModule m, VkPipelineLayout layout, const VkSpecializationInfo* si, VkPipeline* out) {
+    VkComputePipelineCreateInfo ci = vk_init<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    ci.stage.module = m;
+    ci.stage.pName = "main";
+    ci.stage.pSpecializationInfo = si;
+    ci.layout = layout;
+    SWZ_VK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &ci, nullptr, out), "vkCreateComputePipelines");
     return Status::Ok();
   }
 
   Status pipeline(bool copy, unsigned q, unsigned dir, VkPipeline* out) {
     VkPipeline& p = copy ? copy_pipe[q] : swz_pipe[q][dir];
     if (!p) {
-      VkShaderModule m;
+      VkShaderModule m = VK_NULL_HANDLE;
       SWZ_TRY(module(copy, q, &m));
       VkSpecializationMapEntry me{0, 0, sizeof(uint32_t)};
       const uint32_t dirv = dir;
       VkSpecializationInfo si{1, &me, sizeof(uint32_t), &dirv};
-      VkComputePipelineCreateInfo ci =
-          vk_init<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
-      ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-      ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-      ci.stage.module = m;
-      ci.stage.pName = "main";
-      ci.stage.pSpecializationInfo = copy ? nullptr : &si;
-      ci.layout = copy ? copy_pl : swz_pl;
-      SWZ_VK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &ci, nullptr, &p), "vkCreateComputePipelines");
+      SWZ_TRY(compute_pipeline(m, copy ? copy_pl : swz_pl, copy ? nullptr : &si, &p));
     }
     *out = p;
     return Status::Ok();
@@ -591,21 +599,8 @@ struct Context::Impl {
 
   Status pair_pipeline(VkPipeline* out) {
     if (!pair_pipe) {
-      size_t size = 0;
-      const uint32_t* code = detail::embedded_spirv("copy2_w16.spv", &size);
-      if (!code) return {Code::internal, "GPU path: SPIR-V copy2_w16.spv is not embedded"};
-      VkShaderModuleCreateInfo mi = vk_init<VkShaderModuleCreateInfo>(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-      mi.codeSize = size;
-      mi.pCode = code;
-      if (!pair_mod) SWZ_VK(vkCreateShaderModule(device, &mi, nullptr, &pair_mod), "vkCreateShaderModule");
-      VkComputePipelineCreateInfo ci =
-          vk_init<VkComputePipelineCreateInfo>(VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
-      ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-      ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-      ci.stage.module = pair_mod;
-      ci.stage.pName = "main";
-      ci.layout = pair_pl;
-      SWZ_VK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &ci, nullptr, &pair_pipe), "vkCreateComputePipelines");
+      if (!pair_mod) SWZ_TRY(embedded_module("copy2_w16.spv", &pair_mod));
+      SWZ_TRY(compute_pipeline(pair_mod, pair_pl, nullptr, &pair_pipe));
     }
     *out = pair_pipe;
     return Status::Ok();

@@ -372,6 +372,16 @@ Status split_bands(const GpuRegion& r, const DeviceLimits& lim, uint64_t max_ban
   return Status::Ok();
 }
 
+// The grid of `total` workgroups: rows of up to max_groups_x.
+static Status copy_grid(uint64_t total, const DeviceLimits& lim, const char* what, uint32_t* gx_out, uint32_t* gy_out) {
+  const uint64_t gx = std::max<uint64_t>(1, std::min<uint64_t>(total, lim.max_groups_x));
+  const uint64_t gy = ceil_div(total, gx);
+  if (gy > lim.max_groups_y) return {Code::unsupported, std::string(what) + ": dispatch grid too large"};
+  *gx_out = static_cast<uint32_t>(gx);
+  *gy_out = static_cast<uint32_t>(std::max<uint64_t>(gy, 1));
+  return Status::Ok();
+}
+
 Status plan_copy(uint64_t src_offset, uint64_t dst_offset, uint64_t size, const DeviceLimits& lim,
                  unsigned wg_chunks_log2, CopyDispatch* out) {
   CopyDispatch& D = *out;
@@ -396,11 +406,7 @@ Status plan_copy(uint64_t src_offset, uint64_t dst_offset, uint64_t size, const 
   u = std::clamp(u, 5u, 20u);
   const uint64_t words = size >> q;
   const uint64_t total = ceil_div(words, uint64_t{1} << u);
-  const uint64_t gx = std::max<uint64_t>(1, std::min<uint64_t>(total, lim.max_groups_x));
-  const uint64_t gy = ceil_div(total, gx);
-  if (gy > lim.max_groups_y) return {Code::unsupported, "GPU copy: dispatch grid too large"};
-  D.groups_x = static_cast<uint32_t>(gx);
-  D.groups_y = static_cast<uint32_t>(std::max<uint64_t>(gy, 1));
+  SWZ_TRY(copy_grid(total, lim, "GPU copy", &D.groups_x, &D.groups_y));
   D.push.grid_x = D.groups_x;
   D.push.total_wg = static_cast<uint32_t>(total);
   D.push.u = u;
@@ -448,11 +454,7 @@ Status plan_copy_pair(const CopyRange& a, const CopyRange& b, const DeviceLimits
   D.push.u = u;
   D.push.pair_wg = static_cast<uint32_t>(2 * std::min(groups[0], groups[1]));
   D.push.a_more = groups[0] > groups[1] ? 1u : 0u;
-  const uint64_t gx = std::max<uint64_t>(1, std::min<uint64_t>(total, lim.max_groups_x));
-  const uint64_t gy = ceil_div(total, gx);
-  if (gy > lim.max_groups_y) return {Code::unsupported, "GPU paired copy: dispatch grid too large"};
-  D.groups_x = static_cast<uint32_t>(gx);
-  D.groups_y = static_cast<uint32_t>(std::max<uint64_t>(gy, 1));
+  SWZ_TRY(copy_grid(total, lim, "GPU paired copy", &D.groups_x, &D.groups_y));
   D.push.grid_x = D.groups_x;
   D.push.total_wg = static_cast<uint32_t>(total);
   return Status::Ok();
