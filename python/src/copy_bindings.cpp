@@ -50,10 +50,10 @@ py::object swizzle(py::handle array, const Layout& L, py::handle subresource, py
 }
 
 py::object deswizzle(py::handle buffer, const Layout& L, py::handle subresource, py::handle box, py::handle out,
-                     py::handle dtype, py::handle backend, py::handle threads) {
+                     py::handle dtype, py::handle backend, py::handle threads, bool write_combined) {
   const uint32_t sub = as_subresource(L, subresource);
   Extent e = resolve_extent(L, sub, box);
-  CopyOptions opts = copy_options(backend, threads, false);
+  CopyOptions opts = copy_options(backend, threads, write_combined);
   Buffer res;
   res.acquire(buffer, false, "buffer");
   py::object result;
@@ -144,8 +144,8 @@ py::object swizzle_surface_py(py::handle linear, const Layout& L, py::handle out
 }
 
 py::object deswizzle_surface_py(py::handle buffer, const Layout& L, py::handle out, py::handle linear_offsets,
-                                py::handle backend, py::handle threads) {
-  CopyOptions opts = copy_options(backend, threads, false);
+                                py::handle backend, py::handle threads, bool write_combined) {
+  CopyOptions opts = copy_options(backend, threads, write_combined);
   const std::vector<uint64_t> offs = surface_offsets_arg(L, linear_offsets);
   Buffer res;
   res.acquire(buffer, false, "buffer");
@@ -198,13 +198,14 @@ void register_copies(py::module_& m) {
         py::arg("threads") = py::none(), py::arg("write_combined") = false, "See swz.swizzle.");
   m.def("deswizzle", &deswizzle, py::arg("buffer"), py::arg("layout"), py::arg("subresource") = 0,
         py::arg("box") = py::none(), py::arg("out") = py::none(), py::arg("dtype") = py::none(),
-        py::arg("backend") = py::none(), py::arg("threads") = py::none(), "See swz.deswizzle.");
+        py::arg("backend") = py::none(), py::arg("threads") = py::none(), py::arg("write_combined") = false,
+        "See swz.deswizzle.");
   m.def("swizzle_surface", &swizzle_surface_py, py::arg("linear"), py::arg("layout"), py::arg("out") = py::none(),
         py::arg("linear_offsets") = py::none(), py::arg("backend") = py::none(), py::arg("threads") = py::none(),
         py::arg("write_combined") = false, "See swz.swizzle_surface.");
   m.def("deswizzle_surface", &deswizzle_surface_py, py::arg("buffer"), py::arg("layout"), py::arg("out") = py::none(),
         py::arg("linear_offsets") = py::none(), py::arg("backend") = py::none(), py::arg("threads") = py::none(),
-        "See swz.deswizzle_surface.");
+        py::arg("write_combined") = false, "See swz.deswizzle_surface.");
   m.def("backends", &compiled_backends, "Names of the CPU copy backends compiled into this build ('scalar' always).");
 }
 

@@ -109,7 +109,8 @@ def swizzle(array: Any, layout: Layout, subresource: int = 0, box: Optional[BoxL
 
 
 def deswizzle(buffer: Any, layout: Layout, subresource: int = 0, box: Optional[BoxLike] = None, out: Any = None,
-              dtype: Any = None, backend: Optional[str] = None, threads: Optional[int] = None) -> Any:
+              dtype: Any = None, backend: Optional[str] = None, threads: Optional[int] = None,
+              write_combined: bool = False) -> Any:
     """Read one subresource of a swizzled resource into a linear numpy array.
 
     buffer:      the resource: any buffer-protocol object (bytes, bytearray,
@@ -125,13 +126,17 @@ def deswizzle(buffer: Any, layout: Layout, subresource: int = 0, box: Optional[B
     dtype:       dtype of the new array when out is None; default
                  ``layout.dtype`` (uint8 for 8-bit and BC formats, float16 /
                  float32 for _FLOAT, intN for _SINT/_SNORM, uintN otherwise).
+    write_combined: the buffer is write-combined memory (a mapped upload
+                 heap or DEVICE_LOCAL | HOST_VISIBLE Vulkan memory): read it
+                 with streaming loads into a temporary first (ordinary loads
+                 from such memory are uncached and many times slower).
 
     Returns an array of shape (H, W, C) for 2D or (D, H, W, C) for 3D, in
     elements (``layout.subresource_layout(i).shape``), or ``out``. The GIL is
     released during the copy. Raises ValueError (buffer too small, bad out),
     IndexError (subresource or box out of range), TypeError.
     """
-    return _swz.deswizzle(buffer, layout, subresource, box, out, dtype, backend, threads)
+    return _swz.deswizzle(buffer, layout, subresource, box, out, dtype, backend, threads, write_combined)
 
 
 def swizzle_surface(linear: Any, layout: Layout, out: Any = None, linear_offsets: Optional[Sequence[int]] = None,
@@ -159,7 +164,8 @@ def swizzle_surface(linear: Any, layout: Layout, out: Any = None, linear_offsets
 
 
 def deswizzle_surface(buffer: Any, layout: Layout, out: Any = None, linear_offsets: Optional[Sequence[int]] = None,
-                      backend: Optional[str] = None, threads: Optional[int] = None) -> Any:
+                      backend: Optional[str] = None, threads: Optional[int] = None,
+                      write_combined: bool = False) -> Any:
     """Read every subresource of a texture in one call; the mirror of swizzle_surface.
 
     buffer:      the resource, any buffer-protocol object, read in place.
@@ -168,13 +174,14 @@ def deswizzle_surface(buffer: Any, layout: Layout, out: Any = None, linear_offse
                  bytes, or up to the end of the last entry of linear_offsets),
                  or a writable C-contiguous buffer.
     linear_offsets: None, or one byte offset per subresource into the output.
+    backend, threads, write_combined: as for deswizzle.
 
     Returns the linear bytes (uint8, 1-D) or ``out``; split it with
     ``layout.surface_linear_offsets`` and ``subresource_layout(i).shape``.
     Raises ValueError (buffer too small, overlapping offsets, MSAA, packed mip
     tail), TypeError (not a buffer).
     """
-    return _swz.deswizzle_surface(buffer, layout, out, linear_offsets, backend, threads)
+    return _swz.deswizzle_surface(buffer, layout, out, linear_offsets, backend, threads, write_combined)
 
 
 _INT64_MAX = np.iinfo(np.int64).max
