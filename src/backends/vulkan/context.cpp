@@ -1223,10 +1223,10 @@ struct Context::Impl {
   // vkCmdCopyBuffer, so that no byte outside the output is written.
   Status run_banded_import(const RingPlan& P, bool to_swz, VkBuffer rbuf, uint64_t rskew, VkBuffer lbuf,
                            uint64_t lskew) {
+    // (the band slots are made by the caller, before it chooses this path)
     constexpr size_t kSlots = kBandSlots;
     const size_t n = P.bands.size();
     auto t = std::chrono::steady_clock::now();
-    SWZ_TRY(ensure_band_slots(kSlots, P.lin_cap, P.res_cap));  // (made by the caller; a no-op here)
     VkPipeline pair = VK_NULL_HANDLE;
     SWZ_TRY(pair_pipeline(&pair));
     stats.setup_ms += ms_since(t);
@@ -1246,16 +1246,26 @@ struct Context::Impl {
     constexpr VkAccessFlags kShaderWrite = VK_ACCESS_SHADER_WRITE_BIT, kNone = 0;
     // (benchmark knob: log2 of the words per workgroup of the paired copy)
     const unsigned pair_u = static_cast<unsigned>(env_u64("SWZ_GPU_PAIR_WG_LOG2", 0));
-    // Band k's download leaves partial words at its ends (vkCmdCopyBuffer).
-    auto out_window = [&](size_t k, uint64_t* slot_at, uint64_t* len) {
-      *slot_at = to_swz ? P.res_slot_at[k] : P.lin_slot_at[k];
-      *len = to_swz ? P.res_len[k] : P.bands[k].lin_span;
-    };
-    auto has_ends = [&](size_t k) {
-      uint64_t so, len;
-      out_window(k, &so, &len);
+    // Band k's download: its whole 16-byte words (body, for the paired
+    // copy) and the partial words at either end (ends, for vkCmdCopyBuffer);
+    // returns how many ends.
+    auto download = [&](size_t k, Move* body, VkBufferCopy ends[2]) -> uint32_t {
+      const BandSlot& sl = band_slots[k % kSlots];
+      const uint64_t so = to_swz ? P.res_slot_at[k] : P.lin_slot_at[k];
+      const uint64_t len = to_swz ? P.res_len[k] : P.bands[k].lin_span;
+      const uint64_t dof = to_swz ? rskew + P.res_at[k] : lskew + P.lin_at[k];
+      *body = Move{to_swz ? sl.res.buf : sl.lin.buf, to_swz ? rbuf : lbuf, {}};
       const uint64_t head = (16 - so % 16) % 16;
-      return head != 0 || len < head + 16 || (len - head) % 16 != 0;
+      if (len < head + 16) {
+        ends[0] = {so, dof, len};
+        return 1;
+      }
+      const uint64_t words = (len - head) / 16 * 16;
+      body->r = {so + head, dof + head, words};
+      uint32_t m = 0;
+      if (head) ends[m++] = {so, dof, head};
+      if (head + words < len) ends[m++] = {so + head + words, dof + head + words, len - head - words};
+      return m;
     };
     t = std::chrono::steady_clock::now();
     Status s = record_submit_wait([&](VkCommandBuffer cb) -> Status {
@@ -1270,25 +1280,7 @@ struct Context::Impl {
         }
         Move down;
         VkBufferCopy ends[2];
-        uint32_t nends = 0;
-        if (j >= 2) {
-          const size_t k = j - 2;
-          const BandSlot& sl = band_slots[k % kSlots];
-          uint64_t so, len;
-          out_window(k, &so, &len);
-          const uint64_t dof = to_swz ? rskew + P.res_at[k] : lskew + P.lin_at[k];
-          down.src = to_swz ? sl.res.buf : sl.lin.buf;
-          down.dst = to_swz ? rbuf : lbuf;
-          const uint64_t head = (16 - so % 16) % 16;
-          if (len >= head + 16) {
-            const uint64_t body = (len - head) / 16 * 16;
-            down.r = {so + head, dof + head, body};
-            if (head) ends[nends++] = {so, dof, head};
-            if (head + body < len) ends[nends++] = {so + head + body, dof + head + body, len - head - body};
-          } else {
-            ends[nends++] = {so, dof, len};
-          }
-        }
+        const uint32_t nends = j >= 2 ? download(j - 2, &down, ends) : 0;
         if (nup > 0 || down.r.size > 0) {
           const Move& a = nup > 0 ? up[0] : down;
           const Move& b = down.r.size > 0 ? down : up[0];
@@ -1311,7 +1303,9 @@ struct Context::Impl {
         if (nends) vkCmdCopyBuffer(cb, down.src, down.dst, nends, ends);
         // The transfer stage joins a barrier only on the side of a step
         // that copies ends (the barriers chain through the compute stage).
-        const bool transfer_next = j + 1 >= 2 && j - 1 < n && has_ends(j - 1);
+        Move next_body;
+        VkBufferCopy next_ends[2];
+        const bool transfer_next = j + 1 >= 2 && j - 1 < n && download(j - 1, &next_body, next_ends) != 0;
         barrier(cb, nends ? kStages : kCompute, nends ? kWrites : kShaderWrite, transfer_next ? kStages : kCompute,
                 VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
                     (transfer_next ? VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT : kNone));
