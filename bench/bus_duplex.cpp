@@ -225,65 +225,43 @@ int main(int argc, char** argv) {
   };
   Buf h1 = make(true), h2 = make(true), d1 = make(false), d2 = make(false);
 
-  // Plain-copy pipeline (descriptor sets allocated once per src/dst pair).
-  VkDescriptorSetLayoutBinding bd[2] = {};
-  for (uint32_t i = 0; i < 2; ++i) {
-    bd[i].binding = i;
-    bd[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    bd[i].descriptorCount = 1;
-    bd[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-  }
-  VkDescriptorSetLayoutCreateInfo dlci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  dlci.bindingCount = 2;
-  dlci.pBindings = bd;
-  VkDescriptorSetLayout dsl;
-  CK(vkCreateDescriptorSetLayout(dev, &dlci, nullptr, &dsl));
-  VkPushConstantRange pcr{VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
-  VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  plci.setLayoutCount = 1;
-  plci.pSetLayouts = &dsl;
-  plci.pushConstantRangeCount = 1;
-  plci.pPushConstantRanges = &pcr;
-  VkPipelineLayout pl;
-  CK(vkCreatePipelineLayout(dev, &plci, nullptr, &pl));
-  VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  smci.codeSize = sizeof kPlainCopy;
-  smci.pCode = kPlainCopy;
-  VkShaderModule sm;
-  CK(vkCreateShaderModule(dev, &smci, nullptr, &sm));
-  VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-  cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  cpci.stage.module = sm;
-  cpci.stage.pName = "main";
-  cpci.layout = pl;
-  VkPipeline pipe;
-  CK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipe));
-  // The two-range copy: bindings 0-3, push {grid_x, split}.
-  VkDescriptorSetLayoutBinding bd4[4] = {};
-  for (uint32_t i = 0; i < 4; ++i) {
-    bd4[i].binding = i;
-    bd4[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    bd4[i].descriptorCount = 1;
-    bd4[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-  }
-  dlci.bindingCount = 4;
-  dlci.pBindings = bd4;
-  VkDescriptorSetLayout dsl4;
-  CK(vkCreateDescriptorSetLayout(dev, &dlci, nullptr, &dsl4));
-  VkPushConstantRange pcr2{VK_SHADER_STAGE_COMPUTE_BIT, 0, 8};
-  plci.pSetLayouts = &dsl4;
-  plci.pPushConstantRanges = &pcr2;
-  VkPipelineLayout pl4;
-  CK(vkCreatePipelineLayout(dev, &plci, nullptr, &pl4));
-  smci.codeSize = sizeof kPlainCopy2;
-  smci.pCode = kPlainCopy2;
-  VkShaderModule sm2;
-  CK(vkCreateShaderModule(dev, &smci, nullptr, &sm2));
-  cpci.stage.module = sm2;
-  cpci.layout = pl4;
-  VkPipeline pipe2;
-  CK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipe2));
+  // A compute pipeline of `code` with `nbind` storage-buffer bindings and
+  // `push_B` bytes of push constants (its set layout and pipeline layout too).
+  auto make_pipeline = [&](const uint32_t* code, size_t code_B, uint32_t nbind, uint32_t push_B,
+                           VkDescriptorSetLayout* dsl_out, VkPipelineLayout* pl_out, VkPipeline* pipe_out) {
+    std::vector<VkDescriptorSetLayoutBinding> bd(nbind);
+    for (uint32_t i = 0; i < nbind; ++i) bd[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    VkDescriptorSetLayoutCreateInfo dlci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    dlci.bindingCount = nbind;
+    dlci.pBindings = bd.data();
+    CK(vkCreateDescriptorSetLayout(dev, &dlci, nullptr, dsl_out));
+    VkPushConstantRange pcr{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_B};
+    VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    plci.setLayoutCount = 1;
+    plci.pSetLayouts = dsl_out;
+    plci.pushConstantRangeCount = 1;
+    plci.pPushConstantRanges = &pcr;
+    CK(vkCreatePipelineLayout(dev, &plci, nullptr, pl_out));
+    VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    smci.codeSize = code_B;
+    smci.pCode = code;
+    VkShaderModule sm;
+    CK(vkCreateShaderModule(dev, &smci, nullptr, &sm));
+    VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    cpci.stage.module = sm;
+    cpci.stage.pName = "main";
+    cpci.layout = *pl_out;
+    CK(vkCreateComputePipelines(dev, VK_NULL_HANDLE, 1, &cpci, nullptr, pipe_out));
+  };
+  // The plain copy (bindings 0-1, push {grid_x}) and the two-range copy
+  // (bindings 0-3, push {grid_x, split}).
+  VkDescriptorSetLayout dsl, dsl4;
+  VkPipelineLayout pl, pl4;
+  VkPipeline pipe, pipe2;
+  make_pipeline(kPlainCopy, sizeof kPlainCopy, 2, 4, &dsl, &pl, &pipe);
+  make_pipeline(kPlainCopy2, sizeof kPlainCopy2, 4, 8, &dsl4, &pl4, &pipe2);
   VkDescriptorPoolSize ps{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4096};
   VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   dpci.maxSets = 2048;
