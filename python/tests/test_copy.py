@@ -359,3 +359,30 @@ def test_refused_textures():
     P = swz.Layout.std64k("R8G8B8A8_UNORM", 512, 512, mips="full", packed_mips=(3, 7, 1))
     with pytest.raises(ValueError, match="packed"):
         swz.swizzle(np.zeros(P.subresource_layout(5).shape, np.uint8), P, 5)
+
+
+def test_write_combined_reads_odd_shapes_match_scalar():
+    """Break-it: write_combined reads of 1x1, odd sizes, 16-byte elements, 3D and array slices past the first,
+    boxes at the right/bottom edges give the scalar path's bytes; into out= with guard bytes kept; a resource
+    one byte short of the subresource's end or an out one byte short is a ValueError with nothing written."""
+    rng = np.random.default_rng(12)
+    layouts = [(swz.Layout.std64k(f, w, h), 0) for f in ("R8_UNORM", "R32G32B32A32_FLOAT") for w, h in
+               ((1, 1), (3, 5), (17, 9))]
+    layouts += [(swz.Layout.std64k("R32G32B32A32_FLOAT", 17, 9, depth=5, mips=2), 1),
+                (swz.Layout.std4k("R8G8B8A8_UNORM", 17, 9, mips=2, array=3), 5)]
+    for L, sub in layouts:
+        surf = rng.integers(0, 256, L.size, dtype=np.uint8)
+        s = L.subresource_layout(sub)
+        for box in (None, (s.width // 2, s.height // 3, 0, s.width, s.height, s.depth)):
+            ref = swz.deswizzle(surf, L, sub, box=box, backend="scalar")
+            assert swz.deswizzle(surf, L, sub, box=box, write_combined=True).tobytes() == ref.tobytes()
+            raw = np.full(ref.nbytes + 32, 0xAB, np.uint8)
+            swz.deswizzle(surf, L, sub, box=box, out=memoryview(raw)[16:16 + ref.nbytes], write_combined=True)
+            assert raw[16:16 + ref.nbytes].tobytes() == ref.tobytes()
+            assert (raw[:16] == 0xAB).all() and (raw[16 + ref.nbytes:] == 0xAB).all()
+            with pytest.raises(ValueError):
+                swz.deswizzle(memoryview(surf)[:s.offset + s.size - 1], L, sub, box=box, write_combined=True)
+            short = np.full(ref.nbytes - 1, 0xCD, np.uint8)
+            with pytest.raises(ValueError):
+                swz.deswizzle(surf, L, sub, box=box, out=short, write_combined=True)
+            assert (short == 0xCD).all()

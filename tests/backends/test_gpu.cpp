@@ -1416,3 +1416,127 @@ TEST(Gpu, ErrorsMatchTheCpuCalls) {
 }
 
 }  // namespace
+
+// Break-it (breakit9): the banded import path on tiny and odd surfaces, 3D
+// and arrays at their last subresource, 16-byte elements, boxes at the
+// right/bottom edges; every byte (with guards) against the scalar CPU path;
+// a buffer one byte short is refused with nothing written.
+TEST(Gpu, BreakIt9BandedImportOddShapes) {
+  SWZ_NEED_GPU();
+  gpu::Context ctx;
+  ASSERT_TRUE(gpu::Context::create(&ctx).ok());
+  std::mt19937 g(99);
+  struct Shape { uint32_t w, h, d, arr, mips, bpe; bool is3d; };
+  const Shape shapes[] = {{1, 1, 1, 1, 1, 4, false},  {3, 5, 1, 1, 1, 16, false}, {17, 9, 1, 1, 1, 4, false},
+                          {17, 9, 1, 3, 2, 16, false}, {17, 9, 5, 1, 2, 16, true}, {1, 1, 3, 1, 1, 1, true},
+                          {300, 70, 1, 2, 1, 16, false}, {65, 129, 9, 1, 1, 8, true}};
+  for (const Shape& sh : shapes)
+    for (LayoutKind kind : {LayoutKind::Std4K, LayoutKind::Std64K})
+      for (int boxmode = 0; boxmode < 2; ++boxmode)
+        for (uint64_t band : {uint64_t{4096}, uint64_t{5000}, UINT64_MAX}) {
+          TextureDesc d;
+          d.dimension = sh.is3d ? Dimension::Texture3D : Dimension::Texture2D;
+          d.width = sh.w;
+          d.height = sh.h;
+          d.depth = sh.d;
+          d.array_size = sh.arr;
+          d.mip_levels = sh.mips;
+          d.format = format_for(sh.bpe);
+          LayoutSpec spec;
+          spec.kind = kind;
+          Layout L;
+          if (!make_layout(d, spec, &L).ok()) continue;
+          const uint32_t sub = static_cast<uint32_t>(L.subresource_count() - 1);
+          const uint32_t mip = sub % sh.mips;
+          const uint32_t w = std::max(1u, sh.w >> mip), h = std::max(1u, sh.h >> mip),
+                         dd = sh.is3d ? std::max(1u, sh.d >> mip) : 1;
+          Box bx{w > 1 ? w / 2 : 0, h > 1 ? h / 3 : 0, dd > 1 ? 1u : 0u, w, h, dd};
+          const Box* box = boxmode ? &bx : nullptr;
+          const uint32_t bw = boxmode ? bx.right - bx.left : w, bh = boxmode ? bx.bottom - bx.top : h,
+                         bd = boxmode ? bx.back - bx.front : dd;
+          const uint64_t rp = uint64_t{bw} * sh.bpe + 7, dp = rp * bh + 3;
+          const uint64_t ls = dp * (bd - 1) + rp * (bh - 1) + uint64_t{bw} * sh.bpe;
+          if (L.sub(sub).packed) continue;
+          gpu::DispatchTuning t;
+          t.host_path = gpu::HostPath::import;
+          t.import_band_B = band;
+          ctx.set_tuning(t);
+          std::ostringstream os;
+          os << sh.w << "x" << sh.h << "x" << sh.d << " arr " << sh.arr << " mips " << sh.mips << " bpe " << sh.bpe
+             << " kind " << int(kind) << " sub " << sub << " box " << boxmode << " band " << band;
+          const std::string what = os.str();
+          const uint64_t rs = L.size(), guard = 64;
+          std::vector<uint8_t> R = random_bytes(g, rs + 2 * guard + 5), Lb = random_bytes(g, ls + 2 * guard + 3);
+          uint8_t* res = R.data() + guard + 3;
+          uint8_t* lin = Lb.data() + guard + 1;
+          auto cR = R, cL = Lb;
+          ASSERT_TRUE(write_to_subresource(L, cR.data() + guard + 3, rs, sub, box, cL.data() + guard + 1, ls, rp, dp,
+                                           scalar()).ok()) << what;
+          // One byte short: refused, nothing written.
+          auto R0 = R;
+          Status s = ctx.write_to_subresource(L, res, rs - 1, sub, box, lin, ls, rp, dp);
+          if (import_unavailable(s)) GTEST_SKIP() << s.message();
+          EXPECT_FALSE(s.ok()) << what;
+          s = ctx.write_to_subresource(L, res, rs, sub, box, lin, ls - 1, rp, dp);
+          EXPECT_FALSE(s.ok()) << what;
+          ASSERT_EQ(R, R0) << "short write touched the resource: " << what;
+          s = ctx.write_to_subresource(L, res, rs, sub, box, lin, ls, rp, dp);
+          ASSERT_TRUE(s.ok()) << what << ": " << s.message();
+          ASSERT_EQ(first_diff(cR, R), R.size()) << "write differs at " << first_diff(cR, R) << " " << what;
+          for (uint64_t i = 0; i < ls; ++i) lin[i] = cL[guard + 1 + i] = static_cast<uint8_t>(g());
+          ASSERT_TRUE(read_from_subresource(cL.data() + guard + 1, ls, rp, dp, L, cR.data() + guard + 3, rs, sub, box,
+                                            scalar()).ok()) << what;
+          auto L0 = Lb;
+          s = ctx.read_from_subresource(lin, ls - 1, rp, dp, L, res, rs, sub, box);
+          EXPECT_FALSE(s.ok()) << what;
+          s = ctx.read_from_subresource(lin, ls, rp, dp, L, res, rs - 1, sub, box);
+          EXPECT_FALSE(s.ok()) << what;
+          ASSERT_EQ(Lb, L0) << "short read touched the linear: " << what;
+          s = ctx.read_from_subresource(lin, ls, rp, dp, L, res, rs, sub, box);
+          ASSERT_TRUE(s.ok()) << what << ": " << s.message();
+          ASSERT_EQ(first_diff(cL, Lb), Lb.size()) << "read differs at " << first_diff(cL, Lb) << " " << what;
+        }
+}
+
+// Break-it (breakit9): malformed environment numbers are ignored (the
+// default chunk), not read through strtoull's leniencies: "-1" was 2^64-1
+// (one 64 MiB chunk), "010" octal, an overflow 2^64-1. Seen through the
+// ring path's chunk count on a 16 MiB surface (default: 2 MiB chunks).
+TEST(Gpu, BreakIt9MalformedEnvNumbersIgnored) {
+  SWZ_NEED_GPU();
+  gpu::Context ctx;
+  ASSERT_TRUE(gpu::Context::create(&ctx).ok());
+  gpu::DispatchTuning t;
+  t.host_path = gpu::HostPath::ring;
+  ctx.set_tuning(t);
+  TextureDesc d;
+  d.width = 2048;
+  d.height = 2048;
+  d.format = format_for(4);
+  LayoutSpec spec;
+  spec.kind = LayoutKind::Std64K;
+  Layout L;
+  ASSERT_TRUE(make_layout(d, spec, &L).ok());
+  std::mt19937 g(9);
+  const uint64_t rp = 2048 * 4;
+  const std::vector<uint8_t> lin = random_bytes(g, rp * 2048);
+  std::vector<uint8_t> cpu(L.size());
+  ASSERT_TRUE(
+      write_to_subresource(L, cpu.data(), cpu.size(), 0, nullptr, lin.data(), lin.size(), rp, 0, scalar()).ok());
+  auto chunks_with = [&](const char* v) -> uint64_t {
+    if (v) setenv("SWZ_GPU_RING_CHUNK", v, 1);
+    std::vector<uint8_t> res(L.size(), 0);
+    Status s = ctx.write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), rp, 0);
+    unsetenv("SWZ_GPU_RING_CHUNK");
+    EXPECT_TRUE(s.ok()) << (v ? v : "unset") << ": " << s.message();
+    EXPECT_EQ(res, cpu) << (v ? v : "unset");
+    return ctx.last_host_stats().chunks;
+  };
+  const uint64_t dflt = chunks_with(nullptr);
+  if (ctx.last_host_stats().path != gpu::HostPath::ring) GTEST_SKIP() << "no ring path here";
+  ASSERT_GE(dflt, 4u);
+  EXPECT_EQ(chunks_with("67108864"), 1u) << "a real 64 MiB chunk: one chunk";
+  for (const char* bad : {"-1", "99999999999999999999999", " 67108864", "+67108864", "0x", "64M"})
+    EXPECT_EQ(chunks_with(bad), dflt) << "SWZ_GPU_RING_CHUNK=\"" << bad << "\"";
+  EXPECT_EQ(chunks_with("0x4000000"), 1u) << "hex";
+}

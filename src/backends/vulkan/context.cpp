@@ -1,6 +1,7 @@
 // swz::gpu::Context: Vulkan instance/device setup, pipelines, table upload,
 // recording, and the host-memory conveniences.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -115,13 +116,18 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// An unsigned number from the environment, or `fallback` when unset or not a number.
+// An unsigned number from the environment (decimal, or hex after 0x), or
+// `fallback` when unset or not such a number. strtoull alone would take
+// "-1" as 2^64-1 (it negates), " 8" and "+8", octal after a leading 0, and
+// an overflowing value as 2^64-1 ("direct" for SWZ_GPU_IMPORT_BAND).
 uint64_t env_u64(const char* name, uint64_t fallback) {
   const char* e = std::getenv(name);
-  if (!e || !*e) return fallback;
+  if (!e || e[0] < '0' || e[0] > '9') return fallback;
+  const int base = (e[0] == '0' && (e[1] == 'x' || e[1] == 'X')) ? 16 : 10;
   char* end = nullptr;
-  const unsigned long long v = std::strtoull(e, &end, 0);
-  return (end && *end == 0) ? v : fallback;
+  errno = 0;
+  const unsigned long long v = std::strtoull(e, &end, base);
+  return (errno == 0 && end && end != e && *end == 0) ? v : fallback;
 }
 
 uint64_t fnv1a(const void* p, size_t n) {
