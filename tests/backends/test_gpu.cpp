@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/vulkan/gpu_plan.hpp"
+#include "conformance_table.hpp"
 #include "gpu_emulate.hpp"
 #include "swz/gpu.hpp"
 #include "swz/swz.hpp"
@@ -460,6 +461,44 @@ TEST(Gpu, HostConveniencesMatchScalar) {
       return ctx.write_to_subresource(c.layout, res.data(), res.size(), c.sub, box, lin.data(), lin.size(), c.rp, c.dp);
     return ctx.read_from_subresource(lin.data(), lin.size(), c.rp, c.dp, c.layout, res.data(), res.size(), c.sub, box);
   });
+}
+
+// The conformance table's copy cases through the GPU host path: the same
+// verdict as the table, nothing written when refused, and the CPU path's bytes
+// where accepted (the C++/C runner holds the CPU path to the reference routine).
+TEST(Gpu, ConformanceTable) {
+  SWZ_NEED_GPU();
+  gpu::Context& ctx = shared().ctx;
+  namespace cf = swz::conformance;
+  size_t ran = 0;
+  for (const cf::json& k : cf::table()["cases"]) {
+    const std::string op = k["op"];
+    if (!k.value("gpu", false) || (op != "write" && op != "read")) continue;
+    SCOPED_TRACE(k["name"].get<std::string>());
+    Layout L;
+    TextureDesc d;
+    ASSERT_NO_FATAL_FAILURE(cf::make_layout(cf::table()["layouts"][k["layout"].get<std::string>()], &L, &d));
+    const uint32_t sub = k.value("sub", 0u);
+    const Box b = k.contains("box") ? cf::box_of(k["box"]) : Box{};
+    const Box* box = k.contains("box") ? &b : nullptr;
+    const uint64_t rp = k.value("row_pitch", uint64_t{0}), dp = k.value("depth_pitch", uint64_t{0});
+    const cf::Memory start = cf::place(cf::res_size_of(k, L), cf::lin_size_of(k, L), cf::relative_placement(k, L));
+    cf::Memory gpu = start, cpu = start;
+    Status g, c;
+    if (op == "write") {
+      g = ctx.write_to_subresource(L, gpu.res(), gpu.res_size, sub, box, gpu.lin(), gpu.lin_size, rp, dp);
+      c = write_to_subresource(L, cpu.res(), cpu.res_size, sub, box, cpu.lin(), cpu.lin_size, rp, dp);
+    } else {
+      g = ctx.read_from_subresource(gpu.lin(), gpu.lin_size, rp, dp, L, gpu.res(), gpu.res_size, sub, box);
+      c = read_from_subresource(cpu.lin(), cpu.lin_size, rp, dp, L, cpu.res(), cpu.res_size, sub, box);
+    }
+    EXPECT_EQ(cf::verdict(g), k["expect"].get<std::string>()) << g.message();
+    EXPECT_EQ(cf::verdict(c), k["expect"].get<std::string>()) << c.message();
+    EXPECT_TRUE(gpu.arena == cpu.arena) << "the GPU path wrote other bytes than the CPU path";
+    if (!g.ok()) EXPECT_TRUE(gpu.arena == start.arena) << "a refused request wrote memory";
+    ++ran;
+  }
+  EXPECT_GE(ran, 40u);
 }
 
 // Host-visible VkBuffer for the recording tests.

@@ -49,8 +49,9 @@ Status resolve_region(const Layout& layout, uint64_t resource_offset, uint64_t r
   r.d = res.r.d;
   r.lin_offset = lin_offset;
   r.lin_span = res.lin_bytes;
-  r.lin_row_pitch = lin_row_pitch;
-  r.lin_depth_pitch = lin_depth_pitch;
+  // Pitches of 0 are the tight ones, as resolved; a pitch the box does not use keeps the caller's value.
+  r.lin_row_pitch = lin_row_pitch ? lin_row_pitch : res.r.lin_row_pitch;
+  r.lin_depth_pitch = lin_depth_pitch ? lin_depth_pitch : res.r.lin_depth_pitch;
   if (!add_ok(resource_offset, res.sub_offset, &r.swz_offset))
     return {Code::overflow, "resource offset does not fit in 64 bits"};
   r.swz_span = res.sub_size;
