@@ -19,9 +19,8 @@
 //     group's span and a byte claimed twice is refused. This costs one step
 //     per run (a run is 2^run_log2 bytes, often 16), so it is bounded: a group
 //     needing more than shared_byte_run_limit() runs is refused with a message
-//     (Code::unsupported) rather than taking minutes (issue 18: a 47 x 33554432
-//     BC4 array in xbox360-tiled took 44 s under the fuzzers' sanitizers, in
-//     its mip tails, before the same-frame test).
+//     (Code::unsupported) rather than taking minutes (a 47 x 33554432 BC4
+//     array in xbox360-tiled has that many runs in its mip tails).
 #include <algorithm>
 #include <atomic>
 #include <bit>
