@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The files the user owns (issue 18): OUT = IN, permissions of a replaced OUT,
+# The files the user owns: OUT = IN, permissions of a replaced OUT,
 # nothing left behind by a killed or failed run, long names, symbolic links
 # (cp's rule), write errors naming OUT. Run by ctest:
 #   cli_files_test.sh SWZ_BINARY SOURCE_DIR

@@ -1,5 +1,5 @@
 // locate and Locator::locate against a brute-force oracle built from the
-// forward address rule alone (issue #14, the constant-time search):
+// forward address rule alone (the constant-time search):
 //  - the oracle enumerates every element of every subresource through
 //    element_offset() (the forward rule), then answers a byte offset by
 //    scanning all subresources in index order: the first whose span holds the
@@ -422,14 +422,14 @@ TEST(LocateOracle, AmdArraySlicesOwnTheirPaddingBytes) {
       padding += got[o].padding;
     }
     EXPECT_GT(padding, 0u) << name;
-    Location one;  // the break-it run's byte, one query
+    Location one;  // the last byte of the first row, one query
     ASSERT_TRUE(locate(L, pitch - 1, &one).ok());
     EXPECT_TRUE(one.padding) << name;
     EXPECT_EQ(one.subresource, 0u) << name;
   }
 }
 
-// AMD mip tails in arrays (issue #14): each slice's small mips share one tail block, which the
+// AMD mip tails in arrays: each slice's small mips share one tail block, which the
 // Locator answers from a per-block owner table built with the forward rule. Every byte of the
 // resource against the oracle, random order and sorted, for GFX9 and GFX10 with and without the
 // pipe/bank XOR (the XOR modes give each slice its own table), one frame (GFX9 non-XOR: every

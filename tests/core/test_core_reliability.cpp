@@ -1,4 +1,4 @@
-// Reliability cases of issue 18 (docs/RELIABILITY.md): failures of the
+// Reliability cases (docs/RELIABILITY.md): failures of the
 // system under the library (threads refused) and inputs sized to exhaust time
 // or memory. Each case asserts a clean Status and a correct or untouched
 // output, never an abort.
@@ -78,7 +78,7 @@ uint64_t mapped_bytes() {
 // The real failure, not the hook: in a child process whose address space is
 // capped 64 MiB above what it maps, std::thread cannot map an 8 MiB stack
 // after a few threads. The copy must still finish correctly (exit 0), not
-// abort with "terminate called without an active exception" (issue 18).
+// abort with "terminate called without an active exception".
 TEST(Reliability, ThreadsRefusedByAddressSpaceLimit) {
   if (kSanitized) GTEST_SKIP() << "sanitizer runtimes abort on refused mappings";
   const Layout L = std64k(desc_of("R8_UNORM", 2048, 2048));
@@ -109,10 +109,10 @@ TEST(Reliability, ThreadsRefusedByAddressSpaceLimit) {
 }
 
 // std::thread throws std::system_error when the system refuses a thread
-// (EAGAIN: thread limit, address space). The copy used to destroy a vector of
-// joinable threads and std::terminate the process, a Python interpreter
-// included. Now the parts whose thread did not start run on the calling thread
-// and the result equals the one-thread copy.
+// (EAGAIN: thread limit, address space). The copy must not destroy a vector of
+// joinable threads (std::terminate, a Python interpreter included): the parts
+// whose thread did not start run on the calling thread and the result equals
+// the one-thread copy.
 TEST(Reliability, RefusedThreadsStillCopyEverything) {
   for (const TextureDesc& d : {desc_of("R8_UNORM", 1024, 1024), desc_of("R8G8B8A8_UNORM", 64, 64, 64)}) {
     const Layout L = std64k(d);
@@ -293,8 +293,8 @@ TEST(Reliability, PostambleWalkCountsItsBlocks) {
 }
 
 // A clear of every subresource encodes its value once per plane, not once per
-// subresource: found by fuzz_clear (a BC7 13x37 array of 64 slices and 6 mips,
-// 384 BC7 encodes, 2-3.5 s under the fuzz build). The result equals the same
+// subresource (a BC7 13x37 array of 64 slices and 6 mips: one encode, not
+// 384). The result equals the same
 // clear made one subresource at a time (each such clear encodes on its own).
 TEST(Reliability, ClearOfAllSubresourcesEncodesOncePerPlane) {
   struct Case {

@@ -1,7 +1,7 @@
 // Explicit layouts refuse subresources placed on the same bytes
 // (src/core/shared_bytes.cpp): the verdict against a brute-force oracle (every
 // byte of every subresource through reference_offset), and the work of the
-// check counted, not timed, on the two fuzz_copy_tiles inputs of issue 18.
+// check counted, not timed, on two large inputs (fuzz/regressions/fuzz_copy_tiles).
 #include <gtest/gtest.h>
 
 #include <chrono>

@@ -1,6 +1,6 @@
 // Adreno a6xx/a7xx whole resources (src/hw/adreno.cpp): freedreno's own
 // layout vectors (Mesa src/freedreno/fdl/fd6_layout_test.c, copied as data in
-// tests/data/hw/fd6_layout_test.json), the vectors issue 15 quotes, and random
+// tests/data/hw/fd6_layout_test.json), vectors worked from freedreno's rules, and random
 // mip chains, arrays and 3D textures checked element by element against the
 // tiled address of fd6_tiled_memcpy.cc, with byte claims and round trips.
 #include <gtest/gtest.h>
@@ -98,7 +98,7 @@ TEST(AdrenoLayout, FreedrenoLayoutTestVectors) {
   EXPECT_EQ(cases, 24);
 }
 
-// Issue 15's vectors (freedreno's rules): R8_UNORM 129x1, 8 mips, tiled: levels
+// Vectors worked from freedreno's rules: R8_UNORM 129x1, 8 mips, tiled: levels
 // narrower than 16 px linear and packed; R32G32_UINT 288x739: pitch
 // align(288 * 8, 512) = 2560 bytes, i.e. 2560 x 16 = 40960 bytes between rows
 // of macrotiles.
