@@ -1,6 +1,6 @@
-"""Reliability cases of issue 18 for the Python module: out= that shares
-memory with the input (the copy used to read bytes it had already
-overwritten: a silently wrong result)."""
+"""Reliability cases for the Python module (docs/RELIABILITY.md): out= that
+shares memory with the input (a copy in place would read bytes it had
+already overwritten: a silently wrong result)."""
 import numpy as np
 import pytest
 
