@@ -1,4 +1,4 @@
-// CPU benchmarks (issue "SIMD tilers"): swizzle / deswizzle through the
+// CPU benchmarks: swizzle / deswizzle through the
 // public API, per backend and thread count, each reported as GB/s and as a
 // ratio to memcpy of the same bytes measured in the same benchmark run.
 //
