@@ -42,7 +42,7 @@ has() { local s; for s in "${steps[@]}"; do [ "$s" = "$1" ] && return 0; done; r
 } 2>&1 | tee "$OUT/machine.txt"
 
 if has crash; then
-  echo "== static Context at exit, exit handler OFF (the old behaviour) =="
+  echo "== static Context at exit, exit handler OFF (SWZ_GPU_EXIT_TEARDOWN=0) =="
   SWZ_GPU_EXIT_TEARDOWN=0 "$T/swz_gpu_static_exit"; echo "exit status: $?"
   if command -v cuda-gdb >/dev/null; then
     SWZ_GPU_EXIT_TEARDOWN=0 timeout 180 cuda-gdb -q -batch -ex run -ex bt -ex 'info threads' \
