@@ -47,7 +47,7 @@ inline bool verbose() {
 /// Mappings are kept between inputs (one pool per power-of-two size class, the
 /// end guard page fixed, the front guard page moved to the buffer's start):
 /// mapping, faulting in and unmapping up to 2 MiB twice per input cost more
-/// than the copy under test (issue 18, fuzz/run_long.sh).
+/// than the copy under test.
 class GuardedBuffer {
  public:
   static constexpr uint8_t kCanary = 0xA5;

@@ -221,7 +221,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         // element-aligned pre-swizzle origin) the pattern's element rule
         // (validate: X0..X(k-1) in place, no terms on or from them) keeps an
         // element's bytes consecutive, so byte b is first + b.
-        // It was a fifth of this harness's time per byte (issue 18).
+        // (Once per byte would be a large part of this harness's time.)
         if (!pow2_el || x % eb == 0) first = s.offset + reference_offset(pat, e.x0 * eb + x, e.y0 + y, e.z0 + z, 0, ap);
         const uint64_t off = pow2_el ? first + x % eb : first;
         SWZ_FUZZ_CHECK(off >= s.offset && off < s.offset + s.size, "reference offset outside the subresource span");
