@@ -14,6 +14,9 @@
 #   TABLE_FILTER       a --benchmark_filter regex over the cells (default:
 #                      every layout and format, user buffers)
 #   SWZ_MATRIX_REPS    repetitions per cell (default 15, at least 10)
+#   TABLE_BIN          a swz_bench_matrix already built (nothing is built; e.g.
+#                      on a machine without a compiler): then TABLE_COMMIT
+#                      names the commit it was built from (default: HEAD)
 # Needs cmake, a C++20 compiler, Google Benchmark (libbenchmark-dev) and
 # python3. Takes about 10 minutes on two cores with the defaults.
 set -euo pipefail
@@ -23,16 +26,22 @@ out=${2:-$root/bench/TABLE.md}
 sizes=${SWZ_MATRIX_SIZES:-512,4096}
 filter=${TABLE_FILTER:-'^matrix/[^/]+/[^/]+/[^/]+/[0-9]+/user/'}
 
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSWZ_BENCH=ON -DSWZ_GPU=OFF \
-    -DSWZ_PYTHON=OFF -DSWZ_TESTS=OFF -DSWZ_CLI=OFF >/dev/null
+if [ -n "${TABLE_BIN:-}" ]; then
+  bin=$TABLE_BIN
+  commit=${TABLE_COMMIT:-$(git -C "$root" rev-parse --short=7 HEAD)}
+else
+  if [ ! -f "$build/CMakeCache.txt" ]; then
+    cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSWZ_BENCH=ON -DSWZ_GPU=OFF \
+      -DSWZ_PYTHON=OFF -DSWZ_TESTS=OFF -DSWZ_CLI=OFF >/dev/null
+  fi
+  cmake --build "$build" --target swz_bench_matrix -j"$(nproc)" >/dev/null
+  bin=$build/bench/swz_bench_matrix
+  [ -x "$bin" ] || bin=$build/swz_bench_matrix
+  commit=$(git -C "$root" rev-parse --short=7 HEAD)
+  # what the binary is built from: the library, its build files and the benchmark's sources
+  git -C "$root" diff --quiet HEAD -- src include cmake CMakeLists.txt bench/CMakeLists.txt bench/bench_matrix.cpp \
+    bench/bench_buffers.hpp bench/floor_gather.hpp bench/tune_knobs.hpp || commit="$commit + uncommitted changes"
 fi
-cmake --build "$build" --target swz_bench_matrix -j"$(nproc)" >/dev/null
-bin=$build/bench/swz_bench_matrix
-[ -x "$bin" ] || bin=$build/swz_bench_matrix
-
-commit=$(git -C "$root" rev-parse --short=7 HEAD)
-git -C "$root" diff --quiet HEAD -- src include bench CMakeLists.txt cmake || commit="$commit + uncommitted changes"
 cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
 ncpu=$(nproc)
 caches=$(lscpu | sed -n 's/^\(L[23]\) cache: *\(.*\)/\1 \2/p' | paste -sd ';' | sed 's/;/, /g')
@@ -40,7 +49,7 @@ caches=$(lscpu | sed -n 's/^\(L[23]\) cache: *\(.*\)/\1 \2/p' | paste -sd ';' | 
 json=$(mktemp --suffix=.json)
 trap 'rm -f "$json"' EXIT
 SWZ_MATRIX_SIZES=$sizes "$bin" --benchmark_filter="$filter" \
-  --benchmark_out="$json" --benchmark_out_format=json >/dev/null
+  --benchmark_out="$json" --benchmark_out_format=json >/dev/null 2>&1
 
 {
   echo "# swz benchmark table"
