@@ -14,6 +14,7 @@
 #   TABLE_FILTER       a --benchmark_filter regex over the cells (default:
 #                      every layout and format, user buffers)
 #   SWZ_MATRIX_REPS    repetitions per cell (default 15, at least 10)
+#   TABLE_NOTE         a line added to the header (e.g. why cells were left out)
 #   TABLE_BIN          a swz_bench_matrix already built (nothing is built; e.g.
 #                      on a machine without a compiler): then TABLE_COMMIT
 #                      names the commit it was built from (default: HEAD)
@@ -45,11 +46,18 @@ fi
 cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
 ncpu=$(nproc)
 caches=$(lscpu | sed -n 's/^\(L[23]\) cache: *\(.*\)/\1 \2/p' | paste -sd ';' | sed 's/;/, /g')
+if [ -z "$caches" ]; then  # lscpu without cache lines (some VMs): the sizes glibc reports
+  l2=$(getconf LEVEL2_CACHE_SIZE 2>/dev/null || echo 0) l3=$(getconf LEVEL3_CACHE_SIZE 2>/dev/null || echo 0)
+  [ "${l2:-0}" -gt 0 ] 2>/dev/null && caches="L2 $((l2 >> 10)) KiB per core"
+  [ "${l3:-0}" -gt 0 ] 2>/dev/null && caches="${caches:+$caches, }L3 $((l3 >> 20)) MiB"
+fi
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
 json=$(mktemp --suffix=.json)
 trap 'rm -f "$json"' EXIT
 SWZ_MATRIX_SIZES=$sizes "$bin" --benchmark_filter="$filter" \
   --benchmark_out="$json" --benchmark_out_format=json >/dev/null 2>&1
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 {
   echo "# swz benchmark table"
@@ -59,6 +67,8 @@ SWZ_MATRIX_SIZES=$sizes "$bin" --benchmark_filter="$filter" \
   echo "- CPU: $cpu, $ncpu logical CPUs${caches:+ ($caches)}"
   echo "- Commit: $commit"
   echo "- Cells: swz_bench_matrix, sizes $sizes, filter \`$filter\`"
+  echo "- Load average (1, 5, 15 min) before the run: $load_before; after: $load_after"
+  [ -n "${TABLE_NOTE:-}" ] && echo "- $TABLE_NOTE"
   echo
   echo "Each cell is swz's time against glibc memcpy of the same bytes on the same buffers in the"
   echo "same run (× memcpy: above 1 is faster than memcpy). Single-thread cells are read on thread"
