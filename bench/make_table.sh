@@ -73,7 +73,7 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "Each cell is swz's time against glibc memcpy of the same bytes on the same buffers in the"
   echo "same run (× memcpy: above 1 is faster than memcpy). Single-thread cells are read on thread"
   echo "CPU time, so other processes on a shared machine count less; \"auto\" is"
-  echo "CopyOptions::threads = 0, on wall time. The method is described at the top of"
+  echo "CopyOptions::threads = 0, on wall time; memcpy GB/s is on wall time. The method is described at the top of"
   echo "bench/bench_matrix.cpp; bench/matrix_ab.py compares two binaries cell by cell."
   echo
   python3 "$root/bench/matrix_table.py" "$json" | grep -v '^<!--'

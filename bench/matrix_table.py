@@ -111,11 +111,12 @@ def summary(cells, before):
             row += f" {label(wb[1]) if wb else '—'} | {f2(wb[0]) if wb else '—'} |"
         out.append(row)
     w = worst(cells, lambda k: k[4] == "auto", "x_1thread")
-    row = f"| auto threads ÷ 1 thread (target ≥ 1; ≥ 0.95 within noise) | {label(w[1]) if w else '—'} | **{f2(w[0]) if w else '—'}** |"
-    if before:
-        wb = worst(before, lambda k: k[4] == "auto", "x_1thread")
-        row += f" {label(wb[1]) if wb else '—'} | {f2(wb[0]) if wb else '—'} |"
-    out.append(row)
+    wb = worst(before, lambda k: k[4] == "auto", "x_1thread") if before else None
+    if w or wb:
+        row = f"| auto threads ÷ 1 thread (target ≥ 1; ≥ 0.95 within noise) | {label(w[1]) if w else '—'} | **{f2(w[0]) if w else '—'}** |"
+        if before:
+            row += f" {label(wb[1]) if wb else '—'} | {f2(wb[0]) if wb else '—'} |"
+        out.append(row)
     w = worst(cells, lambda k: k[4] == "2", "x_1thread")
     if w:
         out.append(f"| two threads ÷ 1 thread, 8192² (target ≥ 1.6 where the bandwidth allows) | {label(w[1])} | **{f2(w[0])}** |"
