@@ -990,7 +990,7 @@ TEST(Gpu, RegisteredHostMemory) {
   EXPECT_EQ(std::memcmp(lin, lin_copy.data(), lin_B), 0);
   ASSERT_TRUE(ctx.unregister_host_memory(lin).ok());
   EXPECT_EQ(ctx.unregister_host_memory(lin).code(), Code::invalid_argument);
-  // One side registered: automatic no longer imports for free.
+  // One side registered: automatic does not import for free.
   ASSERT_TRUE(ctx.write_to_subresource(L, res, L.size(), 0, nullptr, lin, lin_B, rp, 0).ok());
   EXPECT_NE(ctx.last_host_stats().path, gpu::HostPath::automatic);
   ASSERT_EQ(first_diff(cpu_res, res_mem), res_mem.size());

@@ -397,10 +397,9 @@ TEST(LocateOracle, NamedLayoutsPlanarFormatsAndPackedTails) {
 // AMD array slices share one frame: every slice of a mip has slice 0's offset and
 // its own Z origin, so its span starts at slice 0's bytes. The slices' bytes follow
 // one another at the slice pitch (the depth pitch): slice s owns
-// [s * pitch, (s + 1) * pitch), its padding bytes included. Before the fix, a padding
-// byte was reported against the highest slice, whose span holds every slice's bytes
-// (swz locate --layout amd-gfx9-sw64k-s ... --size 300x7 --array 3 196607 printed
-// subresource=2).
+// [s * pitch, (s + 1) * pitch), its padding bytes included, not the highest slice,
+// whose span holds every slice's bytes (swz locate --layout amd-gfx9-sw64k-s ...
+// --size 300x7 --array 3 196607 is subresource 0, not 2).
 TEST(LocateOracle, AmdArraySlicesOwnTheirPaddingBytes) {
   for (const char* name : {"amd-gfx9-sw64k-s", "amd-gfx9-sw4k-s", "amd-gfx10-sw64k-s-x"}) {
     TextureDesc d = swz_test::tex2d("R8G8B8A8_UNORM", 300, 7, 1, 3);
