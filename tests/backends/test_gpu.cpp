@@ -1421,7 +1421,7 @@ TEST(Gpu, ErrorsMatchTheCpuCalls) {
 // and arrays at their last subresource, 16-byte elements, boxes at the
 // right/bottom edges; every byte (with guards) against the scalar CPU path;
 // a buffer one byte short is refused with nothing written.
-TEST(Gpu, BreakIt9BandedImportOddShapes) {
+TEST(Gpu, BandedImportOddShapes) {
   SWZ_NEED_GPU();
   gpu::Context ctx;
   ASSERT_TRUE(gpu::Context::create(&ctx).ok());
@@ -1502,7 +1502,7 @@ TEST(Gpu, BreakIt9BandedImportOddShapes) {
 // through strtoull's leniencies ("-1" as 2^64-1, i.e. one 64 MiB chunk,
 // "010" as octal, an overflow as 2^64-1). Seen through the
 // ring path's chunk count on a 16 MiB surface (default: 2 MiB chunks).
-TEST(Gpu, BreakIt9MalformedEnvNumbersIgnored) {
+TEST(Gpu, MalformedEnvNumbersIgnored) {
   SWZ_NEED_GPU();
   gpu::Context ctx;
   ASSERT_TRUE(gpu::Context::create(&ctx).ok());

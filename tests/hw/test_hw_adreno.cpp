@@ -102,7 +102,7 @@ TEST(AdrenoLayout, FreedrenoLayoutTestVectors) {
 // narrower than 16 px linear and packed; R32G32_UINT 288x739: pitch
 // align(288 * 8, 512) = 2560 bytes, i.e. 2560 x 16 = 40960 bytes between rows
 // of macrotiles.
-TEST(AdrenoLayout, IssueVectors) {
+TEST(AdrenoLayout, FreedrenoRuleVectors) {
   Layout L = named("adreno-a6xx", tex2d("R8_UNORM", 129, 1, 8));
   const uint64_t off[8] = {0, 8192, 12288, 16384, 20480, 20608, 20736, 20864};
   for (uint32_t m = 0; m < 8; ++m) EXPECT_EQ(L.sub(m).offset, off[m]) << m;
