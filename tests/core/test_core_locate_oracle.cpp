@@ -421,7 +421,7 @@ TEST(LocateOracle, AmdArraySlicesOwnTheirPaddingBytes) {
       padding += got[o].padding;
     }
     EXPECT_GT(padding, 0u) << name;
-    Location one;  // the last byte of the first row, one query
+    Location one;  // slice 0's last byte (a padding byte), one query
     ASSERT_TRUE(locate(L, pitch - 1, &one).ok());
     EXPECT_TRUE(one.padding) << name;
     EXPECT_EQ(one.subresource, 0u) << name;
