@@ -565,8 +565,8 @@ TEST(LocateOracle, ExplicitPlacementsWithGapsAndSharedSpans) {
 }  // namespace
 
 // A mip chain in one AMD frame whose shared segment holds more elements than the owner tables
-// enumerate (2^21): the fuzz_cli_args input that took over 1 s under ASan to build its table
-// (fuzz/regressions/fuzz_cli_args/slow-locator-owner-table-amd-mip-chain-*). The segment keeps the
+// enumerate (2^21), as in fuzz/regressions/fuzz_cli_args/slow-locator-owner-table-amd-mip-chain-*
+// (a table for it would take over 1 s under ASan to build). The segment keeps the
 // search; its bytes still answer as the oracle does (random bytes, each subresource's edges).
 TEST(LocateOracle, AmdMipChainPastTheOwnerTableBound) {
   TextureDesc d = swz_test::tex2d("R8G8B8A8_UNORM", 320, 6612, 0, 1);
