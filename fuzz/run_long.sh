@@ -38,7 +38,7 @@
 #
 # The 16-core run of docs/RELIABILITY.md ("Long runs"):
 #   SWZ_FUZZ_NO_BUILD=1 SWZ_FUZZ_PARALLEL=all SWZ_FUZZ_FLAGS=-entropic=0 fuzz/run_long.sh 540 fuzz_dds:1 ...
-#   (the exact lines, the expected counts and the libraries the host needs: "Long runs: what
+#   (the exact lines and the libraries the host needs: "Long runs: what
 #   the targets need, and the command")
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
