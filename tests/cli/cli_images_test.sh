@@ -153,7 +153,7 @@ for f in R8_UNORM A8_UNORM R8G8_UNORM R8G8B8A8_UNORM B8G8R8A8_UNORM B8G8R8X8_UNO
     "'$SWZ' swizzle -q --layout std64k -f $f '$SRC/examples/coffee.png' a.bin && '$SWZ' deswizzle -q --layout std64k -f $f --size 600x400 a.bin a.png && '$SWZ' swizzle -q --layout std64k -f $f a.png b.bin && cmp a.bin b.bin"
 done
 if [ "${SWZ_LARGE_TESTS:-0}" = 1 ]; then
-  # 65536x32768 A8 = 2 GiB of texels, a 4 GiB grey+alpha PNG stream: stb_image_write crashed (SIGSEGV).
+  # 65536x32768 A8 = 2 GiB of texels, a 4 GiB grey+alpha PNG stream (past stb_image_write's int sizes).
   truncate -s $((65536 * 32768)) a8.bin
   expect_ok "a 2 GiB A8 surface to PNG" "$SWZ" deswizzle -q --layout row-major --format A8_UNORM --size 65536x32768 a8.bin a8.png
   [ "$(od -An -tx1 -j16 -N8 a8.png | tr -d ' ')" = 0001000000008000 ] && pass "its IHDR says 65536x32768" || failed "IHDR of the 2 GiB PNG"

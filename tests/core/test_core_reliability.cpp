@@ -144,12 +144,11 @@ TEST(Reliability, RefusedThreadsStillCopyEverything) {
 }
 
 // Postamble terms above the block make make_layout verify the surface block
-// by block. The same walk ran again for every array slice: a tiny pattern on
-// R8 65536x65536 (2^24 blocks of 16x16) took 1.1 s per slice, 442 s for 256
-// slices, and up to 2^20 slices are accepted. Slices of one geometry now
-// share one walk, and one layout walks at most 2^24 blocks in all; past that
-// it is refused with a message. The bound on time here is generous (a DoS
-// guard, not a benchmark): the old code took minutes.
+// by block. A tiny pattern on R8 65536x65536 has 2^24 blocks of 16x16 per
+// slice, and up to 2^20 slices are accepted: slices of one geometry share
+// one walk, and one layout walks at most 2^24 blocks in all; past that it is
+// refused with a message. The bound on time here is generous (a DoS guard,
+// not a benchmark): a walk per slice would take minutes.
 TEST(Reliability, HighPostambleLayoutWorkIsBounded) {
   Pattern p;
   ASSERT_TRUE(parse_pattern_text("X0 X1 X2 X3 Y0 Y1 Y2 Y3 post8=X20", &p).ok());
@@ -236,9 +235,9 @@ TEST(Reliability, HighPostambleWalkMatchesBruteForce) {
 
 // fuzz_copy_subresource (fuzz/regressions/fuzz_copy_subresource/slow-array-slices):
 // a row-major R8G8B8A8 10x1638656 texture with 10 mips and 92255 slices
-// (922550 subresources, under the 2^20 limit) took 11 s in make_layout under
-// the fuzzers' sanitizers, computing the same geometry for every slice. Each
-// mip's geometry is now computed once (slice 0) and copied to the others.
+// (922550 subresources, under the 2^20 limit): each mip's geometry is
+// computed once (slice 0) and copied to the others, not computed for every
+// slice (seconds under the fuzzers' sanitizers).
 TEST(Reliability, ArraySlicesShareOneGeometryComputation) {
   LayoutSpec spec;
   spec.kind = LayoutKind::RowMajor;
