@@ -201,7 +201,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   SWZ_FUZZ_CHECK(!s.packed && desc.samples == 1, "copied a packed or MSAA subresource");
   SWZ_FUZZ_CHECK(s.offset + s.size <= res_size && need <= lin_size, "success with buffers too small");
   // The oracle, per byte, when the box is small enough (4 KiB: the same
-  // kernels as larger boxes; reference_offset per byte was a fifth of the time).
+  // kernels as larger boxes; reference_offset per byte costs more than the copy).
   if (e.w * e.h * e.d * eb > (uint64_t{1} << 12)) return 0;
   const Pattern& pat = L.patterns()[s.pattern_slot];
   AddressParams ap;

@@ -184,7 +184,7 @@ TEST(Reliability, HighPostambleLayoutWorkIsBounded) {
   EXPECT_TRUE(make_layout(d, spec, &keep).ok());
 }
 
-// The block walk (now with a bitmap of representatives and only the basis
+// The block walk (with a bitmap of representatives and only the basis
 // vectors there are) against a brute-force oracle: every byte of every whole
 // block through reference_offset. make_layout accepts exactly when no two
 // blocks share a byte, and the subresource's span covers every byte.
@@ -246,7 +246,7 @@ TEST(Reliability, ArraySlicesShareOneGeometryComputation) {
   d.mip_levels = 10;
   Layout L;
   ASSERT_TRUE(make_layout(d, spec, &L).ok());
-  EXPECT_EQ(detail::last_layout_work().placed, 10u);  // was 922550
+  EXPECT_EQ(detail::last_layout_work().placed, 10u);  // not 922550
   ASSERT_EQ(L.subresource_count(), 922550u);
   Layout one;
   TextureDesc d1 = d;
@@ -316,7 +316,7 @@ TEST(Reliability, ClearOfAllSubresourcesEncodesOncePerPlane) {
     all.value = ClearValue::from_floats(0.25f, 0.5f, 0.75f, 1.0f);
     std::vector<uint8_t> at_once(L.size(), 0x5c), one_by_one(L.size(), 0x5c);
     ASSERT_TRUE(clear_subresources(L, at_once.data(), at_once.size(), &all, 1).ok());
-    EXPECT_EQ(detail::last_clear_encodes(), k.planes);  // was one per subresource
+    EXPECT_EQ(detail::last_clear_encodes(), k.planes);  // not one per subresource
     for (uint32_t s = 0; s < L.subresource_count(); ++s) {
       ClearDesc one = all;
       one.subresource = s;
