@@ -293,7 +293,7 @@ std::vector<std::string> closest_layout_names(std::string_view name, size_t max_
   std::vector<std::pair<size_t, std::string_view>> scored;
   for (const std::string_view cand : names) {
     // The distance is at least the difference in length: past the limit
-    // there is nothing to compute (a 4 KiB name costs no more than a short one).
+    // there is nothing to compute (a 4 KiB name is not compared cell by cell).
     const size_t limit = std::max<size_t>(2, cand.size() / 3);
     const size_t diff = head.size() > cand.size() ? head.size() - cand.size() : cand.size() - head.size();
     size_t d = diff > limit ? limit + 1 : edit_distance(head, cand, limit);

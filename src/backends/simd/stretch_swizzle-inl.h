@@ -214,8 +214,8 @@ bool StretchSwizzle(const Region& r, const Tuning& t) {
   // the faster there for the standard swizzles' shape (q4: four rows' runs
   // per line, transposed in registers), the stretches for the general line
   // shape (NVIDIA GOBs: two rows x two runs per line), where the strip walker
-  // spends a per-run branch and address (about half the instructions per
-  // byte in the stretches; bench/cell_ir.sh counts them).
+  // spends a per-run branch and address (the stretches take less than half
+  // its instructions per byte; bench/cell_ir.sh counts them).
   // Streaming copies (from DRAM) keep the strip walker there: the stretches
   // are slower at 4096² page-aligned (NVIDIA R8, BC7, RGBA32F).
   // Write-combined destinations take the stretches always: whole lines in
