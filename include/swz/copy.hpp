@@ -52,7 +52,7 @@ struct CopyOptions {
   /// Reads (read_from_subresource): the subresource is first copied out with
   /// 16-byte streaming loads (SSE4.1 movntdqa) into a temporary of the
   /// subresource's size, then converted from there; ordinary loads from WC
-  /// memory are uncached and about 10x slower (bench/RESULTS.md, GPU section).
+  /// memory are uncached and about 10x slower (swz_bench_gpu --wc).
   bool write_combined = false;
 };
 

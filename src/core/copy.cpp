@@ -25,7 +25,7 @@ using swz::detail::mul_ok;
 
 // Automatic threading (CopyOptions::threads = 0) gives each thread at least
 // this many bytes: below it, starting a thread costs more than it saves and
-// auto would be slower than one thread (bench/RESULTS.md, "threads").
+// auto would be slower than one thread (swz_bench_matrix's x_1thread counter).
 constexpr uint64_t kMinBytesPerThread = uint64_t{2} << 20;
 
 unsigned auto_threads(uint64_t bytes) {
@@ -249,9 +249,9 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
   out->subresource = subresource;
   // A pitch the box does not use (one row, one slice) may hold anything, as
   // in D3D12; kernels step their pointers by it past the last row or slice,
-  // so give them a harmless value (found by fuzz_copy_subresource: a depth
-  // pitch of 2^64-1 on a 2D box made the Highway walker's slice pointer wrap
-  // around the address space, undefined behaviour even though never read).
+  // so give them a harmless value (a depth pitch of 2^64-1 on a 2D box would
+  // make a walker's slice pointer wrap around the address space, undefined
+  // behaviour even though never read).
   r.lin_row_pitch = r.h > 1 ? lin_row_pitch : row;
   r.lin_depth_pitch = r.d > 1 ? lin_depth_pitch : slice;
   // Resource side: the layout keeps every offset of the subresource in [offset, offset + size).

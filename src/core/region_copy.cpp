@@ -182,8 +182,8 @@ Status copy_tiles(const Layout& layout, void* resource, uint64_t resource_size, 
   const uint64_t tiles_x = ceil_div(uint64_t{s.width_el} * eb, ext_x), tiles_y = ceil_div(s.height_el, ext_y),
                  tiles_z = ceil_div(s.depth, ext_z);
   // The tiles, counted and checked before anything is allocated or touched:
-  // a hostile num_tiles must not make a list of billions of entries (found by
-  // fuzz_copy_tiles). Tile k of the region is computed from k in the loop.
+  // a hostile num_tiles must not make a list of billions of entries.
+  // Tile k of the region is computed from k in the loop.
   const uint64_t total = tiles_x * tiles_y * tiles_z;
   if (start.x >= tiles_x || start.y >= tiles_y || start.z >= tiles_z)
     return {Code::out_of_range, "tile coordinate (" + std::to_string(start.x) + "," + std::to_string(start.y) + "," +

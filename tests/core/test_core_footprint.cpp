@@ -261,7 +261,7 @@ TEST(FootprintCopy, BlockCompressedMipEdges) {
             Code::out_of_range);
   // The D3D12 rule (CopyTextureRegion, block-compressed formats): box offsets multiples of 4,
   // sizes multiples of 4 or up to the subresource's logical edge. A region may cover the
-  // last block, whose texels past the edge are the block's padding (the break-it run asked):
+  // last block, whose texels past the edge are the block's padding:
   // that is the block itself, not memory beyond the subresource. Past that, or off the grid,
   // refused, and nothing is written.
   std::vector<uint8_t> big(4096, 0x5A);

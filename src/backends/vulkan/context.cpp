@@ -148,8 +148,8 @@ uint64_t fnv1a(const void* p, size_t n) {
 // reverse order, so the driver's own exit handlers (the NVIDIA driver tears
 // its threads and device state down from an atexit handler registered when
 // the loader opened it) have already run when ~Context calls
-// vkDeviceWaitIdle / vkDestroyDevice, which then crash (SIGSEGV on the
-// H200). The fix: every create()/adopt() registers, AFTER the driver is
+// vkDeviceWaitIdle / vkDestroyDevice, which then crash (SIGSEGV with the
+// NVIDIA driver). So every create()/adopt() registers, AFTER the driver is
 // loaded and the device made, an atexit handler that tears down every live
 // Context while the driver is still whole; a Context destroyed later finds
 // nothing left to destroy. The registry itself is never destroyed (a static
