@@ -46,6 +46,27 @@ struct PlaneInfo {
 /// Errors: plane >= format.planes (out_of_range).
 Status plane_info(const FormatInfo& format, uint32_t plane, PlaneInfo* out);
 
+/// How a format's components are read (the suffix of its DXGI definition).
+enum class NumericKind { Typeless, Unorm, Snorm, Uint, Sint, Float, SharedExponent, Other };
+
+/// What a caller needs of a format beyond its size, from its DXGI definition.
+struct FormatFacts {
+  NumericKind numeric = NumericKind::Other;
+  bool srgb = false;       ///< stored values are sRGB-encoded (_SRGB)
+  std::string components;  ///< component letters in memory order for formats made of <letter><bits> groups
+                           ///< ("BGRA" for B8G8R8A8_UNORM, "RGB" for R32G32B32_FLOAT; "" for BC, video, packed)
+  std::string cast_family; ///< formats of one family share bits (D3D12 casting): the name without "_SRGB"
+                           ///< and its last "_" part (R8G8B8A8_UNORM_SRGB -> R8G8B8A8, BC1_UNORM -> BC1);
+                           ///< a single-plane depth format's is its R twin's (D32_FLOAT -> R32)
+};
+/// The facts of `f`. This is the one place that reads anything from a format's name.
+FormatFacts format_facts(const FormatInfo& f);
+
+/// The sRGB transfer function (IEC 61966-2-1, as Direct3D's data conversion
+/// rules state it), both ways, for values in [0, 1].
+double srgb_to_linear(double v);
+double linear_to_srgb(double v);
+
 /// All known formats (for listings). `count` receives the number of entries.
 const FormatInfo* all_formats(size_t* count);
 

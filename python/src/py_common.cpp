@@ -152,10 +152,6 @@ void Buffer::acquire(py::handle obj, bool writable, const std::string& what) {
 
 // ---- formats and dtypes -----------------------------------------------------------
 
-namespace {
-bool contains(const char* s, const char* sub) { return std::strstr(s, sub) != nullptr; }
-}  // namespace
-
 /// The dtype and channel count deswizzle returns for a format by default.
 DefaultDtype default_dtype(const FormatInfo& f) {
   const uint32_t eb = f.element_bytes;
@@ -163,9 +159,10 @@ DefaultDtype default_dtype(const FormatInfo& f) {
   const uint32_t bits = f.channel_bits;
   if ((bits == 8 || bits == 16 || bits == 32 || bits == 64) && eb % (bits / 8) == 0) {
     char kind = 'u';
-    if (contains(f.name, "_FLOAT") && bits >= 16)
+    const NumericKind n = format_facts(f).numeric;
+    if (n == NumericKind::Float && bits >= 16)
       kind = 'f';
-    else if (contains(f.name, "_SINT") || contains(f.name, "_SNORM"))
+    else if (n == NumericKind::Sint || n == NumericKind::Snorm)
       kind = 'i';
     const uint32_t item = bits / 8;
     return {std::string(item == 1 ? "|" : "<") + kind + std::to_string(item), eb / item};

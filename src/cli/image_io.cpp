@@ -12,20 +12,11 @@
 namespace swz::cli {
 namespace {
 
-/// Channel letters of an 8-bit format from its name: "B8G8R8A8_UNORM" -> "BGRA".
-/// Empty when the name is not a run of <letter>8 groups.
+/// Channel letters of an 8-bit format in memory order ("BGRA" for
+/// B8G8R8A8_UNORM); empty for any other format.
 std::string channel_letters(const FormatInfo& f) {
-  std::string_view name = f.name;
-  std::string out;
-  size_t i = 0;
-  while (i + 1 < name.size() && name[i] != '_') {
-    char c = name[i];
-    if (std::strchr("RGBAX", c) == nullptr || name[i + 1] != '8') return {};
-    if (i + 2 < name.size() && name[i + 2] >= '0' && name[i + 2] <= '9') return {};  // R16, ...
-    out += c;
-    i += 2;
-  }
-  return out;
+  if (f.channel_bits != 8 && !(f.unorm8)) return {};
+  return format_facts(f).components;
 }
 
 }  // namespace
@@ -62,7 +53,7 @@ Image rgba_to_format(const RgbaImage& rgba, const FormatInfo& f, const std::stri
   img.width = rgba.width;
   img.height = rgba.height;
   img.channels = static_cast<uint32_t>(letters.size());
-  img.srgb = std::string_view(f.name).find("_SRGB") != std::string_view::npos;
+  img.srgb = format_facts(f).srgb;
   const size_t a = letters.find('A');
   img.alpha_channel = a == std::string::npos ? -1 : static_cast<int>(a);
   uint64_t count = uint64_t(img.width) * img.height;

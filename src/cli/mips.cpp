@@ -30,9 +30,6 @@ std::vector<std::vector<Tap>> axis_taps(uint32_t src, uint32_t dst) {
   return taps;
 }
 
-// sRGB transfer functions (IEC 61966-2-1).
-double srgb_to_linear(double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); }
-double linear_to_srgb(double v) { return v <= 0.0031308 ? v * 12.92 : 1.055 * std::pow(v, 1.0 / 2.4) - 0.055; }
 
 uint8_t to_byte(double v255) { return static_cast<uint8_t>(std::clamp(std::floor(v255 + 0.5), 0.0, 255.0)); }
 

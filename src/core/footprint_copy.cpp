@@ -22,17 +22,6 @@ using detail::mul_ok;
 
 std::string u(uint64_t v) { return std::to_string(v); }
 
-/// The cast family of a DXGI name: "_SRGB" removed, then the last "_" part
-/// (R8G8B8A8_UNORM_SRGB -> R8G8B8A8, BC1_UNORM -> BC1, R8G8_TYPELESS -> R8G8).
-std::string family(const char* name) {
-  std::string n = name;
-  const std::string srgb = "_SRGB";
-  if (n.size() > srgb.size() && n.compare(n.size() - srgb.size(), srgb.size(), srgb) == 0)
-    n.resize(n.size() - srgb.size());
-  const size_t p = n.rfind('_');
-  return p == std::string::npos ? n : n.substr(0, p);
-}
-
 /// A footprint's geometry in elements, after its own field checks.
 struct FootprintGeom {
   uint64_t eb = 0;                                     // element bytes
@@ -88,10 +77,9 @@ Status check_format(const Layout& layout, uint32_t sub, const FormatInfo& ff) {
     SWZ_TRY(plane_info(rf, s.plane, &pi));
     want = pi.format_name;
   }
-  bool same_family = std::strcmp(ff.name, want) == 0 || family(ff.name) == family(want);
-  // A single-plane depth format's data is its R-format twin (D32_FLOAT: R32, D16_UNORM: R16).
-  if (!same_family && rf.depth_stencil && rf.planes == 1 && want[0] == 'D')
-    same_family = family(ff.name) == family(("R" + std::string(want + 1)).c_str());
+  FormatInfo wf;
+  SWZ_TRY(find_format(want, &wf));
+  const bool same_family = ff.dxgi == wf.dxgi || format_facts(ff).cast_family == format_facts(wf).cast_family;
   if (!same_family || ff.element_bytes != s.element_bytes || ff.block_width != rf.block_width ||
       ff.block_height != rf.block_height)
     return {Code::invalid_argument,

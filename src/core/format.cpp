@@ -22,6 +22,7 @@
 //    sampler-feedback formats (189, 190).
 #include "swz/format.hpp"
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -274,5 +275,47 @@ Status plane_info(const FormatInfo& f, uint32_t plane, PlaneInfo* out) {
   *out = p;
   return Status::Ok();
 }
+
+FormatFacts format_facts(const FormatInfo& f) {
+  FormatFacts out;
+  std::string_view n = f.name;
+  constexpr std::string_view kSrgb = "_SRGB";
+  if (n.size() > kSrgb.size() && n.substr(n.size() - kSrgb.size()) == kSrgb) {
+    out.srgb = true;
+    n.remove_suffix(kSrgb.size());
+  }
+  const size_t last = n.rfind('_');
+  const std::string_view suffix = last == std::string_view::npos ? std::string_view() : n.substr(last + 1);
+  const std::string_view body = last == std::string_view::npos ? n : n.substr(0, last);
+  out.cast_family = std::string(body);
+  // A single-plane depth format's data is its R-format twin (D32_FLOAT: R32, D16_UNORM: R16).
+  if (f.depth_stencil && f.planes == 1 && !out.cast_family.empty() && out.cast_family[0] == 'D')
+    out.cast_family[0] = 'R';
+  constexpr struct {
+    std::string_view suffix;
+    NumericKind kind;
+  } kKinds[] = {{"TYPELESS", NumericKind::Typeless}, {"UNORM", NumericKind::Unorm}, {"SNORM", NumericKind::Snorm},
+                {"UINT", NumericKind::Uint},         {"SINT", NumericKind::Sint},   {"FLOAT", NumericKind::Float},
+                {"SHAREDEXP", NumericKind::SharedExponent}};
+  for (const auto& k : kKinds)
+    if (suffix == k.suffix) out.numeric = k.kind;
+  // Components: a run of <letter><bits> groups before the first '_' (R8G8B8A8, B5G6R5, R32G32B32).
+  if (f.block_compressed() || f.planes > 1 || f.block_width > 1) return out;
+  std::string letters;
+  for (size_t i = 0; i < body.size();) {
+    const char c = body[i];
+    if (std::string_view("RGBAX").find(c) == std::string_view::npos) return out;
+    size_t j = i + 1;
+    while (j < body.size() && body[j] >= '0' && body[j] <= '9') ++j;
+    if (j == i + 1) return out;
+    letters += c;
+    i = j;
+  }
+  out.components = letters;
+  return out;
+}
+
+double srgb_to_linear(double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); }
+double linear_to_srgb(double v) { return v <= 0.0031308 ? v * 12.92 : 1.055 * std::pow(v, 1.0 / 2.4) - 0.055; }
 
 }  // namespace swz

@@ -242,9 +242,6 @@ double snorm_to_float(int32_t v, unsigned bits) {
   return std::max(-1.0, v / m);
 }
 
-double linear_to_srgb(double c) { return c <= 0.0031308 ? 12.92 * c : 1.055 * std::pow(c, 1.0 / 2.4) - 0.055; }
-double srgb_to_linear(double c) { return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); }
-
 uint32_t float_to_srgb8(float c, unsigned bits) {
   if (std::isnan(c)) return 0;
   double x = std::min(1.0, std::max(0.0, static_cast<double>(c)));

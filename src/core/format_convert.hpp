@@ -74,9 +74,9 @@ uint32_t float_to_unorm(float c, unsigned bits);
 int32_t float_to_snorm(float c, unsigned bits);
 double unorm_to_float(uint32_t v, unsigned bits);
 double snorm_to_float(int32_t v, unsigned bits);
-/// IEC 61966-2-1 curve with D3D's constants (D3D11_FLOAT_TO_SRGB_*).
-double linear_to_srgb(double c);
-double srgb_to_linear(double c);
+// The sRGB curve: swz::linear_to_srgb / swz::srgb_to_linear (swz/format.hpp).
+using swz::linear_to_srgb;
+using swz::srgb_to_linear;
 uint32_t float_to_srgb8(float c, unsigned bits);
 /// Float32 to a smaller float (exponent/mantissa bits, with or without a sign
 /// bit), rounding toward zero; values beyond the range give the largest
