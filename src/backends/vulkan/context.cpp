@@ -186,10 +186,8 @@ Status Context::Impl::init_common() {
   lim.max_storage_range = props.limits.maxStorageBufferRange;
   // Testing knob: pretend the device binds at most this many bytes, so
   // that the band split runs on small surfaces (never raises the limit).
-  if (const char* e = std::getenv("SWZ_GPU_MAX_BINDING")) {
-    const unsigned long long v = std::strtoull(e, nullptr, 0);
-    if (v >= 4096 && v < lim.max_storage_range) lim.max_storage_range = v;
-  }
+  const uint64_t max_binding = swz::detail::env_unsigned("SWZ_GPU_MAX_BINDING", 0);
+  if (max_binding >= 4096 && max_binding < lim.max_storage_range) lim.max_storage_range = max_binding;
   lim.min_storage_align = std::max<uint64_t>(props.limits.minStorageBufferOffsetAlignment, 4);
   table_align = std::max<uint64_t>(lim.min_storage_align, props.limits.minUniformBufferOffsetAlignment);
   if (props.limits.maxUniformBufferRange < sizeof(detail::SwizzleTables))
@@ -328,8 +326,11 @@ static Status create_impl(Context::Impl* I, const ContextOptions& o) {
   std::vector<VkPhysicalDevice> devs(n);
   vkEnumeratePhysicalDevices(I->instance, &n, devs.data());
   int want = o.device_index;
-  if (want < 0)
-    if (const char* e = std::getenv("SWZ_VK_DEVICE")) want = std::atoi(e);
+  if (want < 0) {
+    // SWZ_VK_DEVICE: a decimal or 0x hex index; anything else is ignored.
+    const uint64_t v = swz::detail::env_unsigned("SWZ_VK_DEVICE", UINT64_MAX);
+    if (v != UINT64_MAX) want = static_cast<int>(std::min<uint64_t>(v, INT_MAX));
+  }
   // Pick: requirements first, then device type.
   std::string why;
   int best = -1, best_score = -1;

@@ -7,9 +7,7 @@
 //   context_import.cpp  imported and registered caller memory (HostPath::import)
 //   context_host.cpp    the host conveniences: path choice, whole staging
 #pragma once
-#include <cerrno>
 #include <chrono>
-#include <cstdlib>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -43,20 +41,6 @@ Status vk_fail(const char* what, VkResult r);
 
 inline double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// An unsigned number from the environment (decimal, or hex after 0x), or
-// `fallback` when unset or not such a number. strtoull alone would take
-// "-1" as 2^64-1 (it negates), " 8" and "+8", octal after a leading 0, and
-// an overflowing value as 2^64-1 ("direct" for SWZ_GPU_IMPORT_BAND).
-inline uint64_t env_u64(const char* name, uint64_t fallback) {
-  const char* e = std::getenv(name);
-  if (!e || e[0] < '0' || e[0] > '9') return fallback;
-  const int base = (e[0] == '0' && (e[1] == 'x' || e[1] == 'X')) ? 16 : 10;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long v = std::strtoull(e, &end, base);
-  return (errno == 0 && end && end != e && *end == 0) ? v : fallback;
 }
 
 // The overlap rule (core/request.hpp) for one GPU region (context_record.cpp).

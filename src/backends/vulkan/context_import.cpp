@@ -195,8 +195,8 @@ uint64_t Context::Impl::import_band_B(uint64_t span_B) const {
   const char* e = v == 0 ? std::getenv("SWZ_GPU_IMPORT_BAND") : nullptr;
   if (e && std::strcmp(e, "direct") == 0)
     v = UINT64_MAX;
-  else if (e && e[0] >= '0' && e[0] <= '9')
-    v = env_u64("SWZ_GPU_IMPORT_BAND", 0);
+  else if (e)
+    v = swz::detail::env_unsigned("SWZ_GPU_IMPORT_BAND", 0);
   if (v == UINT64_MAX) return v;
   if (v == 0) v = std::clamp<uint64_t>(span_B / 8, uint64_t{4} << 20, uint64_t{32} << 20);
   return std::clamp<uint64_t>(v, 4096, kMaxRingChunk);
@@ -248,7 +248,7 @@ Status Context::Impl::run_banded_import(const RingPlan& P, bool to_swz, VkBuffer
   constexpr VkPipelineStageFlags kCompute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
   constexpr VkAccessFlags kShaderWrite = VK_ACCESS_SHADER_WRITE_BIT, kNone = 0;
   // (benchmark knob: log2 of the words per workgroup of the paired copy)
-  const unsigned pair_u = static_cast<unsigned>(env_u64("SWZ_GPU_PAIR_WG_LOG2", 0));
+  const unsigned pair_u = static_cast<unsigned>(swz::detail::env_unsigned("SWZ_GPU_PAIR_WG_LOG2", 0));
   // Band k's download: its whole 16-byte words (body, for the paired
   // copy) and the partial words at either end (ends, for vkCmdCopyBuffer);
   // returns how many ends.

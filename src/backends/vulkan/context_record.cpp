@@ -142,10 +142,8 @@ Status Context::Impl::record_planned(VkCommandBuffer cb, const detail::SwizzleDi
 
 unsigned Context::Impl::wg_log2() const {
   if (tuning.wg_chunks_log2) return tuning.wg_chunks_log2;
-  if (const char* e = std::getenv("SWZ_GPU_WG_LOG2")) {
-    int v = std::atoi(e);
-    if (v >= 5 && v <= 20) return static_cast<unsigned>(v);
-  }
+  const uint64_t v = swz::detail::env_unsigned("SWZ_GPU_WG_LOG2", 0);
+  if (v >= 5 && v <= 20) return static_cast<unsigned>(v);
   return 0;
 }
 

@@ -30,19 +30,20 @@ void Context::Impl::free_ring() {
 // the region between 2 and 8 MiB (so that mid-sized surfaces still have
 // several chunks to overlap).
 uint64_t Context::Impl::ring_chunk_B(uint64_t span_B) const {
-  uint64_t v = tuning.ring_chunk_B ? tuning.ring_chunk_B : env_u64("SWZ_GPU_RING_CHUNK", 0);
+  uint64_t v = tuning.ring_chunk_B ? tuning.ring_chunk_B : swz::detail::env_unsigned("SWZ_GPU_RING_CHUNK", 0);
   if (v == 0) v = std::clamp<uint64_t>(span_B / 8, uint64_t{2} << 20, uint64_t{8} << 20);
   return std::clamp<uint64_t>(v, 4096, kMaxRingChunk);
 }
 
 unsigned Context::Impl::ring_slots() const {
-  const uint64_t v = tuning.ring_slots ? tuning.ring_slots : env_u64("SWZ_GPU_RING_SLOTS", 3);
+  const uint64_t v = tuning.ring_slots ? tuning.ring_slots : swz::detail::env_unsigned("SWZ_GPU_RING_SLOTS", 3);
   return static_cast<unsigned>(std::clamp<uint64_t>(v, 2, 8));
 }
 
 unsigned Context::Impl::copy_threads() const {
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  const uint64_t v = tuning.copy_threads ? tuning.copy_threads : env_u64("SWZ_GPU_COPY_THREADS", std::min(8u, hw));
+  const uint64_t v =
+      tuning.copy_threads ? tuning.copy_threads : swz::detail::env_unsigned("SWZ_GPU_COPY_THREADS", std::min(8u, hw));
   return static_cast<unsigned>(std::clamp<uint64_t>(v, 1, 64));
 }
 
@@ -189,7 +190,7 @@ Status Context::Impl::run_ring(const RingPlan& P, bool to_swz, uint8_t* res_sub,
   const size_t n = P.bands.size();
   const size_t slots = std::min<size_t>(ring_slots(), n);
   const unsigned threads = copy_threads();
-  const bool stream = tuning.stream_copies || env_u64("SWZ_GPU_STREAM_COPIES", 0) == 1;
+  const bool stream = tuning.stream_copies || swz::detail::env_unsigned("SWZ_GPU_STREAM_COPIES", 0) == 1;
   auto t = clock::now();
   SWZ_TRY(ensure_ring(slots, P.lin_cap, P.res_cap, dev));
   stats.setup_ms = ms_since(t);
