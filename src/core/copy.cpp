@@ -270,10 +270,9 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
 
 Status check_copy_memory(const void* resource, const Resolved& res, const void* lin, const char* lin_name,
                          bool linear_written) {
-  std::vector<MemoryRange> lin_side{{lin, res.lin_bytes, lin_name}};
-  std::vector<MemoryRange> res_side{
-      {static_cast<const uint8_t*>(resource) + res.sub_offset, res.sub_size,
-       "subresource " + std::to_string(res.subresource) + " of the resource"}};
+  const MemoryRange lin_side(lin, res.lin_bytes, lin_name);
+  const MemoryRange res_side(static_cast<const uint8_t*>(resource) + res.sub_offset, res.sub_size, "subresource",
+                             res.subresource, " of the resource");
   return linear_written ? check_memory_disjoint(res_side, lin_side) : check_memory_disjoint(lin_side, res_side);
 }
 

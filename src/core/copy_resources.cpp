@@ -112,9 +112,9 @@ Status copy_resources(const Layout& dst_layout, void* dst, uint64_t dst_size, co
     std::vector<detail::MemoryRange> reads(n), writes(n);
     for (uint32_t i = 0; i < n; ++i) {
       reads[i] = {static_cast<const uint8_t*>(src) + src_layout.sub(i).offset, src_layout.sub(i).size,
-                  "source subresource " + u(i)};
+                  "source subresource", i};
       writes[i] = {static_cast<const uint8_t*>(dst) + dst_layout.sub(i).offset, dst_layout.sub(i).size,
-                   "destination subresource " + u(i)};
+                   "destination subresource", i};
     }
     Status st = detail::check_memory_disjoint(reads, writes, true);
     if (!st.ok()) return {st.code(), "copy_resources: " + st.message()};

@@ -255,10 +255,10 @@ Status copy_placed_footprint(const Layout& layout, void* resource, uint64_t reso
   if (!resource) return {Code::invalid_argument, "resource = null"};
   if (!buffer) return {Code::invalid_argument, "buffer = null"};
   {
-    std::vector<detail::MemoryRange> fp{{static_cast<const uint8_t*>(buffer) + footprint.offset_B, g.bytes,
-                                         "the footprint's bytes in the buffer"}};
-    std::vector<detail::MemoryRange> sub{{static_cast<const uint8_t*>(resource) + s.offset, s.size,
-                                          "subresource " + u(subresource) + " of the resource"}};
+    const detail::MemoryRange fp(static_cast<const uint8_t*>(buffer) + footprint.offset_B, g.bytes,
+                                 "the footprint's bytes in the buffer");
+    const detail::MemoryRange sub(static_cast<const uint8_t*>(resource) + s.offset, s.size, "subresource",
+                                  subresource, " of the resource");
     SWZ_TRY(to_texture ? detail::check_memory_disjoint(fp, sub) : detail::check_memory_disjoint(sub, fp));
   }
 

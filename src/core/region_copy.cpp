@@ -95,11 +95,10 @@ Status check_region_overlap(const Layout& dl, const void* dst, uint64_t dst_size
     else if (aliased) {
       const SubresourceLayout& ds = dl.sub(r.dst_subresource);
       const SubresourceLayout& ss = sl.sub(r.src_subresource);
-      writes.push_back({static_cast<const uint8_t*>(dst) + ds.offset, ds.size,
-                        "region " + std::to_string(i) + "'s destination subresource " +
-                            std::to_string(r.dst_subresource)});
-      reads.push_back({static_cast<const uint8_t*>(src) + ss.offset, ss.size,
-                       "region " + std::to_string(i) + "'s source subresource " + std::to_string(r.src_subresource)});
+      writes.emplace_back(static_cast<const uint8_t*>(dst) + ds.offset, ds.size, "destination subresource",
+                          r.dst_subresource);
+      reads.emplace_back(static_cast<const uint8_t*>(src) + ss.offset, ss.size, "source subresource",
+                         r.src_subresource);
     }
   }
   if (aliased && !one_buffer) SWZ_TRY(detail::check_memory_disjoint(reads, writes, true));
@@ -222,9 +221,8 @@ Status copy_tiles(const Layout& layout, void* resource, uint64_t resource_size, 
   auto* res = static_cast<uint8_t*>(resource);
   auto* buf = static_cast<uint8_t*>(buffer) + buffer_offset;
   {
-    std::vector<detail::MemoryRange> tiles{{buf, tiles_B, "the tiles in the buffer"}};
-    std::vector<detail::MemoryRange> sub{{res + s.offset, s.size,
-                                          "subresource " + std::to_string(start.subresource) + " of the resource"}};
+    const detail::MemoryRange tiles(buf, tiles_B, "the tiles in the buffer");
+    const detail::MemoryRange sub(res + s.offset, s.size, "subresource", start.subresource, " of the resource");
     SWZ_TRY(direction == TileCopyDirection::LinearBufferToSwizzled ? detail::check_memory_disjoint(tiles, sub)
                                                                    : detail::check_memory_disjoint(sub, tiles));
   }

@@ -91,7 +91,32 @@ bool memory_overlaps(const void* a, uint64_t na, const void* b, uint64_t nb) {
   return na && nb && pa < pb + nb && pb < pa + na;
 }
 
-Status check_memory_disjoint(const std::vector<MemoryRange>& reads, const std::vector<MemoryRange>& writes,
+std::string MemoryRange::name() const {
+  std::string n = what;
+  if (index != kNoIndex) n += " " + std::to_string(index);
+  return n + suffix;
+}
+
+namespace {
+Status overlap_error(const MemoryRange& a, uint64_t a_end, const MemoryRange& b, uint64_t b_end) {
+  return {Code::invalid_argument, "memory overlap: " + a.name() + " (" + std::to_string(a_end - a.begin_B) +
+                                      " bytes at " + hex(a.begin_B) + ") and " + b.name() + " (" +
+                                      std::to_string(b_end - b.begin_B) + " bytes at " + hex(b.begin_B) +
+                                      ") share memory; swz refuses a call whose written memory overlaps memory it "
+                                      "reads or writes elsewhere (use separate buffers)"};
+}
+// The end of a range; one that runs past the address space ends at its top.
+uint64_t end_of(const MemoryRange& m) { return m.size_B > UINT64_MAX - m.begin_B ? UINT64_MAX : m.begin_B + m.size_B; }
+}  // namespace
+
+Status check_memory_disjoint(const MemoryRange& read, const MemoryRange& write) {
+  if (!read.size_B || !write.size_B) return Status::Ok();
+  const uint64_t re = end_of(read), we = end_of(write);
+  if (read.begin_B < we && write.begin_B < re) return overlap_error(read, re, write, we);
+  return Status::Ok();
+}
+
+Status check_memory_disjoint(std::span<const MemoryRange> reads, std::span<const MemoryRange> writes,
                              bool writes_may_share) {
   // Sweep in address order: a range overlaps an earlier-starting one exactly
   // when it starts before the largest end seen so far of that kind.
@@ -102,14 +127,9 @@ Status check_memory_disjoint(const std::vector<MemoryRange>& reads, const std::v
   };
   std::vector<Item> items;
   items.reserve(reads.size() + writes.size());
-  auto add = [&](const std::vector<MemoryRange>& v, bool w) {
-    for (const MemoryRange& m : v) {
-      if (!m.size_B) continue;
-      const uint64_t b = m.begin_B;
-      // A range that runs past the address space ends at its top.
-      const uint64_t e = m.size_B > UINT64_MAX - b ? UINT64_MAX : b + m.size_B;
-      items.push_back({b, e, w, &m});
-    }
+  auto add = [&](std::span<const MemoryRange> v, bool w) {
+    for (const MemoryRange& m : v)
+      if (m.size_B) items.push_back({m.begin_B, end_of(m), w, &m});
   };
   add(writes, true);
   add(reads, false);
@@ -120,12 +140,7 @@ Status check_memory_disjoint(const std::vector<MemoryRange>& reads, const std::v
     const Item* hit = nullptr;
     if (far_write && it.begin < far_write->end && (!it.write || !writes_may_share)) hit = far_write;
     if (!hit && it.write && far_read && it.begin < far_read->end) hit = far_read;
-    if (hit)
-      return {Code::invalid_argument,
-              "memory overlap: " + hit->r->name + " (" + std::to_string(hit->end - hit->begin) + " bytes at " +
-                  hex(hit->begin) + ") and " + it.r->name + " (" + std::to_string(it.end - it.begin) + " bytes at " +
-                  hex(it.begin) + ") share memory; swz refuses a call whose written memory overlaps memory it reads "
-                  "or writes elsewhere (use separate buffers)"};
+    if (hit) return overlap_error(*hit->r, hit->end, *it.r, it.end);
     Item const*& far = it.write ? far_write : far_read;
     if (!far || it.end > far->end) far = &it;
   }

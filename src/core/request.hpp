@@ -10,8 +10,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "swz/layout.hpp"
@@ -47,24 +47,33 @@ const char* operation_name(Operation op);
 Status check_operation(const Layout& layout, uint32_t subresource, Operation op, const char* side = "");
 
 /// A range of memory one call reads or writes: [begin_B, begin_B + size_B),
-/// host addresses, or offsets in one device buffer.
+/// host addresses, or offsets in one device buffer. Its name for messages is
+/// `what`, then `index` when set, then `suffix` (static texts: building a
+/// range allocates nothing).
 struct MemoryRange {
+  static constexpr uint64_t kNoIndex = UINT64_MAX;
   uint64_t begin_B = 0;
   uint64_t size_B = 0;
-  std::string name;  ///< what it is, for the message ("source", "subresource 3 of the resource")
+  const char* what = "";
+  uint64_t index = kNoIndex;
+  const char* suffix = "";
   MemoryRange() = default;
-  MemoryRange(uint64_t begin, uint64_t size, std::string what) : begin_B(begin), size_B(size), name(std::move(what)) {}
-  MemoryRange(const void* begin, uint64_t size, std::string what)
-      : begin_B(reinterpret_cast<uintptr_t>(begin)), size_B(size), name(std::move(what)) {}
+  MemoryRange(uint64_t begin, uint64_t size, const char* w, uint64_t i = kNoIndex, const char* s = "")
+      : begin_B(begin), size_B(size), what(w), index(i), suffix(s) {}
+  MemoryRange(const void* begin, uint64_t size, const char* w, uint64_t i = kNoIndex, const char* s = "")
+      : MemoryRange(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(begin)), size, w, i, s) {}
+  std::string name() const;
 };
 
 /// The overlap rule: no byte a call writes may be a byte it reads or another
 /// byte it writes. Checks every range of `writes` against every range of
 /// `reads` and, unless `writes_may_share`, against the other writes, in
 /// O(n log n). Empty ranges never overlap. Error: invalid_argument naming
-/// both ranges and their addresses' distance.
-Status check_memory_disjoint(const std::vector<MemoryRange>& reads, const std::vector<MemoryRange>& writes,
+/// both ranges and their addresses ("... share memory").
+Status check_memory_disjoint(std::span<const MemoryRange> reads, std::span<const MemoryRange> writes,
                              bool writes_may_share = false);
+/// The rule for one range read and one written (no allocation).
+Status check_memory_disjoint(const MemoryRange& read, const MemoryRange& write);
 
 /// True when [a, a + na) and [b, b + nb) share a byte.
 bool memory_overlaps(const void* a, uint64_t na, const void* b, uint64_t nb);

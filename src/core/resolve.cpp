@@ -118,9 +118,10 @@ Status resolve_subresource(const Layout& dl, void* dst, uint64_t dst_size, const
                                         std::to_string(r.dst_subresource) + " ends at byte " + std::to_string(d_end)};
   if (!dst || !src) return {Code::invalid_argument, dst ? "source = null" : "destination = null"};
   SWZ_TRY(detail::check_memory_disjoint(
-      {{static_cast<const uint8_t*>(src) + ss.offset, ss.size, "source subresource " + std::to_string(r.src_subresource)}},
-      {{static_cast<const uint8_t*>(dst) + ds.offset, ds.size,
-        "destination subresource " + std::to_string(r.dst_subresource)}}));
+      detail::MemoryRange(static_cast<const uint8_t*>(src) + ss.offset, ss.size, "source subresource",
+                          r.src_subresource),
+      detail::MemoryRange(static_cast<const uint8_t*>(dst) + ds.offset, ds.size, "destination subresource",
+                          r.dst_subresource)));
   const auto* in = static_cast<const uint8_t*>(src);
   auto* out = static_cast<uint8_t*>(dst);
   detail::SubresourceAddresser sa(ss, sl.plan(r.src_subresource)), da(ds, dl.plan(r.dst_subresource));

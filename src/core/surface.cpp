@@ -173,8 +173,8 @@ Status surface_copy(const Layout& layout, uint8_t* resource, uint64_t resource_s
   std::vector<detail::MemoryRange> lin_side(n), res_side(n);
   for (uint32_t i = 0; i < n; ++i) {
     const SubresourceLayout& s = layout.sub(i);
-    lin_side[i] = {linear + offs[i], packed_subresource_bytes(s), "linear bytes of subresource " + std::to_string(i)};
-    res_side[i] = {resource + s.offset, s.size, "subresource " + std::to_string(i) + " of the resource"};
+    lin_side[i] = {linear + offs[i], packed_subresource_bytes(s), "linear bytes of subresource", i};
+    res_side[i] = {resource + s.offset, s.size, "subresource", i, " of the resource"};
   }
   SWZ_TRY(to_swizzled ? detail::check_memory_disjoint(lin_side, res_side, true)
                       : detail::check_memory_disjoint(res_side, lin_side, true));

@@ -78,8 +78,12 @@ TEST(Request, MemoryDisjointMatchesBruteForce) {
   size_t refused = 0, accepted = 0;
   for (int it = 0; it < 4000; ++it) {
     std::vector<MemoryRange> reads(r(0, 5)), writes(r(1, 5));
-    for (auto* v : {&reads, &writes})
+    for (auto* v : {&reads, &writes}) {
       for (MemoryRange& m : *v) m = MemoryRange(uint64_t{r(0, 200)}, r(0, 40), "range");
+    }
+    if (reads.size() == 1 && writes.size() == 1) {
+      EXPECT_EQ(detail::check_memory_disjoint(reads[0], writes[0]).ok(), !brute_memory(reads, writes, true));
+    }
     const bool share = r(0, 1);
     const Status st = detail::check_memory_disjoint(reads, writes, share);
     ASSERT_EQ(!st.ok(), brute_memory(reads, writes, share)) << "iteration " << it << ": " << st.message();
@@ -97,9 +101,16 @@ TEST(Request, MemoryDisjointMatchesBruteForce) {
 
 TEST(Request, MemoryRangesAtTheTopOfTheAddressSpace) {
   // A range running past 2^64 ends at the top; it still meets a range below the top.
-  const Status st = detail::check_memory_disjoint({{UINT64_MAX - 10, 100, "read"}}, {{UINT64_MAX - 2, 1, "write"}});
+  const Status st =
+      detail::check_memory_disjoint(MemoryRange(UINT64_MAX - 10, 100, "read"), MemoryRange(UINT64_MAX - 2, 1, "write"));
   EXPECT_FALSE(st.ok());
-  EXPECT_TRUE(detail::check_memory_disjoint({{UINT64_MAX - 10, 5, "read"}}, {{UINT64_MAX - 5, 5, "write"}}).ok());
+  EXPECT_TRUE(
+      detail::check_memory_disjoint(MemoryRange(UINT64_MAX - 10, 5, "read"), MemoryRange(UINT64_MAX - 5, 5, "write"))
+          .ok());
+  // The two-range form and the sweep agree.
+  const std::vector<MemoryRange> r{MemoryRange(uint64_t{100}, 50, "read")}, w{MemoryRange(uint64_t{149}, 1, "write")};
+  EXPECT_FALSE(detail::check_memory_disjoint(r, w).ok());
+  EXPECT_FALSE(detail::check_memory_disjoint(r[0], w[0]).ok());
 }
 
 Layout layout_named(const char* name, const char* format, uint32_t w, uint32_t h) {

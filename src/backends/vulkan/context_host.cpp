@@ -185,7 +185,7 @@ Status Context::Impl::host_subresource(const Layout& layout, uint8_t* resource, 
     if (!resource) return {Code::invalid_argument, "resource = null"};
     if (!linear) return {Code::invalid_argument, to_swizzled ? "source = null" : "destination = null"};
     SWZ_TRY(check_gpu_disjoint(r, reinterpret_cast<uintptr_t>(resource), reinterpret_cast<uintptr_t>(linear),
-                               to_swizzled, "in host memory"));
+                               to_swizzled, " in host memory"));
     return host_convert(r, to_swizzled, resource + r.swz_offset, linear);
   } catch (const std::bad_alloc&) {
     return {Code::internal, "out of host memory"};

@@ -173,8 +173,10 @@ Status Context::Impl::check_region(const detail::GpuRegion& r0) const {
 // in one VkBuffer).
 Status check_gpu_disjoint(const detail::GpuRegion& r, uint64_t swz_base, uint64_t lin_base, bool to_swizzled,
                           const char* where) {
-  std::vector<swz::detail::MemoryRange> lin{{lin_base + r.lin_offset, r.lin_span, std::string("the linear box ") + where}};
-  std::vector<swz::detail::MemoryRange> sub{{swz_base + r.swz_offset, r.swz_span, std::string("the subresource ") + where}};
+  const swz::detail::MemoryRange lin(lin_base + r.lin_offset, r.lin_span, "the linear box", swz::detail::MemoryRange::kNoIndex,
+                                     where);
+  const swz::detail::MemoryRange sub(swz_base + r.swz_offset, r.swz_span, "the subresource",
+                                     swz::detail::MemoryRange::kNoIndex, where);
   return to_swizzled ? swz::detail::check_memory_disjoint(lin, sub) : swz::detail::check_memory_disjoint(sub, lin);
 }
 
@@ -184,7 +186,7 @@ Status check_ranges(const detail::GpuRegion& r, const BufferRange& res, const Bu
   if (!lin.buffer) return {Code::invalid_argument, "linear buffer = VK_NULL_HANDLE"};
   if (res.buffer != lin.buffer) return Status::Ok();
   // One VkBuffer: the overlap rule over offsets in it.
-  return check_gpu_disjoint(r, 0, 0, to_swizzled, "in one VkBuffer");
+  return check_gpu_disjoint(r, 0, 0, to_swizzled, " in one VkBuffer");
 }
 }  // namespace
 
@@ -235,8 +237,9 @@ Status Context::record_buffer_copy(VkCommandBuffer cmd, const BufferRange& src, 
   if (info) *info = DispatchInfo{};
   if (size == 0) return Status::Ok();
   if (src.buffer == dst.buffer)
-    SWZ_TRY(swz::detail::check_memory_disjoint({{src.offset, size, "the source range in one VkBuffer"}},
-                                               {{dst.offset, size, "the destination range in one VkBuffer"}}));
+    SWZ_TRY(swz::detail::check_memory_disjoint(
+        swz::detail::MemoryRange(src.offset, size, "the source range in one VkBuffer"),
+        swz::detail::MemoryRange(dst.offset, size, "the destination range in one VkBuffer")));
   try {
     Impl& I = *impl_;
     return I.record_copy(cmd, src.buffer, src.offset, dst.buffer, dst.offset, size, info);
