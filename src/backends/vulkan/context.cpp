@@ -290,7 +290,9 @@ Context::~Context() = default;
 Context::Context(Context&&) noexcept = default;
 Context& Context::operator=(Context&&) noexcept = default;
 
-static Status create_impl(Context::Impl* I, const ContextOptions& o) {
+// The instance (Vulkan 1.1 at least; the validation layer when asked for and
+// installed), owned by I.
+static Status create_instance(Context::Impl* I, const ContextOptions& o) {
   uint32_t inst_ver = VK_API_VERSION_1_0;
   if (vkEnumerateInstanceVersion(&inst_ver) != VK_SUCCESS) inst_ver = VK_API_VERSION_1_0;
   if (inst_ver < VK_API_VERSION_1_1)
@@ -318,8 +320,13 @@ static Status create_impl(Context::Impl* I, const ContextOptions& o) {
     return {Code::no_device, "no Vulkan driver: vkCreateInstance returned " + vk_err(r)};
   if (r != VK_SUCCESS) return vk_fail("vkCreateInstance", r);
   I->owns = true;
+  return Status::Ok();
+}
+
+static Status create_impl(Context::Impl* I, const ContextOptions& o) {
+  SWZ_TRY(create_instance(I, o));
   uint32_t n = 0;
-  r = vkEnumeratePhysicalDevices(I->instance, &n, nullptr);
+  VkResult r = vkEnumeratePhysicalDevices(I->instance, &n, nullptr);
   if (r != VK_SUCCESS && r != VK_INCOMPLETE)
     return {Code::no_device, "vkEnumeratePhysicalDevices returned " + vk_err(r)};
   if (n == 0) return {Code::no_device, "no Vulkan device (the loader found no driver that reports a physical device)"};
