@@ -130,7 +130,6 @@ LONG_FUNCTIONS_ALLOWED = {
     ("src/hw/adreno.cpp", "build_adreno"): "not yet split",
     ("src/hw/amd_gfx9_mips.cpp", "build_amd_gfx9_mips"): "not yet split",
     ("src/hw/families.cpp", "build_intel"): "not yet split",
-    ("src/identify/infer.cpp", "infer"): "not yet split",
 }
 
 
