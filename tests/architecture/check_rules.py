@@ -127,7 +127,6 @@ LONG_FUNCTIONS_ALLOWED = {
     ("src/cli/plot.cpp", "run_plot"): "not yet split: src/cli is being reworked on another branch",
     ("src/hw/adreno.cpp", "build_adreno"): "not yet split",
     ("src/hw/amd_gfx9_mips.cpp", "build_amd_gfx9_mips"): "not yet split",
-    ("src/hw/families.cpp", "build_intel"): "not yet split",
 }
 
 
