@@ -13,6 +13,7 @@
 // candidate is checked by the forward rule, so a decode is never wrong, only
 // "padding" when no element of the subresource has that byte.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>

@@ -7,6 +7,7 @@
 //   context_import.cpp  imported and registered caller memory (HostPath::import)
 //   context_host.cpp    the host conveniences: path choice, whole staging
 #pragma once
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <string>
