@@ -39,7 +39,7 @@ struct BufferRange {
 struct ContextOptions {
   /// Index into vkEnumeratePhysicalDevices; -1 = pick (discrete, then
   /// integrated, virtual, CPU). The environment variable SWZ_VK_DEVICE, when
-  /// set, overrides -1.
+  /// set to a decimal or 0x hex index, overrides -1.
   int device_index = -1;
   /// Enable VK_LAYER_KHRONOS_validation when it is installed.
   bool validation = false;

@@ -23,7 +23,7 @@
 
 namespace swz::detail {
 
-/// A fresh, empty Layout::LocatorCache (core/address.cpp) for a new layout.
+/// A fresh, empty Layout::LocatorCache (core/locator_build.cpp) for a new layout.
 std::shared_ptr<Layout::LocatorCache> new_locator_cache();
 
 /// Coordinates after steps 1-2: x in bytes, y in rows, z in slices.

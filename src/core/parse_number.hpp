@@ -4,6 +4,7 @@
 #pragma once
 #include <charconv>
 #include <cstdint>
+#include <cstdlib>
 #include <string_view>
 
 namespace swz::detail {
@@ -21,6 +22,16 @@ inline bool parse_unsigned(std::string_view text, uint64_t* out) {
   if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) return false;
   *out = v;
   return true;
+}
+
+/// The environment variable `name` read by parse_unsigned, or `fallback`
+/// when it is unset or not such a number ("-1", " 8", "+8", "010" is ten,
+/// "16M", a value above 2^64 - 1). The one reader of numbers from the
+/// environment.
+inline uint64_t env_unsigned(const char* name, uint64_t fallback) {
+  const char* e = std::getenv(name);
+  uint64_t v = 0;
+  return e && parse_unsigned(e, &v) ? v : fallback;
 }
 
 }  // namespace swz::detail

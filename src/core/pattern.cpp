@@ -122,6 +122,63 @@ static unsigned gf2_rank(std::vector<uint64_t> rows) {
   return rank;
 }
 
+// STACK_DEPTH_SLICES: no term of the pattern reads Z.
+static Status check_no_z_bits(const Pattern& p, unsigned n) {
+  for (unsigned i = 0; i < n; ++i) {
+    if (p.interleave[i].channel == 2)
+      return {Code::invalid_argument, "InterleavePatternSourceBits[" + std::to_string(i) +
+                                          "] = " + term_name(p.interleave[i]) +
+                                          ": STACK_DEPTH_SLICES patterns must not use Z bits"};
+    for (int j = 0; j < 4; ++j)
+      if (p.xors[j][i].valid && p.xors[j][i].channel == 2)
+        return {Code::invalid_argument, std::string(xor_field(j)) + "[" + std::to_string(i) +
+                                            "] = " + term_name(p.xors[j][i]) +
+                                            ": STACK_DEPTH_SLICES patterns must not use Z bits"};
+  }
+  for (int j = 0; j < 2; ++j)
+    for (unsigned i = 0; i < 32; ++i)
+      if (p.postamble[j][i].valid && p.postamble[j][i].channel == 2)
+        return {Code::invalid_argument, std::string(post_field(j)) + "[" + std::to_string(i) +
+                                            "] = " + term_name(p.postamble[j][i]) +
+                                            ": STACK_DEPTH_SLICES patterns must not use Z bits"};
+  return Status::Ok();
+}
+
+// For a singular in-block map (rows: coordinate bits over address bits < n):
+// a set of address bits that depend on the same coordinate bits, as "i, j, ...".
+static std::string dependent_address_bits(const std::vector<uint64_t>& rows, unsigned n) {
+  // Name the address bits involved: columns (address bits) over the rows;
+  // eliminate while tracking which columns were combined; the first column
+  // that reduces to zero gives a dependent set.
+  std::vector<uint64_t> cols(n, 0);
+  for (size_t r = 0; r < rows.size(); ++r)
+    for (unsigned i = 0; i < n; ++i)
+      if (rows[r] & (uint64_t{1} << i)) cols[i] |= uint64_t{1} << r;
+  std::vector<std::pair<uint64_t, uint64_t>> basis;  // (vector, combination of address bits)
+  std::string which;
+  for (unsigned i = 0; i < n && which.empty(); ++i) {
+    uint64_t v = cols[i], comb = uint64_t{1} << i;
+    for (auto& [bv, bc] : basis)
+      if (v & (bv & (~bv + 1))) {
+        v ^= bv;
+        comb ^= bc;
+      }
+    if (v == 0) {
+      for (unsigned j = 0; j < n; ++j)
+        if (comb & (uint64_t{1} << j)) which += (which.empty() ? "" : ", ") + std::to_string(j);
+    } else {
+      // keep basis vectors with distinct lowest set bits
+      for (auto& [bv, bc] : basis)
+        if (bv & (v & (~v + 1))) {
+          bv ^= v;
+          bc ^= comb;
+        }
+      basis.push_back({v, comb});
+    }
+  }
+  return which;
+}
+
 Status validate(const Pattern& p, uint32_t element_bytes) {
   const unsigned n = p.block_bits();
   // Interleave entries form a prefix; fields in range.
@@ -207,25 +264,7 @@ Status validate(const Pattern& p, uint32_t element_bytes) {
     for (int j = 0; j < 2; ++j) SWZ_TRY(reads_byte_in_element(p.postamble[j][i], post_field(j), i));
   }
   // Stacked depth: no Z primaries (spec: "the interleave patterns must not contain any bits from the Z dimension").
-  if (p.stack_depth_slices()) {
-    for (unsigned i = 0; i < n; ++i) {
-      if (p.interleave[i].channel == 2)
-        return {Code::invalid_argument, "InterleavePatternSourceBits[" + std::to_string(i) +
-                                            "] = " + term_name(p.interleave[i]) +
-                                            ": STACK_DEPTH_SLICES patterns must not use Z bits"};
-      for (int j = 0; j < 4; ++j)
-        if (p.xors[j][i].valid && p.xors[j][i].channel == 2)
-          return {Code::invalid_argument, std::string(xor_field(j)) + "[" + std::to_string(i) +
-                                              "] = " + term_name(p.xors[j][i]) +
-                                              ": STACK_DEPTH_SLICES patterns must not use Z bits"};
-    }
-    for (int j = 0; j < 2; ++j)
-      for (unsigned i = 0; i < 32; ++i)
-        if (p.postamble[j][i].valid && p.postamble[j][i].channel == 2)
-          return {Code::invalid_argument, std::string(post_field(j)) + "[" + std::to_string(i) +
-                                              "] = " + term_name(p.postamble[j][i]) +
-                                              ": STACK_DEPTH_SLICES patterns must not use Z bits"};
-  }
+  if (p.stack_depth_slices()) SWZ_TRY(check_no_z_bits(p, n));
   // Primaries: each channel's primaries must be exactly bits 0..m-1 of that
   // channel (the block extent is 2^m), each once.
   std::array<uint32_t, 4> seen{};
@@ -270,35 +309,7 @@ Status validate(const Pattern& p, uint32_t element_bytes) {
       rows.push_back(row);
     }
   if (gf2_rank(rows) != n) {
-    // Name the address bits involved: columns (address bits) over the rows;
-    // eliminate while tracking which columns were combined; the first column
-    // that reduces to zero gives a dependent set.
-    std::vector<uint64_t> cols(n, 0);
-    for (size_t r = 0; r < rows.size(); ++r)
-      for (unsigned i = 0; i < n; ++i)
-        if (rows[r] & (uint64_t{1} << i)) cols[i] |= uint64_t{1} << r;
-    std::vector<std::pair<uint64_t, uint64_t>> basis;  // (vector, combination of address bits)
-    std::string which;
-    for (unsigned i = 0; i < n && which.empty(); ++i) {
-      uint64_t v = cols[i], comb = uint64_t{1} << i;
-      for (auto& [bv, bc] : basis)
-        if (v & (bv & (~bv + 1))) {
-          v ^= bv;
-          comb ^= bc;
-        }
-      if (v == 0) {
-        for (unsigned j = 0; j < n; ++j)
-          if (comb & (uint64_t{1} << j)) which += (which.empty() ? "" : ", ") + std::to_string(j);
-      } else {
-        // keep basis vectors with distinct lowest set bits
-        for (auto& [bv, bc] : basis)
-          if (bv & (v & (~v + 1))) {
-            bv ^= v;
-            bc ^= comb;
-          }
-        basis.push_back({v, comb});
-      }
-    }
+    const std::string which = dependent_address_bits(rows, n);
     return {Code::invalid_argument, "interleave pattern is singular over GF(2): address bits {" + which +
                                         "} depend on the same coordinate bits, so two coordinates share an address"
                                         " (addrlib-style equations list terms in arbitrary order: use canonicalize)"};

@@ -36,6 +36,48 @@ int64_t avg_norm_codes(const int64_t* v, uint32_t n, Num num, unsigned bits) {
   return -((-twice + n) / den);
 }
 
+// The codec that reads and writes the resolve's elements (the source's format,
+// or format_dxgi): refused for block-compressed and 2x1-packed formats (either
+// side), video and unresolvable formats, an element size that differs from
+// either subresource's, and AVERAGE of integer components.
+Status resolve_codec(const Layout& dl, const Layout& sl, const ResolveDesc& r, detail::Codec* out) {
+  const SubresourceLayout& ss = sl.sub(r.src_subresource);
+  const SubresourceLayout& ds = dl.sub(r.dst_subresource);
+  Status st;
+  FormatInfo f = sl.desc().format;
+  if (r.format_dxgi) {
+    st = find_format(r.format_dxgi, &f);
+    if (!st.ok()) return {st.code(), "format_dxgi: " + st.message()};
+  }
+  if (f.block_width > 1 || f.block_height > 1)
+    return {Code::unsupported,
+            std::string("format ") + f.name + ": block-compressed and 2x1-packed formats cannot be resolved"};
+  {
+    // The destination is addressed in texels = elements: its own format (which a matching
+    // element size does not pin down) must not be block-compressed or 2x1-packed either.
+    const FormatInfo& df = dl.desc().format;
+    if (df.block_width > 1 || df.block_height > 1)
+      return {Code::unsupported, std::string("destination format ") + df.name +
+                                     ": block-compressed and 2x1-packed formats cannot be resolved into"};
+  }
+  detail::Codec& c = *out;
+  st = detail::codec_for(f, ss.plane, &c);
+  if (!st.ok()) return st;
+  if (c.video || c.special == detail::Special::Absent || c.special >= detail::Special::BC1)
+    return {Code::unsupported, std::string("format ") + f.name + " cannot be resolved"};
+  if (c.element_bytes != ss.element_bytes || c.element_bytes != ds.element_bytes)
+    return {Code::invalid_argument, std::string("format ") + f.name + " (" + std::to_string(c.element_bytes) +
+                                        "-byte elements) does not match the source (" +
+                                        std::to_string(ss.element_bytes) + " bytes) and destination (" +
+                                        std::to_string(ds.element_bytes) + " bytes)"};
+  if (r.mode == ResolveMode::Average)
+    for (int i = 0; i < c.nfields; ++i)
+      if (is_int(c.f[i].num))
+        return {Code::unsupported, std::string("AVERAGE resolve of ") + f.name +
+                                       ": D3D defines no average for UINT/SINT components; use min or max"};
+  return Status::Ok();
+}
+
 }  // namespace
 
 constexpr detail::EnumName<ResolveMode> kResolveModeNames[] = {
@@ -55,37 +97,8 @@ Status resolve_subresource(const Layout& dl, void* dst, uint64_t dst_size, const
   if (!st.ok()) return {st.code(), "dst_subresource: " + st.message()};
   const SubresourceLayout& ss = sl.sub(r.src_subresource);
   const SubresourceLayout& ds = dl.sub(r.dst_subresource);
-  FormatInfo f = sl.desc().format;
-  if (r.format_dxgi) {
-    st = find_format(r.format_dxgi, &f);
-    if (!st.ok()) return {st.code(), "format_dxgi: " + st.message()};
-  }
-  if (f.block_width > 1 || f.block_height > 1)
-    return {Code::unsupported,
-            std::string("format ") + f.name + ": block-compressed and 2x1-packed formats cannot be resolved"};
-  {
-    // The destination is addressed in texels = elements: its own format (which a matching
-    // element size does not pin down) must not be block-compressed or 2x1-packed either.
-    const FormatInfo& df = dl.desc().format;
-    if (df.block_width > 1 || df.block_height > 1)
-      return {Code::unsupported, std::string("destination format ") + df.name +
-                                     ": block-compressed and 2x1-packed formats cannot be resolved into"};
-  }
   detail::Codec c;
-  st = detail::codec_for(f, ss.plane, &c);
-  if (!st.ok()) return st;
-  if (c.video || c.special == detail::Special::Absent || c.special >= detail::Special::BC1)
-    return {Code::unsupported, std::string("format ") + f.name + " cannot be resolved"};
-  if (c.element_bytes != ss.element_bytes || c.element_bytes != ds.element_bytes)
-    return {Code::invalid_argument, std::string("format ") + f.name + " (" + std::to_string(c.element_bytes) +
-                                        "-byte elements) does not match the source (" +
-                                        std::to_string(ss.element_bytes) + " bytes) and destination (" +
-                                        std::to_string(ds.element_bytes) + " bytes)"};
-  if (r.mode == ResolveMode::Average)
-    for (int i = 0; i < c.nfields; ++i)
-      if (is_int(c.f[i].num))
-        return {Code::unsupported, std::string("AVERAGE resolve of ") + f.name +
-                                       ": D3D defines no average for UINT/SINT components; use min or max"};
+  SWZ_TRY(resolve_codec(dl, sl, r, &c));
   Rect rc{0, 0, ss.width, ss.height};
   if (!r.whole) rc = r.rect;
   // An inverted rect (left > right or top > bottom) is a caller's mistake, not an empty region: refused,

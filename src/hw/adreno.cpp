@@ -31,6 +31,51 @@ Pattern linear_pattern() {
 // u_minify: the level-l extent of a level-0 extent, at least 1.
 uint64_t minify(uint64_t v, uint32_t l) { return std::max<uint64_t>(1, v >> l); }
 
+// fd6_tiled_memcpy.cc get_bank_mask / get_bank_shift: macrotile-row
+// bits XORed into the bank bits when the level's stride is aligned
+// enough (twice as much for 1-byte elements). row_bit0: the Y bit of the
+// first macrotile row bit (the pattern's height in bits).
+Pattern with_bank_swizzle(Pattern pat, uint64_t pitch, uint64_t macrotile_w_B, uint64_t cpp, uint64_t hbb,
+                          uint64_t levels, unsigned row_bit0) {
+  const uint64_t mt_stride = pitch / macrotile_w_B;
+  const unsigned off = cpp == 1 ? 1 : 0;
+  uint32_t mask = 0;
+  if ((levels & 0x2) && (mt_stride & ((uint64_t{1} << (hbb - 12 + off)) - 1)) == 0) mask |= 1;
+  if ((levels & 0x4) && (mt_stride & ((uint64_t{1} << (hbb - 11 + off)) - 1)) == 0) mask |= 2;
+  if ((levels & 0x1) && (mt_stride & ((uint64_t{1} << (hbb - 10 + off)) - 1)) == 0) mask |= 4;
+  for (unsigned b = 0; b < 3; ++b)
+    if (mask & (1u << b))
+      pat.postamble[0][hbb - 1 + b] = BitEntry::make(Channel::Y, row_bit0 + b);  // macrotile row bit b
+  return pat;
+}
+
+// fdl6_layout_image with an fdl_explicit_layout: pitch0 is the given pitch
+// `p` (from stride= macrotiles or pitch= bytes), which must hold level 0's
+// row and be a multiple of the pitch alignment (which an explicit linear
+// layout relaxes); every level's pitch follows from it.
+Status explicit_pitch(const std::string& fam, uint64_t p, bool has_stride, uint64_t stride, bool image_tiled,
+                      uint64_t cpp, uint64_t nblocksx0, unsigned* align_log2_io, uint64_t* pitch0) {
+  unsigned& align_log2 = *align_log2_io;
+  const unsigned cpp_shift = log2u(cpp);
+  const std::string what =
+      has_stride ? "stride = " + std::to_string(stride) + " macrotiles (" + std::to_string(p) + " bytes)"
+                 : "pitch = " + std::to_string(p) + " bytes";
+  if (!image_tiled && cpp <= 4)
+    align_log2 = 6;
+  else if (!image_tiled)
+    align_log2 = cpp_shift - 2 + 6;
+  if (p < nblocksx0 * cpp)
+    return {Code::invalid_argument, "layout '" + fam + "': " + what + " is less than level 0's row (" +
+                                        std::to_string(nblocksx0 * cpp) + " bytes)"};
+  if (p % (uint64_t{1} << align_log2))
+    return {Code::invalid_argument, "layout '" + fam + "': " + what + " is not a multiple of " +
+                                        std::to_string(uint64_t{1} << align_log2) +
+                                        " bytes (freedreno's pitch alignment for " + std::to_string(cpp) +
+                                        "-byte elements, " + (image_tiled ? "tiled" : "linear") + ")"};
+  *pitch0 = p;
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
@@ -100,28 +145,9 @@ Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   const uint64_t height_align = cpp == 1 ? 32 : 16;
   const uint64_t nblocksx0 = level_dims(desc, 0).w_el;
   uint64_t pitch0 = align_up(nblocksx0 * cpp, uint64_t{1} << align_log2);
-  if (has_stride || has_pitch) {
-    // fdl6_layout_image with an fdl_explicit_layout: pitch0 is the given
-    // pitch, which must be a multiple of the pitch alignment; every level's
-    // pitch follows from it.
-    const uint64_t p = has_stride ? stride * macrotile_w_B : pitch_given;
-    const std::string what =
-        has_stride ? "stride = " + std::to_string(stride) + " macrotiles (" + std::to_string(p) + " bytes)"
-                   : "pitch = " + std::to_string(p) + " bytes";
-    if (!image_tiled && cpp <= 4)
-      align_log2 = 6;
-    else if (!image_tiled)
-      align_log2 = cpp_shift - 2 + 6;
-    if (p < nblocksx0 * cpp)
-      return {Code::invalid_argument, "layout '" + fam + "': " + what + " is less than level 0's row (" +
-                                          std::to_string(nblocksx0 * cpp) + " bytes)"};
-    if (p % (uint64_t{1} << align_log2))
-      return {Code::invalid_argument, "layout '" + fam + "': " + what + " is not a multiple of " +
-                                          std::to_string(uint64_t{1} << align_log2) +
-                                          " bytes (freedreno's pitch alignment for " + std::to_string(cpp) +
-                                          "-byte elements, " + (image_tiled ? "tiled" : "linear") + ")"};
-    pitch0 = p;
-  }
+  if (has_stride || has_pitch)
+    SWZ_TRY(explicit_pitch(fam, has_stride ? stride * macrotile_w_B : pitch_given, has_stride, stride, image_tiled, cpp,
+                           nblocksx0, &align_log2, &pitch0));
   auto level_pitch = [&](uint32_t l) { return align_up(minify(pitch0, l), uint64_t{1} << align_log2); };  // fdl_pitch
 
   FamilyPlan plan;
@@ -170,20 +196,7 @@ Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     LevelPlan lp;
     if (tiled) {
       Pattern pat = dp->pattern;
-      if (has_hbb) {
-        // fd6_tiled_memcpy.cc get_bank_mask / get_bank_shift: macrotile-row
-        // bits XORed into the bank bits when the level's stride is aligned
-        // enough (twice as much for 1-byte elements).
-        const uint64_t mt_stride = pitch / macrotile_w_B;
-        const unsigned off = cpp == 1 ? 1 : 0;
-        uint32_t mask = 0;
-        if ((levels & 0x2) && (mt_stride & ((uint64_t{1} << (hbb - 12 + off)) - 1)) == 0) mask |= 1;
-        if ((levels & 0x4) && (mt_stride & ((uint64_t{1} << (hbb - 11 + off)) - 1)) == 0) mask |= 2;
-        if ((levels & 0x1) && (mt_stride & ((uint64_t{1} << (hbb - 10 + off)) - 1)) == 0) mask |= 4;
-        for (unsigned b = 0; b < 3; ++b)
-          if (mask & (1u << b))
-            pat.postamble[0][hbb - 1 + b] = BitEntry::make(Channel::Y, e[1] + b);  // macrotile row bit b
-      }
+      if (has_hbb) pat = with_bank_swizzle(pat, pitch, macrotile_w_B, cpp, hbb, levels, e[1]);
       lp.slot = slot_for(pat);
       lp.row_pitch = pitch * tile_rows;  // a row of macrotiles
     } else {

@@ -34,6 +34,74 @@ uint64_t round_half(uint64_t v) { return (v >> 1) + (v & 1); }
 // 2^n bytes starts at slot 20 - n (MaxMacroBits - log2 block size).
 constexpr uint32_t kTailSlot256B[16] = {2048, 1024, 512, 256, 128, 64, 32, 16, 8, 6, 5, 4, 3, 2, 1, 0};
 
+enum class Major { X, Y, Z };
+
+// GetMipChainInfo: walk the chain from level 0's (unpadded) size; a level
+// that is not in the tail is padded to whole blocks and the next level is
+// half of the padded size (at least 1). The first level that fits the tail
+// starts it.
+uint32_t first_tail_level(const uint64_t e0[3], const uint64_t b[3], const uint64_t t[3], bool thick, uint32_t mips) {
+  // IsInMipTail: width and height within the tail (and depth when thick).
+  auto fits_tail = [&](const uint64_t* p) { return p[0] <= t[0] && p[1] <= t[1] && (!thick || p[2] <= t[2]); };
+  uint32_t first_tail = mips;
+  uint64_t p[3] = {e0[0], e0[1], e0[2]};
+  for (uint32_t i = 0; i < mips; ++i) {
+    if (fits_tail(p)) {
+      first_tail = i;
+      break;
+    }
+    for (int k = 0; k < 3; ++k) p[k] = std::max<uint64_t>(align_up(p[k], b[k]) >> 1, 1);
+  }
+  return first_tail;
+}
+
+// GetMipStartPos: from level 0, each step moves past the previous level
+// (its size in blocks, halved with RoundHalf after each step): steps 1
+// and 3 go along the minor axis (right of level 0 when Y-major, below it
+// otherwise), the others along the major axis (Z-major: the next block
+// slice). A step from a level small enough (thin: one block wide, at most
+// two tall; thick, by log2(block) mod 3: 0: at most 2 x 1 x 2 blocks, 1:
+// 1 x 2 x 2, 2: 2 x 2 x 1) reaches the tail: every later level shares
+// that block position.
+// pos: level m's block position; *tail_index_io (m on entry): its index in
+// the tail; *in_tail_io (first_tail == 0 on entry): whether it is in it.
+Status mip_start_pos(const std::string& fam, uint32_t m, uint32_t first_tail, Major major, bool thick, unsigned n,
+                     uint64_t w0b, uint64_t h0b, uint64_t d0b, uint64_t pos[3], uint32_t* tail_index_io,
+                     bool* in_tail_io) {
+  uint64_t wb = w0b, hb = h0b, db = d0b;
+  uint32_t& tail_index = *tail_index_io;
+  bool& in_tail = *in_tail_io;
+  for (uint32_t i = 1; i <= m && !in_tail; ++i) {
+    const Major axis = (i == 1 || i == 3) ? (major == Major::Y ? Major::X : Major::Y) : major;
+    if (axis == Major::X)
+      pos[0] += wb;
+    else if (axis == Major::Y)
+      pos[1] += hb;
+    else
+      pos[2] += db;
+    bool small;
+    if (!thick)
+      small = wb == 1 && hb <= 2;
+    else if (n % 3 == 0)
+      small = wb <= 2 && hb == 1 && db <= 2;
+    else if (n % 3 == 1)
+      small = wb == 1 && hb <= 2 && db <= 2;
+    else
+      small = wb <= 2 && hb <= 2 && db == 1;
+    if (small) {
+      in_tail = true;
+      tail_index = m - i;
+      if (i != first_tail)
+        return {Code::internal, "layout '" + fam + "': GFX9 tail start disagrees (" + std::to_string(i) + " vs " +
+                                    std::to_string(first_tail) + ")"};
+    }
+    wb = round_half(wb);
+    hb = round_half(hb);
+    db = round_half(db);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status build_amd_gfx9_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc,
@@ -68,23 +136,7 @@ Status build_amd_gfx9_mips(const std::string& fam, const Pattern& pat, const Tex
     t[0] = b[0];
     t[n % 3 == 0 ? 1 : n % 3 == 1 ? 0 : 2] /= 2;
   }
-  // IsInMipTail: width and height within the tail (and depth when thick).
-  auto fits_tail = [&](const uint64_t* p) { return p[0] <= t[0] && p[1] <= t[1] && (!thick || p[2] <= t[2]); };
-  // GetMipChainInfo: walk the chain from level 0's (unpadded) size; a level
-  // that is not in the tail is padded to whole blocks and the next level is
-  // half of the padded size (at least 1). The first level that fits the tail
-  // starts it.
-  uint32_t first_tail = mips;
-  {
-    uint64_t p[3] = {e0[0], e0[1], e0[2]};
-    for (uint32_t i = 0; i < mips; ++i) {
-      if (fits_tail(p)) {
-        first_tail = i;
-        break;
-      }
-      for (int k = 0; k < 3; ++k) p[k] = std::max<uint64_t>(align_up(p[k], b[k]) >> 1, 1);
-    }
-  }
+  const uint32_t first_tail = first_tail_level(e0, b, t, thick, mips);
   // HwlComputeSurfaceInfoTiled: level 0 padded to whole blocks; with levels
   // after it the chain grows by level 1's size in blocks along the minor
   // axis: wider when Y-major, else taller (GetMajorMode: Y-major when level 0
@@ -93,7 +145,6 @@ Status build_amd_gfx9_mips(const std::string& fam, const Pattern& pat, const Tex
   // block more when level 1 is a single block and the chain goes past level 2
   // (levels 2 and 3 then sit side by side).
   const uint64_t w0b = ceil_div(e0[0], b[0]), h0b = ceil_div(e0[1], b[1]), d0b = ceil_div(e0[2], b[2]);
-  enum class Major { X, Y, Z };
   Major major = w0b < h0b ? Major::Y : Major::X;
   if (thick) {
     const bool y = w0b < h0b && h0b >= d0b, x = !(w0b < h0b) && w0b >= d0b;
@@ -114,45 +165,10 @@ Status build_amd_gfx9_mips(const std::string& fam, const Pattern& pat, const Tex
   plan.levels.resize(mips);
   const uint64_t row_pitch = chain_wb * block_B;
   for (uint32_t m = 0; m < mips; ++m) {
-    // GetMipStartPos: from level 0, each step moves past the previous level
-    // (its size in blocks, halved with RoundHalf after each step): steps 1
-    // and 3 go along the minor axis (right of level 0 when Y-major, below it
-    // otherwise), the others along the major axis (Z-major: the next block
-    // slice). A step from a level small enough (thin: one block wide, at most
-    // two tall; thick, by log2(block) mod 3: 0: at most 2 x 1 x 2 blocks, 1:
-    // 1 x 2 x 2, 2: 2 x 2 x 1) reaches the tail: every later level shares
-    // that block position.
-    uint64_t pos[3] = {0, 0, 0}, wb = w0b, hb = h0b, db = d0b;
+    uint64_t pos[3] = {0, 0, 0};
     uint32_t tail_index = m;
     bool in_tail = first_tail == 0;
-    for (uint32_t i = 1; i <= m && !in_tail; ++i) {
-      const Major axis = (i == 1 || i == 3) ? (major == Major::Y ? Major::X : Major::Y) : major;
-      if (axis == Major::X)
-        pos[0] += wb;
-      else if (axis == Major::Y)
-        pos[1] += hb;
-      else
-        pos[2] += db;
-      bool small;
-      if (!thick)
-        small = wb == 1 && hb <= 2;
-      else if (n % 3 == 0)
-        small = wb <= 2 && hb == 1 && db <= 2;
-      else if (n % 3 == 1)
-        small = wb == 1 && hb <= 2 && db <= 2;
-      else
-        small = wb <= 2 && hb <= 2 && db == 1;
-      if (small) {
-        in_tail = true;
-        tail_index = m - i;
-        if (i != first_tail)
-          return {Code::internal, "layout '" + fam + "': GFX9 tail start disagrees (" + std::to_string(i) + " vs " +
-                                      std::to_string(first_tail) + ")"};
-      }
-      wb = round_half(wb);
-      hb = round_half(hb);
-      db = round_half(db);
-    }
+    SWZ_TRY(mip_start_pos(fam, m, first_tail, major, thick, n, w0b, h0b, d0b, pos, &tail_index, &in_tail));
     if (in_tail != (m >= first_tail))
       return {Code::internal, "layout '" + fam + "': GFX9 level " + std::to_string(m) + " tail membership disagrees"};
     // The level's blocks stay inside the chain.

@@ -252,6 +252,87 @@ Status build_amd(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
 }
 
 // ---- Intel -------------------------------------------------------------------
+// Image alignment in elements (HALIGN x VALIGN), as isl picks it
+// (isl_choose_image_alignment_el and the per-generation functions):
+//  - Yf/Ys/Tile64: the tile (isl_gfx12/gfx125: "tile-aligned").
+//  - depth formats: D16 8x4, other depth 4x4 on Gen9-11 (isl_gfx8 table);
+//    D16 8x8, other depth 8x4 on Gen12 and Tile4 (isl_gfx12 / isl_gfx125).
+//  - block-compressed: 4x4 blocks (isl_gfx9: "choose the smallest
+//    alignment possible: HALIGN_4 and VALIGN_4"); on Tile4 (Xe-HP,
+//    isl_gfx125) 64 bytes for 64/128-bit blocks.
+//  - Tile4 color: 128 bytes when the surface may be compressed (CCS,
+//    aux=1), else 64 bytes for 8/16-byte elements, 32 bytes below; VALIGN 4.
+//  - TileX/TileY/TileW color (isl_gfx8): HALIGN 16 (required by CCS, aux=1),
+//    4 with aux=0 (8 on Gen11+ Tile Y with 4-byte elements, isl_gfx8
+//    GEN_BUG_1406667188); VALIGN 4.
+static void intel_image_alignment(const DataFamily& f, const TextureDesc& desc, uint64_t gen, uint64_t aux,
+                                  bool tr_mode, uint64_t tile_w_bytes, uint64_t tile_h, uint64_t* halign_out,
+                                  uint64_t* valign_out) {
+  const uint64_t eb = desc.format.element_bytes;
+  const bool tile4 = f.name == "intel-tile4";
+  uint64_t halign, valign;
+  if (tr_mode) {
+    halign = std::max<uint64_t>(1, tile_w_bytes / eb);
+    valign = tile_h;
+  } else if (desc.format.depth_stencil) {
+    const bool d16 = eb == 2;
+    if (gen >= 12 || tile4) {
+      halign = 8;
+      valign = d16 ? 8 : 4;
+    } else {
+      halign = d16 ? 8 : 4;
+      valign = 4;
+    }
+  } else if (desc.format.block_compressed()) {
+    halign = tile4 ? 64 / eb : 4;
+    valign = 4;
+  } else if (tile4) {
+    halign = (aux ? 128 : eb >= 8 ? 64 : 32) / eb;
+    valign = 4;
+  } else {
+    halign = aux ? 16 : (gen >= 11 && f.name == "intel-tiley" && eb == 4 ? 8 : 4);
+    valign = 4;
+  }
+  *halign_out = halign;
+  *valign_out = valign;
+}
+
+// The levels of a Yf/Ys/Tile64 mip tail (from level `tail` on, when tail <
+// mips) moved to their slots of the tail tile, which sits where level
+// `tail` was placed.
+static Status intel_place_tail(const DataFamily& f, uint64_t eb, uint64_t gen, bool tile64, uint32_t tail,
+                               uint32_t mips, std::vector<uint64_t>* xs_io, std::vector<uint64_t>* ys_io) {
+  std::vector<uint64_t>& xs = *xs_io;
+  std::vector<uint64_t>& ys = *ys_io;
+  // Slot offsets (X elements, Y rows) for 128/64/32/16/8 bpe; Yf starts at
+  // slot 4. Gen9 has the same table with slots 11..14 in reverse order.
+  static const uint8_t kGen10[15][5][2] = {
+      {{32, 0}, {64, 0}, {64, 0}, {128, 0}, {128, 0}}, {{0, 32}, {0, 32}, {0, 64}, {0, 64}, {0, 128}},
+      {{16, 0}, {32, 0}, {32, 0}, {64, 0}, {64, 0}},   {{0, 16}, {0, 16}, {0, 32}, {0, 32}, {0, 64}},
+      {{8, 0}, {16, 0}, {16, 0}, {32, 0}, {32, 0}},    {{4, 8}, {8, 8}, {8, 16}, {16, 16}, {16, 32}},
+      {{0, 12}, {0, 12}, {0, 24}, {0, 24}, {0, 48}},   {{0, 8}, {0, 8}, {0, 16}, {0, 16}, {0, 32}},
+      {{4, 4}, {8, 4}, {8, 8}, {16, 8}, {16, 16}},     {{4, 0}, {8, 0}, {8, 0}, {16, 0}, {16, 0}},
+      {{0, 4}, {0, 4}, {0, 8}, {0, 8}, {0, 16}},       {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}},
+      {{1, 0}, {2, 0}, {0, 4}, {0, 4}, {0, 4}},        {{2, 0}, {4, 0}, {4, 0}, {8, 0}, {0, 8}},
+      {{3, 0}, {6, 0}, {4, 4}, {8, 4}, {0, 12}}};
+  const unsigned bpe_index = 4 - log2u(eb);  // 128 bpe first
+  // Every level from the tail start on (the start level included, at slot 0)
+  // sits at the tail tile's position plus its slot offset (gmmlib
+  // Get2DTexOffsetAddressPerMip + GetMipTailByteOffset / GetMipTailGeometryOffset).
+  if (tail < mips) {
+    const uint64_t bx = xs[tail], by = ys[tail];
+    for (uint32_t m = tail; m < mips; ++m) {
+      const uint32_t slot = m - tail + (f.name == "intel-tileyf" ? 4 : 0);
+      if (slot >= 15)
+        return {Code::internal, "layout '" + f.name + "': mip-tail slot " + std::to_string(slot) + " out of range"};
+      const uint32_t row = gen == 9 && !tile64 && slot >= 11 ? 25 - slot : slot;
+      xs[m] = bx + kGen10[row][bpe_index][0];
+      ys[m] = by + kGen10[row][bpe_index][1];
+    }
+  }
+  return Status::Ok();
+}
+
 // One tiled surface per resource, pitch = widest level row aligned to the tile
 // width; mips in the Gen9+ 2D mip layout (MIPLAYOUT_BELOW: level 1 below level
 // 0, levels 2.. to the right of level 1, stacked), array slices QPitch rows
@@ -297,43 +378,8 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   if (aux > 1)
     return {Code::invalid_argument, "layout '" + f.name + "': aux = " + std::to_string(aux) +
                                         " (0: ISL_SURF_USAGE_DISABLE_AUX_BIT, 1: default)"};
-  // Image alignment in elements (HALIGN x VALIGN), as isl picks it
-  // (isl_choose_image_alignment_el and the per-generation functions):
-  //  - Yf/Ys/Tile64: the tile (isl_gfx12/gfx125: "tile-aligned").
-  //  - depth formats: D16 8x4, other depth 4x4 on Gen9-11 (isl_gfx8 table);
-  //    D16 8x8, other depth 8x4 on Gen12 and Tile4 (isl_gfx12 / isl_gfx125).
-  //  - block-compressed: 4x4 blocks (isl_gfx9: "choose the smallest
-  //    alignment possible: HALIGN_4 and VALIGN_4"); on Tile4 (Xe-HP,
-  //    isl_gfx125) 64 bytes for 64/128-bit blocks.
-  //  - Tile4 color: 128 bytes when the surface may be compressed (CCS,
-  //    aux=1), else 64 bytes for 8/16-byte elements, 32 bytes below; VALIGN 4.
-  //  - TileX/TileY/TileW color (isl_gfx8): HALIGN 16 (required by CCS, aux=1),
-  //    4 with aux=0 (8 on Gen11+ Tile Y with 4-byte elements, isl_gfx8
-  //    GEN_BUG_1406667188); VALIGN 4.
-  const bool tile4 = f.name == "intel-tile4";
   uint64_t halign, valign;
-  if (tr_mode) {
-    halign = std::max<uint64_t>(1, tile_w_bytes / eb);
-    valign = tile_h;
-  } else if (desc.format.depth_stencil) {
-    const bool d16 = eb == 2;
-    if (gen >= 12 || tile4) {
-      halign = 8;
-      valign = d16 ? 8 : 4;
-    } else {
-      halign = d16 ? 8 : 4;
-      valign = 4;
-    }
-  } else if (desc.format.block_compressed()) {
-    halign = tile4 ? 64 / eb : 4;
-    valign = 4;
-  } else if (tile4) {
-    halign = (aux ? 128 : eb >= 8 ? 64 : 32) / eb;
-    valign = 4;
-  } else {
-    halign = aux ? 16 : (gen >= 11 && f.name == "intel-tiley" && eb == 4 ? 8 : 4);
-    valign = 4;
-  }
+  intel_image_alignment(f, desc, gen, aux, tr_mode, tile_w_bytes, tile_h, &halign, &valign);
   bool h_given, v_given, q_given, p_given;
   uint64_t qpitch = 0, pitch_bytes = 0;
   SWZ_TRY(c.params.u64("halign", &halign, &h_given));
@@ -390,32 +436,7 @@ Status build_intel(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
     }
   }
   if (std::min(mips, tail + 1) > 2) width = std::max(width, ws[1] + ws[2]);
-  // Slot offsets (X elements, Y rows) for 128/64/32/16/8 bpe; Yf starts at
-  // slot 4. Gen9 has the same table with slots 11..14 in reverse order.
-  static const uint8_t kGen10[15][5][2] = {
-      {{32, 0}, {64, 0}, {64, 0}, {128, 0}, {128, 0}}, {{0, 32}, {0, 32}, {0, 64}, {0, 64}, {0, 128}},
-      {{16, 0}, {32, 0}, {32, 0}, {64, 0}, {64, 0}},   {{0, 16}, {0, 16}, {0, 32}, {0, 32}, {0, 64}},
-      {{8, 0}, {16, 0}, {16, 0}, {32, 0}, {32, 0}},    {{4, 8}, {8, 8}, {8, 16}, {16, 16}, {16, 32}},
-      {{0, 12}, {0, 12}, {0, 24}, {0, 24}, {0, 48}},   {{0, 8}, {0, 8}, {0, 16}, {0, 16}, {0, 32}},
-      {{4, 4}, {8, 4}, {8, 8}, {16, 8}, {16, 16}},     {{4, 0}, {8, 0}, {8, 0}, {16, 0}, {16, 0}},
-      {{0, 4}, {0, 4}, {0, 8}, {0, 8}, {0, 16}},       {{0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}},
-      {{1, 0}, {2, 0}, {0, 4}, {0, 4}, {0, 4}},        {{2, 0}, {4, 0}, {4, 0}, {8, 0}, {0, 8}},
-      {{3, 0}, {6, 0}, {4, 4}, {8, 4}, {0, 12}}};
-  const unsigned bpe_index = 4 - log2u(eb);  // 128 bpe first
-  // Every level from the tail start on (the start level included, at slot 0)
-  // sits at the tail tile's position plus its slot offset (gmmlib
-  // Get2DTexOffsetAddressPerMip + GetMipTailByteOffset / GetMipTailGeometryOffset).
-  if (tail < mips) {
-    const uint64_t bx = xs[tail], by = ys[tail];
-    for (uint32_t m = tail; m < mips; ++m) {
-      const uint32_t slot = m - tail + (f.name == "intel-tileyf" ? 4 : 0);
-      if (slot >= 15)
-        return {Code::internal, "layout '" + f.name + "': mip-tail slot " + std::to_string(slot) + " out of range"};
-      const uint32_t row = gen == 9 && !tile64 && slot >= 11 ? 25 - slot : slot;
-      xs[m] = bx + kGen10[row][bpe_index][0];
-      ys[m] = by + kGen10[row][bpe_index][1];
-    }
-  }
+  SWZ_TRY(intel_place_tail(f, eb, gen, tile64, tail, mips, &xs, &ys));
   uint64_t total_h = hs[0] + std::max(h1, h2);
   if (!q_given) {
     qpitch = align_up(total_h, valign);

@@ -96,53 +96,49 @@ uint64_t mix(uint64_t h, uint64_t v) {
   return h * 0xff51afd7ed558ccdull;
 }
 
-}  // namespace
+// identify()'s state, built step by step: the candidates that fit the dump,
+// the sample (random texel pairs, neighbour pairs per seam level), the
+// padding value and the normaliser, then each candidate's sampled score and
+// signature. One generator feeds every random draw, in the order of the
+// steps, so that a dump gets the same answer on every run.
+struct Identification {
+  Identification(const FormatInfo& f, uint32_t w, uint32_t h) : format(f), width(w), height(h) {}
 
-Status decode_linear(std::span<const uint8_t> dump, const Layout& layout, uint64_t offset_B,
-                     std::vector<uint8_t>* out) {
-  if (offset_B > dump.size())
-    return {Code::out_of_range, "offset = " + std::to_string(offset_B) + " is past the end of the dump (" +
-                                    std::to_string(dump.size()) + " bytes)"};
-  if (layout.size() > dump.size() - offset_B)
-    return {Code::buffer_too_small, "layout '" + layout.name() + "' needs " + std::to_string(layout.size()) +
-                                        " bytes after the offset; the dump has " +
-                                        std::to_string(dump.size() - offset_B)};
-  AddressTables t;
-  SWZ_TRY(ident::make_tables(layout, &t));
-  const uint32_t eb = layout.sub(0).element_bytes;
-  const uint32_t w = layout.sub(0).width_el, h = layout.sub(0).height_el;
-  out->resize(size_t{w} * h * eb);
-  const uint8_t* src = dump.data() + offset_B;
-  for (uint32_t y = 0; y < h; ++y)
-    for (uint32_t x = 0; x < w; ++x) std::memcpy(out->data() + (size_t{y} * w + x) * eb, src + t.at(x, y), eb);
-  return Status::Ok();
-}
-
-Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_t width, uint32_t height,
-                const IdentifyOptions& opt, std::vector<IdentifyCandidate>* out) {
-  if (!out) return {Code::invalid_argument, "out = null"};
-  out->clear();
-  if (width == 0 || height == 0)
-    return {Code::invalid_argument, "size = " + std::to_string(width) + "x" + std::to_string(height) +
-                                        " (width and height must be at least 1)"};
-  if (format.block_compressed())
-    return {Code::unsupported,
-            std::string("format ") + format.name +
-                ": block-compressed dumps are not supported by identify yet "
-                "(identify them with an uncompressed format of the block size, e.g. R32G32_UINT for BC1)"};
-  if (format.element_bytes == 0 || format.element_bytes > 16 || format.planes != 1)
-    return {Code::invalid_argument,
-            std::string("format ") + format.name + ": identify needs a single-plane format of 1..16 bytes per element"};
-  if (opt.top == 0 || opt.top > 1000)
-    return {Code::invalid_argument, "top = " + std::to_string(opt.top) + " (1..1000)"};
-  if (opt.offset_B >= dump.size())
-    return {Code::out_of_range, "offset = " + std::to_string(opt.offset_B) + " is at or past the end of the dump (" +
-                                    std::to_string(dump.size()) + " bytes)"};
-  const uint64_t avail = dump.size() - opt.offset_B;
-  const uint32_t eb = format.element_bytes;
-
-  // Candidates that hold the texture within the dump.
+  const FormatInfo& format;
+  uint32_t width = 0, height = 0;
+  uint64_t avail = 0;  // bytes of the dump after the offset
+  uint32_t eb = 0;
+  Scorer sc;
+  Rng rng{0x5157A7E5ull};
   std::vector<Cand> cands;
+  std::vector<std::array<uint32_t, 4>> randoms;
+  std::vector<uint8_t> pad_value;  // empty: no frequent element value
+  std::vector<double> pad;         // per candidate: padding fraction of its random texels
+  double pad_min = 0;
+  double norm = 1;
+  std::vector<Pair> pairs;
+  uint16_t levels = 0;
+  std::vector<double> lsum;
+  std::vector<uint64_t> lcnt;
+  std::vector<double> score;
+  std::vector<uint64_t> sig;
+
+  Status collect_candidates();
+  void draw_randoms();
+  double norm_of(const AddressTables& t) const;
+  void find_padding();
+  double padding_fraction(const AddressTables& t) const;
+  void find_norm();
+  void sample_pairs();
+  double sampled(const AddressTables& t, uint32_t xr, uint64_t* sig_out);
+  void score_sampled();
+  void sweep_pbxor();
+  std::vector<Group> group_by_signature() const;
+  std::vector<Group> full_decode(std::vector<Group>& groups, size_t full_n) const;
+};
+
+// Candidates that hold the texture within the dump.
+Status Identification::collect_candidates() {
   uint64_t smallest_need = UINT64_MAX;
   std::string smallest_name;
   for (const CandidateName& n : ident::candidate_names(format, width, height)) {
@@ -168,66 +164,63 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
              std::to_string(height);
     return {Code::out_of_range, msg};
   }
+  return Status::Ok();
+}
 
-  Scorer sc;
-  sc.data = dump.data() + opt.offset_B;
-  sc.feat = feature_bytes(format);
-
-  // Normaliser: mean difference of random texel pairs (the same positions
-  // for every candidate), the median over the candidates: one constant, so
-  // that padding (zeros, usually) a layout decodes does not change it.
-  Rng rng{0x5157A7E5ull};
-  std::vector<std::array<uint32_t, 4>> randoms(2048);
+// Random texel pairs (the same positions for every candidate).
+void Identification::draw_randoms() {
+  randoms.resize(2048);
   for (auto& r : randoms) r = {rng.below(width), rng.below(height), rng.below(width), rng.below(height)};
-  auto norm_of = [&](const AddressTables& t) {
-    uint64_t s = 0;
-    for (const auto& r : randoms) s += sc.diff(t.at(r[0], r[1]), t.at(r[2], r[3]));
-    return std::max(1.0, static_cast<double>(s) / static_cast<double>(randoms.size()));
-  };
+}
 
-  // Padding: the most frequent element value of the dump (zeros, usually),
-  // when it is frequent. A layout that decodes more of it than the best one
-  // loses the difference in score: a wrong layout over a sparse dump (a wide
-  // pitch) decodes mostly smooth padding.
-  std::vector<uint8_t> pad_value;
-  {
-    const uint64_t slots = avail / eb;
-    const int n = 4096;
-    std::vector<std::array<uint8_t, 16>> seen(n);
-    for (auto& v : seen) {
-      v.fill(0);
-      std::memcpy(v.data(), sc.data + (rng.next() % slots) * eb, eb);
-    }
-    std::sort(seen.begin(), seen.end());
-    int best_run = 0;
-    size_t best_at = 0;
-    for (size_t i = 0, j; i < seen.size(); i = j) {
-      for (j = i; j < seen.size() && seen[j] == seen[i]; ++j) {
-      }
-      if (static_cast<int>(j - i) > best_run) {
-        best_run = static_cast<int>(j - i);
-        best_at = i;
-      }
-    }
-    if (best_run * 20 >= n) pad_value.assign(seen[best_at].begin(), seen[best_at].begin() + eb);
+// Mean difference of the random texel pairs as candidate `t` decodes them.
+double Identification::norm_of(const AddressTables& t) const {
+  uint64_t s = 0;
+  for (const auto& r : randoms) s += sc.diff(t.at(r[0], r[1]), t.at(r[2], r[3]));
+  return std::max(1.0, static_cast<double>(s) / static_cast<double>(randoms.size()));
+}
+
+// Padding: the most frequent element value of the dump (zeros, usually),
+// when it is frequent. A layout that decodes more of it than the best one
+// loses the difference in score: a wrong layout over a sparse dump (a wide
+// pitch) decodes mostly smooth padding.
+void Identification::find_padding() {
+  const uint64_t slots = avail / eb;
+  const int n = 4096;
+  std::vector<std::array<uint8_t, 16>> seen(n);
+  for (auto& v : seen) {
+    v.fill(0);
+    std::memcpy(v.data(), sc.data + (rng.next() % slots) * eb, eb);
   }
-  auto padding_fraction = [&](const AddressTables& t) {
-    if (pad_value.empty()) return 0.0;
-    uint32_t hits = 0;
-    for (const auto& r : randoms) {
-      hits += std::memcmp(sc.data + t.at(r[0], r[1]), pad_value.data(), eb) == 0;
-      hits += std::memcmp(sc.data + t.at(r[2], r[3]), pad_value.data(), eb) == 0;
+  std::sort(seen.begin(), seen.end());
+  int best_run = 0;
+  size_t best_at = 0;
+  for (size_t i = 0, j; i < seen.size(); i = j) {
+    for (j = i; j < seen.size() && seen[j] == seen[i]; ++j) {
     }
-    return hits / (2.0 * static_cast<double>(randoms.size()));
-  };
-  std::vector<double> pad(cands.size());
-  for (size_t i = 0; i < cands.size(); ++i) pad[i] = padding_fraction(cands[i].tab);
-  const double pad_min = *std::min_element(pad.begin(), pad.end());
+    if (static_cast<int>(j - i) > best_run) {
+      best_run = static_cast<int>(j - i);
+      best_at = i;
+    }
+  }
+  if (best_run * 20 >= n) pad_value.assign(seen[best_at].begin(), seen[best_at].begin() + eb);
+}
 
-  // Normaliser: random pairs of the dump's elements that are not padding
-  // (the image's texels, whatever the layout); else the median over the
-  // candidates of their random texel pairs.
-  double norm = 1;
+double Identification::padding_fraction(const AddressTables& t) const {
+  if (pad_value.empty()) return 0.0;
+  uint32_t hits = 0;
+  for (const auto& r : randoms) {
+    hits += std::memcmp(sc.data + t.at(r[0], r[1]), pad_value.data(), eb) == 0;
+    hits += std::memcmp(sc.data + t.at(r[2], r[3]), pad_value.data(), eb) == 0;
+  }
+  return hits / (2.0 * static_cast<double>(randoms.size()));
+}
+
+// Normaliser: random pairs of the dump's elements that are not padding
+// (the image's texels, whatever the layout); else the median over the
+// candidates of their random texel pairs (one constant, so that padding
+// a layout decodes does not change it).
+void Identification::find_norm() {
   {
     const uint64_t slots = avail / eb;
     std::vector<uint64_t> texel_at;  // non-padding elements
@@ -245,10 +238,10 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
     std::nth_element(norms.begin(), norms.begin() + norms.size() / 2, norms.end());
     norm = std::max(1.0, norms[norms.size() / 2]);
   }
+}
 
-  // Sample: per seam level (x+1 = 2^t * odd, y+1 likewise), up to P pairs.
-  std::vector<Pair> pairs;
-  uint16_t levels = 0;
+// Sample: per seam level (x+1 = 2^t * odd, y+1 likewise), up to P pairs.
+void Identification::sample_pairs() {
   const uint32_t P = 320;
   for (int axis = 0; axis < 2; ++axis) {
     const uint32_t len = axis ? height : width, other = axis ? width : height;
@@ -266,120 +259,127 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
       ++levels;
     }
   }
+}
 
-  // Sampled score and signature of every candidate. `xr` is XORed into the
-  // in-block address (the AMD pipe/bank XOR sweep below).
-  std::vector<double> lsum(levels);
-  std::vector<uint64_t> lcnt(levels);
-  auto sampled = [&](const AddressTables& t, uint32_t xr, uint64_t* sig_out) {
-    std::fill(lsum.begin(), lsum.end(), 0.0);
-    std::fill(lcnt.begin(), lcnt.end(), 0);
-    uint64_t h = 0x12345;
-    for (const Pair& p : pairs) {
-      const uint64_t a = t.at(p.x, p.y) ^ xr;
-      const uint64_t b = (p.vertical ? t.at(p.x, p.y + 1) : t.at(p.x + 1, p.y)) ^ xr;
-      h = mix(mix(h, a), b);
-      lsum[p.level] += sc.diff(a, b);
-      ++lcnt[p.level];
-    }
-    if (sig_out) {  // the random texels too: tiny textures have few pairs
-      for (size_t r = 0; r < 64 && r < randoms.size(); ++r) h = mix(h, t.at(randoms[r][0], randoms[r][1]) ^ xr);
-      *sig_out = h;
-    }
-    return combine(lsum, lcnt, norm);
-  };
-  std::vector<double> score(cands.size());
-  std::vector<uint64_t> sig(cands.size());
-  for (size_t i = 0; i < cands.size(); ++i) score[i] = sampled(cands[i].tab, 0, &sig[i]) - (pad[i] - pad_min);
-
-  // AMD pipe/bank XOR (pbxor=N: N << 8 XORed into the block): swept for the
-  // best few AMD candidates; a value that beats the plain layout is added.
-  {
-    // Only modes that take the XOR: the _X/_T modes up to GFX11 (addrlib
-    // ignores or refuses it on the others), and GFX12's.
-    auto takes_pbxor = [](const std::string& n) {
-      const std::string fam = n.substr(0, n.find(':'));
-      const bool xor_mode =
-          fam.size() > 2 && (fam.compare(fam.size() - 2, 2, "-x") == 0 || fam.compare(fam.size() - 2, 2, "-t") == 0);
-      return xor_mode || fam.rfind("amd-gfx12-", 0) == 0;
-    };
-    std::vector<size_t> amd;
-    for (size_t i = 0; i < cands.size(); ++i)
-      if (cands[i].name.name.rfind("amd-", 0) == 0 && takes_pbxor(cands[i].name.name) &&
-          block_bits_of(cands[i].layout) > 8 && cands[i].tab.base == 0)
-        amd.push_back(i);
-    std::stable_sort(amd.begin(), amd.end(), [&](size_t a, size_t b) { return score[a] > score[b]; });
-    std::vector<uint64_t> seen_sig;
-    uint32_t budget = 3072;  // values of N tried in all
-    for (size_t i : amd) {
-      if (seen_sig.size() >= 8) break;
-      if (std::find(seen_sig.begin(), seen_sig.end(), sig[i]) != seen_sig.end()) continue;
-      const unsigned nb = block_bits_of(cands[i].layout);
-      if ((1u << (nb - 8)) > budget) continue;
-      budget -= 1u << (nb - 8);
-      seen_sig.push_back(sig[i]);
-      const AddressTables& t = cands[i].tab;
-      // Pairs inside one 256-byte chunk keep their difference for every N:
-      // sum them once; re-read only the pairs that cross chunks.
-      std::vector<double> fixed_sum(levels, 0.0);
-      std::vector<uint64_t> fixed_cnt(levels, 0);
-      struct Cross {
-        uint64_t a, b;
-        uint16_t level;
-      };
-      std::vector<Cross> cross;
-      for (const Pair& p : pairs) {
-        const uint64_t a = t.at(p.x, p.y), b = p.vertical ? t.at(p.x, p.y + 1) : t.at(p.x + 1, p.y);
-        ++fixed_cnt[p.level];
-        if ((a >> 8) == (b >> 8))
-          fixed_sum[p.level] += sc.diff(a, b);
-        else
-          cross.push_back({a, b, p.level});
-      }
-      std::vector<uint64_t> texels;  // for the padding fraction of each N
-      for (size_t r = 0; r < randoms.size() && texels.size() < 512; ++r)
-        texels.push_back(t.at(randoms[r][0], randoms[r][1]));
-      auto pad_of = [&](uint32_t xr) {
-        if (pad_value.empty()) return 0.0;
-        uint32_t hits = 0;
-        for (uint64_t a : texels) hits += std::memcmp(sc.data + (a ^ xr), pad_value.data(), eb) == 0;
-        return hits / static_cast<double>(texels.size());
-      };
-      const double pad0 = pad_of(0);
-      double best = score[i] + 0.002;
-      uint32_t best_v = 0;
-      for (uint32_t v = 1; v < (1u << (nb - 8)); ++v) {
-        const uint32_t xr = v << 8;
-        lsum = fixed_sum;
-        for (const Cross& c : cross) lsum[c.level] += sc.diff(c.a ^ xr, c.b ^ xr);
-        const double sv = combine(lsum, fixed_cnt, norm) - (pad[i] - pad_min) - (pad_of(xr) - pad0);
-        if (sv > best) {
-          best = sv;
-          best_v = v;
-        }
-      }
-      if (!best_v) continue;
-      Cand c;
-      c.name = cands[i].name;
-      c.name.name +=
-          (c.name.name.find(':') == std::string::npos ? ":" : ",") + std::string("pbxor=") + std::to_string(best_v);
-      c.name.params += 1;
-      // addrlib keeps only the mode's pipe and bank bits (GFX10+): a value
-      // with other bits set names a layout it would not build.
-      if (!ident::make_candidate(c.name, format, width, height, &c.layout).ok() || c.layout.size() > avail ||
-          c.layout.patterns().empty() || (c.layout.patterns()[0].immediate >> 8) != best_v ||
-          !ident::make_tables(c.layout, &c.tab).ok())
-        continue;
-      uint64_t sg;
-      const double pc = padding_fraction(c.tab);
-      score.push_back(sampled(c.tab, 0, &sg) - (pc - pad_min));
-      sig.push_back(sg);
-      pad.push_back(pc);
-      cands.push_back(std::move(c));
-    }
+// Sampled score and signature of one candidate. `xr` is XORed into the
+// in-block address (the AMD pipe/bank XOR sweep).
+double Identification::sampled(const AddressTables& t, uint32_t xr, uint64_t* sig_out) {
+  std::fill(lsum.begin(), lsum.end(), 0.0);
+  std::fill(lcnt.begin(), lcnt.end(), 0);
+  uint64_t h = 0x12345;
+  for (const Pair& p : pairs) {
+    const uint64_t a = t.at(p.x, p.y) ^ xr;
+    const uint64_t b = (p.vertical ? t.at(p.x, p.y + 1) : t.at(p.x + 1, p.y)) ^ xr;
+    h = mix(mix(h, a), b);
+    lsum[p.level] += sc.diff(a, b);
+    ++lcnt[p.level];
   }
+  if (sig_out) {  // the random texels too: tiny textures have few pairs
+    for (size_t r = 0; r < 64 && r < randoms.size(); ++r) h = mix(h, t.at(randoms[r][0], randoms[r][1]) ^ xr);
+    *sig_out = h;
+  }
+  return combine(lsum, lcnt, norm);
+}
 
-  // Groups of candidates equal on the sample; simplest name first.
+// Sampled score and signature of every candidate.
+void Identification::score_sampled() {
+  lsum.assign(levels, 0.0);
+  lcnt.assign(levels, 0);
+  score.resize(cands.size());
+  sig.resize(cands.size());
+  for (size_t i = 0; i < cands.size(); ++i) score[i] = sampled(cands[i].tab, 0, &sig[i]) - (pad[i] - pad_min);
+}
+
+// AMD pipe/bank XOR (pbxor=N: N << 8 XORed into the block): swept for the
+// best few AMD candidates; a value that beats the plain layout is added.
+void Identification::sweep_pbxor() {
+  // Only modes that take the XOR: the _X/_T modes up to GFX11 (addrlib
+  // ignores or refuses it on the others), and GFX12's.
+  auto takes_pbxor = [](const std::string& n) {
+    const std::string fam = n.substr(0, n.find(':'));
+    const bool xor_mode =
+        fam.size() > 2 && (fam.compare(fam.size() - 2, 2, "-x") == 0 || fam.compare(fam.size() - 2, 2, "-t") == 0);
+    return xor_mode || fam.rfind("amd-gfx12-", 0) == 0;
+  };
+  std::vector<size_t> amd;
+  for (size_t i = 0; i < cands.size(); ++i)
+    if (cands[i].name.name.rfind("amd-", 0) == 0 && takes_pbxor(cands[i].name.name) &&
+        block_bits_of(cands[i].layout) > 8 && cands[i].tab.base == 0)
+      amd.push_back(i);
+  std::stable_sort(amd.begin(), amd.end(), [&](size_t a, size_t b) { return score[a] > score[b]; });
+  std::vector<uint64_t> seen_sig;
+  uint32_t budget = 3072;  // values of N tried in all
+  for (size_t i : amd) {
+    if (seen_sig.size() >= 8) break;
+    if (std::find(seen_sig.begin(), seen_sig.end(), sig[i]) != seen_sig.end()) continue;
+    const unsigned nb = block_bits_of(cands[i].layout);
+    if ((1u << (nb - 8)) > budget) continue;
+    budget -= 1u << (nb - 8);
+    seen_sig.push_back(sig[i]);
+    const AddressTables& t = cands[i].tab;
+    // Pairs inside one 256-byte chunk keep their difference for every N:
+    // sum them once; re-read only the pairs that cross chunks.
+    std::vector<double> fixed_sum(levels, 0.0);
+    std::vector<uint64_t> fixed_cnt(levels, 0);
+    struct Cross {
+      uint64_t a, b;
+      uint16_t level;
+    };
+    std::vector<Cross> cross;
+    for (const Pair& p : pairs) {
+      const uint64_t a = t.at(p.x, p.y), b = p.vertical ? t.at(p.x, p.y + 1) : t.at(p.x + 1, p.y);
+      ++fixed_cnt[p.level];
+      if ((a >> 8) == (b >> 8))
+        fixed_sum[p.level] += sc.diff(a, b);
+      else
+        cross.push_back({a, b, p.level});
+    }
+    std::vector<uint64_t> texels;  // for the padding fraction of each N
+    for (size_t r = 0; r < randoms.size() && texels.size() < 512; ++r)
+      texels.push_back(t.at(randoms[r][0], randoms[r][1]));
+    auto pad_of = [&](uint32_t xr) {
+      if (pad_value.empty()) return 0.0;
+      uint32_t hits = 0;
+      for (uint64_t a : texels) hits += std::memcmp(sc.data + (a ^ xr), pad_value.data(), eb) == 0;
+      return hits / static_cast<double>(texels.size());
+    };
+    const double pad0 = pad_of(0);
+    double best = score[i] + 0.002;
+    uint32_t best_v = 0;
+    for (uint32_t v = 1; v < (1u << (nb - 8)); ++v) {
+      const uint32_t xr = v << 8;
+      lsum = fixed_sum;
+      for (const Cross& c : cross) lsum[c.level] += sc.diff(c.a ^ xr, c.b ^ xr);
+      const double sv = combine(lsum, fixed_cnt, norm) - (pad[i] - pad_min) - (pad_of(xr) - pad0);
+      if (sv > best) {
+        best = sv;
+        best_v = v;
+      }
+    }
+    if (!best_v) continue;
+    Cand c;
+    c.name = cands[i].name;
+    c.name.name +=
+        (c.name.name.find(':') == std::string::npos ? ":" : ",") + std::string("pbxor=") + std::to_string(best_v);
+    c.name.params += 1;
+    // addrlib keeps only the mode's pipe and bank bits (GFX10+): a value
+    // with other bits set names a layout it would not build.
+    if (!ident::make_candidate(c.name, format, width, height, &c.layout).ok() || c.layout.size() > avail ||
+        c.layout.patterns().empty() || (c.layout.patterns()[0].immediate >> 8) != best_v ||
+        !ident::make_tables(c.layout, &c.tab).ok())
+      continue;
+    uint64_t sg;
+    const double pc = padding_fraction(c.tab);
+    score.push_back(sampled(c.tab, 0, &sg) - (pc - pad_min));
+    sig.push_back(sg);
+    pad.push_back(pc);
+    cands.push_back(std::move(c));
+  }
+}
+
+// Groups of candidates equal on the sample; simplest name first; best
+// sampled score first.
+std::vector<Group> Identification::group_by_signature() const {
   std::map<uint64_t, size_t> by_sig;
   std::vector<Group> groups;
   for (size_t i = 0; i < cands.size(); ++i) {
@@ -394,10 +394,13 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
     std::stable_sort(g.members.begin(), g.members.end(),
                      [&](size_t a, size_t b) { return ident::simpler(cands[a].name, cands[b].name); });
   std::stable_sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) { return a.score > b.score; });
+  return groups;
+}
 
-  // Full decode of the best groups: split members that differ outside the
-  // sample, then score every texel pair.
-  const size_t full_n = std::min(groups.size(), static_cast<size_t>(std::max(opt.full_decode, opt.top)));
+// Full decode of the best `full_n` groups: split members that differ
+// outside the sample, then score every texel pair. The groups past the full
+// decode follow, with their sampled scores.
+std::vector<Group> Identification::full_decode(std::vector<Group>& groups, size_t full_n) const {
   std::vector<Group> finals;
   std::vector<uint16_t> xl(width), yl(height);
   uint16_t lv = 0;
@@ -458,10 +461,73 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
   std::stable_sort(finals.begin(), finals.end(), [](const Group& a, const Group& b) { return a.score > b.score; });
   // Groups past the full decode keep their sampled score, below the decoded ones.
   for (size_t gi = full_n; gi < groups.size(); ++gi) finals.push_back(groups[gi]);
+  return finals;
+}
+
+}  // namespace
+
+Status decode_linear(std::span<const uint8_t> dump, const Layout& layout, uint64_t offset_B,
+                     std::vector<uint8_t>* out) {
+  if (offset_B > dump.size())
+    return {Code::out_of_range, "offset = " + std::to_string(offset_B) + " is past the end of the dump (" +
+                                    std::to_string(dump.size()) + " bytes)"};
+  if (layout.size() > dump.size() - offset_B)
+    return {Code::buffer_too_small, "layout '" + layout.name() + "' needs " + std::to_string(layout.size()) +
+                                        " bytes after the offset; the dump has " +
+                                        std::to_string(dump.size() - offset_B)};
+  AddressTables t;
+  SWZ_TRY(ident::make_tables(layout, &t));
+  const uint32_t eb = layout.sub(0).element_bytes;
+  const uint32_t w = layout.sub(0).width_el, h = layout.sub(0).height_el;
+  out->resize(size_t{w} * h * eb);
+  const uint8_t* src = dump.data() + offset_B;
+  for (uint32_t y = 0; y < h; ++y)
+    for (uint32_t x = 0; x < w; ++x) std::memcpy(out->data() + (size_t{y} * w + x) * eb, src + t.at(x, y), eb);
+  return Status::Ok();
+}
+
+Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_t width, uint32_t height,
+                const IdentifyOptions& opt, std::vector<IdentifyCandidate>* out) {
+  if (!out) return {Code::invalid_argument, "out = null"};
+  out->clear();
+  if (width == 0 || height == 0)
+    return {Code::invalid_argument, "size = " + std::to_string(width) + "x" + std::to_string(height) +
+                                        " (width and height must be at least 1)"};
+  if (format.block_compressed())
+    return {Code::unsupported,
+            std::string("format ") + format.name +
+                ": block-compressed dumps are not supported by identify yet "
+                "(identify them with an uncompressed format of the block size, e.g. R32G32_UINT for BC1)"};
+  if (format.element_bytes == 0 || format.element_bytes > 16 || format.planes != 1)
+    return {Code::invalid_argument,
+            std::string("format ") + format.name + ": identify needs a single-plane format of 1..16 bytes per element"};
+  if (opt.top == 0 || opt.top > 1000)
+    return {Code::invalid_argument, "top = " + std::to_string(opt.top) + " (1..1000)"};
+  if (opt.offset_B >= dump.size())
+    return {Code::out_of_range, "offset = " + std::to_string(opt.offset_B) + " is at or past the end of the dump (" +
+                                    std::to_string(dump.size()) + " bytes)"};
+  Identification id(format, width, height);
+  id.avail = dump.size() - opt.offset_B;
+  id.eb = format.element_bytes;
+  SWZ_TRY(id.collect_candidates());
+  id.sc.data = dump.data() + opt.offset_B;
+  id.sc.feat = feature_bytes(format);
+  id.draw_randoms();
+  id.find_padding();
+  id.pad.resize(id.cands.size());
+  for (size_t i = 0; i < id.cands.size(); ++i) id.pad[i] = id.padding_fraction(id.cands[i].tab);
+  id.pad_min = *std::min_element(id.pad.begin(), id.pad.end());
+  id.find_norm();
+  id.sample_pairs();
+  id.score_sampled();
+  id.sweep_pbxor();
+  std::vector<Group> groups = id.group_by_signature();
+  const size_t full_n = std::min(groups.size(), static_cast<size_t>(std::max(opt.full_decode, opt.top)));
+  const std::vector<Group> finals = id.full_decode(groups, full_n);
 
   for (const Group& g : finals) {
     if (out->size() >= opt.top) break;
-    const Cand& c = cands[g.members.front()];
+    const Cand& c = id.cands[g.members.front()];
     IdentifyCandidate r;
     r.score = g.score;
     r.layout = c.name.name;

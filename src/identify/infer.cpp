@@ -259,6 +259,136 @@ uint64_t agree(const Probe& p, const ident::AddressTables& t, uint64_t* first_ba
   return uint64_t{p.w} * p.h;
 }
 
+// Fills p.pos (the byte offset of each texel index) from the probe's `slots`
+// elements; parse_error when an index never appears or one other than 0
+// (zeros may be padding) appears twice.
+Status read_probe(Probe& p, uint64_t slots, uint64_t N) {
+  const uint8_t* base = p.data;
+  const uint32_t eb = p.eb, width = p.w;
+  std::vector<std::string> dups;
+  uint64_t dup_count = 0;
+  for (uint64_t s = 0; s < slots; ++s) {
+    uint32_t v;
+    std::memcpy(&v, base + s * eb, 4);
+    if (v >= N) continue;
+    if (p.pos[v] == kNone)
+      p.pos[v] = s * eb;
+    else if (v != 0) {  // zeros may be padding
+      if (dups.size() < 6)
+        dups.push_back("index " + std::to_string(v) + " " + texel(v, width) + " at bytes " + std::to_string(p.pos[v]) +
+                       " and " + std::to_string(s * eb));
+      ++dup_count;
+    }
+  }
+  {
+    std::string missing;
+    uint64_t miss = 0;
+    for (uint64_t i = 0; i < N; ++i)
+      if (p.pos[i] == kNone && miss++ < 8) missing += (missing.empty() ? "" : ", ") + texel(i, width);
+    if (miss)
+      return {Code::parse_error, "not a probe: " + std::to_string(miss) + " of " + std::to_string(N) +
+                                     " texel indices never appear (texels " + missing + (miss > 8 ? ", ..." : "") +
+                                     "); check --size, --format and --offset. A probe holds y*" +
+                                     std::to_string(width) +
+                                     "+x as a little-endian u32 in the first 4 bytes of the element at (x,y)"};
+  }
+  if (dup_count)
+    return {Code::parse_error, "not a probe: " + std::to_string(dup_count) + " indices appear more than once (" +
+                                   [&] {
+                                     std::string s;
+                                     for (const auto& d : dups) s += (s.empty() ? "" : "; ") + d;
+                                     return s;
+                                   }() +
+                                   (dup_count > dups.size() ? "; ..." : "") + ")"};
+  return Status::Ok();
+}
+
+// The simplest built-in name whose layout matches the probe byte for byte,
+// into r (layout, row pitch, builtin, made); r is left as it is when none does.
+// A solved pattern with a pipe/bank XOR adds its pbxor to the AMD names.
+void match_builtin(const Probe& p, const FormatInfo& format, uint32_t width, uint32_t height, InferResult* out) {
+  InferResult& r = *out;
+  std::vector<ident::CandidateName> names = ident::candidate_names(format, width, height);
+  if (r.solved_pattern && r.pattern.immediate >= 256) {
+    const std::string pb = "pbxor=" + std::to_string(r.pattern.immediate >> 8);
+    std::vector<ident::CandidateName> more;
+    for (const auto& n : names)
+      if (n.name.rfind("amd-", 0) == 0)
+        more.push_back({n.name + (n.name.find(':') == std::string::npos ? ":" : ",") + pb, 0, n.params + 1, n.order});
+    names.insert(names.end(), more.begin(), more.end());
+  }
+  std::stable_sort(names.begin(), names.end(), ident::simpler);
+  for (const auto& n : names) {
+    Layout L;
+    if (!ident::make_candidate(n, format, width, height, &L).ok()) continue;
+    ident::AddressTables t;
+    if (!ident::make_tables(L, &t).ok()) continue;
+    uint64_t bad;
+    agree(p, t, &bad);
+    if (bad != kNone) continue;
+    r.layout = n.name;
+    r.row_pitch_B = n.row_pitch_B;
+    if (n.name.rfind("row-major:pitch=", 0) == 0) {  // printed as --layout row-major --row-pitch N
+      r.layout = "row-major";
+      r.row_pitch_B = std::stoull(n.name.substr(16));
+    }
+    r.builtin = true;
+    r.made = L;
+    break;
+  }
+}
+
+// Why no pattern reproduces the probe: the closest fit (when a block split
+// gave one) and the texels where it disagrees, else a small violation of
+// linearity.
+std::string no_match_message(const Probe& p, uint64_t N, bool have_wrong, const Solved& best_wrong, uint64_t best_bad,
+                             const ident::AddressTables& best_tab) {
+  const uint32_t width = p.w, height = p.h;
+  std::string msg =
+      "no parameterized swizzle pattern reproduces the probe (the address map is not GF(2)-linear per block, or "
+      "needs more XOR "
+      "terms than the descriptor holds)";
+  if (have_wrong) {
+    msg +=
+        "; the closest fit, 'pattern:" + to_text(best_wrong.pattern) + "'" +
+        (best_wrong.row_pitch_B ? " with row pitch " + std::to_string(best_wrong.row_pitch_B) : std::string()) +
+        ", disagrees first at texel " + texel(best_bad, width) + ": the probe has it at byte " +
+        std::to_string(p.pos[best_bad]) + ", the fit at byte " +
+        std::to_string(best_tab.at(static_cast<uint32_t>(best_bad % width), static_cast<uint32_t>(best_bad / width)));
+    std::string more;
+    int cnt = 0;
+    uint64_t total = 0;
+    for (uint64_t i = best_bad; i < N; ++i)
+      if (best_tab.at(static_cast<uint32_t>(i % width), static_cast<uint32_t>(i / width)) != p.pos[i]) {
+        ++total;
+        if (cnt++ < 8) more += (more.empty() ? "" : ", ") + texel(i, width);
+      }
+    msg += " (" + std::to_string(total) + " texels disagree: " + more + (total > 8 ? ", ..." : "") + ")";
+  }
+  if (!have_wrong) {
+    // No block split even gives a pattern: name a small linearity violation.
+    auto lin_msg = [&](uint64_t x1, uint64_t y1, uint64_t x2, uint64_t y2) -> std::string {
+      if (x1 + x2 >= width || y1 + y2 >= height) return {};
+      const uint64_t pred = p.A(x1, y1) ^ p.A(x2, y2) ^ p.A(0, 0), got = p.A(x1 + x2, y1 + y2);
+      if (pred == got) return {};
+      return "; texels " + texel(y1 * width + x1, width) + ", " + texel(y2 * width + x2, width) +
+             " and (0,0) are at bytes " + std::to_string(p.A(x1, y1)) + ", " + std::to_string(p.A(x2, y2)) + " and " +
+             std::to_string(p.A(0, 0)) + ", so a linear map puts " + texel((y1 + y2) * width + x1 + x2, width) +
+             " at byte " + std::to_string(pred) + " (if both bits are in the block), but the probe has it at byte " +
+             std::to_string(got) + ". Check --size and --format";
+    };
+    std::string why;
+    for (uint64_t a = 1; a < 64 && why.empty(); a <<= 1)
+      for (uint64_t b = a << 1; b < 64 && why.empty(); b <<= 1) {
+        why = lin_msg(a, 0, b, 0);
+        if (why.empty()) why = lin_msg(0, a, 0, b);
+        if (why.empty()) why = lin_msg(a, 0, 0, b);
+      }
+    msg += why;
+  }
+  return msg;
+}
+
 }  // namespace
 
 Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t width, uint32_t height,
@@ -298,41 +428,7 @@ Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t 
   const uint64_t slots = (probe.size() - offset_B) / eb;
   p.data = base;
   p.size = probe.size() - offset_B;
-  std::vector<std::string> dups;
-  uint64_t dup_count = 0;
-  for (uint64_t s = 0; s < slots; ++s) {
-    uint32_t v;
-    std::memcpy(&v, base + s * eb, 4);
-    if (v >= N) continue;
-    if (p.pos[v] == kNone)
-      p.pos[v] = s * eb;
-    else if (v != 0) {  // zeros may be padding
-      if (dups.size() < 6)
-        dups.push_back("index " + std::to_string(v) + " " + texel(v, width) + " at bytes " + std::to_string(p.pos[v]) +
-                       " and " + std::to_string(s * eb));
-      ++dup_count;
-    }
-  }
-  {
-    std::string missing;
-    uint64_t miss = 0;
-    for (uint64_t i = 0; i < N; ++i)
-      if (p.pos[i] == kNone && miss++ < 8) missing += (missing.empty() ? "" : ", ") + texel(i, width);
-    if (miss)
-      return {Code::parse_error, "not a probe: " + std::to_string(miss) + " of " + std::to_string(N) +
-                                     " texel indices never appear (texels " + missing + (miss > 8 ? ", ..." : "") +
-                                     "); check --size, --format and --offset. A probe holds y*" +
-                                     std::to_string(width) +
-                                     "+x as a little-endian u32 in the first 4 bytes of the element at (x,y)"};
-  }
-  if (dup_count)
-    return {Code::parse_error, "not a probe: " + std::to_string(dup_count) + " indices appear more than once (" +
-                                   [&] {
-                                     std::string s;
-                                     for (const auto& d : dups) s += (s.empty() ? "" : "; ") + d;
-                                     return s;
-                                   }() +
-                                   (dup_count > dups.size() ? "; ..." : "") + ")"};
+  SWZ_TRY(read_probe(p, slots, N));
 
   TextureDesc desc;
   desc.width = width;
@@ -417,77 +513,9 @@ Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t 
   if (!r.solved_pattern && !best_pos0.empty()) p.pos[0] = best_pos0[0];
 
   // A built-in name that matches byte for byte wins (simplest first).
-  std::vector<ident::CandidateName> names = ident::candidate_names(format, width, height);
-  if (r.solved_pattern && r.pattern.immediate >= 256) {
-    const std::string pb = "pbxor=" + std::to_string(r.pattern.immediate >> 8);
-    std::vector<ident::CandidateName> more;
-    for (const auto& n : names)
-      if (n.name.rfind("amd-", 0) == 0)
-        more.push_back({n.name + (n.name.find(':') == std::string::npos ? ":" : ",") + pb, 0, n.params + 1, n.order});
-    names.insert(names.end(), more.begin(), more.end());
-  }
-  std::stable_sort(names.begin(), names.end(), ident::simpler);
-  for (const auto& n : names) {
-    Layout L;
-    if (!ident::make_candidate(n, format, width, height, &L).ok()) continue;
-    ident::AddressTables t;
-    if (!ident::make_tables(L, &t).ok()) continue;
-    uint64_t bad;
-    agree(p, t, &bad);
-    if (bad != kNone) continue;
-    r.layout = n.name;
-    r.row_pitch_B = n.row_pitch_B;
-    if (n.name.rfind("row-major:pitch=", 0) == 0) {  // printed as --layout row-major --row-pitch N
-      r.layout = "row-major";
-      r.row_pitch_B = std::stoull(n.name.substr(16));
-    }
-    r.builtin = true;
-    r.made = L;
-    break;
-  }
+  match_builtin(p, format, width, height, &r);
   if (r.layout.empty()) {
-    std::string msg =
-        "no parameterized swizzle pattern reproduces the probe (the address map is not GF(2)-linear per block, or "
-        "needs more XOR "
-        "terms than the descriptor holds)";
-    if (have_wrong) {
-      msg +=
-          "; the closest fit, 'pattern:" + to_text(best_wrong.pattern) + "'" +
-          (best_wrong.row_pitch_B ? " with row pitch " + std::to_string(best_wrong.row_pitch_B) : std::string()) +
-          ", disagrees first at texel " + texel(best_bad, width) + ": the probe has it at byte " +
-          std::to_string(p.pos[best_bad]) + ", the fit at byte " +
-          std::to_string(best_tab.at(static_cast<uint32_t>(best_bad % width), static_cast<uint32_t>(best_bad / width)));
-      std::string more;
-      int cnt = 0;
-      uint64_t total = 0;
-      for (uint64_t i = best_bad; i < N; ++i)
-        if (best_tab.at(static_cast<uint32_t>(i % width), static_cast<uint32_t>(i / width)) != p.pos[i]) {
-          ++total;
-          if (cnt++ < 8) more += (more.empty() ? "" : ", ") + texel(i, width);
-        }
-      msg += " (" + std::to_string(total) + " texels disagree: " + more + (total > 8 ? ", ..." : "") + ")";
-    }
-    if (!have_wrong) {
-      // No block split even gives a pattern: name a small linearity violation.
-      auto lin_msg = [&](uint64_t x1, uint64_t y1, uint64_t x2, uint64_t y2) -> std::string {
-        if (x1 + x2 >= width || y1 + y2 >= height) return {};
-        const uint64_t pred = p.A(x1, y1) ^ p.A(x2, y2) ^ p.A(0, 0), got = p.A(x1 + x2, y1 + y2);
-        if (pred == got) return {};
-        return "; texels " + texel(y1 * width + x1, width) + ", " + texel(y2 * width + x2, width) +
-               " and (0,0) are at bytes " + std::to_string(p.A(x1, y1)) + ", " + std::to_string(p.A(x2, y2)) + " and " +
-               std::to_string(p.A(0, 0)) + ", so a linear map puts " + texel((y1 + y2) * width + x1 + x2, width) +
-               " at byte " + std::to_string(pred) + " (if both bits are in the block), but the probe has it at byte " +
-               std::to_string(got) + ". Check --size and --format";
-      };
-      std::string why;
-      for (uint64_t a = 1; a < 64 && why.empty(); a <<= 1)
-        for (uint64_t b = a << 1; b < 64 && why.empty(); b <<= 1) {
-          why = lin_msg(a, 0, b, 0);
-          if (why.empty()) why = lin_msg(0, a, 0, b);
-          if (why.empty()) why = lin_msg(a, 0, 0, b);
-        }
-      msg += why;
-    }
+    const std::string msg = no_match_message(p, N, have_wrong, best_wrong, best_bad, best_tab);
     return {Code::parse_error, msg};
   }
   *out = std::move(r);

@@ -56,7 +56,7 @@ struct Tuning {
   /// ones 1.2-1.5x faster streaming.
   uint64_t stream_min_bytes = stream_min_bytes_for_l3(last_level_cache_bytes());
   /// Deswizzle walks the blocks that lie wholly inside the box in memory
-  /// order (TileDeswizzle in walker-inl.h) ...
+  /// order (TileDeswizzle in tile_walk-inl.h) ...
   bool tile_walk = true;
   /// ... when they hold at least this many bytes (and at least two blocks).
   uint64_t tile_walk_min_bytes = 0;

@@ -1,5 +1,5 @@
 // swz internal — swizzle in stretches: aligned 64-byte lines on a resource at
-// any 16-byte phase. Included by walker-inl.h (no include guard, same reason).
+// any 16-byte phase. Included by tile_walk-inl.h (no include guard, same reason).
 //
 // A stretch is the 2^k contiguous bytes of the swizzled side that hold a
 // rectangle of 2^hy linear rows x 2^xw bytes: address bits below k are made
@@ -53,7 +53,7 @@ inline bool FindStretch(const Plan& p, unsigned min_xw, unsigned max_hy, unsigne
   return true;
 }
 
-// Shared by StretchSwizzle and TileSwizzle (walker-inl.h), which write
+// Shared by StretchSwizzle and TileSwizzle (tile_walk-inl.h), which write
 // aligned units of the swizzled side (a stretch, or a whole block) at the
 // resource's phase; they differ only in the unit's shape.
 //

@@ -54,6 +54,11 @@ add_custom_command(
 target_sources(swz PRIVATE
   ${_swz_gpu_dir}/gpu_plan.cpp
   ${_swz_gpu_dir}/context.cpp
+  ${_swz_gpu_dir}/context_memory.cpp
+  ${_swz_gpu_dir}/context_record.cpp
+  ${_swz_gpu_dir}/context_ring.cpp
+  ${_swz_gpu_dir}/context_import.cpp
+  ${_swz_gpu_dir}/context_host.cpp
   ${_swz_gpu_dir}/copy_pool.cpp
   ${_swz_spv_cpp})
 # The loader is a private dependency (cmake/install.cmake links an installed

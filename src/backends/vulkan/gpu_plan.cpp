@@ -90,6 +90,91 @@ unsigned chunk_log2(const Plan& p, const GpuRegion& r) {
   return best;
 }
 
+// Word size (log2 bytes): the pattern's run, the alignment of both sides and of the box edges.
+Status word_log2(const Plan& p, const GpuRegion& r, const DeviceLimits& lim, uint64_t X0, uint64_t X1, unsigned* out) {
+  const unsigned kmax = chunk_log2(p, r);
+  uint64_t g = uint64_t{1} << kmax;
+  g = std::gcd(g, r.swz_offset);
+  g = std::gcd(g, r.lin_offset);
+  g = std::gcd(g, X0);
+  g = std::gcd(g, X1);
+  if (r.h > 1) g = std::gcd(g, r.lin_row_pitch);
+  if (r.d > 1) g = std::gcd(g, r.lin_depth_pitch);
+  const unsigned q = static_cast<unsigned>(std::countr_zero(g));
+  if (q == 0 && !lim.word1)
+    return {Code::unsupported,
+            "GPU path: this copy needs byte loads (alignment), and the device lacks storageBuffer8BitAccess"};
+  if (q == 1 && !lim.word2)
+    return {Code::unsupported,
+            "GPU path: this copy needs 2-byte loads (alignment), and the device lacks storageBuffer16BitAccess"};
+  *out = q;
+  return Status::Ok();
+}
+
+// The shader's tables: per chunk index bit (m of them, in the order below)
+// the coordinate steps and G bits of its tile address bit (tbits in all:
+// the block's n, then kx, ky and kz bits of whole blocks), and the plan's G tables.
+void fill_tables(const Plan& p, unsigned kx, unsigned ky, unsigned q, unsigned m, unsigned tbits,
+                 SwizzleDispatch* out) {
+  SwizzleDispatch& D = *out;
+  const unsigned ex = p.ext_log2[0], ey = p.ext_log2[1], ez = p.ext_log2[2];
+  const unsigned n = p.block_bits;
+  struct ColV {
+    uint32_t dx, dy, dz, ds, g;
+  };
+  std::vector<ColV> cols(tbits);
+  for (unsigned j = 0; j < tbits; ++j) {
+    ColV c{};
+    if (j < n) {
+      c.dx = p.inverse[j][0];
+      c.dy = p.inverse[j][1];
+      c.dz = p.inverse[j][2];
+      c.ds = p.inverse[j][3];
+      c.g = p.g(0, c.dx) ^ p.g(1, c.dy) ^ p.g(2, c.dz);
+    } else if (j < n + kx) {
+      const unsigned b = ex + (j - n);
+      c.dx = 1u << b;
+      c.g = p.lin[0][b];
+    } else if (j < n + kx + ky) {
+      const unsigned b = ey + (j - n - kx);
+      c.dy = 1u << b;
+      c.g = p.lin[1][b];
+    } else {
+      const unsigned b = ez + (j - n - kx - ky);
+      c.dz = 1u << b;
+      c.g = p.lin[2][b];
+    }
+    cols[j] = c;
+  }
+  // Order of the chunk index bits: the two lowest address bits (the resource
+  // side gets >= 4 contiguous words per warp) and the address bits of the two
+  // lowest x bits above the word (the linear side gets >= 4 contiguous
+  // words per row), then the rest ascending.
+  std::vector<unsigned> order;
+  auto add = [&](unsigned j) {
+    if (j >= q && j < tbits && std::find(order.begin(), order.end(), j) == order.end()) order.push_back(j);
+  };
+  add(q);
+  add(q + 1);
+  for (unsigned b = q; b < q + 2; ++b)
+    for (unsigned j = q; j < tbits; ++j)
+      if ((cols[j].dx >> b) & 1u) {
+        add(j);
+        break;
+      }
+  for (unsigned j = q; j < tbits; ++j) add(j);
+  for (unsigned i = 0; i < m; ++i) {
+    const ColV& c = cols[order[i]];
+    D.tables.col[i][0] = c.dx;
+    D.tables.col[i][1] = c.dy;
+    D.tables.col[i][2] = c.dz;
+    D.tables.col[i][3] = c.g;
+    D.tables.col_s[i] = c.ds;
+  }
+  for (unsigned c = 0; c < 3; ++c)
+    for (unsigned k = 0; k < 4; ++k) std::memcpy(D.tables.gtab[c][k], p.g_tab[c][k], sizeof(D.tables.gtab[c][k]));
+}
+
 }  // namespace
 
 Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chunks_log2, SwizzleDispatch* out) {
@@ -134,22 +219,8 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
     return {Code::unsupported, "GPU path: the linear box spans " + std::to_string(r.lin_span) +
                                    " bytes, more than one storage-buffer binding allows (" + std::to_string(maxr) +
                                    ")"};
-  // Word size: the pattern's run, the alignment of both sides and of the box edges.
-  const unsigned kmax = chunk_log2(p, r);
-  uint64_t g = uint64_t{1} << kmax;
-  g = std::gcd(g, r.swz_offset);
-  g = std::gcd(g, r.lin_offset);
-  g = std::gcd(g, X0);
-  g = std::gcd(g, X1);
-  if (r.h > 1) g = std::gcd(g, r.lin_row_pitch);
-  if (r.d > 1) g = std::gcd(g, r.lin_depth_pitch);
-  const unsigned q = static_cast<unsigned>(std::countr_zero(g));
-  if (q == 0 && !lim.word1)
-    return {Code::unsupported,
-            "GPU path: this copy needs byte loads (alignment), and the device lacks storageBuffer8BitAccess"};
-  if (q == 1 && !lim.word2)
-    return {Code::unsupported,
-            "GPU path: this copy needs 2-byte loads (alignment), and the device lacks storageBuffer16BitAccess"};
+  unsigned q = 0;
+  SWZ_TRY(word_log2(p, r, lim, X0, X1, &q));
   D.word_log2 = q;
   // Blocks the box covers, per axis.
   const uint64_t bx = ((X1 - 1) >> ex) - (X0 >> ex) + 1;
@@ -220,61 +291,7 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   if (RP >= k4G || DP >= k4G) return {Code::unsupported, "GPU path: resource pitches exceed 32 bits"};
   const uint64_t LRP = r.h > 1 ? r.lin_row_pitch : 0, LDP = r.d > 1 ? r.lin_depth_pitch : 0;
   if (LRP >= k4G || LDP >= k4G) return {Code::unsupported, "GPU path: linear pitches exceed 32 bits"};
-  // Columns of the tile address bits.
-  struct ColV {
-    uint32_t dx, dy, dz, ds, g;
-  };
-  std::vector<ColV> cols(tbits);
-  for (unsigned j = 0; j < tbits; ++j) {
-    ColV c{};
-    if (j < n) {
-      c.dx = p.inverse[j][0];
-      c.dy = p.inverse[j][1];
-      c.dz = p.inverse[j][2];
-      c.ds = p.inverse[j][3];
-      c.g = p.g(0, c.dx) ^ p.g(1, c.dy) ^ p.g(2, c.dz);
-    } else if (j < n + kx) {
-      const unsigned b = ex + (j - n);
-      c.dx = 1u << b;
-      c.g = p.lin[0][b];
-    } else if (j < n + kx + ky) {
-      const unsigned b = ey + (j - n - kx);
-      c.dy = 1u << b;
-      c.g = p.lin[1][b];
-    } else {
-      const unsigned b = ez + (j - n - kx - ky);
-      c.dz = 1u << b;
-      c.g = p.lin[2][b];
-    }
-    cols[j] = c;
-  }
-  // Order of the chunk index bits: the two lowest address bits (the resource
-  // side gets >= 4 contiguous words per warp) and the address bits of the two
-  // lowest x bits above the word (the linear side gets >= 4 contiguous
-  // words per row), then the rest ascending.
-  std::vector<unsigned> order;
-  auto add = [&](unsigned j) {
-    if (j >= q && j < tbits && std::find(order.begin(), order.end(), j) == order.end()) order.push_back(j);
-  };
-  add(q);
-  add(q + 1);
-  for (unsigned b = q; b < q + 2; ++b)
-    for (unsigned j = q; j < tbits; ++j)
-      if ((cols[j].dx >> b) & 1u) {
-        add(j);
-        break;
-      }
-  for (unsigned j = q; j < tbits; ++j) add(j);
-  for (unsigned i = 0; i < m; ++i) {
-    const ColV& c = cols[order[i]];
-    D.tables.col[i][0] = c.dx;
-    D.tables.col[i][1] = c.dy;
-    D.tables.col[i][2] = c.dz;
-    D.tables.col[i][3] = c.g;
-    D.tables.col_s[i] = c.ds;
-  }
-  for (unsigned c = 0; c < 3; ++c)
-    for (unsigned k = 0; k < 4; ++k) std::memcpy(D.tables.gtab[c][k], p.g_tab[c][k], sizeof(D.tables.gtab[c][k]));
+  fill_tables(p, kx, ky, q, m, tbits, &D);
   SwizzlePush& P = D.push;
   P.grid_x = D.groups_x;
   P.total_wg = static_cast<uint32_t>(total);
