@@ -116,4 +116,29 @@ void check_image_bytes(const uint8_t* head, size_t got, uint64_t have, const std
               plain ? "header and pixels taking" : "whose run-length packets take at least");
 }
 
+uint64_t image_bytes_limit(const uint8_t* head, size_t got) {
+  constexpr uint64_t kOther = uint64_t{64} << 20;
+  if (got >= 26 && std::memcmp(head, "\x89PNG", 4) == 0) {
+    const uint64_t w = be32(head + 16), h = be32(head + 20), depth = head[24], color = head[25];
+    const uint64_t chans = color == 2 ? 3 : color == 4 ? 2 : color == 6 ? 4 : 1;
+    const uint64_t raw = ((w * chans * std::max<uint64_t>(depth, 1) + 7) / 8 + 1) * h;  // < 2^62: no overflow
+    return raw + raw / 8 + kOther;
+  }
+  if (got >= 30 && head[0] == 'B' && head[1] == 'M') {
+    const uint64_t offset = le32(head + 10), hsz = le32(head + 14);
+    uint64_t w = 0, h = 0, bpp = 0;
+    if (hsz == 12) {
+      w = le16(head + 18);
+      h = le16(head + 20);
+      bpp = le16(head + 24);
+    } else {
+      w = static_cast<uint64_t>(std::llabs(static_cast<int32_t>(le32(head + 18))));
+      h = static_cast<uint64_t>(std::llabs(static_cast<int32_t>(le32(head + 22))));
+      bpp = le16(head + 28);
+    }
+    return offset + 2 * ((w * std::max<uint64_t>(bpp, 1) + 31) / 32 * 4 * h) + kOther;  // RLE: up to 2 bytes a pixel
+  }
+  return UINT64_MAX;
+}
+
 }  // namespace swz::cli

@@ -7,9 +7,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "common.hpp"
 #include "file_io.hpp"
@@ -66,26 +66,53 @@ uint64_t skip_stream(int fd, uint64_t n, const std::string& name) {
        bytes_text(have));
 }
 
-/// A stream (stdin, a FIFO): read it in order.
+/// Bytes of standard input already read by peek_input, from `offset_B` on.
+struct StdinPeek {
+  bool active = false;
+  uint64_t offset_B = 0;
+  std::vector<uint8_t> bytes;
+};
+StdinPeek& stdin_peek() {
+  static StdinPeek p;
+  return p;
+}
+
+/// A stream (stdin, a FIFO): read it in order. Reads at most `want_B` bytes
+/// and one more to learn whether there are more; never more than that.
 InputBytes read_stream(int fd, const std::string& path, uint64_t offset_B, uint64_t want_B, bool pad,
                        Progress* progress) {
   const std::string name = input_name(path);
   InputBytes in;
-  uint64_t skipped = skip_stream(fd, offset_B, name);
-  if (skipped < offset_B) offset_past_end(path, offset_B, skipped);
+  in.total_known = false;
+  std::vector<uint8_t> head;
+  StdinPeek& peek = stdin_peek();
+  if (fd == STDIN_FILENO && peek.active) {
+    if (peek.offset_B != offset_B) fail("internal: standard input was peeked at another offset");
+    head = std::move(peek.bytes);
+    peek = StdinPeek();
+  } else {
+    uint64_t skipped = skip_stream(fd, offset_B, name);
+    if (skipped < offset_B) offset_past_end(path, offset_B, skipped);
+  }
   if (want_B != kAll) {
     in.owner = BigBuffer(want_B, "reading " + name);
-    in.size = read_some(fd, in.owner.data(), want_B, -1, name, progress);
+    const uint64_t h = std::min<uint64_t>(head.size(), want_B);
+    if (h) std::memcpy(in.owner.data(), head.data(), static_cast<size_t>(h));
+    if (progress && h) progress->add(h);
+    in.size = h + read_some(fd, in.owner.data() + h, want_B - h, -1, name, progress);
     uint8_t extra = 0;
-    in.more = in.size == want_B && read_some(fd, &extra, 1, -1, name, nullptr) == 1;
+    in.more = head.size() > want_B || (in.size == want_B && read_some(fd, &extra, 1, -1, name, nullptr) == 1);
     in.in_total = in.size + (in.more ? 1 : 0);
     (void)pad;  // the buffer has want_B bytes already, zero past what was read
     return in;
   }
   // To the end: grow by doubling (the pages not yet read stay untouched).
   uint64_t cap = uint64_t{1} << 20;
+  while (cap < head.size()) cap *= 2;
   BigBuffer buf(cap, "reading " + name);
-  uint64_t size = 0;
+  uint64_t size = head.size();
+  if (size) std::memcpy(buf.data(), head.data(), head.size());
+  if (progress && size) progress->add(size);
   for (;;) {
     if (size == cap) {
       BigBuffer bigger(cap * 2, "reading " + name);
@@ -99,6 +126,7 @@ InputBytes read_stream(int fd, const std::string& path, uint64_t offset_B, uint6
   }
   in.owner = std::move(buf);
   in.size = in.in_total = size;
+  in.total_known = true;
   return in;
 }
 
@@ -106,10 +134,41 @@ InputBytes read_stream(int fd, const std::string& path, uint64_t offset_B, uint6
 
 std::string input_name(const std::string& path) { return is_stdin(path) ? "standard input" : "'" + path + "'"; }
 
+std::vector<uint8_t> peek_input(const std::string& path, uint64_t offset_B, size_t n) {
+  if (!is_stdin(path)) {
+    InputBytes in = read_input(path, offset_B, n, false);
+    return std::vector<uint8_t>(in.data(), in.data() + in.size);
+  }
+  StdinPeek& peek = stdin_peek();
+  if (peek.active) {
+    if (peek.offset_B != offset_B) fail("internal: standard input was peeked at another offset");
+    return std::vector<uint8_t>(peek.bytes.begin(), peek.bytes.begin() + std::min(n, peek.bytes.size()));
+  }
+  struct stat st {};
+  if (closed_at_start(STDIN_FILENO)) fail("cannot read standard input: it is closed");
+  if (fstat(STDIN_FILENO, &st) != 0) fail("cannot read standard input: " + errno_text());
+  if (S_ISREG(st.st_mode)) {  // read in place later (pread): nothing to keep
+    uint8_t buf[256];
+    if (offset_B >= static_cast<uint64_t>(st.st_size)) return {};
+    ssize_t got = ::pread(STDIN_FILENO, buf, std::min(n, sizeof buf), static_cast<off_t>(offset_B));
+    if (got < 0) fail("cannot read standard input: " + errno_text());
+    return std::vector<uint8_t>(buf, buf + got);
+  }
+  if (S_ISDIR(st.st_mode)) fail("cannot read standard input: it is a directory");
+  uint64_t skipped = skip_stream(STDIN_FILENO, offset_B, "standard input");
+  if (skipped < offset_B) offset_past_end(path, offset_B, skipped);
+  peek.bytes.resize(n);
+  peek.bytes.resize(static_cast<size_t>(read_some(STDIN_FILENO, peek.bytes.data(), n, -1, "standard input", nullptr)));
+  peek.offset_B = offset_B;
+  peek.active = true;
+  return peek.bytes;
+}
+
 InputBytes read_input(const std::string& path, uint64_t offset_B, uint64_t want_B, bool pad_to_want,
-                      Progress* progress) {
+                      Progress* progress, FileRead how) {
   Fd fd;
   if (is_stdin(path)) {
+    if (closed_at_start(STDIN_FILENO)) fail("cannot read standard input: it is closed");
     fd.fd = STDIN_FILENO;
   } else {
     fd.fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -138,8 +197,7 @@ InputBytes read_input(const std::string& path, uint64_t offset_B, uint64_t want_
     return in;
   }
   check_allocation(in.size, "reading " + name);
-  const char* no_map = std::getenv("SWZ_TEST_NO_MMAP");
-  if (!(no_map && *no_map == '1')) {
+  if (how == FileRead::map_if_possible) {
     const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
     const uint64_t start = offset_B / page * page;
     const uint64_t len = offset_B - start + in.size;

@@ -168,7 +168,8 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
   // Without --offset IN is exactly the texels; with it, bytes after them are ignored.
   const uint64_t have = linear.in_total;
   if (o.offset.empty() ? have != expected : have < expected)
-    fail("raw input " + input_name(in) + " has " + bytes_text(have) +
+    fail("raw input " + input_name(in) + " has " +
+         (linear.total_known ? bytes_text(have) : "more than " + bytes_text(expected) + " (read no further)") +
          (o.offset.empty() ? std::string() : " after --offset " + o.offset) + " but a " + t.describe() +
          " texture needs " + (o.offset.empty() ? "exactly " : "") + bytes_text(expected) +
          " (every subresource tightly packed, in subresource order)");
@@ -432,8 +433,20 @@ void swizzle_one(const CommonOptions& o, const std::string& in, const std::strin
   std::optional<InputBytes> pre;
   InputKind kind = is_dds_path(in) ? InputKind::Dds : is_image_path(in) ? InputKind::Image : InputKind::Raw;
   if (is_stdin(in)) {
-    pre = read_input(in, input_offset(o), UINT64_MAX, false);
-    kind = sniff_input(pre->data(), pre->size);
+    // Standard input is read only as far as its kind can use: a raw texture's
+    // bytes (swizzle_raw), an image's by its header; a DDS file whole.
+    const uint64_t off = input_offset(o);
+    const std::vector<uint8_t> head = peek_input(in, off, 64);
+    kind = sniff_input(head.data(), head.size());
+    if (kind == InputKind::Image) {
+      const uint64_t limit = image_bytes_limit(head.data(), head.size());
+      pre = read_input(in, off, limit, false);
+      if (pre->more)
+        fail("standard input holds more than " + bytes_text(limit) +
+             ", more than the image its header describes can use; stopped reading there");
+    } else if (kind == InputKind::Dds) {
+      pre = read_input(in, off, UINT64_MAX, false);
+    }
   }
   if (kind == InputKind::Dds) {
     if (!pre) pre = read_input(in, input_offset(o), UINT64_MAX, false);
@@ -457,8 +470,10 @@ std::string output_type(const std::string& out, const std::string& given) {
 }  // namespace
 }  // namespace swz::cli
 
-int main(int argc, char** argv) {
-  using namespace swz::cli;
+namespace swz::cli {
+namespace {
+
+int run_main(int argc, char** argv) {
   CLI::App app{
       "swz: convert textures between linear memory and GPU swizzled layouts\n"
       "(D3D12 standard swizzle, parameterized swizzle patterns, row-major)."};
@@ -680,6 +695,7 @@ int main(int argc, char** argv) {
     } else if (*rt_cmd) {
       say(run_retile(rta, !output_mode().quiet));
     } else if (*cm) {
+      output_mode().trouble_status = 2;
       std::string report;
       bool same = false;
       try {
@@ -706,4 +722,21 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+}  // namespace swz::cli
+
+int main(int argc, char** argv) {
+  swz::cli::guard_standard_descriptors();
+  int rc = swz::cli::run_main(argc, argv);
+  // Answers and summaries that could not be written are an error, not a
+  // silent exit 0 (a closed or full standard output).
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "swz: error: cannot write standard output%s\n",
+                 swz::cli::closed_at_start(STDOUT_FILENO) ? " (it is closed)" : "");
+    const int trouble = swz::cli::output_mode().trouble_status;
+    if (rc == 0 || trouble != 1) rc = trouble;
+  }
+  return rc;
 }
