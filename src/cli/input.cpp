@@ -66,14 +66,19 @@ uint64_t skip_stream(int fd, uint64_t n, const std::string& name) {
        bytes_text(have));
 }
 
-/// Bytes of standard input already read by peek_input, from `offset_B` on.
-struct StdinPeek {
+/// The first bytes of a stream (standard input, a FIFO) already read by
+/// peek_input, from `offset_B` on, and the descriptor to read the rest from
+/// (one stream at a time per thread: the conversion being set up).
+struct StreamPeek {
   bool active = false;
+  std::string path;
+  int fd = -1;
+  bool owned = false;  ///< fd was opened by peek_input
   uint64_t offset_B = 0;
   std::vector<uint8_t> bytes;
 };
-StdinPeek& stdin_peek() {
-  static StdinPeek p;
+StreamPeek& stream_peek() {
+  thread_local StreamPeek p;  // batch jobs set up their inputs in parallel
   return p;
 }
 
@@ -85,11 +90,11 @@ InputBytes read_stream(int fd, const std::string& path, uint64_t offset_B, uint6
   InputBytes in;
   in.total_known = false;
   std::vector<uint8_t> head;
-  StdinPeek& peek = stdin_peek();
-  if (fd == STDIN_FILENO && peek.active) {
-    if (peek.offset_B != offset_B) fail("internal: standard input was peeked at another offset");
+  StreamPeek& peek = stream_peek();
+  if (peek.active && peek.fd == fd) {
+    if (peek.offset_B != offset_B) fail("internal: " + name + " was peeked at another offset");
     head = std::move(peek.bytes);
-    peek = StdinPeek();
+    peek = StreamPeek();
   } else {
     uint64_t skipped = skip_stream(fd, offset_B, name);
     if (skipped < offset_B) offset_past_end(path, offset_B, skipped);
@@ -135,38 +140,65 @@ InputBytes read_stream(int fd, const std::string& path, uint64_t offset_B, uint6
 std::string input_name(const std::string& path) { return is_stdin(path) ? "standard input" : "'" + path + "'"; }
 
 std::vector<uint8_t> peek_input(const std::string& path, uint64_t offset_B, size_t n) {
-  if (!is_stdin(path)) {
-    InputBytes in = read_input(path, offset_B, n, false);
-    return std::vector<uint8_t>(in.data(), in.data() + in.size);
-  }
-  StdinPeek& peek = stdin_peek();
-  if (peek.active) {
-    if (peek.offset_B != offset_B) fail("internal: standard input was peeked at another offset");
+  StreamPeek& peek = stream_peek();
+  if (peek.active && peek.path == path) {
+    if (peek.offset_B != offset_B) fail("internal: " + input_name(path) + " was peeked at another offset");
     return std::vector<uint8_t>(peek.bytes.begin(), peek.bytes.begin() + std::min(n, peek.bytes.size()));
   }
+  Fd fd;
+  if (is_stdin(path)) {
+    if (closed_at_start(STDIN_FILENO)) fail("cannot read standard input: it is closed");
+    fd.fd = STDIN_FILENO;
+  } else {
+    fd.fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd.fd < 0) fail("cannot read '" + path + "': " + errno_text());
+    fd.owned = true;
+  }
   struct stat st {};
-  if (closed_at_start(STDIN_FILENO)) fail("cannot read standard input: it is closed");
-  if (fstat(STDIN_FILENO, &st) != 0) fail("cannot read standard input: " + errno_text());
-  if (S_ISREG(st.st_mode)) {  // read in place later (pread): nothing to keep
+  if (fstat(fd.fd, &st) != 0) fail("cannot read " + input_name(path) + ": " + errno_text());
+  if (S_ISDIR(st.st_mode)) fail(is_stdin(path) ? "cannot read standard input: it is a directory"
+                                               : "'" + path + "' is a directory, not a file");
+  if (S_ISREG(st.st_mode)) {  // read in place later: nothing to keep
     uint8_t buf[256];
     if (offset_B >= static_cast<uint64_t>(st.st_size)) return {};
-    ssize_t got = ::pread(STDIN_FILENO, buf, std::min(n, sizeof buf), static_cast<off_t>(offset_B));
-    if (got < 0) fail("cannot read standard input: " + errno_text());
+    ssize_t got = ::pread(fd.fd, buf, std::min(n, sizeof buf), static_cast<off_t>(offset_B));
+    if (got < 0) fail("cannot read " + input_name(path) + ": " + errno_text());
     return std::vector<uint8_t>(buf, buf + got);
   }
-  if (S_ISDIR(st.st_mode)) fail("cannot read standard input: it is a directory");
-  uint64_t skipped = skip_stream(STDIN_FILENO, offset_B, "standard input");
+  const std::string name = input_name(path);
+  uint64_t skipped = skip_stream(fd.fd, offset_B, name);
   if (skipped < offset_B) offset_past_end(path, offset_B, skipped);
-  peek.bytes.resize(n);
-  peek.bytes.resize(static_cast<size_t>(read_some(STDIN_FILENO, peek.bytes.data(), n, -1, "standard input", nullptr)));
-  peek.offset_B = offset_B;
-  peek.active = true;
+  StreamPeek p;
+  p.bytes.resize(n);
+  p.bytes.resize(static_cast<size_t>(read_some(fd.fd, p.bytes.data(), n, -1, name, nullptr)));
+  p.path = path;
+  p.fd = fd.fd;
+  p.owned = fd.owned;
+  fd.owned = false;  // kept open for the read_input that follows
+  p.offset_B = offset_B;
+  p.active = true;
+  if (peek.owned && peek.fd >= 0) close(peek.fd);
+  peek = std::move(p);
   return peek.bytes;
 }
 
 InputBytes read_input(const std::string& path, uint64_t offset_B, uint64_t want_B, bool pad_to_want,
                       Progress* progress, FileRead how) {
   Fd fd;
+  if (StreamPeek& sp = stream_peek(); sp.active && sp.path == path) {
+    // The stream peek_input began: the rest from its descriptor.
+    fd.fd = sp.fd;
+    fd.owned = sp.owned;
+    sp.owned = false;
+    return read_stream(fd.fd, path, offset_B, want_B, pad_to_want, progress);
+  }
+  if (StreamPeek& peek = stream_peek(); peek.active && peek.path == path) {
+    // The stream peek_input began: the rest from its descriptor.
+    fd.fd = peek.fd;
+    fd.owned = peek.owned;
+    peek.owned = false;
+    return read_stream(fd.fd, path, offset_B, want_B, pad_to_want, progress);
+  }
   if (is_stdin(path)) {
     if (closed_at_start(STDIN_FILENO)) fail("cannot read standard input: it is closed");
     fd.fd = STDIN_FILENO;

@@ -37,13 +37,14 @@ enum class FileRead {
 /// `pad_to_want`, a short IN is returned in a buffer of `want_B` bytes whose
 /// tail (past `size`) reads as zero. Throws Error naming --offset when the
 /// offset is past the end of IN. Counts the bytes read on `progress` when
-/// given. Standard input's bytes taken by peek_input come first.
+/// given. A stream's bytes taken by peek_input come first.
 InputBytes read_input(const std::string& path, uint64_t offset_B, uint64_t want_B, bool pad_to_want,
                       Progress* progress = nullptr, FileRead how = FileRead::map_if_possible);
 
-/// The first (at most) `n` bytes of IN from `offset_B`, for sniff_input,
-/// without consuming them: standard input's are kept for the read_input that
-/// follows (at the same offset).
+/// The first (at most) `n` bytes of IN from `offset_B`, for sniff_input or
+/// a header, without consuming them: a stream's (standard input, a FIFO) are
+/// kept, with its descriptor, for the read_input of the same IN and offset
+/// that follows.
 std::vector<uint8_t> peek_input(const std::string& path, uint64_t offset_B, size_t n);
 
 /// What standard input holds, from its first bytes: a DDS file ("DDS "), an

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <new>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -31,6 +32,7 @@
 #include "swz/address.hpp"
 #include "swz/canonicalize.hpp"
 #include "swz/copy.hpp"
+#include "swz/dds.hpp"
 #include "swz/format.hpp"
 #include "swz/layout.hpp"
 #include "swz/vendor.hpp"
@@ -432,20 +434,26 @@ namespace {
 void swizzle_one(const CommonOptions& o, const std::string& in, const std::string& out) {
   std::optional<InputBytes> pre;
   InputKind kind = is_dds_path(in) ? InputKind::Dds : is_image_path(in) ? InputKind::Image : InputKind::Raw;
-  if (is_stdin(in)) {
-    // Standard input is read only as far as its kind can use: a raw texture's
-    // bytes (swizzle_raw), an image's by its header; a DDS file whole.
+  struct stat st {};
+  if (is_stdin(in) || (kind != InputKind::Raw && stat(in.c_str(), &st) == 0 && !S_ISREG(st.st_mode))) {
+    // A stream is read only as far as its kind can use: a raw texture's bytes
+    // (swizzle_raw), an image's by its header; a DDS file whole. Standard
+    // input's kind comes from its first bytes.
     const uint64_t off = input_offset(o);
-    const std::vector<uint8_t> head = peek_input(in, off, 64);
-    kind = sniff_input(head.data(), head.size());
+    const std::vector<uint8_t> head = peek_input(in, off, 256);
+    if (is_stdin(in)) kind = sniff_input(head.data(), head.size());
     if (kind == InputKind::Image) {
       const uint64_t limit = image_bytes_limit(head.data(), head.size());
       pre = read_input(in, off, limit, false);
       if (pre->more)
-        fail("standard input holds more than " + bytes_text(limit) +
+        fail(input_name(in) + " holds more than " + bytes_text(limit) +
              ", more than the image its header describes can use; stopped reading there");
     } else if (kind == InputKind::Dds) {
-      pre = read_input(in, off, UINT64_MAX, false);
+      // Its headers say how many bytes of texels follow; bytes after them are ignored, as in a file.
+      DdsInfo info;
+      check(parse_dds_header(std::span<const uint8_t>(head.data(), head.size()), &info), input_name(in));
+      const uint64_t size = info.data_size > UINT64_MAX - info.data_offset ? UINT64_MAX : info.data_offset + info.data_size;
+      pre = read_input(in, off, size, false);
     }
   }
   if (kind == InputKind::Dds) {

@@ -68,6 +68,34 @@ cat r8.raw | "$SWZ" swizzle -q "${tex[@]}" - piped.bin && cmp -s piped.bin r8.bi
 cat "$SRC/fuzz/corpus/fuzz_image_input/progressive.jpg" | "$SWZ" swizzle -q --layout std64k - pj.bin 2>err.txt &&
   pass "a JPEG from a pipe still works" || failed "JPEG from a pipe: $(cat err.txt)"
 
+"$SWZ" deswizzle -q "${tex[@]}" r8.bin d.dds || failed "setup: DDS"
+{ cat d.dds; cat /dev/zero; } 2>/dev/null | timeout 30 "$SWZ" swizzle -q --layout std64k - dz.bin 2>err.txt
+rc=${PIPESTATUS[1]}
+[ $rc -eq 0 ] && cmp -s dz.bin r8.bin && pass "a DDS then endless zeros: read as far as its header says" ||
+  failed "DDS + /dev/zero: rc=$rc $(cat err.txt)"
+head -c 100 d.dds | "$SWZ" swizzle --layout std64k - dt.bin 2>err.txt && rc=0 || rc=$?
+[ $rc -eq 1 ] && grep -q "truncated inside DDS_HEADER" err.txt && pass "a DDS cut inside its header: named" ||
+  failed "short DDS header: rc=$rc $(cat err.txt)"
+mkfifo zero.png
+{ printf '\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0\0\0\0\0'; cat /dev/zero; } >zero.png 2>/dev/null &
+timeout 30 "$SWZ" swizzle --layout std64k zero.png zf.bin 2>err.txt && rc=0 || rc=$?
+kill %% 2>/dev/null; wait 2>/dev/null
+[ $rc -eq 1 ] && grep -q "'zero.png' holds more than" err.txt && pass "a FIFO named .png with endless data: refused at the header's bound" ||
+  failed "FIFO .png: rc=$rc $(cat err.txt)"
+timeout 60 "$SWZ" identify --format R8_UNORM --size 64x64 - </dev/zero >out.txt 2>err.txt && rc=0 || rc=$?
+[ $rc -eq 1 ] && grep -q "standard input holds more than" err.txt && pass "identify from /dev/zero: refused at its bound" ||
+  failed "identify /dev/zero: rc=$rc $(cat err.txt)"
+
+# --- A full or closed standard output is an error, not a quiet exit 0 ---------------------------------
+for c in "info ${tex[*]}" "layouts" "formats" "locate ${tex[*]} 0"; do
+  # shellcheck disable=SC2086
+  "$SWZ" $c >/dev/full 2>err.txt && rc=0 || rc=$?
+  [ $rc -eq 1 ] && grep -q "cannot write standard output" err.txt && pass "${c%% *} >/dev/full: exit 1" ||
+    failed "${c%% *} >/dev/full: rc=$rc $(cat err.txt)"
+done
+"$SWZ" compare "$SRC/examples/coffee.png" "$SRC/examples/coffee.png" >/dev/full 2>err.txt && rc=0 || rc=$?
+[ $rc -eq 2 ] && pass "compare >/dev/full: exit 2 (trouble), not 0 (identical)" || failed "compare >/dev/full: rc=$rc"
+
 # --- Decode bombs: a progressive JPEG that repeats one scan -----------------------------------------
 python3 - "$SRC/fuzz/corpus/fuzz_image_input/progressive.jpg" bomb.jpg <<'EOF'
 import sys
