@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "batch.hpp"
 #include "common.hpp"
 #include "file_io.hpp"
 #include "input.hpp"
@@ -265,6 +266,42 @@ TEST(CliFileIo, NamedTemporaryPastFileSizeLimitIsAnErrorAndLeavesNothing) {
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
   EXPECT_TRUE(d.names().empty()) << joined(d.names());
+}
+
+}  // namespace
+
+namespace {
+
+// A batch whose worker threads the system refuses (address space for their
+// stacks) runs every job on the threads it got, instead of terminating.
+TEST(CliBatch, RefusedWorkerThreadsStillRunEveryJob) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "address-space limits and sanitizers do not mix";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+  GTEST_SKIP() << "address-space limits and sanitizers do not mix";
+#endif
+#endif
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::vector<swz::cli::BatchJob> jobs(200, swz::cli::BatchJob{"in", "out"});
+    long pages = 0;
+    if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
+      std::fclose(f);
+    }
+    if (pages <= 0) _exit(4);
+    const rlim_t vm = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE));
+    struct rlimit lim {vm + (rlim_t{48} << 20), vm + (rlim_t{48} << 20)};
+    if (setrlimit(RLIMIT_AS, &lim) != 0) _exit(5);
+    std::atomic<size_t> done{0};
+    size_t failed = swz::cli::run_batch(jobs, 200, [&](const swz::cli::BatchJob&) { ++done; });
+    _exit(failed == 0 && done.load() == jobs.size() ? 0 : 3);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
 }
 
 }  // namespace
