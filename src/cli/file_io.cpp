@@ -221,6 +221,18 @@ bool is_descriptor_dir(const std::string& dir) {
   return r.rfind("/proc/", 0) == 0 && r.size() > 9 && r.compare(r.size() - 3, 3, "/fd") == 0;
 }
 
+// The descriptor number N when `link` (a link in a descriptor folder) is
+// /proc/PID/fd/N or /proc/PID/task/TID/fd/N of this process, else -1.
+int own_descriptor(const std::string& link) {
+  char real[PATH_MAX];
+  if (!realpath(dir_of(link).c_str(), real)) return -1;
+  const std::string dir(real), own = "/proc/" + std::to_string(getpid());
+  if (!(dir == own + "/fd" || dir.rfind(own + "/task/", 0) == 0)) return -1;
+  const std::string name = base_of(link);
+  if (name.empty() || name.size() > 9 || name.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stoi(name);
+}
+
 // cp's rule for a symbolic link at OUT: write through it. A live link's target
 // is replaced; a dangling link's target is created (as POSIX cp does; GNU cp
 // refuses a dangling link unless POSIXLY_CORRECT is set). The link itself is
@@ -280,17 +292,18 @@ AtomicOutput::AtomicOutput(std::string path, TempFile temp) : path_(std::move(pa
   struct stat st {};
   if (descriptor) {
     // /dev/stdout, /dev/fd/N, /proc/self/fd/N, bash's >(cmd): an open
-    // descriptor of this process, written in place (a pipe has no folder to
-    // put a temporary file in, and renaming onto a regular file would leave
-    // the descriptor on the old one). A regular file is cut to what was
-    // written at commit(), as cp's truncation leaves it, but not before: it
-    // may be IN (--in-place), still being read.
+    // descriptor, written in place (a pipe has no folder to put a temporary
+    // file in, and renaming onto a regular file would leave the descriptor on
+    // the old one). One of this process's own descriptors is written through
+    // a duplicate, as a shell redirection would be: at its offset, with its
+    // flags (O_APPEND after >>), nothing truncated. Another process's is
+    // opened for writing.
     if (stat(path_.c_str(), &st) != 0) fail("cannot open '" + path_ + "': " + errno_text());
     if (S_ISDIR(st.st_mode)) fail("output '" + path_ + "' is a directory");
-    fd_ = open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+    const int own = own_descriptor(target_);
+    fd_ = own >= 0 ? fcntl(own, F_DUPFD_CLOEXEC, 3) : open(path_.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd_ < 0) fail("cannot open '" + path_ + "': " + errno_text());
     direct_ = true;
-    truncate_at_commit_ = S_ISREG(st.st_mode);
     return;
   }
   if (stat(target_.c_str(), &st) == 0) {
@@ -416,15 +429,12 @@ void AtomicOutput::write(const void* data, uint64_t bytes, Progress* progress) {
     }
     p += n;
     bytes -= static_cast<uint64_t>(n);
-    written_ += static_cast<uint64_t>(n);
     if (progress) progress->add(static_cast<uint64_t>(n));
   }
 }
 
 void AtomicOutput::commit() {
   if (direct_) {
-    if (truncate_at_commit_ && ftruncate(fd_, static_cast<off_t>(written_)) != 0)
-      fail("cannot write '" + path_ + "': " + errno_text());
     int fd = fd_;
     fd_ = -1;
     committed_ = true;

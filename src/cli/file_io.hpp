@@ -43,8 +43,9 @@ enum class TempFile {
 /// keeps its permissions (and owner where allowed). OUT "-" is standard
 /// output; an existing device, FIFO or socket (/dev/null) and a path that
 /// names an open descriptor (/dev/stdout, /dev/fd/N, /proc/self/fd/N, bash's
-/// >(cmd); a regular file behind one is cut to the bytes written at commit(),
-/// as cp's truncation leaves it) are written in place, with no temporary file.
+/// >(cmd); one of this process's own descriptors through a duplicate, at its
+/// offset and with its flags, as a shell redirection writes) are written in
+/// place, with no temporary file.
 /// A symbolic link is written through, as cp does: a live link's target is
 /// replaced, a dangling link's target is created; the link stays.
 class AtomicOutput {
@@ -86,8 +87,6 @@ class AtomicOutput {
   uint64_t map_bytes_ = 0;
   bool committed_ = false;
   bool direct_ = false;   ///< written in place (see in_place())
-  bool truncate_at_commit_ = false;  ///< a regular file behind a descriptor path
-  uint64_t written_ = 0;             ///< bytes write() wrote
   bool unnamed_ = false;  ///< fd_ is an O_TMPFILE file
   bool keep_mode_ = false;
   unsigned mode_ = 0;

@@ -42,9 +42,10 @@ n=$("$SWZ" deswizzle "${tex[@]}" r8.bin /dev/stdout 2>err.txt | wc -c)
 [ "$n" -eq 4096 ] && pass "/dev/stdout into a pipe: 4096 bytes" || failed "/dev/stdout: $n bytes, $(cat err.txt)"
 "$SWZ" deswizzle -q "${tex[@]}" r8.bin /dev/fd/3 3>fd3.raw 2>err.txt
 cmp -s fd3.raw r8.raw && pass "/dev/fd/3 onto a file" || failed "/dev/fd/3: $(cat err.txt)"
-echo "a much longer earlier content that must go away, longer than nothing" >fd4.raw
-"$SWZ" deswizzle -q "${tex[@]}" r8.bin /dev/fd/4 4<>fd4.raw 2>err.txt
-cmp -s fd4.raw r8.raw && pass "/dev/fd/4 onto a longer file: truncated, as cp does" || failed "/dev/fd/4: $(cat err.txt)"
+echo "a header line" >fd4.raw
+"$SWZ" deswizzle -q "${tex[@]}" r8.bin /dev/stdout >>fd4.raw 2>err.txt
+{ echo "a header line"; cat r8.raw; } | cmp -s - fd4.raw && pass "/dev/stdout after >>: appended, as a redirection writes" ||
+  failed "/dev/stdout >>: $(cat err.txt)"
 "$SWZ" deswizzle -q "${tex[@]}" r8.bin >(cat >ps.raw) 2>err.txt && rc=0 || rc=$?
 for _ in $(seq 50); do [ "$(stat -c %s ps.raw 2>/dev/null)" = 4096 ] && break; sleep 0.1; done
 [ $rc -eq 0 ] && cmp -s ps.raw r8.raw && pass ">(cmd): written through the pipe" || failed ">(cmd): rc=$rc $(cat err.txt)"

@@ -157,8 +157,10 @@ TEST(CliFileIo, DescriptorPathsAreWrittenInPlace) {
   }
   close(fds[0]);
   close(fds[1]);
-  // A regular file behind a descriptor path: truncated and written in place
-  // (the descriptor still names the file afterwards), no temporary file.
+  // A regular file behind one of this process's descriptors: written through a
+  // duplicate, as a shell redirection would be: at the descriptor's offset,
+  // with its flags (O_APPEND), nothing truncated; the descriptor still names
+  // the file; no temporary file.
   TempDir d;
   const fs::path f = d.path / "r.bin";
   std::ofstream(f) << "old contents, longer";
@@ -174,9 +176,21 @@ TEST(CliFileIo, DescriptorPathsAreWrittenInPlace) {
   ASSERT_EQ(fstat(fd, &a), 0);
   ASSERT_EQ(stat(f.c_str(), &b), 0);
   EXPECT_EQ(a.st_ino, b.st_ino);
-  EXPECT_EQ(slurp(f), "new");
-  EXPECT_EQ(d.names(), std::vector<std::string>{"r.bin"});
+  EXPECT_EQ(slurp(f), "new contents, longer");
+  EXPECT_EQ(lseek(fd, 0, SEEK_CUR), 3) << "the descriptor's offset moved with the write";
   close(fd);
+  const fs::path log = d.path / "log.txt";
+  std::ofstream(log) << "head\n";
+  const int app = open(log.c_str(), O_WRONLY | O_APPEND);
+  ASSERT_GE(app, 0);
+  {
+    AtomicOutput out("/proc/self/fd/" + std::to_string(app));
+    out.write("tail\n", 5);
+    out.commit();
+  }
+  close(app);
+  EXPECT_EQ(slurp(log), "head\ntail\n") << ">> appends";
+  EXPECT_EQ(d.names().size(), 2u) << joined(d.names());
 }
 
 TEST(CliFileIo, PreadInputPathMatchesTheMapping) {
