@@ -73,6 +73,9 @@ Input read_args(const IdentifyArgs& a) {
   return in;
 }
 
+// A best score below this is no better than noise (1 = smooth, about 0 = noise).
+constexpr double kNoiseScore = 0.1;
+
 // A thumbnail (at most 256 pixels on a side, nearest texel) of a decode.
 void write_thumbnail(const std::string& path, const std::vector<uint8_t>& lin, uint32_t w, uint32_t h,
                      const FormatInfo& f) {
@@ -153,11 +156,26 @@ void run_identify(const IdentifyArgs& a) {
   uint64_t elements = 0, same_as_first = 0;
   if (o.offset_B < dump.size() && eb > 0) {
     const uint8_t* first = dump.data() + o.offset_B;
-    elements = (dump.size() - o.offset_B) / eb;
+    // The texture's neighbourhood: twice its tight size (layouts pad), not a long dump's other data.
+    elements = std::min<uint64_t>((dump.size() - o.offset_B) / eb, uint64_t{2} * w * h);
     for (uint64_t i = 0; i < elements; ++i) same_as_first += std::memcmp(first, first + i * eb, eb) == 0;
   }
+  // The most common element among 64 spread over the dump, and how many
+  // elements equal it: a dump almost all one value ranks on its few others.
+  uint64_t common = 0;
+  if (elements > 0) {
+    const uint8_t* first = dump.data() + o.offset_B;
+    uint64_t best_at = 0, best_hits = 0;
+    for (uint64_t k = 0; k < 64; ++k) {
+      const uint64_t at = k * (elements - 1) / 63;
+      uint64_t hits = 0;
+      for (uint64_t j = 0; j < 64; ++j) hits += std::memcmp(first + at * eb, first + j * (elements - 1) / 63 * eb, eb) == 0;
+      if (hits > best_hits) best_hits = hits, best_at = at;
+    }
+    for (uint64_t i = 0; i < elements; ++i) common += std::memcmp(first + best_at * eb, first + i * eb, eb) == 0;
+  }
   if (elements > 1 && same_as_first == elements)
-    fail("identify " + a.dump + ": every element of the dump (" + std::to_string(elements) +
+    fail("identify " + a.dump + ": every element of the dump (the " + std::to_string(elements) +
          " from --offset on) holds the same bytes, which decode to the same flat image in every layout: the dump "
          "cannot tell layouts apart (dump a texture with detail)");
   std::vector<IdentifyCandidate> got;
@@ -191,6 +209,17 @@ void run_identify(const IdentifyArgs& a) {
   if (tied > 1)
     fail("identify " + a.dump + ": the best " + std::to_string(tied) + " candidates score the same (" + best_text +
          "): the dump cannot tell them apart (nearly uniform data; dump a texture with detail)");
+  if (elements > 0 && (elements - common) * 100 < elements) {
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.2f", 100.0 * static_cast<double>(common) / static_cast<double>(elements));
+    fail("identify " + a.dump + ": the dump is nearly uniform (" + pct + "% of its " + std::to_string(elements) +
+         " elements hold the same bytes): the ranking rests on " + std::to_string(elements - common) +
+         " elements and cannot tell layouts apart (dump a texture with detail)");
+  }
+  if (got[0].score < kNoiseScore)
+    fail("identify " + a.dump + ": no candidate decodes to a smooth image (best score " + best_text +
+         ", noise scores about 0): the ranking means nothing; check --format, --size and --offset, or the dump is "
+         "compressed or not an image");
 }
 
 void run_infer(const IdentifyArgs& a) {

@@ -136,6 +136,14 @@ head -c 16384 /dev/zero >zero.bin
 "$SWZ" identify --format R8G8B8A8_UNORM --size 64x64 zero.bin >out.txt 2>err.txt && rc=0 || rc=$?
 [ $rc -eq 1 ] && grep -q "cannot tell layouts apart" err.txt && pass "identify of an all-zero dump: cannot tell, exit 1" ||
   failed "identify zeros: rc=$rc $(cat out.txt err.txt)"
+cp zero.bin one.bin && printf '\377' | dd of=one.bin bs=1 seek=5000 conv=notrunc 2>/dev/null
+"$SWZ" identify --format R8G8B8A8_UNORM --size 64x64 one.bin >out.txt 2>err.txt && rc=0 || rc=$?
+[ $rc -eq 1 ] && [ -s out.txt ] && grep -q "nearly uniform (99.98% of its 4096 elements" err.txt &&
+  pass "identify of a dump with one non-zero byte: ranked, then 'nearly uniform', exit 1" || failed "identify one byte: rc=$rc $(cat err.txt)"
+head -c 16384 /dev/urandom >noise.bin
+"$SWZ" identify --format R8G8B8A8_UNORM --size 64x64 noise.bin >out.txt 2>err.txt && rc=0 || rc=$?
+[ $rc -eq 1 ] && grep -q "no candidate decodes to a smooth image" err.txt && pass "identify of noise: exit 1" ||
+  failed "identify noise: rc=$rc $(cat out.txt err.txt)"
 "$SWZ" locate "${tex[@]}" 0x834 0 65535 65536 >out.txt 2>err.txt && rc=0 || rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l <out.txt)" -eq 4 ] && [ "$(grep -c '^error' out.txt)" -eq 1 ] &&
   sed -n 4p out.txt | grep -q "^error: offset '65536'.*past the end" &&
