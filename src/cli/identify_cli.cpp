@@ -113,7 +113,9 @@ void add_identify_commands(CLI::App& app, IdentifyArgs* a, CLI::App** identify, 
       "pitches, Adreno and Xbox 360 variants, row-major pitches); each decode is scored by how smooth neighbouring\n"
       "texels are (1 = smooth, 0 = noise), block seams weighing as much as the interior. Prints '<score> <layout>'\n"
       "per line; <layout> is accepted verbatim by --layout (row-major with another pitch: row-major:pitch=N). Layouts\n"
-      "that give the same bytes for this size are printed once, under the simplest name.");
+      "that give the same bytes for this size are printed once, under the simplest name.\n"
+      "Exit status 1 when the dump cannot tell layouts apart: every element the same (nothing printed), or after\n"
+      "the ranking when 99% of the elements hold one value, the best candidates tie, or the best score is below 0.1.");
   id->add_option("--format", a->format, "DXGI format of the texels (uncompressed, 1-16 bytes)")->required();
   id->add_option("--size", a->size, "WxH in texels")->required();
   add_unsigned_option(id, "--top", a->top, "Candidates to print (default 5)");
