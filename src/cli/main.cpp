@@ -559,13 +559,15 @@ int run_main(int argc, char** argv) {
   of->add_flag("--hex", hex, "Print offsets in 0x hex");
   of->add_option("COORDS", query_args,
                  "X Y [Z] [SAMPLE] for one element, or X,Y[,Z[,SAMPLE]] for each of many, or '-': one element per line "
-                 "of standard input (element coordinates: texels; 4x4 blocks for BC)")
+                 "of standard input (element coordinates: texels; 4x4 blocks for BC). Each is answered in order; a bad one "
+                 "prints 'error: ...' in its place (exit status 1)")
       ->required();
 
   auto* lo = command("locate", "Print which element each byte of the resource memory belongs to", true);
   lo->add_option("OFFSETS", query_args,
                  "Byte offsets (decimal or 0x hex), or '-': one per line of standard input. With --offset, they count "
-                 "from the start of the file")
+                 "from the start of the file. Each is answered in order; a bad one prints 'error: ...' in its place "
+                 "(exit status 1)")
       ->required();
 
   auto* in_cmd = command("info", "Print the layout: size, alignment, every subresource's placement", true);
