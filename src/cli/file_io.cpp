@@ -102,10 +102,12 @@ extern "C" void on_fatal_signal(int sig) {
 }
 
 // Every signal whose default action ends the process (terminate or core
-// dump), except SIGBUS (big_buffer.cpp's handler, which also removes the
-// temporary files), SIGXFSZ (ignored: a write past RLIMIT_FSIZE is an error)
-// and SIGKILL / SIGSTOP (cannot be caught). Signals the process inherited as
-// ignored (nohup's SIGHUP) stay ignored.
+// dump), except SIGXFSZ (ignored: a write past RLIMIT_FSIZE is an error) and
+// SIGKILL / SIGSTOP (cannot be caught). Only signals still at their default
+// action get the handler: one inherited as ignored (nohup's SIGHUP) stays
+// ignored, and one with a handler already (a sanitizer's SIGSEGV report)
+// keeps it. big_buffer.cpp's SIGBUS handler for mapped inputs, installed
+// later, removes the temporary files too.
 void install_fatal_signal_handlers() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -119,11 +121,10 @@ void install_fatal_signal_handlers() {
     sigs.push_back(SIGPWR);
 #endif
     for (int s = SIGRTMIN; s <= SIGRTMAX; ++s) sigs.push_back(s);
-    struct sigaction bus {};
-    if (sigaction(SIGBUS, nullptr, &bus) == 0 && bus.sa_handler == SIG_DFL) sigs.push_back(SIGBUS);
+    sigs.push_back(SIGBUS);
     for (int s : sigs) {
       struct sigaction old {};
-      if (sigaction(s, nullptr, &old) != 0 || old.sa_handler == SIG_IGN) continue;
+      if (sigaction(s, nullptr, &old) != 0 || (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) continue;
       struct sigaction sa {};
       sa.sa_handler = on_fatal_signal;
       sigemptyset(&sa.sa_mask);
