@@ -105,6 +105,7 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
          " but the texture is " + t.describe());
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
+  check_allocation(layout.size(), "the " + t.layout_arg + " resource");  // before the mips are made
   note(packed_note(layout, "not written (left zero)"));
 
   // The mip chain, each level a box filter of the one above (half_size, mips.cpp).
@@ -161,6 +162,7 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
   uint64_t expected = total_packed_bytes(layout);
+  check_allocation(layout.size(), "the " + t.layout_arg + " resource");  // before IN is read
   const uint64_t skip = input_offset(o);
   // Work: read the input, convert it, write the resource.
   Progress progress("swizzle", expected + expected + layout.size(), !output_mode().quiet && !output_mode().batch);
@@ -231,6 +233,7 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     for (uint32_t i = 0; i < layout.subresource_count(); ++i) which.push_back(i);
   uint64_t total = 0;
   for (uint32_t i : which) total += packed_subresource_bytes(layout.sub(i));
+  check_allocation(total, "the linear output");  // before IN is read
   // Work: read the resource, convert it, write the raw output (PNG encoding
   // is not counted).
   Progress progress("deswizzle", layout.size() + total + (png ? 0 : total),
