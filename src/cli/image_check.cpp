@@ -143,6 +143,30 @@ uint64_t image_bytes_limit(const uint8_t* head, size_t got) {
     // RLE: up to 2 bytes a pixel. w < 2^32, bpp < 2^16.
     return add_sat(add_sat(offset, mul_sat(2, mul_sat((w * std::max<uint64_t>(bpp, 1) + 31) / 32 * 4, h))), kOther);
   }
+  if (got >= 2 && head[0] == 0xFF && head[1] == 0xD8) {
+    // The frame header (SOFn) after the markers before it, when `head` reaches
+    // it: 16 bytes per sample (Huffman codes take at most about 3.4; more
+    // only in files made to be slow, which the scan limit refuses anyway).
+    size_t i = 2;
+    while (i + 4 <= got && head[i] == 0xFF) {
+      const uint8_t m = head[i + 1];
+      if (m == 0xFF) {  // fill byte
+        ++i;
+        continue;
+      }
+      if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC) {
+        if (i + 10 > got) break;
+        const uint64_t h = (uint64_t{head[i + 5]} << 8) | head[i + 6], w = (uint64_t{head[i + 7]} << 8) | head[i + 8];
+        return add_sat(mul_sat(16, w * h * std::max<uint64_t>(head[i + 9], 1)), kOther);
+      }
+      if (m == 0xD8 || m == 0xD9 || m == 0x01 || (m >= 0xD0 && m <= 0xD7)) {
+        i += 2;
+        continue;
+      }
+      if (m == 0xDA) break;  // a scan before the frame header: not a JPEG libjpeg reads
+      i += 2 + ((size_t{head[i + 2]} << 8) | head[i + 3]);
+    }
+  }
   return UINT64_MAX;
 }
 

@@ -74,8 +74,10 @@ void check_image_bytes(const uint8_t* head, size_t got, uint64_t total, const st
 
 /// The most bytes an image file whose first `got` bytes are `head` can
 /// usefully hold: for PNG and BMP, the pixel data its header describes (PNG:
-/// the filtered rows, 1/8 more for deflate's stored blocks) plus 64 MiB for
-/// other chunks; UINT64_MAX when the header does not say (JPEG, TGA).
+/// the filtered rows, 1/8 more for deflate's stored blocks; BMP: twice, for
+/// run-length files), for JPEG 16 bytes per sample of its frame header when
+/// `head` reaches it, plus 64 MiB for everything else; UINT64_MAX when the
+/// header does not say (TGA, a JPEG frame header past `head`).
 /// Standard input is read no further than this.
 uint64_t image_bytes_limit(const uint8_t* head, size_t got);
 

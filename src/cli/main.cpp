@@ -443,7 +443,7 @@ void swizzle_one(const CommonOptions& o, const std::string& in, const std::strin
     // (swizzle_raw), an image's by its header; a DDS file whole. Standard
     // input's kind comes from its first bytes.
     const uint64_t off = input_offset(o);
-    const std::vector<uint8_t> head = peek_input(in, off, 256);
+    const std::vector<uint8_t> head = peek_input(in, off, 64 << 10);  // a JPEG's frame header follows its metadata
     if (is_stdin(in)) kind = sniff_input(head.data(), head.size());
     if (kind == InputKind::Image) {
       const uint64_t limit = image_bytes_limit(head.data(), head.size());

@@ -64,6 +64,11 @@ timeout 20 "$SWZ" swizzle "${tex[@]}" - z.bin </dev/zero 2>err.txt && rc=0 || rc
   timeout 30 "$SWZ" swizzle - zp.bin 2>err.txt && rc=0 || rc=$?
 [ $rc -eq 1 ] && grep -q "standard input holds more than" err.txt &&
   pass "a 16x16 PNG header then endless zeros: refused at the header's bound" || failed "PNG + /dev/zero: rc=$rc $(cat err.txt)"
+{ head -c 730 "$SRC/fuzz/corpus/fuzz_image_input/progressive.jpg"; cat /dev/zero; } 2>/dev/null |
+  timeout 30 "$SWZ" swizzle --layout std64k - zj.bin 2>err.txt
+rc=${PIPESTATUS[1]}
+[ $rc -eq 1 ] && grep -q "standard input holds more than" err.txt &&
+  pass "a JPEG then endless zeros: refused at its frame header's bound" || failed "JPEG + /dev/zero: rc=$rc $(cat err.txt)"
 cat r8.raw | "$SWZ" swizzle -q "${tex[@]}" - piped.bin && cmp -s piped.bin r8.bin &&
   pass "raw from a pipe still works" || failed "raw from a pipe"
 cat "$SRC/fuzz/corpus/fuzz_image_input/progressive.jpg" | "$SWZ" swizzle -q --layout std64k - pj.bin 2>err.txt &&
