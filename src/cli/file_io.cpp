@@ -298,11 +298,12 @@ AtomicOutput::AtomicOutput(std::string path, TempFile temp) : path_(std::move(pa
     // the old one). One of this process's own descriptors is written through
     // a duplicate, as a shell redirection would be: at its offset, with its
     // flags (O_APPEND after >>), nothing truncated. Another process's is
-    // opened for writing.
+    // opened for writing (a regular file truncated, as cp does).
     if (stat(path_.c_str(), &st) != 0) fail("cannot open '" + path_ + "': " + errno_text());
     if (S_ISDIR(st.st_mode)) fail("output '" + path_ + "' is a directory");
     const int own = own_descriptor(target_);
-    fd_ = own >= 0 ? fcntl(own, F_DUPFD_CLOEXEC, 3) : open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+    fd_ = own >= 0 ? fcntl(own, F_DUPFD_CLOEXEC, 3)
+                   : open(path_.c_str(), O_WRONLY | O_CLOEXEC | (S_ISREG(st.st_mode) ? O_TRUNC : 0));
     if (fd_ < 0) fail("cannot open '" + path_ + "': " + errno_text());
     direct_ = true;
     return;

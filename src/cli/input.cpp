@@ -159,11 +159,11 @@ std::vector<uint8_t> peek_input(const std::string& path, uint64_t offset_B, size
   if (S_ISDIR(st.st_mode)) fail(is_stdin(path) ? "cannot read standard input: it is a directory"
                                                : "'" + path + "' is a directory, not a file");
   if (S_ISREG(st.st_mode)) {  // read in place later: nothing to keep
-    uint8_t buf[256];
     if (offset_B >= static_cast<uint64_t>(st.st_size)) return {};
-    ssize_t got = ::pread(fd.fd, buf, std::min(n, sizeof buf), static_cast<off_t>(offset_B));
-    if (got < 0) fail("cannot read " + input_name(path) + ": " + errno_text());
-    return std::vector<uint8_t>(buf, buf + got);
+    std::vector<uint8_t> buf(static_cast<size_t>(std::min<uint64_t>(n, static_cast<uint64_t>(st.st_size) - offset_B)));
+    buf.resize(static_cast<size_t>(read_some(fd.fd, buf.data(), buf.size(), static_cast<int64_t>(offset_B),
+                                             input_name(path), nullptr)));
+    return buf;
   }
   const std::string name = input_name(path);
   uint64_t skipped = skip_stream(fd.fd, offset_B, name);
@@ -190,13 +190,6 @@ InputBytes read_input(const std::string& path, uint64_t offset_B, uint64_t want_
     fd.fd = sp.fd;
     fd.owned = sp.owned;
     sp.owned = false;
-    return read_stream(fd.fd, path, offset_B, want_B, pad_to_want, progress);
-  }
-  if (StreamPeek& peek = stream_peek(); peek.active && peek.path == path) {
-    // The stream peek_input began: the rest from its descriptor.
-    fd.fd = peek.fd;
-    fd.owned = peek.owned;
-    peek.owned = false;
     return read_stream(fd.fd, path, offset_B, want_B, pad_to_want, progress);
   }
   if (is_stdin(path)) {

@@ -319,3 +319,30 @@ TEST(CliBatch, RefusedWorkerThreadsStillRunEveryJob) {
 }
 
 }  // namespace
+
+namespace {
+
+// A stream's first bytes, peeked to learn its kind, come first in the read
+// that follows; the read takes at most what it asks for plus one byte.
+TEST(CliInput, PeekedStreamBytesAreKeptAndReadsAreBounded) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const std::string text = "0123456789abcdefghij";
+  ASSERT_EQ(write(fds[1], text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  close(fds[1]);
+  const std::string path = "/dev/fd/" + std::to_string(fds[0]);
+  std::vector<uint8_t> head = swz::cli::peek_input(path, 2, 4);
+  EXPECT_EQ(std::string(head.begin(), head.end()), "2345");
+  swz::cli::InputBytes in = swz::cli::read_input(path, 2, 10, false);
+  ASSERT_EQ(in.size, 10u);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(in.data()), 10), "23456789ab");
+  EXPECT_TRUE(in.more);
+  EXPECT_FALSE(in.total_known);
+  char rest[32] = {};
+  // What the bounded read left: everything after the one extra byte it took.
+  EXPECT_EQ(read(fds[0], rest, sizeof rest), 7);
+  EXPECT_EQ(std::string(rest, 7), "defghij");
+  close(fds[0]);
+}
+
+}  // namespace
