@@ -118,6 +118,11 @@ took=$(($(date +%s) - start))
 "$SWZ" swizzle -q --layout std64k "$SRC/fuzz/corpus/fuzz_image_input/progressive.jpg" prog.bin && pass "an ordinary progressive JPEG decodes" ||
   failed "ordinary progressive JPEG"
 
+printf '\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\x7f\xff\xff\xff\x7f\xff\xff\xff\x10\x06\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0' >huge.png
+"$SWZ" swizzle --layout std64k huge.png huge.bin 2>err.txt && rc=0 || rc=$?
+[ $rc -eq 1 ] && grep -q "truncated or corrupt: its PNG header promises 2147483647x2147483647" err.txt &&
+  pass "a PNG header whose size overflows 64 bits: refused by the header check" || failed "huge PNG: rc=$rc $(cat err.txt)"
+
 # --- Sizes are checked before the work: plot of a 16384x16384 block ----------------------------------
 pat="pattern:$(for i in $(seq 0 13); do printf 'X%d ' "$i"; done)$(for i in $(seq 0 13); do printf 'Y%d ' "$i"; done)"
 timeout 20 "$SWZ" plot --layout "$pat" p.png 2>err.txt && rc=0 || rc=$?
