@@ -15,20 +15,21 @@ namespace {
 
 constexpr size_t kMaxLine = 4096;
 
-/// Reads one line of standard input (without its '\n') into *line, keeping
-/// at most kMaxLine bytes; *dropped counts the bytes past them. False at the
-/// end of input.
-bool read_line(std::string* line, uint64_t* dropped) {
+/// Reads one line of standard input (without its '\n') into *line. A line
+/// longer than kMaxLine bytes is read no further: *too_long is set and the
+/// rest stays unread. False at the end of input.
+bool read_line(std::string* line, bool* too_long) {
   line->clear();
-  *dropped = 0;
+  *too_long = false;
   for (;;) {
     const int c = std::getc(stdin);
-    if (c == EOF) return !line->empty() || *dropped > 0;
+    if (c == EOF) return !line->empty();
     if (c == '\n') return true;
-    if (line->size() < kMaxLine)
-      line->push_back(static_cast<char>(c));
-    else
-      ++*dropped;
+    if (line->size() == kMaxLine) {
+      *too_long = true;
+      return true;
+    }
+    line->push_back(static_cast<char>(c));
   }
 }
 
@@ -65,19 +66,19 @@ void for_each_query(const std::vector<std::string>& args, const F& each) {
     if (S_ISDIR(in_st.st_mode)) fail("cannot read standard input: it is a directory");
     const bool tty = isatty(STDOUT_FILENO) != 0;
     std::string line;
-    uint64_t n = 0, dropped = 0;
-    while (read_line(&line, &dropped)) {
+    uint64_t n = 0;
+    bool too_long = false;
+    while (read_line(&line, &too_long)) {
       ++n;
-      if (dropped) {
+      if (too_long) {  // no query is that long: stop reading (the stream may never end)
         ++total;
         ++bad;
-        const std::string m = "line " + std::to_string(n) + " of standard input has " +
-                              std::to_string(line.size() + dropped) + " bytes; a query has at most " +
-                              std::to_string(kMaxLine);
+        const std::string m = "line " + std::to_string(n) + " of standard input has more than " +
+                              std::to_string(kMaxLine) + " bytes, more than any query; stopped reading there";
         std::fflush(stdout);
         std::printf("error: %s\n", m.c_str());
         std::fprintf(stderr, "swz: error: %s\n", m.c_str());
-        continue;
+        break;
       }
       size_t a = line.find_first_not_of(" \t\r");
       if (a == std::string::npos || line[a] == '#') continue;

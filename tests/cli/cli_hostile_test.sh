@@ -136,8 +136,11 @@ printf '\033[31mzz\n' | "$SWZ" locate "${tex[@]}" - >out.txt 2>err.txt
 printf '1,\033]0;x\007\n' | "$SWZ" offset "${tex[@]}" - >out.txt 2>err.txt
 ! grep -q $'\033' err.txt out.txt && pass "offset -: an escape sequence is escaped" || failed "offset -: $(cat -v err.txt)"
 { head -c 5000000 /dev/zero | tr '\0' 'k'; echo; } | "$SWZ" locate "${tex[@]}" - >out.txt 2>err.txt && rc=0 || rc=$?
-[ $rc -eq 1 ] && [ "$(stat -c %s err.txt)" -lt 1000 ] && grep -q "has 5000000 bytes" err.txt &&
+[ $rc -eq 1 ] && [ "$(stat -c %s err.txt)" -lt 1000 ] && grep -q "has more than 4096 bytes" err.txt &&
   pass "locate -: a 5 MB line gives a short message" || failed "5 MB line: rc=$rc, $(stat -c %s err.txt) bytes"
+timeout 20 "$SWZ" locate "${tex[@]}" - </dev/zero >out.txt 2>err.txt && rc=0 || rc=$?
+[ $rc -eq 1 ] && grep -q "stopped reading there" err.txt && pass "locate - </dev/zero: stops after one over-long line" ||
+  failed "locate - </dev/zero: rc=$rc $(head -c 300 err.txt)"
 "$SWZ" locate "${tex[@]}" $'\033[2J' 1 >out.txt 2>err.txt
 ! grep -q $'\033' err.txt out.txt && pass "locate: an escape in an argument is escaped" || failed "locate arg: $(cat -v err.txt)"
 
