@@ -440,7 +440,7 @@ void swizzle_one(const CommonOptions& o, const std::string& in, const std::strin
   struct stat st {};
   if (is_stdin(in) || (kind != InputKind::Raw && stat(in.c_str(), &st) == 0 && !S_ISREG(st.st_mode))) {
     // A stream is read only as far as its kind can use: a raw texture's bytes
-    // (swizzle_raw), an image's by its header; a DDS file whole. Standard
+    // (swizzle_raw), an image's or a DDS file's by its header. Standard
     // input's kind comes from its first bytes.
     const uint64_t off = input_offset(o);
     const std::vector<uint8_t> head = peek_input(in, off, 64 << 10);  // a JPEG's frame header follows its metadata
