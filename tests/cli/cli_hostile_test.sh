@@ -23,6 +23,11 @@ cmp -s v.raw r8.raw && pass "2>&-: -v timing lines do not land in the raw output
 cmp -s note.png r8.raw && pass "2>&-: a note does not land in the output" || failed "2>&-: note.png differs"
 "$SWZ" deswizzle -v "${tex[@]}" r8.bin o.dds 2>&- >/dev/null
 [ "$(head -c 4 o.dds)" = "DDS " ] && pass "2>&-: the DDS magic is intact" || failed "2>&-: DDS starts '$(head -c 16 o.dds | od -c | head -1)'"
+pm=(--layout std64k --format R8G8B8A8_UNORM --size 600x400 --mips full --mip-tail d3d12 --packed-mips 2,8,1)
+head -c "$("$SWZ" info "${pm[@]}" | awk '/^size/{print $2}')" /dev/urandom >pm.bin
+"$SWZ" deswizzle "${pm[@]}" pm.bin pm.dds 2>&- >/dev/null
+[ "$(head -c 4 pm.dds)" = "DDS " ] && pass "2>&-: the packed-mip note does not overwrite the DDS magic" ||
+  failed "2>&-: pm.dds starts '$(head -c 16 pm.dds | od -c | head -1)'"
 "$SWZ" swizzle "${tex[@]}" r8.raw c.bin >&- 2>err.txt && rc=0 || rc=$?
 cmp -s c.bin r8.bin && [ $rc -eq 1 ] && grep -q "cannot write standard output (it is closed)" err.txt &&
   pass ">&-: the output is exact, the lost summary is an error" || failed ">&-: rc=$rc $(cat err.txt)"
