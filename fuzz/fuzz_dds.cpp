@@ -2,6 +2,9 @@
 // errors carry a message; read_dds agrees with parse_dds; the texels read are
 // exactly dds_data_size bytes taken from data_offset; writing the texture back
 // (DX10 header) and reading it again gives the same description and texels.
+// parse_dds_header (the headers alone, for streams) on the headers of the
+// same bytes: succeeds whenever parse_dds does, with the same offsets and
+// sizes, and fails only as parse_dds fails or because the texels are missing.
 #include "fuzz_common.hpp"
 
 using namespace swz;
@@ -13,6 +16,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::span<const uint8_t> span(file.data(), file.size());
   DdsInfo info;
   const Status pst = parse_dds(span, &info);
+  DdsInfo head_info;
+  const size_t head_size = std::min<size_t>(size, 148);
+  std::vector<uint8_t> head(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(head_size));
+  const Status hst = parse_dds_header(std::span<const uint8_t>(head.data(), head.size()), &head_info);
+  if (pst.ok()) {
+    SWZ_FUZZ_CHECK(hst.ok(), "parse_dds_header refuses headers parse_dds takes: " + hst.message());
+    SWZ_FUZZ_CHECK(head_info.data_offset == info.data_offset && head_info.data_size == info.data_size,
+                   "parse_dds_header and parse_dds disagree on the texels");
+  } else if (!hst.ok()) {
+    SWZ_FUZZ_CHECK(!hst.message().empty(), code_name(hst.code()));
+  } else {
+    SWZ_FUZZ_CHECK(size < head_info.data_offset || size - head_info.data_offset < head_info.data_size,
+                   "parse_dds refuses a file whose headers and texels parse_dds_header accepts: " + pst.message());
+  }
   DdsTexture t;
   const Status st = read_dds(span, &t);
   SWZ_FUZZ_CHECK(st.ok() == pst.ok(), "parse_dds and read_dds disagree: " + pst.message() + " / " + st.message());

@@ -51,6 +51,12 @@ Status dds_data_size(const TextureDesc& desc, uint64_t* bytes);
 /// allowed). Never reads outside `file`. Each failure names the field and value.
 Status parse_dds(std::span<const uint8_t> file, DdsInfo* out);
 
+/// parse_dds on the first bytes of a DDS file (at least its headers: 128
+/// bytes, 148 with DX10): the same checks, except that the file may end
+/// after the headers. out->data_size says how many bytes of texels follow,
+/// so that a stream is read no further than the file can use.
+Status parse_dds_header(std::span<const uint8_t> head, DdsInfo* out);
+
 /// parse_dds, then copies the texels of every subresource into out->data.
 Status read_dds(std::span<const uint8_t> file, DdsTexture* out);
 

@@ -1,11 +1,13 @@
 #include "batch.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <new>
+#include <system_error>
 #include <thread>
 
 #include "common.hpp"
@@ -41,7 +43,7 @@ std::vector<BatchJob> plan_batch(const std::vector<std::string>& inputs, const s
 unsigned batch_workers(unsigned requested, size_t jobs) {
   unsigned n = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
   if (jobs < n) n = static_cast<unsigned>(std::max<size_t>(1, jobs));
-  return n;
+  return std::min(n, kMaxBatchWorkers);
 }
 
 size_t run_batch(const std::vector<BatchJob>& jobs, unsigned workers,
@@ -66,7 +68,13 @@ size_t run_batch(const std::vector<BatchJob>& jobs, unsigned workers,
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < workers; ++t) pool.emplace_back(work);
+  for (unsigned t = 1; t < workers; ++t) {
+    try {
+      pool.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // the system refuses more threads: the ones running share the jobs
+    }
+  }
   work();
   for (auto& t : pool) t.join();
   return failed;

@@ -1,13 +1,11 @@
 #include "big_buffer.hpp"
 
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <mutex>
@@ -23,10 +21,6 @@ namespace {
 
 std::string errno_text() { return std::strerror(errno); }
 
-// Reads and writes go in pieces of this size: large enough that the system
-// call overhead is nothing, small enough for a progress line to move.
-constexpr uint64_t kChunk_B = uint64_t{16} << 20;
-
 // The message the SIGBUS handler prints: a mapped input shrank (another
 // process truncated it) and a page past its new end was touched.
 char g_sigbus_message[4200];
@@ -36,9 +30,10 @@ extern "C" void on_sigbus(int) {
   if (g_sigbus_length > 0) {
     ssize_t ignored = ::write(STDERR_FILENO, g_sigbus_message, g_sigbus_length);
     (void)ignored;
-    remove_temp_file_from_signal();
+    remove_temp_files_from_signal();
     _exit(1);
   }
+  remove_temp_files_from_signal();
   std::signal(SIGBUS, SIG_DFL);
   std::raise(SIGBUS);
 }
@@ -112,48 +107,6 @@ void OutputSpace::finish(Progress* progress) {
   } else if (progress) {
     progress->add(size_);
   }
-}
-
-BigBuffer read_file_big(const std::string& path, uint64_t bytes, Progress* progress) {
-  uint64_t have = file_size(path);
-  if (have < bytes) fail("'" + path + "' has " + bytes_text(have) + "; " + bytes_text(bytes) + " are needed");
-  check_allocation(bytes, "reading '" + path + "'");
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail("cannot open '" + path + "': " + errno_text());
-  if (bytes == 0) {
-    close(fd);
-    return BigBuffer();
-  }
-  const char* no_map = std::getenv("SWZ_TEST_NO_MMAP");  // the read(2) path, for its tests
-  if (!(no_map && *no_map == '1')) {
-    void* p = mmap(nullptr, static_cast<size_t>(bytes), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    if (p != MAP_FAILED) {
-      close(fd);
-      arm_sigbus(path);
-      madvise(p, static_cast<size_t>(bytes), MADV_SEQUENTIAL);
-      if (progress) progress->add(bytes);
-      return BigBuffer::adopt(p, bytes);
-    }
-  }
-  BigBuffer out(bytes, "reading '" + path + "'");
-#ifdef POSIX_FADV_SEQUENTIAL
-  posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-#endif
-  uint64_t done = 0;
-  while (done < bytes) {
-    size_t chunk = static_cast<size_t>(std::min(bytes - done, kChunk_B));
-    ssize_t got = ::read(fd, out.data() + done, chunk);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) {
-      std::string why = got < 0 ? errno_text() : std::string("file ended early");
-      close(fd);
-      fail("cannot read '" + path + "': " + why);
-    }
-    done += static_cast<uint64_t>(got);
-    if (progress) progress->add(static_cast<uint64_t>(got));
-  }
-  close(fd);
-  return out;
 }
 
 }  // namespace swz::cli

@@ -9,7 +9,7 @@ class Progress;
 class AtomicOutput;
 
 /// A large byte buffer: an anonymous private mapping, or a file mapped
-/// read-only (read_file_big). Its pages read as
+/// read-only (read_input). Its pages read as
 /// zero until written (the kernel supplies zero pages on first touch), so the
 /// bytes a layout does not cover (padding, the packed mip tail) are zero
 /// without a separate fill pass, and bytes about to be overwritten are never
@@ -55,18 +55,10 @@ class OutputSpace {
   uint64_t size_ = 0;
 };
 
-/// The first `bytes` bytes of the regular file `path`, read-only: the file
-/// mapped (MAP_PRIVATE, populated, sequential advice) so that its page-cache
-/// pages are used in place, or where mapping fails read(2) in large chunks
-/// into a new BigBuffer (no zero-fill, no stdio copy). Throws Error when the
-/// file is shorter or unreadable. If the file shrinks while it is mapped, a
-/// SIGBUS handler reports "cannot read 'PATH': the file shrank while swz read
-/// it" and exits 1 (no output is committed then). Counts the bytes on
-/// `progress` when given. The data must not be written.
-BigBuffer read_file_big(const std::string& path, uint64_t bytes, Progress* progress = nullptr);
-
-/// Installs the SIGBUS handler read_file_big uses for a mapping of `path`
-/// ("the file shrank while swz read it").
+/// Installs the SIGBUS handler for a read-only mapping of the input `path`:
+/// if the file shrinks while it is mapped, it prints "cannot read 'PATH': the
+/// file shrank while swz read it", removes the temporary output files and
+/// exits 1 (no output is committed then).
 void arm_sigbus_for(const std::string& path);
 
 }  // namespace swz::cli

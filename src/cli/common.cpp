@@ -1,7 +1,12 @@
 #include "common.hpp"
 #include "number_option.hpp"
+#include "swz/quote.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -9,6 +14,24 @@
 namespace swz::cli {
 
 void fail(const std::string& message) { throw Error(message); }
+
+namespace {
+bool g_closed_at_start[3] = {false, false, false};
+}
+
+void guard_standard_descriptors() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    // open() takes the lowest free descriptor: this one. Opened for the other
+    // direction, so that reading it (0) or writing it (1, 2) still fails with
+    // EBADF, as on the closed descriptor.
+    const int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+    if (got != fd) _exit(125);  // no /dev/null: any file swz opened could become descriptor `fd`
+    g_closed_at_start[fd] = true;
+  }
+}
+
+bool closed_at_start(int fd) { return fd >= 0 && fd <= 2 && g_closed_at_start[fd]; }
 
 void check(const Status& s, std::string_view context) {
   if (s.ok()) return;
@@ -47,11 +70,11 @@ uint64_t parse_u64(std::string_view text, std::string_view what) {
     case NumberText::ok:
       break;
     case NumberText::empty:
-      fail(std::string(what) + " '" + std::string(text) + "' is empty");
+      fail(std::string(what) + " " + quoted_for_message(text) + " is empty");
     case NumberText::out_of_range:
-      fail(std::string(what) + " '" + std::string(text) + "' is out of range (0 .. 18446744073709551615)");
+      fail(std::string(what) + " " + quoted_for_message(text) + " is out of range (0 .. 18446744073709551615)");
     case NumberText::malformed:
-      fail(std::string(what) + " '" + std::string(text) + "' is not a decimal or 0x-hex number");
+      fail(std::string(what) + " " + quoted_for_message(text) + " is not a decimal or 0x-hex number");
   }
   return v;
 }

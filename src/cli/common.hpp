@@ -17,6 +17,16 @@ struct Error : std::runtime_error {
 
 [[noreturn]] void fail(const std::string& message);
 
+/// Makes sure descriptors 0, 1 and 2 are open, so that no file swz opens gets
+/// one of them (its own messages would then land inside an output): each one
+/// closed at start gets /dev/null, opened for the other direction so that
+/// using it still fails (EBADF) as the closed one did. Exits 125 when
+/// /dev/null cannot be opened. Call first thing in main, before any thread.
+void guard_standard_descriptors();
+
+/// True when descriptor `fd` (0-2) was closed when swz started.
+bool closed_at_start(int fd);
+
 /// Throws Error("<context>: <status message>") when `s` is not ok.
 void check(const Status& s, std::string_view context);
 

@@ -146,6 +146,13 @@ std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, cons
   const Layout& layout = t.layout;
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
+  // Sizes first, then the work: the DDS texels and the output's space are
+  // checked before IN is read.
+  uint64_t total = 0;
+  check(dds_data_size(t.desc, &total), "cannot write a " + t.describe() + " texture as DDS");
+  std::vector<uint8_t> header;
+  check(write_dds_header(t.desc, cube, &header), "cannot write '" + out + "'");
+  check_allocation(header.size() + total, "the DDS file");
   InputBytes resource = read_input(in, input_offset(o), layout.size(), o.allow_short);
   verbose_phase("read");
   check_input_size(in, resource.size, layout.size(), o.allow_short, o.offset,
@@ -154,11 +161,6 @@ std::string deswizzle_dds(const CommonOptions& o, bool cube, bool have_sub, cons
   // The DDS file is built in place: its header, then the texels read
   // straight into the mapped output (else a buffer written out afterwards);
   // no zero-filled copy. Packed subresources stay zero.
-  uint64_t total = 0;
-  check(dds_data_size(t.desc, &total), "cannot write a " + t.describe() + " texture as DDS");
-  std::vector<uint8_t> header;
-  check(write_dds_header(t.desc, cube, &header), "cannot write '" + out + "'");
-  check_allocation(header.size() + total, "the DDS file");
   AtomicOutput file(out);
   OutputSpace space(file, header.size() + total, "the DDS file");
   std::memcpy(space.data(), header.data(), header.size());

@@ -1,11 +1,15 @@
 #include "file_io.hpp"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -13,9 +17,11 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <new>
 #include <random>
 #include <sstream>
+#include <vector>
 
 #include "common.hpp"
 #include "pixel_buffer.hpp"
@@ -51,14 +57,80 @@ uint64_t available_memory() {
   return std::numeric_limits<uint64_t>::max();
 }
 
-// The temporary file to remove if a signal ends the process.
-char g_tmp_path[4096];
-volatile std::sig_atomic_t g_tmp_live = 0;
+// The named temporary files of the AtomicOutputs in flight (one slot each, so
+// that parallel batch jobs never share one), for the handler of the signals
+// that end the process. A slot's state is a lock-free atomic: the handler
+// claims a live slot (kLive -> kDying) before reading its path, and a slot
+// being claimed is never freed or refilled.
+enum : int { kFree = 0, kFilling = 1, kLive = 2, kDying = 3 };
+struct TempSlot {
+  std::atomic<int> state{kFree};
+  char path[4096];
+};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads the slots");
+constexpr size_t kTempSlots = 1024;
+TempSlot g_temp_slots[kTempSlots];
+
+// Claims a slot for `path`; returns its index. Throws Error when every slot is taken.
+size_t register_temp(const std::string& path) {
+  if (path.size() >= sizeof g_temp_slots[0].path) fail("output path '" + path + "' is too long");
+  for (size_t i = 0; i < kTempSlots; ++i) {
+    int expect = kFree;
+    if (!g_temp_slots[i].state.compare_exchange_strong(expect, kFilling)) continue;
+    std::memcpy(g_temp_slots[i].path, path.c_str(), path.size() + 1);
+    g_temp_slots[i].state.store(kLive);
+    return i;
+  }
+  fail("more than " + std::to_string(kTempSlots) + " outputs are being written at once");
+}
+
+// Frees slot `i` (the file it names is gone or committed). A slot the signal
+// handler has claimed stays claimed: the process is ending.
+void unregister_temp(size_t i) noexcept {
+  int expect = kLive;
+  g_temp_slots[i].state.compare_exchange_strong(expect, kFree);
+}
 
 extern "C" void on_fatal_signal(int sig) {
-  if (g_tmp_live) unlink(g_tmp_path);
+  remove_temp_files_from_signal();
   std::signal(sig, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
   std::raise(sig);
+}
+
+// Every signal whose default action ends the process (terminate or core
+// dump), except SIGXFSZ (ignored: a write past RLIMIT_FSIZE is an error) and
+// SIGKILL / SIGSTOP (cannot be caught). Only signals still at their default
+// action get the handler: one inherited as ignored (nohup's SIGHUP) stays
+// ignored, and one with a handler already (a sanitizer's SIGSEGV report)
+// keeps it. big_buffer.cpp's SIGBUS handler for mapped inputs, installed
+// later, removes the temporary files too.
+void install_fatal_signal_handlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::vector<int> sigs = {SIGHUP,  SIGINT,  SIGQUIT, SIGILL,  SIGTRAP, SIGABRT,   SIGFPE,  SIGSEGV,
+                             SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGXCPU,   SIGVTALRM, SIGPROF,
+                             SIGSYS,  SIGIO};
+#ifdef SIGSTKFLT
+    sigs.push_back(SIGSTKFLT);
+#endif
+#ifdef SIGPWR
+    sigs.push_back(SIGPWR);
+#endif
+    for (int s = SIGRTMIN; s <= SIGRTMAX; ++s) sigs.push_back(s);
+    sigs.push_back(SIGBUS);
+    for (int s : sigs) {
+      struct sigaction old {};
+      if (sigaction(s, nullptr, &old) != 0 || (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) continue;
+      struct sigaction sa {};
+      sa.sa_handler = on_fatal_signal;
+      sigemptyset(&sa.sa_mask);
+      sigaction(s, &sa, nullptr);
+    }
+  });
 }
 
 }  // namespace
@@ -141,16 +213,44 @@ std::string base_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// True when `dir` is a folder of open descriptors (/proc/self/fd,
+// /proc/PID/fd, /proc/PID/task/TID/fd; /dev/fd leads there).
+bool is_descriptor_dir(const std::string& dir) {
+  char real[PATH_MAX];
+  if (!realpath(dir.c_str(), real)) return false;
+  const std::string r(real);
+  return r.rfind("/proc/", 0) == 0 && r.size() > 9 && r.compare(r.size() - 3, 3, "/fd") == 0;
+}
+
+// The descriptor number N when `link` (a link in a descriptor folder) is
+// /proc/PID/fd/N or /proc/PID/task/TID/fd/N of this process, else -1.
+int own_descriptor(const std::string& link) {
+  char real[PATH_MAX];
+  if (!realpath(dir_of(link).c_str(), real)) return -1;
+  const std::string dir(real), own = "/proc/" + std::to_string(getpid());
+  if (!(dir == own + "/fd" || dir.rfind(own + "/task/", 0) == 0)) return -1;
+  const std::string name = base_of(link);
+  if (name.empty() || name.size() > 9 || name.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stoi(name);
+}
+
 // cp's rule for a symbolic link at OUT: write through it. A live link's target
 // is replaced; a dangling link's target is created (as POSIX cp does; GNU cp
 // refuses a dangling link unless POSIXLY_CORRECT is set). The link itself is
 // never replaced. Returns the path of the regular file (or special file, or
-// nothing yet) at the end of the chain.
-std::string follow_links(const std::string& path) {
+// nothing yet) at the end of the chain. A link in a descriptor folder (its
+// text is not a path: "pipe:[N]", "/x (deleted)") ends the walk with
+// *descriptor set: OUT names an open descriptor.
+std::string follow_links(const std::string& path, bool* descriptor) {
   std::string p = path;
+  *descriptor = false;
   for (int hops = 0; hops < 40; ++hops) {
     struct stat lst {};
     if (lstat(p.c_str(), &lst) != 0 || !S_ISLNK(lst.st_mode)) return p;
+    if (is_descriptor_dir(dir_of(p))) {
+      *descriptor = true;
+      return p;
+    }
     std::string target(static_cast<size_t>(lst.st_size > 0 ? lst.st_size : 255) + 1, '\0');
     ssize_t n = readlink(p.c_str(), target.data(), target.size());
     if (n < 0) fail("cannot read the symbolic link '" + p + "': " + errno_text());
@@ -182,19 +282,37 @@ std::string temp_name(const std::string& target, bool with_random) {
 
 }  // namespace
 
-AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
+AtomicOutput::AtomicOutput(std::string path, TempFile temp) : path_(std::move(path)) {
   if (path_ == "-") {  // standard output
     fd_ = STDOUT_FILENO;
     direct_ = true;
     return;
   }
-  target_ = follow_links(path_);
+  bool descriptor = false;
+  target_ = follow_links(path_, &descriptor);
   struct stat st {};
+  if (descriptor) {
+    // /dev/stdout, /dev/fd/N, /proc/self/fd/N, bash's >(cmd): an open
+    // descriptor, written in place (a pipe has no folder to put a temporary
+    // file in, and renaming onto a regular file would leave the descriptor on
+    // the old one). One of this process's own descriptors is written through
+    // a duplicate, as a shell redirection would be: at its offset, with its
+    // flags (O_APPEND after >>), nothing truncated. Another process's is
+    // opened for writing (a regular file truncated, as cp does).
+    if (stat(path_.c_str(), &st) != 0) fail("cannot open '" + path_ + "': " + errno_text());
+    if (S_ISDIR(st.st_mode)) fail("output '" + path_ + "' is a directory");
+    const int own = own_descriptor(target_);
+    fd_ = own >= 0 ? fcntl(own, F_DUPFD_CLOEXEC, 3)
+                   : open(path_.c_str(), O_WRONLY | O_CLOEXEC | (S_ISREG(st.st_mode) ? O_TRUNC : 0));
+    if (fd_ < 0) fail("cannot open '" + path_ + "': " + errno_text());
+    direct_ = true;
+    return;
+  }
   if (stat(target_.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) fail("output '" + path_ + "' is a directory");
     if (!S_ISREG(st.st_mode)) {
-      // A device, FIFO or socket (/dev/null, /dev/stdout, a pipe): write to it
-      // in place; renaming over it would replace the special file.
+      // A device, FIFO or socket (/dev/null, a named pipe): write to it in
+      // place; renaming over it would replace the special file.
       fd_ = open(target_.c_str(), O_WRONLY | O_CLOEXEC);
       if (fd_ < 0) fail("cannot open '" + path_ + "': " + errno_text());
       direct_ = true;
@@ -209,40 +327,51 @@ AtomicOutput::AtomicOutput(std::string path) : path_(std::move(path)) {
   // A file past RLIMIT_FSIZE: let write() fail with EFBIG (reported, the
   // temporary removed) instead of SIGXFSZ killing the process.
   std::signal(SIGXFSZ, SIG_IGN);
+  install_fatal_signal_handlers();
 #ifdef O_TMPFILE
   // An unnamed file in OUT's directory: a process killed in any way (SIGKILL
   // included) leaves nothing behind. It gets a name only at commit(). Needs
   // /proc to link it (linkat of /proc/self/fd/N works without privileges).
-  // SWZ_TEST_NAMED_TEMP=1 takes the fallback below (its tests).
-  const char* named = std::getenv("SWZ_TEST_NAMED_TEMP");
   // O_RDWR, not O_WRONLY: map() needs a readable descriptor for a shared
   // writable mapping (mmap refuses an O_WRONLY one with EACCES).
-  if (!(named && *named == '1')) fd_ = open(dir_of(target_).c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (temp == TempFile::unnamed_if_possible)
+    fd_ = open(dir_of(target_).c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (fd_ >= 0) {
     if (access(("/proc/self/fd/" + std::to_string(fd_)).c_str(), F_OK) == 0) {
       unnamed_ = true;
-      install_signal_handlers();
       return;
     }
     close(fd_);
     fd_ = -1;
   }
+#else
+  (void)temp;
 #endif
-  // Fallback (filesystems without O_TMPFILE): a named temporary file, removed
-  // on errors and on SIGINT/SIGTERM/SIGHUP.
-  tmp_ = temp_name(target_, false);
-  if (tmp_.size() >= sizeof g_tmp_path) fail("output path '" + path_ + "' is too long");
-  fd_ = mkstemp(tmp_.data());
-  if (fd_ < 0) fail("cannot create '" + tmp_ + "' (next to the output '" + path_ + "'): " + errno_text());
-  std::memcpy(g_tmp_path, tmp_.c_str(), tmp_.size() + 1);
-  g_tmp_live = 1;
-  install_signal_handlers();
+  // Fallback (filesystems without O_TMPFILE): a named temporary file, in a
+  // slot of its own for the signal handler before it exists.
+  create_named_temp(false);
 }
 
-void AtomicOutput::install_signal_handlers() {
-  std::signal(SIGINT, on_fatal_signal);
-  std::signal(SIGTERM, on_fatal_signal);
-  std::signal(SIGHUP, on_fatal_signal);
+void AtomicOutput::create_named_temp(bool for_link) {
+  const std::string proc = for_link ? "/proc/self/fd/" + std::to_string(fd_) : std::string();
+  for (int attempt = 0;; ++attempt) {
+    std::string name = temp_name(target_, true);
+    const size_t slot = register_temp(name);
+    int rc = for_link ? linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW)
+                      : open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (rc >= 0) {
+      if (!for_link) fd_ = rc;
+      tmp_ = name;
+      slot_ = slot;
+      return;
+    }
+    const int e = errno;
+    unregister_temp(slot);
+    if (e != EEXIST || attempt >= 100) {
+      errno = e;
+      fail("cannot create '" + name + "' (next to the output '" + path_ + "'): " + errno_text());
+    }
+  }
 }
 
 AtomicOutput::~AtomicOutput() {
@@ -251,8 +380,6 @@ AtomicOutput::~AtomicOutput() {
 
 uint8_t* AtomicOutput::map(uint64_t bytes) {
   if (direct_ || fd_ < 0 || map_ || bytes == 0 || bytes > std::numeric_limits<size_t>::max() / 2) return nullptr;
-  const char* no_map = std::getenv("SWZ_TEST_NO_MMAP");
-  if (no_map && *no_map == '1') return nullptr;
   if (::fallocate(fd_, 0, 0, static_cast<off_t>(bytes)) != 0) {
     if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL) return nullptr;
     fail("cannot write '" + path_ + "': " + errno_text());
@@ -284,12 +411,13 @@ void AtomicOutput::discard() noexcept {
     fd_ = -1;
     return;
   }
-  g_tmp_live = 0;
   if (fd_ >= 0) {
     close(fd_);
     fd_ = -1;
   }
   if (!tmp_.empty()) unlink(tmp_.c_str());
+  if (slot_ != kNoSlot) unregister_temp(slot_);
+  slot_ = kNoSlot;
 }
 
 void AtomicOutput::write(const void* data, uint64_t bytes, Progress* progress) {
@@ -332,23 +460,9 @@ void AtomicOutput::commit() {
     mode &= ~mode_t{S_ISUID | S_ISGID};  // another owner: never carry set-id bits over
   }
   if (fchmod(fd_, mode) != 0) fail("cannot set permissions of '" + path_ + "': " + errno_text());
-  if (unnamed_) {
-    // Name the finished file (linkat cannot replace OUT), then rename it onto
-    // OUT. Only between these two calls does a named temporary file exist.
-    const std::string proc = "/proc/self/fd/" + std::to_string(fd_);
-    for (int attempt = 0;; ++attempt) {
-      std::string name = temp_name(target_, true);
-      if (name.size() >= sizeof g_tmp_path) fail("output path '" + path_ + "' is too long");
-      std::memcpy(g_tmp_path, name.c_str(), name.size() + 1);
-      g_tmp_live = 1;
-      if (linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
-        tmp_ = name;
-        break;
-      }
-      g_tmp_live = 0;
-      if (errno != EEXIST || attempt >= 100) fail("cannot create '" + path_ + "': " + errno_text());
-    }
-  }
+  // Name the finished unnamed file (linkat cannot replace OUT), then rename it
+  // onto OUT. Only between these two calls does a named temporary file exist.
+  if (unnamed_) create_named_temp(true);
   if (close(fd_) != 0) {
     fd_ = -1;
     fail("cannot write '" + path_ + "': " + errno_text());
@@ -357,11 +471,21 @@ void AtomicOutput::commit() {
   if (std::rename(tmp_.c_str(), target_.c_str()) != 0)
     fail("cannot rename '" + tmp_ + "' to '" + target_ + "': " + errno_text());
   committed_ = true;
-  g_tmp_live = 0;
+  unregister_temp(slot_);
+  slot_ = kNoSlot;
 }
 
-void remove_temp_file_from_signal() noexcept {
-  if (g_tmp_live) unlink(g_tmp_path);
+void remove_temp_files_from_signal() noexcept {
+  for (TempSlot& s : g_temp_slots) {
+    int expect = kLive;
+    if (s.state.compare_exchange_strong(expect, kDying)) unlink(s.path);
+  }
+}
+
+size_t temp_files_in_flight() {
+  size_t n = 0;
+  for (const TempSlot& s : g_temp_slots) n += s.state.load() == kLive;
+  return n;
 }
 
 bool same_file(const std::string& a, const std::string& b) {

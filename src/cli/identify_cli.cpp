@@ -2,6 +2,7 @@
 #include "identify_cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <cstring>
@@ -20,9 +21,16 @@
 namespace swz::cli {
 namespace {
 
-// The whole dump: a file or standard input ("-").
-std::vector<uint8_t> read_all(const std::string& path) {
-  InputBytes in = read_input(path, 0, UINT64_MAX, false);
+// The whole dump: a file, or standard input ("-") or another stream read at
+// most to `stream_limit_B` bytes (more is an error, not a cut dump).
+std::vector<uint8_t> read_all(const std::string& path, uint64_t stream_limit_B) {
+  struct stat st {};
+  const bool regular = !is_stdin(path) && stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  InputBytes in = read_input(path, 0, regular ? UINT64_MAX : stream_limit_B, false);
+  if (in.more && !in.total_known)
+    fail(input_name(path) + " holds more than " + bytes_text(stream_limit_B) +
+         ", more than any candidate layout of the texture spans (--offset, then 16 times the texture, then 64 MiB); "
+         "save the dump to a file to rank it whole");
   std::vector<uint8_t> data = allocate(in.size, "reading " + input_name(path));
   if (in.size) std::memcpy(data.data(), in.data(), in.size);
   return data;
@@ -54,9 +62,19 @@ Input read_args(const IdentifyArgs& a) {
   in.w = s.width;
   in.h = s.height;
   in.f = lookup_format(a.format);
-  in.dump = read_all(a.dump);
+  const uint64_t texels = uint64_t{in.w} * in.h, eb = std::max<uint64_t>(1, in.f.element_bytes);
+  const uint64_t tight = texels > UINT64_MAX / eb ? UINT64_MAX : texels * eb;
+  uint64_t offset = 0;
+  if (!a.offset.empty()) offset = parse_u64(a.offset, "--offset");
+  const uint64_t limit = offset > UINT64_MAX / 2
+                             ? UINT64_MAX
+                             : offset + 16 * std::min<uint64_t>(tight, UINT64_MAX / 64) + (uint64_t{64} << 20);
+  in.dump = read_all(a.dump, limit);
   return in;
 }
+
+// A best score below this is no better than noise (1 = smooth, about 0 = noise).
+constexpr double kNoiseScore = 0.1;
 
 // A thumbnail (at most 256 pixels on a side, nearest texel) of a decode.
 void write_thumbnail(const std::string& path, const std::vector<uint8_t>& lin, uint32_t w, uint32_t h,
@@ -95,7 +113,9 @@ void add_identify_commands(CLI::App& app, IdentifyArgs* a, CLI::App** identify, 
       "pitches, Adreno and Xbox 360 variants, row-major pitches); each decode is scored by how smooth neighbouring\n"
       "texels are (1 = smooth, 0 = noise), block seams weighing as much as the interior. Prints '<score> <layout>'\n"
       "per line; <layout> is accepted verbatim by --layout (row-major with another pitch: row-major:pitch=N). Layouts\n"
-      "that give the same bytes for this size are printed once, under the simplest name.");
+      "that give the same bytes for this size are printed once, under the simplest name.\n"
+      "Exit status 1 when the dump cannot tell layouts apart: every element the same (nothing printed), or after\n"
+      "the ranking when 99% of the elements hold one value, the best candidates tie, or the best score is below 0.1.");
   id->add_option("--format", a->format, "DXGI format of the texels (uncompressed, 1-16 bytes)")->required();
   id->add_option("--size", a->size, "WxH in texels")->required();
   add_unsigned_option(id, "--top", a->top, "Candidates to print (default 5)");
@@ -132,9 +152,43 @@ void run_identify(const IdentifyArgs& a) {
   IdentifyOptions o;
   o.top = a.top;
   o.offset_B = parse_u64(a.offset, "--offset");
+  // A dump whose elements are all the same decodes to the same flat image in
+  // every layout: every score is 1 and the ranking means nothing.
+  const uint64_t eb = f.element_bytes;
+  uint64_t elements = 0, same_as_first = 0;
+  if (o.offset_B < dump.size() && eb > 0) {
+    const uint8_t* first = dump.data() + o.offset_B;
+    // The texture's neighbourhood: twice its tight size (layouts pad), not a long dump's other data.
+    elements = std::min<uint64_t>((dump.size() - o.offset_B) / eb, uint64_t{2} * w * h);
+    for (uint64_t i = 0; i < elements; ++i) same_as_first += std::memcmp(first, first + i * eb, eb) == 0;
+  }
+  // The most common element among 64 spread over the dump, and how many
+  // elements equal it: a dump almost all one value ranks on its few others.
+  uint64_t common = 0;
+  if (elements > 0) {
+    const uint8_t* first = dump.data() + o.offset_B;
+    uint64_t best_at = 0, best_hits = 0;
+    for (uint64_t k = 0; k < 64; ++k) {
+      const uint64_t at = k * (elements - 1) / 63;
+      uint64_t hits = 0;
+      for (uint64_t j = 0; j < 64; ++j) hits += std::memcmp(first + at * eb, first + j * (elements - 1) / 63 * eb, eb) == 0;
+      if (hits > best_hits) best_hits = hits, best_at = at;
+    }
+    for (uint64_t i = 0; i < elements; ++i) common += std::memcmp(first + best_at * eb, first + i * eb, eb) == 0;
+  }
+  if (elements > 1 && same_as_first == elements)
+    fail("identify " + a.dump + ": every element of the dump (the " + std::to_string(elements) +
+         " from --offset on) holds the same bytes, which decode to the same flat image in every layout: the dump "
+         "cannot tell layouts apart (dump a texture with detail)");
   std::vector<IdentifyCandidate> got;
   check(identify(dump, f, w, h, o, &got), "identify " + a.dump);
   if (got.empty()) fail("identify " + a.dump + ": no layout can hold the dump");
+  // The candidates whose printed score equals the best one's.
+  char best_text[32], text[32];
+  std::snprintf(best_text, sizeof best_text, "%.4f", got[0].score);
+  size_t tied = 1;
+  while (tied < got.size() && (std::snprintf(text, sizeof text, "%.4f", got[tied].score), std::strcmp(text, best_text) == 0))
+    ++tied;
   if (!a.thumbnails.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(a.thumbnails, ec);
@@ -154,6 +208,20 @@ void run_identify(const IdentifyArgs& a) {
     check(decode_linear(dump, L, o.offset_B, &lin), "thumbnail");
     write_thumbnail((std::filesystem::path(a.thumbnails) / (std::to_string(i + 1) + ".png")).string(), lin, w, h, f);
   }
+  if (tied > 1)
+    fail("identify " + a.dump + ": the best " + std::to_string(tied) + " candidates score the same (" + best_text +
+         "): the dump cannot tell them apart (nearly uniform data; dump a texture with detail)");
+  if (elements > 0 && (elements - common) * 100 < elements) {
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.2f", 100.0 * static_cast<double>(common) / static_cast<double>(elements));
+    fail("identify " + a.dump + ": the dump is nearly uniform (" + pct + "% of its " + std::to_string(elements) +
+         " elements hold the same bytes): the ranking rests on " + std::to_string(elements - common) +
+         " elements and cannot tell layouts apart (dump a texture with detail)");
+  }
+  if (got[0].score < kNoiseScore)
+    fail("identify " + a.dump + ": no candidate decodes to a smooth image (best score " + best_text +
+         ", noise scores about 0): the ranking means nothing; check --format, --size and --offset, or the dump is "
+         "compressed or not an image");
 }
 
 void run_infer(const IdentifyArgs& a) {

@@ -17,6 +17,10 @@ namespace {
 
 uint32_t le16(const unsigned char* p) { return p[0] | (uint32_t{p[1]} << 8); }
 uint32_t le32(const unsigned char* p) { return le16(p) | (le16(p + 2) << 16); }
+// a * b, or UINT64_MAX when that does not fit (header fields are hostile).
+uint64_t mul_sat(uint64_t a, uint64_t b) { return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
 uint32_t be32(const unsigned char* p) {
   return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
 }
@@ -56,7 +60,7 @@ void check_image_bytes(const uint8_t* head, size_t got, uint64_t have, const std
     // at best), so the file must hold at least that / 1032.
     const uint64_t w = be32(hd + 16), h = be32(hd + 20), depth = hd[24], color = hd[25];
     const uint64_t chans = color == 2 ? 3 : color == 4 ? 2 : color == 6 ? 4 : 1;
-    const uint64_t raw = ((w * chans * depth + 7) / 8 + 1) * h;
+    const uint64_t raw = mul_sat((w * chans * depth + 7) / 8 + 1, h);  // w < 2^32, chans * depth < 2^10
     const uint64_t need = raw / 1032;
     if (have < need) truncated(path, "PNG", w, h, need, have, "which deflate cannot store in fewer than");
     return;
@@ -93,7 +97,7 @@ void check_image_bytes(const uint8_t* head, size_t got, uint64_t have, const std
     // (1, 2) and reads every other value as uncompressed.
     if (comp != 1 && comp != 2) {
       const uint64_t row = (w * bpp + 31) / 32 * 4;
-      const uint64_t need = offset + row * (h - 1) + (w * bpp + 7) / 8;
+      const uint64_t need = add_sat(add_sat(offset, mul_sat(row, h - 1)), (w * bpp + 7) / 8);
       if (have < need) truncated(path, "BMP", w, h, need, have, "pixel data ending at byte");
     }
     return;
@@ -112,6 +116,56 @@ void check_image_bytes(const uint8_t* head, size_t got, uint64_t have, const std
   if (have < need)
     truncated(path, "TGA", w, h, need, have,
               plain ? "header and pixels taking" : "whose run-length packets take at least");
+}
+
+uint64_t image_bytes_limit(const uint8_t* head, size_t got) {
+  constexpr uint64_t kOther = uint64_t{64} << 20;
+  if (got >= 26 && std::memcmp(head, "\x89PNG", 4) == 0) {
+    const uint64_t w = be32(head + 16), h = be32(head + 20), depth = head[24], color = head[25];
+    const uint64_t chans = color == 2 ? 3 : color == 4 ? 2 : color == 6 ? 4 : 1;
+    const uint64_t raw = mul_sat((w * chans * std::max<uint64_t>(depth, 1) + 7) / 8 + 1, h);
+    return add_sat(add_sat(raw, raw / 8), kOther);
+  }
+  if (got >= 30 && head[0] == 'B' && head[1] == 'M') {
+    const uint64_t offset = le32(head + 10), hsz = le32(head + 14);
+    uint64_t w = 0, h = 0, bpp = 0;
+    if (hsz == 12) {
+      w = le16(head + 18);
+      h = le16(head + 20);
+      bpp = le16(head + 24);
+    } else {
+      w = static_cast<uint64_t>(std::llabs(static_cast<int32_t>(le32(head + 18))));
+      h = static_cast<uint64_t>(std::llabs(static_cast<int32_t>(le32(head + 22))));
+      bpp = le16(head + 28);
+    }
+    // RLE: up to 2 bytes a pixel. w < 2^32, bpp < 2^16.
+    return add_sat(add_sat(offset, mul_sat(2, mul_sat((w * std::max<uint64_t>(bpp, 1) + 31) / 32 * 4, h))), kOther);
+  }
+  if (got >= 2 && head[0] == 0xFF && head[1] == 0xD8) {
+    // The frame header (SOFn) after the markers before it, when `head` reaches
+    // it: 16 bytes per sample (Huffman codes take at most about 3.4; more
+    // only in files made to be slow, which the scan limit refuses anyway).
+    size_t i = 2;
+    while (i + 4 <= got && head[i] == 0xFF) {
+      const uint8_t m = head[i + 1];
+      if (m == 0xFF) {  // fill byte
+        ++i;
+        continue;
+      }
+      if (m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC) {
+        if (i + 10 > got) break;
+        const uint64_t h = (uint64_t{head[i + 5]} << 8) | head[i + 6], w = (uint64_t{head[i + 7]} << 8) | head[i + 8];
+        return add_sat(mul_sat(16, w * h * std::max<uint64_t>(head[i + 9], 1)), kOther);
+      }
+      if (m == 0xD8 || m == 0xD9 || m == 0x01 || (m >= 0xD0 && m <= 0xD7)) {
+        i += 2;
+        continue;
+      }
+      if (m == 0xDA) break;  // a scan before the frame header: not a JPEG libjpeg reads
+      i += 2 + ((size_t{head[i + 2]} << 8) | head[i + 3]);
+    }
+  }
+  return UINT64_MAX;
 }
 
 }  // namespace swz::cli

@@ -8,6 +8,7 @@
 #include <png.h>
 #include <stb/stb_image.h>
 
+#include <algorithm>
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
@@ -69,6 +70,15 @@ void decode_png_into(PngState& st, const std::string& name) {
   }
   png_set_read_fn(png, &src, png_read_mem);
   png_set_user_limits(png, kMaxSide, kMaxSide);
+  // Ancillary chunks swz does not use are skipped unread (their CRC only),
+  // so compressed text and ICC profiles cost no decompression; at most 1000
+  // such chunks and 8 MB for any one chunk kept.
+  static const png_byte kSkip[] = {'z', 'T', 'X', 't', '\0', 'i', 'T', 'X', 't', '\0', 'i', 'C', 'C', 'P', '\0',
+                                   't', 'E', 'X', 't', '\0', 's', 'P', 'L', 'T', '\0', 'e', 'X', 'I', 'f', '\0'};
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, nullptr, 0);
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, kSkip, static_cast<int>(sizeof kSkip / 5));
+  png_set_chunk_cache_max(png, 1000);
+  png_set_chunk_malloc_max(png, 8000000);
   png_read_info(png, info);
   const png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
   const int depth = png_get_bit_depth(png, info), color = png_get_color_type(png, info);
@@ -129,11 +139,43 @@ void jpeg_note(j_common_ptr c, int level) {
   if (level < 0 && c->err->msg_code == JWRN_JPEG_EOF) jpeg_fail(c);
 }
 
+// The most scans a JPEG may have: 128, plus what 2^22 block visits allow
+// beyond them for small images. libjpeg walks every block of a component on
+// each scan of it, so a progressive file that repeats scans costs scans x
+// blocks of work from a small file (10,000 repeats of one 16-byte scan: 168
+// KB, 7 s). Real encoders write at most a few dozen scans.
+uint64_t jpeg_scan_limit(uint64_t blocks) { return 128 + (uint64_t{1} << 22) / std::max<uint64_t>(1, blocks); }
+
+struct JpegProgress {
+  jpeg_progress_mgr pub;
+  uint64_t scan_limit = 0;
+  uint64_t blocks = 0;  ///< 8x8 blocks over all components
+};
+
 struct JpegState {
   jpeg_decompress_struct cinfo;
   JpegErrors err;
+  JpegProgress progress;
   RgbaImage img;
 };
+
+// Called by libjpeg between pieces of work (per MCU row while reading scans):
+// refuses a file past its scan limit, as a decoding error.
+void jpeg_check_scans(j_common_ptr c) {
+  if (!c->is_decompressor) return;
+  auto* d = reinterpret_cast<j_decompress_ptr>(c);
+  auto* p = reinterpret_cast<JpegProgress*>(c->progress);
+  if (d->input_scan_number >= 0 && static_cast<uint64_t>(d->input_scan_number) > p->scan_limit) {
+    auto* e = reinterpret_cast<JpegErrors*>(c->err);
+    std::snprintf(e->message, sizeof e->message,
+                  "decode bomb: the JPEG has more than %llu scans (swz reads at most %llu for a %ux%u image: 128, plus "
+                  "2^22 block visits over its %llu blocks)",
+                  static_cast<unsigned long long>(p->scan_limit), static_cast<unsigned long long>(p->scan_limit),
+                  d->image_width, d->image_height,
+                  static_cast<unsigned long long>(p->blocks));
+    std::longjmp(e->jump, 1);
+  }
+}
 
 void decode_jpeg_into(JpegState& st, const uint8_t* data, size_t size, const std::string& name) {
   jpeg_decompress_struct& cinfo = st.cinfo;
@@ -169,6 +211,15 @@ void decode_jpeg_into(JpegState& st, const uint8_t* data, size_t size, const std
           cinfo.image_width, cinfo.image_height, static_cast<unsigned long long>(decoded), size);
       std::longjmp(err.jump, 1);
     }
+  }
+  {
+    uint64_t blocks = 0;
+    for (int i = 0; i < cinfo.num_components; ++i)
+      blocks += uint64_t{cinfo.comp_info[i].width_in_blocks} * cinfo.comp_info[i].height_in_blocks;
+    st.progress.scan_limit = jpeg_scan_limit(blocks);
+    st.progress.blocks = blocks;
+    st.progress.pub.progress_monitor = jpeg_check_scans;
+    cinfo.progress = &st.progress.pub;
   }
   cinfo.out_color_space = JCS_EXT_RGBA;
   jpeg_start_decompress(&cinfo);

@@ -72,6 +72,15 @@ RgbaImage read_rgba(const std::string& path);
 /// bytes of a file of `total` bytes.
 void check_image_bytes(const uint8_t* head, size_t got, uint64_t total, const std::string& name);
 
+/// The most bytes an image file whose first `got` bytes are `head` can
+/// usefully hold: for PNG and BMP, the pixel data its header describes (PNG:
+/// the filtered rows, 1/8 more for deflate's stored blocks; BMP: twice, for
+/// run-length files), for JPEG 16 bytes per sample of its frame header when
+/// `head` reaches it, plus 64 MiB for everything else; UINT64_MAX when the
+/// header does not say (TGA, a JPEG frame header past `head`).
+/// Standard input is read no further than this.
+uint64_t image_bytes_limit(const uint8_t* head, size_t got);
+
 /// Refuses (Error) an image file too short for what its header promises:
 /// a truncated TGA or BMP (stb_image reads zeros past the end of those without
 /// an error), or a PNG whose dimensions no deflate stream of the file's size

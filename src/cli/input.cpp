@@ -7,9 +7,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "common.hpp"
 #include "file_io.hpp"
@@ -66,26 +66,58 @@ uint64_t skip_stream(int fd, uint64_t n, const std::string& name) {
        bytes_text(have));
 }
 
-/// A stream (stdin, a FIFO): read it in order.
+/// The first bytes of a stream (standard input, a FIFO) already read by
+/// peek_input, from `offset_B` on, and the descriptor to read the rest from
+/// (one stream at a time per thread: the conversion being set up).
+struct StreamPeek {
+  bool active = false;
+  std::string path;
+  int fd = -1;
+  bool owned = false;  ///< fd was opened by peek_input
+  uint64_t offset_B = 0;
+  std::vector<uint8_t> bytes;
+};
+StreamPeek& stream_peek() {
+  thread_local StreamPeek p;  // batch jobs set up their inputs in parallel
+  return p;
+}
+
+/// A stream (stdin, a FIFO): read it in order. Reads at most `want_B` bytes
+/// and one more to learn whether there are more; never more than that.
 InputBytes read_stream(int fd, const std::string& path, uint64_t offset_B, uint64_t want_B, bool pad,
                        Progress* progress) {
   const std::string name = input_name(path);
   InputBytes in;
-  uint64_t skipped = skip_stream(fd, offset_B, name);
-  if (skipped < offset_B) offset_past_end(path, offset_B, skipped);
+  in.total_known = false;
+  std::vector<uint8_t> head;
+  StreamPeek& peek = stream_peek();
+  if (peek.active && peek.fd == fd) {
+    if (peek.offset_B != offset_B) fail("internal: " + name + " was peeked at another offset");
+    head = std::move(peek.bytes);
+    peek = StreamPeek();
+  } else {
+    uint64_t skipped = skip_stream(fd, offset_B, name);
+    if (skipped < offset_B) offset_past_end(path, offset_B, skipped);
+  }
   if (want_B != kAll) {
     in.owner = BigBuffer(want_B, "reading " + name);
-    in.size = read_some(fd, in.owner.data(), want_B, -1, name, progress);
+    const uint64_t h = std::min<uint64_t>(head.size(), want_B);
+    if (h) std::memcpy(in.owner.data(), head.data(), static_cast<size_t>(h));
+    if (progress && h) progress->add(h);
+    in.size = h + read_some(fd, in.owner.data() + h, want_B - h, -1, name, progress);
     uint8_t extra = 0;
-    in.more = in.size == want_B && read_some(fd, &extra, 1, -1, name, nullptr) == 1;
+    in.more = head.size() > want_B || (in.size == want_B && read_some(fd, &extra, 1, -1, name, nullptr) == 1);
     in.in_total = in.size + (in.more ? 1 : 0);
     (void)pad;  // the buffer has want_B bytes already, zero past what was read
     return in;
   }
   // To the end: grow by doubling (the pages not yet read stay untouched).
   uint64_t cap = uint64_t{1} << 20;
+  while (cap < head.size()) cap *= 2;
   BigBuffer buf(cap, "reading " + name);
-  uint64_t size = 0;
+  uint64_t size = head.size();
+  if (size) std::memcpy(buf.data(), head.data(), head.size());
+  if (progress && size) progress->add(size);
   for (;;) {
     if (size == cap) {
       BigBuffer bigger(cap * 2, "reading " + name);
@@ -99,6 +131,7 @@ InputBytes read_stream(int fd, const std::string& path, uint64_t offset_B, uint6
   }
   in.owner = std::move(buf);
   in.size = in.in_total = size;
+  in.total_known = true;
   return in;
 }
 
@@ -106,10 +139,61 @@ InputBytes read_stream(int fd, const std::string& path, uint64_t offset_B, uint6
 
 std::string input_name(const std::string& path) { return is_stdin(path) ? "standard input" : "'" + path + "'"; }
 
-InputBytes read_input(const std::string& path, uint64_t offset_B, uint64_t want_B, bool pad_to_want,
-                      Progress* progress) {
+std::vector<uint8_t> peek_input(const std::string& path, uint64_t offset_B, size_t n) {
+  StreamPeek& peek = stream_peek();
+  if (peek.active && peek.path == path) {
+    if (peek.offset_B != offset_B) fail("internal: " + input_name(path) + " was peeked at another offset");
+    return std::vector<uint8_t>(peek.bytes.begin(), peek.bytes.begin() + std::min(n, peek.bytes.size()));
+  }
   Fd fd;
   if (is_stdin(path)) {
+    if (closed_at_start(STDIN_FILENO)) fail("cannot read standard input: it is closed");
+    fd.fd = STDIN_FILENO;
+  } else {
+    fd.fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd.fd < 0) fail("cannot read '" + path + "': " + errno_text());
+    fd.owned = true;
+  }
+  struct stat st {};
+  if (fstat(fd.fd, &st) != 0) fail("cannot read " + input_name(path) + ": " + errno_text());
+  if (S_ISDIR(st.st_mode)) fail(is_stdin(path) ? "cannot read standard input: it is a directory"
+                                               : "'" + path + "' is a directory, not a file");
+  if (S_ISREG(st.st_mode)) {  // read in place later: nothing to keep
+    if (offset_B >= static_cast<uint64_t>(st.st_size)) return {};
+    std::vector<uint8_t> buf(static_cast<size_t>(std::min<uint64_t>(n, static_cast<uint64_t>(st.st_size) - offset_B)));
+    buf.resize(static_cast<size_t>(read_some(fd.fd, buf.data(), buf.size(), static_cast<int64_t>(offset_B),
+                                             input_name(path), nullptr)));
+    return buf;
+  }
+  const std::string name = input_name(path);
+  uint64_t skipped = skip_stream(fd.fd, offset_B, name);
+  if (skipped < offset_B) offset_past_end(path, offset_B, skipped);
+  StreamPeek p;
+  p.bytes.resize(n);
+  p.bytes.resize(static_cast<size_t>(read_some(fd.fd, p.bytes.data(), n, -1, name, nullptr)));
+  p.path = path;
+  p.fd = fd.fd;
+  p.owned = fd.owned;
+  fd.owned = false;  // kept open for the read_input that follows
+  p.offset_B = offset_B;
+  p.active = true;
+  if (peek.owned && peek.fd >= 0) close(peek.fd);
+  peek = std::move(p);
+  return peek.bytes;
+}
+
+InputBytes read_input(const std::string& path, uint64_t offset_B, uint64_t want_B, bool pad_to_want,
+                      Progress* progress, FileRead how) {
+  Fd fd;
+  if (StreamPeek& sp = stream_peek(); sp.active && sp.path == path) {
+    // The stream peek_input began: the rest from its descriptor.
+    fd.fd = sp.fd;
+    fd.owned = sp.owned;
+    sp.owned = false;
+    return read_stream(fd.fd, path, offset_B, want_B, pad_to_want, progress);
+  }
+  if (is_stdin(path)) {
+    if (closed_at_start(STDIN_FILENO)) fail("cannot read standard input: it is closed");
     fd.fd = STDIN_FILENO;
   } else {
     fd.fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -138,8 +222,7 @@ InputBytes read_input(const std::string& path, uint64_t offset_B, uint64_t want_
     return in;
   }
   check_allocation(in.size, "reading " + name);
-  const char* no_map = std::getenv("SWZ_TEST_NO_MMAP");
-  if (!(no_map && *no_map == '1')) {
+  if (how == FileRead::map_if_possible) {
     const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
     const uint64_t start = offset_B / page * page;
     const uint64_t len = offset_B - start + in.size;

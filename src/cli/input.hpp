@@ -19,19 +19,33 @@ struct InputBytes {
   uint64_t size = 0;      ///< bytes of IN read (at most the `want_B` asked for)
   bool more = false;      ///< IN holds bytes past offset + want_B
   uint64_t in_total = 0;  ///< bytes of IN after the offset (those read when IN is a stream and `more`)
+  bool total_known = true;  ///< in_total is IN's whole size (false: a stream read only in part)
   const uint8_t* data() const { return owner.data() + skip; }
 };
 
+/// How read_input reads a regular file.
+enum class FileRead {
+  map_if_possible,  ///< mapped read-only, else pread
+  read,             ///< pread into a buffer (the fallback; its tests)
+};
+
 /// Reads up to `want_B` bytes of IN starting `offset_B` bytes into it ("-" is
-/// standard input; FIFOs and other non-regular files are read as streams).
+/// standard input; FIFOs and other non-regular files are read as streams, of
+/// which at most `want_B` + 1 bytes are read: the extra byte sets `more`).
 /// `want_B` = UINT64_MAX reads to the end. A regular file is mapped
-/// read-only (page-aligned, so any offset works; SWZ_TEST_NO_MMAP=1 reads it
-/// with pread instead). With `pad_to_want`, a short IN is returned in a buffer
-/// of `want_B` bytes whose tail (past `size`) reads as zero. Throws Error
-/// naming --offset when the offset is past the end of IN. Counts the bytes
-/// read on `progress` when given.
+/// read-only (page-aligned, so any offset works), else read with pread. With
+/// `pad_to_want`, a short IN is returned in a buffer of `want_B` bytes whose
+/// tail (past `size`) reads as zero. Throws Error naming --offset when the
+/// offset is past the end of IN. Counts the bytes read on `progress` when
+/// given. A stream's bytes taken by peek_input come first.
 InputBytes read_input(const std::string& path, uint64_t offset_B, uint64_t want_B, bool pad_to_want,
-                      Progress* progress = nullptr);
+                      Progress* progress = nullptr, FileRead how = FileRead::map_if_possible);
+
+/// The first (at most) `n` bytes of IN from `offset_B`, for sniff_input or
+/// a header, without consuming them: a stream's (standard input, a FIFO) are
+/// kept, with its descriptor, for the read_input of the same IN and offset
+/// that follows.
+std::vector<uint8_t> peek_input(const std::string& path, uint64_t offset_B, size_t n);
 
 /// What standard input holds, from its first bytes: a DDS file ("DDS "), an
 /// image (the PNG, JPEG or BMP signature), else raw texels. (TGA has no

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <new>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -31,6 +32,7 @@
 #include "swz/address.hpp"
 #include "swz/canonicalize.hpp"
 #include "swz/copy.hpp"
+#include "swz/dds.hpp"
 #include "swz/format.hpp"
 #include "swz/layout.hpp"
 #include "swz/vendor.hpp"
@@ -103,6 +105,7 @@ void swizzle_image(CommonOptions o, const std::string& in, const std::string& ou
          " but the texture is " + t.describe());
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
+  check_allocation(layout.size(), "the " + t.layout_arg + " resource");  // before the mips are made
   note(packed_note(layout, "not written (left zero)"));
 
   // The mip chain, each level a box filter of the one above (half_size, mips.cpp).
@@ -159,6 +162,7 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
   Copier copier(o);
   copier.check(layout, "a " + t.describe() + " texture");
   uint64_t expected = total_packed_bytes(layout);
+  check_allocation(layout.size(), "the " + t.layout_arg + " resource");  // before IN is read
   const uint64_t skip = input_offset(o);
   // Work: read the input, convert it, write the resource.
   Progress progress("swizzle", expected + expected + layout.size(), !output_mode().quiet && !output_mode().batch);
@@ -168,7 +172,8 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
   // Without --offset IN is exactly the texels; with it, bytes after them are ignored.
   const uint64_t have = linear.in_total;
   if (o.offset.empty() ? have != expected : have < expected)
-    fail("raw input " + input_name(in) + " has " + bytes_text(have) +
+    fail("raw input " + input_name(in) + " has " +
+         (linear.total_known ? bytes_text(have) : "more than " + bytes_text(expected) + " (read no further)") +
          (o.offset.empty() ? std::string() : " after --offset " + o.offset) + " but a " + t.describe() +
          " texture needs " + (o.offset.empty() ? "exactly " : "") + bytes_text(expected) +
          " (every subresource tightly packed, in subresource order)");
@@ -228,6 +233,7 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     for (uint32_t i = 0; i < layout.subresource_count(); ++i) which.push_back(i);
   uint64_t total = 0;
   for (uint32_t i : which) total += packed_subresource_bytes(layout.sub(i));
+  check_allocation(total, "the linear output");  // before IN is read
   // Work: read the resource, convert it, write the raw output (PNG encoding
   // is not counted).
   Progress progress("deswizzle", layout.size() + total + (png ? 0 : total),
@@ -431,9 +437,27 @@ namespace {
 void swizzle_one(const CommonOptions& o, const std::string& in, const std::string& out) {
   std::optional<InputBytes> pre;
   InputKind kind = is_dds_path(in) ? InputKind::Dds : is_image_path(in) ? InputKind::Image : InputKind::Raw;
-  if (is_stdin(in)) {
-    pre = read_input(in, input_offset(o), UINT64_MAX, false);
-    kind = sniff_input(pre->data(), pre->size);
+  struct stat st {};
+  if (is_stdin(in) || (kind != InputKind::Raw && stat(in.c_str(), &st) == 0 && !S_ISREG(st.st_mode))) {
+    // A stream is read only as far as its kind can use: a raw texture's bytes
+    // (swizzle_raw), an image's or a DDS file's by its header. Standard
+    // input's kind comes from its first bytes.
+    const uint64_t off = input_offset(o);
+    const std::vector<uint8_t> head = peek_input(in, off, 64 << 10);  // a JPEG's frame header follows its metadata
+    if (is_stdin(in)) kind = sniff_input(head.data(), head.size());
+    if (kind == InputKind::Image) {
+      const uint64_t limit = image_bytes_limit(head.data(), head.size());
+      pre = read_input(in, off, limit, false);
+      if (pre->more)
+        fail(input_name(in) + " holds more than " + bytes_text(limit) +
+             ", more than the image its header describes can use; stopped reading there");
+    } else if (kind == InputKind::Dds) {
+      // Its headers say how many bytes of texels follow; bytes after them are ignored, as in a file.
+      DdsInfo info;
+      check(parse_dds_header(std::span<const uint8_t>(head.data(), head.size()), &info), input_name(in));
+      const uint64_t size = info.data_size > UINT64_MAX - info.data_offset ? UINT64_MAX : info.data_offset + info.data_size;
+      pre = read_input(in, off, size, false);
+    }
   }
   if (kind == InputKind::Dds) {
     if (!pre) pre = read_input(in, input_offset(o), UINT64_MAX, false);
@@ -457,8 +481,10 @@ std::string output_type(const std::string& out, const std::string& given) {
 }  // namespace
 }  // namespace swz::cli
 
-int main(int argc, char** argv) {
-  using namespace swz::cli;
+namespace swz::cli {
+namespace {
+
+int run_main(int argc, char** argv) {
   CLI::App app{
       "swz: convert textures between linear memory and GPU swizzled layouts\n"
       "(D3D12 standard swizzle, parameterized swizzle patterns, row-major)."};
@@ -536,13 +562,15 @@ int main(int argc, char** argv) {
   of->add_flag("--hex", hex, "Print offsets in 0x hex");
   of->add_option("COORDS", query_args,
                  "X Y [Z] [SAMPLE] for one element, or X,Y[,Z[,SAMPLE]] for each of many, or '-': one element per line "
-                 "of standard input (element coordinates: texels; 4x4 blocks for BC)")
+                 "of standard input (element coordinates: texels; 4x4 blocks for BC). Each is answered in order; a bad one "
+                 "prints 'error: ...' in its place (exit status 1)")
       ->required();
 
   auto* lo = command("locate", "Print which element each byte of the resource memory belongs to", true);
   lo->add_option("OFFSETS", query_args,
                  "Byte offsets (decimal or 0x hex), or '-': one per line of standard input. With --offset, they count "
-                 "from the start of the file")
+                 "from the start of the file. Each is answered in order; a bad one prints 'error: ...' in its place "
+                 "(exit status 1)")
       ->required();
 
   auto* in_cmd = command("info", "Print the layout: size, alignment, every subresource's placement", true);
@@ -680,6 +708,7 @@ int main(int argc, char** argv) {
     } else if (*rt_cmd) {
       say(run_retile(rta, !output_mode().quiet));
     } else if (*cm) {
+      output_mode().trouble_status = 2;
       std::string report;
       bool same = false;
       try {
@@ -706,4 +735,21 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+}  // namespace swz::cli
+
+int main(int argc, char** argv) {
+  swz::cli::guard_standard_descriptors();
+  int rc = swz::cli::run_main(argc, argv);
+  // Answers and summaries that could not be written are an error, not a
+  // silent exit 0 (a closed or full standard output).
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "swz: error: cannot write standard output%s\n",
+                 swz::cli::closed_at_start(STDOUT_FILENO) ? " (it is closed)" : "");
+    const int trouble = swz::cli::output_mode().trouble_status;
+    if (rc == 0 || trouble != 1) rc = trouble;
+  }
+  return rc;
 }

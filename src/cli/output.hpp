@@ -10,6 +10,7 @@ struct OutputMode {
   bool verbose = false;            ///< --verbose: geometry, timings, the GPU used
   bool summary_to_stderr = false;  ///< OUT is standard output: keep stdout for the data
   bool batch = false;              ///< several inputs (-o DIR): no progress line
+  int trouble_status = 1;          ///< exit status of an error (compare: 2, as cmp)
 };
 OutputMode& output_mode();
 

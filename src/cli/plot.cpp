@@ -165,6 +165,22 @@ void run_plot(CommonOptions o, const PlotArgs& a) {
     note("the texture covers " + std::to_string(nx * ny * nz * ns) + " of the block's " + std::to_string(full_cells) +
          " elements; only those are drawn (leave --size out to draw the whole block)");
   const uint64_t panels_all = nz * ns, panels = std::min<uint64_t>(panels_all, 64);
+  // Picture: panels in a grid of ceil(sqrt(n)) columns, a colour bar, a title.
+  // Its size for a cell size, checked before anything proportional to the
+  // block is computed (a cell is at least one pixel).
+  const bool annotate = a.annotate == "yes" || (a.annotate == "auto" && panels * nx * ny <= 256);
+  const uint64_t cols = static_cast<uint64_t>(std::ceil(std::sqrt(static_cast<double>(panels))));
+  const uint64_t rows = (panels + cols - 1) / cols;
+  const int left = 60, top = 44, gap_x = 60, gap_y = 56, bar_w = 18, right = 150;
+  constexpr uint64_t kMaxPixels = uint64_t{64} << 20;
+  auto check_picture = [&](uint64_t cell) {
+    const uint64_t W = left + cols * nx * cell + (cols - 1) * gap_x + 30 + bar_w + right;
+    const uint64_t H = top + rows * ny * cell + (rows - 1) * gap_y + 50;
+    if (W > kMaxPixels || H > kMaxPixels || W * H > kMaxPixels)
+      fail("the plot would be too large (" + std::to_string(W) + "x" + std::to_string(H) + " pixels, more than " +
+           std::to_string(kMaxPixels) + "); draw a smaller block (--size)");
+  };
+  check_picture(annotate ? 30 : std::max<uint64_t>(1, 600 / std::max<uint64_t>(nx, ny)));
   std::vector<uint64_t> order(panels * ny * nx);
   uint64_t vmax = 1;
   for (uint64_t p = 0; p < panels; ++p) {
@@ -191,18 +207,12 @@ void run_plot(CommonOptions o, const PlotArgs& a) {
     }
   }
 
-  // Picture: panels in a grid of ceil(sqrt(n)) columns, a colour bar, a title.
-  const bool annotate = a.annotate == "yes" || (a.annotate == "auto" && panels * nx * ny <= 256);
-  const int cols = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(panels))));
-  const int rows = static_cast<int>((panels + cols - 1) / cols);
   const int cell = annotate ? std::max(30, Canvas::text_width(std::to_string(vmax)) + 8)
                             : std::max(1, static_cast<int>(600 / std::max<uint64_t>(nx, ny)));
+  check_picture(static_cast<uint64_t>(cell));
   const int pw = static_cast<int>(nx) * cell, ph = static_cast<int>(ny) * cell;
-  const int left = 60, top = 44, gap_x = 60, gap_y = 56, bar_w = 18, right = 150;
-  const int W = left + cols * pw + (cols - 1) * gap_x + 30 + bar_w + right;
-  const int H = top + rows * ph + (rows - 1) * gap_y + 50;
-  if (static_cast<uint64_t>(W) * H > (uint64_t{64} << 20))
-    fail("the plot would be too large (" + std::to_string(W) + "x" + std::to_string(H) + " pixels)");
+  const int W = left + static_cast<int>(cols) * pw + static_cast<int>(cols - 1) * gap_x + 30 + bar_w + right;
+  const int H = top + static_cast<int>(rows) * ph + static_cast<int>(rows - 1) * gap_y + 50;
   Canvas c(W, H);
   const Rgb black{0, 0, 0}, white{255, 255, 255};
   const std::string title = text + "  (" + std::to_string(eb) + "-byte elements)";
@@ -240,7 +250,8 @@ void run_plot(CommonOptions o, const PlotArgs& a) {
     c.text(px - 56, py + ph / 2 - 4, "y (rows)", black);
   }
   // Colour bar: 0 at the bottom, the largest order at the top.
-  const int bx = left + cols * pw + (cols - 1) * gap_x + 30, by = top, bh = rows * ph + (rows - 1) * gap_y;
+  const int bx = left + static_cast<int>(cols) * pw + static_cast<int>(cols - 1) * gap_x + 30, by = top,
+            bh = static_cast<int>(rows) * ph + static_cast<int>(rows - 1) * gap_y;
   for (int y = 0; y < bh; ++y)
     c.fill(bx, by + y, bx + bar_w, by + y + 1, viridis(1.0 - static_cast<double>(y) / std::max(1, bh - 1)));
   c.text(bx + bar_w + 4, by, std::to_string(vmax), black);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 
 namespace swz::cli {
 namespace {
@@ -37,9 +36,11 @@ std::string clock_text(double s) {
 }  // namespace
 
 Progress::Progress(std::string label, uint64_t total_B, bool enabled)
-    : label_(std::move(label)), total_B_(total_B), start_(Clock::now()) {
-  active_ = enabled && total_B_ > 0 && isatty(STDERR_FILENO) == 1;
-  if (const char* d = std::getenv("SWZ_TEST_PROGRESS_AFTER_MS"); d && *d) delay_s_ = std::atof(d) / 1000.0;
+    : Progress(std::move(label), total_B, enabled && isatty(STDERR_FILENO) == 1, stderr, 0.5) {}
+
+Progress::Progress(std::string label, uint64_t total_B, bool draw, std::FILE* out, double delay_s)
+    : label_(std::move(label)), total_B_(total_B), out_(out), delay_s_(delay_s), start_(Clock::now()) {
+  active_ = draw && total_B_ > 0;
 }
 
 Progress::~Progress() { finish(); }
@@ -61,18 +62,18 @@ void Progress::draw(double elapsed_s) {
   bar.resize(kBar, '.');
   double rate = elapsed_s > 0 ? static_cast<double>(done_B_) / elapsed_s : 0.0;
   double eta = rate > 0 ? static_cast<double>(total_B_ - done_B_) / rate : -1.0;
-  std::fprintf(stderr, "\r\033[Kswz %s [%s] %3d%% %s / %s  %s/s  ETA %s", label_.c_str(), bar.c_str(),
+  std::fprintf(out_, "\r\033[Kswz %s [%s] %3d%% %s / %s  %s/s  ETA %s", label_.c_str(), bar.c_str(),
                static_cast<int>(frac * 100.0), short_bytes(static_cast<double>(done_B_)).c_str(),
                short_bytes(static_cast<double>(total_B_)).c_str(), short_bytes(rate).c_str(), clock_text(eta).c_str());
-  std::fflush(stderr);
+  std::fflush(out_);
   shown_ = true;
   last_draw_s_ = elapsed_s;
 }
 
 void Progress::finish() {
   if (shown_) {
-    std::fputs("\r\033[K", stderr);
-    std::fflush(stderr);
+    std::fputs("\r\033[K", out_);
+    std::fflush(out_);
     shown_ = false;
   }
   active_ = false;

@@ -2,21 +2,24 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 namespace swz::cli {
 
 /// A one-line progress bar on standard error: label, bar, bytes done / total,
 /// rate and ETA, redrawn in place with '\r'. It shows only when `enabled`,
-/// stderr is a terminal and the job has run for more than 0.5 s (the
-/// environment variable SWZ_TEST_PROGRESS_AFTER_MS overrides the delay, for
-/// tests); at most 10 redraws a second. The destructor (or finish()) erases
+/// stderr is a terminal and the job has run for more than 0.5 s; at most 10
+/// redraws a second. The destructor (or finish()) erases
 /// the line, so a finished job leaves stderr as it would be without it.
 /// "Bytes" are units of work: a job that reads, converts and writes N bytes
 /// counts 3N.
 class Progress {
  public:
   Progress(std::string label, uint64_t total_B, bool enabled);
+  /// Draws on `out` when `draw` (whatever `out` is), from `delay_s` seconds
+  /// after construction on (tests).
+  Progress(std::string label, uint64_t total_B, bool draw, std::FILE* out, double delay_s);
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
@@ -34,6 +37,7 @@ class Progress {
   uint64_t done_B_ = 0;
   bool active_ = false;
   bool shown_ = false;
+  std::FILE* out_ = stderr;
   double delay_s_ = 0.5;
   Clock::time_point start_;
   double last_draw_s_ = -1.0;

@@ -4,49 +4,95 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <iostream>
 #include <string>
 
 #include "common.hpp"
 #include "swz/address.hpp"
+#include "swz/quote.hpp"
 
 namespace swz::cli {
 namespace {
 
+constexpr size_t kMaxLine = 4096;
+
+/// Reads one line of standard input (without its '\n') into *line. A line
+/// longer than kMaxLine bytes is read no further: *too_long is set and the
+/// rest stays unread. False at the end of input.
+bool read_line(std::string* line, bool* too_long) {
+  line->clear();
+  *too_long = false;
+  for (;;) {
+    const int c = std::getc(stdin);
+    if (c == EOF) return !line->empty();
+    if (c == '\n') return true;
+    if (line->size() == kMaxLine) {
+      *too_long = true;
+      return true;
+    }
+    line->push_back(static_cast<char>(c));
+  }
+}
+
 /// Calls `each(text, where)` for every query: the arguments, or the lines of
 /// standard input for "-". `where` names it in messages ("" for one argument).
-/// `each` returns the answer's line. Lines of standard input are answered as
-/// they come (a stream); the answers to arguments are printed only once every
-/// argument is answered, so a bad argument prints nothing but its error.
+/// `each` returns the answer's line. Every query is answered in order, as it
+/// comes: a bad one (an Error from `each`) prints "error: MESSAGE" in its
+/// place on standard output and "swz: error: MESSAGE" on standard error, and
+/// the others are still answered; then, if any was bad, throws Error naming
+/// how many (exit status 1).
 template <class F>
 void for_each_query(const std::vector<std::string>& args, const F& each) {
+  uint64_t total = 0, bad = 0;
+  auto answer = [&](const std::string& text, const std::string& where, bool flush) {
+    ++total;
+    std::string line;
+    try {
+      line = each(text, where);
+    } catch (const Error& e) {
+      ++bad;
+      line = std::string("error: ") + e.what() + "\n";
+      std::fflush(stdout);
+      std::fprintf(stderr, "swz: error: %s\n", e.what());
+    }
+    std::fputs(line.c_str(), stdout);
+    if (flush) std::fflush(stdout);
+  };
   if (args.size() == 1 && args[0] == "-") {
     // A closed standard input or a directory reads as an empty stream: say so instead of answering
     // nothing with exit 0.
     struct stat in_st;
-    if (fstat(STDIN_FILENO, &in_st) != 0) fail("cannot read standard input: it is closed");
+    if (closed_at_start(STDIN_FILENO) || fstat(STDIN_FILENO, &in_st) != 0)
+      fail("cannot read standard input: it is closed");
     if (S_ISDIR(in_st.st_mode)) fail("cannot read standard input: it is a directory");
     const bool tty = isatty(STDOUT_FILENO) != 0;
     std::string line;
     uint64_t n = 0;
-    while (std::getline(std::cin, line)) {
+    bool too_long = false;
+    while (read_line(&line, &too_long)) {
       ++n;
+      if (too_long) {  // no query is that long: stop reading (the stream may never end)
+        ++total;
+        ++bad;
+        const std::string m = "line " + std::to_string(n) + " of standard input has more than " +
+                              std::to_string(kMaxLine) + " bytes, more than any query; stopped reading there";
+        std::fflush(stdout);
+        std::printf("error: %s\n", m.c_str());
+        std::fprintf(stderr, "swz: error: %s\n", m.c_str());
+        break;
+      }
       size_t a = line.find_first_not_of(" \t\r");
       if (a == std::string::npos || line[a] == '#') continue;
       size_t b = line.find_last_not_of(" \t\r");
-      const std::string answer = each(line.substr(a, b - a + 1), "line " + std::to_string(n) + " of standard input");
-      std::fputs(answer.c_str(), stdout);
-      if (tty) std::fflush(stdout);
+      answer(line.substr(a, b - a + 1), "line " + std::to_string(n) + " of standard input", tty);
     }
-    if (std::cin.bad()) fail("cannot read standard input");
-    return;
+    if (std::ferror(stdin)) fail("cannot read standard input");
+  } else {
+    for (const std::string& a : args)
+      if (a == "-") fail("'-' (read standard input) must be the only argument");
+    for (const std::string& a : args)
+      answer(a, args.size() > 1 ? "argument " + quoted_for_message(a) : std::string(), false);
   }
-  std::string answers;
-  for (const std::string& a : args) {
-    if (a == "-") fail("'-' (read standard input) must be the only argument");
-    answers += each(a, args.size() > 1 ? "argument '" + a + "'" : std::string());
-  }
-  std::fputs(answers.c_str(), stdout);
+  if (bad) fail(std::to_string(bad) + " of " + std::to_string(total) + " queries could not be answered");
 }
 
 std::string at(const std::string& where) { return where.empty() ? std::string() : " (" + where + ")"; }
@@ -65,7 +111,7 @@ std::vector<uint64_t> numbers(const std::string& text, const std::string& what, 
     ++field;
     const bool blank = part.find_first_not_of(" \t") == std::string::npos;
     if (blank && (comma != std::string::npos || field > 1))
-      fail("'" + text + "'" + at(where) + ": " + what + " field " + std::to_string(field) +
+      fail(quoted_for_message(text) + at(where) + ": " + what + " field " + std::to_string(field) +
            " is empty (fields are separated by one comma)");
     size_t i = 0;
     while (i < part.size()) {
@@ -109,11 +155,11 @@ void run_offset(const CommonOptions& o, uint32_t sub, const std::vector<std::str
   for_each_query(queries, [&](const std::string& text, const std::string& where) {
     std::vector<uint64_t> c = numbers(text, "coordinate", where);
     if (c.size() < 2 || c.size() > 4)
-      fail("'" + text + "'" + at(where) + " is not X,Y[,Z[,SAMPLE]] (element coordinates)");
+      fail(quoted_for_message(text) + at(where) + " is not X,Y[,Z[,SAMPLE]] (element coordinates)");
     static const char* const kNames[] = {"X", "Y", "Z", "SAMPLE"};
     for (size_t i = 0; i < c.size(); ++i)
       if (c[i] > UINT32_MAX)
-        fail(std::string(kNames[i]) + " = " + std::to_string(c[i]) + " in '" + text + "'" + at(where) +
+        fail(std::string(kNames[i]) + " = " + std::to_string(c[i]) + " in " + quoted_for_message(text) + at(where) +
              " does not fit in 32 bits");
     uint64_t x = c[0], y = c[1], z = c.size() > 2 ? c[2] : 0, s = c.size() > 3 ? c[3] : 0;
     uint64_t off = 0;
@@ -134,17 +180,17 @@ void run_locate(const CommonOptions& o, const std::vector<std::string>& args) {
   check(Locator::make(t.layout, &loc), "locate");
   for_each_query(args, [&](const std::string& text, const std::string& where) {
     std::vector<uint64_t> v = numbers(text, "OFFSET", where);
-    if (v.size() != 1) fail("'" + text + "'" + at(where) + " is not one byte offset");
+    if (v.size() != 1) fail(quoted_for_message(text) + at(where) + " is not one byte offset");
     uint64_t off = v[0];
     if (off < base)
-      fail("offset " + text + at(where) + " is before the resource, which starts at --offset " + std::to_string(base));
+      fail("offset " + quoted_for_message(text) + at(where) + " is before the resource, which starts at --offset " + std::to_string(base));
     off -= base;
     if (off >= t.layout.size())
-      fail("offset " + text + at(where) + " is at or past the end of the resource (" + bytes_text(t.layout.size()) +
+      fail("offset " + quoted_for_message(text) + at(where) + " is at or past the end of the resource (" + bytes_text(t.layout.size()) +
            (base ? " from --offset " + std::to_string(base) : std::string()) + ", a " + t.describe() +
            " texture in layout " + t.layout_arg + ")");
     Location l;
-    check(loc.locate(off, &l), "offset " + text + at(where));
+    check(loc.locate(off, &l), "offset " + quoted_for_message(text) + at(where));
     if (l.packed) return "packed subresource=" + std::to_string(l.subresource) + "\n";
     if (l.padding) return "padding subresource=" + std::to_string(l.subresource) + "\n";
     return "subresource=" + std::to_string(l.subresource) + " x=" + std::to_string(l.x) + " y=" + std::to_string(l.y) +

@@ -1,6 +1,8 @@
 #include "swz/status.hpp"
+#include "swz/quote.hpp"
 
 #include "core/enum_names.hpp"
+#include "core/json_strict.hpp"
 
 namespace swz {
 namespace {
@@ -17,4 +19,8 @@ constexpr detail::EnumName<Code> kCodeNames[] = {{Code::ok, "ok"},
 }  // namespace
 
 const char* code_name(Code c) { return detail::name_of(kCodeNames, c, "unknown"); }
+
+std::string quoted_for_message(std::string_view text, size_t max_bytes, char quote) {
+  return detail::quoted_for_message(text, max_bytes, quote);
+}
 }  // namespace swz

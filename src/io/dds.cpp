@@ -287,7 +287,16 @@ Status dds_data_size(const TextureDesc& desc, uint64_t* bytes) {
   return Status::Ok();
 }
 
-Status parse_dds(std::span<const uint8_t> file, DdsInfo* out) {
+namespace {
+Status parse_dds_impl(std::span<const uint8_t> file, DdsInfo* out, bool need_texels);
+}  // namespace
+
+Status parse_dds(std::span<const uint8_t> file, DdsInfo* out) { return parse_dds_impl(file, out, true); }
+
+Status parse_dds_header(std::span<const uint8_t> head, DdsInfo* out) { return parse_dds_impl(head, out, false); }
+
+namespace {
+Status parse_dds_impl(std::span<const uint8_t> file, DdsInfo* out, bool need_texels) {
   if (out == nullptr) return err(Code::invalid_argument, "output pointer is null");
   *out = DdsInfo{};
   if (file.size() < 4)
@@ -397,7 +406,7 @@ Status parse_dds(std::span<const uint8_t> file, DdsInfo* out) {
                                    std::to_string(per_slice) + " bytes overflows 64 bits");
   out->data_size = total;
   const uint64_t have = file.size() - out->data_offset;
-  if (have < total)
+  if (need_texels && have < total)
     return err(Code::parse_error,
                "file is truncated: the texels of a " + std::to_string(d.width) + "x" + std::to_string(d.height) +
                    (d.dimension == Dimension::Texture3D ? "x" + std::to_string(d.depth) : std::string()) + " " +
@@ -406,6 +415,7 @@ Status parse_dds(std::span<const uint8_t> file, DdsInfo* out) {
                    " bytes after the header, the file has " + std::to_string(have));
   return Status::Ok();
 }
+}  // namespace
 
 Status read_dds(std::span<const uint8_t> file, DdsTexture* out) {
   if (out == nullptr) return err(Code::invalid_argument, "output pointer is null");

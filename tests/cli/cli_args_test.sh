@@ -149,17 +149,22 @@ expect_err "a pattern parse error quotes the text" "layout 'pattern:X0 X1 Q3': b
 # --- A coordinate past 32 bits is named (X, Y, Z or SAMPLE) with its query.
 expect_err "offset: Y past 32 bits is named" "Y = 99999999999 in '3,99999999999' does not fit in 32 bits" \
   "$SWZ" offset "${tex[@]}" 3,99999999999
-# --- A bad query among several prints no answer for the good ones before it (not the answers
-# to the first arguments, then the error); standard input still streams.
-for q in "locate 0 zz 4" "offset 0,0 1,1,"; do
+# --- Several queries: each valid one is answered, each bad one is marked "error: ..." in its place
+# (stdout) and named on stderr, and the exit status is 1 (the answers to good queries were lost
+# when one was bad).
+for q in "locate 0 zz 4" "offset 0,0 1,1, 2,2"; do
   # shellcheck disable=SC2086
   "$SWZ" ${q%% *} "${tex[@]}" ${q#* } >out.txt 2>err.txt && rc=0 || rc=$?
-  [ $rc -eq 1 ] && [ ! -s out.txt ] && [ -s err.txt ] && pass "$q: the error alone, no partial answers" ||
-    failed "$q: rc=$rc, stdout '$(cat out.txt)'"
+  [ $rc -eq 1 ] && [ "$(wc -l <out.txt)" -eq 3 ] && sed -n 2p out.txt | grep -q '^error: ' &&
+    ! sed -n 1p out.txt | grep -q error && ! sed -n 3p out.txt | grep -q error &&
+    grep -q "^swz: error: 1 of 3 queries could not be answered" err.txt &&
+    pass "$q: good queries answered, the bad one marked in its place, exit 1" ||
+    failed "$q: rc=$rc, stdout '$(cat out.txt)' stderr '$(cat err.txt)'"
 done
-printf '0\nzz\n' | "$SWZ" locate "${tex[@]}" - >out.txt 2>err.txt && rc=0 || rc=$?
-[ $rc -eq 1 ] && [ "$(wc -l <out.txt)" -eq 1 ] && grep -q "line 2 of standard input" err.txt &&
-  pass "locate -: lines before the bad one are answered as they stream" || failed "locate - stream: rc=$rc $(cat out.txt err.txt)"
+printf '0\nzz\n4\n' | "$SWZ" locate "${tex[@]}" - >out.txt 2>err.txt && rc=0 || rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <out.txt)" -eq 3 ] && sed -n 2p out.txt | grep -q '^error: .*line 2 of standard input' &&
+  grep -q "line 2 of standard input" err.txt &&
+  pass "locate -: every line answered as it streams, the bad one marked" || failed "locate - stream: rc=$rc $(cat out.txt err.txt)"
 # A standard input that cannot be read (a directory, closed) is an error, not an empty answer.
 mkdir -p stdin-dir
 "$SWZ" locate "${tex[@]}" - <stdin-dir >out.txt 2>err.txt && rc=0 || rc=$?

@@ -92,17 +92,8 @@ if [ -w /dev/full ]; then
 fi
 no_leftovers "all runs" .
 
-# --- the same with a named temporary file (filesystems without O_TMPFILE) -----------------------
-export SWZ_TEST_NAMED_TEMP=1
-mkdir named && cd named
-touch "$long" && chmod 640 "$long"
-expect_ok "named temporary: OUT name of 254 characters" "${SW[@]}" ../in.raw "$long"
-cmp -s "$long" ../want.bin && [ "$(stat -c %a "$long")" = 640 ] && pass "named temporary: long OUT written, mode kept" || failed "named temporary: long OUT"
-expect_err "named temporary: OUT past ulimit -f" "cannot write 'big.bin'" bash -c "ulimit -f 16; exec \"\$@\"" _ "${SW[@]}" ../in.raw big.bin
-[ ! -e big.bin ] && pass "named temporary: no partial OUT" || failed "named temporary: partial OUT"
-no_leftovers "named temporary" .
-cd ..
-unset SWZ_TEST_NAMED_TEMP
+# The named temporary file (filesystems without O_TMPFILE): long names, kept modes, ulimit -f and
+# every signal are unit-tested through its parameter (tests/cli/test_cli_file_io.cpp).
 
 echo "---"
 if [ $fails -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Raw file I/O of swz swizzle / deswizzle without zero-fill passes:
 # bytes the layout does not cover (padding, the packed mip tail) come out zero
-# on both input paths (mapped file, and read(2) with SWZ_TEST_NO_MMAP=1); and
+# on both input paths (a mapped file, and a stream read with read(2)) and
+# both output paths (the mapped output file, and a buffer written to a
+# stream); the pread fallback and the named temporary file are unit-tested
+# (tests/cli/test_cli_file_io.cpp); and
 # the progress line on a terminal (a pty from script(1)), silenced by --quiet
 # and absent when stderr is not a terminal. Run by ctest:
 #   cli_io_test.sh SWZ_BINARY SOURCE_DIR
@@ -21,31 +24,34 @@ nonzero() { tr -d '\000' <"$1" | wc -c; }
 pad=(--layout std64k --format R8G8B8A8_UNORM --size 300x200 --mips 3)
 n=$((300 * 200 * 4 + 150 * 100 * 4 + 75 * 50 * 4))
 ones $n >ff.raw
-for mode in map read; do
-  env=(); [ $mode = read ] && env=(SWZ_TEST_NO_MMAP=1)
-  env "${env[@]}" "$SWZ" swizzle -q "${pad[@]}" ff.raw sw.$mode.bin || failed "$mode: swizzle"
+for mode in map stream; do
+  if [ $mode = map ]; then
+    "$SWZ" swizzle -q "${pad[@]}" ff.raw sw.$mode.bin || failed "$mode: swizzle"
+  else
+    cat ff.raw | "$SWZ" swizzle -q "${pad[@]}" - - >sw.$mode.bin || failed "$mode: swizzle"
+  fi
   size=$(stat -c %s sw.$mode.bin)
   [ "$size" -gt "$n" ] || failed "$mode: the resource ($size bytes) has no padding to check"
   got=$(nonzero sw.$mode.bin)
   [ "$got" -eq "$n" ] && pass "$mode: swizzle writes $n bytes and leaves the padding zero" \
     || failed "$mode: $got non-zero bytes in the resource, want $n"
-  env "${env[@]}" "$SWZ" deswizzle -q "${pad[@]}" sw.$mode.bin back.$mode.raw || failed "$mode: deswizzle"
+  if [ $mode = map ]; then
+    "$SWZ" deswizzle -q "${pad[@]}" sw.$mode.bin back.$mode.raw || failed "$mode: deswizzle"
+  else
+    cat sw.$mode.bin | "$SWZ" deswizzle -q "${pad[@]}" - - >back.$mode.raw || failed "$mode: deswizzle"
+  fi
   cmp -s ff.raw back.$mode.raw && pass "$mode: round trip" || failed "$mode: round trip differs"
 done
 
 # --- The raw output is built in place in the mapped output file (not in a buffer
-# written out afterwards), with the unnamed temporary file (O_TMPFILE) and the
-# named one alike; a swizzled resource and a deswizzled raw file both.
-for tmp in unnamed named; do
-  env=(); [ $tmp = named ] && env=(SWZ_TEST_NAMED_TEMP=1)
-  env "${env[@]}" "$SWZ" swizzle --verbose "${pad[@]}" ff.raw sw.v.bin 2>v1.txt >/dev/null || failed "$tmp: swizzle --verbose"
-  env "${env[@]}" "$SWZ" deswizzle --verbose "${pad[@]}" sw.v.bin back.v.raw 2>v2.txt >/dev/null || failed "$tmp: deswizzle --verbose"
-  grep -q "built in place in the mapped output file 'sw.v.bin'" v1.txt \
-    && grep -q "built in place in the mapped output file 'back.v.raw'" v2.txt \
-    && cmp -s ff.raw back.v.raw \
-    && pass "$tmp temporary: swizzle and deswizzle build the raw output in the mapped file" \
-    || failed "$tmp temporary: output not built in the mapped file: $(grep output: v1.txt v2.txt)"
-done
+# written out afterwards), a swizzled resource and a deswizzled raw file both.
+"$SWZ" swizzle --verbose "${pad[@]}" ff.raw sw.v.bin 2>v1.txt >/dev/null || failed "swizzle --verbose"
+"$SWZ" deswizzle --verbose "${pad[@]}" sw.v.bin back.v.raw 2>v2.txt >/dev/null || failed "deswizzle --verbose"
+grep -q "built in place in the mapped output file 'sw.v.bin'" v1.txt \
+  && grep -q "built in place in the mapped output file 'back.v.raw'" v2.txt \
+  && cmp -s ff.raw back.v.raw \
+  && pass "swizzle and deswizzle build the raw output in the mapped file" \
+  || failed "output not built in the mapped file: $(grep output: v1.txt v2.txt)"
 
 # --- Packed mip tail: its bytes in the resource stay zero on swizzle, and its
 # subresources come out as zeros on deswizzle (of a resource that is all 0xFF).
@@ -91,24 +97,26 @@ fi
 rm -f l256.raw s256.bin b256.raw
 
 # --- Progress on a terminal ------------------------------------------------------------------
+# It shows after 0.5 s: standard input that pauses 1 s after its first MiB makes the job that long.
+big=(--layout std64k --format R8_UNORM --size 2048x2048)
+head -c $((2048 * 2048)) /dev/urandom >big.raw
+slow() { echo "{ head -c 1048576 $1; sleep 1; tail -c +1048577 $1; }"; }
 if command -v script >/dev/null; then
-  big=(--layout std64k --format R8_UNORM --size 2048x2048)
-  head -c $((2048 * 2048)) /dev/urandom >big.raw
-  run_pty() { SWZ_TEST_PROGRESS_AFTER_MS=0 script -q -e -c "$*" pty.txt >/dev/null 2>&1; }
-  run_pty "'$SWZ' swizzle ${big[*]} big.raw big.bin"
+  run_pty() { script -q -e -c "$*" pty.txt >/dev/null 2>&1; }
+  run_pty "$(slow big.raw) | '$SWZ' swizzle ${big[*]} - big.bin"
   grep -q 'swz swizzle \[.*100% 12.0 MiB / 12.0 MiB .*/s  ETA' pty.txt && pass "progress: swizzle on a pty" \
     || failed "progress: no swizzle progress line: $(cat -v pty.txt)"
-  grep -q "swizzled big.raw" pty.txt && pass "progress: the summary still prints" || failed "progress: summary lost"
-  run_pty "'$SWZ' deswizzle ${big[*]} big.bin big.back"
+  grep -q "swizzled - " pty.txt && pass "progress: the summary still prints" || failed "progress: summary lost"
+  run_pty "$(slow big.bin) | '$SWZ' deswizzle ${big[*]} - big.back"
   grep -q 'swz deswizzle \[.*100%' pty.txt && pass "progress: deswizzle on a pty" \
     || failed "progress: no deswizzle progress line: $(cat -v pty.txt)"
   cmp -s big.raw big.back && pass "progress: round trip" || failed "progress: round trip differs"
-  run_pty "'$SWZ' swizzle --quiet ${big[*]} big.raw big.bin"
+  run_pty "$(slow big.raw) | '$SWZ' swizzle --quiet ${big[*]} - big.bin"
   grep -q 'ETA' pty.txt && failed "progress: --quiet still shows it" || pass "progress: --quiet silences it"
-  run_pty "SWZ_TEST_PROGRESS_AFTER_MS=60000 '$SWZ' swizzle ${big[*]} big.raw big.bin"
+  run_pty "'$SWZ' swizzle ${pad[*]} ff.raw pad.bin"
   grep -q 'ETA' pty.txt && failed "progress: a job shorter than the delay shows it" || pass "progress: not before the delay"
 fi
-SWZ_TEST_PROGRESS_AFTER_MS=0 "$SWZ" swizzle "${pad[@]}" ff.raw pad.bin 2>err.txt >/dev/null
+eval "$(slow big.raw)" | "$SWZ" swizzle "${big[@]}" - big.bin 2>err.txt >/dev/null
 grep -q 'ETA' err.txt && failed "progress: shown when stderr is a file" || pass "progress: none when stderr is not a terminal"
 
 [ $fails -eq 0 ] && echo "all cli_io checks passed" || echo "$fails cli_io check(s) FAILED"

@@ -295,6 +295,35 @@ TEST(Dds, RoundTripLegacy) {
   }
 }
 
+TEST(Dds, HeaderAloneSaysHowManyTexelsFollow) {
+  // parse_dds_header on a stream's first bytes: the headers' checks, the
+  // texels' offset and size, without the texels; parse_dds refuses the same
+  // bytes as truncated.
+  for (bool legacy : {false, true}) {
+    DdsTexture t;
+    t.desc = swz_test::tex2d("R8G8B8A8_UNORM", 20, 12, 3, legacy ? 1 : 2);  // legacy headers have no arrays
+    uint64_t n = 0;
+    ASSERT_TRUE(dds_data_size(t.desc, &n).ok());
+    t.data.assign(n, 0x33);
+    std::vector<uint8_t> f;
+    DdsWriteOptions o;
+    o.legacy_header = legacy;
+    ASSERT_TRUE(write_dds(t, &f, o).ok());
+    DdsInfo whole, head;
+    ASSERT_TRUE(parse_dds(f, &whole).ok());
+    const std::vector<uint8_t> first(f.begin(), f.begin() + static_cast<std::ptrdiff_t>(whole.data_offset));
+    ASSERT_TRUE(parse_dds_header(first, &head).ok());
+    EXPECT_EQ(head.data_offset, whole.data_offset);
+    EXPECT_EQ(head.data_size, n);
+    DdsInfo cut;
+    EXPECT_EQ(parse_dds(first, &cut).code(), Code::parse_error);
+    const std::vector<uint8_t> short_head(f.begin(), f.begin() + 100);
+    Status st = parse_dds_header(short_head, &cut);
+    EXPECT_EQ(st.code(), Code::parse_error);
+    EXPECT_NE(st.message().find("truncated inside DDS_HEADER"), std::string::npos) << st.message();
+  }
+}
+
 TEST(Dds, WrittenHeaderFields) {
   // A DX10 cube array with mips: check the written words against the documentation.
   DdsTexture t;
