@@ -95,27 +95,51 @@ for kind in static shared; do
   cmake --build "$WORK/consumer-$kind" -j "$JOBS" >"$WORK/log" 2>&1 || { cat "$WORK/log"; fail "[$kind] tests/consumer: build failed"; }
   (cd "$WORK/consumer-$kind" && ctest --output-on-failure -V | grep -E '^[0-9]+: consumer_|tests passed')
 
-  echo "==> [$kind] C test and README example through pkg-config"
+  echo "==> [$kind] README's CMake recipe: find_package(swz) + swz::swz, no C++ standard set by the project"
+  R=$WORK/readme-cmake-$kind
+  mkdir -p "$R"
+  cmake -DREADME="$ROOT/README.md" -DOUT="$R/recipe.cmake" -DLANG=cmake \
+    -DMARKER="<!-- CMake consumer: built and run by .ci/install_test.sh, static and shared -->" \
+    -P tests/capi/extract_readme_example.cmake
+  cp tests/consumer/consumer.cpp "$R/app.cpp"
+  { echo "cmake_minimum_required(VERSION 3.20)"; echo "project(app LANGUAGES CXX)"; echo "add_executable(app app.cpp)"
+    cat "$R/recipe.cmake"; } >"$R/CMakeLists.txt"
+  cmake --no-warn-unused-cli -S "$R" -B "$R/build" -DCMAKE_PREFIX_PATH="$P" "${DISABLE[@]}" "${LAUNCH[@]}" \
+    >"$WORK/log" 2>&1 || { cat "$WORK/log"; fail "[$kind] README CMake recipe: configure failed"; }
+  cmake --build "$R/build" >"$WORK/log" 2>&1 || { cat "$WORK/log"; fail "[$kind] README CMake recipe: build failed"; }
+  "$R/build/app" >/dev/null || fail "[$kind] README CMake recipe: app failed"
+  echo "    README CMake recipe: built and ran"
+
+  echo "==> [$kind] README's pkg-config recipe, verbatim (prefix /opt/swz -> $P), no LD_LIBRARY_PATH"
+  R=$WORK/readme-pc-$kind
+  mkdir -p "$R"
+  cmake -DREADME="$ROOT/README.md" -DOUT="$R/app.c" -P tests/capi/extract_readme_example.cmake
+  cmake -DREADME="$ROOT/README.md" -DOUT="$R/recipe.sh" -DLANG=sh \
+    -DMARKER="<!-- pkg-config recipe: run by .ci/install_test.sh, static and shared -->" \
+    -P tests/capi/extract_readme_example.cmake
+  want=$(sed -n 's/^It prints `\(ok: [^`]*\)`.*/\1/p' README.md | head -1)
+  [ -n "$want" ] || fail "README: no 'It prints \`ok: ...\`' line after the pkg-config recipe"
+  sed -i "s|/opt/swz|$P|g" "$R/recipe.sh"
+  got=$(cd "$R" && env -u LD_LIBRARY_PATH -u PKG_CONFIG_PATH bash -e recipe.sh) ||
+    fail "[$kind] README pkg-config recipe failed: $(cat "$R/recipe.sh")"
+  [ "$got" = "$want" ] || fail "[$kind] README pkg-config recipe printed '$got', the README says '$want'"
+  echo "    $got"
+
+  echo "==> [$kind] C API test through pkg-config"
   export PKG_CONFIG_PATH=$LIBDIR/pkgconfig
   [ "$(pkg-config --modversion swz)" = "$VERSION" ] || fail "pkg-config --modversion swz != $VERSION"
-  cmake -DREADME="$ROOT/README.md" -DOUT="$WORK/readme_example.c" -P tests/capi/extract_readme_example.cmake
-  if [ "$kind" = shared ]; then
-    # shellcheck disable=SC2046
-    LIBS=($(pkg-config --libs swz) "-Wl,-rpath,$(pkg-config --variable=libdir swz)")
-  else
-    # shellcheck disable=SC2046
-    LIBS=($(pkg-config --static --libs swz))
-  fi
   # shellcheck disable=SC2046
-  gcc "${CFLAGS_STRICT[@]}" $(pkg-config --cflags swz) -o "$WORK/test_capi-$kind" tests/capi/test_capi.c tests/capi/header_alone.c "${LIBS[@]}"
-  # shellcheck disable=SC2046
-  gcc "${CFLAGS_STRICT[@]}" $(pkg-config --cflags swz) -o "$WORK/readme-$kind" "$WORK/readme_example.c" "${LIBS[@]}"
+  gcc "${CFLAGS_STRICT[@]}" $(pkg-config --cflags swz) -o "$WORK/test_capi-$kind" tests/capi/test_capi.c tests/capi/header_alone.c $(pkg-config --libs swz)
   if [ "$kind" = shared ]; then
     got=$(ldd "$WORK/test_capi-$kind" | awk '/libswz\.so/ { print $3 }')
     [ -n "$got" ] && [ "$(readlink -f "$got")" = "$(readlink -f "$LIBDIR/libswz.so.$SOVERSION")" ] ||
       fail "test_capi is not linked to the installed libswz.so: $(ldd "$WORK/test_capi-$kind" | grep swz)"
+  else
+    # --static, as older instructions said, links the same way.
+    # shellcheck disable=SC2046
+    gcc "${CFLAGS_STRICT[@]}" $(pkg-config --cflags swz) -o "$WORK/test_capi-$kind-s" tests/capi/test_capi.c tests/capi/header_alone.c $(pkg-config --static --libs swz)
+    "$WORK/test_capi-$kind-s" >/dev/null || fail "[static] test_capi linked with --static failed"
   fi
-  "$WORK/test_capi-$kind" | tail -1
-  "$WORK/readme-$kind"
+  env -u LD_LIBRARY_PATH "$WORK/test_capi-$kind" | tail -1
 done
 echo "==> install test passed"

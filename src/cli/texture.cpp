@@ -202,8 +202,9 @@ void check_against_fixed(const CommonOptions& o, const TextureDesc& d, const std
     if (o.mips != "full") {
       try {
         m = parse_u64(o.mips, "--mips");
+        if (m == 0) m = full;  // --mips 0: the full chain
       } catch (const Error&) {
-        m = 0;
+        m = UINT64_MAX;
       }
     }
     if (m != d.mip_levels) clash("--mips", o.mips, std::to_string(d.mip_levels));
