@@ -57,7 +57,7 @@ done
 [ $quiet_ok = 1 ] && pass "--quiet: conversions, notes, warnings and compare print nothing"
 expect_err "--quiet still prints errors" "disagrees|unknown layout" "$SWZ" info -q --layout nope --format R8_UNORM --size 4x4
 "$SWZ" swizzle -v --layout std64k --mips 3 "$PHOTO" v.bin >out.txt 2>err.txt
-grep -q "^swz: layout std64k .*1835008 bytes" err.txt && grep -q "pattern 0: X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5 Y4 X6 Y5 X7 Y6 X8 (block 65536 bytes: 512 bytes x 128 rows)" err.txt \
+grep -q "^swz: layout std64k .*1835008 bytes" err.txt && grep -q "pattern 0: X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5 Y4 X6 Y5 X7 Y6 X8 (65536-byte block: 512 bytes (128 elements) x 128 rows)" err.txt \
   && pass "--verbose: the layout's geometry" || failed "--verbose geometry: $(cat err.txt)"
 grep -q "^swz: time: convert [0-9.]* s" err.txt && grep -q "^swz: time: write" err.txt && pass "--verbose: timings" || failed "--verbose timings: $(cat err.txt)"
 grep -q "^swizzled" out.txt && pass "--verbose keeps the summary on stdout" || failed "--verbose summary: $(cat out.txt)"
@@ -113,8 +113,36 @@ fi
 [ "$(sed -n 4p grid.txt | cut -d' ' -f18)" = 525 ] && pass "plot --print std64k: (17,3) is 525" || failed "plot std64k (17,3): $(sed -n 4p grid.txt | cut -d' ' -f18)"
 [ "$(wc -l <grid.txt)" = 128 ] && pass "plot without --size draws one 128x128 block" || failed "plot std64k rows: $(wc -l <grid.txt)"
 expect_ok "plot a 3D block (panels per slice)" "$SWZ" plot --layout std64k --format R8G8B8A8_UNORM --size 32x32x16 z.png
-grep -q "32x32x16-element block" out.txt && pass "plot 3D summary" || failed "plot 3D: $(cat out.txt)"
+grep -q "65536-byte block: 128 bytes (32 elements) x 32 rows x 16 slices" out.txt && pass "plot 3D summary" || failed "plot 3D: $(cat out.txt)"
 expect_ok "plot a hardware family" "$SWZ" plot -q --layout nv-block-linear:bh=2 n.png
+# plot and layouts --show describe a block in the same words, and plot draws the block the name asks for.
+"$SWZ" plot --layout nv-block-linear:bh=2 n.png >plot.txt 2>&1
+"$SWZ" layouts --show nv-block-linear:bh=2 >show.txt 2>&1
+block=$(grep -o '[0-9]*-byte block: [^)]*) x [0-9]* rows' show.txt | head -1)
+[ -n "$block" ] && grep -qF "$block" plot.txt && grep -qF "64 bytes (16 elements) x 16 rows" plot.txt \
+  && pass "plot and layouts --show: one description of the bh=2 block ($block)" \
+  || failed "plot / layouts --show block: '$block' vs $(cat plot.txt)"
+# layouts --show checks parameters as deswizzle does.
+expect_err "layouts --show: another family's parameter is refused" "unknown parameter 'halign'" \
+  "$SWZ" layouts --show nv-block-linear:halign=4
+grep -q "qpitch" err.txt && failed "layouts --show lists other families' parameters: $(cat err.txt)" \
+  || pass "layouts --show: the message lists only this family's parameters"
+"$SWZ" deswizzle --layout nv-block-linear:halign=4 --format R8_UNORM --size 64x64 /dev/null x.raw 2>de.txt
+[ "$(sed 's/.*unknown parameter/unknown parameter/' de.txt)" = "$(sed 's/.*unknown parameter/unknown parameter/' err.txt)" ] \
+  && pass "layouts --show and deswizzle: the same parameter message" || failed "parameter messages: $(cat de.txt) / $(cat err.txt)"
+expect_ok "layouts --show takes placement parameters" "$SWZ" layouts --show nv-block-linear:bh=4,offsets=0/4096
+# Each command's help is true for it: --format's default, and only options the command reads.
+for c in info offset locate; do
+  "$SWZ" $c --help >h.txt
+  grep -q "image input defaults" h.txt && failed "$c --help claims an image default for --format"
+  grep -qE -- "--(backend|threads|device)" h.txt && failed "$c --help lists copy options it ignores"
+done
+"$SWZ" plot --help >h.txt
+grep -qE -- "--(backend|threads|device|offset)" h.txt && failed "plot --help lists options it ignores: $(grep -E -- '--(backend|threads|device|offset)' h.txt)"
+"$SWZ" swizzle --help | grep -q -- "--device" && "$SWZ" deswizzle --help | grep -q -- "--threads" \
+  && pass "help: copy options on swizzle/deswizzle only" || failed "help: swizzle/deswizzle lost copy options"
+expect_err "info without --format says it is required" "--format is required" "$SWZ" info --layout nv-block-linear --size 600x400
+"$SWZ" info --help | grep -q "format.*required" && pass "info --help: --format is required" || failed "info --help --format: $("$SWZ" info --help | grep -- --format)"
 expect_err "plot of row-major" "no swizzle pattern" "$SWZ" plot --layout row-major r.png
 [ -e r.png ] && failed "plot left a file after an error" || pass "plot leaves nothing after an error"
 "$SWZ" plot -q --pattern 'X0 Y0 X1 Y1' - | "$SWZ" swizzle -q --layout std4k - p.bin && pass "plot to standard output is a PNG" || failed "plot to stdout"
