@@ -161,7 +161,8 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
   uint64_t expected = total_packed_bytes(layout);
   const uint64_t skip = input_offset(o);
   // Work: read the input, convert it, write the resource.
-  Progress progress("swizzle", expected + expected + layout.size(), !output_mode().quiet && !output_mode().batch);
+  Progress progress("swizzle", expected + expected + layout.size(), expected,
+                    !output_mode().quiet && !output_mode().batch);
   InputBytes linear = pre ? std::move(*pre) : read_input(in, skip, expected, false, &progress);
   if (pre) progress.add(expected);
   verbose_phase("read");
@@ -230,7 +231,7 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
   for (uint32_t i : which) total += packed_subresource_bytes(layout.sub(i));
   // Work: read the resource, convert it, write the raw output (PNG encoding
   // is not counted).
-  Progress progress("deswizzle", layout.size() + total + (png ? 0 : total),
+  Progress progress("deswizzle", layout.size() + total + (png ? 0 : total), layout.size(),
                     !output_mode().quiet && !output_mode().batch);
   InputBytes resource = read_input(in, input_offset(o), layout.size(), o.allow_short, &progress);
   const uint64_t missing = check_input_size(in, resource.size, layout.size(), o.allow_short, o.offset,
@@ -585,8 +586,8 @@ int main(int argc, char** argv) {
   CLI::App* rt_cmd = add_retile_command(app, &rta);
 
   auto* cm = command("compare", "Compare two images as RGBA8 pixels (exit 0 identical, 1 different, 2 trouble)", nullptr);
-  cm->add_option("A", cmp_a, "First image")->required();
-  cm->add_option("B", cmp_b, "Second image")->required();
+  cm->add_option("A", cmp_a, "First image ('-' reads standard input)")->required();
+  cm->add_option("B", cmp_b, "Second image ('-' reads standard input)")->required();
 
   PlotArgs pla;
   auto* pl =

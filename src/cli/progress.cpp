@@ -36,8 +36,8 @@ std::string clock_text(double s) {
 
 }  // namespace
 
-Progress::Progress(std::string label, uint64_t total_B, bool enabled)
-    : label_(std::move(label)), total_B_(total_B), start_(Clock::now()) {
+Progress::Progress(std::string label, uint64_t total_work, uint64_t job_B, bool enabled)
+    : label_(std::move(label)), total_B_(total_work), job_B_(job_B ? job_B : total_work), start_(Clock::now()) {
   active_ = enabled && total_B_ > 0 && isatty(STDERR_FILENO) == 1;
   if (const char* d = std::getenv("SWZ_TEST_PROGRESS_AFTER_MS"); d && *d) delay_s_ = std::atof(d) / 1000.0;
 }
@@ -59,11 +59,12 @@ void Progress::draw(double elapsed_s) {
   int fill = static_cast<int>(frac * kBar);
   std::string bar(static_cast<size_t>(fill), '#');
   bar.resize(kBar, '.');
-  double rate = elapsed_s > 0 ? static_cast<double>(done_B_) / elapsed_s : 0.0;
-  double eta = rate > 0 ? static_cast<double>(total_B_ - done_B_) / rate : -1.0;
+  const double job = static_cast<double>(job_B_), done = frac * job;
+  double rate = elapsed_s > 0 ? done / elapsed_s : 0.0;
+  double eta = rate > 0 ? (job - done) / rate : -1.0;
   std::fprintf(stderr, "\r\033[Kswz %s [%s] %3d%% %s / %s  %s/s  ETA %s", label_.c_str(), bar.c_str(),
-               static_cast<int>(frac * 100.0), short_bytes(static_cast<double>(done_B_)).c_str(),
-               short_bytes(static_cast<double>(total_B_)).c_str(), short_bytes(rate).c_str(), clock_text(eta).c_str());
+               static_cast<int>(frac * 100.0), short_bytes(done).c_str(), short_bytes(job).c_str(),
+               short_bytes(rate).c_str(), clock_text(eta).c_str());
   std::fflush(stderr);
   shown_ = true;
   last_draw_s_ = elapsed_s;

@@ -12,11 +12,14 @@ namespace swz::cli {
 /// environment variable SWZ_TEST_PROGRESS_AFTER_MS overrides the delay, for
 /// tests); at most 10 redraws a second. The destructor (or finish()) erases
 /// the line, so a finished job leaves stderr as it would be without it.
-/// "Bytes" are units of work: a job that reads, converts and writes N bytes
-/// counts 3N.
+/// add() counts units of work (a job that reads, converts and writes N bytes
+/// counts 3N); the line shows the job's own bytes, `job_B` (the input's size),
+/// done in proportion: "512.0 MiB / 512.0 MiB" for a 512 MiB job.
 class Progress {
  public:
-  Progress(std::string label, uint64_t total_B, bool enabled);
+  /// `total_work`: the units add() will count in all; `job_B`: the bytes shown
+  /// as the total (0: total_work).
+  Progress(std::string label, uint64_t total_work, uint64_t job_B, bool enabled);
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
@@ -30,8 +33,9 @@ class Progress {
   void draw(double elapsed_s);
   using Clock = std::chrono::steady_clock;
   std::string label_;
-  uint64_t total_B_ = 0;
+  uint64_t total_B_ = 0;  // units of work
   uint64_t done_B_ = 0;
+  uint64_t job_B_ = 0;
   bool active_ = false;
   bool shown_ = false;
   double delay_s_ = 0.5;

@@ -68,7 +68,7 @@ std::string run_retile(const RetileArgs& a, bool show_progress) {
     if (st.code() != Code::invalid_argument || st.message().find("= null") == std::string::npos)
       check(st, "cannot retile");
   }
-  Progress progress("retile", src.layout.size() + dst.layout.size() * 2, show_progress);
+  Progress progress("retile", src.layout.size() + dst.layout.size() * 2, src.layout.size(), show_progress);
   // IN is a file or standard input ("-"), as for the other commands.
   InputBytes in = read_input(a.in, input_offset(a.texture), src.layout.size(), false, &progress);
   if (in.size < src.layout.size())

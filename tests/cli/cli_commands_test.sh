@@ -80,6 +80,12 @@ head -c 100 "$PHOTO" >cut.png
 "$SWZ" compare "$PHOTO" >/dev/null 2>&1; f=$?
 [ "$a$b$c$d$e$f" = 001222 ] && pass "compare exits 0 identical, 1 different, 2 trouble (missing, corrupt, bad arguments)" \
   || failed "compare exit statuses: identical $a, same image $b, different $c, missing $d, corrupt $e, usage $f"
+# '-' is standard input, for A or B; not for both.
+"$SWZ" compare -q "$PHOTO" - <"$PHOTO"; a=$?
+"$SWZ" compare -q - pm11.png <"$PHOTO"; b=$?
+"$SWZ" compare -q - - <"$PHOTO" 2>err.txt; c=$?
+[ "$a$b$c" = 012 ] && grep -q "both standard input" err.txt && pass "compare reads '-' as standard input" \
+  || failed "compare with '-': identical $a, different $b, both '-' $c ($(cat err.txt))"
 
 # --- --help: examples for that command only ------------------------------------------------
 bad=""
