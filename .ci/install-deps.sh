@@ -14,6 +14,8 @@ PACKAGES=(
   time
   # Python module
   pybind11-dev python3-dev python3-numpy python3-pytest python3-pil
+  # swz.plot_pattern and its test (python/tests/test_order.py)
+  python3-matplotlib
   # pip install . (.ci/pip_test.sh): venv, setuptools backend, wheel
   python3-venv python3-setuptools python3-wheel
   # GPU path (lavapipe in CI) and the shader compiler

@@ -85,8 +85,10 @@ def swizzle(array: Any, layout: Layout, subresource: int = 0, box: Optional[BoxL
     array:       numpy array (or anything ``np.asarray`` takes) of shape (H, W, C)
                  for a 2D texture or (D, H, W, C) for 3D, in elements, with
                  ``dtype.itemsize * C == layout.format.element_bytes``; for a box,
-                 the box's extent in elements. A non-contiguous or byte-swapped
-                 array is copied first.
+                 the box's extent in elements. Where C is 1 the channel axis may
+                 be left out: (H, W) or (D, H, W); ``deswizzle(..., out=)`` with
+                 an array of that shape gives it back. A non-contiguous or
+                 byte-swapped array is copied first.
     layout:      swz.Layout.
     subresource: index (mip + array_slice * mips).
     box:         (left, top, front, right, bottom, back) or (left, top, right,
@@ -121,8 +123,9 @@ def deswizzle(buffer: Any, layout: Layout, subresource: int = 0, box: Optional[B
     box:         (left, top, front, right, bottom, back) or (left, top, right,
                  bottom) in texels; None = the whole subresource.
     out:         None, a writable C-contiguous numpy array of the right shape
-                 (any dtype with ``itemsize * C`` == element bytes), or any
-                 writable buffer with room for the packed bytes.
+                 (any dtype with ``itemsize * C`` == element bytes; where C is 1,
+                 (H, W) or (D, H, W) as swizzle takes them), or any writable
+                 buffer with room for the packed bytes.
     dtype:       dtype of the new array when out is None; default
                  ``layout.dtype`` (uint8 for 8-bit and BC formats, float16 /
                  float32 for _FLOAT, intN for _SINT/_SNORM, uintN otherwise).
@@ -132,7 +135,8 @@ def deswizzle(buffer: Any, layout: Layout, subresource: int = 0, box: Optional[B
                  from such memory are uncached and many times slower).
 
     Returns an array of shape (H, W, C) for 2D or (D, H, W, C) for 3D, in
-    elements (``layout.subresource_layout(i).shape``), or ``out``. The GIL is
+    elements (``layout.subresource_layout(i).shape``), C included even where
+    it is 1 (R8: (H, W, 1)), or ``out`` in its own shape. The GIL is
     released during the copy. Raises ValueError (buffer too small, bad out),
     IndexError (subresource or box out of range), TypeError.
     """
