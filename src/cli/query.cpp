@@ -3,23 +3,43 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
 #include <cstdio>
-#include <iostream>
+#include <cstring>
 #include <string>
+#include <string_view>
 
 #include "common.hpp"
+#include "number_option.hpp"
 #include "swz/address.hpp"
 
 namespace swz::cli {
 namespace {
 
-/// Calls `each(text, where)` for every query: the arguments, or the lines of
-/// standard input for "-". `where` names it in messages ("" for one argument).
-/// `each` returns the answer's line. Lines of standard input are answered as
-/// they come (a stream); the answers to arguments are printed only once every
-/// argument is answered, so a bad argument prints nothing but its error.
+/// Answers are collected in one buffer and written in large writes: on
+/// standard output, when the buffer passes kOutChunk, before standard input is
+/// read again (so a stream gets its answers before swz waits for more), and at
+/// the end; on a terminal, after every line.
+constexpr size_t kOutChunk = size_t{1} << 16;
+
+void write_out(std::string* out) {
+  if (out->empty()) return;
+  if (std::fwrite(out->data(), 1, out->size(), stdout) != out->size() || std::fflush(stdout) != 0)
+    fail(std::string("cannot write the answers to standard output: ") + std::strerror(errno));
+  out->clear();
+}
+
+/// Calls `each(text, where, &out)` for every query: the arguments, or the
+/// lines of standard input for "-". `where` names it in messages ("" for one
+/// argument). `each` appends the answer's line to `out`. Lines of standard
+/// input are answered as they come (a stream, see kOutChunk); the answers to
+/// arguments are printed only once every argument is answered, so a bad
+/// argument prints nothing but its error.
 template <class F>
 void for_each_query(const std::vector<std::string>& args, const F& each) {
+  std::string out;
   if (args.size() == 1 && args[0] == "-") {
     // A closed standard input or a directory reads as an empty stream: say so instead of answering
     // nothing with exit 0 (break-it).
@@ -27,26 +47,62 @@ void for_each_query(const std::vector<std::string>& args, const F& each) {
     if (fstat(STDIN_FILENO, &in_st) != 0) fail("cannot read standard input: it is closed");
     if (S_ISDIR(in_st.st_mode)) fail("cannot read standard input: it is a directory");
     const bool tty = isatty(STDOUT_FILENO) != 0;
-    std::string line;
+    out.reserve(kOutChunk + 256);
+    std::string buf(size_t{1} << 20, '\0'), text, where;
+    size_t begin = 0, end = 0;  // unread bytes of buf
+    bool eof = false;
     uint64_t n = 0;
-    while (std::getline(std::cin, line)) {
+    for (;;) {
+      const char* nl = static_cast<const char*>(std::memchr(buf.data() + begin, '\n', end - begin));
+      if (!nl && !eof) {
+        // Need more input: answers so far go out first.
+        write_out(&out);
+        if (begin > 0) {
+          std::memmove(buf.data(), buf.data() + begin, end - begin);
+          end -= begin;
+          begin = 0;
+        }
+        if (end == buf.size()) buf.resize(buf.size() * 2);
+        const ssize_t got = read(STDIN_FILENO, buf.data() + end, buf.size() - end);
+        if (got < 0) {
+          if (errno == EINTR) continue;
+          fail(std::string("cannot read standard input: ") + std::strerror(errno));
+        }
+        if (got == 0) eof = true;
+        end += static_cast<size_t>(got);
+        continue;
+      }
+      if (!nl && begin == end) break;
+      const size_t stop = nl ? static_cast<size_t>(nl - buf.data()) : end;
+      std::string_view line(buf.data() + begin, stop - begin);
+      begin = nl ? stop + 1 : end;
       ++n;
-      size_t a = line.find_first_not_of(" \t\r");
-      if (a == std::string::npos || line[a] == '#') continue;
-      size_t b = line.find_last_not_of(" \t\r");
-      const std::string answer = each(line.substr(a, b - a + 1), "line " + std::to_string(n) + " of standard input");
-      std::fputs(answer.c_str(), stdout);
-      if (tty) std::fflush(stdout);
+      const size_t a = line.find_first_not_of(" \t\r");
+      if (a == std::string_view::npos || line[a] == '#') continue;
+      const size_t b = line.find_last_not_of(" \t\r");
+      text.assign(line.substr(a, b - a + 1));
+      where.assign("line ");
+      char num[24];
+      where.append(num, static_cast<size_t>(std::to_chars(num, num + sizeof num, n).ptr - num));
+      where.append(" of standard input");
+      each(text, where, &out);
+      if (tty || out.size() >= kOutChunk) write_out(&out);
     }
-    if (std::cin.bad()) fail("cannot read standard input");
+    write_out(&out);
     return;
   }
-  std::string answers;
   for (const std::string& a : args) {
     if (a == "-") fail("'-' (read standard input) must be the only argument");
-    answers += each(a, args.size() > 1 ? "argument '" + a + "'" : std::string());
+    each(a, args.size() > 1 ? "argument '" + a + "'" : std::string(), &out);
   }
-  std::fputs(answers.c_str(), stdout);
+  write_out(&out);
+}
+
+/// Appends `v` in decimal (or 0x hex).
+void append_u64(std::string* out, uint64_t v, bool hex = false) {
+  char num[24];
+  if (hex) out->append("0x");
+  out->append(num, static_cast<size_t>(std::to_chars(num, num + sizeof num, v, hex ? 16 : 10).ptr - num));
 }
 
 std::string at(const std::string& where) { return where.empty() ? std::string() : " (" + where + ")"; }
@@ -86,6 +142,35 @@ std::vector<uint64_t> numbers(const std::string& text, const std::string& what, 
   return out;
 }
 
+/// The numbers of a well-formed query without allocating: up to `max`
+/// numbers separated by one comma (with optional blanks around it) or by
+/// blanks. False for anything else (numbers() then gives the answer or the
+/// error).
+bool quick_numbers(std::string_view text, uint64_t* v, size_t max, size_t* count) {
+  size_t n = 0, i = 0;
+  bool need = true;  // a number must come next (at the start, after a comma)
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == ' ' || c == '\t') {
+      ++i;
+    } else if (c == ',') {
+      if (need) return false;
+      need = true;
+      ++i;
+    } else {
+      size_t j = i;
+      while (j < text.size() && text[j] != ' ' && text[j] != '\t' && text[j] != ',') ++j;
+      if (n == max || read_unsigned(text.substr(i, j - i), &v[n]) != NumberText::ok) return false;
+      ++n;
+      need = false;
+      i = j;
+    }
+  }
+  if (need && n > 0) return false;  // a comma at the end
+  *count = n;
+  return true;
+}
+
 }  // namespace
 
 void run_offset(const CommonOptions& o, uint32_t sub, const std::vector<std::string>& args, bool hex) {
@@ -106,24 +191,28 @@ void run_offset(const CommonOptions& o, uint32_t sub, const std::vector<std::str
     for (const std::string& a : args) joined += (joined.empty() ? "" : " ") + a;
     queries = {joined};
   }
-  for_each_query(queries, [&](const std::string& text, const std::string& where) {
-    std::vector<uint64_t> c = numbers(text, "coordinate", where);
-    if (c.size() < 2 || c.size() > 4)
-      fail("'" + text + "'" + at(where) + " is not X,Y[,Z[,SAMPLE]] (element coordinates)");
+  for_each_query(queries, [&](const std::string& text, const std::string& where, std::string* answer) {
+    uint64_t c[4];
+    size_t cn = 0;
+    if (!quick_numbers(text, c, 4, &cn) || cn < 2) {
+      const std::vector<uint64_t> v = numbers(text, "coordinate", where);
+      if (v.size() < 2 || v.size() > 4)
+        fail("'" + text + "'" + at(where) + " is not X,Y[,Z[,SAMPLE]] (element coordinates)");
+      cn = v.size();
+      std::copy(v.begin(), v.end(), c);
+    }
     static const char* const kNames[] = {"X", "Y", "Z", "SAMPLE"};
-    for (size_t i = 0; i < c.size(); ++i)
+    for (size_t i = 0; i < cn; ++i)
       if (c[i] > UINT32_MAX)
         fail(std::string(kNames[i]) + " = " + std::to_string(c[i]) + " in '" + text + "'" + at(where) +
              " does not fit in 32 bits");
-    uint64_t x = c[0], y = c[1], z = c.size() > 2 ? c[2] : 0, s = c.size() > 3 ? c[3] : 0;
+    uint64_t x = c[0], y = c[1], z = cn > 2 ? c[2] : 0, s = cn > 3 ? c[3] : 0;
     uint64_t off = 0;
-    check(map.offset(x, y, z, s, &off), "element (" + std::to_string(x) + ", " + std::to_string(y) + ", " +
-                                            std::to_string(z) + ") sample " + std::to_string(s) + " of subresource " +
-                                            std::to_string(sub) + at(where));
-    off += base;
-    char line[32];
-    std::snprintf(line, sizeof line, hex ? "0x%llx\n" : "%llu\n", static_cast<unsigned long long>(off));
-    return std::string(line);
+    if (Status st = map.offset(x, y, z, s, &off); !st.ok())  // the message only on failure
+      check(st, "element (" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ") sample " +
+                    std::to_string(s) + " of subresource " + std::to_string(sub) + at(where));
+    append_u64(answer, off + base, hex);
+    answer->push_back('\n');
   });
 }
 
@@ -132,10 +221,14 @@ void run_locate(const CommonOptions& o, const std::vector<std::string>& args) {
   const uint64_t base = resource_base(o, t.layout.size());
   Locator loc;
   check(Locator::make(t.layout, &loc), "locate");
-  for_each_query(args, [&](const std::string& text, const std::string& where) {
-    std::vector<uint64_t> v = numbers(text, "OFFSET", where);
-    if (v.size() != 1) fail("'" + text + "'" + at(where) + " is not one byte offset");
-    uint64_t off = v[0];
+  for_each_query(args, [&](const std::string& text, const std::string& where, std::string* answer) {
+    uint64_t off = 0;
+    size_t qn = 0;
+    if (!quick_numbers(text, &off, 1, &qn) || qn != 1) {
+      std::vector<uint64_t> v = numbers(text, "OFFSET", where);
+      if (v.size() != 1) fail("'" + text + "'" + at(where) + " is not one byte offset");
+      off = v[0];
+    }
     if (off < base)
       fail("offset " + text + at(where) + " is before the resource, which starts at --offset " + std::to_string(base));
     off -= base;
@@ -144,12 +237,26 @@ void run_locate(const CommonOptions& o, const std::vector<std::string>& args) {
            (base ? " from --offset " + std::to_string(base) : std::string()) + ", a " + t.describe() +
            " texture in layout " + t.layout_arg + ")");
     Location l;
-    check(loc.locate(off, &l), "offset " + text + at(where));
-    if (l.packed) return "packed subresource=" + std::to_string(l.subresource) + "\n";
-    if (l.padding) return "padding subresource=" + std::to_string(l.subresource) + "\n";
-    return "subresource=" + std::to_string(l.subresource) + " x=" + std::to_string(l.x) + " y=" + std::to_string(l.y) +
-           " z=" + std::to_string(l.z) + " sample=" + std::to_string(l.sample) + " byte=" + std::to_string(l.byte) +
-           "\n";
+    if (Status st = loc.locate(off, &l); !st.ok()) check(st, "offset " + text + at(where));
+    if (l.packed || l.padding) {
+      answer->append(l.packed ? "packed subresource=" : "padding subresource=");
+      append_u64(answer, l.subresource);
+      answer->push_back('\n');
+      return;
+    }
+    answer->append("subresource=");
+    append_u64(answer, l.subresource);
+    answer->append(" x=");
+    append_u64(answer, l.x);
+    answer->append(" y=");
+    append_u64(answer, l.y);
+    answer->append(" z=");
+    append_u64(answer, l.z);
+    answer->append(" sample=");
+    append_u64(answer, l.sample);
+    answer->append(" byte=");
+    append_u64(answer, l.byte);
+    answer->push_back('\n');
   });
 }
 
