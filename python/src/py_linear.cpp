@@ -83,17 +83,19 @@ void check_linear(const py::array& a, const Extent& e, const Layout& L, uint32_t
     raise_py(PyExc_TypeError, std::string(role) + " has dtype " + py::str(dt).cast<std::string>() +
                                   "; texel data needs a numeric or structured dtype (e.g. uint8, uint16, float32)");
   const auto item = static_cast<uint32_t>(dt.itemsize());
-  const FormatInfo sf = sub_format(L, sub);
-  const std::string fmt = sf.name;
-  const DefaultDtype def = default_dtype(sf);
-  const std::string hint = "subresource " + std::to_string(sub) + " of this " + fmt + " layout" +
-                           (e.has_box ? " (box)" : "") + " needs shape " + shape_text(expected_shape(e, def.channels)) +
-                           " with dtype " + py::str(np_dtype(def.dtype)).cast<std::string>() +
-                           " (or any dtype whose itemsize x C = " + std::to_string(e.eb) + " bytes)";
+  // The hint is for messages only: built when a check fails.
+  auto hint = [&] {
+    const FormatInfo sf = sub_format(L, sub);
+    const DefaultDtype def = default_dtype(sf);
+    return "subresource " + std::to_string(sub) + " of this " + std::string(sf.name) + " layout" +
+           (e.has_box ? " (box)" : "") + " needs shape " + shape_text(expected_shape(e, def.channels)) +
+           " with dtype " + py::str(np_dtype(def.dtype)).cast<std::string>() + " (or any dtype whose itemsize x C = " +
+           std::to_string(e.eb) + " bytes)";
+  };
   if (item == 0 || e.eb % item != 0)
     raise_py(PyExc_ValueError, std::string(role) + " has dtype " + py::str(dt).cast<std::string>() + " (itemsize " +
                                    std::to_string(item) + ") which does not divide the " + std::to_string(e.eb) +
-                                   "-byte element; " + hint);
+                                   "-byte element; " + hint());
   const uint32_t C = e.eb / item;
   std::vector<py::ssize_t> want = expected_shape(e, C);
   std::vector<py::ssize_t> have(a.shape(), a.shape() + a.ndim());
@@ -104,7 +106,7 @@ void check_linear(const py::array& a, const Extent& e, const Layout& L, uint32_t
   }
   if (!ok)
     raise_py(PyExc_ValueError, std::string(role) + " has shape " + shape_text(have) + " and dtype " +
-                                   py::str(dt).cast<std::string>() + "; " + hint);
+                                   py::str(dt).cast<std::string>() + "; " + hint());
 }
 
 CopyOptions copy_options(py::handle backend, py::handle threads, bool write_combined) {

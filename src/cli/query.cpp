@@ -26,8 +26,16 @@ constexpr size_t kOutChunk = size_t{1} << 16;
 
 void write_out(std::string* out) {
   if (out->empty()) return;
-  if (std::fwrite(out->data(), 1, out->size(), stdout) != out->size() || std::fflush(stdout) != 0)
-    fail(std::string("cannot write the answers to standard output: ") + std::strerror(errno));
+  if (std::fflush(stdout) != 0) fail(std::string("cannot write the answers to standard output: ") + std::strerror(errno));
+  const char* p = out->data();
+  size_t left = out->size();
+  while (left > 0) {
+    const ssize_t put = write(STDOUT_FILENO, p, left);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) fail(std::string("cannot write the answers to standard output: ") + std::strerror(errno));
+    p += put;
+    left -= static_cast<size_t>(put);
+  }
   out->clear();
 }
 
@@ -85,7 +93,12 @@ void for_each_query(const std::vector<std::string>& args, const F& each) {
       char num[24];
       where.append(num, static_cast<size_t>(std::to_chars(num, num + sizeof num, n).ptr - num));
       where.append(" of standard input");
-      each(text, where, &out);
+      try {
+        each(text, where, &out);
+      } catch (...) {
+        write_out(&out);  // the lines before the bad one keep their answers
+        throw;
+      }
       if (tty || out.size() >= kOutChunk) write_out(&out);
     }
     write_out(&out);
