@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "py_args.hpp"
 #include "swz/identify.hpp"
 #include "swz/swz.hpp"
 

@@ -214,6 +214,19 @@ def _as_int64(v: Any, name: str, label: str) -> np.ndarray:
     return np.asarray(a.astype(np.int64, copy=False))
 
 
+def _as_int_array(v: Any, name: str, label: str) -> np.ndarray:
+    """v as a native-order integer array, read in place when it is one (int8..int64,
+    uint8..uint64 up to 2^63 - 1: the C++ loop reads each type), else as _as_int64."""
+    a = np.asarray(v)
+    if a.dtype.kind in "iu" and a.dtype.isnative and a.dtype.itemsize in (1, 2, 4, 8):
+        if a.dtype.kind == "u" and a.dtype.itemsize == 8:
+            over = a > np.uint64(_INT64_MAX)
+            if over.any():
+                raise IndexError(f"{label} = {int(a[over].ravel()[0])} is out of range (above 2^63 - 1)")
+        return a
+    return _as_int64(v, name, label)
+
+
 def offsets(layout: Layout, x: Any, y: Any, z: Any = 0, sample: Any = 0, subresource: int = 0) -> Any:
     """Byte offsets in the resource of elements, vectorised with numpy broadcasting.
 
@@ -227,7 +240,7 @@ def offsets(layout: Layout, x: Any, y: Any, z: Any = 0, sample: Any = 0, subreso
     released. Raises IndexError for a coordinate outside the subresource or a
     bad subresource, TypeError for non-integer inputs.
     """
-    args = [_as_int64(v, n, n) for v, n in ((x, "x"), (y, "y"), (z, "z"), (sample, "sample"))]
+    args = [_as_int_array(v, n, n) for v, n in ((x, "x"), (y, "y"), (z, "z"), (sample, "sample"))]
     b = np.broadcast_arrays(*args)
     r = _swz._offsets(layout, subresource, *b)
     return r[()] if r.ndim == 0 else r

@@ -212,7 +212,7 @@ def test_single_channel_shapes_round_trip():
     assert np.array_equal(back[..., 0], img)
     same = swz.deswizzle(buf, L, out=np.empty_like(img))
     assert same.shape == img.shape and np.array_equal(same, img)
-    L3 = swz.Layout.std4k("R16_UNORM", 9, 7, depth=5)
+    L3 = swz.Layout.std64k("R16_UNORM", 9, 7, depth=5)
     vol = rng.integers(0, 65536, (5, 7, 9), dtype=np.uint16)
     out3 = swz.deswizzle(swz.swizzle(vol, L3), L3, out=np.empty_like(vol))
     assert out3.shape == vol.shape and np.array_equal(out3, vol)
