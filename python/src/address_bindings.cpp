@@ -36,6 +36,30 @@ inline int64_t read_int(IntType t, const char* p) {
   return 0;
 }
 
+template <class T>
+void widen_as(const char* p, py::ssize_t stride, py::ssize_t n, int64_t* out) {
+  if (stride == static_cast<py::ssize_t>(sizeof(T))) {
+    const T* q = reinterpret_cast<const T*>(p);
+    for (py::ssize_t i = 0; i < n; ++i) out[i] = static_cast<int64_t>(q[i]);
+  } else {
+    for (py::ssize_t i = 0; i < n; ++i) out[i] = static_cast<int64_t>(*reinterpret_cast<const T*>(p + i * stride));
+  }
+}
+
+/// out[0..n) = the n elements of type `t` at p, `stride` bytes apart, as int64.
+void widen(IntType t, const char* p, py::ssize_t stride, py::ssize_t n, int64_t* out) {
+  switch (t) {
+    case IntType::i8: return widen_as<int8_t>(p, stride, n, out);
+    case IntType::i16: return widen_as<int16_t>(p, stride, n, out);
+    case IntType::i32: return widen_as<int32_t>(p, stride, n, out);
+    case IntType::i64: return widen_as<int64_t>(p, stride, n, out);
+    case IntType::u8: return widen_as<uint8_t>(p, stride, n, out);
+    case IntType::u16: return widen_as<uint16_t>(p, stride, n, out);
+    case IntType::u32: return widen_as<uint32_t>(p, stride, n, out);
+    case IntType::u64: return widen_as<uint64_t>(p, stride, n, out);
+  }
+}
+
 /// Iterates the common shape of n integer arrays (already broadcast to one
 /// shape, any strides, element types `types`), calling f(flat_index,
 /// values[n]) with the values as int64. Stops when f returns false.
@@ -76,9 +100,17 @@ void for_each_broadcast(const std::array<py::array, N>& in, const std::array<Int
         if (!f(flat, v)) return;
       }
     } else {
-      for (py::ssize_t j = 0; j < inner; ++j, ++flat) {
-        for (size_t k = 0; k < N; ++k) v[k] = read_int(types[k], p[k] + j * st[k]);
-        if (!f(flat, v)) return;
+      // Other types: each array's run is widened to int64 a chunk at a time,
+      // by a loop over one type.
+      constexpr py::ssize_t kChunk = 512;
+      int64_t wide[N][kChunk];
+      for (py::ssize_t j0 = 0; j0 < inner; j0 += kChunk) {
+        const py::ssize_t m = std::min(kChunk, inner - j0);
+        for (size_t k = 0; k < N; ++k) widen(types[k], p[k] + j0 * st[k], st[k], m, wide[k]);
+        for (py::ssize_t j = 0; j < m; ++j, ++flat) {
+          for (size_t k = 0; k < N; ++k) v[k] = wide[k][j];
+          if (!f(flat, v)) return;
+        }
       }
     }
     py::ssize_t d = nd - 2;

@@ -126,14 +126,13 @@ CopyOptions copy_options(py::handle backend, py::handle threads, bool write_comb
 
 /// A C-contiguous, native-byte-order version of a linear input array (a copy only when needed).
 py::array contiguous_input(py::handle obj) {
-  py::module_ np = py::module_::import("numpy");
   py::array a = py::array::ensure(obj);
   if (!a) {
     PyErr_Clear();
     raise_py(PyExc_TypeError, "array must be a numpy array (or convertible to one), not " + type_name(obj));
   }
   if (!a.dtype().attr("isnative").cast<bool>()) a = a.attr("astype")(a.dtype().attr("newbyteorder")("="));
-  if (!(a.flags() & py::array::c_style)) a = np.attr("ascontiguousarray")(a);
+  if (!(a.flags() & py::array::c_style)) a = py::module_::import("numpy").attr("ascontiguousarray")(a);
   return a;
 }
 
