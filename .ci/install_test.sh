@@ -35,6 +35,14 @@ SOVERSION=$(echo "$VERSION" | awk -F. '$1 == 0 { print $1 "." $2; next } { print
 
 fail() { echo "install_test: $*" >&2; exit 1; }
 
+echo "==> -DSWZ_LIBRARY_ONLY=ON configures the library alone (README)"
+cmake -S . -B "$WORK/libonly" -DSWZ_LIBRARY_ONLY=ON "${LAUNCH[@]}" >"$WORK/log" 2>&1 || { cat "$WORK/log"; fail "SWZ_LIBRARY_ONLY: configure failed"; }
+targets=$(cmake --build "$WORK/libonly" --target help | awk '{ print $2 }')
+grep -qx swz <<<"$targets" || fail "SWZ_LIBRARY_ONLY: no swz target"
+extra=$(grep -xE 'swz_cli|swz_python|swz_tests|swz_test_simd|swz_bench.*' <<<"$targets" || true)
+[ -z "$extra" ] || fail "SWZ_LIBRARY_ONLY builds more than the library: $extra"
+echo "    targets: the library only"
+
 for kind in static shared; do
   B=$ROOT/build-install-$kind
   P=$WORK/prefix-$kind
