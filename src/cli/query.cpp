@@ -41,13 +41,19 @@ void write_out(std::string* out) {
 
 /// Calls `each(text, where, &out)` for every query: the arguments, or the
 /// lines of standard input for "-". `where` names it in messages ("" for one
-/// argument). `each` appends the answer's line to `out`. Lines of standard
-/// input are answered as they come (a stream, see kOutChunk); the answers to
-/// arguments are printed only once every argument is answered, so a bad
-/// argument prints nothing but its error.
-template <class F>
-void for_each_query(const std::vector<std::string>& args, const F& each) {
+/// argument). `each` appends the answer's line to `out`, or keeps it pending
+/// until `finish(&out)` appends the pending answers in order; finish is
+/// called before every write. Lines of standard input are answered as they
+/// come (a stream, see kOutChunk); the answers to arguments are printed only
+/// once every argument is answered, so a bad argument prints nothing but its
+/// error.
+template <class F, class Finish>
+void for_each_query(const std::vector<std::string>& args, const F& each, const Finish& finish) {
   std::string out;
+  auto flush = [&] {
+    finish(&out);
+    write_out(&out);
+  };
   if (args.size() == 1 && args[0] == "-") {
     // A closed standard input or a directory reads as an empty stream: say so instead of answering
     // nothing with exit 0 (break-it).
@@ -64,7 +70,7 @@ void for_each_query(const std::vector<std::string>& args, const F& each) {
       const char* nl = static_cast<const char*>(std::memchr(buf.data() + begin, '\n', end - begin));
       if (!nl && !eof) {
         // Need more input: answers so far go out first.
-        write_out(&out);
+        flush();
         if (begin > 0) {
           std::memmove(buf.data(), buf.data() + begin, end - begin);
           end -= begin;
@@ -96,20 +102,22 @@ void for_each_query(const std::vector<std::string>& args, const F& each) {
       try {
         each(text, where, &out);
       } catch (...) {
-        write_out(&out);  // the lines before the bad one keep their answers
+        flush();  // the lines before the bad one keep their answers
         throw;
       }
-      if (tty || out.size() >= kOutChunk) write_out(&out);
+      if (tty || out.size() >= kOutChunk) flush();
     }
-    write_out(&out);
+    flush();
     return;
   }
   for (const std::string& a : args) {
     if (a == "-") fail("'-' (read standard input) must be the only argument");
     each(a, args.size() > 1 ? "argument '" + a + "'" : std::string(), &out);
   }
-  write_out(&out);
+  flush();
 }
+
+void no_pending(std::string*) {}
 
 /// Appends `v` in decimal (or 0x hex).
 void append_u64(std::string* out, uint64_t v, bool hex = false) {
@@ -226,7 +234,7 @@ void run_offset(const CommonOptions& o, uint32_t sub, const std::vector<std::str
                     std::to_string(s) + " of subresource " + std::to_string(sub) + at(where));
     append_u64(answer, off + base, hex);
     answer->push_back('\n');
-  });
+  }, no_pending);
 }
 
 void run_locate(const CommonOptions& o, const std::vector<std::string>& args) {
@@ -234,43 +242,73 @@ void run_locate(const CommonOptions& o, const std::vector<std::string>& args) {
   const uint64_t base = resource_base(o, t.layout.size());
   Locator loc;
   check(Locator::make(t.layout, &loc), "locate");
-  for_each_query(args, [&](const std::string& text, const std::string& where, std::string* answer) {
-    uint64_t off = 0;
-    size_t qn = 0;
-    if (!quick_numbers(text, &off, 1, &qn) || qn != 1) {
-      std::vector<uint64_t> v = numbers(text, "OFFSET", where);
-      if (v.size() != 1) fail("'" + text + "'" + at(where) + " is not one byte offset");
-      off = v[0];
+  // Offsets are checked one by one, then located in batches (the Locator's
+  // batch call) and answered in order.
+  constexpr size_t kBatch = 4096;
+  std::vector<uint64_t> pending;
+  std::vector<Location> found;
+  pending.reserve(kBatch);
+  auto finish = [&](std::string* answer) {
+    if (pending.empty()) return;
+    found.resize(pending.size());
+    if (!loc.locate(pending.data(), pending.size(), found.data()).ok())
+      for (size_t i = 0; i < pending.size(); ++i)
+        check(loc.locate(pending[i], &found[i]), "offset " + std::to_string(pending[i] + base));
+    // One line per record, written in place: at most 96 characters each.
+    size_t at_B = answer->size();
+    answer->resize(at_B + found.size() * 96);
+    char* const start = answer->data();
+    char* p = start + at_B;
+    auto put = [&p](std::string_view s) {
+      std::memcpy(p, s.data(), s.size());
+      p += s.size();
+    };
+    auto num = [&p](uint32_t v) { p = std::to_chars(p, p + 10, v).ptr; };
+    for (const Location& l : found) {
+      if (l.packed || l.padding) {
+        put(l.packed ? "packed subresource=" : "padding subresource=");
+        num(l.subresource);
+      } else {
+        put("subresource=");
+        num(l.subresource);
+        put(" x=");
+        num(l.x);
+        put(" y=");
+        num(l.y);
+        put(" z=");
+        num(l.z);
+        put(" sample=");
+        num(l.sample);
+        put(" byte=");
+        num(l.byte);
+      }
+      *p++ = '\n';
     }
-    if (off < base)
-      fail("offset " + text + at(where) + " is before the resource, which starts at --offset " + std::to_string(base));
-    off -= base;
-    if (off >= t.layout.size())
-      fail("offset " + text + at(where) + " is at or past the end of the resource (" + bytes_text(t.layout.size()) +
-           (base ? " from --offset " + std::to_string(base) : std::string()) + ", a " + t.describe() +
-           " texture in layout " + t.layout_arg + ")");
-    Location l;
-    if (Status st = loc.locate(off, &l); !st.ok()) check(st, "offset " + text + at(where));
-    if (l.packed || l.padding) {
-      answer->append(l.packed ? "packed subresource=" : "padding subresource=");
-      append_u64(answer, l.subresource);
-      answer->push_back('\n');
-      return;
-    }
-    answer->append("subresource=");
-    append_u64(answer, l.subresource);
-    answer->append(" x=");
-    append_u64(answer, l.x);
-    answer->append(" y=");
-    append_u64(answer, l.y);
-    answer->append(" z=");
-    append_u64(answer, l.z);
-    answer->append(" sample=");
-    append_u64(answer, l.sample);
-    answer->append(" byte=");
-    append_u64(answer, l.byte);
-    answer->push_back('\n');
-  });
+    answer->resize(static_cast<size_t>(p - start));
+    pending.clear();
+  };
+  for_each_query(
+      args,
+      [&](const std::string& text, const std::string& where, std::string* answer) {
+        uint64_t off = 0;
+        size_t qn = 0;
+        if (!quick_numbers(text, &off, 1, &qn) || qn != 1) {
+          std::vector<uint64_t> v = numbers(text, "OFFSET", where);
+          if (v.size() != 1) fail("'" + text + "'" + at(where) + " is not one byte offset");
+          off = v[0];
+        }
+        if (off < base)
+          fail("offset " + text + at(where) + " is before the resource, which starts at --offset " +
+               std::to_string(base));
+        off -= base;
+        if (off >= t.layout.size())
+          fail("offset " + text + at(where) + " is at or past the end of the resource (" +
+               bytes_text(t.layout.size()) + (base ? " from --offset " + std::to_string(base) : std::string()) +
+               ", a " + t.describe() + " texture in layout " + t.layout_arg + ")");
+        pending.push_back(off);
+        if (pending.size() == kBatch) finish(answer);
+      },
+      finish);
 }
 
 }  // namespace swz::cli
