@@ -606,7 +606,9 @@ int main(int argc, char** argv) {
   for (CLI::App* c : app.get_subcommands([](CLI::App*) { return true; })) {
     c->add_flag("--quiet,-q", output_mode().quiet, "Print nothing but errors (a query's answers still print)");
     c->add_flag("--verbose,-v", output_mode().verbose,
-                "Also print the layout's geometry, timings and (--device gpu) the Vulkan device used, on stderr");
+                c->get_option_no_throw("--device")
+                    ? "Also print the layout's geometry, timings and (--device gpu) the Vulkan device used, on stderr"
+                    : "Also print the layout's geometry and timings, on stderr");
   }
 
   try {

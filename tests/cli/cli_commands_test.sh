@@ -144,6 +144,7 @@ for c in info offset locate; do
   "$SWZ" $c --help >h.txt
   grep -q "image input defaults" h.txt && { help_ok=0; failed "$c --help claims an image default for --format"; }
   [ -n "$(opt_lines 'backend|threads|device')" ] && { help_ok=0; failed "$c --help lists copy options it ignores: $(opt_lines 'backend|threads|device')"; }
+  grep -q -- "--device" h.txt && { help_ok=0; failed "$c --help mentions --device: $(grep -- --device h.txt)"; }
 done
 "$SWZ" plot --help >h.txt
 [ -n "$(opt_lines 'backend|threads|device|offset')" ] && { help_ok=0; failed "plot --help lists options it ignores: $(opt_lines 'backend|threads|device|offset')"; }
