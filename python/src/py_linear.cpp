@@ -2,6 +2,7 @@
 #include "py_linear.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <string>
 #include <vector>
@@ -79,7 +80,9 @@ std::vector<py::ssize_t> expected_shape(const Extent& e, uint32_t channels) {
 void check_linear(const py::array& a, const Extent& e, const Layout& L, uint32_t sub, const char* role) {
   py::dtype dt = a.dtype();
   const char kind = dt.kind();
-  if (std::string("biufcV").find(kind) == std::string::npos || dt.attr("hasobject").cast<bool>())
+  // Plain dtypes hold objects only as kind 'O'; structured ones are asked.
+  if (std::string("biufcV").find(kind) == std::string::npos ||
+      (dt.has_fields() && dt.attr("hasobject").cast<bool>()))
     raise_py(PyExc_TypeError, std::string(role) + " has dtype " + py::str(dt).cast<std::string>() +
                                   "; texel data needs a numeric or structured dtype (e.g. uint8, uint16, float32)");
   const auto item = static_cast<uint32_t>(dt.itemsize());
@@ -131,7 +134,12 @@ py::array contiguous_input(py::handle obj) {
     PyErr_Clear();
     raise_py(PyExc_TypeError, "array must be a numpy array (or convertible to one), not " + type_name(obj));
   }
-  if (!a.dtype().attr("isnative").cast<bool>()) a = a.attr("astype")(a.dtype().attr("newbyteorder")("="));
+  // Byte order: a plain dtype says it in one character ('=' native, '|' not
+  // applicable, '<' / '>' explicit); a structured one is asked field by field.
+  const py::dtype dt = a.dtype();
+  constexpr char kForeign = std::endian::native == std::endian::little ? '>' : '<';
+  const bool native = dt.has_fields() ? dt.attr("isnative").cast<bool>() : dt.byteorder() != kForeign;
+  if (!native) a = a.attr("astype")(dt.attr("newbyteorder")("="));
   if (!(a.flags() & py::array::c_style)) a = py::module_::import("numpy").attr("ascontiguousarray")(a);
   return a;
 }
