@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
-# Install test: builds swz static and shared, installs each into a fresh
-# prefix, and uses the installed package the way consumers do:
+# Install test: installs swz three ways into fresh prefixes and uses each
+# installed package the way consumers do:
+#   - readme: the README's install recipe, verbatim but for its folders
+#     (-DSWZ_LIBRARY_ONLY=ON, build, install): the library alone;
 #   - static: only the library target is built, then a plain `cmake --install`
 #     with the default options (components not built are skipped);
 #   - shared: library, CLI and Python module; checks the SONAME, that only the
 #     API is exported, the rpath of bin/swz and of the module, and that the
 #     `lib` component alone holds just the runtime library;
-#   - both: the installed CMake package names none of the private
+#   - each: the installed CMake package names none of the private
 #     dependencies; tests/consumer (C++ and C) is configured with
 #     -DCMAKE_DISABLE_FIND_PACKAGE_<dep>=ON for each of them (hwy, xsimd, xtl,
-#     nlohmann_json, Vulkan, VulkanHeaders), built and run; the C API test
-#     (tests/capi/test_capi.c) and the README's C example are compiled with
-#     gcc -std=c99 -Wall -Wextra -pedantic -Werror through pkg-config and run.
-# Build folders build-install-{static,shared} are kept to make reruns fast;
-# ccache is used when installed.
+#     nlohmann_json, Vulkan, VulkanHeaders), built and run; the README's CMake
+#     recipe (find_package + swz::swz, no C++ standard set by the project) and
+#     its pkg-config recipe (the same command for static and shared, run
+#     without LD_LIBRARY_PATH) are run verbatim, and the pkg-config one must
+#     print what the README says; the C API test (tests/capi/test_capi.c) is
+#     compiled with gcc -std=c99 -Wall -Wextra -pedantic -Werror through
+#     pkg-config and run.
+# Build folders build-install-{readme,static,shared} are kept to make reruns
+# fast; ccache is used when installed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
@@ -35,33 +41,49 @@ SOVERSION=$(echo "$VERSION" | awk -F. '$1 == 0 { print $1 "." $2; next } { print
 
 fail() { echo "install_test: $*" >&2; exit 1; }
 
-echo "==> -DSWZ_LIBRARY_ONLY=ON configures the library alone (README)"
-cmake -S . -B "$WORK/libonly" -DSWZ_LIBRARY_ONLY=ON "${LAUNCH[@]}" >"$WORK/log" 2>&1 || { cat "$WORK/log"; fail "SWZ_LIBRARY_ONLY: configure failed"; }
-targets=$(cmake --build "$WORK/libonly" --target help | awk '{ print $2 }')
-grep -qx swz <<<"$targets" || fail "SWZ_LIBRARY_ONLY: no swz target"
+# The README's install recipe, verbatim but for its folders (build -> build-install-readme,
+# /opt/swz -> a fresh prefix): a library-only build (-DSWZ_LIBRARY_ONLY=ON), installed.
+echo "==> README install recipe (-DSWZ_LIBRARY_ONLY=ON)"
+BR=$ROOT/build-install-readme
+PR=$WORK/prefix-readme
+cmake -DREADME="$ROOT/README.md" -DOUT="$WORK/install-recipe.sh" -DLANG=sh \
+  -DMARKER="<!-- install recipe: run by .ci/install_test.sh -->" -P tests/capi/extract_readme_example.cmake
+sed -E -i "s#(-B|--build|--install) build#\1 $BR#g; s#/opt/swz#$PR#g" "$WORK/install-recipe.sh"
+grep -q -- "-B $BR" "$WORK/install-recipe.sh" || fail "README install recipe: no 'cmake -S . -B build' line: $(cat "$WORK/install-recipe.sh")"
+# ccache and the job count come from the environment, as a user's would.
+(export CMAKE_BUILD_PARALLEL_LEVEL=$JOBS; command -v ccache >/dev/null && export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+ bash -e "$WORK/install-recipe.sh") >"$WORK/log" 2>&1 || { cat "$WORK/log"; fail "README install recipe failed: $(cat "$WORK/install-recipe.sh")"; }
+targets=$(cmake --build "$BR" --target help | awk '{ print $2 }')
 extra=$(grep -xE 'swz_cli|swz_python|swz_tests|swz_test_simd|swz_bench.*' <<<"$targets" || true)
 [ -z "$extra" ] || fail "SWZ_LIBRARY_ONLY builds more than the library: $extra"
-echo "    targets: the library only"
+[ -f "$PR/lib/libswz.a" ] && [ -f "$PR/include/swz/swz.h" ] && [ -f "$PR/lib/pkgconfig/swz.pc" ] && [ ! -e "$PR/bin/swz" ] ||
+  fail "README install recipe: $PR lacks lib/libswz.a, include/swz/swz.h or lib/pkgconfig/swz.pc, or has bin/swz: $(find "$PR" -maxdepth 2)"
+echo "    library only: $(find "$PR" -type f | wc -l) files in the prefix, no CLI, no Python module"
 
-for kind in static shared; do
+for kind in readme static shared; do
   B=$ROOT/build-install-$kind
   P=$WORK/prefix-$kind
-  echo "==> [$kind] configure + build ($B)"
-  if [ "$kind" = static ]; then
+  if [ "$kind" = readme ]; then
+    echo "==> [readme] the prefix the README install recipe made ($P)"
+  elif [ "$kind" = static ]; then
+    echo "==> [$kind] configure + build ($B)"
     cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DSWZ_TESTS=OFF -DSWZ_BENCH=OFF \
       "${LAUNCH[@]}" >"$WORK/log" 2>&1 || { cat "$WORK/log"; fail "[$kind] configure failed"; }
     # Only the library: the install below must still work with the default options.
     cmake --build "$B" -j "$JOBS" --target swz >"$WORK/log" 2>&1 || { cat "$WORK/log"; fail "[$kind] build failed"; }
     rm -f "$B/bin/swz"
   else
+    echo "==> [$kind] configure + build ($B)"
     cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON -DSWZ_TESTS=OFF -DSWZ_BENCH=OFF \
       -DSWZ_PYTHON=ON "${LAUNCH[@]}" >"$WORK/log" 2>&1 || { cat "$WORK/log"; fail "[$kind] configure failed"; }
     cmake --build "$B" -j "$JOBS" --target swz swz_cli swz_python >"$WORK/log" 2>&1 ||
       { cat "$WORK/log"; fail "[$kind] build failed"; }
   fi
 
-  echo "==> [$kind] cmake --install --prefix $P"
-  cmake --install "$B" --prefix "$P" >/dev/null
+  if [ "$kind" != readme ]; then
+    echo "==> [$kind] cmake --install --prefix $P"
+    cmake --install "$B" --prefix "$P" >/dev/null
+  fi
   LIBDIR=$(dirname "$(find "$P" -name 'swz.pc' -path '*pkgconfig*' | head -1)")/..
   LIBDIR=$(cd "$LIBDIR" && pwd)
   # (comments aside; the runtime files libhwy.so.1 / libvulkan.so.1 are fine)
@@ -69,9 +91,9 @@ for kind in static shared; do
     fail "[$kind] the installed CMake package names a private dependency (above)"
   fi
 
-  if [ "$kind" = static ]; then
+  if [ "$kind" != shared ]; then
     [ ! -e "$P/bin/swz" ] && [ -z "$(find "$P" -path '*/swz/__init__.py')" ] ||
-      fail "[static] parts that were not built got installed"
+      fail "[$kind] parts that were not built got installed"
     echo "    library-only build installed (CLI and Python module skipped)"
   else
     so=$LIBDIR/libswz.so
