@@ -113,6 +113,12 @@ for kind in readme static shared; do
     (cd "$WORK" && PYTHONPATH=$pydir /usr/bin/python3 -c "import swz; assert swz.__version__ == '$VERSION'") ||
       fail "installed Python module does not import (rpath?)"
     echo "    bin/swz and the Python module run from the prefix"
+    # swz.pc: an rpath for this prefix (outside the linker's directories), none for /usr.
+    grep -q '^Libs: .*-Wl,-rpath,${libdir}' "$LIBDIR/pkgconfig/swz.pc" || fail "swz.pc for $P has no rpath: $(grep ^Libs "$LIBDIR/pkgconfig/swz.pc")"
+    DESTDIR=$WORK/destdir cmake --install "$B" --prefix /usr --component dev >/dev/null
+    usr_pc=$(find "$WORK/destdir" -name swz.pc | head -1)
+    [ -n "$usr_pc" ] && ! grep -q rpath "$usr_pc" || fail "swz.pc for /usr has an rpath: $(grep ^Libs "$usr_pc")"
+    echo "    swz.pc: -Wl,-rpath,\${libdir} for $P, none for /usr"
     # The lib component alone: the runtime library and nothing else.
     cmake --install "$B" --prefix "$WORK/lib-only" --component lib >/dev/null
     others=$(find "$WORK/lib-only" \( -type f -o -type l \) ! -name "libswz.so.*")
