@@ -127,6 +127,13 @@ CopyOptions copy_options(py::handle backend, py::handle threads, bool write_comb
   return o;
 }
 
+bool native_dtype(const py::dtype& dt) {
+  // A plain dtype says it in one character ('=' native, '|' not applicable,
+  // '<' / '>' explicit); a structured one is asked field by field.
+  constexpr char kForeign = std::endian::native == std::endian::little ? '>' : '<';
+  return dt.has_fields() ? dt.attr("isnative").cast<bool>() : dt.byteorder() != kForeign;
+}
+
 /// A C-contiguous, native-byte-order version of a linear input array (a copy only when needed).
 py::array contiguous_input(py::handle obj) {
   py::array a = py::array::ensure(obj);
@@ -134,12 +141,8 @@ py::array contiguous_input(py::handle obj) {
     PyErr_Clear();
     raise_py(PyExc_TypeError, "array must be a numpy array (or convertible to one), not " + type_name(obj));
   }
-  // Byte order: a plain dtype says it in one character ('=' native, '|' not
-  // applicable, '<' / '>' explicit); a structured one is asked field by field.
   const py::dtype dt = a.dtype();
-  constexpr char kForeign = std::endian::native == std::endian::little ? '>' : '<';
-  const bool native = dt.has_fields() ? dt.attr("isnative").cast<bool>() : dt.byteorder() != kForeign;
-  if (!native) a = a.attr("astype")(dt.attr("newbyteorder")("="));
+  if (!native_dtype(dt)) a = a.attr("astype")(dt.attr("newbyteorder")("="));
   if (!(a.flags() & py::array::c_style)) a = py::module_::import("numpy").attr("ascontiguousarray")(a);
   return a;
 }
