@@ -121,10 +121,13 @@ awk '{ print $1 % 600, int($1 / 600) % 400 }' offs.txt >coords.txt
 "$SWZ" offset "${q[@]}" - <coords.txt | cat >offsets.txt
 [ "$(wc -l <offsets.txt)" = 100000 ] && [ "$(sed -n 4p offsets.txt)" = "$("$SWZ" offset "${q[@]}" 21 0)" ] \
   && pass "offset -: 100000 answers, the same as one at a time" || failed "offset -: $(wc -l <offsets.txt) answers"
-if command -v strace >/dev/null; then
+if command -v strace >/dev/null && ! strace -o /dev/null true 2>/dev/null; then
+  echo "skip locate -: write count (strace cannot trace here, e.g. ptrace is not allowed)"
+elif command -v strace >/dev/null; then
   strace -f -e trace=write -o trace.txt "$SWZ" locate "${q[@]}" - <offs.txt | cat >/dev/null
-  writes=$(grep -c '^[0-9]* *write(1,' trace.txt)
-  [ "$writes" -le 200 ] && pass "locate -: 100000 answers in $writes writes" || failed "locate -: $writes writes for 100000 answers"
+  writes=$(grep -c '^[0-9]* *write(1,' trace.txt || true)
+  [ -n "$writes" ] && [ "$writes" -ge 1 ] && [ "$writes" -le 200 ] && pass "locate -: 100000 answers in $writes writes" \
+    || failed "locate -: '$writes' writes for 100000 answers"
 else
   failed "strace is not installed (.ci/install-deps.sh installs it): cannot count locate's writes"
 fi
