@@ -119,7 +119,7 @@ simd_start "$CPU_SVE" "$SWZ_TEST_SCALE" '*'
 simd_check "$CPU_NEON" NEON
 simd_check "$CPU_SVE" SVE2 SVE NEON
 
-# Left out (CPU seconds under qemu, cortex-a72, measured on main at 79c0101):
+# Left out (CPU seconds under qemu, cortex-a72):
 # - cli_identify (minutes): it scans every layout family with the identify
 #   code that the IdentifyAccuracy and Infer tests of swz_tests run here.
 # - cli_commands (57 s user + 2 s sys, the costliest of the command scripts:

@@ -1,4 +1,4 @@
-// CPU benchmarks (issue "SIMD tilers"): swizzle / deswizzle through the
+// CPU benchmarks: swizzle / deswizzle through the
 // public API, per backend and thread count, each reported as GB/s and as a
 // ratio to memcpy of the same bytes measured in the same benchmark run.
 //
@@ -71,9 +71,9 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 
 // A plain copy with streaming (non-temporal) stores: the fastest a copy of
 // memory-sized data can be here. glibc's memcpy picks streaming stores only
-// above 3/4 of the L3 size it reads from the CPU, and this VM reports 320 MiB
-// of L3 (getconf LEVEL3_CACHE_SIZE), so its memcpy keeps regular stores up to
-// ~240 MiB; x_ntcopy compares with this copy instead.
+// above 3/4 of the L3 size it reads from the CPU (getconf LEVEL3_CACHE_SIZE;
+// a VM may report hundreds of MiB), so its memcpy may keep regular stores up
+// to that size; x_ntcopy compares with this copy instead.
 void nt_copy(uint8_t* dst, const uint8_t* src, size_t n) {
 #if defined(__SSE2__)
   size_t i = 0;

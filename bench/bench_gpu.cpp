@@ -13,7 +13,7 @@
 //   64,256,1024), through each host path forced (import per call, import of
 //   registered memory, the pinned ring and ring_copy for each --ring-chunk-mib,
 //   --ring-threads and --ring-stream (0: memcpy, 1: non-temporal stores; "nt"
-//   in the column name), the staged path of old) and automatic (first call on
+//   in the column name), the staged path (whole staging buffers)) and automatic (first call on
 //   a new Context and steady state), next to the CPU path
 //   (swz::write_to_subresource, automatic threads) and the bus bandwidth at
 //   that size (vkCmdCopyBuffer between a pinned host buffer and device

@@ -1,7 +1,7 @@
 // identify() and infer() timings (include/swz/identify.hpp): a 1024x1024
 // RGBA8 dump of a photograph (examples/coffee.png, bilinearly resized)
 // swizzled into a few layouts; one core (identify is single-threaded).
-// Target (issue 16): identify <= 2 s for 1024x1024 RGBA8 over all families.
+// Target: identify <= 2 s for 1024x1024 RGBA8 over all families.
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_PNG
 #include <stb/stb_image.h>

@@ -1,4 +1,4 @@
-// The inverse address map (issue #14): Locator::locate over a batch of random
+// The inverse address map: Locator::locate over a batch of random
 // byte offsets, the call that Python's swz.locate wraps (it adds one call's
 // argument checks and nothing per offset). Cases are those of
 // bench/bench_python_offsets.py:

@@ -1,4 +1,4 @@
-// The user-case benchmark matrix (issue #12): swizzle and deswizzle through
+// The user-case benchmark matrix (bench/make_table.sh writes bench/TABLE.md from it): swizzle and deswizzle through
 // the public API on the buffers, layouts and thread settings users have, each
 // cell as a ratio to memcpy of the same bytes on the same buffers, timed in
 // the same run.
@@ -262,7 +262,7 @@ void register_all() {
           if (std::strcmp(l.key, "amd-sw64k-s-x") == 0 && std::strcmp(f, "R8G8B8A8_UNORM") != 0) continue;
           for (bool to_swz : {true, false})
             // one thread, automatic threads, and two threads from 8192²
-            // (issue #12: two threads >= 1.6x one there)
+            // (target: two threads >= 1.6x one there)
             for (unsigned threads : {1u, 0u, 2u}) {
               if (threads == 2 && n < 8192) continue;
               Cell c{l.key, l.name, f, n, to_swz, user, threads};

@@ -1,5 +1,5 @@
 // NVIDIA block linear (Tegra GOBs) against tegra_swizzle 0.4.0, the Rust
-// crate a user would pick instead (issue #12's target: swz at >= 1.3x it in
+// crate a user would pick instead (target: swz at >= 1.3x it in
 // both directions). Same bytes, same buffers, same run, one thread:
 //
 //   swz_bench_tegra [--sizes 512,4096,8192] [--reps 10] [--formats R8_UNORM,...] [--buffers user,page]

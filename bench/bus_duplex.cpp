@@ -1,5 +1,5 @@
 // swz_bench_bus: what the host-device bus carries when both directions run at
-// once (issue #17, item 3: the host path's ceiling). Raw Vulkan, no swz.
+// once (the host path's ceiling). Raw Vulkan, no swz.
 //
 // The host path moves every surface byte up to the device and back down. Its
 // best possible rate is the bus rate only if uploads and downloads overlap

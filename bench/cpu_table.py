@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Turns swz_bench_cpu JSON output into the Markdown tables of bench/RESULTS.md.
+"""Turns swz_bench_cpu JSON output into Markdown tables (per backend and thread count).
 
   swz_bench_cpu --benchmark_repetitions=10 --benchmark_report_aggregates_only=true \
       --benchmark_out=cpu.json --benchmark_out_format=json

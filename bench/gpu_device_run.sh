@@ -1,6 +1,6 @@
 #!/bin/bash
-# One full measurement session on a machine with an NVIDIA GPU (the H200 of
-# bench/RESULTS.md): binaries built on the Debian 12 build machine and carried
+# One full measurement run on a machine with an NVIDIA GPU: binaries built on
+# a Debian 12 build machine and carried
 # (build/swz_*), the Vulkan loader from Debian's libvulkan1 .deb (.gl/; the
 # NVIDIA ICD there also needs libglvnd0 libegl1 libgl1 libglx0 libopengl0
 # libgles2 beside it, else vkCreateInstance fails with INCOMPATIBLE_DRIVER) and
@@ -9,7 +9,7 @@
 #            (SWZ_GPU_EXIT_TEARDOWN=0) under cuda-gdb for a backtrace
 #   ctest  - the GPU tests under ctest, SWZ_REQUIRE_VULKAN=1
 #   bench  - swz_bench_gpu --dispatch --verify, --host, --wc
-#   host   - the host path alone (issue #17 item 3): every HostPath at 64 MiB,
+#   host   - the host path alone: every HostPath at 64 MiB,
 #            256 MiB and 1 GiB with ring chunks of 4/16 MiB, 8/16 copy threads,
 #            memcpy or non-temporal host copies, next to the bus and the CPU
 #            path (host.md, host.txt)
@@ -27,8 +27,8 @@ if [ -f /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json ]; then
   export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 fi
 B=$PWD/build
-# The test binaries live in build/tests since the tree mirrors src (issue #11);
-# an older build put them in build/.
+# The test binaries are in build/tests (the tree mirrors src); a build made
+# with an older tree has them in build/.
 T=$B/tests
 [ -x "$T/swz_gpu_tests" ] || T=$B
 steps=("$@")
@@ -42,7 +42,7 @@ has() { local s; for s in "${steps[@]}"; do [ "$s" = "$1" ] && return 0; done; r
 } 2>&1 | tee "$OUT/machine.txt"
 
 if has crash; then
-  echo "== static Context at exit, exit handler OFF (the old behaviour) =="
+  echo "== static Context at exit, exit handler OFF (SWZ_GPU_EXIT_TEARDOWN=0) =="
   SWZ_GPU_EXIT_TEARDOWN=0 "$T/swz_gpu_static_exit"; echo "exit status: $?"
   if command -v cuda-gdb >/dev/null; then
     SWZ_GPU_EXIT_TEARDOWN=0 timeout 180 cuda-gdb -q -batch -ex run -ex bt -ex 'info threads' \

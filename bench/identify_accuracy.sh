@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# identify's accuracy table (issue 16): coffee.png crops at power-of-two and odd
+# identify's accuracy table: coffee.png crops at power-of-two and odd
 # sizes, 1/2/4/8/16-byte elements, swizzled into every candidate layout; prints
 # per family how often identify ranks a correct layout first.
 # Usage: bench/identify_accuracy.sh [BUILD_DIR]   (needs the swz_tests target)

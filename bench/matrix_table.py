@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Prints the user-case matrix of swz_bench_matrix as Markdown (bench/RESULTS.md).
+"""Prints the user-case matrix of swz_bench_matrix as Markdown (bench/make_table.sh
+writes bench/TABLE.md with it).
 
   swz_bench_matrix --benchmark_out=matrix.json --benchmark_out_format=json
   bench/matrix_table.py matrix.json [before.json]
@@ -10,7 +11,7 @@ timed in the same run; medians of the cell's repetitions). With a second file
 (an earlier run, e.g. before a change), its x memcpy figures are shown too.
 Single-thread cells are read on thread CPU time (x_memcpy_cpu, GBps_cpu) when
 the run has them: on a shared machine that leaves out the time the scheduler
-gives to other processes. memcpy GB/s is on wall time. Then the worst cells: overall, per layout, per direction, and the issue's
+gives to other processes. memcpy GB/s is on wall time. Then the worst cells: overall, per layout, per direction, and the
 target groups (user buffers, one thread: 4096² swizzle >= 0.90, deswizzle
 >= 0.85, 512² >= 0.80; automatic threads never below one thread).
 """
@@ -102,17 +103,20 @@ def summary(cells, before):
     out = [hdr, "|" + "---|" * (hdr.count("|") - 1)]
     for name, pred in groups:
         w = worst(cells, pred)
+        if w is None and not (before and worst(before, pred)):
+            continue  # no such cell in this run (e.g. SWZ_MATRIX_SIZES without 8192)
         row = f"| {name} | {label(w[1]) if w else '—'} | **{f2(w[0]) if w else '—'}** |"
         if before:
             wb = worst(before, pred)
             row += f" {label(wb[1]) if wb else '—'} | {f2(wb[0]) if wb else '—'} |"
         out.append(row)
     w = worst(cells, lambda k: k[4] == "auto", "x_1thread")
-    row = f"| auto threads ÷ 1 thread (target ≥ 1; ≥ 0.95 within noise) | {label(w[1]) if w else '—'} | **{f2(w[0]) if w else '—'}** |"
-    if before:
-        wb = worst(before, lambda k: k[4] == "auto", "x_1thread")
-        row += f" {label(wb[1]) if wb else '—'} | {f2(wb[0]) if wb else '—'} |"
-    out.append(row)
+    wb = worst(before, lambda k: k[4] == "auto", "x_1thread") if before else None
+    if w or wb:
+        row = f"| auto threads ÷ 1 thread (target ≥ 1; ≥ 0.95 within noise) | {label(w[1]) if w else '—'} | **{f2(w[0]) if w else '—'}** |"
+        if before:
+            row += f" {label(wb[1]) if wb else '—'} | {f2(wb[0]) if wb else '—'} |"
+        out.append(row)
     w = worst(cells, lambda k: k[4] == "2", "x_1thread")
     if w:
         out.append(f"| two threads ÷ 1 thread, 8192² (target ≥ 1.6 where the bandwidth allows) | {label(w[1])} | **{f2(w[0])}** |"

@@ -25,8 +25,8 @@ namespace {
 // The shared-bytes bound of the other harnesses (fuzz_common.hpp, whose helpers this harness does
 // not use): groups needing more than 2^14 byte runs are refused, the same code and refusal as the
 // library's 2^26, so that no input nears 1 s under the sanitizers. Without it, an AMD GFX9 mip
-// chain (2526x6651, 11 mips, each mip at its own offset: one group, checked run by run) took 4.8 s
-// (the long run of 2026-12-02, fourth session).
+// chain (2526x6651, 11 mips, each mip at its own offset: one group, checked run by run) takes
+// seconds.
 const bool kSharedByteRunLimitSet = (swz::detail::set_shared_byte_run_limit(uint64_t{1} << 14), true);
 }  // namespace
 
@@ -58,8 +58,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
 
-  // The parser is built once and reused: building CLI11's ~60 options per input was a third of
-  // the harness's time (issue 18). CLI11 clears the previous results when it parses again; the
+  // The parser is built once and reused: building CLI11's ~60 options per input would be a
+  // large part of the harness's time. CLI11 clears the previous results when it parses again; the
   // bound values are reset here to the defaults they had after construction.
   struct Parser {
     CLI::App app{"swz"};
@@ -97,8 +97,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // Array sizes between 65 and 2^20 (the largest make_layout accepts) are capped at 64, as the
   // copy harnesses do (fuzz_common.hpp, Limits): the locate check builds a Locator over every
-  // subresource, and 10^5 of them (--array 9403 --mips full) took 1.5-5 s under the sanitizers
-  // (the third pass's 16-core check, issue 18). Larger counts, refused at once, are kept; the
+  // subresource, and 10^5 of them (--array 9403 --mips full) take seconds under the
+  // sanitizers. Larger counts, refused at once, are kept; the
   // per-slice cost of make_layout has its own unit test
   // (Reliability.ArraySlicesShareOneGeometryComputation).
   if (o.array > 64 && o.array <= (1u << 20)) o.array = 64;

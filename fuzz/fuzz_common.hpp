@@ -47,7 +47,7 @@ inline bool verbose() {
 /// Mappings are kept between inputs (one pool per power-of-two size class, the
 /// end guard page fixed, the front guard page moved to the buffer's start):
 /// mapping, faulting in and unmapping up to 2 MiB twice per input cost more
-/// than the copy under test (issue 18, fuzz/run_long.sh).
+/// than the copy under test.
 class GuardedBuffer {
  public:
   static constexpr uint8_t kCanary = 0xA5;
@@ -86,8 +86,8 @@ class GuardedBuffer {
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
   /// Pseudo-random bytes (xorshift64), different for each seed: copied from a
-  /// table made once (a loop over megabytes per input was a tenth of the
-  /// copy harnesses' time); the table is not periodic within kMaxBuffer.
+  /// table made once (a loop over megabytes per input would be a large part of
+  /// the copy harnesses' time); the table is not periodic within kMaxBuffer.
   void fill_pattern(uint32_t seed) {
     const std::vector<uint8_t>& t = random_table();
     const size_t at = (size_t{seed} * 4099) % 65536;
@@ -136,7 +136,7 @@ inline std::vector<uint8_t>& scratch(int slot) {
 
 /// The first index i in [from, n) with a[i] != b[i], or n. Equal 4 KiB blocks
 /// are skipped with memcmp: a byte loop over megabytes, each comparison traced
-/// by the fuzzer's instrumentation, was most of fuzz_clear's time.
+/// by the fuzzer's instrumentation, would be most of fuzz_clear's time.
 inline size_t next_difference(const uint8_t* a, const uint8_t* b, size_t from, size_t n) {
   constexpr size_t kBlock = 4096;
   for (size_t i = from; i < n;) {

@@ -58,8 +58,8 @@ inline void check_pattern_forms(const swz::Pattern& p) {
 /// each distinct pattern is checked once per process. Many inputs parse to a
 /// pattern already checked (text and JSON that differ in spacing, order or
 /// number spelling; DDI inputs whose mutations fall past the 232 bytes read),
-/// and the round trips and the layout built for the check were most of these
-/// harnesses' time (issue 18). Returns false for a pattern seen before; *seed
+/// and the round trips and the layout built for the check would otherwise be
+/// most of these harnesses' time. Returns false for a pattern seen before; *seed
 /// receives a seed made from the pattern.
 inline bool first_check_of(const swz::Pattern& p, uint32_t* seed) {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over every field

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Long fuzzing runs (docs/RELIABILITY.md, issue 18): runs each libFuzzer
+# Long fuzzing runs (docs/RELIABILITY.md): runs each libFuzzer
 # harness (all, or those named) for SECONDS with WORKERS processes each, from
 # the build .ci/fuzz.sh makes (same directory, SWZ_FUZZ_BUILD_DIR, default
 # build-fuzz; built here first unless SWZ_FUZZ_NO_BUILD=1).
@@ -21,7 +21,7 @@
 # summed over the workers' logs; in fork mode a lower bound, since the jobs
 # still running at the end are stopped uncounted), exec/s (executions / SECONDS),
 # crashes, timeouts (> 1 s), slow units (>= 1 s), the slowest replayed input,
-# and the issue 18 target (>= 10 M executions for a parser harness, >= 1 M for
+# and the target (>= 10 M executions for a parser harness, >= 1 M for
 # a copy harness). Exit status 1 when any harness crashed, timed out or ran
 # out of memory; targets not met are reported, not failed.
 #
@@ -31,14 +31,14 @@
 #   SWZ_FUZZ_NO_BUILD=1  use the harnesses as built
 #   SWZ_FUZZ_OUT=DIR     where corpora, saved inputs and logs go (default: a temp dir)
 #   SWZ_FUZZ_UNTIL_TARGET=1  each worker also stops after its share of the
-#                        harness's issue 18 target (-runs=ceil(target / WORKERS)),
+#                        harness's target (-runs=ceil(target / WORKERS)),
 #                        so SECONDS is an upper bound: on a small machine, run
 #                        the harnesses one or two at a time until each reaches
 #                        its target; exec/s is then over each harness's own time
 #
 # The 16-core run of docs/RELIABILITY.md ("Long runs"):
 #   SWZ_FUZZ_NO_BUILD=1 SWZ_FUZZ_PARALLEL=all SWZ_FUZZ_FLAGS=-entropic=0 fuzz/run_long.sh 540 fuzz_dds:1 ...
-#   (the exact lines, the expected counts and the libraries the host needs: "Long runs: what
+#   (the exact lines and the libraries the host needs: "Long runs: what
 #   the targets need, and the command")
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -91,7 +91,7 @@ if [ -z "${SWZ_FUZZ_NO_BUILD:-}" ]; then
 fi
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
-# Issue 18's targets: parsers 10 M executions, copy harnesses 1 M.
+# Targets (docs/RELIABILITY.md): parsers 10 M executions, copy harnesses 1 M.
 target_of() {
   case $1 in
     fuzz_copy_* | fuzz_clear) echo 1000000 ;;

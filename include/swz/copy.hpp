@@ -52,16 +52,20 @@ struct CopyOptions {
   /// Reads (read_from_subresource): the subresource is first copied out with
   /// 16-byte streaming loads (SSE4.1 movntdqa) into a temporary of the
   /// subresource's size, then converted from there; ordinary loads from WC
-  /// memory are uncached and about 10x slower (bench/RESULTS.md, GPU section).
+  /// memory are uncached and about 10x slower (swz_bench_gpu --wc).
   bool write_combined = false;
 };
 
 /// Linear -> resource. `src` points at the box's first element; it must hold
 /// (d-1)*src_depth_pitch + (h-1)*src_row_pitch + w*element_bytes bytes (w, h in
-/// elements, d in slices of the box).
+/// elements, d in slices of the box). A pitch of 0 is the box's tight pitch
+/// (row: w*element_bytes; depth: row pitch * h).
 /// Errors: subresource out of range; box outside the subresource or not on BC
 /// block edges; pitch smaller than a row / slice; buffers too small; MSAA,
-/// non-power-of-two elements (refused as D3D12 does); CONDITIONAL_POSTAMBLE_XORS.
+/// non-power-of-two elements (refused as D3D12 does); CONDITIONAL_POSTAMBLE_XORS;
+/// invalid_argument when the linear bytes of the box and the subresource's
+/// span in the resource share memory (swz never copies overlapping memory;
+/// docs/ARCHITECTURE.md rule 13).
 Status write_to_subresource(const Layout& layout, void* resource, uint64_t resource_size, uint32_t subresource,
                             const Box* box, const void* src, uint64_t src_size, uint64_t src_row_pitch,
                             uint64_t src_depth_pitch, const CopyOptions& options = {});
@@ -100,8 +104,12 @@ struct RegionCopy {
 /// and the box's left/top are multiples of 4; its sizes are multiples of 4 or
 /// reach the source edge. Destination regions of one call must not overlap
 /// (refused, as the batched D3D12 API leaves them undefined). `src` and `dst`
-/// may be the same buffer only when no destination region overlaps its
-/// source region. Nothing is written when any region is invalid.
+/// may be the same buffer under the same placement (the same layout, or two
+/// layouts that place every subresource alike) only when no destination box
+/// overlaps any source box of its subresource; buffers that alias in any
+/// other way must not share a byte between a destination subresource's span
+/// and a source subresource's span. Nothing is written when any region is
+/// invalid. The checks take O(n log n) for n regions of one slice each.
 Status copy_regions(const Layout& dst_layout, void* dst, uint64_t dst_size, const Layout& src_layout, const void* src,
                     uint64_t src_size, const RegionCopy* regions, size_t count);
 

@@ -56,7 +56,8 @@ Status surface_linear_offsets(const Layout& layout, std::vector<uint64_t>* offse
 /// nothing is written. Errors: those of write_to_subresource (prefixed with
 /// the subresource; a packed mip tail or MSAA is refused), buffer_too_small
 /// for a linear buffer or an offset table entry past its end, invalid_argument
-/// for overlapping entries of an offset table.
+/// for overlapping entries of an offset table or when any subresource's
+/// linear bytes share memory with any subresource's span in the resource.
 Status swizzle_surface(const Layout& layout, void* resource, uint64_t resource_size_B, const void* linear,
                        uint64_t linear_size_B, const uint64_t* linear_offsets_B = nullptr,
                        const CopyOptions& options = {});

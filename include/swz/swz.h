@@ -190,8 +190,9 @@ SWZ_API swz_status swz_box_linear_size(const swz_layout* layout, uint32_t subres
  *  subresource. Nothing outside [resource, resource + resource_size_B) or
  *  [src, src + src_size_B) is touched, and on error nothing is written.
  *  Errors: SWZ_OUT_OF_RANGE (subresource, box), SWZ_INVALID_ARGUMENT (box off
- *  BC block edges, pitch too small, null buffer), SWZ_BUFFER_TOO_SMALL,
- *  SWZ_UNSUPPORTED (MSAA, packed mip tail). */
+ *  BC block edges, pitch too small, null buffer, the linear bytes sharing
+ *  memory with the subresource's span), SWZ_BUFFER_TOO_SMALL, SWZ_OVERFLOW,
+ *  SWZ_UNSUPPORTED (MSAA, packed mip tail, conditional postamble). */
 SWZ_API swz_status swz_write_subresource(const swz_layout* layout, void* resource, uint64_t resource_size_B,
                                          uint32_t subresource, const swz_box* box, const void* src, uint64_t src_size_B,
                                          uint64_t src_row_pitch_B, uint64_t src_depth_pitch_B,
@@ -303,8 +304,11 @@ typedef struct swz_texture_region {
 
 /** Region copies between two laid-out resources of any layouts, directly.
  *  The formats must have the same element size and block shape; destination
- *  regions must not overlap; dst and src may be the same buffer (and layout)
- *  only when no region overlaps its own source. Errors: SWZ_INVALID_ARGUMENT,
+ *  regions must not overlap; dst and src may be the same buffer under the same
+ *  placement (one layout, or layouts placing every subresource alike) only
+ *  when no destination box overlaps a source box of its subresource; other
+ *  aliasing must keep destination and source subresource spans apart, as
+ *  swz::copy_regions. Errors: SWZ_INVALID_ARGUMENT,
  *  SWZ_OUT_OF_RANGE, SWZ_BUFFER_TOO_SMALL, SWZ_UNSUPPORTED. */
 SWZ_API swz_status swz_copy_regions(const swz_layout* dst_layout, void* dst, uint64_t dst_size_B,
                                     const swz_layout* src_layout, const void* src, uint64_t src_size_B,

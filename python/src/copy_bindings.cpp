@@ -14,13 +14,6 @@ namespace {
 
 Box* box_ptr(Extent& e) { return &e.box; }
 
-/// True when the byte ranges [a, a + na) and [b, b + nb) share a byte (for
-/// C-contiguous buffers, numpy.shares_memory's answer).
-bool overlaps(const void* a, uint64_t na, const void* b, uint64_t nb) {
-  const auto pa = reinterpret_cast<uintptr_t>(a), pb = reinterpret_cast<uintptr_t>(b);
-  return na && nb && pa < pb + nb && pb < pa + na;
-}
-
 py::object swizzle(py::handle array, const Layout& L, py::handle subresource, py::handle box, py::handle out,
                    py::handle backend, py::handle threads, bool write_combined) {
   const uint32_t sub = as_subresource(L, subresource);
@@ -34,10 +27,6 @@ py::object swizzle(py::handle array, const Layout& L, py::handle subresource, py
   Buffer res;
   res.acquire(result, true, out.is_none() ? "resource" : "out");
   if (e.empty) return result;
-  // out= sharing memory with the input: the copy would read bytes it has
-  // already overwritten. Read from a temporary copy of the input instead.
-  if (overlaps(a.data(), static_cast<uint64_t>(a.nbytes()), res.data(), res.size()))
-    a = py::reinterpret_borrow<py::array>(a.attr("copy")());
   const uint64_t row = uint64_t{e.w} * e.eb, slice = row * e.h;
   Status st;
   {
@@ -91,13 +80,7 @@ py::object deswizzle(py::handle buffer, const Layout& L, py::handle subresource,
   }
   if (e.empty) return result;
   const uint64_t row = uint64_t{e.w} * e.eb, slice = row * e.h;
-  // out= sharing memory with the buffer: read from a temporary copy of it.
   const uint8_t* src = res.data();
-  py::bytes src_copy;
-  if (overlaps(src, res.size(), dst, dst_size)) {
-    src_copy = py::bytes(reinterpret_cast<const char*>(src), static_cast<size_t>(res.size()));
-    src = reinterpret_cast<const uint8_t*>(PyBytes_AS_STRING(src_copy.ptr()));
-  }
   Status st;
   {
     py::gil_scoped_release nogil;

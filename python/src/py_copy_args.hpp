@@ -72,17 +72,4 @@ void parse_dst_and_box(const py::dict& d, Region* r) {
   r->whole_source = !(d.contains("box") && parse_box(d["box"], "box", &r->src_box));
 }
 
-/// The byte ranges share a byte.
-inline bool overlaps(const void* a, uint64_t na, const void* b, uint64_t nb) {
-  const auto pa = reinterpret_cast<uintptr_t>(a), pb = reinterpret_cast<uintptr_t>(b);
-  return na && nb && pa < pb + nb && pb < pa + na;
-}
-
-/// ValueError when an input buffer and the output buffer share memory.
-inline void refuse_alias(const void* in, uint64_t nin, const void* out, uint64_t nout, const char* in_name,
-                         const char* out_name) {
-  if (overlaps(in, nin, out, nout))
-    raise_py(PyExc_ValueError, std::string(in_name) + " and " + out_name + " share memory; give separate buffers");
-}
-
 }  // namespace swz_py

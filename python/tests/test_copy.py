@@ -380,7 +380,7 @@ def test_refused_textures():
 
 
 def test_write_combined_reads_odd_shapes_match_scalar():
-    """Break-it: write_combined reads of 1x1, odd sizes, 16-byte elements, 3D and array slices past the first,
+    """write_combined reads of 1x1, odd sizes, 16-byte elements, 3D and array slices past the first,
     boxes at the right/bottom edges give the scalar path's bytes; into out= with guard bytes kept; a resource
     one byte short of the subresource's end or an out one byte short is a ValueError with nothing written."""
     rng = np.random.default_rng(12)

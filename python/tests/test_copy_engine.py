@@ -193,8 +193,10 @@ def test_copy_regions_between_layouts():
     assert np.array_equal(swz.deswizzle(src, A, box=(32, 32, 48, 48)), img[0:16, 0:16])
     with pytest.raises(ValueError, match="overlap"):
         swz.copy_regions(src, A, src, A, [{"box": (0, 0, 16, 16), "dst": (8, 8)}])
+    big = np.zeros(B.size + 16, np.uint8)  # source and destination 16 bytes apart in one allocation
     with pytest.raises(ValueError, match="share memory"):
-        swz.copy_regions(dst[16:], B, dst, B, [{"box": (0, 0, 16, 16)}])
+        swz.copy_regions(big[16:], B, big[:B.size], B, [{"box": (0, 0, 16, 16)}])
+    assert not big.any()
     with pytest.raises(ValueError, match="unknown key 'dest'"):
         swz.copy_regions(dst, B, src, A, [{"dest": (0, 0)}])
     with pytest.raises(IndexError):

@@ -242,9 +242,9 @@ def test_locate_takes_zero_dimensional_uint64():
 
 
 def test_locate_and_offsets_name_values_past_64_bits():
-    # Break-it run 2026-12-02: an offset above 2^63 - 1 was reported as
-    # 9223372036854775807 (clamped), and a Python int past 64 bits raised
-    # TypeError "not dtype object". Both name the value the caller gave.
+    # An offset above 2^63 - 1 is not clamped to 9223372036854775807, and a
+    # Python int past 64 bits is not a TypeError "not dtype object": both
+    # errors name the value the caller gave.
     L = swz.Layout.from_name("amd-gfx9-sw64k-s", "R8G8B8A8_UNORM", 3, 5, 7, mips="full")
     for big in (2**63, 2**64 - 1):
         with pytest.raises(IndexError, match=f"offset = {big} "):

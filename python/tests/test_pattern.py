@@ -43,7 +43,7 @@ def test_json_round_trip():
 
 @pytest.mark.parametrize("key", ["postambel", "immediat", "flag"])
 def test_json_misspelt_key_raises_naming_it(key):
-    # Such keys were dropped and the pattern used without them.
+    # Refused, not dropped with the pattern used without them.
     doc = json.dumps({"bits": ["X0", "X1", "Y0", "Y1"], key: ["stack"]})
     with pytest.raises(ValueError, match=f'unknown key "{key}" \\(known: bits, postamble, immediate, flags'):
         swz.Pattern.from_json(doc)

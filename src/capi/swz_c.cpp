@@ -111,35 +111,24 @@ swz::Status to_options(const swz_copy_options* o, swz::CopyOptions* out) {
   return swz::Status::Ok();
 }
 
-// Pitches of 0 become the tight pitches of the box.
-swz::Status tight_pitches(const swz::Layout& L, uint32_t sub, const swz::Box* box, uint64_t* row_pitch_B,
-                          uint64_t* depth_pitch_B) {
-  if (*row_pitch_B && *depth_pitch_B) return swz::Status::Ok();
-  swz::BoxExtent e;
-  SWZ_TRY(swz::box_extent(L, sub, box, &e));
-  if (*row_pitch_B == 0) *row_pitch_B = e.row_B;
-  if (*depth_pitch_B == 0 && __builtin_mul_overflow(*row_pitch_B, uint64_t{e.height_el}, depth_pitch_B))
-    return {swz::Code::overflow, "linear slice size does not fit in 64 bits"};
-  return swz::Status::Ok();
-}
-
-// What the subresource copies share: the options, the box, and for pitches
-// of 0 the box's tight pitches. Filled in place (box_ptr points into it).
+// What the subresource copies share: the options and the box (pitches of 0
+// are the box's tight pitches, as in the C++ calls). Filled in place
+// (box_ptr points into it).
 struct SubresourceCopy {
   swz::CopyOptions options;
   swz::Box box;
   const swz::Box* box_ptr = nullptr;
 };
 
-swz::Status prepare_copy(const swz_layout* layout, uint32_t sub, const swz_box* box, const swz_copy_options* options,
-                         uint64_t* row_pitch_B, uint64_t* depth_pitch_B, SubresourceCopy* out) {
+swz::Status prepare_copy(const swz_layout* layout, const swz_box* box, const swz_copy_options* options,
+                         SubresourceCopy* out) {
   if (!layout) return null_arg("layout");
   SWZ_TRY(to_options(options, &out->options));
   if (box) {
     out->box = to_box(*box);
     out->box_ptr = &out->box;
   }
-  return tight_pitches(layout->layout, sub, out->box_ptr, row_pitch_B, depth_pitch_B);
+  return swz::Status::Ok();
 }
 
 // The entry points that answer a question about a layout into *out: both
@@ -284,7 +273,7 @@ swz_status swz_write_subresource(const swz_layout* layout, void* resource, uint6
                                  const swz_copy_options* options) {
   return guarded([&]() -> swz::Status {
     SubresourceCopy c;
-    SWZ_TRY(prepare_copy(layout, subresource, box, options, &src_row_pitch_B, &src_depth_pitch_B, &c));
+    SWZ_TRY(prepare_copy(layout, box, options, &c));
     return swz::write_to_subresource(layout->layout, resource, resource_size_B, subresource, c.box_ptr, src, src_size_B,
                                      src_row_pitch_B, src_depth_pitch_B, c.options);
   });
@@ -295,7 +284,7 @@ swz_status swz_read_subresource(const swz_layout* layout, void* dst, uint64_t ds
                                 uint32_t subresource, const swz_box* box, const swz_copy_options* options) {
   return guarded([&]() -> swz::Status {
     SubresourceCopy c;
-    SWZ_TRY(prepare_copy(layout, subresource, box, options, &dst_row_pitch_B, &dst_depth_pitch_B, &c));
+    SWZ_TRY(prepare_copy(layout, box, options, &c));
     return swz::read_from_subresource(dst, dst_size_B, dst_row_pitch_B, dst_depth_pitch_B, layout->layout, resource,
                                       resource_size_B, subresource, c.box_ptr, c.options);
   });

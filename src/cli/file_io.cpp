@@ -75,7 +75,7 @@ void check_allocation(uint64_t bytes, const std::string& what) {
   if (bytes > std::numeric_limits<size_t>::max() / 2)
     fail(what + " needs " + bytes_text(bytes) + ", which this machine cannot address");
   // Below 16 MiB the allocation itself reports a shortage (bad_alloc): /proc/meminfo is read only
-  // for sizes that could exhaust the machine (reading it per image was a tenth of fuzz_image_input).
+  // for sizes that could exhaust the machine, not for every image.
   if (bytes < (uint64_t{16} << 20)) return;
   uint64_t avail = available_memory();
   if (bytes > avail)

@@ -42,9 +42,9 @@ void check_image_file_size(const std::string& path) {
 }
 
 void check_image_bytes(const uint8_t* head, size_t got, uint64_t have, const std::string& path) {
-  // stb_image reads zeros past the end of the file, headers included (found
-  // by fuzz_image_input: a 17-byte TGA header promising 44816x2560 pixels):
-  // read the header the same way.
+  // stb_image reads zeros past the end of the file, headers included (a
+  // 17-byte TGA header can promise 44816x2560 pixels): read the header the
+  // same way.
   uint8_t hd[64] = {};
   if (got) std::memcpy(hd, head, std::min<size_t>(got, sizeof hd));
   // The format as decode_rgba detects it (by content, TGA last).
@@ -77,22 +77,20 @@ void check_image_bytes(const uint8_t* head, size_t got, uint64_t have, const std
       comp = le32(hd + 30);
     }
     // A zero width or height: stb decodes nothing but still walks every row
-    // (found by fuzz_image_input: width 0, height 16777177, a 36-byte file,
-    // 1.6 s under the sanitizers). No BMP writer makes such a file.
+    // (a 36-byte file can claim a height of 2^24 rows). No BMP writer makes
+    // such a file.
     if (w == 0 || h == 0)
       fail("image '" + path + "' is corrupt: its BMP header gives width = " + std::to_string(w) +
            ", height = " + std::to_string(h) + " (both must be at least 1)");
     // Bits per pixel other than 1, 4, 8, 16, 24 and 32 (0 included: JPEG or PNG inside a BMP): stb
-    // refuses them, but only after allocating the whole RGBA output (found by fuzz_image_input: a
-    // 35-byte file with 0 bits per pixel and 9176x24576 pixels made stb allocate 900 MB; the
-    // size check below needs the bit depth).
+    // refuses them, but only after allocating the whole RGBA output (a few bytes of header can
+    // ask for gigabytes; the size check below needs the bit depth).
     if (bpp != 1 && bpp != 4 && bpp != 8 && bpp != 16 && bpp != 24 && bpp != 32)
       fail("image '" + path + "' is corrupt or unsupported: its BMP header gives " + std::to_string(bpp) +
            " bits per pixel (swz reads 1, 4, 8, 16, 24 or 32)");
     // Rows of ceil(w * bpp / 32) * 4 bytes from the pixel data offset; the
     // last row's padding may be missing. stb refuses the RLE compressions
-    // (1, 2) and reads every other value as uncompressed (found by
-    // fuzz_image_input: compression 0xc4c4c400, 29183x4096 pixels).
+    // (1, 2) and reads every other value as uncompressed.
     if (comp != 1 && comp != 2) {
       const uint64_t row = (w * bpp + 31) / 32 * 4;
       const uint64_t need = offset + row * (h - 1) + (w * bpp + 7) / 8;

@@ -1,6 +1,6 @@
 // PNG output through libpng, one row at a time: no size limit below PNG's own
-// (stb_image_write computes sizes in int and overran the heap at 2 GiB), and
-// no whole-image copy (the peak was 4x the surface).
+// (stb_image_write computes sizes in int and overruns the heap at 2 GiB), and
+// no whole-image copy.
 #include <png.h>
 
 #include <csetjmp>

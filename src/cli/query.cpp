@@ -56,7 +56,7 @@ void for_each_query(const std::vector<std::string>& args, const F& each, const F
   };
   if (args.size() == 1 && args[0] == "-") {
     // A closed standard input or a directory reads as an empty stream: say so instead of answering
-    // nothing with exit 0 (break-it).
+    // nothing with exit 0.
     struct stat in_st;
     if (fstat(STDIN_FILENO, &in_st) != 0) fail("cannot read standard input: it is closed");
     if (S_ISDIR(in_st.st_mode)) fail("cannot read standard input: it is a directory");

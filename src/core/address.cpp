@@ -13,17 +13,16 @@
 #include "swz/address.hpp"
 #include "swz/copy.hpp"
 #include "core/plan.hpp"
+#include "core/checked_math.hpp"
+#include "core/request.hpp"
 #include "core/span_index.hpp"
 
 namespace swz {
 
 Status element_offset(const Layout& layout, uint32_t subresource, uint32_t x, uint32_t y, uint32_t z, uint32_t sample,
                       uint64_t* out) {
-  SubresourceLayout s;
-  SWZ_TRY(layout.subresource(subresource, &s));
-  if (s.packed)
-    return {Code::unsupported, "subresource " + std::to_string(subresource) +
-                                   " is in the packed mip tail, whose layout is adapter-specific"};
+  SWZ_TRY(detail::check_operation(layout, subresource, detail::Operation::Address));
+  const SubresourceLayout& s = layout.sub(subresource);
   if (x >= s.width_el)
     return {Code::out_of_range, "x = " + std::to_string(x) + " (subresource " + std::to_string(subresource) + " is " +
                                     std::to_string(s.width_el) + " elements wide)"};
@@ -43,11 +42,8 @@ Status element_offset(const Layout& layout, uint32_t subresource, uint32_t x, ui
 
 Status AddressMap::make(const Layout& layout, uint32_t subresource, AddressMap* out, uint64_t expected_queries,
                         Method method) {
-  SubresourceLayout s;
-  SWZ_TRY(layout.subresource(subresource, &s));
-  if (s.packed)
-    return {Code::unsupported, "subresource " + std::to_string(subresource) +
-                                   " is in the packed mip tail, whose layout is adapter-specific"};
+  SWZ_TRY(detail::check_operation(layout, subresource, detail::Operation::Address));
+  const SubresourceLayout& s = layout.sub(subresource);
   AddressMap m;
   m.plan_ = layout.sub_plans_[subresource];
   m.subresource_ = subresource;
@@ -660,6 +656,8 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
 
 Status Locator::make(const Layout& layout, Locator* out) {
   if (!out) return {Code::invalid_argument, "out = null"};
+  for (uint32_t i = 0; i < layout.subresource_count(); ++i)
+    SWZ_TRY(detail::check_operation(layout, i, detail::Operation::Locate));
   if (!layout.locator_cache_) {
     out->impl_ = build_locator(layout, layout.sub_plans_);
     return Status::Ok();
@@ -687,7 +685,7 @@ uint64_t own_lead_B(const Layout& L, uint32_t i) {
   const uint64_t blocks[3] = {a.x_B >> p.ext_log2[0], a.y >> p.ext_log2[1], a.z >> p.ext_log2[2]};
   const uint64_t strides[3] = {p.block_bytes, s.row_pitch, s.depth_pitch_B};
   for (int c = 0; c < 3; ++c)
-    if (__builtin_mul_overflow(blocks[c], strides[c], &terms[c]) || __builtin_add_overflow(lead, terms[c], &lead))
+    if (!detail::mul_ok(blocks[c], strides[c], &terms[c]) || !detail::add_ok(lead, terms[c], &lead))
       return 0;
   return lead < s.size ? lead : 0;
 }
@@ -761,7 +759,7 @@ std::shared_ptr<const Locator::Impl> build_locator(const Layout& L,
     for (unsigned b = 0; b < 32 && z_moves_slices; ++b) z_moves_slices = p.lin[2][b] == 0;
     uint64_t lead = 0;
     // Only up to its own start (own_lead_B): the offsets that reach this shape are at or after it.
-    if (z_moves_slices && !__builtin_mul_overflow(k.frame.pre[2], k.frame.depth_pitch_B, &lead) &&
+    if (z_moves_slices && detail::mul_ok(k.frame.pre[2], k.frame.depth_pitch_B, &lead) &&
         lead <= own_lead_B(L, i)) {
       impl->direct[i].start_B = d.start_B + lead;
       k.frame.pre[2] = 0;

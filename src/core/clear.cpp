@@ -9,6 +9,7 @@
 
 #include "core/addresser.hpp"
 #include "core/checked_math.hpp"
+#include "core/request.hpp"
 #include "core/format_convert.hpp"
 #include "core/layout_work.hpp"
 #include "core/plan.hpp"
@@ -74,8 +75,8 @@ Status plan_clear(const Layout& L, uint64_t resource_size, const ClearDesc& c, s
                   const detail::Codec& codec, bool all, std::vector<ClearJob>* jobs) {
   const std::string at = "clear " + std::to_string(idx) + ", subresource " + std::to_string(sub) + ": ";
   const SubresourceLayout& s = L.sub(sub);
-  if (s.packed)
-    return {Code::unsupported, at + "in the packed mip tail (adapter-specific layout): swz will not clear it"};
+  if (Status st = detail::check_operation(L, sub, detail::Operation::Clear); !st.ok())
+    return {st.code(), "clear " + std::to_string(idx) + ": " + st.message()};
   if (codec.special == detail::Special::Absent) {
     if (all) return Status::Ok();
     return {Code::unsupported, at + "format " + codec.name + " has no component in plane " + std::to_string(s.plane)};
@@ -121,9 +122,6 @@ Status plan_clear(const Layout& L, uint64_t resource_size, const ClearDesc& c, s
   if (resource_size < end)
     return {Code::buffer_too_small, at + "resource buffer is " + std::to_string(resource_size) +
                                         " bytes; the subresource ends at byte " + std::to_string(end)};
-  if (L.plan(sub).conditional_postamble)
-    return {Code::unsupported,
-            at + "CONDITIONAL_POSTAMBLE_XORS is unspecified by the DDI; swz will not guess its meaning"};
   jobs->push_back(j);
   return Status::Ok();
 }
@@ -218,7 +216,7 @@ Status clear_subresources(const Layout& L, void* resource, uint64_t resource_siz
       f = o;
     }
     // An inverted box (left > right, top > bottom or front > back) is a caller's mistake, not an empty
-    // region (break-it run): refused, naming the edges. A box of zero volume clears nothing.
+    // region: refused, naming the edges. A box of zero volume clears nothing.
     if (!c.whole) SWZ_TRY(check_not_inverted(c.box, at));
     const bool all = c.subresource == kAllSubresources;
     if (!all && c.subresource >= L.subresource_count())
@@ -241,7 +239,7 @@ Status clear_subresources(const Layout& L, void* resource, uint64_t resource_siz
     }
     // The encoded element depends on the format and the plane only: encoded once per plane of this
     // clear, not once per subresource (a BC7 encode searches modes and partitions; a clear of all
-    // 384 subresources of a BC7 array took seconds under the fuzz build, issue 18).
+    // 384 subresources of a BC7 array would otherwise encode 384 times).
     struct PlaneElement {
       bool done = false;
       uint8_t element[16] = {};

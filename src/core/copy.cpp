@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "core/kernel.hpp"
+#include "core/request.hpp"
 #include "core/parallel.hpp"
-#include "backends/simd/stream_load.hpp"
 #include "swz/copy.hpp"
 #include "core/plan.hpp"
 #include "core/checked_math.hpp"
@@ -25,7 +25,7 @@ using swz::detail::mul_ok;
 
 // Automatic threading (CopyOptions::threads = 0) gives each thread at least
 // this many bytes: below it, starting a thread costs more than it saves and
-// auto would be slower than one thread (bench/RESULTS.md, "threads").
+// auto would be slower than one thread (swz_bench_matrix's x_1thread counter).
 constexpr uint64_t kMinBytesPerThread = uint64_t{2} << 20;
 
 unsigned auto_threads(uint64_t bytes) {
@@ -203,21 +203,12 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
                       Resolved* out) {
   SubresourceLayout s;
   SWZ_TRY(layout.subresource(subresource, &s));
-  const TextureDesc& d = layout.desc();
   const Plan& p = layout.plan(subresource);
-  if (s.packed)
-    return {Code::unsupported,
-            "subresource " + std::to_string(subresource) +
-                " is in the packed mip tail: its layout is adapter-specific, so swz will not copy it"};
-  if (d.samples > 1)
-    return {Code::unsupported, "samples = " + std::to_string(d.samples) +
-                                   ": D3D12 refuses MSAA resources in WriteToSubresource/ReadFromSubresource"};
+  SWZ_TRY(check_operation(layout, subresource, Operation::SubresourceCopy));
   const uint32_t eb = s.element_bytes;
   // Non-power-of-two elements (R32G32B32, 12 bytes) reach here only through
   // row-major and byte-granular explicit layouts: D3D12 refuses them for
   // swizzled layouts, and make_layout already does (docs/ARCHITECTURE.md rule 11).
-  if (p.conditional_postamble)
-    return {Code::unsupported, "CONDITIONAL_POSTAMBLE_XORS is unspecified by the DDI; swz will not guess its meaning"};
   ElementBox eb_box;
   SWZ_TRY(to_element_box(layout, subresource, box, &eb_box));
   if (eb_box.empty) {
@@ -232,14 +223,17 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
   r.w = eb_box.width_el;
   r.h = eb_box.height_el;
   r.d = eb_box.depth;
-  // Linear side.
+  // Linear side. A pitch of 0 is the box's tight pitch.
   const uint64_t row = uint64_t{r.w} * eb;
+  if (lin_row_pitch == 0) lin_row_pitch = row;
   if (r.h > 1 && lin_row_pitch < row)
     return {Code::invalid_argument, std::string(lin_name) + " row pitch = " + std::to_string(lin_row_pitch) +
                                         " is smaller than a row of the box (" + std::to_string(row) + " bytes)"};
   uint64_t slice, t;
   if (!mul_ok(r.h - 1, lin_row_pitch, &t) || !add_ok(t, row, &slice))
     return {Code::overflow, std::string(lin_name) + " slice size does not fit in 64 bits"};
+  if (lin_depth_pitch == 0 && !mul_ok(lin_row_pitch, r.h, &lin_depth_pitch))
+    return {Code::overflow, std::string(lin_name) + " tight depth pitch does not fit in 64 bits"};
   if (r.d > 1 && lin_depth_pitch < slice)
     return {Code::invalid_argument, std::string(lin_name) + " depth pitch = " + std::to_string(lin_depth_pitch) +
                                         " is smaller than a slice of the box (" + std::to_string(slice) + " bytes)"};
@@ -252,11 +246,12 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
   out->lin_bytes = need;
   out->sub_offset = s.offset;
   out->sub_size = s.size;
+  out->subresource = subresource;
   // A pitch the box does not use (one row, one slice) may hold anything, as
   // in D3D12; kernels step their pointers by it past the last row or slice,
-  // so give them a harmless value (found by fuzz_copy_subresource: a depth
-  // pitch of 2^64-1 on a 2D box made the Highway walker's slice pointer wrap
-  // around the address space, undefined behaviour even though never read).
+  // so give them a harmless value (a depth pitch of 2^64-1 on a 2D box would
+  // make a walker's slice pointer wrap around the address space, undefined
+  // behaviour even though never read).
   r.lin_row_pitch = r.h > 1 ? lin_row_pitch : row;
   r.lin_depth_pitch = r.d > 1 ? lin_depth_pitch : slice;
   // Resource side: the layout keeps every offset of the subresource in [offset, offset + size).
@@ -273,6 +268,14 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
   return Status::Ok();
 }
 
+Status check_copy_memory(const void* resource, const Resolved& res, const void* lin, const char* lin_name,
+                         bool linear_written) {
+  const MemoryRange lin_side(lin, res.lin_bytes, lin_name);
+  const MemoryRange res_side(static_cast<const uint8_t*>(resource) + res.sub_offset, res.sub_size, "subresource",
+                             res.subresource, " of the resource");
+  return linear_written ? check_memory_disjoint(res_side, lin_side) : check_memory_disjoint(lin_side, res_side);
+}
+
 }  // namespace detail
 
 namespace {
@@ -287,7 +290,7 @@ Status resolve_call(const Layout& layout, const void* resource, uint64_t resourc
   if (res->empty) return Status::Ok();
   if (!resource) return {Code::invalid_argument, "resource = null"};
   if (!lin) return {Code::invalid_argument, std::string(lin_name) + " = null"};
-  return Status::Ok();
+  return detail::check_copy_memory(resource, *res, lin, lin_name, std::string(lin_name) == "destination");
 }
 
 constexpr detail::EnumName<Backend> kBackendNames[] = {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/kernel.hpp"
+#include "core/request.hpp"
 #include "core/plan.hpp"
 #include "swz/footprint.hpp"
 
@@ -73,17 +74,15 @@ Status copy_resources(const Layout& dst_layout, void* dst, uint64_t dst_size, co
   if (s.depth != d.depth) return differ("depth", u(s.depth), u(d.depth));
   if (s.array_size != d.array_size) return differ("array_size", u(s.array_size), u(d.array_size));
   if (s.mip_levels != d.mip_levels) return differ("mip_levels", u(s.mip_levels), u(d.mip_levels));
-  if (s.samples > 1)
-    return {Code::unsupported, "copy_resources: samples = " + u(s.samples) + ": MSAA resources are not supported"};
   const uint32_t n = src_layout.subresource_count();
   if (dst_layout.subresource_count() != n)
     return {Code::internal, "copy_resources: the layouts of one description have " + u(n) + " and " +
                                 u(dst_layout.subresource_count()) + " subresources"};
-  for (uint32_t i = 0; i < n; ++i)
-    if (src_layout.sub(i).packed || dst_layout.sub(i).packed)
-      return {Code::unsupported, "copy_resources: subresource " + u(i) + " lies in the " +
-                                     (src_layout.sub(i).packed ? "source" : "destination") +
-                                     "'s packed mip tail, whose layout is adapter-specific: it cannot be re-tiled"};
+  for (uint32_t i = 0; i < n; ++i) {
+    Status st = detail::check_operation(src_layout, i, detail::Operation::SubresourceCopy, "source");
+    if (st.ok()) st = detail::check_operation(dst_layout, i, detail::Operation::SubresourceCopy, "destination");
+    if (!st.ok()) return {st.code(), "copy_resources: " + st.message()};
+  }
   if (src_size < src_layout.size())
     return {Code::buffer_too_small,
             "copy_resources: source buffer is " + u(src_size) + " bytes; its layout spans " + u(src_layout.size())};
@@ -107,9 +106,19 @@ Status copy_resources(const Layout& dst_layout, void* dst, uint64_t dst_size, co
   }
   if (!dst || !src)
     return {Code::invalid_argument, dst ? "copy_resources: source = null" : "copy_resources: destination = null"};
-  const auto pd = reinterpret_cast<uintptr_t>(dst), ps = reinterpret_cast<uintptr_t>(src);
-  if (dst_layout.size() && src_layout.size() && pd < ps + src_layout.size() && ps < pd + dst_layout.size())
-    return {Code::invalid_argument, "copy_resources: the source and destination buffers overlap in memory"};
+  {
+    // The overlap rule over the whole call: the resources as laid out (each
+    // subresource's span), read and written.
+    std::vector<detail::MemoryRange> reads(n), writes(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      reads[i] = {static_cast<const uint8_t*>(src) + src_layout.sub(i).offset, src_layout.sub(i).size,
+                  "source subresource", i};
+      writes[i] = {static_cast<const uint8_t*>(dst) + dst_layout.sub(i).offset, dst_layout.sub(i).size,
+                   "destination subresource", i};
+    }
+    Status st = detail::check_memory_disjoint(reads, writes, true);
+    if (!st.ok()) return {st.code(), "copy_resources: " + st.message()};
+  }
 
   std::unique_ptr<uint8_t[]> stage(new (std::nothrow) uint8_t[std::max<uint64_t>(stage_B, 1)]);
   if (!stage) {

@@ -150,7 +150,7 @@ bool stacks_depth(const DeviceLayoutDesc& d, size_t i) {
 Status parse_resource_layout_json(std::string_view text, DeviceLayoutDesc* out) {
   // Pattern objects are handed to parse_pattern_json as text (dump), which
   // recurses once per nesting level: a hostile file nested 100000 levels deep
-  // overflowed the stack (found by tests/core/test_core_hostile.cpp). Parsing
+  // would overflow the stack. Parsing
   // itself does not recurse; refuse deep nesting before anything else.
   // Repeated keys are refused too: nlohmann keeps the last value silently.
   json j;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/checked_math.hpp"
+#include "core/request.hpp"
 #include "core/kernel.hpp"
 #include "swz/footprint.hpp"
 
@@ -110,15 +111,6 @@ struct Planned {
   bool empty = false;
 };
 
-bool overlap3(const Planned& a, const Planned& b, bool footprint_side) {
-  const uint64_t a0[3] = {footprint_side ? a.fx : a.tx, footprint_side ? a.fy : a.ty, footprint_side ? a.fz : a.tz};
-  const uint64_t b0[3] = {footprint_side ? b.fx : b.tx, footprint_side ? b.fy : b.ty, footprint_side ? b.fz : b.tz};
-  const uint64_t ea[3] = {a.w, a.h, a.d}, eb[3] = {b.w, b.h, b.d};
-  for (int i = 0; i < 3; ++i)
-    if (a0[i] + ea[i] <= b0[i] || b0[i] + eb[i] <= a0[i]) return false;
-  return true;
-}
-
 Status plan_region(const Layout& layout, uint32_t sub, const PlacedFootprint& fp, const FootprintGeom& g,
                    FootprintCopyDirection dir, const FootprintRegion& r, Planned* out) {
   const SubresourceLayout& s = layout.sub(sub);
@@ -191,11 +183,6 @@ Status plan_region(const Layout& layout, uint32_t sub, const PlacedFootprint& fp
   return Status::Ok();
 }
 
-bool ranges_overlap(const void* a, uint64_t na, const void* b, uint64_t nb) {
-  const auto pa = reinterpret_cast<uintptr_t>(a), pb = reinterpret_cast<uintptr_t>(b);
-  return na && nb && pa < pb + nb && pb < pa + na;
-}
-
 }  // namespace
 
 Status placed_footprint(const Footprint& f, PlacedFootprint* out) {
@@ -241,6 +228,7 @@ Status copy_placed_footprint(const Layout& layout, void* resource, uint64_t reso
   const size_t n = count ? count : 1;
   const FootprintRegion* list = count ? regions : &whole;
   std::vector<Planned> plan(n);
+  std::vector<detail::ElementSpan> dst_boxes;
   const bool to_texture = direction == FootprintCopyDirection::BufferToTexture;
   for (size_t i = 0; i < n; ++i) {
     const std::string at = count ? "region " + u(i) + ": " : std::string();
@@ -255,18 +243,24 @@ Status copy_placed_footprint(const Layout& layout, void* resource, uint64_t reso
     st = detail::resolve_region(layout, resource_size, subresource, &p.tex_box, buffer_size - at_B, g.row_pitch,
                                 g.slice_pitch, "footprint", &res);
     if (!st.ok()) return {st.code(), at + st.message()};
-    for (size_t j = 0; j < i; ++j)
-      if (!plan[j].empty && overlap3(plan[i], plan[j], !to_texture))
-        return {Code::invalid_argument, "regions " + u(j) + " and " + u(i) + " overlap in the destination " +
-                                            (to_texture ? "subresource" : "footprint")};
+    // The destination boxes, for the overlap rule: the subresource's or the footprint's.
+    dst_boxes.push_back(to_texture ? detail::ElementSpan{0, p.tx, p.ty, p.tz, p.tx + p.w, p.ty + p.h, p.tz + p.d, i, true}
+                                   : detail::ElementSpan{0, p.fx, p.fy, p.fz, p.fx + p.w, p.fy + p.h, p.fz + p.d, i, true});
   }
+  size_t wa, wb;
+  if (detail::find_span_overlap(dst_boxes, &wa, &wb))
+    return {Code::invalid_argument, "regions " + u(std::min(dst_boxes[wa].entry, dst_boxes[wb].entry)) + " and " +
+                                        u(std::max(dst_boxes[wa].entry, dst_boxes[wb].entry)) +
+                                        " overlap in the destination " + (to_texture ? "subresource" : "footprint")};
   if (!resource) return {Code::invalid_argument, "resource = null"};
   if (!buffer) return {Code::invalid_argument, "buffer = null"};
-  const uint8_t* fp_ptr = static_cast<const uint8_t*>(buffer) + footprint.offset_B;
-  const uint8_t* sub_ptr = static_cast<const uint8_t*>(resource) + s.offset;
-  if (ranges_overlap(fp_ptr, g.bytes, sub_ptr, s.size))
-    return {Code::invalid_argument,
-            "the footprint's bytes in the buffer overlap subresource " + u(subresource) + " in memory"};
+  {
+    const detail::MemoryRange fp(static_cast<const uint8_t*>(buffer) + footprint.offset_B, g.bytes,
+                                 "the footprint's bytes in the buffer");
+    const detail::MemoryRange sub(static_cast<const uint8_t*>(resource) + s.offset, s.size, "subresource",
+                                  subresource, " of the resource");
+    SWZ_TRY(to_texture ? detail::check_memory_disjoint(fp, sub) : detail::check_memory_disjoint(sub, fp));
+  }
 
   for (size_t i = 0; i < n; ++i) {
     const Planned& p = plan[i];

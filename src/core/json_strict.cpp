@@ -108,8 +108,8 @@ Status parse_json_strict(std::string_view text, int max_depth, std::string_view 
     }
     return true;
   };
-  // The parser takes a NUL byte for the end of the text: '{...}' then U+0000
-  // then anything was accepted with the rest dropped (break-it). JSON text
+  // The parser takes a NUL byte for the end of the text, so '{...}' then
+  // U+0000 then anything would be accepted with the rest dropped. JSON text
   // holds no raw U+0000 anywhere (inside strings it is written \u0000).
   if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
     return {Code::parse_error, w + ": not valid JSON: U+0000 at byte " + std::to_string(nul) + " (of " +

@@ -47,6 +47,7 @@ struct Resolved {
   uint64_t sub_offset = 0;
   uint64_t sub_size = 0;
   uint64_t lin_bytes = 0;
+  uint32_t subresource = 0;
   bool empty = false;  ///< empty box: nothing to do
 };
 
@@ -57,6 +58,12 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
                       uint64_t lin_size, uint64_t lin_row_pitch, uint64_t lin_depth_pitch, const char* lin_name,
                       Resolved* out);
 
+/// The overlap rule (core/request.hpp) for one resolved copy: the linear
+/// bytes the box spans and the subresource's span in the resource share no
+/// byte. `linear_written`: the linear side is the destination.
+Status check_copy_memory(const void* resource, const Resolved& res, const void* lin, const char* lin_name,
+                         bool linear_written);
+
 /// Adjusted coordinates of element row (y, z): y' and z' after pre-swizzle
 /// and stacking (the rule of core/addresser.hpp).
 inline void adjust_yz(const Region& r, uint64_t y, uint64_t z, uint64_t* yo, uint64_t* zo) {
@@ -64,6 +71,14 @@ inline void adjust_yz(const Region& r, uint64_t y, uint64_t z, uint64_t* yo, uin
   *yo = a.y;
   *zo = a.z;
 }
+
+/// Copies n bytes from `src` (typically write-combined, uncached memory) to
+/// `dst` with 16-byte streaming loads (SSE4.1 movntdqa) where the CPU has
+/// them, else memcpy; `threads` > 1 splits the copy into contiguous parts.
+/// read_from_subresource with CopyOptions::write_combined copies the
+/// subresource out with it, then converts from the cached copy.
+/// Implemented in src/backends/simd/stream_load.cpp.
+void stream_load_copy(void* dst, const void* src, uint64_t n, unsigned threads);
 
 /// Plain per-run scalar tiler over the plan's tables (the fallback backend).
 void scalar_copy(const Region& r, Direction dir);

@@ -158,8 +158,8 @@ static Status check_desc(const TextureDesc& d) {
   if (!mul_ok(d.mip_levels, d.array_size, &subs) || !mul_ok(subs, d.format.planes, &subs) || subs > 0xffffffffu)
     return overflow("subresource count");
   // A layout keeps a record per subresource: a hostile array size must not
-  // make it allocate gigabytes (found by fuzz_copy_tiles: array_size =
-  // 2^32 - 1 took 2 GB before failing). D3D12 allows at most 15 mips x 2048
+  // make it allocate gigabytes (array_size = 2^32 - 1 would take 2 GB before
+  // failing). D3D12 allows at most 15 mips x 2048
   // slices x 3 planes = 92160; Vulkan devices up to a few times that.
   constexpr uint64_t kMaxSubresources = uint64_t{1} << 20;
   if (subs > kMaxSubresources)
@@ -179,7 +179,7 @@ static Status check_desc(const TextureDesc& d) {
 // make_layout call walks at most kReachBudgetBlocks blocks in all (about a
 // second), and subresources of the same geometry (every array slice of a mip)
 // share one walk. Without both, a tiny pattern (post8=X20 on R8 65536x65536)
-// took 1.1 s per array slice and up to 2^20 slices were accepted (issue 18).
+// would take about a second per array slice, for up to 2^20 slices.
 constexpr uint64_t kReachBudgetBlocks = uint64_t{1} << 24;
 
 static thread_local detail::LayoutWork t_layout_work;
@@ -201,7 +201,7 @@ struct ReachCache {
 
 // The block walk of postamble_reach: pure arithmetic over up to 2^24
 // blocks, left out of the fuzzers' coverage instrumentation (a comparison
-// callback per block made it several times slower; its branches guide
+// callback per block makes it several times slower; its branches guide
 // nothing).
 SWZ_NO_COVERAGE static void walk_blocks(const Plan& plan, uint64_t bx0, uint64_t by0, uint64_t bz0, uint64_t bx_last,
                                         uint64_t by_last, uint64_t bz_last, uint64_t row_pitch, uint64_t dp,
@@ -437,8 +437,8 @@ namespace {
 // Plans compiled in this process, shared by the layouts built after them: the
 // same patterns (standard swizzles, vendor families, an application's few
 // patterns) recur, and Plan::compile (validation, 16 KiB of tables, a GF(2)
-// inverse) was a fifth to a third of the fuzz harnesses' time per layout
-// (issue 18). Plans are immutable; successful compiles only; at most 64, the
+// inverse) would otherwise be a large part of the cost of building a layout.
+// Plans are immutable; successful compiles only; at most 64, the
 // oldest replaced first.
 class SharedPlans {
  public:
@@ -618,9 +618,8 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
     if (!st.ok())
       return {st.code(), planes > 1 ? "plane " + std::to_string(plane) + ": " + st.message() : st.message()};
     // Every array slice of a mip has the same geometry: it is computed for
-    // slice 0 and copied (with its index) for the others. Computing it per
-    // slice made a row-major 10-mip array of 92255 slices take 11 s under the
-    // fuzzers' sanitizers (issue 18).
+    // slice 0 and copied (with its index) for the others, so that the cost
+    // grows with the mips, not with mips x slices.
     std::vector<SubresourceLayout> first(desc.mip_levels);
     for (uint32_t slice = 0; slice < desc.array_size; ++slice) {
       uint64_t packed_start = 0;

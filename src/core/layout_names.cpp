@@ -81,8 +81,7 @@ Status unknown(std::string_view text) {
 // The edit distance of a and b when it is at most `limit`, else limit + 1: a row whose
 // smallest entry exceeds the limit ends the computation (every later row's entries are at
 // least that). Pure arithmetic, left out of the fuzzers' coverage instrumentation: a
-// comparison callback per cell was a tenth of fuzz_cli_args (issue 18); its branches guide
-// nothing.
+// comparison callback per cell costs more than the cell; its branches guide nothing.
 SWZ_NO_COVERAGE size_t edit_distance(std::string_view a, std::string_view b, size_t limit) {
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
@@ -184,9 +183,9 @@ Status LayoutName::parse(std::string_view text, LayoutName* out) {
     // Report the error of the form the file has, judged by its top-level
     // keys: "bits" makes a pattern; else "format" or "subresources" (keys no
     // pattern has) a resource layout; anything else (a family file such as
-    // patterns/std64k.json too) a pattern. A search of the text for
-    // "subresources" reported a resource layout with that key misspelt as a
-    // pattern file ("unknown key \"format\"", break-it).
+    // patterns/std64k.json too) a pattern. The keys are read from the parsed
+    // object, not searched for in the text, so a resource layout with
+    // "subresources" misspelt is still reported as a resource layout.
     nlohmann::json top;
     const bool resource_form = detail::parse_json_strict(json, 64, "layout file", &top).ok() && top.is_object() &&
                                !top.contains("bits") && (top.contains("format") || top.contains("subresources"));
@@ -287,15 +286,14 @@ std::vector<LayoutListing> layout_listing() {
 std::vector<std::string> closest_layout_names(std::string_view name, size_t max_count) {
   const std::string_view head = name.substr(0, name.find(':'));
   // The names of layout_listing() less its two forms (pattern:TEXT, FILE.json), without building
-  // the listing's descriptions for every unknown name (issue 18, fuzz_cli_args).
+  // the listing's descriptions for every unknown name.
   std::vector<std::string_view> names;
   for (const Builtin& b : kBuiltins) names.push_back(b.name);
   for (const LayoutFamily& f : layout_families()) names.push_back(f.name);
   std::vector<std::pair<size_t, std::string_view>> scored;
   for (const std::string_view cand : names) {
     // The distance is at least the difference in length: past the limit
-    // there is nothing to compute (a fuzzed 4 KiB name made this loop most of
-    // the CLI's option parsing, issue 18).
+    // there is nothing to compute (a 4 KiB name is not compared cell by cell).
     const size_t limit = std::max<size_t>(2, cand.size() / 3);
     const size_t diff = head.size() > cand.size() ? head.size() - cand.size() : cand.size() - head.size();
     size_t d = diff > limit ? limit + 1 : edit_distance(head, cand, limit);

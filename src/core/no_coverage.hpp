@@ -2,7 +2,7 @@
 // coverage instrumentation (clang 13+; nothing elsewhere). For pure
 // arithmetic that a harness runs per byte, block or cell, where a comparison
 // callback per iteration costs more than the work and its branches guide
-// nothing (issue 18).
+// nothing.
 #pragma once
 
 #if defined(__clang__) && __clang_major__ >= 13

@@ -16,8 +16,8 @@ void run_parts(std::size_t n, const std::function<void(std::size_t)>& work) noex
 /// std::thread::hardware_concurrency(), at least 1, read once per process.
 /// glibc answers that query by opening and reading /sys/devices/system/cpu/online
 /// (three system calls, 2-20 us), which automatic threading must not pay on
-/// every copy: that made threads = 0 up to 25% slower than threads = 1 on
-/// 256 KiB-1 MiB copies (bench/RESULTS.md).
+/// every copy (on 256 KiB-1 MiB copies it would make threads = 0 slower than
+/// threads = 1).
 unsigned hardware_threads() noexcept;
 
 /// Test hook: how many more thread starts succeed before starting a thread

@@ -131,7 +131,7 @@ Status validate(const Pattern& p, uint32_t element_bytes) {
                                           "] is valid after invalid entry " + std::to_string(n) +
                                           ": valid entries must be a prefix"};
   // Field names are built only for an entry that fails: validate runs for every layout and
-  // plan, and naming all 224 entries up front was most of its cost (fuzz_pattern_ddi).
+  // plan, and naming all 224 entries up front would be most of its cost.
   auto field = [](const char* base, unsigned i) { return std::string(base) + "[" + std::to_string(i) + "]"; };
   auto check_entry = [&](const BitEntry& e, const char* base, unsigned i) -> Status {
     if (e.valid && e.bit > 31)

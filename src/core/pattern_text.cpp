@@ -217,7 +217,7 @@ std::string to_text(const Pattern& p) {
 Status parse_pattern_json(std::string_view text, Pattern* out) {
   // A repeated key is refused (nlohmann keeps the last value silently), and so
   // is metadata nested past 64 levels (a hostile file nested 5 M levels deep
-  // used 386 MB); the resource-layout reader has the same cap.
+  // would take hundreds of MB); the resource-layout reader has the same cap.
   nlohmann::json j;
   SWZ_TRY(detail::parse_json_strict(text, 64, "pattern JSON", &j));
   return detail::parse_pattern_object(j, {}, out);
@@ -226,8 +226,8 @@ Status parse_pattern_json(std::string_view text, Pattern* out) {
 Status detail::parse_pattern_object(const nlohmann::json& j, std::initializer_list<const char*> extra_keys,
                                     Pattern* out) {
   if (!j.is_object()) return {Code::parse_error, "pattern JSON: the top level must be an object"};
-  // A misspelt "postambel", "immediat" or "flag" was dropped without a word and
-  // the pattern used without it (break-it run): only the keys below are read.
+  // Only the keys below are read; any other key (a misspelt "postambel",
+  // "immediat" or "flag") is refused rather than dropped without a word.
   SWZ_TRY(detail::check_keys(j, {"bits", "postamble", "immediate", "flags", "name", "description", "source"},
                              "pattern JSON", extra_keys));
   Pattern p;
@@ -300,7 +300,7 @@ std::string to_json(const Pattern& p) {
   if (p.flags & kFlagStackDepthSlices) flags.push_back("stack");
   if (p.flags & kFlagConditionalPostamble) flags.push_back("cond-post");
   // Bits with no name (validate() refuses them) print as a number, so that
-  // every pattern round-trips (found by fuzz_pattern_text).
+  // every pattern round-trips.
   if (const uint32_t rest = p.flags & ~uint32_t{kFlagStackDepthSlices | kFlagConditionalPostamble})
     flags.push_back(hex(rest));
   if (!flags.empty()) j["flags"] = flags;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/kernel.hpp"
+#include "core/request.hpp"
 #include "swz/copy.hpp"
 #include "core/plan.hpp"
 #include "core/checked_math.hpp"
@@ -39,15 +40,12 @@ struct Checked {
 
 Status check_region(const Layout& dl, const Layout& sl, const RegionCopy& r, size_t idx, Checked* out) {
   const std::string at = "region " + std::to_string(idx) + ": ";
-  SubresourceLayout ss, ds;
-  Status st = sl.subresource(r.src_subresource, &ss);
-  if (!st.ok()) return {st.code(), at + "source " + st.message()};
-  st = dl.subresource(r.dst_subresource, &ds);
-  if (!st.ok()) return {st.code(), at + "destination " + st.message()};
-  if (ss.packed || ds.packed)
-    return {Code::unsupported, at + "a packed mip tail subresource (adapter-specific layout) cannot be copied"};
-  if (sl.desc().samples != dl.desc().samples || sl.desc().samples > 1)
-    return {Code::unsupported, at + "MSAA region copies are not supported"};
+  Status st = detail::check_operation(sl, r.src_subresource, detail::Operation::RegionCopy, "source");
+  if (!st.ok()) return {st.code(), at + st.message()};
+  st = detail::check_operation(dl, r.dst_subresource, detail::Operation::RegionCopy, "destination");
+  if (!st.ok()) return {st.code(), at + st.message()};
+  const SubresourceLayout& ss = sl.sub(r.src_subresource);
+  const SubresourceLayout& ds = dl.sub(r.dst_subresource);
   const FormatInfo& sf = sl.desc().format;
   const FormatInfo& df = dl.desc().format;
   if (ss.element_bytes != ds.element_bytes || sf.block_width != df.block_width || sf.block_height != df.block_height)
@@ -74,16 +72,49 @@ Status check_region(const Layout& dl, const Layout& sl, const RegionCopy& r, siz
   return Status::Ok();
 }
 
-bool boxes_overlap(const Checked& a, const Checked& b, bool a_src, bool b_src) {
-  auto lo = [](const Checked& c, bool src, int axis) -> uint64_t {
-    return axis == 0 ? (src ? c.sx : c.dx) : axis == 1 ? (src ? c.sy : c.dy) : (src ? c.sz : c.dz);
-  };
-  const uint64_t ext[2][3] = {{a.w, a.h, a.d}, {b.w, b.h, b.d}};
-  for (int axis = 0; axis < 3; ++axis) {
-    uint64_t a0 = lo(a, a_src, axis), b0 = lo(b, b_src, axis);
-    if (a0 + ext[0][axis] <= b0 || b0 + ext[1][axis] <= a0) return false;
+// The overlap rule for a batch of regions. Destination boxes never overlap
+// each other. When the two buffers share memory: one buffer seen through one
+// placement compares boxes of the same subresource (D3D12's rule for
+// CopyTextureRegion within one subresource); any other aliasing compares the
+// subresources' spans in memory.
+Status check_region_overlap(const Layout& dl, const void* dst, uint64_t dst_size, const Layout& sl, const void* src,
+                            uint64_t src_size, const RegionCopy* regions, const std::vector<Checked>& chk) {
+  std::vector<detail::ElementSpan> spans;
+  const bool aliased = detail::memory_overlaps(dst, dst_size, src, src_size);
+  const bool one_buffer = aliased && dst == src && detail::same_placement(dl, sl);
+  std::vector<detail::MemoryRange> reads, writes;
+  for (size_t i = 0; i < chk.size(); ++i) {
+    const Checked& c = chk[i];
+    if (!c.w) continue;
+    const RegionCopy& r = regions[i];
+    spans.push_back({r.dst_subresource, c.dx, c.dy, c.dz, uint64_t{c.dx} + c.w, uint64_t{c.dy} + c.h,
+                     uint64_t{c.dz} + c.d, i, true});
+    if (one_buffer)
+      spans.push_back({r.src_subresource, c.sx, c.sy, c.sz, uint64_t{c.sx} + c.w, uint64_t{c.sy} + c.h,
+                       uint64_t{c.sz} + c.d, i, false});
+    else if (aliased) {
+      const SubresourceLayout& ds = dl.sub(r.dst_subresource);
+      const SubresourceLayout& ss = sl.sub(r.src_subresource);
+      writes.emplace_back(static_cast<const uint8_t*>(dst) + ds.offset, ds.size, "destination subresource",
+                          r.dst_subresource);
+      reads.emplace_back(static_cast<const uint8_t*>(src) + ss.offset, ss.size, "source subresource",
+                         r.src_subresource);
+    }
   }
-  return true;
+  if (aliased && !one_buffer) SWZ_TRY(detail::check_memory_disjoint(reads, writes, true));
+  size_t a, b;
+  if (!detail::find_span_overlap(spans, &a, &b)) return Status::Ok();
+  const detail::ElementSpan &w = spans[a], &o = spans[b];
+  if (o.write)
+    return {Code::invalid_argument, "regions " + std::to_string(std::min(w.entry, o.entry)) + " and " +
+                                        std::to_string(std::max(w.entry, o.entry)) +
+                                        " overlap in destination subresource " + std::to_string(w.subresource)};
+  if (w.entry == o.entry)
+    return {Code::invalid_argument,
+            "region " + std::to_string(w.entry) + ": source and destination overlap in the same subresource"};
+  return {Code::invalid_argument, "region " + std::to_string(w.entry) + " writes elements of subresource " +
+                                      std::to_string(w.subresource) + " that region " + std::to_string(o.entry) +
+                                      " reads (source and destination regions overlap in one buffer)"};
 }
 
 }  // namespace
@@ -105,19 +136,9 @@ Status copy_regions(const Layout& dl, void* dst, uint64_t dst_size, const Layout
       return {Code::buffer_too_small, "region " + std::to_string(i) + ": source buffer is " + std::to_string(src_size) +
                                           " bytes; subresource " + std::to_string(regions[i].src_subresource) +
                                           " ends at byte " + std::to_string(ss.offset + ss.size)};
-    if (chk[i].w == 0) continue;
-    for (size_t j = 0; j < i; ++j)
-      if (chk[j].w && regions[j].dst_subresource == regions[i].dst_subresource &&
-          boxes_overlap(chk[i], chk[j], false, false))
-        return {Code::invalid_argument, "regions " + std::to_string(j) + " and " + std::to_string(i) +
-                                            " overlap in destination subresource " +
-                                            std::to_string(regions[i].dst_subresource)};
-    if (dst == src && &dl == &sl && regions[i].dst_subresource == regions[i].src_subresource &&
-        boxes_overlap(chk[i], chk[i], false, true))
-      return {Code::invalid_argument,
-              "region " + std::to_string(i) + ": source and destination overlap in the same subresource"};
   }
   if (!dst || !src) return {Code::invalid_argument, dst ? "source = null" : "destination = null"};
+  SWZ_TRY(check_region_overlap(dl, dst, dst_size, sl, src, src_size, regions, chk));
   auto* out = static_cast<uint8_t*>(dst);
   const auto* in = static_cast<const uint8_t*>(src);
   for (size_t i = 0; i < count; ++i) {
@@ -149,15 +170,8 @@ Status copy_regions(const Layout& dl, void* dst, uint64_t dst_size, const Layout
 Status copy_tiles(const Layout& layout, void* resource, uint64_t resource_size, const TileCoordinate& start,
                   const TileRegionSize& size, void* buffer, uint64_t buffer_size, uint64_t buffer_offset,
                   TileCopyDirection direction) {
-  SubresourceLayout s;
-  SWZ_TRY(layout.subresource(start.subresource, &s));
-  if (s.packed)
-    return {Code::unsupported, "subresource " + std::to_string(start.subresource) +
-                                   " is in the packed mip tail: CopyTiles cannot copy packed tiles"};
-  if (layout.desc().samples > 1) return {Code::unsupported, "copy_tiles: MSAA resources are not supported"};
-  if (s.stack_depth) return {Code::unsupported, "copy_tiles: stacked-depth patterns have no 3D tile grid"};
-  if (s.pre_swizzle[0] || s.pre_swizzle[1] || s.pre_swizzle[2])
-    return {Code::unsupported, "copy_tiles: subresources with pre-swizzle offsets (mip tails) have no whole-tile grid"};
+  SWZ_TRY(detail::check_operation(layout, start.subresource, detail::Operation::TileCopy));
+  const SubresourceLayout& s = layout.sub(start.subresource);
   const Plan& p = layout.plan(start.subresource);
   const uint64_t BB = p.block_bytes;
   const uint64_t ext_x = uint64_t{1} << p.ext_log2[0], ext_y = uint64_t{1} << p.ext_log2[1],
@@ -167,8 +181,8 @@ Status copy_tiles(const Layout& layout, void* resource, uint64_t resource_size, 
   const uint64_t tiles_x = ceil_div(uint64_t{s.width_el} * eb, ext_x), tiles_y = ceil_div(s.height_el, ext_y),
                  tiles_z = ceil_div(s.depth, ext_z);
   // The tiles, counted and checked before anything is allocated or touched:
-  // a hostile num_tiles must not make a list of billions of entries (found by
-  // fuzz_copy_tiles). Tile k of the region is computed from k in the loop.
+  // a hostile num_tiles must not make a list of billions of entries.
+  // Tile k of the region is computed from k in the loop.
   const uint64_t total = tiles_x * tiles_y * tiles_z;
   if (start.x >= tiles_x || start.y >= tiles_y || start.z >= tiles_z)
     return {Code::out_of_range, "tile coordinate (" + std::to_string(start.x) + "," + std::to_string(start.y) + "," +
@@ -192,7 +206,8 @@ Status copy_tiles(const Layout& layout, void* resource, uint64_t resource_size, 
   }
   const uint64_t count = size.num_tiles;
   uint64_t need;
-  if (__builtin_mul_overflow(count, BB, &need) || __builtin_add_overflow(need, buffer_offset, &need))
+  uint64_t tiles_B = 0;
+  if (!detail::mul_ok(count, BB, &tiles_B) || !detail::add_ok(tiles_B, buffer_offset, &need))
     return {Code::overflow, "tile region size does not fit in 64 bits"};
   if (buffer_size < need)
     return {Code::buffer_too_small, "buffer is " + std::to_string(buffer_size) + " bytes; " + std::to_string(count) +
@@ -205,6 +220,12 @@ Status copy_tiles(const Layout& layout, void* resource, uint64_t resource_size, 
   if (!resource || !buffer) return {Code::invalid_argument, resource ? "buffer = null" : "resource = null"};
   auto* res = static_cast<uint8_t*>(resource);
   auto* buf = static_cast<uint8_t*>(buffer) + buffer_offset;
+  {
+    const detail::MemoryRange tiles(buf, tiles_B, "the tiles in the buffer");
+    const detail::MemoryRange sub(res + s.offset, s.size, "subresource", start.subresource, " of the resource");
+    SWZ_TRY(direction == TileCopyDirection::LinearBufferToSwizzled ? detail::check_memory_disjoint(tiles, sub)
+                                                                   : detail::check_memory_disjoint(sub, tiles));
+  }
   const uint64_t run = p.row_linear ? ext_x : (uint64_t{1} << p.run_log2);
   const uint64_t dp = s.depth_pitch_B;
   for (uint64_t k = 0; k < count; ++k) {

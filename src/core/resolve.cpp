@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/addresser.hpp"
+#include "core/request.hpp"
 #include "core/checked_math.hpp"
 #include "core/enum_names.hpp"
 #include "core/format_convert.hpp"
@@ -47,20 +48,13 @@ Status resolve_subresource(const Layout& dl, void* dst, uint64_t dst_size, const
   if (r.mode != ResolveMode::Average && r.mode != ResolveMode::Min && r.mode != ResolveMode::Max)
     return {Code::unsupported, "mode = " + std::to_string(static_cast<int>(r.mode)) + " (average, min or max)"};
   const uint32_t ns = sl.desc().samples;
-  if (ns < 2)
-    return {Code::invalid_argument,
-            "source samples = " + std::to_string(ns) + ": a resolve needs a multisampled source (samples > 1)"};
   if (ns > 32) return {Code::unsupported, "source samples = " + std::to_string(ns) + " (at most 32)"};
-  if (dl.desc().samples != 1)
-    return {Code::invalid_argument, "destination samples = " + std::to_string(dl.desc().samples) +
-                                        ": average/min/max resolves write a single-sampled destination"};
-  SubresourceLayout ss, ds;
-  Status st = sl.subresource(r.src_subresource, &ss);
+  Status st = detail::check_operation(sl, r.src_subresource, detail::Operation::ResolveSource, "source");
   if (!st.ok()) return {st.code(), "src_subresource: " + st.message()};
-  st = dl.subresource(r.dst_subresource, &ds);
+  st = detail::check_operation(dl, r.dst_subresource, detail::Operation::ResolveDest, "destination");
   if (!st.ok()) return {st.code(), "dst_subresource: " + st.message()};
-  if (ss.packed || ds.packed)
-    return {Code::unsupported, "a packed mip tail subresource (adapter-specific layout) cannot be resolved"};
+  const SubresourceLayout& ss = sl.sub(r.src_subresource);
+  const SubresourceLayout& ds = dl.sub(r.dst_subresource);
   FormatInfo f = sl.desc().format;
   if (r.format_dxgi) {
     st = find_format(r.format_dxgi, &f);
@@ -122,14 +116,12 @@ Status resolve_subresource(const Layout& dl, void* dst, uint64_t dst_size, const
   if (dst_size < d_end)
     return {Code::buffer_too_small, "destination buffer is " + std::to_string(dst_size) + " bytes; subresource " +
                                         std::to_string(r.dst_subresource) + " ends at byte " + std::to_string(d_end)};
-  if (sl.plan(r.src_subresource).conditional_postamble || dl.plan(r.dst_subresource).conditional_postamble)
-    return {Code::unsupported, "CONDITIONAL_POSTAMBLE_XORS is unspecified by the DDI; swz will not guess its meaning"};
   if (!dst || !src) return {Code::invalid_argument, dst ? "source = null" : "destination = null"};
-  {
-    const auto sp = reinterpret_cast<uintptr_t>(src) + ss.offset, dp = reinterpret_cast<uintptr_t>(dst) + ds.offset;
-    if (sp < dp + ds.size && dp < sp + ss.size)
-      return {Code::invalid_argument, "source and destination subresources share memory"};
-  }
+  SWZ_TRY(detail::check_memory_disjoint(
+      detail::MemoryRange(static_cast<const uint8_t*>(src) + ss.offset, ss.size, "source subresource",
+                          r.src_subresource),
+      detail::MemoryRange(static_cast<const uint8_t*>(dst) + ds.offset, ds.size, "destination subresource",
+                          r.dst_subresource)));
   const auto* in = static_cast<const uint8_t*>(src);
   auto* out = static_cast<uint8_t*>(dst);
   detail::SubresourceAddresser sa(ss, sl.plan(r.src_subresource)), da(ds, dl.plan(r.dst_subresource));

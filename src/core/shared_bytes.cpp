@@ -19,9 +19,9 @@
 //     group's span and a byte claimed twice is refused. This costs one step
 //     per run (a run is 2^run_log2 bytes, often 16), so it is bounded: a group
 //     needing more than shared_byte_run_limit() runs is refused with a message
-//     (Code::unsupported) rather than taking minutes (issue 18: a 47 x 33554432
-//     BC4 array in xbox360-tiled took 44 s under the fuzzers' sanitizers, in
-//     its mip tails, before the same-frame test).
+//     (Code::unsupported) rather than taking minutes (marked run by run, the
+//     mip tails of a 47 x 33554432 BC4 array in xbox360-tiled would take
+//     that long; they are one frame, so case 1 compares their boxes).
 #include <algorithm>
 #include <atomic>
 #include <bit>

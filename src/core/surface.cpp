@@ -9,6 +9,7 @@
 
 #include "core/checked_math.hpp"
 #include "core/kernel.hpp"
+#include "core/request.hpp"
 #include "swz/copy.hpp"
 
 namespace swz {
@@ -34,7 +35,7 @@ Status check_whole(const Layout& layout, uint64_t resource_size_B, uint32_t i, u
                                         std::to_string(linear_offset_B) + ", past the end of the " +
                                         std::to_string(linear_size_B) + "-byte linear buffer"};
   uint64_t need = 0;
-  if (__builtin_mul_overflow(ext->slice_B, uint64_t{ext->depth}, &need))
+  if (!mul_ok(ext->slice_B, uint64_t{ext->depth}, &need))
     return {Code::overflow, "subresource " + std::to_string(i) + ": linear size does not fit in 64 bits"};
   if (linear_size_B - linear_offset_B < need)
     return {Code::buffer_too_small, "subresource " + std::to_string(i) + " needs linear bytes " +
@@ -166,6 +167,17 @@ Status surface_copy(const Layout& layout, uint8_t* resource, uint64_t resource_s
   SWZ_TRY(check_surface(layout, resource_size_B, linear_size_B, linear_offsets_B, &offs, &exts));
   if (!resource) return {Code::invalid_argument, "resource = null"};
   if (!linear) return {Code::invalid_argument, "linear = null"};
+  // The overlap rule over the whole call: no subresource's linear bytes may
+  // share memory with any subresource's span in the resource.
+  const uint32_t n = layout.subresource_count();
+  std::vector<detail::MemoryRange> lin_side(n), res_side(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const SubresourceLayout& s = layout.sub(i);
+    lin_side[i] = {linear + offs[i], packed_subresource_bytes(s), "linear bytes of subresource", i};
+    res_side[i] = {resource + s.offset, s.size, "subresource", i, " of the resource"};
+  }
+  SWZ_TRY(to_swizzled ? detail::check_memory_disjoint(lin_side, res_side, true)
+                      : detail::check_memory_disjoint(res_side, lin_side, true));
   for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
     uint8_t* lin = linear + offs[i];
     const uint64_t lin_size = linear_size_B - offs[i];

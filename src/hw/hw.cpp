@@ -331,8 +331,8 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
   {
     // The builders index per-level tables and shift sizes by the level: check
     // the sizes and the mip count before them (make_explicit_layout checks the
-    // whole description again). Found by fuzz_copy_regions: mip_levels = 0 read
-    // an empty vector, mip_levels past the chain shifted by 32 or more.
+    // whole description again): mip_levels = 0 would read an empty vector,
+    // mip_levels past the chain would shift by 32 or more.
     const std::pair<uint32_t, const char*> fields[] = {{desc.width, "width"},           {desc.height, "height"},
                                                        {desc.depth, "depth"},           {desc.array_size, "array_size"},
                                                        {desc.mip_levels, "mip_levels"}, {desc.samples, "samples"}};

@@ -3,8 +3,8 @@
 // destructors' atexit entries come before the driver's), used for a host
 // conversion (the pinned ring with its copy threads; memory registered for
 // import), and then left to exit(). The process must end with status 0:
-// on the NVIDIA driver the destructor used to call into a driver whose own
-// exit handlers had already run (SIGSEGV). Run by ctest as
+// without swz's exit handler the destructor would call into a driver whose
+// own exit handlers had already run (SIGSEGV on the NVIDIA driver). Run by ctest as
 // swz_gpu_static_exit; with no Vulkan device it exits 0 after saying so
 // (77 = skipped when SWZ_REQUIRE_VULKAN is unset; a failure when it is 1).
 #include <cstdio>

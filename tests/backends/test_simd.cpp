@@ -462,9 +462,9 @@ void run_random_regions(uint64_t seed, int iterations, Family fam, Walk walk = W
 }
 
 // The streaming threshold follows the level-3 cache (geometry.hpp): 12 MiB
-// where the cache is unknown or small (measured on a 32 MiB L3), a sixteenth of
+// where the cache is unknown or small (up to 192 MiB), a sixteenth of
 // it above that (480 MiB L3: 16 MiB copies 2-3x faster cached, 64 MiB ones
-// faster streaming), at most 32 MiB; copies of the 4096² R8 (16 MiB)
+// faster streaming), at most 32 MiB; copies of 4096² R8 (16 MiB)
 // stream on a 32 MiB L3 and not on a 480 MiB one.
 TEST(SimdTuning, StreamingThresholdFollowsTheCache) {
   using swz::detail::simd::stream_min_bytes_for_l3;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Argument checks of the swz command found by the break-it run (issue 13):
+# Argument checks of the swz command:
 # empty coordinate fields are refused, not skipped; an out-of-range number is
 # reported as typed with the allowed range; retile reads standard input like
 # the other commands; -y is documented (batch mode only; one IN OUT replaces
@@ -84,8 +84,8 @@ cat padded.bin | "$SWZ" retile -q --from std64k --to row-major --format R8_UNORM
   && cmp -s want.bin off2.bin && pass "retile --offset 4096 (standard input)" || failed "retile --offset from stdin: $(cat err.txt)"
 expect_err "retile --offset past the end" "--offset 999999 is past the end" \
   "$SWZ" retile -q --from std64k --to row-major --format R8_UNORM --size 64x64 --offset 999999 padded.bin off3.bin
-# A bad --from or --to layout was reported as "--layout: ...", an option retile does not have
-# (break-it): the message names the option given.
+# A bad --from or --to layout is reported under the option given, not as "--layout: ...", an
+# option retile does not have.
 printf '{"bits": ["X0", "X1", "Y0", "Y1"], "postambel": {}}' >typo_rt.json
 printf 'keep' >kept_rt.bin
 expect_err "retile: a bad --to layout names --to" "^swz: error: --to: pattern file 'typo_rt.json': pattern JSON: unknown key \"postambel\"" \
@@ -124,8 +124,8 @@ for f in examples/run_main.sh .ci/test.sh; do
     || failed "$f does not use the ccache launcher"
 done
 
-# --- --offset near 2^64: the resource would end past 2^64 - 1 (found by the
-# fresh-clone run: the sums wrapped and printed small offsets, exit 0).
+# --- --offset near 2^64: the resource would end past 2^64 - 1: refused, not
+# wrapped around to small offsets.
 expect_err "offset: --offset 2^64-1 is refused" "would end past 2\^64" \
   "$SWZ" offset --layout std64k --format R8G8B8A8_UNORM --size 600x400 --offset 18446744073709551615 17,3
 expect_err "info: --offset 0xFFFFFFFFFFF00000 is refused" "would end past 2\^64" \
@@ -138,8 +138,8 @@ expect_err "retile --in-place --offset is refused" "--in-place with --offset 0x1
 [ "$(stat -c %s pre.bin)" = "$size_before" ] && pass "retile: IN kept its $size_before bytes" \
   || failed "retile changed IN to $(stat -c %s pre.bin) bytes"
 
-# --- Patterns given inline: an empty one is refused (it used to read as a
-# 1-byte block, i.e. row-major); parse errors quote the whole text.
+# --- Patterns given inline: an empty one is refused (not read as a 1-byte
+# block, i.e. row-major); parse errors quote the whole text.
 head -c 4096 /dev/urandom >r8.bin
 expect_err "an empty 'pattern:' is refused" "layout 'pattern:': the pattern has no bits" \
   "$SWZ" deswizzle --layout 'pattern:' --format R8_UNORM --size 64x64 r8.bin out-empty.bin
@@ -149,8 +149,8 @@ expect_err "a pattern parse error quotes the text" "layout 'pattern:X0 X1 Q3': b
 # --- A coordinate past 32 bits is named (X, Y, Z or SAMPLE) with its query.
 expect_err "offset: Y past 32 bits is named" "Y = 99999999999 in '3,99999999999' does not fit in 32 bits" \
   "$SWZ" offset "${tex[@]}" 3,99999999999
-# --- A bad query among several prints no answer for the good ones before it (break-it: the
-# answers to the first arguments were printed, then the error); standard input still streams.
+# --- A bad query among several prints no answer for the good ones before it (not the answers
+# to the first arguments, then the error); standard input still streams.
 for q in "locate 0 zz 4" "offset 0,0 1,1,"; do
   # shellcheck disable=SC2086
   "$SWZ" ${q%% *} "${tex[@]}" ${q#* } >out.txt 2>err.txt && rc=0 || rc=$?

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# texconv habits of the swz command (issue 13): several inputs with -o DIR
+# texconv habits of the swz command: several inputs with -o DIR
 # (outputs named after the inputs, converted in parallel), -y to overwrite,
 # --mips 0 = the full chain, sRGB mips filtered in linear light, odd sizes
 # keeping their last row and column. Oracles: single-file conversions, and

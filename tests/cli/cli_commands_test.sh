@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The swz command's listing, help, exit statuses and verbosity (issue 13):
+# The swz command's listing, help, exit statuses and verbosity:
 # swz layouts (short and --verbose), --show for every listed name, "did you
 # mean", --quiet / --verbose on every command, compare's exit statuses (cmp's
 # 0/1/2) and per-command examples in --help.

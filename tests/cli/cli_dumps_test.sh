@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Debugging dumps with the swz command (issue 13): --offset on every texture
+# Debugging dumps with the swz command: --offset on every texture
 # command, deswizzle --allow-short, offset/locate with many queries (arguments
 # or standard input, --hex), '-' as IN (raw, image, DDS) and PNG/DDS to
 # standard output. Oracles: the same conversion without the offset / from a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The files the user owns (issue 18): OUT = IN, permissions of a replaced OUT,
+# The files the user owns: OUT = IN, permissions of a replaced OUT,
 # nothing left behind by a killed or failed run, long names, symbolic links
 # (cp's rule), write errors naming OUT. Run by ctest:
 #   cli_files_test.sh SWZ_BINARY SOURCE_DIR
@@ -45,7 +45,7 @@ touch shared.bin && chmod 664 shared.bin
 [ "$(stat -c %a new.bin)" = 644 ] && pass "a new OUT gets 0666 & ~umask" || failed "new OUT mode $(stat -c %a new.bin)"
 
 # --- 9. killed runs leave nothing --------------------------------------------------------------
-# SIGXFSZ: OUT past RLIMIT_FSIZE (ulimit -f, 1 KiB blocks) is a clean error now.
+# SIGXFSZ: OUT past RLIMIT_FSIZE (ulimit -f, 1 KiB blocks) is a clean error.
 mkdir fsz
 expect_err "OUT past ulimit -f is an error naming OUT" "cannot write 'fsz/big.bin'" bash -c "ulimit -f 16; exec \"\$@\"" _ "${SW[@]}" in.raw fsz/big.bin
 no_leftovers "file size limit" fsz

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# swz info and whole mip chains through the hardware families (issue 15): the
+# swz info and whole mip chains through the hardware families: the
 # driver's level offsets and pitches printed by `swz info --mips full`, and raw
 # round trips of every subresource (run by ctest: cli_hw_test.sh SWZ SOURCE_DIR).
 set -uo pipefail
@@ -51,7 +51,7 @@ grep -qF "addrlib    block 32x32x16 elements (thick), firstMipIdInTail 3" info.t
 grep -qF "addrlib    pitch 384, height 256, mipChainPitch 384, mipChainHeight 512, numSlices 1, sliceSize 786432, surfSize 786432, baseAlign 256" info.txt &&
   pass "amd gfx9 addrlib surface info" || failed "amd gfx9 addrlib surface info: $(cat info.txt)"
 # row_B of a 3D tile (rows of a block spread over its slices): the element pitch, not the
-# block row's bytes over its rows (break-it: 4096 for NVIDIA 64x64x32, whose rows are 256 B).
+# block row's bytes over its rows (NVIDIA 64x64x32 RGBA8: 256 B, not 4096).
 info_level "nv-block-linear 3D row_B is 64 texels" 0 0 256 --layout nv-block-linear --format R8G8B8A8_UNORM --size 64x64x32
 info_level "amd gfx10 3D thick row_B (addrlib pitch 64)" 0 0 256 --layout amd-gfx10-sw64k-s-x --format R8G8B8A8_UNORM --size 64x64x32
 # Panfrost test-layout.cpp: ETC2 (BC1-sized) 128x128 level 4 at 10880.

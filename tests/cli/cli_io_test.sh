@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Raw file I/O of swz swizzle / deswizzle without zero-fill passes (issue 13):
+# Raw file I/O of swz swizzle / deswizzle without zero-fill passes:
 # bytes the layout does not cover (padding, the packed mip tail) come out zero
 # on both input paths (mapped file, and read(2) with SWZ_TEST_NO_MMAP=1); and
 # the progress line on a terminal (a pty from script(1)), silenced by --quiet
@@ -68,7 +68,7 @@ else
   failed "packed: could not learn the raw size"
 fi
 
-# --- A 256 MiB raw file (issue 13's size): the round trip is exact, both outputs are built in the
+# --- A 256 MiB raw file: the round trip is exact, both outputs are built in the
 # mapped output file, and the peak RSS stays within 1.25x (input + output bytes) (/usr/bin/time,
 # Debian package "time", when installed). Speed is measured by bench/cli_io.sh, not here.
 big256=(--layout std64k --format R8G8B8A8_UNORM --size 8192x8192)

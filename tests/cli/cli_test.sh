@@ -37,7 +37,7 @@ expect_out "locate 0x837 (hex)" "subresource=0 x=17 y=3 z=0 sample=0 byte=3" "$S
 expect_out "padding byte" "padding subresource=0" "$SWZ" locate --layout std64k "${rgba[@]}" --size 3x5 65535
 expect_err "offset past the resource" "past the end" "$SWZ" locate --layout std64k "${rgba[@]}" --size 3x5 65536
 # AMD array slices share one frame (slice 0's offset, Z origins); a padding byte belongs to the
-# slice whose bytes [s * 196608, (s + 1) * 196608) hold it (the break-it run's case printed 2 for 196607)
+# slice whose bytes [s * 196608, (s + 1) * 196608) hold it (196607 is slice 0's, not slice 2's)
 expect_out "AMD array: padding of slice 0" "padding subresource=0" "$SWZ" locate --layout amd-gfx9-sw64k-s "${rgba[@]}" --size 300x7 --array 3 196607
 expect_out "AMD array: padding of slice 1" "padding subresource=1" "$SWZ" locate --layout amd-gfx9-sw64k-s "${rgba[@]}" --size 300x7 --array 3 393215
 expect_err "coordinate outside the subresource" "x = 3" "$SWZ" offset --layout std64k "${rgba[@]}" --size 3x5 3 0
@@ -126,8 +126,8 @@ expect_err "the one number with an explicit form" "not both" "$SWZ" "${stk[@]}" 
 expect_err "unknown layout lists the built-ins" "row-major, std64k, std4k" "$SWZ" swizzle --layout nope "$PHOTO" e.bin
 expect_err "missing JSON layout file" "does not exist" "$SWZ" swizzle --layout nope.json "$PHOTO" e.bin
 expect_err "a directory as layout file" "is not a regular file" "$SWZ" swizzle --layout / "$PHOTO" e.bin
-# A misspelt key in a pattern file (or a resource layout's pattern) was dropped and the
-# pattern used without it, exit 0 (break-it): refused, naming the key; OUT untouched.
+# A misspelt key in a pattern file (or a resource layout's pattern) is not dropped with the
+# pattern used without it: refused, naming the key; OUT untouched.
 printf '{"bits": ["X0", "X1", "X2", "X3", "Y0", "Y1", "Y2", "Y3"], "postambel": {"8": "Y4"}}' >typo.json
 expect_err "a misspelt key in a pattern file" "pattern file 'typo.json': pattern JSON: unknown key \"postambel\" \(known: bits, postamble, immediate, flags" "$SWZ" swizzle --layout typo.json "$PHOTO" e.bin
 printf 'keep' >kept.bin
@@ -139,9 +139,9 @@ cat >devtypo.json <<'JSON'
  "subresources": [{"offset": 0}]}
 JSON
 expect_err "a misspelt key in a resource layout's pattern" "layout file 'devtypo.json': resource layout: patterns\[0\]: pattern JSON: unknown key \"immediat\"" "$SWZ" swizzle --layout devtypo.json "$PHOTO" e.bin
-# A key holding U+0000, an escape sequence or a line break (break-it): the message was cut
-# at the U+0000 (no closing quote, no keys listed, no newline) and the escape reached the
-# terminal. Now escaped, the whole message on one line, OUT untouched.
+# A key holding U+0000, an escape sequence or a line break: the message is not cut at the
+# U+0000 and no escape reaches the terminal: escaped, the whole message on one line, OUT
+# untouched.
 printf '{"bits": ["X0", "X1", "Y0", "Y1"], "na\\u0000me\\u001b[31m\\n": 1}' >nulkey.json
 expect_err "a key holding U+0000 and an escape" 'unknown key "na\\u0000me\\u001b\[31m\\n" \(known: bits, postamble' "$SWZ" swizzle --layout nulkey.json "$PHOTO" kept.bin
 [ "$(wc -l <err.txt)" -eq 1 ] && ! LC_ALL=C grep -q "$(printf '\033')" err.txt && pass "hostile key: one line, no escape byte" || failed "hostile key: $(od -c err.txt | head -5)"

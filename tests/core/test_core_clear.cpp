@@ -488,7 +488,7 @@ TEST(ClearHostile, NamedErrorsAndNothingWritten) {
   EXPECT_TRUE(clear_subresources(bc, buf.data(), buf.size(), &c, 1).ok());
   c.box = Box{0, 0, 0, 20, 8, 1};
   expect_untouched_clear(bc, &c, 1, Code::out_of_range, "outside the subresource");
-  // Inverted boxes (break-it run: they were a silent no-op), each edge pair, with a valid clear
+  // Inverted boxes (refused, not a silent no-op), each edge pair, with a valid clear
   // first that must not be applied either; a box of zero volume stays a no-op.
   c.box = Box{8, 0, 0, 4, 8, 1};
   ClearDesc inv[2] = {ok, c};
@@ -840,7 +840,7 @@ TEST(ResolveHostile, NamedErrorsAndNothingWritten) {
   r.dst_x = 4;
   expect_untouched_resolve(u.dst, u.src, r, Code::out_of_range, "lies outside destination");
   r.dst_x = 0;
-  // Inverted rects (break-it run: they were a silent no-op); zero area stays a no-op.
+  // Inverted rects (refused, not a silent no-op); zero area stays a no-op.
   r.rect = Rect{6, 0, 2, 8};
   expect_untouched_resolve(u.dst, u.src, r, Code::invalid_argument, "rect is inverted: left = 6 > right = 2");
   r.rect = Rect{0, 5, 8, 1};

@@ -425,8 +425,8 @@ TEST(Hostile, SizesOverflow64Bits) {
   dd.subresources[0].offset = std::numeric_limits<uint64_t>::max() - 100;
   EXPECT_ERROR(make_device_layout(dd, &L), Code::overflow, "subresource 0 end does not fit in 64 bits");
   expect_sentinel(L);
-  // A resource size whose allocation size (rounded up to the alignment) wraps: it printed as
-  // "allocation 0 bytes" (break-it, resource-layout JSON with "size": 2^64 - 1).
+  // A resource size whose allocation size (rounded up to the alignment) wraps ("size": 2^64 - 1):
+  // refused as an overflow, not printed as "allocation 0 bytes".
   DeviceLayoutDesc big;
   ASSERT_TRUE(parse_resource_layout_json(R"({"format": "R8_UNORM", "width": 64, "height": 64, "size": 18446744073709551615,)"
                                          R"( "patterns": ["X0 X1 X2 X3 Y0 Y1 Y2 Y3"], "subresources": [{"offset": 0}]})",
@@ -641,7 +641,7 @@ TEST(Hostile, JsonWithWrongTypes) {
       {R"({"format": "R8_UNORM", "width": 4, "indexable": 1, "patterns": ["X0"], "subresources": []})",
        "\"indexable\" must be true or false"},
       {R"({"format": "R8_UNORM", "width": 4, "patterns": "X0", "subresources": []})", "\"patterns\" must be an array"},
-      // The entry's type named (break-it: "patterns[0]: not a pattern" said neither what it got nor what it takes).
+      // The entry's type named: what it got and what it takes.
       {R"({"format": "R8_UNORM", "width": 4, "patterns": [7], "subresources": []})",
        "patterns[0] must be a pattern object, its text form (a string) or null, not a number"},
       {R"({"format": "R8_UNORM", "width": 4, "patterns": [null, [["X0"]]], "subresources": []})",
@@ -661,7 +661,7 @@ TEST(Hostile, JsonWithWrongTypes) {
       {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": [{"offset": 0, "row_stride": [1]}]})",
        "\"row_stride\" must be an unsigned integer"},
       {R"([1, 2])", "the top level must be an object"},
-      // Misspelt keys were dropped without a word (break-it): the default was used instead.
+      // Misspelt keys are refused, not dropped without a word with the default used instead.
       {R"({"format": "R8_UNORM", "width": 4, "mip_level": 3, "patterns": ["X0"], "subresources": []})",
        "resource layout: unknown key \"mip_level\" (known: format, dimension, width"},
       {R"({"format": "R8_UNORM", "width": 4, "patterns": ["X0"], "subresources": [{"offset": 0, "row_strde": 64}]})",
@@ -677,8 +677,8 @@ TEST(Hostile, JsonWithWrongTypes) {
 }
 
 // Hostile JSON that nests deeply: no parser may recurse per level. The
-// resource-layout parser refuses more than 64 levels (it used to overflow the
-// stack printing a pattern object back to text).
+// resource-layout parser refuses more than 64 levels (printing a pattern object
+// back to text recurses per level).
 TEST(Hostile, DeeplyNestedJson) {
   const size_t depth = 100000;
   const std::string nested = std::string(depth, '[') + std::string(depth, ']');
@@ -687,7 +687,7 @@ TEST(Hostile, DeeplyNestedJson) {
   EXPECT_ERROR(parse_pattern_json(R"({"bits": )" + nested + "}", &p), Code::parse_error,
                "pattern JSON: nested more than 64 levels deep");
   // Metadata (name, description, source) may hold any value, but not past 64
-  // levels (5 M levels of metadata used 386 MB; issue 18).
+  // levels (5 M levels of metadata would take hundreds of MB).
   EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0", "X1"], "description": )" + nested + "}", &p), Code::parse_error,
                "pattern JSON: nested more than 64 levels deep");
   EXPECT_EQ(p, keep);
@@ -711,8 +711,8 @@ TEST(Hostile, DeeplyNestedJson) {
 }
 
 // nlohmann keeps the last of two equal keys silently: {"bits": A, "bits": B}
-// meant B, and a resource layout with "width" twice took the second width
-// (issue 18). Both readers refuse a repeated key, naming it, at any depth.
+// would mean B, and a resource layout with "width" twice the second width.
+// Both readers refuse a repeated key, naming it, at any depth.
 TEST(Hostile, DuplicateJsonKeys) {
   Pattern p = P("X0 X1"), keep = p;
   EXPECT_ERROR(parse_pattern_json(R"({"bits": ["X0"], "bits": ["Y0"]})", &p), Code::parse_error,
@@ -740,11 +740,10 @@ TEST(Hostile, DuplicateJsonKeys) {
   EXPECT_EQ(d.size, 77u);
 }
 
-// Keys (and values) of a hostile JSON file named in an error message
-// (break-it, 2026-12-02 evening): a key holding U+0000 ended the message
-// there in the CLI, Python and the C API (C strings): "unknown key "na", the
-// known keys lost; escape sequences and newlines went to the terminal as they
-// were; a key of 5 MB made a 5 MB message. Each is shown escaped (\u0000,
+// Keys (and values) of a hostile JSON file named in an error message: a key
+// holding U+0000 must not end the message there in the CLI, Python and the C
+// API (C strings), escape sequences and newlines must not reach the terminal,
+// and a key of 5 MB must not make a 5 MB message. Each is shown escaped (\u0000,
 // \u001b, \n) and at most 64 bytes long, cut on a UTF-8 character boundary,
 // with its full length in bytes.
 static bool valid_utf8(const std::string& s) {
@@ -836,10 +835,10 @@ TEST(Hostile, JsonKeysInMessagesAreEscapedAndShort) {
   EXPECT_EQ(p, keep);
 }
 
-// A JSON file is read whole (break-it, 2026-12-02 late): the parser took a
-// NUL byte for the end of the text, so '{"bits": [...]}' followed by U+0000 and
-// anything else (a second object, a postamble) was accepted with the rest
-// dropped without a word. A syntax error says where it is.
+// A JSON file is read whole: the parser takes a NUL byte for the end of the
+// text, so '{"bits": [...]}' followed by U+0000 and anything else (a second
+// object, a postamble) must be refused, not accepted with the rest dropped
+// without a word. A syntax error says where it is.
 TEST(Hostile, JsonTextAfterANulByteIsNotDropped) {
   Pattern p = P("X0 X1"), keep = p;
   const std::string good = R"({"bits": ["X0", "X1", "Y0", "Y1"]})";
@@ -912,13 +911,13 @@ static bool strict_utf8(const std::string& s) {
 }
 
 // Layout names (--layout, Layout.from_name, swz_layout_from_name) echoed in
-// error messages (break-it, 2026-12-02 late): the name and its parameter
-// names and values went into the message as given, so U+0000 cut the message
-// there ("unknown layout 'std64k"), escape sequences reached the terminal and a
-// 100 KB name made a 100 KB message, as JSON keys did before a644e85. And
-// byte sequences that look like UTF-8 but are not (overlong forms,
-// surrogates, past U+10FFFF) went through quoted_for_message unescaped: Python
-// raised ValueError with an empty message. Pattern text takes any bytes.
+// error messages: the name and its parameter names and values are escaped and
+// cut as JSON keys are, so U+0000 does not cut the message ("unknown layout
+// 'std64k"), escape sequences do not reach the terminal and a 100 KB name does
+// not make a 100 KB message. Byte sequences that look like UTF-8 but are not
+// (overlong forms, surrogates, past U+10FFFF) are escaped too (unescaped,
+// Python would raise ValueError with an empty message). Pattern text takes
+// any bytes.
 TEST(Hostile, LayoutNamesInMessagesAreEscapedAndShort) {
   const TextureDesc d = tex2d("R8G8B8A8_UNORM", 4, 4);
   Layout L;
@@ -966,7 +965,7 @@ TEST(Hostile, LayoutNamesInMessagesAreEscapedAndShort) {
 }
 
 // A hostile array size must not make a layout allocate a record per
-// subresource before failing (it took 2 GB; found by fuzz_copy_tiles).
+// subresource before failing (2 GB for array_size = 2^32 - 1).
 TEST(Hostile, HugeSubresourceCount) {
   Layout L = sentinel_layout();
   EXPECT_ERROR(make(tex2d("R8_UNORM", 4, 4, 1, 0xffffffffu), LayoutKind::RowMajor, {}, &L), Code::unsupported,
@@ -983,8 +982,7 @@ TEST(Hostile, HugeSubresourceCount) {
 }
 
 // copy_tiles with a hostile tile count fails on the buffer size before it
-// allocates or touches anything (it built a list of 2^28 entries first; found
-// by fuzz_copy_tiles).
+// allocates or touches anything (no list of 2^28 entries).
 TEST(Hostile, CopyTilesHugeTileCount) {
   const Layout L =
       layout_of(tex2d("R8_UNORM", 0x40000000u, 0x4000u), LayoutKind::Std64K);  // 2^28 tiles, never allocated
@@ -1004,8 +1002,8 @@ TEST(Hostile, CopyTilesHugeTileCount) {
 
 // Pitches the box does not use may hold anything (D3D12 ignores them): a
 // depth pitch of 2^64-1 on a 2D copy, a row pitch of 2^64-1 on a one-row box.
-// The kernels stepped their pointers by such a pitch past the last slice and
-// wrapped around the address space (UBSan; found by fuzz_copy_subresource).
+// The kernels must not step their pointers by such a pitch past the last
+// slice and wrap around the address space (undefined behaviour, UBSan).
 TEST(Hostile, UnusedPitchesMayHoldAnything) {
   const Layout L = layout_of(tex2d("R8_UNORM", 283, 127), LayoutKind::RowMajor);
   const uint64_t all = std::numeric_limits<uint64_t>::max();

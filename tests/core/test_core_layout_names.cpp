@@ -141,12 +141,12 @@ TEST(LayoutNames, ResourceLayoutFileFixesTheTexture) {
   std::remove(path.c_str());
 }
 
-// A file that fails both readers is reported in the form it has (break-it,
-// 2026-12-02 evening): the choice went by whether the text held
-// "subresources", so a resource layout with "subresorces" misspelt was
-// reported as a pattern file, "unknown key \"format\"", naming a key that is
-// right and not the one that is wrong; a pattern file whose metadata held a
-// key "subresources" was reported as a resource layout.
+// A file that fails both readers is reported in the form it has, judged by
+// its top-level keys, not by whether the text holds "subresources": a
+// resource layout with "subresorces" misspelt is reported as a resource
+// layout, naming the key that is wrong (not "unknown key \"format\""); a
+// pattern file whose metadata holds a key "subresources" is reported as a
+// pattern.
 TEST(LayoutNames, FileErrorsInTheFormTheFileHas) {
   struct Row {
     const char* json;

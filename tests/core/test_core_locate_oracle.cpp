@@ -1,5 +1,5 @@
 // locate and Locator::locate against a brute-force oracle built from the
-// forward address rule alone (issue #14, the constant-time search):
+// forward address rule alone (the constant-time search):
 //  - the oracle enumerates every element of every subresource through
 //    element_offset() (the forward rule), then answers a byte offset by
 //    scanning all subresources in index order: the first whose span holds the
@@ -397,10 +397,9 @@ TEST(LocateOracle, NamedLayoutsPlanarFormatsAndPackedTails) {
 // AMD array slices share one frame: every slice of a mip has slice 0's offset and
 // its own Z origin, so its span starts at slice 0's bytes. The slices' bytes follow
 // one another at the slice pitch (the depth pitch): slice s owns
-// [s * pitch, (s + 1) * pitch), its padding bytes included. Before the fix, a padding
-// byte was reported against the highest slice, whose span holds every slice's bytes
-// (swz locate --layout amd-gfx9-sw64k-s ... --size 300x7 --array 3 196607 printed
-// subresource=2).
+// [s * pitch, (s + 1) * pitch), its padding bytes included, not the highest slice,
+// whose span holds every slice's bytes (swz locate --layout amd-gfx9-sw64k-s ...
+// --size 300x7 --array 3 196607 is subresource 0, not 2).
 TEST(LocateOracle, AmdArraySlicesOwnTheirPaddingBytes) {
   for (const char* name : {"amd-gfx9-sw64k-s", "amd-gfx9-sw4k-s", "amd-gfx10-sw64k-s-x"}) {
     TextureDesc d = swz_test::tex2d("R8G8B8A8_UNORM", 300, 7, 1, 3);
@@ -422,14 +421,14 @@ TEST(LocateOracle, AmdArraySlicesOwnTheirPaddingBytes) {
       padding += got[o].padding;
     }
     EXPECT_GT(padding, 0u) << name;
-    Location one;  // the break-it run's byte, one query
+    Location one;  // slice 0's last byte (a padding byte), one query
     ASSERT_TRUE(locate(L, pitch - 1, &one).ok());
     EXPECT_TRUE(one.padding) << name;
     EXPECT_EQ(one.subresource, 0u) << name;
   }
 }
 
-// AMD mip tails in arrays (issue #14): each slice's small mips share one tail block, which the
+// AMD mip tails in arrays: each slice's small mips share one tail block, which the
 // Locator answers from a per-block owner table built with the forward rule. Every byte of the
 // resource against the oracle, random order and sorted, for GFX9 and GFX10 with and without the
 // pipe/bank XOR (the XOR modes give each slice its own table), one frame (GFX9 non-XOR: every
@@ -566,8 +565,8 @@ TEST(LocateOracle, ExplicitPlacementsWithGapsAndSharedSpans) {
 }  // namespace
 
 // A mip chain in one AMD frame whose shared segment holds more elements than the owner tables
-// enumerate (2^21): the fuzz_cli_args input that took over 1 s under ASan to build its table
-// (fuzz/regressions/fuzz_cli_args/slow-locator-owner-table-amd-mip-chain-*). The segment keeps the
+// enumerate (2^21), as in fuzz/regressions/fuzz_cli_args/slow-locator-owner-table-amd-mip-chain-*
+// (a table for it would take over 1 s under ASan to build). The segment keeps the
 // search; its bytes still answer as the oracle does (random bytes, each subresource's edges).
 TEST(LocateOracle, AmdMipChainPastTheOwnerTableBound) {
   TextureDesc d = swz_test::tex2d("R8G8B8A8_UNORM", 320, 6612, 0, 1);

@@ -245,8 +245,8 @@ TEST(Locator, AThreadedBatchNamesTheFirstOffsetPastTheEnd) {
 
 // make_layout accepts any depth pitch for a subresource of one slice (it is never
 // multiplied by a non-zero slice index); the inverse must not divide offsets by it.
-// Depth pitch 46 < one 7-row slice of 256-byte rows: every byte from row 1 on used to be
-// reported as padding (found by fuzz_clear, where it made a clear look like a padding write).
+// Depth pitch 46 < one 7-row slice of 256-byte rows: the bytes from row 1 on are elements,
+// not padding.
 TEST(Locator, ADepthPitchSmallerThanTheOnlySliceIsIgnored) {
   TextureDesc d = swz_test::tex2d("R8_UNORM", 39, 7, 4, 3);
   LayoutSpec spec;

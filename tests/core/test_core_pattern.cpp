@@ -142,9 +142,9 @@ TEST(PatternJson, WrongTypesAreParseErrors) {
   EXPECT_EQ(p.immediate, 2u);
 }
 
-// A misspelt key was dropped without a word and the pattern used without it
-// (break-it run, 2026-12-02): {"bits": ..., "postambel": {...}} parsed as the
-// bare interleave. Each must be refused, naming the key and the keys allowed.
+// A misspelt key is not dropped with the pattern used without it
+// ({"bits": ..., "postambel": {...}} is not the bare interleave): each is
+// refused, naming the key and the keys allowed.
 TEST(PatternJson, MisspeltKeysAreRefusedByName) {
   const std::string known = "(known: bits, postamble, immediate, flags, name, description, source)";
   struct Row {

@@ -1,4 +1,4 @@
-// Reliability cases of issue 18 (docs/RELIABILITY.md): failures of the
+// Reliability cases (docs/RELIABILITY.md): failures of the
 // system under the library (threads refused) and inputs sized to exhaust time
 // or memory. Each case asserts a clean Status and a correct or untouched
 // output, never an abort.
@@ -78,7 +78,7 @@ uint64_t mapped_bytes() {
 // The real failure, not the hook: in a child process whose address space is
 // capped 64 MiB above what it maps, std::thread cannot map an 8 MiB stack
 // after a few threads. The copy must still finish correctly (exit 0), not
-// abort with "terminate called without an active exception" (issue 18).
+// abort with "terminate called without an active exception".
 TEST(Reliability, ThreadsRefusedByAddressSpaceLimit) {
   if (kSanitized) GTEST_SKIP() << "sanitizer runtimes abort on refused mappings";
   const Layout L = std64k(desc_of("R8_UNORM", 2048, 2048));
@@ -109,10 +109,10 @@ TEST(Reliability, ThreadsRefusedByAddressSpaceLimit) {
 }
 
 // std::thread throws std::system_error when the system refuses a thread
-// (EAGAIN: thread limit, address space). The copy used to destroy a vector of
-// joinable threads and std::terminate the process, a Python interpreter
-// included. Now the parts whose thread did not start run on the calling thread
-// and the result equals the one-thread copy.
+// (EAGAIN: thread limit, address space). The copy must not destroy a vector of
+// joinable threads (std::terminate, a Python interpreter included): the parts
+// whose thread did not start run on the calling thread and the result equals
+// the one-thread copy.
 TEST(Reliability, RefusedThreadsStillCopyEverything) {
   for (const TextureDesc& d : {desc_of("R8_UNORM", 1024, 1024), desc_of("R8G8B8A8_UNORM", 64, 64, 64)}) {
     const Layout L = std64k(d);
@@ -144,12 +144,11 @@ TEST(Reliability, RefusedThreadsStillCopyEverything) {
 }
 
 // Postamble terms above the block make make_layout verify the surface block
-// by block. The same walk ran again for every array slice: a tiny pattern on
-// R8 65536x65536 (2^24 blocks of 16x16) took 1.1 s per slice, 442 s for 256
-// slices, and up to 2^20 slices are accepted. Slices of one geometry now
-// share one walk, and one layout walks at most 2^24 blocks in all; past that
-// it is refused with a message. The bound on time here is generous (a DoS
-// guard, not a benchmark): the old code took minutes.
+// by block. A tiny pattern on R8 65536x65536 has 2^24 blocks of 16x16 per
+// slice, and up to 2^20 slices are accepted: slices of one geometry share
+// one walk, and one layout walks at most 2^24 blocks in all; past that it is
+// refused with a message. The bound on time here is generous (a DoS guard,
+// not a benchmark): a walk per slice would take minutes.
 TEST(Reliability, HighPostambleLayoutWorkIsBounded) {
   Pattern p;
   ASSERT_TRUE(parse_pattern_text("X0 X1 X2 X3 Y0 Y1 Y2 Y3 post8=X20", &p).ok());
@@ -185,7 +184,7 @@ TEST(Reliability, HighPostambleLayoutWorkIsBounded) {
   EXPECT_TRUE(make_layout(d, spec, &keep).ok());
 }
 
-// The block walk (now with a bitmap of representatives and only the basis
+// The block walk (with a bitmap of representatives and only the basis
 // vectors there are) against a brute-force oracle: every byte of every whole
 // block through reference_offset. make_layout accepts exactly when no two
 // blocks share a byte, and the subresource's span covers every byte.
@@ -236,9 +235,9 @@ TEST(Reliability, HighPostambleWalkMatchesBruteForce) {
 
 // fuzz_copy_subresource (fuzz/regressions/fuzz_copy_subresource/slow-array-slices):
 // a row-major R8G8B8A8 10x1638656 texture with 10 mips and 92255 slices
-// (922550 subresources, under the 2^20 limit) took 11 s in make_layout under
-// the fuzzers' sanitizers, computing the same geometry for every slice. Each
-// mip's geometry is now computed once (slice 0) and copied to the others.
+// (922550 subresources, under the 2^20 limit): each mip's geometry is
+// computed once (slice 0) and copied to the others, not computed for every
+// slice (seconds under the fuzzers' sanitizers).
 TEST(Reliability, ArraySlicesShareOneGeometryComputation) {
   LayoutSpec spec;
   spec.kind = LayoutKind::RowMajor;
@@ -247,7 +246,7 @@ TEST(Reliability, ArraySlicesShareOneGeometryComputation) {
   d.mip_levels = 10;
   Layout L;
   ASSERT_TRUE(make_layout(d, spec, &L).ok());
-  EXPECT_EQ(detail::last_layout_work().placed, 10u);  // was 922550
+  EXPECT_EQ(detail::last_layout_work().placed, 10u);  // not 922550
   ASSERT_EQ(L.subresource_count(), 922550u);
   Layout one;
   TextureDesc d1 = d;
@@ -293,8 +292,8 @@ TEST(Reliability, PostambleWalkCountsItsBlocks) {
 }
 
 // A clear of every subresource encodes its value once per plane, not once per
-// subresource: found by fuzz_clear (a BC7 13x37 array of 64 slices and 6 mips,
-// 384 BC7 encodes, 2-3.5 s under the fuzz build). The result equals the same
+// subresource (a BC7 13x37 array of 64 slices and 6 mips: one encode, not
+// 384). The result equals the same
 // clear made one subresource at a time (each such clear encodes on its own).
 TEST(Reliability, ClearOfAllSubresourcesEncodesOncePerPlane) {
   struct Case {
@@ -317,7 +316,7 @@ TEST(Reliability, ClearOfAllSubresourcesEncodesOncePerPlane) {
     all.value = ClearValue::from_floats(0.25f, 0.5f, 0.75f, 1.0f);
     std::vector<uint8_t> at_once(L.size(), 0x5c), one_by_one(L.size(), 0x5c);
     ASSERT_TRUE(clear_subresources(L, at_once.data(), at_once.size(), &all, 1).ok());
-    EXPECT_EQ(detail::last_clear_encodes(), k.planes);  // was one per subresource
+    EXPECT_EQ(detail::last_clear_encodes(), k.planes);  // not one per subresource
     for (uint32_t s = 0; s < L.subresource_count(); ++s) {
       ClearDesc one = all;
       one.subresource = s;

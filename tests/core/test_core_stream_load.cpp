@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "backends/simd/stream_load.hpp"
+#include "core/kernel.hpp"
 #include "swz/swz.hpp"
 #include "test_scale.hpp"
 

@@ -1,7 +1,7 @@
 // Explicit layouts refuse subresources placed on the same bytes
 // (src/core/shared_bytes.cpp): the verdict against a brute-force oracle (every
 // byte of every subresource through reference_offset), and the work of the
-// check counted, not timed, on the two fuzz_copy_tiles inputs of issue 18.
+// check counted, not timed, on two large inputs (fuzz/regressions/fuzz_copy_tiles).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -33,9 +33,9 @@ TextureDesc tex(const char* format, uint32_t w, uint32_t h, uint32_t array_size,
 
 // fuzz/regressions/fuzz_copy_tiles/shared-bytes-xbox360-bc4-tail: a 47 x
 // 33554432 BC4 array of 8 slices, 17 mips, xbox360-tiled. Mips 2..16 of each
-// slice share one tail (one offset, pre-swizzle origins) over 536 MB; the
-// check marked about 6 M byte runs per slice (12 s in a Release build, 44 s
-// under the fuzzers' sanitizers). One frame: it now compares boxes.
+// slice share one tail (one offset, pre-swizzle origins) over 536 MB: about
+// 6 M byte runs per slice to mark. One frame: the check compares boxes and
+// marks no run.
 TEST(SharedBytes, MipTailOfOneFrameComparesBoxes) {
   const auto t0 = std::chrono::steady_clock::now();
   Layout L;
@@ -50,7 +50,8 @@ TEST(SharedBytes, MipTailOfOneFrameComparesBoxes) {
 
 // fuzz/regressions/fuzz_copy_tiles/shared-bytes-intel-tile64-mip-chain: R8
 // 4 x 1048576, 6 mips in one intel-tile64 surface (offset 0, origins down and
-// right), spans up to 805 MB: a 100 MB bitmap before, boxes now.
+// right), spans up to 805 MB: one frame, so boxes are compared, not a 100 MB
+// bitmap of runs.
 TEST(SharedBytes, MipChainInOneSurfaceComparesBoxes) {
   Layout L;
   const Status st = make_named_layout("intel-tile64", tex("R8_UNORM", 4, 1048576, 1, 6), &L);

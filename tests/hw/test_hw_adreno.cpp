@@ -1,6 +1,6 @@
 // Adreno a6xx/a7xx whole resources (src/hw/adreno.cpp): freedreno's own
 // layout vectors (Mesa src/freedreno/fdl/fd6_layout_test.c, copied as data in
-// tests/data/hw/fd6_layout_test.json), the vectors issue 15 quotes, and random
+// tests/data/hw/fd6_layout_test.json), vectors worked from freedreno's rules, and random
 // mip chains, arrays and 3D textures checked element by element against the
 // tiled address of fd6_tiled_memcpy.cc, with byte claims and round trips.
 #include <gtest/gtest.h>
@@ -98,11 +98,11 @@ TEST(AdrenoLayout, FreedrenoLayoutTestVectors) {
   EXPECT_EQ(cases, 24);
 }
 
-// Issue 15's vectors (freedreno's rules): R8_UNORM 129x1, 8 mips, tiled: levels
+// Vectors worked from freedreno's rules: R8_UNORM 129x1, 8 mips, tiled: levels
 // narrower than 16 px linear and packed; R32G32_UINT 288x739: pitch
 // align(288 * 8, 512) = 2560 bytes, i.e. 2560 x 16 = 40960 bytes between rows
 // of macrotiles.
-TEST(AdrenoLayout, IssueVectors) {
+TEST(AdrenoLayout, FreedrenoRuleVectors) {
   Layout L = named("adreno-a6xx", tex2d("R8_UNORM", 129, 1, 8));
   const uint64_t off[8] = {0, 8192, 12288, 16384, 20480, 20608, 20736, 20864};
   for (uint32_t m = 0; m < 8; ++m) EXPECT_EQ(L.sub(m).offset, off[m]) << m;

@@ -357,8 +357,7 @@ TEST(Amd3d, SurfaceInfoRefusals) {
 
 // A deep but small volume (1x1x2^20 R8: 256 MiB padded in SW_4KB_S) trips
 // the builders' coarse 2^62 bound; the refusal names the sizes it judged
-// rather than claiming the padded size itself overflows (break-it run
-// 2026-12-02: "its padded size does not fit in 62 bits" named no field).
+// rather than only saying that the padded size does not fit in 62 bits.
 TEST(Amd3d, CoarseSizeBoundNamesTheFields) {
   Layout L;
   const Status st = make_named_layout("amd-gfx9-sw4k-s", tex3d("R8_UNORM", 1, 1, 1u << 20, 1), &L);
@@ -372,8 +371,8 @@ TEST(Amd3d, CoarseSizeBoundNamesTheFields) {
 // formats in the Z swizzle modes: Gfx9Lib (IsZOrderSwizzle: isBc, is422),
 // Gfx10Lib / Gfx11Lib (IsZOrderSwizzle: ElemLib::IsBlockCompressed,
 // IsMacroPixelPacked). The 3D Z equations exist for 8- and 16-byte elements,
-// so the refusal must come from the format (break-it run 2026-12-02: BC1 and
-// BC7 3D surfaces were laid out in these modes).
+// so the refusal must come from the format: BC1 and BC7 3D surfaces are not
+// laid out in these modes.
 TEST(Amd3d, ZModesRefuseBlockCompressedFormats) {
   for (const char* spec : {"amd-gfx9-sw64k-z-x", "amd-gfx10-sw64k-z-x", "amd-gfx10.3-sw64k-z-x", "amd-gfx11-sw64k-z-x",
                            "amd-gfx11-sw256k-z-x", "amd-gfx10.3-sw256k-z-x"}) {

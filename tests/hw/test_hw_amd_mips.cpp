@@ -114,7 +114,7 @@ TEST(AmdMips, RefusalsAndOverrides) {
   EXPECT_EQ(make_named_layout("amd-gfx12-sw64k-2d", tex2d("R8G8B8A8_UNORM", 300, 200, 3), &bad).code(),
             Code::unsupported);
   // pitches= without offsets= on GFX9-GFX11: the refusal names pitches=, not
-  // GFX12 (break-it run 2026-12-02: it blamed the generation).
+  // the generation (GFX12).
   for (const char* spec : {"amd-gfx9-sw64k-s:pitches=64/64", "amd-gfx10-sw64k-s-x:pitches=384/256"}) {
     const Status st = make_named_layout(spec, tex2d("R8G8B8A8_UNORM", 300, 200, 2), &bad);
     EXPECT_FALSE(st.ok()) << spec;

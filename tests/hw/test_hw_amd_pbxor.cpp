@@ -3,8 +3,8 @@
 // ComputeSurfaceAddrFromCoordMacroTiled: "IsXor(swizzleMode) ?
 // ((pipeBankXor & (pipeMask | bankMask)) << pipeInterleaveLog2) & blkMask : 0")
 // and gfx9/gfx9addrlib.cpp (a pipe/bank XOR on a non-XOR mode is invalid).
-// The vectors are issue 15's, measured there by running addrlib's
-// Addr2ComputeSurfaceAddrFromCoord: RGBA8 600x400, element (17, 3).
+// The vectors are addrlib's own answers (Addr2ComputeSurfaceAddrFromCoord
+// run on them): RGBA8 600x400, element (17, 3).
 #include <gtest/gtest.h>
 
 #include "swz/swz.hpp"

@@ -407,7 +407,7 @@ TEST(Infer, NotAProbe) {
 }
 
 // A probe shorter than the texture's elements is reported as short, not as
-// missing indices (found by a tester: a 4-byte file for a 1x1 16-byte format).
+// missing indices (a 4-byte file for a 1x1 16-byte format).
 TEST(Infer, ShortProbeNamesItsSize) {
   FormatInfo f;
   ASSERT_TRUE(find_format("R32G32B32A32_UINT", &f));

@@ -33,7 +33,8 @@ constexpr uint64_t stream_min_bytes_for_l3(uint64_t l3_bytes) {
   return std::clamp<uint64_t>(l3_bytes / 16, uint64_t{12} << 20, uint64_t{32} << 20);
 }
 
-/// Knobs the benchmarks sweep; defaults are the measured best (bench/RESULTS.md).
+/// Knobs the benchmarks sweep (SWZ_MATRIX_TUNE, bench/matrix_ab.py); the
+/// defaults are the fastest found with swz_bench_matrix.
 struct Tuning {
   /// Rows of a strip when swizzling: the Y (and Z) primaries among the
   /// lowest `swizzle_strip_bits` address bits; 0 = automatic (the bits above
@@ -52,7 +53,7 @@ struct Tuning {
   /// stream_min_bytes_for_l3(): on a 32 MiB L3, 8 MiB copies run as fast or
   /// faster with regular stores and 16 MiB ones 2x faster streaming; on a
   /// 480 MiB L3, 16 MiB copies run 2-3x faster with regular stores and 64 MiB
-  /// ones 1.2-1.5x faster streaming (bench/RESULTS.md, "streaming threshold").
+  /// ones 1.2-1.5x faster streaming.
   uint64_t stream_min_bytes = stream_min_bytes_for_l3(last_level_cache_bytes());
   /// Deswizzle walks the blocks that lie wholly inside the box in memory
   /// order (TileDeswizzle in walker-inl.h) ...
@@ -69,8 +70,7 @@ struct Tuning {
   /// ... but at most 2^tile_band_rows_big_log2 rows when the whole copy
   /// (Region::copy_bytes) holds at least tile_band_big_min_bytes and does not
   /// stream (past the L2, from the L3): NVIDIA R8 4096² (16 MiB, rows 4 KiB
-  /// apart) deswizzles at 0.72x memcpy in bands of 64 rows, 0.88x in bands
-  /// of 16, 0.79x in bands of 8 (bench/RESULTS.md, 2026-12-02 evening).
+  /// apart) deswizzles faster in bands of 16 rows than of 64 or of 8.
   unsigned tile_band_rows_big_log2 = 4;
   uint64_t tile_band_big_min_bytes = uint64_t{8} << 20;
   /// ... and, for the standard swizzles' shape (q4), in cache too (else
@@ -78,10 +78,9 @@ struct Tuning {
   bool tile_walk_q4_cache = false;
   /// ... and, for patterns whose X and Y/Z parts of G overlap (XOR terms:
   /// AMD), also onto linear rows that are not 64-byte aligned (else the strip
-  /// walker takes those). Quiet 16-core host, amd-gfx9-sw64k-s-x RGBA8
-  /// deswizzle on 16 mod 64 buffers, 3 rounds: block walk / strip walker
-  /// 4096² 0.93 / 1.25x memcpy, 8192² 0.56 / 0.67, 512² 0.66 / 0.68; on
-  /// aligned rows the block walk stays (512² 0.65 / 0.49).
+  /// walker takes those): amd-gfx9-sw64k-s-x RGBA8 deswizzles onto 16 mod 64
+  /// rows run faster through the strip walker at 512², 4096² and 8192²; onto
+  /// aligned rows the block walk is the faster.
   bool tile_walk_xor_misaligned = false;
   /// Swizzle onto a resource at 16/32/48 mod 64 in stretches of aligned
   /// 64-byte lines (StretchSwizzle, stretch_swizzle-inl.h) ...
@@ -95,10 +94,9 @@ struct Tuning {
   unsigned stretch_cache_max_log2 = 12;
   /// ... prefetching the linear rows of the stretch this many ahead (0: none);
   unsigned stretch_prefetch = 0;
-  /// ... and this many ahead when the copy streams (0: none). 4 ahead helped
-  /// 8192² RGBA8 on the 2-vCPU VM (std64k 0.60 -> 0.84x memcpy) but lost on
-  /// the quiet 16-core host in most 8192² cells (NVIDIA RGBA32F 0.50 ->
-  /// 0.34, std64k R8 1.22 -> 0.99; bench/RESULTS.md): off.
+  /// ... and this many ahead when the copy streams (0: none). Off: 4 ahead is
+  /// faster on some CPUs (8192² RGBA8 on a 2-vCPU Xeon) but slower on others
+  /// (most 8192² cells on a 16-vCPU Xeon).
   unsigned stretch_prefetch_stream = 0;
   /// ... the lines of a stretch that read the same linear 64-byte lines one
   /// after the other where its rows share L1 sets (UnitWalk::qm), else in

@@ -1,10 +1,10 @@
-// Streaming-load copy out of write-combined memory (see stream_load.hpp).
+// Streaming-load copy out of write-combined memory (core/kernel.hpp).
 // On WC memory an ordinary load is uncached and serialised; movntdqa fills a
 // streaming-load buffer with a whole 64-byte line per request, so reading the
 // four 16-byte quarters of a line back to back costs about one bus round
 // trip instead of four (Intel's "Increasing Memory Throughput With Intel
 // Streaming SIMD Extensions 4 (Intel SSE4) Streaming Load" white paper).
-#include "backends/simd/stream_load.hpp"
+#include "core/kernel.hpp"
 
 #include <algorithm>
 #include <cstring>

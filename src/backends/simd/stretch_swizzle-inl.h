@@ -10,7 +10,7 @@
 // stretch by stretch along x, and each stretch is written in address order as
 // aligned 64-byte lines, each gathered from four 16-byte pieces of the
 // strip's linear rows (in L1): a resource at 16/32/48 mod 64 (malloc, numpy)
-// no longer makes every line store straddle two cache lines, and the lines
+// does not make every line store straddle two cache lines, and the lines
 // can be streamed. The piece of a line that falls before the stretch's first
 // aligned line or after its last (the resource's phase) is written as 16-byte
 // pieces; where the next stretch of the walk follows in memory, the
@@ -65,8 +65,7 @@ inline void PieceSchedule(const Plan& p, unsigned bits, uint64_t row_pitch, uint
   // bits: of a low half (nl bits) and a high half, each tabled once (every
   // entry one XOR from the entry without its lowest set bit), so each piece
   // costs two table reads and the pitch products, not a pass over the bits
-  // (callgrind, 512² swizzles on user buffers: the per-call schedule was up
-  // to 0.07 instructions per byte).
+  // (the schedule is made per call, which counts on 512² copies).
   const unsigned n = bits - 4, nl = n / 2, nh = n - nl;
   uint32_t lo[64][3], hi[64][3];
   auto half = [&](uint32_t(*t)[3], unsigned first, unsigned nb) {
@@ -215,25 +214,21 @@ bool StretchSwizzle(const Region& r, const Tuning& t) {
   // the faster there for the standard swizzles' shape (q4: four rows' runs
   // per line, transposed in registers), the stretches for the general line
   // shape (NVIDIA GOBs: two rows x two runs per line), where the strip walker
-  // spends a per-run branch and address (callgrind, 512² page-aligned, AVX2:
-  // NVIDIA R8 0.76 -> 0.31, BC7 0.65 -> 0.31, RGBA32F 0.61 -> 0.26
-  // instructions per byte; 8.0 -> 16.1, 8.5 -> 16.0, 2.3 -> 6.1 GB/s).
-  // Streaming copies (from DRAM) keep the strip walker there: on the quiet
-  // 16-core host the stretches lost at 4096² page-aligned (NVIDIA R8 1.32 ->
-  // 1.00x memcpy, BC7 1.37 -> 1.03, RGBA32F 0.82 -> 0.66; bench/results/r4-h200host/ab.txt).
+  // spends a per-run branch and address (the stretches take less than half
+  // its instructions per byte; bench/cell_ir.sh counts them).
+  // Streaming copies (from DRAM) keep the strip walker there: the stretches
+  // are slower at 4096² page-aligned (NVIDIA R8, BC7, RGBA32F).
   // Write-combined destinations take the stretches always: whole lines in
-  // address order (H200, a DEVICE_LOCAL | HOST_VISIBLE mapping, one thread:
-  // std64k 32 bpp through the strip walker 8.5-9.0 GB/s against memcpy's
-  // 9.4-15.7, NVIDIA GOBs through the stretches 14-15.7; bench/RESULTS.md).
+  // address order, which a write-combined mapping (DEVICE_LOCAL |
+  // HOST_VISIBLE) takes at close to memcpy's rate (swz_bench_gpu --wc).
   if (ph == 0 && !t.stretch_aligned && !r.write_combined && !(g.gl && !g.q4 && !r.streaming)) return false;
   const Plan& p = *g.p;
   const uint64_t eb = p.element_bytes;
   if (g.rl < 4 || p.high_mask != 0 || r.stack_rows || p.ext_log2[3] != 0 || r.pre[0] % eb != 0) return false;
   StretchShape s;
-  // In cache, stretches of at most 4 KiB (bench_matrix 512² user buffers,
-  // three interleaved rounds: std64k R32G32B32A32 0.75 -> 0.86x memcpy, NVIDIA
-  // R32G32B32A32 0.41 -> 0.68 against 16 KiB stretches; std64k BC7 512² at 16
-  // KiB stretches of 32 rows 2 KiB apart ran at 0.12).
+  // In cache, stretches of at most 4 KiB (stretch_cache_max_log2): 16 KiB
+  // stretches are slower on 512² user buffers (std64k and NVIDIA
+  // R32G32B32A32, std64k BC7).
   if (!FindStretch(p, g.rl, t.stretch_rows_log2, r.streaming ? 14u : t.stretch_cache_max_log2, &s)) return false;
   const uint64_t S = uint64_t{1} << s.k;
   const uint64_t wx = (uint64_t{1} << s.xw) / eb;  // stretch width, elements
@@ -246,12 +241,10 @@ bool StretchSwizzle(const Region& r, const Tuning& t) {
   // order the rows read between any two pieces of one linear line (the Y bits
   // below the lower of X4, X5) would overflow the L1 sets they share: Intel Y
   // (16-byte columns of 32 rows) at row pitches of 2 KiB and up reads every
-  // linear line four times. Measured on user buffers, AMD EPYC VM, x memcpy:
-  // 512² intel-tiley BC7 0.24 -> 0.49, RGBA8 0.28 -> 0.54, RGBA32F 0.18 ->
-  // 0.42; 4096² (streaming) RGBA32F 0.45 -> 0.59, RGBA8 0.65 -> 0.81, R8 0.65
-  // -> 0.80, std64k R8 0.50 -> 0.77. Where the rows do not collide (R8 or
-  // NVIDIA GOBs in cache), or only between X4 and X5 (std64k RGBA8 at 4096²:
-  // 0.81 -> 0.68), the reordered walk measured slower, so it is not used.
+  // linear line four times; the reordered walk reads it once (Intel Y at 512²
+  // and 4096², std64k R8 at 4096²). Where the rows do not collide (R8 or
+  // NVIDIA GOBs in cache), or only between X4 and X5 (std64k RGBA8 at 4096²),
+  // the reordered walk is slower, so it is not used.
   uint32_t qm = 0;
   if (t.stretch_line_order) {
     uint32_t low = ~0u;

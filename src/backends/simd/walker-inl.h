@@ -72,8 +72,8 @@ class Walker {
     uint64_t c = 64;
     while (c < t_.chunk_bytes) c <<= 1;
     // A strip x chunk reads (or writes) rows x C bytes of the linear side at
-    // once; keep that within 16 KiB (measured: 8 bpp std64k, 32-row strips,
-    // from memory: C = 512 -> 0.81x memcpy, C = 2048 -> 0.63x).
+    // once; keep that within 16 KiB (wider chunks are slower from memory:
+    // 8 bpp std64k, 32-row strips).
     while (c > 64 && (c << (hy_ + hz_)) > (uint64_t{16} << 10)) c >>= 1;
     // No wider than the box needs (small boxes: the table costs per call).
     uint64_t need = 64;
@@ -167,8 +167,8 @@ class Walker {
     // lines. That holds only where the walk is sequential in memory (only X
     // primaries above the strip: Intel Y tiles); elsewhere (std64k, NVIDIA
     // GOBs, AMD) the walk jumps every few lines, the straddling lines are
-    // left half-written and 16-byte streams measured slower than regular
-    // stores (0.40 -> 0.15x memcpy), so those keep regular stores.
+    // left half-written and 16-byte streams are slower than regular
+    // stores, so those keep regular stores.
     lines16_ = to_swz && r_.streaming && !stream64_ && align >= 16 && x_above_strip_;
     // Deswizzle lines: 64-byte linear lines start where (lin_row + x - xa0)
     // is a multiple of 64; possible for every row when runs are 16-aligned
@@ -297,11 +297,11 @@ class Walker {
     const bool st = stream64_;
     // 3D strips (rows from several slices): column-outer over the strip's
     // groups, whose lines of one column are neighbours on the swizzled side
-    // (Z0, Z1 sit right above the line); measured 0.53 -> 0.75 of memcpy.
+    // (Z0, Z1 sit right above the line), which is faster than group-outer.
     Grp grp[kMaxStripRows / 4];
     const unsigned ng = Groups(a, grp);
     if (hz_ == 0) {
-      // 2D: group-outer (measured faster: each group's four linear rows are
+      // 2D: group-outer (faster: each group's four linear rows are
       // read in order)
       for (unsigned q = 0; q < ng; ++q) {
         const RowPart rp = grp[q].rp;
@@ -462,9 +462,8 @@ class Walker {
   // quad of linear rows) outer and whole lines inner, so that the line's four
   // linear destinations stay in registers: per 64 bytes one column part,
   // four loads, four stores. (Column-outer, as the swizzle walks, reloads
-  // the four destinations of each base per line: NVIDIA RGBA32F 512², AVX2,
-  // callgrind 0.74 instructions per byte.) The strip x chunk is in L1 either
-  // way.
+  // the four destinations of each base per line.) The strip x chunk is in L1
+  // either way.
   template <Mode M>
   void LinesGeneralToLinear(const ChunkArgs& a) {
     const uint64_t x0 = a.c0 - g_.xa0;
@@ -578,8 +577,8 @@ class Walker {
     // The straddling line's last runs open the next chunk (c1 is aligned to
     // C there): their column parts are that chunk's base, once per chunk,
     // plus rel_[0..3], not an address rule per row (malloc'd linear rows,
-    // 16 mod 64: every row of every chunk has one; callgrind 512² Intel Y
-    // RGBA8, AVX2: 0.39 -> 0.34 instructions per byte; bench/RESULTS.md round 4).
+    // 16 mod 64: every row of every chunk has one; bench/cell_ir.sh counts
+    // the instructions per byte).
     const ColPart bn = straddle ? col_part(g_, c1) : ColPart{0, 0};
     for (unsigned i = 0; i < a.n; ++i) {
       const RowPart rp = Fold(rows_[i].rp, a.b0);
@@ -658,8 +657,8 @@ class Walker {
 // Reading the swizzled side in the strip order above touches each block's
 // lines out of address order, and for narrow blocks (NVIDIA block linear: 64
 // bytes wide, one block per 64 bytes of a linear row) a linear row visits a
-// new block every few lines. From DRAM that caps reads far under memcpy
-// (bench/RESULTS.md). So the blocks that lie wholly inside the box are walked
+// new block every few lines. From DRAM that caps reads far under memcpy.
+// So the blocks that lie wholly inside the box are walked
 // one after the other in memory order, the next block prefetched, and each
 // block is emptied into whole 64-byte linear lines:
 // * q4 shape (16-byte runs, Y0 Y1 on address bits 4 5: the standard
@@ -692,9 +691,7 @@ constexpr unsigned kMaxTileLines = 1024;  // blocks up to 64 KiB
 // every linear line lies at tb + (f.s[k] ^ K), with f.s[k] = s[k] + B for
 // the pieces in the next block (s < B, so (s + B) ^ K = (s ^ K) + B). The
 // line loop then has no per-piece branch and no per-line address rule: four
-// offset loads, four 16-byte loads, one 64-byte line store. (Measured under
-// callgrind, NVIDIA RGBA8 512² on a 16 mod 64 linear buffer, AVX2: 0.69 ->
-// 0.29 instructions per byte; bench/RESULTS.md round 4.)
+// offset loads, four 16-byte loads, one 64-byte line store.
 template <class Mv, bool kXor, bool kStream>
 HWY_SWZ_INLINE void TileFlatLines(const TileLine* HWY_SWZ_RESTRICT f, unsigned n, const uint8_t* tb, uint32_t K,
                                   uint8_t* lt) {
@@ -855,7 +852,7 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
       r.pre[0] % eb != 0)
     return false;
   // The standard swizzles' shape (q4) walks this way only from memory; in
-  // cache the strip walker is faster (measured, bench/RESULTS.md).
+  // cache the strip walker is faster (swz_bench_matrix, tile_walk_q4_cache).
   if (g.q4 && !r.streaming && !t.tile_walk_q4_cache) return false;
   const uint64_t wb = (uint64_t{1} << g.ex) / eb;  // block extent in elements
   const uint64_t hb = uint64_t{1} << p.ext_log2[1];
@@ -868,8 +865,8 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   if (nblocks * g.B < t.tile_walk_min_bytes || nblocks < 2) return false;
   const uint64_t P = r.lin_row_pitch;
   // In cache, a block whose linear rows span many 4 KiB pages costs a TLB
-  // miss per line (NVIDIA RGBA32F 512²: a block's 128 rows lie 8 KiB apart,
-  // 0.40 -> 0.15x memcpy on malloc'd buffers); the strip walker, which
+  // miss per line (NVIDIA RGBA32F 512²: a block's 128 rows lie 8 KiB apart);
+  // the strip walker, which
   // touches a few rows at a time, is faster there. From memory (streaming)
   // reading whole blocks in order wins regardless.
   const uint64_t span = (hb - 1) * P + (db - 1) * r.lin_depth_pitch + (uint64_t{1} << g.ex);
@@ -1004,10 +1001,10 @@ bool TileDeswizzle(const Region& r, const Tuning& t) {
   // too many 4 KiB pages for the TLB (above), bands of the most rows (at
   // least 8, at most 2^tile_band_rows_log2) that stay within that span (2D
   // blocks, separable form only; blocks that need the general form are
-  // copied whole with the first band). NVIDIA RGBA32F 512²: 128 rows 8 KiB
-  // apart per block, bands of 32 rows: callgrind 0.325 (strip walker) ->
-  // 0.27 instructions per byte; bands of 8 rows cost 0.55 (per-block work
-  // for 512 bytes).
+  // copied whole with the first band). NVIDIA RGBA32F 512² (128 rows 8 KiB
+  // apart per block) takes bands of 32 rows: fewer instructions per byte than
+  // the strip walker, where bands of 8 rows would pay per-block work for 512
+  // bytes.
   unsigned band = nrows;
   if (too_wide) {
     if (!sep || db != 1 || t.tile_band_rows_log2 == 0) return false;
@@ -1188,11 +1185,10 @@ bool TileSwizzle(const Region& r, const Tuning& t) {
   const uint64_t nblocks = (ix1 - ix0) / wb * ((iy1 - iy0) / hb) * ((iz1 - iz0) / db);
   if (nblocks < 2) return false;
   // A block reads hb x db linear rows; on 4 KiB pages each is a page of its
-  // own. Measured (bench_matrix 4096², 16 mod 64, two runs each): blocks of
-  // <= 64 rows gain (std64k BC7 0.59-0.63 -> 0.93-1.14x memcpy, Intel Y
-  // 0.79-1.22 -> 0.89-1.51); blocks of 128-256 rows lose against the strip
-  // walker's Add-mode path (std64k R8 0.55 -> 0.37, NVIDIA RGBA8 0.34 ->
-  // 0.28) but gain against its XOR paths (AMD _X RGBA8 0.31 -> 0.45-0.54).
+  // own. In swz_bench_matrix (4096², linear side 16 mod 64), blocks of
+  // <= 64 rows are faster this way than through the strip walker; blocks of
+  // 128-256 rows are slower than its Add-mode path (std64k R8, NVIDIA) but
+  // faster than its XOR paths (AMD _X).
   if (hb * db > 64 && g.mode == Mode::Add) return false;
   uint64_t src[kMaxTilePiecesSwz];
   PieceSchedule(p, p.block_bits, r.lin_row_pitch, r.lin_depth_pitch, src);

@@ -18,6 +18,7 @@
 #include "backends/vulkan/gpu_plan.hpp"
 #include "swz/gpu.hpp"
 #include "core/plan.hpp"
+#include "core/request.hpp"
 
 namespace swz::gpu {
 namespace detail {
@@ -147,8 +148,8 @@ uint64_t fnv1a(const void* p, size_t n) {
 // reverse order, so the driver's own exit handlers (the NVIDIA driver tears
 // its threads and device state down from an atexit handler registered when
 // the loader opened it) have already run when ~Context calls
-// vkDeviceWaitIdle / vkDestroyDevice, which then crash (SIGSEGV on the
-// H200). The fix: every create()/adopt() registers, AFTER the driver is
+// vkDeviceWaitIdle / vkDestroyDevice, which then crash (SIGSEGV with the
+// NVIDIA driver). So every create()/adopt() registers, AFTER the driver is
 // loaded and the device made, an atexit handler that tears down every live
 // Context while the driver is still whole; a Context destroyed later finds
 // nothing left to destroy. The registry itself is never destroyed (a static
@@ -1716,16 +1717,24 @@ void Context::trim() {
 // ---- Recording ---------------------------------------------------------------
 
 namespace {
-Status check_ranges(const detail::GpuRegion& r, const BufferRange& res, const BufferRange& lin) {
+// The overlap rule (core/request.hpp) for one GPU region: the linear box's
+// bytes and the subresource's span, at these bases (host addresses or offsets
+// in one VkBuffer).
+Status check_gpu_disjoint(const detail::GpuRegion& r, uint64_t swz_base, uint64_t lin_base, bool to_swizzled,
+                          const char* where) {
+  const swz::detail::MemoryRange lin(lin_base + r.lin_offset, r.lin_span, "the linear box", swz::detail::MemoryRange::kNoIndex,
+                                     where);
+  const swz::detail::MemoryRange sub(swz_base + r.swz_offset, r.swz_span, "the subresource",
+                                     swz::detail::MemoryRange::kNoIndex, where);
+  return to_swizzled ? swz::detail::check_memory_disjoint(lin, sub) : swz::detail::check_memory_disjoint(sub, lin);
+}
+
+Status check_ranges(const detail::GpuRegion& r, const BufferRange& res, const BufferRange& lin, bool to_swizzled) {
   if (!res.buffer) return {Code::invalid_argument, "resource buffer = VK_NULL_HANDLE"};
   if (!lin.buffer) return {Code::invalid_argument, "linear buffer = VK_NULL_HANDLE"};
-  if (res.buffer == lin.buffer) {
-    const uint64_t a0 = r.swz_offset, a1 = r.swz_offset + r.swz_span;
-    const uint64_t b0 = r.lin_offset, b1 = r.lin_offset + r.lin_span;
-    if (a0 < b1 && b0 < a1)
-      return {Code::invalid_argument, "the linear range and the subresource overlap in one VkBuffer"};
-  }
-  return Status::Ok();
+  if (res.buffer != lin.buffer) return Status::Ok();
+  // One VkBuffer: the overlap rule over offsets in it.
+  return check_gpu_disjoint(r, 0, 0, to_swizzled, " in one VkBuffer");
 }
 }  // namespace
 
@@ -1742,7 +1751,7 @@ Status Context::Impl::record_subresource(VkCommandBuffer cb, const Layout& layou
                                    lin_row_pitch, lin_depth_pitch, to_swizzled ? "source" : "destination", &r, &empty));
     if (info) *info = DispatchInfo{};
     if (empty) return Status::Ok();
-    SWZ_TRY(check_ranges(r, resource, linear));
+    SWZ_TRY(check_ranges(r, resource, linear, to_swizzled));
     return record_region(cb, r, to_swizzled, resource.buffer, linear.buffer, info);
   } catch (const std::bad_alloc&) {
     return {Code::internal, "out of host memory"};
@@ -1775,8 +1784,10 @@ Status Context::record_buffer_copy(VkCommandBuffer cmd, const BufferRange& src, 
                                         std::to_string(src.size) + " / " + std::to_string(dst.size) + " bytes)"};
   if (info) *info = DispatchInfo{};
   if (size == 0) return Status::Ok();
-  if (src.buffer == dst.buffer && src.offset < dst.offset + size && dst.offset < src.offset + size)
-    return {Code::invalid_argument, "copy ranges overlap"};
+  if (src.buffer == dst.buffer)
+    SWZ_TRY(swz::detail::check_memory_disjoint(
+        swz::detail::MemoryRange(src.offset, size, "the source range in one VkBuffer"),
+        swz::detail::MemoryRange(dst.offset, size, "the destination range in one VkBuffer")));
   try {
     Impl& I = *impl_;
     return I.record_copy(cmd, src.buffer, src.offset, dst.buffer, dst.offset, size, info);
@@ -1818,6 +1829,8 @@ Status Context::Impl::host_subresource(const Layout& layout, uint8_t* resource, 
     if (empty) return Status::Ok();
     if (!resource) return {Code::invalid_argument, "resource = null"};
     if (!linear) return {Code::invalid_argument, to_swizzled ? "source = null" : "destination = null"};
+    SWZ_TRY(check_gpu_disjoint(r, reinterpret_cast<uintptr_t>(resource), reinterpret_cast<uintptr_t>(linear),
+                               to_swizzled, " in host memory"));
     return host_convert(r, to_swizzled, resource + r.swz_offset, linear);
   } catch (const std::bad_alloc&) {
     return {Code::internal, "out of host memory"};

@@ -10,7 +10,7 @@ if(NOT Vulkan_FOUND OR NOT SWZ_GLSLC)
   return()
 endif()
 message(STATUS "swz: GPU compute path enabled (glslc: ${SWZ_GLSLC})")
-# Extra shader defines for benchmark variants (bench/RESULTS.md), e.g.
+# Extra shader defines for benchmark variants (bench/bench_gpu.cpp), e.g.
 # -DSWZ_GLSLC_DEFINES="-DBATCH=8"; empty for every build that ships.
 set(SWZ_GLSLC_DEFINES "" CACHE STRING "Extra glslc -D flags for the swizzle shader (benchmark variants)")
 separate_arguments(SWZ_GLSLC_DEFINES)

@@ -49,8 +49,9 @@ Status resolve_region(const Layout& layout, uint64_t resource_offset, uint64_t r
   r.d = res.r.d;
   r.lin_offset = lin_offset;
   r.lin_span = res.lin_bytes;
-  r.lin_row_pitch = lin_row_pitch;
-  r.lin_depth_pitch = lin_depth_pitch;
+  // Pitches of 0 are the tight ones, as resolved; a pitch the box does not use keeps the caller's value.
+  r.lin_row_pitch = lin_row_pitch ? lin_row_pitch : res.r.lin_row_pitch;
+  r.lin_depth_pitch = lin_depth_pitch ? lin_depth_pitch : res.r.lin_depth_pitch;
   if (!add_ok(resource_offset, res.sub_offset, &r.swz_offset))
     return {Code::overflow, "resource offset does not fit in 64 bits"};
   r.swz_span = res.sub_size;
@@ -164,11 +165,10 @@ Status plan_swizzle(const GpuRegion& r, const DeviceLimits& lim, unsigned wg_chu
   const uint64_t bz = stacked ? 1 : (Zlast >> ez) - (Z0 >> ez) + 1;
   // Tile shape: extend the block along x, then y, then z until a tile holds
   // the chunks of one workgroup (or the box).
-  // Default workgroup size by the box's bytes, from the H200 sweeps in
-  // bench/RESULTS.md: 2^13 bytes up to 4 MiB (small boxes need more
-  // workgroups than there are multiprocessors), 2^14 above (with the
-  // pattern tables in a uniform buffer, 2^15 measured 0.01-0.04 slower
-  // against the plain copy at 64 MiB and at 1 GiB).
+  // Default workgroup size by the box's bytes, tuned on an NVIDIA H200 with
+  // swz_bench_gpu: 2^13 bytes up to 4 MiB (small boxes need more
+  // workgroups than there are multiprocessors), 2^14 above (2^15 is
+  // slower against the plain copy at 64 MiB and at 1 GiB).
   const uint64_t box_B = uint64_t{r.w} * e * r.h * r.d;
   const unsigned wg_B_log2 = box_B <= (uint64_t{4} << 20) ? 13u : 14u;
   unsigned ut = wg_chunks_log2 ? wg_chunks_log2 : std::min(12u, wg_B_log2 > q + 5 ? wg_B_log2 - q : 5u);
@@ -429,8 +429,8 @@ Status plan_copy_pair(const CopyRange& a, const CopyRange& b, const DeviceLimits
   if (a.size == 0 && b.size == 0) return {Code::invalid_argument, "GPU paired copy: both ranges are empty"};
   const uint64_t al = std::max<uint64_t>(lim.min_storage_align, 16);
   const uint64_t maxr = std::min<uint64_t>(lim.max_storage_range, k4G - 1);
-  // 2^8 words per workgroup, one per invocation, by default: on the H200 it
-  // beat 2^10 and 2^12 in every imported-band case measured (bench/RESULTS.md).
+  // 2^8 words per workgroup, one per invocation, by default: on an NVIDIA H200
+  // it beats 2^10 and 2^12 for imported bands (swz_bench_gpu --host).
   const unsigned u = std::clamp(wg_chunks_log2 ? wg_chunks_log2 : 8u, 5u, 20u);
   uint64_t groups[2] = {0, 0};
   uint32_t* w0[2][2] = {{&D.push.src_a_w0, &D.push.dst_a_w0}, {&D.push.src_b_w0, &D.push.dst_b_w0}};

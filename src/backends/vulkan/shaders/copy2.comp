@@ -1,7 +1,7 @@
 // swz — two copies of 16-byte words in one dispatch: the host path's
 // pipeline over imported memory uploads band j (host -> device, range a)
 // while it downloads band j-2 (device -> host, range b). Two dispatches in a
-// row did not overlap on the H200, and even one dispatch that gives the first
+// row do not overlap on an NVIDIA H200, and even one dispatch that gives the first
 // half of its workgroups to one copy and the second half to the other runs
 // them mostly one after the other (workgroups start roughly in order); so
 // the two copies' workgroups alternate: while both have work left, even
