@@ -8,6 +8,7 @@ CMake project version, read from CMakeLists.txt. Environment:
 ccache is used as the compiler launcher when it is on the PATH and CMAKE_ARGS
 names no launcher.
 """
+import importlib.util
 import os
 import re
 import shlex
@@ -15,6 +16,20 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+# pip builds a wheel, which needs the `wheel` package: offline, a venv gets it
+# from the system only when made with --system-site-packages. Without it pip's
+# own message is "invalid command 'bdist_wheel'"; this one says what to do.
+_WHEEL_COMMANDS = {"bdist_wheel", "dist_info", "editable_wheel"}
+if _WHEEL_COMMANDS.intersection(sys.argv[1:]):
+    if importlib.util.find_spec("wheel") is None:
+        sys.stderr.write(
+            f"swz: pip install needs the Python package wheel, which this environment ({sys.prefix}) lacks.\n"
+            "  Offline on Debian 12 (README, Python): apt install python3-venv python3-setuptools python3-wheel "
+            "python3-numpy pybind11-dev, then\n"
+            "    python3 -m venv --system-site-packages v && v/bin/pip install --no-build-isolation .\n"
+            "  Online: pip install . (build isolation fetches them).\n")
+        sys.exit(1)
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext

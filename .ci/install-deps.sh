@@ -10,10 +10,12 @@ PACKAGES=(
   # library, CLI, tests, benchmarks
   libhwy-dev libxsimd-dev xtl-dev libgtest-dev libgmock-dev libbenchmark-dev
   libstb-dev libcli11-dev nlohmann-json3-dev libpng-dev libjpeg62-turbo-dev
-  # bench/cli_io.sh (peak RSS through /usr/bin/time -v)
-  time
+  # bench/cli_io.sh (peak RSS through /usr/bin/time -v); tests/cli/cli_io_test.sh (counts locate's writes)
+  time strace
   # Python module
   pybind11-dev python3-dev python3-numpy python3-pytest python3-pil
+  # swz.plot_pattern and its test (python/tests/test_order.py)
+  python3-matplotlib
   # pip install . (.ci/pip_test.sh): venv, setuptools backend, wheel
   python3-venv python3-setuptools python3-wheel
   # GPU path (lavapipe in CI) and the shader compiler

@@ -16,6 +16,20 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 VENV=$WORK/venv
 
+echo "==> pip: a bare venv (no --system-site-packages, no wheel) is refused with a message naming the fix"
+"$PY" -m venv "$WORK/bare"
+if "$WORK/bare/bin/python" -c "import wheel" 2>/dev/null; then
+  echo "    (skipped: this Python's venv comes with wheel)"
+else
+  if "$WORK/bare/bin/pip" install --no-build-isolation --no-cache-dir --no-index --disable-pip-version-check -q . \
+    >"$WORK/bare.log" 2>&1; then
+    echo "pip install in a bare venv succeeded without wheel?" >&2; exit 1
+  fi
+  grep -q -- "--system-site-packages" "$WORK/bare.log" && grep -q "needs the Python package wheel" "$WORK/bare.log" ||
+    { cat "$WORK/bare.log" >&2; echo "pip's error in a bare venv does not point to --system-site-packages" >&2; exit 1; }
+  echo "    refused, pointing to --system-site-packages"
+fi
+
 echo "==> pip: fresh venv in $VENV"
 "$PY" -m venv --system-site-packages "$VENV"
 

@@ -6,6 +6,7 @@ Usage: PYTHONPATH=<build>/python /usr/bin/python3 bench/bench_python_offsets.py 
 
 Cases (each: median of --reps runs, in millions of offsets (or locates) per second):
   random:    x, y: int64 arrays of n random element coordinates (gather-like access)
+  uint32:    the same coordinates as uint32 arrays (read in place, as every integer type)
   grid:      x = arange(W) broadcast against y = arange(H)[:, None] (a whole mip, no index arrays)
   3d:        std64k 3D R16G16B16A16_FLOAT, x, y, z random
   pattern:   a random-ish pattern with XOR and postamble terms, x, y random
@@ -19,7 +20,7 @@ Cases (each: median of --reps runs, in millions of offsets (or locates) per seco
              per core); --n 65536 times one thread.
 Then, for context, the copies from Python (GB/s of surface bytes, threads=1,
 out= preallocated so nothing is allocated per call) next to numpy.copyto of
-the same bytes.
+the same bytes, and the fixed cost of one call (a 16x16 subresource, out=).
 The conversion of inputs to int64 and broadcasting is included (it is part of
 the call); swz.offsets runs its loop in C++ with the GIL released, on one thread.
 """
@@ -66,6 +67,7 @@ def main():
     L = swz.Layout.std64k("R8G8B8A8_UNORM", W, H)
     x = rng.integers(0, W, a.n, dtype=np.int64)
     y = rng.integers(0, H, a.n, dtype=np.int64)
+    x32, y32 = x.astype(np.uint32), y.astype(np.uint32)
     L3 = swz.Layout.std64k("R16G16B16A16_FLOAT", 256, 256, 256)
     x3, y3, z3 = (rng.integers(0, 256, a.n, dtype=np.int64) for _ in range(3))
     P = swz.Layout.pattern("X0 X1 X2 X3 Y0 Y1 X4^Y5 Y2^X7 X5 Y3^X9 X6 Y4 post8=Y6^X10 post9=X8", "R8G8B8A8_UNORM", W, H)
@@ -87,6 +89,7 @@ def main():
     aoffs = rng.integers(0, AMD.size, a.n, dtype=np.int64)
     cases = [
         ("random (std64k 2D, 32bpp)", lambda: swz.offsets(L, x, y), a.n),
+        ("random, uint32 coordinates", lambda: swz.offsets(L, x32, y32), a.n),
         ("grid (broadcast arange)", lambda: swz.offsets(L, gx, gy), gw * gw),
         ("3d (std64k 3D, 64bpp)", lambda: swz.offsets(L3, x3, y3, z3), a.n),
         ("pattern with XOR/postamble", lambda: swz.offsets(P, x, y), a.n),
@@ -124,6 +127,22 @@ def main():
                      ("swz.deswizzle(out=)", lambda: swz.deswizzle(res, C, out=lin, threads=1))]:
         t = bench(fn, a.reps)
         print(f"  {name:32s} {nbytes / t / 1e9:8.2f} GB/s  ({t * 1e3:.1f} ms)")
+    # The fixed cost of a call: a 16x16 RGBA8 subresource (1 KiB), out= preallocated; the best
+    # of --reps batches of 20000 calls (the least disturbed by other jobs).
+    T = swz.Layout.std64k("R8G8B8A8_UNORM", 16, 16)
+    timg = np.zeros((16, 16, 4), np.uint8)
+    tres = np.zeros(T.size, np.uint8)
+    calls = 200 if a.smoke else 20000
+    print(f"per-call cost, 16x16 R8G8B8A8, out= preallocated, best of {a.reps} x {calls} calls:")
+    for name, fn in [("swz.swizzle(out=)", lambda: swz.swizzle(timg, T, out=tres)),
+                     ("swz.deswizzle(out=)", lambda: swz.deswizzle(tres, T, out=timg))]:
+        best = float("inf")
+        for _ in range(a.reps):
+            t0 = CLOCK()
+            for _ in range(calls):
+                fn()
+            best = min(best, (CLOCK() - t0) / calls)
+        print(f"  {name:32s} {best * 1e6:8.2f} us per call")
     return 0
 
 

@@ -133,6 +133,15 @@ else()
 endif()
 string(APPEND SWZ_PC_LIBS_PRIVATE " -pthread")
 string(STRIP "${SWZ_PC_LIBS_PRIVATE}" SWZ_PC_LIBS_PRIVATE)
+# swz.pc: a static-only package lists what libswz.a needs under Libs, so that
+# `pkg-config --libs swz` links with or without --static; a shared one lists
+# them under Libs.private.
+if(SWZ_LIBRARY_KIND STREQUAL "static")
+  set(SWZ_PC_LIBS " ${SWZ_PC_LIBS_PRIVATE}")
+  set(SWZ_PC_LIBS_PRIVATE "")
+else()
+  set(SWZ_PC_LIBS "")
+endif()
 
 # Installed executables and the Python module find a shared libswz next to
 # them in the prefix.
@@ -177,5 +186,35 @@ foreach(_kind LIBDIR INCLUDEDIR)
     set(SWZ_PC_${_kind} "\${prefix}/${CMAKE_INSTALL_${_kind}}")
   endif()
 endforeach()
+# A shared libswz installed outside the linker's implicit directories gets
+# -Wl,-rpath,${libdir} in Libs, so that a program linked through pkg-config
+# runs without LD_LIBRARY_PATH. The choice is made at install time, when the
+# prefix (cmake --install --prefix) is known: swz-rpath.pc is installed as
+# swz.pc then.
+set(SWZ_PC_RPATH "")
 configure_file(cmake/swz.pc.in ${CMAKE_CURRENT_BINARY_DIR}/swz.pc @ONLY)
-install(FILES ${CMAKE_CURRENT_BINARY_DIR}/swz.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
+if(SWZ_LIBRARY_KIND STREQUAL "shared")
+  set(SWZ_PC_RPATH " -Wl,-rpath,\${libdir}")
+  configure_file(cmake/swz.pc.in ${CMAKE_CURRENT_BINARY_DIR}/swz-rpath.pc @ONLY)
+  set(_swz_system_libdirs ${CMAKE_C_IMPLICIT_LINK_DIRECTORIES} ${CMAKE_CXX_IMPLICIT_LINK_DIRECTORIES}
+    ${CMAKE_PLATFORM_IMPLICIT_LINK_DIRECTORIES})
+  list(REMOVE_DUPLICATES _swz_system_libdirs)
+  install(CODE "
+    set(_swz_libdir \"${CMAKE_INSTALL_LIBDIR}\")
+    if(NOT IS_ABSOLUTE \"\${_swz_libdir}\")
+      set(_swz_libdir \"\${CMAKE_INSTALL_PREFIX}/\${_swz_libdir}\")
+    endif()
+    get_filename_component(_swz_libdir \"\${_swz_libdir}\" ABSOLUTE)
+    set(_swz_pc \"${CMAKE_CURRENT_BINARY_DIR}/swz-rpath.pc\")
+    foreach(_swz_dir IN ITEMS ${_swz_system_libdirs})
+      get_filename_component(_swz_dir \"\${_swz_dir}\" ABSOLUTE)
+      if(_swz_dir STREQUAL _swz_libdir)
+        set(_swz_pc \"${CMAKE_CURRENT_BINARY_DIR}/swz.pc\")
+      endif()
+    endforeach()
+    file(INSTALL DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig\" TYPE FILE
+         RENAME swz.pc FILES \"\${_swz_pc}\")
+  " COMPONENT dev)
+else()
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/swz.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
+endif()

@@ -69,16 +69,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string offset_text;
     CLI::App *of = nullptr, *lo = nullptr, *in = nullptr;
     Parser() {
+      // The options offset, locate and info get in src/cli/main.cpp (no copy options; --offset).
+      const CommonOptionUse use{"", false, ""};
       app.require_subcommand(1);
       of = app.add_subcommand("offset", "");
-      add_common_options(of, &o);  // one CommonOptions for every subcommand, as in src/cli/main.cpp
+      add_common_options(of, &o, use);  // one CommonOptions for every subcommand, as in src/cli/main.cpp
       of->add_option("--subresource", sub, "");
       of->add_option("coords", coords, "")->expected(2, 4)->required();
       lo = app.add_subcommand("locate", "");
-      add_common_options(lo, &o);
+      add_common_options(lo, &o, use);
       lo->add_option("OFFSET", offset_text, "")->required();
       in = app.add_subcommand("info", "");
-      add_common_options(in, &o);
+      add_common_options(in, &o, use);
       fresh = o;
     }
   };

@@ -93,6 +93,11 @@ std::vector<LayoutListing> layout_listing();
 /// describe_layout and of the pattern parsers.
 Status describe_layout_name(std::string_view name, uint32_t element_bytes, std::string* text);
 
+/// The block of pattern `p` in words, as `swz layouts --show` and `swz plot`
+/// print it: "512-byte block: 64 bytes (16 elements) x 8 rows", then
+/// " x D slices" and " x S samples" when the block has them.
+std::string block_extent_text(const Pattern& p, uint32_t element_bytes);
+
 /// Up to `max_count` listed names closest to `name` (edit distance on the part
 /// before ':'), closest first: for "did you mean" messages.
 std::vector<std::string> closest_layout_names(std::string_view name, size_t max_count = 3);

@@ -69,12 +69,13 @@ SWZ_API const char* swz_version(void);
 /** Texture dimension. */
 typedef enum swz_dimension { SWZ_TEXTURE_2D = 0, SWZ_TEXTURE_3D = 1 } swz_dimension;
 
-/** mip_levels value for the full mip chain. */
+/** mip_levels value for the full mip chain (so is 0, as in D3D12_RESOURCE_DESC). */
 #define SWZ_MIPS_FULL 0xFFFFFFFFu
 
 /** What D3D12_RESOURCE_DESC says about a texture. Zero-initialize, then set
- *  format and width/height; a 0 in depth, array_size, mip_levels or samples
- *  means 1. Sizes in texels. */
+ *  format and width/height; a 0 in depth, array_size or samples means 1, and
+ *  a 0 in mip_levels means the full mip chain (D3D12_RESOURCE_DESC's
+ *  MipLevels = 0). Sizes in texels. */
 typedef struct swz_texture_desc {
   uint32_t dimension;   /**< a swz_dimension value (other values: SWZ_INVALID_ARGUMENT) */
   const char* format;   /**< DXGI format name ("R8G8B8A8_UNORM", "DXGI_FORMAT_BC7_UNORM"; any case),
@@ -83,7 +84,7 @@ typedef struct swz_texture_desc {
   uint32_t width, height;
   uint32_t depth;      /**< 3D only */
   uint32_t array_size; /**< 2D only */
-  uint32_t mip_levels; /**< 1..full chain, or SWZ_MIPS_FULL */
+  uint32_t mip_levels; /**< 1..full chain; 0 or SWZ_MIPS_FULL: the full chain */
   uint32_t samples;
 } swz_texture_desc;
 

@@ -17,10 +17,54 @@ using namespace swz;
 
 namespace {
 
-/// Iterates the common shape of n int64 arrays (already broadcast to one shape,
-/// any strides), calling f(flat_index, values[n]). Stops when f returns false.
+/// The integer element types coordinate arrays come in (native byte order).
+enum class IntType : uint8_t { i8, i16, i32, i64, u8, u16, u32, u64 };
+
+/// Element of type `t` at p, as int64 (uint64 values above 2^63 - 1 are refused
+/// before, by swz.offsets).
+inline int64_t read_int(IntType t, const char* p) {
+  switch (t) {
+    case IntType::i8: return *reinterpret_cast<const int8_t*>(p);
+    case IntType::i16: return *reinterpret_cast<const int16_t*>(p);
+    case IntType::i32: return *reinterpret_cast<const int32_t*>(p);
+    case IntType::i64: return *reinterpret_cast<const int64_t*>(p);
+    case IntType::u8: return *reinterpret_cast<const uint8_t*>(p);
+    case IntType::u16: return *reinterpret_cast<const uint16_t*>(p);
+    case IntType::u32: return *reinterpret_cast<const uint32_t*>(p);
+    case IntType::u64: return static_cast<int64_t>(*reinterpret_cast<const uint64_t*>(p));
+  }
+  return 0;
+}
+
+template <class T>
+void widen_as(const char* p, py::ssize_t stride, py::ssize_t n, int64_t* out) {
+  if (stride == static_cast<py::ssize_t>(sizeof(T))) {
+    const T* q = reinterpret_cast<const T*>(p);
+    for (py::ssize_t i = 0; i < n; ++i) out[i] = static_cast<int64_t>(q[i]);
+  } else {
+    for (py::ssize_t i = 0; i < n; ++i) out[i] = static_cast<int64_t>(*reinterpret_cast<const T*>(p + i * stride));
+  }
+}
+
+/// out[0..n) = the n elements of type `t` at p, `stride` bytes apart, as int64.
+void widen(IntType t, const char* p, py::ssize_t stride, py::ssize_t n, int64_t* out) {
+  switch (t) {
+    case IntType::i8: return widen_as<int8_t>(p, stride, n, out);
+    case IntType::i16: return widen_as<int16_t>(p, stride, n, out);
+    case IntType::i32: return widen_as<int32_t>(p, stride, n, out);
+    case IntType::i64: return widen_as<int64_t>(p, stride, n, out);
+    case IntType::u8: return widen_as<uint8_t>(p, stride, n, out);
+    case IntType::u16: return widen_as<uint16_t>(p, stride, n, out);
+    case IntType::u32: return widen_as<uint32_t>(p, stride, n, out);
+    case IntType::u64: return widen_as<uint64_t>(p, stride, n, out);
+  }
+}
+
+/// Iterates the common shape of n integer arrays (already broadcast to one
+/// shape, any strides, element types `types`), calling f(flat_index,
+/// values[n]) with the values as int64. Stops when f returns false.
 template <size_t N, class F>
-void for_each_broadcast(const std::array<py::array, N>& in, F&& f) {
+void for_each_broadcast(const std::array<py::array, N>& in, const std::array<IntType, N>& types, F&& f) {
   const py::ssize_t nd = in[0].ndim();
   const py::ssize_t* shape = in[0].shape();
   std::array<const char*, N> base;
@@ -31,7 +75,7 @@ void for_each_broadcast(const std::array<py::array, N>& in, F&& f) {
   }
   int64_t v[N];
   if (nd == 0) {
-    for (size_t k = 0; k < N; ++k) std::memcpy(&v[k], base[k], 8);
+    for (size_t k = 0; k < N; ++k) v[k] = read_int(types[k], base[k]);
     f(size_t{0}, v);
     return;
   }
@@ -48,9 +92,26 @@ void for_each_broadcast(const std::array<py::array, N>& in, F&& f) {
       for (py::ssize_t d = 0; d + 1 < nd; ++d) p[k] += idx[static_cast<size_t>(d)] * strides[k][d];
       st[k] = strides[k][nd - 1];
     }
-    for (py::ssize_t j = 0; j < inner; ++j, ++flat) {
-      for (size_t k = 0; k < N; ++k) v[k] = *reinterpret_cast<const int64_t*>(p[k] + j * st[k]);
-      if (!f(flat, v)) return;
+    bool all64 = true;
+    for (size_t k = 0; k < N; ++k) all64 = all64 && types[k] == IntType::i64;
+    if (all64) {
+      for (py::ssize_t j = 0; j < inner; ++j, ++flat) {
+        for (size_t k = 0; k < N; ++k) v[k] = *reinterpret_cast<const int64_t*>(p[k] + j * st[k]);
+        if (!f(flat, v)) return;
+      }
+    } else {
+      // Other types: each array's run is widened to int64 a chunk at a time,
+      // by a loop over one type.
+      constexpr py::ssize_t kChunk = 512;
+      int64_t wide[N][kChunk];
+      for (py::ssize_t j0 = 0; j0 < inner; j0 += kChunk) {
+        const py::ssize_t m = std::min(kChunk, inner - j0);
+        for (size_t k = 0; k < N; ++k) widen(types[k], p[k] + j0 * st[k], st[k], m, wide[k]);
+        for (py::ssize_t j = 0; j < m; ++j, ++flat) {
+          for (size_t k = 0; k < N; ++k) v[k] = wide[k][j];
+          if (!f(flat, v)) return;
+        }
+      }
     }
     py::ssize_t d = nd - 2;
     for (; d >= 0; --d) {
@@ -62,14 +123,17 @@ void for_each_broadcast(const std::array<py::array, N>& in, F&& f) {
 }
 
 template <size_t N>
-std::array<py::array, N> int64_inputs(const std::array<py::handle, N>& h) {
+std::array<py::array, N> int_inputs(const std::array<py::handle, N>& h, std::array<IntType, N>* types) {
   std::array<py::array, N> a;
   for (size_t k = 0; k < N; ++k) {
-    if (!py::isinstance<py::array>(h[k])) raise_py(PyExc_TypeError, "internal: expected int64 numpy arrays");
+    if (!py::isinstance<py::array>(h[k])) raise_py(PyExc_TypeError, "internal: expected integer numpy arrays");
     a[k] = py::reinterpret_borrow<py::array>(h[k]);
-    if (a[k].dtype().kind() != 'i' || a[k].dtype().itemsize() != 8 ||
-        !a[k].dtype().attr("isnative").template cast<bool>())
-      raise_py(PyExc_TypeError, "internal: expected native int64 arrays (swz.offsets converts its inputs)");
+    const char kind = a[k].dtype().kind();
+    const auto size = a[k].dtype().itemsize();
+    const int lg = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : -1;
+    if ((kind != 'i' && kind != 'u') || lg < 0 || !a[k].dtype().attr("isnative").template cast<bool>())
+      raise_py(PyExc_TypeError, "internal: expected native integer arrays (swz.offsets converts its inputs)");
+    (*types)[k] = static_cast<IntType>((kind == 'u' ? 4 : 0) + lg);
     if (a[k].ndim() != a[0].ndim() || !std::equal(a[k].shape(), a[k].shape() + a[k].ndim(), a[0].shape()))
       raise_py(PyExc_ValueError, "internal: arrays are not broadcast to one shape");
   }
@@ -85,7 +149,8 @@ const char* const kCoordNames[4] = {"x", "y", "z", "sample"};
 py::array offsets(const Layout& L, py::handle subresource, py::handle x, py::handle y, py::handle z, py::handle s,
                   int method) {
   const uint32_t sub = as_subresource(L, subresource);
-  auto in = int64_inputs<4>({x, y, z, s});
+  std::array<IntType, 4> types;
+  auto in = int_inputs<4>({x, y, z, s}, &types);
   std::vector<py::ssize_t> shape(in[0].shape(), in[0].shape() + in[0].ndim());
   py::array_t<uint64_t> out(shape);
   uint64_t* o = out.mutable_data();
@@ -106,7 +171,7 @@ py::array offsets(const Layout& L, py::handle subresource, py::handle x, py::han
   int64_t bad_value = 0;
   {
     py::gil_scoped_release nogil;
-    for_each_broadcast<4>(in, [&](size_t i, const int64_t* v) {
+    for_each_broadcast<4>(in, types, [&](size_t i, const int64_t* v) {
       for (int c = 0; c < 4; ++c)
         if (static_cast<uint64_t>(v[c]) >= limit[c]) {
           bad_coord = c;
@@ -137,14 +202,15 @@ py::array pattern_offsets(const Pattern& p, uint32_t element_bytes, py::handle x
                           py::handle s, uint64_t row_pitch_B, uint64_t depth_pitch_B) {
   std::shared_ptr<const Plan> plan;
   check(Plan::compile(p, element_bytes, &plan));
-  auto in = int64_inputs<4>({x, y, z, s});
+  std::array<IntType, 4> types;
+  auto in = int_inputs<4>({x, y, z, s}, &types);
   std::vector<py::ssize_t> shape(in[0].shape(), in[0].shape() + in[0].ndim());
   py::array_t<uint64_t> out(shape);
   uint64_t* o = out.mutable_data();
   bool negative = false;
   {
     py::gil_scoped_release nogil;
-    for_each_broadcast<4>(in, [&](size_t i, const int64_t* v) {
+    for_each_broadcast<4>(in, types, [&](size_t i, const int64_t* v) {
       if (v[0] < 0 || v[1] < 0 || v[2] < 0 || v[3] < 0) {
         negative = true;
         return false;

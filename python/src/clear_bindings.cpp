@@ -72,8 +72,8 @@ Box box_arg(py::handle box) {
   raise_py(PyExc_ValueError, "box has " + std::to_string(v.size()) + " entries (expected 4 or 6)");
 }
 
-py::object clear(py::handle buffer, const Layout& L, py::handle value, py::handle subresource, py::handle box,
-                 py::handle format) {
+py::object clear(arg::Buffer buffer, const Layout& L, arg::ClearValue value, arg::Subresource subresource,
+                 arg::OptBox box, arg::OptFormat format) {
   ClearDesc c;
   c.subresource = as_u32(subresource, "subresource");
   if (c.subresource != kAllSubresources) (void)as_subresource(L, subresource);
@@ -123,8 +123,8 @@ py::object clear(py::handle buffer, const Layout& L, py::handle value, py::handl
   return py::reinterpret_borrow<py::object>(buffer);
 }
 
-py::object fill(py::handle buffer, py::handle value, py::handle repeat_count, py::handle offset,
-                py::handle pattern_bytes, py::handle format) {
+py::object fill(arg::Buffer buffer, arg::FillValue value, arg::Int repeat_count, arg::Int offset,
+                arg::OptInt pattern_bytes, arg::OptFormat format) {
   FillDesc d;
   d.offset_B = as_u64(offset, "offset");
   d.repeat_count = as_u32(repeat_count, "repeat_count");
@@ -168,9 +168,9 @@ py::object fill(py::handle buffer, py::handle value, py::handle repeat_count, py
   return py::reinterpret_borrow<py::object>(buffer);
 }
 
-py::object resolve(py::handle src_buffer, const Layout& sl, py::handle dst_buffer, const Layout& dl,
-                   const std::string& mode, py::handle src_subresource, py::handle dst_subresource, py::handle rect,
-                   py::handle dst_x, py::handle dst_y, py::handle format) {
+py::object resolve(arg::Buffer src_buffer, const Layout& sl, arg::Buffer dst_buffer, const Layout& dl,
+                   const std::string& mode, arg::Int src_subresource, arg::Int dst_subresource, arg::OptRect rect,
+                   arg::Int dst_x, arg::Int dst_y, arg::OptFormat format) {
   ResolveDesc r;
   if (mode == "average")
     r.mode = ResolveMode::Average;
@@ -208,7 +208,7 @@ py::object resolve(py::handle src_buffer, const Layout& sl, py::handle dst_buffe
   return py::reinterpret_borrow<py::object>(dst_buffer);
 }
 
-py::bytes encode(py::handle format, py::handle value, uint32_t plane) {
+py::bytes encode(arg::Format format, arg::ClearValue value, uint32_t plane) {
   const FormatInfo f = to_format(format);
   ClearMember m = ClearMember::Floats;
   uint8_t tmp[16];

@@ -69,7 +69,7 @@ py::object deswizzle(py::handle buffer, const Layout& L, py::handle subresource,
       arr = py::reinterpret_borrow<py::array>(out);
       if (!(arr.flags() & py::array::c_style)) raise_py(PyExc_ValueError, "out must be C-contiguous");
       if (!arr.writeable()) raise_py(PyExc_ValueError, "out is read-only; it must be writable");
-      if (!arr.dtype().attr("isnative").cast<bool>())
+      if (!native_dtype(arr.dtype()))
         raise_py(PyExc_ValueError, "out must have a native byte order dtype");
       if (!e.empty) check_linear(arr, e, L, sub, "out");
     }

@@ -49,7 +49,7 @@ Get one with swz.format_info('R8G8B8A8_UNORM') or from Layout.format.)doc")
       .def("__hash__", [](const FormatInfo& f) { return py::hash(py::int_(f.dxgi)); });
 
   m.def(
-      "format_info", [](py::handle f) { return to_format(f); }, py::arg("format").none(false),
+      "format_info", [](arg::Format f) { return to_format(f); }, py::arg("format").none(false),
       R"doc(format_info(format) -> Format
 
 format: a DXGI name ('R8G8B8A8_UNORM', 'DXGI_FORMAT_BC7_UNORM'; any case) or a

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "py_args.hpp"
 #include "swz/identify.hpp"
 #include "swz/swz.hpp"
 
@@ -79,7 +80,7 @@ uint32_t dim(py::handle h, const char* what) {
 void register_identify(py::module_& m) {
   m.def(
       "identify",
-      [](py::handle dump, py::handle format, py::handle width, py::handle height, uint32_t top, uint64_t offset) {
+      [](arg::Buffer dump, arg::Format format, arg::Int width, arg::Int height, uint32_t top, uint64_t offset) {
         Bytes b(dump, "dump");
         const swz::FormatInfo f = format_of(format);
         const uint32_t w = dim(width, "width"), h = dim(height, "height");
@@ -111,7 +112,7 @@ Raises ValueError (bad format or size; BC formats are not supported yet),
 IndexError (offset past the dump, or no layout fits in the dump).)doc");
   m.def(
       "infer",
-      [](py::handle probe, py::handle format, py::handle width, py::handle height, uint64_t offset) {
+      [](arg::Buffer probe, arg::Format format, arg::Int width, arg::Int height, uint64_t offset) {
         Bytes b(probe, "probe");
         const swz::FormatInfo f = format_of(format);
         const uint32_t w = dim(width, "width"), h = dim(height, "height");

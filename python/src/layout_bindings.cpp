@@ -27,10 +27,13 @@ TextureDesc make_desc(py::handle format, py::handle width, py::handle height, py
   d.samples = as_u32(samples, "samples");
   if (py::isinstance<py::str>(mips)) {
     if (mips.cast<std::string>() != "full")
-      raise_py(PyExc_ValueError, "mips = '" + mips.cast<std::string>() + "' (an integer >= 1 or 'full')");
+      raise_py(PyExc_ValueError, "mips = '" + mips.cast<std::string>() + "' (an integer >= 1, or 0 or 'full')");
     d.mip_levels = full_mip_count(d.width, d.height, d.dimension == Dimension::Texture3D ? d.depth : 1);
   } else {
+    // 0 is the full chain, as D3D12_RESOURCE_DESC's MipLevels.
     d.mip_levels = as_u32(mips, "mips");
+    if (d.mip_levels == 0)
+      d.mip_levels = full_mip_count(d.width, d.height, d.dimension == Dimension::Texture3D ? d.depth : 1);
   }
   return d;
 }
@@ -132,7 +135,8 @@ void register_layouts(py::module_& m) {
   const char* kFactoryArgs = R"doc(
 format: DXGI name (str), DXGI_FORMAT value (int) or swz.Format.
 width, height: texels. depth: None for a 2D texture; an int (even 1) makes a
-3D texture, as 'WxHxD' does in the CLI. mips: mip levels (>= 1) or 'full'.
+3D texture, as 'WxHxD' does in the CLI. mips: mip levels (>= 1), or 0 or
+'full' for the full chain (D3D12_RESOURCE_DESC's MipLevels = 0).
 array: array slices (2D only). Raises ValueError naming the field at fault
 (zero sizes, too many mips, non-power-of-two elements for swizzled layouts,
 MSAA with standard swizzle, ...), OverflowError when sizes overflow 64 bits.)doc";

@@ -92,7 +92,7 @@ void add_layout_queries(py::class_<Layout>& cls) {
           "dtype", [](const Layout& L) { return np_dtype(default_dtype(L.desc().format).dtype); },
           "numpy dtype deswizzle() returns by default for this format.")
       .def(
-          "subresource_layout", [](const Layout& L, py::handle i) { return make_sub(L, as_subresource(L, i)); },
+          "subresource_layout", [](const Layout& L, arg::Int i) { return make_sub(L, as_subresource(L, i)); },
           py::arg("subresource"),
           "subresource_layout(subresource: int) -> SubresourceLayout\n\nWhere subresource (mip + array_slice * mips) "
           "lives. IndexError when it is outside 0..subresource_count-1.")

@@ -20,7 +20,7 @@ py::bytes ddi_bytes(const Pattern& p, bool legacy) {
   return py::bytes(reinterpret_cast<const char*>(b.data()), b.size());
 }
 
-Pattern pattern_from_ddi(py::handle obj) {
+Pattern pattern_from_ddi(arg::Buffer obj) {
   Buffer b;
   b.acquire(obj, false, "DDI bytes");
   Pattern p;

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <string>
 
+#include "py_args.hpp"
 #include "swz/swz.hpp"
 
 namespace swz_py {

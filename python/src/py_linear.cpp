@@ -2,6 +2,7 @@
 #include "py_linear.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <string>
 #include <vector>
@@ -79,21 +80,25 @@ std::vector<py::ssize_t> expected_shape(const Extent& e, uint32_t channels) {
 void check_linear(const py::array& a, const Extent& e, const Layout& L, uint32_t sub, const char* role) {
   py::dtype dt = a.dtype();
   const char kind = dt.kind();
-  if (std::string("biufcV").find(kind) == std::string::npos || dt.attr("hasobject").cast<bool>())
+  // Plain dtypes hold objects only as kind 'O'; structured ones are asked.
+  if (std::string("biufcV").find(kind) == std::string::npos ||
+      (dt.has_fields() && dt.attr("hasobject").cast<bool>()))
     raise_py(PyExc_TypeError, std::string(role) + " has dtype " + py::str(dt).cast<std::string>() +
                                   "; texel data needs a numeric or structured dtype (e.g. uint8, uint16, float32)");
   const auto item = static_cast<uint32_t>(dt.itemsize());
-  const FormatInfo sf = sub_format(L, sub);
-  const std::string fmt = sf.name;
-  const DefaultDtype def = default_dtype(sf);
-  const std::string hint = "subresource " + std::to_string(sub) + " of this " + fmt + " layout" +
-                           (e.has_box ? " (box)" : "") + " needs shape " + shape_text(expected_shape(e, def.channels)) +
-                           " with dtype " + py::str(np_dtype(def.dtype)).cast<std::string>() +
-                           " (or any dtype whose itemsize x C = " + std::to_string(e.eb) + " bytes)";
+  // The hint is for messages only: built when a check fails.
+  auto hint = [&] {
+    const FormatInfo sf = sub_format(L, sub);
+    const DefaultDtype def = default_dtype(sf);
+    return "subresource " + std::to_string(sub) + " of this " + std::string(sf.name) + " layout" +
+           (e.has_box ? " (box)" : "") + " needs shape " + shape_text(expected_shape(e, def.channels)) +
+           " with dtype " + py::str(np_dtype(def.dtype)).cast<std::string>() + " (or any dtype whose itemsize x C = " +
+           std::to_string(e.eb) + " bytes)";
+  };
   if (item == 0 || e.eb % item != 0)
     raise_py(PyExc_ValueError, std::string(role) + " has dtype " + py::str(dt).cast<std::string>() + " (itemsize " +
                                    std::to_string(item) + ") which does not divide the " + std::to_string(e.eb) +
-                                   "-byte element; " + hint);
+                                   "-byte element; " + hint());
   const uint32_t C = e.eb / item;
   std::vector<py::ssize_t> want = expected_shape(e, C);
   std::vector<py::ssize_t> have(a.shape(), a.shape() + a.ndim());
@@ -104,7 +109,7 @@ void check_linear(const py::array& a, const Extent& e, const Layout& L, uint32_t
   }
   if (!ok)
     raise_py(PyExc_ValueError, std::string(role) + " has shape " + shape_text(have) + " and dtype " +
-                                   py::str(dt).cast<std::string>() + "; " + hint);
+                                   py::str(dt).cast<std::string>() + "; " + hint());
 }
 
 CopyOptions copy_options(py::handle backend, py::handle threads, bool write_combined) {
@@ -122,16 +127,23 @@ CopyOptions copy_options(py::handle backend, py::handle threads, bool write_comb
   return o;
 }
 
+bool native_dtype(const py::dtype& dt) {
+  // A plain dtype says it in one character ('=' native, '|' not applicable,
+  // '<' / '>' explicit); a structured one is asked field by field.
+  constexpr char kForeign = std::endian::native == std::endian::little ? '>' : '<';
+  return dt.has_fields() ? dt.attr("isnative").cast<bool>() : dt.byteorder() != kForeign;
+}
+
 /// A C-contiguous, native-byte-order version of a linear input array (a copy only when needed).
 py::array contiguous_input(py::handle obj) {
-  py::module_ np = py::module_::import("numpy");
   py::array a = py::array::ensure(obj);
   if (!a) {
     PyErr_Clear();
     raise_py(PyExc_TypeError, "array must be a numpy array (or convertible to one), not " + type_name(obj));
   }
-  if (!a.dtype().attr("isnative").cast<bool>()) a = a.attr("astype")(a.dtype().attr("newbyteorder")("="));
-  if (!(a.flags() & py::array::c_style)) a = np.attr("ascontiguousarray")(a);
+  const py::dtype dt = a.dtype();
+  if (!native_dtype(dt)) a = a.attr("astype")(dt.attr("newbyteorder")("="));
+  if (!(a.flags() & py::array::c_style)) a = py::module_::import("numpy").attr("ascontiguousarray")(a);
   return a;
 }
 

@@ -43,4 +43,7 @@ swz::CopyOptions copy_options(py::handle backend, py::handle threads, bool write
 /// A C-contiguous, native-byte-order version of a linear input array (a copy only when needed).
 py::array contiguous_input(py::handle obj);
 
+/// True when `dt` is in the machine's byte order (every field of a structured dtype).
+bool native_dtype(const py::dtype& dt);
+
 }  // namespace swz_py

@@ -85,8 +85,10 @@ def swizzle(array: Any, layout: Layout, subresource: int = 0, box: Optional[BoxL
     array:       numpy array (or anything ``np.asarray`` takes) of shape (H, W, C)
                  for a 2D texture or (D, H, W, C) for 3D, in elements, with
                  ``dtype.itemsize * C == layout.format.element_bytes``; for a box,
-                 the box's extent in elements. A non-contiguous or byte-swapped
-                 array is copied first.
+                 the box's extent in elements. Where C is 1 the channel axis may
+                 be left out: (H, W) or (D, H, W); ``deswizzle(..., out=)`` with
+                 an array of that shape gives it back. A non-contiguous or
+                 byte-swapped array is copied first.
     layout:      swz.Layout.
     subresource: index (mip + array_slice * mips).
     box:         (left, top, front, right, bottom, back) or (left, top, right,
@@ -121,8 +123,9 @@ def deswizzle(buffer: Any, layout: Layout, subresource: int = 0, box: Optional[B
     box:         (left, top, front, right, bottom, back) or (left, top, right,
                  bottom) in texels; None = the whole subresource.
     out:         None, a writable C-contiguous numpy array of the right shape
-                 (any dtype with ``itemsize * C`` == element bytes), or any
-                 writable buffer with room for the packed bytes.
+                 (any dtype with ``itemsize * C`` == element bytes; where C is 1,
+                 (H, W) or (D, H, W) as swizzle takes them), or any writable
+                 buffer with room for the packed bytes.
     dtype:       dtype of the new array when out is None; default
                  ``layout.dtype`` (uint8 for 8-bit and BC formats, float16 /
                  float32 for _FLOAT, intN for _SINT/_SNORM, uintN otherwise).
@@ -132,7 +135,8 @@ def deswizzle(buffer: Any, layout: Layout, subresource: int = 0, box: Optional[B
                  from such memory are uncached and many times slower).
 
     Returns an array of shape (H, W, C) for 2D or (D, H, W, C) for 3D, in
-    elements (``layout.subresource_layout(i).shape``), or ``out``. The GIL is
+    elements (``layout.subresource_layout(i).shape``), C included even where
+    it is 1 (R8: (H, W, 1)), or ``out`` in its own shape. The GIL is
     released during the copy. Raises ValueError (buffer too small, bad out),
     IndexError (subresource or box out of range), TypeError.
     """
@@ -210,6 +214,19 @@ def _as_int64(v: Any, name: str, label: str) -> np.ndarray:
     return np.asarray(a.astype(np.int64, copy=False))
 
 
+def _as_int_array(v: Any, name: str, label: str) -> np.ndarray:
+    """v as a native-order integer array, read in place when it is one (int8..int64,
+    uint8..uint64 up to 2^63 - 1: the C++ loop reads each type), else as _as_int64."""
+    a = np.asarray(v)
+    if a.dtype.kind in "iu" and a.dtype.isnative and a.dtype.itemsize in (1, 2, 4, 8):
+        if a.dtype.kind == "u" and a.dtype.itemsize == 8:
+            over = a > np.uint64(_INT64_MAX)
+            if over.any():
+                raise IndexError(f"{label} = {int(a[over].ravel()[0])} is out of range (above 2^63 - 1)")
+        return a
+    return _as_int64(v, name, label)
+
+
 def offsets(layout: Layout, x: Any, y: Any, z: Any = 0, sample: Any = 0, subresource: int = 0) -> Any:
     """Byte offsets in the resource of elements, vectorised with numpy broadcasting.
 
@@ -223,7 +240,7 @@ def offsets(layout: Layout, x: Any, y: Any, z: Any = 0, sample: Any = 0, subreso
     released. Raises IndexError for a coordinate outside the subresource or a
     bad subresource, TypeError for non-integer inputs.
     """
-    args = [_as_int64(v, n, n) for v, n in ((x, "x"), (y, "y"), (z, "z"), (sample, "sample"))]
+    args = [_as_int_array(v, n, n) for v, n in ((x, "x"), (y, "y"), (z, "z"), (sample, "sample"))]
     b = np.broadcast_arrays(*args)
     r = _swz._offsets(layout, subresource, *b)
     return r[()] if r.ndim == 0 else r

@@ -8,7 +8,7 @@ import numpy.typing as npt
 
 FormatLike = Union[str, int, "Format"]
 PatternLike = Union[str, "Pattern"]
-MipsLike = Union[int, str]  # an int >= 1 or "full"
+MipsLike = Union[int, str]  # an int >= 1, or 0 or "full" (the full chain, as D3D12_RESOURCE_DESC)
 BoxLike = Sequence[int]  # (left, top, front, right, bottom, back) or (left, top, right, bottom), texels
 Entry = Optional[Tuple[str, int]]  # ("X", 4); None = invalid entry
 

@@ -200,6 +200,24 @@ def test_dtype_views_and_channel_axis():
     assert np.array_equal(swz.swizzle(one, R), swz.swizzle(one[..., None], R))
 
 
+def test_single_channel_shapes_round_trip():
+    # One documented shape: deswizzle gives (H, W, C) with C = 1; swizzle takes (H, W) too,
+    # and deswizzle(out=) of shape (H, W) or (D, H, W) gives that shape back.
+    rng = np.random.default_rng(18)
+    L = swz.Layout.std64k("R8_UNORM", 37, 21)
+    img = rng.integers(0, 256, (21, 37), dtype=np.uint8)
+    buf = swz.swizzle(img, L)
+    back = swz.deswizzle(buf, L)
+    assert back.shape == (21, 37, 1) == L.subresource_layout(0).shape
+    assert np.array_equal(back[..., 0], img)
+    same = swz.deswizzle(buf, L, out=np.empty_like(img))
+    assert same.shape == img.shape and np.array_equal(same, img)
+    L3 = swz.Layout.std64k("R16_UNORM", 9, 7, depth=5)
+    vol = rng.integers(0, 65536, (5, 7, 9), dtype=np.uint16)
+    out3 = swz.deswizzle(swz.swizzle(vol, L3), L3, out=np.empty_like(vol))
+    assert out3.shape == vol.shape and np.array_equal(out3, vol)
+
+
 def test_non_contiguous_and_byteswapped_inputs_are_copied():
     rng = np.random.default_rng(8)
     L = swz.Layout.std64k("R16G16B16A16_UNORM", 50, 40)

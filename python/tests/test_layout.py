@@ -66,6 +66,15 @@ def test_mips_and_array_indexing():
     assert L.dtype == np.float16
 
 
+def test_mips_zero_is_the_full_chain():
+    # D3D12_RESOURCE_DESC's MipLevels = 0, as the CLI's --mips 0 and C's mip_levels = 0.
+    for factory in (swz.Layout.std64k, swz.Layout.std4k, swz.Layout.row_major):
+        assert factory("R8G8B8A8_UNORM", 600, 400, mips=0).mips == 10
+        assert factory("R8G8B8A8_UNORM", 600, 400, mips=0).size == factory("R8G8B8A8_UNORM", 600, 400, mips="full").size
+    assert swz.Layout.std64k("R16_UNORM", 40, 24, depth=70, mips=0).mips == 7
+    assert swz.Layout.from_name("nv-block-linear", "R8G8B8A8_UNORM", 64, 32, mips=0).mips == 7
+
+
 def test_bad_sizes():
     with pytest.raises(ValueError, match="width"):
         swz.Layout.std64k("R8G8B8A8_UNORM", 0, 64)

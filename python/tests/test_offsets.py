@@ -138,6 +138,15 @@ def test_broadcasting_and_scalars():
             assert isinstance(v, np.uint64) and v == grid[yy, xx]
     # Different integer dtypes and strided views give the same answer.
     assert np.array_equal(swz.offsets(L, x.astype(np.uint8), y.astype(np.int16)), grid)
+    # Each integer type is read in place (no int64 copy), with the same answers and range checks.
+    for dt in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64):
+        if np.iinfo(dt).max >= 255:
+            assert np.array_equal(swz.offsets(L, x.astype(dt), y.astype(dt)), grid), dt
+    assert np.array_equal(swz.offsets(L, x.astype(">u4"), y.astype(">i8")), grid)  # byte-swapped: converted
+    with pytest.raises(IndexError, match="x = 300"):
+        swz.offsets(L, np.array([0, 300], np.uint16), 0)
+    with pytest.raises(IndexError, match="y = -3"):
+        swz.offsets(L, 0, np.array([-3], np.int8))
     assert np.array_equal(swz.offsets(L, x[::-1], y)[:, ::-1], grid)
     assert np.array_equal(swz.offsets(L, np.broadcast_to(x, (256, 256)), np.broadcast_to(y, (256, 256))), grid)
     assert swz.offsets(L, np.zeros((0, 3), int), 0).shape == (0, 3)

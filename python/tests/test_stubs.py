@@ -42,3 +42,27 @@ def test_package_exports():
     for name in ("swizzle", "deswizzle", "offsets", "locate", "order_image", "plot_pattern"):
         doc = getattr(swz, name).__doc__
         assert doc and ("Raises" in doc or "raises" in doc), name
+
+
+def test_signatures_name_real_types():
+    # help() shows pybind11's signature line: every public function and method names its
+    # arguments with the types the stub uses, never pybind11's "handle" / "object".
+    import inspect
+    import re
+
+    bad = []
+    def check(qual, fn):
+        doc = getattr(fn, "__doc__", None) or ""
+        for line in doc.splitlines():
+            if "(" in line and "->" in line and re.search(r":\s*(handle|object)\b", line):
+                bad.append(f"{qual}: {line.strip()}")
+    for name in swz.__all__:
+        obj = getattr(swz, name)
+        if inspect.isclass(obj):
+            for attr, member in vars(obj).items():
+                if not attr.startswith("_") and callable(member):
+                    check(f"{name}.{attr}", getattr(obj, attr))
+        elif callable(obj):
+            check(name, obj)
+    assert not bad, bad
+    assert "(buffer: Buffer, layout: swz._swz.Layout, value: ClearValueLike" in swz.clear.__doc__

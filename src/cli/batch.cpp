@@ -31,11 +31,20 @@ std::vector<BatchJob> plan_batch(const std::vector<std::string>& inputs, const s
     if (!fresh) fail("inputs '" + it->second + "' and '" + in + "' would both be written to '" + out + "'");
     jobs.push_back({in, out});
   }
+  // Every existing output is named before anything is converted.
+  std::vector<const BatchJob*> existing;
   for (const BatchJob& j : jobs) {
     for (const std::string& in : inputs)
       if (same_file(in, j.out)) fail("output '" + j.out + "' (for '" + j.in + "') is the input '" + in + "'");
-    if (!overwrite && fs::exists(fs::symlink_status(j.out, ec)))
-      fail("output '" + j.out + "' (for '" + j.in + "') exists; pass -y to overwrite it");
+    if (!overwrite && fs::exists(fs::symlink_status(j.out, ec))) existing.push_back(&j);
+  }
+  if (existing.size() == 1)
+    fail("output '" + existing[0]->out + "' (for '" + existing[0]->in + "') exists; pass -y to overwrite it");
+  if (!existing.empty()) {
+    std::string names;
+    for (const BatchJob* j : existing) names += (names.empty() ? "'" : ", '") + j->out + "' (for '" + j->in + "')";
+    fail(std::to_string(existing.size()) + " of " + std::to_string(jobs.size()) + " outputs exist: " + names +
+         "; pass -y to overwrite them");
   }
   return jobs;
 }

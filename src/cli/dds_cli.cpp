@@ -1,6 +1,7 @@
 #include "dds_cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <span>
@@ -59,8 +60,9 @@ void take_texture_from(const DdsInfo& info, const std::string& in, CommonOptions
     } else {
       try {
         m = parse_u64(o->mips, "--mips");
+        if (m == 0) m = full;  // --mips 0: the full chain
       } catch (const Error&) {
-        m = 0;
+        m = UINT64_MAX;
       }
     }
     if (m != d.mip_levels) clash("--mips", o->mips, std::to_string(d.mip_levels));

@@ -121,7 +121,9 @@ void add_identify_commands(CLI::App& app, IdentifyArgs* a, CLI::App** identify, 
   add_unsigned_option(id, "--top", a->top, "Candidates to print (default 5)");
   id->add_option("--offset", a->offset, "Byte offset of the texture in DUMP (decimal or 0x hex, default 0)");
   id->add_option("--thumbnails", a->thumbnails,
-                 "Write a small PNG of each printed candidate's decode into DIR (1.png = best)");
+                 "Write a small PNG of each printed candidate's decode into DIR, named RANK-LAYOUT.png after its "
+                 "rank and layout (1-nv-block-linear_gob=tegra,bh=8.png = best; ':' '/' and blanks in the name "
+                 "become '_')");
   id->add_option("DUMP", a->dump, "The dump: one 2D texture (mip 0) in an unknown layout")->required();
   auto* in =
       app.add_subcommand("infer", "Solve a probe dump for its layout (prints the --layout options that reproduce it)");
@@ -206,7 +208,11 @@ void run_identify(const IdentifyArgs& a) {
     check(make_layout_from_name(c.layout, d, {}, &L), "layout " + c.layout);
     std::vector<uint8_t> lin;
     check(decode_linear(dump, L, o.offset_B, &lin), "thumbnail");
-    write_thumbnail((std::filesystem::path(a.thumbnails) / (std::to_string(i + 1) + ".png")).string(), lin, w, h, f);
+    // RANK-LAYOUT.png: the rank keeps them in order, the layout says which is which.
+    std::string name = std::to_string(i + 1) + "-" + c.layout;
+    for (char& ch : name)
+      if (ch == ':' || ch == '/' || ch == ' ' || ch == '\t' || ch == '\'') ch = '_';
+    write_thumbnail((std::filesystem::path(a.thumbnails) / (name + ".png")).string(), lin, w, h, f);
   }
   if (tied > 1)
     fail("identify " + a.dump + ": the best " + std::to_string(tied) + " candidates score the same (" + best_text +

@@ -8,6 +8,7 @@
 
 #include "common.hpp"
 #include "file_io.hpp"
+#include "input.hpp"
 
 namespace swz::cli {
 namespace {
@@ -92,7 +93,14 @@ Image rgba_to_format(const RgbaImage& rgba, const FormatInfo& f, const std::stri
 }
 
 bool compare_images(const std::string& a, const std::string& b, std::string* report) {
-  const RgbaImage ia = read_rgba(a), ib = read_rgba(b);
+  if (is_stdin(a) && is_stdin(b)) fail("compare: A and B are both standard input ('-'); give at most one as '-'");
+  // '-' is standard input (an image by its signature), as for the other commands.
+  auto read = [](const std::string& path) {
+    if (!is_stdin(path)) return read_rgba(path);
+    const InputBytes in = read_input(path, 0, UINT64_MAX, false);
+    return decode_rgba(in.data(), static_cast<size_t>(in.size), input_name(path));
+  };
+  const RgbaImage ia = read(a), ib = read(b);
   const uint64_t wa = ia.width, ha = ia.height, wb = ib.width, hb = ib.height;
   const unsigned char *pa = ia.pixels.data(), *pb = ib.pixels.data();
   if (wa != wb || ha != hb) {

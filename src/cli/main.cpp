@@ -165,7 +165,8 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
   check_allocation(layout.size(), "the " + t.layout_arg + " resource");  // before IN is read
   const uint64_t skip = input_offset(o);
   // Work: read the input, convert it, write the resource.
-  Progress progress("swizzle", expected + expected + layout.size(), !output_mode().quiet && !output_mode().batch);
+  Progress progress("swizzle", expected + expected + layout.size(), expected,
+                    !output_mode().quiet && !output_mode().batch);
   InputBytes linear = pre ? std::move(*pre) : read_input(in, skip, expected, false, &progress);
   if (pre) progress.add(expected);
   verbose_phase("read");
@@ -236,7 +237,7 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
   check_allocation(total, "the linear output");  // before IN is read
   // Work: read the resource, convert it, write the raw output (PNG encoding
   // is not counted).
-  Progress progress("deswizzle", layout.size() + total + (png ? 0 : total),
+  Progress progress("deswizzle", layout.size() + total + (png ? 0 : total), layout.size(),
                     !output_mode().quiet && !output_mode().batch);
   InputBytes resource = read_input(in, input_offset(o), layout.size(), o.allow_short, &progress);
   const uint64_t missing = check_input_size(in, resource.size, layout.size(), o.allow_short, o.offset,
@@ -513,14 +514,29 @@ int run_main(int argc, char** argv) {
   // A command: its name, summary and help examples (help_examples.cpp, by the
   // same name), and, for the commands that describe a texture and layout,
   // the common options.
-  auto command = [&](const char* name, const char* what, bool texture_options, const char* intro = "") {
+  auto command = [&](const char* name, const char* what, const CommonOptionUse* texture_options,
+                     const char* intro = "") {
     CLI::App* c = app.add_subcommand(name, what);
-    if (texture_options) add_common_options(c, &o);
+    if (texture_options) add_common_options(c, &o, *texture_options);
     set_examples(c, name, intro);
     return c;
   };
 
-  auto* sw = command("swizzle", "Linear -> swizzled: write IN into the resource memory OUT", true);
+  const CommonOptionUse sw_use{"required for raw IN; image IN defaults to R8G8B8A8_UNORM, a .dds IN gives its own",
+                               true,
+                               "Bytes before the linear data in IN (decimal or 0x hex): it starts N bytes into IN"};
+  const CommonOptionUse de_use{"required, except for .png OUT (default R8G8B8A8_UNORM)", true,
+                               "Bytes before the resource in IN (decimal or 0x hex): it starts N bytes into IN"};
+  const CommonOptionUse query_use{
+      "required (unless --layout is a resource-layout JSON file, which fixes it)", false,
+      "Bytes before the resource in the file the offsets are about (decimal or 0x hex): answers count from the "
+      "start of that file"};
+  const CommonOptionUse info_use{"required (unless --layout is a resource-layout JSON file, which fixes it)", false,
+                                 "Bytes before the resource in its file (decimal or 0x hex): printed offsets count "
+                                 "from the start of that file"};
+  const CommonOptionUse plot_use{"default R8_UNORM for pattern: layouts, R8G8B8A8_UNORM for the others", false,
+                                 nullptr};
+  auto* sw = command("swizzle", "Linear -> swizzled: write IN into the resource memory OUT", &sw_use);
   sw->add_option("FILES", files,
                  "IN OUT, or several IN with -o DIR. IN: an image (.png .jpg .jpeg .bmp .tga; 8-bit UNORM formats, 1-4 "
                  "channels), a .dds file (format, size, "
@@ -535,7 +551,7 @@ int run_main(int argc, char** argv) {
   bool in_place = false;
   sw->add_flag("--in-place", in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
 
-  auto* de = command("deswizzle", "Swizzled -> linear: read the resource memory IN into OUT", true);
+  auto* de = command("deswizzle", "Swizzled -> linear: read the resource memory IN into OUT", &de_use);
   auto* de_sub =
       add_unsigned_option(de, "--subresource", sub, "Subresource index (mip + slice * mips); .png default 0");
   de->add_option("FILES", files,
@@ -557,7 +573,7 @@ int run_main(int argc, char** argv) {
   de->add_flag("--cube", cube,
                "OUT.dds (every subresource, DX10 header): mark the 2D array (--array 6*N) as cube maps");
 
-  auto* of = command("offset", "Print the byte offset of elements in the resource memory, one per line", true);
+  auto* of = command("offset", "Print the byte offset of elements in the resource memory, one per line", &query_use);
   add_unsigned_option(of, "--subresource", sub, "Subresource index (default 0)");
   of->add_flag("--hex", hex, "Print offsets in 0x hex");
   of->add_option("COORDS", query_args,
@@ -566,27 +582,27 @@ int run_main(int argc, char** argv) {
                  "prints 'error: ...' in its place (exit status 1)")
       ->required();
 
-  auto* lo = command("locate", "Print which element each byte of the resource memory belongs to", true);
+  auto* lo = command("locate", "Print which element each byte of the resource memory belongs to", &query_use);
   lo->add_option("OFFSETS", query_args,
                  "Byte offsets (decimal or 0x hex), or '-': one per line of standard input. With --offset, they count "
                  "from the start of the file. Each is answered in order; a bad one prints 'error: ...' in its place "
                  "(exit status 1)")
       ->required();
 
-  auto* in_cmd = command("info", "Print the layout: size, alignment, every subresource's placement", true);
+  auto* in_cmd = command("info", "Print the layout: size, alignment, every subresource's placement", &info_use);
 
-  auto* ly = command("layouts", "List the built-in layouts", false);
+  auto* ly = command("layouts", "List the built-in layouts", nullptr);
   std::string show_name, canon_block, canon_text;
   uint32_t show_bytes = 4;
   ly->add_option("--show", show_name,
                  "Print the bit equation of a layout family, e.g. 'nv-block-linear:gob=tegra,bh=16'");
   add_unsigned_option(ly, "--element-bytes", show_bytes, "Element size for --show (default 4)");
   auto* cz = command("canonicalize",
-                     "Reorder a pattern's XOR terms so the primaries are the in-block bits (addrlib equations)", false);
+                     "Reorder a pattern's XOR terms so the primaries are the in-block bits (addrlib equations)", nullptr);
   cz->add_option("--block", canon_block, "Block extents WxH[xD[xS]], W in bytes (e.g. 512x128)")->required();
   cz->add_option("TEXT", canon_text, "Pattern text, address bit 0 first, e.g. 'X0 X1 X2 X3 Y0 Y1 X4 Y2 X9^Y4^Y7 ...'")
       ->required();
-  auto* fm = command("formats", "List the DXGI formats swz knows", false);
+  auto* fm = command("formats", "List the DXGI formats swz knows", nullptr);
 
   IdentifyArgs ida;
   CLI::App *id_cmd = nullptr, *inf_cmd = nullptr;
@@ -597,13 +613,13 @@ int run_main(int argc, char** argv) {
   RetileArgs rta;
   CLI::App* rt_cmd = add_retile_command(app, &rta);
 
-  auto* cm = command("compare", "Compare two images as RGBA8 pixels (exit 0 identical, 1 different, 2 trouble)", false);
-  cm->add_option("A", cmp_a, "First image")->required();
-  cm->add_option("B", cmp_b, "Second image")->required();
+  auto* cm = command("compare", "Compare two images as RGBA8 pixels (exit 0 identical, 1 different, 2 trouble)", nullptr);
+  cm->add_option("A", cmp_a, "First image ('-' reads standard input)")->required();
+  cm->add_option("B", cmp_b, "Second image ('-' reads standard input)")->required();
 
   PlotArgs pla;
   auto* pl =
-      command("plot", "Draw the address order inside one block as a PNG (as Python's swz.plot_pattern)", true,
+      command("plot", "Draw the address order inside one block as a PNG (as Python's swz.plot_pattern)", &plot_use,
               "Without --size the texture is one block; --format defaults to R8_UNORM for pattern: layouts (X counts\n"
               "bytes, as Python's plot_pattern for a bare pattern) and R8G8B8A8_UNORM for the others.\n");
   add_unsigned_option(pl, "--subresource", pla.subresource, "Subresource whose pattern to draw (default 0)");
@@ -618,7 +634,9 @@ int run_main(int argc, char** argv) {
   for (CLI::App* c : app.get_subcommands([](CLI::App*) { return true; })) {
     c->add_flag("--quiet,-q", output_mode().quiet, "Print nothing but errors (a query's answers still print)");
     c->add_flag("--verbose,-v", output_mode().verbose,
-                "Also print the layout's geometry, timings and (--device gpu) the Vulkan device used, on stderr");
+                c->get_option_no_throw("--device")
+                    ? "Also print the layout's geometry, timings and (--device gpu) the Vulkan device used, on stderr"
+                    : "Also print the layout's geometry and timings, on stderr");
   }
 
   try {

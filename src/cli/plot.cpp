@@ -13,6 +13,7 @@
 #include "file_io.hpp"
 #include "output.hpp"
 #include "swz/address.hpp"
+#include "swz/layout_names.hpp"
 #include "swz/pattern.hpp"
 
 namespace swz::cli {
@@ -104,14 +105,15 @@ void run_plot(CommonOptions o, const PlotArgs& a) {
   const bool pattern_layout = !o.pattern.empty() || o.layout.rfind("pattern:", 0) == 0;
   const bool fixed = fixed_texture(o).has_value();
   if (o.format.empty() && !fixed) o.format = pattern_layout ? "R8_UNORM" : "R8G8B8A8_UNORM";
-  // Without --size: one block (the pattern read from a 1x1 texture, then the
-  // texture rebuilt at the block's size, for layouts whose pattern depends on it).
+  // Without --size: one block (the pattern read from a 1024x1024 texture, large
+  // enough that no family shrinks its block to the texture, then the texture
+  // rebuilt at the block's size, for layouts whose pattern depends on it).
   Texture t;
   if (!o.size.empty() || fixed) {
     t = make_texture(o, parse_size(o.size));
   } else {
     CommonOptions probe = o;
-    probe.size = "1x1";
+    probe.size = "1024x1024";
     for (int round = 0; round < 2; ++round) {
       Texture p = make_texture(probe, parse_size(probe.size));
       if (a.subresource >= p.layout.subresource_count())
@@ -263,9 +265,8 @@ void run_plot(CommonOptions o, const PlotArgs& a) {
   if (!stbi_write_png_to_func(append_bytes, &png, c.width(), c.height(), 3, c.data(), c.width() * 3) || png.empty())
     fail("cannot encode the plot as PNG");
   write_file_atomic(a.out, png.data(), png.size());
-  say("plotted the order of a " + std::to_string(nx) + "x" + std::to_string(ny) +
-      (nz > 1 ? "x" + std::to_string(nz) : std::string()) + "-element block of " + t.layout_arg + " (" +
-      std::to_string(eb) + "-byte elements) into " + a.out + ": " + std::to_string(c.width()) + "x" +
+  say("plotted the order of one block of " + t.layout_arg + " (" + std::to_string(eb) + "-byte elements; " +
+      block_extent_text(pat, eb) + ") into " + a.out + ": " + std::to_string(c.width()) + "x" +
       std::to_string(c.height()) + " PNG" +
       (panels < panels_all ? " (first 64 of " + std::to_string(panels_all) + " panels)" : std::string()));
 }

@@ -35,11 +35,16 @@ std::string clock_text(double s) {
 
 }  // namespace
 
-Progress::Progress(std::string label, uint64_t total_B, bool enabled)
-    : Progress(std::move(label), total_B, enabled && isatty(STDERR_FILENO) == 1, stderr, 0.5) {}
+Progress::Progress(std::string label, uint64_t total_work, uint64_t job_B, bool enabled)
+    : Progress(std::move(label), total_work, job_B, enabled && isatty(STDERR_FILENO) == 1, stderr, 0.5) {}
 
-Progress::Progress(std::string label, uint64_t total_B, bool draw, std::FILE* out, double delay_s)
-    : label_(std::move(label)), total_B_(total_B), out_(out), delay_s_(delay_s), start_(Clock::now()) {
+Progress::Progress(std::string label, uint64_t total_work, uint64_t job_B, bool draw, std::FILE* out, double delay_s)
+    : label_(std::move(label)),
+      total_B_(total_work),
+      job_B_(job_B ? job_B : total_work),
+      out_(out),
+      delay_s_(delay_s),
+      start_(Clock::now()) {
   active_ = draw && total_B_ > 0;
 }
 
@@ -60,11 +65,12 @@ void Progress::draw(double elapsed_s) {
   int fill = static_cast<int>(frac * kBar);
   std::string bar(static_cast<size_t>(fill), '#');
   bar.resize(kBar, '.');
-  double rate = elapsed_s > 0 ? static_cast<double>(done_B_) / elapsed_s : 0.0;
-  double eta = rate > 0 ? static_cast<double>(total_B_ - done_B_) / rate : -1.0;
+  const double job = static_cast<double>(job_B_), done = frac * job;
+  double rate = elapsed_s > 0 ? done / elapsed_s : 0.0;
+  double eta = rate > 0 ? (job - done) / rate : -1.0;
   std::fprintf(out_, "\r\033[Kswz %s [%s] %3d%% %s / %s  %s/s  ETA %s", label_.c_str(), bar.c_str(),
-               static_cast<int>(frac * 100.0), short_bytes(static_cast<double>(done_B_)).c_str(),
-               short_bytes(static_cast<double>(total_B_)).c_str(), short_bytes(rate).c_str(), clock_text(eta).c_str());
+               static_cast<int>(frac * 100.0), short_bytes(done).c_str(), short_bytes(job).c_str(),
+               short_bytes(rate).c_str(), clock_text(eta).c_str());
   std::fflush(out_);
   shown_ = true;
   last_draw_s_ = elapsed_s;

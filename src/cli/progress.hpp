@@ -12,14 +12,17 @@ namespace swz::cli {
 /// stderr is a terminal and the job has run for more than 0.5 s; at most 10
 /// redraws a second. The destructor (or finish()) erases
 /// the line, so a finished job leaves stderr as it would be without it.
-/// "Bytes" are units of work: a job that reads, converts and writes N bytes
-/// counts 3N.
+/// add() counts units of work (a job that reads, converts and writes N bytes
+/// counts 3N); the line shows the job's own bytes, `job_B` (the input's size),
+/// done in proportion: "512.0 MiB / 512.0 MiB" for a 512 MiB job.
 class Progress {
  public:
-  Progress(std::string label, uint64_t total_B, bool enabled);
+  /// `total_work`: the units add() will count in all; `job_B`: the bytes shown
+  /// as the total (0: total_work).
+  Progress(std::string label, uint64_t total_work, uint64_t job_B, bool enabled);
   /// Draws on `out` when `draw` (whatever `out` is), from `delay_s` seconds
   /// after construction on (tests).
-  Progress(std::string label, uint64_t total_B, bool draw, std::FILE* out, double delay_s);
+  Progress(std::string label, uint64_t total_work, uint64_t job_B, bool draw, std::FILE* out, double delay_s);
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
@@ -33,8 +36,9 @@ class Progress {
   void draw(double elapsed_s);
   using Clock = std::chrono::steady_clock;
   std::string label_;
-  uint64_t total_B_ = 0;
+  uint64_t total_B_ = 0;  // units of work
   uint64_t done_B_ = 0;
+  uint64_t job_B_ = 0;
   bool active_ = false;
   bool shown_ = false;
   std::FILE* out_ = stderr;

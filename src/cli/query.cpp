@@ -3,59 +3,77 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <string>
+#include <string_view>
 
 #include "common.hpp"
+#include "number_option.hpp"
 #include "swz/address.hpp"
 #include "swz/quote.hpp"
 
 namespace swz::cli {
 namespace {
 
+/// Answers are collected in one buffer and written in large writes: on
+/// standard output, when the buffer passes kOutChunk, before standard input is
+/// read again (so a stream gets its answers before swz waits for more), and at
+/// the end; on a terminal, after every line.
+constexpr size_t kOutChunk = size_t{1} << 16;
+/// No query is longer: a longer line of standard input stops the reading
+/// (the stream may never end, as /dev/zero does not).
 constexpr size_t kMaxLine = 4096;
 
-/// Reads one line of standard input (without its '\n') into *line. A line
-/// longer than kMaxLine bytes is read no further: *too_long is set and the
-/// rest stays unread. False at the end of input.
-bool read_line(std::string* line, bool* too_long) {
-  line->clear();
-  *too_long = false;
-  for (;;) {
-    const int c = std::getc(stdin);
-    if (c == EOF) return !line->empty();
-    if (c == '\n') return true;
-    if (line->size() == kMaxLine) {
-      *too_long = true;
-      return true;
-    }
-    line->push_back(static_cast<char>(c));
+void write_out(std::string* out) {
+  if (out->empty()) return;
+  if (std::fflush(stdout) != 0) fail(std::string("cannot write the answers to standard output: ") + std::strerror(errno));
+  const char* p = out->data();
+  size_t left = out->size();
+  while (left > 0) {
+    const ssize_t put = write(STDOUT_FILENO, p, left);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) fail(std::string("cannot write the answers to standard output: ") + std::strerror(errno));
+    p += put;
+    left -= static_cast<size_t>(put);
   }
+  out->clear();
 }
 
-/// Calls `each(text, where)` for every query: the arguments, or the lines of
-/// standard input for "-". `where` names it in messages ("" for one argument).
-/// `each` returns the answer's line. Every query is answered in order, as it
-/// comes: a bad one (an Error from `each`) prints "error: MESSAGE" in its
-/// place on standard output and "swz: error: MESSAGE" on standard error, and
-/// the others are still answered; then, if any was bad, throws Error naming
-/// how many (exit status 1).
-template <class F>
-void for_each_query(const std::vector<std::string>& args, const F& each) {
+/// Calls `each(text, where, &out)` for every query: the arguments, or the
+/// lines of standard input for "-". `where` names it in messages ("" for one
+/// argument). `each` appends the answer's line to `out`, or keeps it pending
+/// until `finish(&out)` appends the pending answers in order; finish is
+/// called before every write. Lines of standard input are answered as they
+/// come (a stream, see kOutChunk). Every query is answered in order: a bad
+/// one (an Error from `each`) prints "error: MESSAGE" in its place on
+/// standard output and "swz: error: MESSAGE" on standard error, and the
+/// others are still answered; then, if any was bad, throws Error naming how
+/// many (exit status 1).
+template <class F, class Finish>
+void for_each_query(const std::vector<std::string>& args, const F& each, const Finish& finish) {
+  std::string out;
+  auto flush = [&] {
+    finish(&out);
+    write_out(&out);
+  };
   uint64_t total = 0, bad = 0;
-  auto answer = [&](const std::string& text, const std::string& where, bool flush) {
+  auto mark_bad = [&](const std::string& message) {
+    ++bad;
+    flush();  // the answers before the bad query go out first, in order
+    std::fprintf(stderr, "swz: error: %s\n", message.c_str());
+    out += "error: " + message + "\n";
+  };
+  auto answer = [&](const std::string& text, const std::string& where) {
     ++total;
-    std::string line;
     try {
-      line = each(text, where);
+      each(text, where, &out);
     } catch (const Error& e) {
-      ++bad;
-      line = std::string("error: ") + e.what() + "\n";
-      std::fflush(stdout);
-      std::fprintf(stderr, "swz: error: %s\n", e.what());
+      mark_bad(e.what());
     }
-    std::fputs(line.c_str(), stdout);
-    if (flush) std::fflush(stdout);
   };
   if (args.size() == 1 && args[0] == "-") {
     // A closed standard input or a directory reads as an empty stream: say so instead of answering
@@ -65,34 +83,69 @@ void for_each_query(const std::vector<std::string>& args, const F& each) {
       fail("cannot read standard input: it is closed");
     if (S_ISDIR(in_st.st_mode)) fail("cannot read standard input: it is a directory");
     const bool tty = isatty(STDOUT_FILENO) != 0;
-    std::string line;
+    out.reserve(kOutChunk + 256);
+    std::string buf(size_t{1} << 20, '\0'), text, where;
+    size_t begin = 0, end = 0;  // unread bytes of buf
+    bool eof = false;
     uint64_t n = 0;
-    bool too_long = false;
-    while (read_line(&line, &too_long)) {
-      ++n;
-      if (too_long) {  // no query is that long: stop reading (the stream may never end)
+    for (;;) {
+      const char* nl = static_cast<const char*>(std::memchr(buf.data() + begin, '\n', end - begin));
+      if ((nl ? static_cast<size_t>(nl - (buf.data() + begin)) : end - begin) > kMaxLine) {
         ++total;
-        ++bad;
-        const std::string m = "line " + std::to_string(n) + " of standard input has more than " +
-                              std::to_string(kMaxLine) + " bytes, more than any query; stopped reading there";
-        std::fflush(stdout);
-        std::printf("error: %s\n", m.c_str());
-        std::fprintf(stderr, "swz: error: %s\n", m.c_str());
+        mark_bad("line " + std::to_string(n + 1) + " of standard input has more than " + std::to_string(kMaxLine) +
+                 " bytes, more than any query; stopped reading there");
         break;
       }
-      size_t a = line.find_first_not_of(" \t\r");
-      if (a == std::string::npos || line[a] == '#') continue;
-      size_t b = line.find_last_not_of(" \t\r");
-      answer(line.substr(a, b - a + 1), "line " + std::to_string(n) + " of standard input", tty);
+      if (!nl && !eof) {
+        // Need more input: answers so far go out first.
+        flush();
+        if (begin > 0) {
+          std::memmove(buf.data(), buf.data() + begin, end - begin);
+          end -= begin;
+          begin = 0;
+        }
+        if (end == buf.size()) buf.resize(buf.size() * 2);
+        const ssize_t got = read(STDIN_FILENO, buf.data() + end, buf.size() - end);
+        if (got < 0) {
+          if (errno == EINTR) continue;
+          fail(std::string("cannot read standard input: ") + std::strerror(errno));
+        }
+        if (got == 0) eof = true;
+        end += static_cast<size_t>(got);
+        continue;
+      }
+      if (!nl && begin == end) break;
+      const size_t stop = nl ? static_cast<size_t>(nl - buf.data()) : end;
+      std::string_view line(buf.data() + begin, stop - begin);
+      begin = nl ? stop + 1 : end;
+      ++n;
+      const size_t a = line.find_first_not_of(" \t\r");
+      if (a == std::string_view::npos || line[a] == '#') continue;
+      const size_t b = line.find_last_not_of(" \t\r");
+      text.assign(line.substr(a, b - a + 1));
+      where.assign("line ");
+      char num[24];
+      where.append(num, static_cast<size_t>(std::to_chars(num, num + sizeof num, n).ptr - num));
+      where.append(" of standard input");
+      answer(text, where);
+      if (tty || out.size() >= kOutChunk) flush();
     }
-    if (std::ferror(stdin)) fail("cannot read standard input");
   } else {
     for (const std::string& a : args)
       if (a == "-") fail("'-' (read standard input) must be the only argument");
-    for (const std::string& a : args)
-      answer(a, args.size() > 1 ? "argument " + quoted_for_message(a) : std::string(), false);
+    for (const std::string& a : args) answer(a, args.size() > 1 ? "argument " + quoted_for_message(a) : std::string());
   }
+  flush();
   if (bad) fail(std::to_string(bad) + " of " + std::to_string(total) + " queries could not be answered");
+}
+
+void no_pending(std::string*) {}
+
+/// Appends `v` in decimal (or 0x hex).
+void append_u64(std::string* out, uint64_t v, bool hex = false) {
+  char num[24];
+  if (hex) out->append("0x");
+  out->append(num, static_cast<size_t>(std::to_chars(num, num + sizeof num, v, hex ? 16 : 10).ptr - num));
 }
 
 std::string at(const std::string& where) { return where.empty() ? std::string() : " (" + where + ")"; }
@@ -132,6 +185,35 @@ std::vector<uint64_t> numbers(const std::string& text, const std::string& what, 
   return out;
 }
 
+/// The numbers of a well-formed query without allocating: up to `max`
+/// numbers separated by one comma (with optional blanks around it) or by
+/// blanks. False for anything else (numbers() then gives the answer or the
+/// error).
+bool quick_numbers(std::string_view text, uint64_t* v, size_t max, size_t* count) {
+  size_t n = 0, i = 0;
+  bool need = true;  // a number must come next (at the start, after a comma)
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == ' ' || c == '\t') {
+      ++i;
+    } else if (c == ',') {
+      if (need) return false;
+      need = true;
+      ++i;
+    } else {
+      size_t j = i;
+      while (j < text.size() && text[j] != ' ' && text[j] != '\t' && text[j] != ',') ++j;
+      if (n == max || read_unsigned(text.substr(i, j - i), &v[n]) != NumberText::ok) return false;
+      ++n;
+      need = false;
+      i = j;
+    }
+  }
+  if (need && n > 0) return false;  // a comma at the end
+  *count = n;
+  return true;
+}
+
 }  // namespace
 
 void run_offset(const CommonOptions& o, uint32_t sub, const std::vector<std::string>& args, bool hex) {
@@ -152,25 +234,29 @@ void run_offset(const CommonOptions& o, uint32_t sub, const std::vector<std::str
     for (const std::string& a : args) joined += (joined.empty() ? "" : " ") + a;
     queries = {joined};
   }
-  for_each_query(queries, [&](const std::string& text, const std::string& where) {
-    std::vector<uint64_t> c = numbers(text, "coordinate", where);
-    if (c.size() < 2 || c.size() > 4)
-      fail(quoted_for_message(text) + at(where) + " is not X,Y[,Z[,SAMPLE]] (element coordinates)");
+  for_each_query(queries, [&](const std::string& text, const std::string& where, std::string* answer) {
+    uint64_t c[4];
+    size_t cn = 0;
+    if (!quick_numbers(text, c, 4, &cn) || cn < 2) {
+      const std::vector<uint64_t> v = numbers(text, "coordinate", where);
+      if (v.size() < 2 || v.size() > 4)
+        fail(quoted_for_message(text) + at(where) + " is not X,Y[,Z[,SAMPLE]] (element coordinates)");
+      cn = v.size();
+      std::copy(v.begin(), v.end(), c);
+    }
     static const char* const kNames[] = {"X", "Y", "Z", "SAMPLE"};
-    for (size_t i = 0; i < c.size(); ++i)
+    for (size_t i = 0; i < cn; ++i)
       if (c[i] > UINT32_MAX)
         fail(std::string(kNames[i]) + " = " + std::to_string(c[i]) + " in " + quoted_for_message(text) + at(where) +
              " does not fit in 32 bits");
-    uint64_t x = c[0], y = c[1], z = c.size() > 2 ? c[2] : 0, s = c.size() > 3 ? c[3] : 0;
+    uint64_t x = c[0], y = c[1], z = cn > 2 ? c[2] : 0, s = cn > 3 ? c[3] : 0;
     uint64_t off = 0;
-    check(map.offset(x, y, z, s, &off), "element (" + std::to_string(x) + ", " + std::to_string(y) + ", " +
-                                            std::to_string(z) + ") sample " + std::to_string(s) + " of subresource " +
-                                            std::to_string(sub) + at(where));
-    off += base;
-    char line[32];
-    std::snprintf(line, sizeof line, hex ? "0x%llx\n" : "%llu\n", static_cast<unsigned long long>(off));
-    return std::string(line);
-  });
+    if (Status st = map.offset(x, y, z, s, &off); !st.ok())  // the message only on failure
+      check(st, "element (" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ") sample " +
+                    std::to_string(s) + " of subresource " + std::to_string(sub) + at(where));
+    append_u64(answer, off + base, hex);
+    answer->push_back('\n');
+  }, no_pending);
 }
 
 void run_locate(const CommonOptions& o, const std::vector<std::string>& args) {
@@ -178,25 +264,73 @@ void run_locate(const CommonOptions& o, const std::vector<std::string>& args) {
   const uint64_t base = resource_base(o, t.layout.size());
   Locator loc;
   check(Locator::make(t.layout, &loc), "locate");
-  for_each_query(args, [&](const std::string& text, const std::string& where) {
-    std::vector<uint64_t> v = numbers(text, "OFFSET", where);
-    if (v.size() != 1) fail(quoted_for_message(text) + at(where) + " is not one byte offset");
-    uint64_t off = v[0];
-    if (off < base)
-      fail("offset " + quoted_for_message(text) + at(where) + " is before the resource, which starts at --offset " + std::to_string(base));
-    off -= base;
-    if (off >= t.layout.size())
-      fail("offset " + quoted_for_message(text) + at(where) + " is at or past the end of the resource (" + bytes_text(t.layout.size()) +
-           (base ? " from --offset " + std::to_string(base) : std::string()) + ", a " + t.describe() +
-           " texture in layout " + t.layout_arg + ")");
-    Location l;
-    check(loc.locate(off, &l), "offset " + quoted_for_message(text) + at(where));
-    if (l.packed) return "packed subresource=" + std::to_string(l.subresource) + "\n";
-    if (l.padding) return "padding subresource=" + std::to_string(l.subresource) + "\n";
-    return "subresource=" + std::to_string(l.subresource) + " x=" + std::to_string(l.x) + " y=" + std::to_string(l.y) +
-           " z=" + std::to_string(l.z) + " sample=" + std::to_string(l.sample) + " byte=" + std::to_string(l.byte) +
-           "\n";
-  });
+  // Offsets are checked one by one, then located in batches (the Locator's
+  // batch call) and answered in order.
+  constexpr size_t kBatch = 4096;
+  std::vector<uint64_t> pending;
+  std::vector<Location> found;
+  pending.reserve(kBatch);
+  auto finish = [&](std::string* answer) {
+    if (pending.empty()) return;
+    found.resize(pending.size());
+    if (!loc.locate(pending.data(), pending.size(), found.data()).ok())
+      for (size_t i = 0; i < pending.size(); ++i)
+        check(loc.locate(pending[i], &found[i]), "offset " + std::to_string(pending[i] + base));
+    // One line per record, written in place: at most 96 characters each.
+    size_t at_B = answer->size();
+    answer->resize(at_B + found.size() * 96);
+    char* const start = answer->data();
+    char* p = start + at_B;
+    auto put = [&p](std::string_view s) {
+      std::memcpy(p, s.data(), s.size());
+      p += s.size();
+    };
+    auto num = [&p](uint32_t v) { p = std::to_chars(p, p + 10, v).ptr; };
+    for (const Location& l : found) {
+      if (l.packed || l.padding) {
+        put(l.packed ? "packed subresource=" : "padding subresource=");
+        num(l.subresource);
+      } else {
+        put("subresource=");
+        num(l.subresource);
+        put(" x=");
+        num(l.x);
+        put(" y=");
+        num(l.y);
+        put(" z=");
+        num(l.z);
+        put(" sample=");
+        num(l.sample);
+        put(" byte=");
+        num(l.byte);
+      }
+      *p++ = '\n';
+    }
+    answer->resize(static_cast<size_t>(p - start));
+    pending.clear();
+  };
+  for_each_query(
+      args,
+      [&](const std::string& text, const std::string& where, std::string* answer) {
+        uint64_t off = 0;
+        size_t qn = 0;
+        if (!quick_numbers(text, &off, 1, &qn) || qn != 1) {
+          std::vector<uint64_t> v = numbers(text, "OFFSET", where);
+          if (v.size() != 1) fail(quoted_for_message(text) + at(where) + " is not one byte offset");
+          off = v[0];
+        }
+        if (off < base)
+          fail("offset " + quoted_for_message(text) + at(where) + " is before the resource, which starts at --offset " +
+               std::to_string(base));
+        off -= base;
+        if (off >= t.layout.size())
+          fail("offset " + quoted_for_message(text) + at(where) + " is at or past the end of the resource (" +
+               bytes_text(t.layout.size()) + (base ? " from --offset " + std::to_string(base) : std::string()) +
+               ", a " + t.describe() + " texture in layout " + t.layout_arg + ")");
+        pending.push_back(off);
+        if (pending.size() == kBatch) finish(answer);
+      },
+      finish);
 }
 
 }  // namespace swz::cli

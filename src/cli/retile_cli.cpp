@@ -27,7 +27,7 @@ CLI::App* add_retile_command(CLI::App& app, RetileArgs* a) {
   CommonOptions* o = &a->texture;
   o->format_opt = rt->add_option("--format,-f", o->format, "DXGI format name (see 'swz formats')");
   o->size_opt = rt->add_option("--size,-s", o->size, "WxH for a 2D texture, WxHxD (even x1) for a 3D one; texels");
-  o->mips_opt = rt->add_option("--mips,-m", o->mips, "Mip levels: N >= 1 or 'full' (default 1)");
+  o->mips_opt = rt->add_option("--mips,-m", o->mips, "Mip levels: N >= 1, or 0 or 'full' for the full chain (default 1)");
   o->array_opt = add_unsigned_option(rt, "--array,-a", o->array, "Array slices of a 2D texture (default 1)");
   rt->add_option("IN", a->in,
                  "The resource memory in layout --from (at least that layout's size); '-' reads standard input")
@@ -69,7 +69,7 @@ std::string run_retile(const RetileArgs& a, bool show_progress) {
       check(st, "cannot retile");
   }
   check_allocation(dst.layout.size(), "the " + a.to + " resource");  // before IN is read
-  Progress progress("retile", src.layout.size() + dst.layout.size() * 2, show_progress);
+  Progress progress("retile", src.layout.size() + dst.layout.size() * 2, src.layout.size(), show_progress);
   // IN is a file or standard input ("-"), as for the other commands.
   InputBytes in = read_input(a.in, input_offset(a.texture), src.layout.size(), false, &progress);
   if (in.size < src.layout.size())

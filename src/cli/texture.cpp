@@ -30,7 +30,7 @@ std::string plural(uint64_t n, const char* word) { return std::to_string(n) + " 
 
 }  // namespace
 
-void add_common_options(CLI::App* app, CommonOptions* o) {
+void add_common_options(CLI::App* app, CommonOptions* o, const CommonOptionUse& use) {
   auto* layout = app->add_option(
       "--layout,-l", o->layout,
       "Layout: a built-in name (row-major, std64k, std4k, a hardware family such as nv-block-linear:gob=tegra"
@@ -40,8 +40,8 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
       app->add_option("--pattern,-p", o->pattern, "A pattern in text form: the same as --layout 'pattern:TEXT'");
   layout->excludes(pattern);
   pattern->excludes(layout);
-  o->format_opt = app->add_option("--format,-f", o->format,
-                                  "DXGI format name (see 'swz formats'); image input defaults to R8G8B8A8_UNORM");
+  o->format_opt = app->add_option("--format,-f", o->format, std::string("DXGI format name (see 'swz formats'); ") +
+                                                                use.format_help);
   o->size_opt = app->add_option("--size,-s", o->size, "WxH for a 2D texture, WxHxD (even x1) for a 3D one; texels");
   // texconv's habit: --mips 0 is the full chain.
   o->mips_opt =
@@ -77,16 +77,16 @@ void add_common_options(CLI::App* app, CommonOptions* o) {
   o->stack_rows_opt = app->add_option("--stack-rows", o->stack_rows,
                                       "Stacked-depth patterns: rows between depth slices; 0 = the default")
                           ->check(kByteCount);
-  app->add_option("--backend", o->backend, "Copy kernel: auto (default), scalar, highway, xsimd")
-      ->check(CLI::IsMember({"auto", "scalar", "highway", "xsimd"}));
-  add_unsigned_option(app, "--threads", o->threads, "Threads for large copies (0 = automatic)");
-  app->add_option("--device", o->device,
-                  "Where copies run: cpu (default), gpu (Vulkan compute shader on a hardware GPU; a software "
-                  "rasterizer such as llvmpipe is refused) or gpu:any (any Vulkan device, software ones too)")
-      ->check(CLI::IsMember({"cpu", "gpu", "gpu:any"}));
-  app->add_option("--offset", o->offset,
-                  "Bytes before the texture in IN (decimal or 0x hex): the resource or linear data starts N bytes into "
-                  "IN; offset/locate/info count offsets from the start of that file");
+  if (use.copies) {
+    app->add_option("--backend", o->backend, "Copy kernel: auto (default), scalar, highway, xsimd")
+        ->check(CLI::IsMember({"auto", "scalar", "highway", "xsimd"}));
+    add_unsigned_option(app, "--threads", o->threads, "Threads for large copies (0 = automatic)");
+    app->add_option("--device", o->device,
+                    "Where copies run: cpu (default), gpu (Vulkan compute shader on a hardware GPU; a software "
+                    "rasterizer such as llvmpipe is refused) or gpu:any (any Vulkan device, software ones too)")
+        ->check(CLI::IsMember({"cpu", "gpu", "gpu:any"}));
+  }
+  if (use.offset_help) app->add_option("--offset", o->offset, use.offset_help);
 }
 
 void bind_common_options(CLI::App* parsed, CommonOptions* o) {
@@ -202,8 +202,9 @@ void check_against_fixed(const CommonOptions& o, const TextureDesc& d, const std
     if (o.mips != "full") {
       try {
         m = parse_u64(o.mips, "--mips");
+        if (m == 0) m = full;  // --mips 0: the full chain
       } catch (const Error&) {
-        m = 0;
+        m = UINT64_MAX;
       }
     }
     if (m != d.mip_levels) clash("--mips", o.mips, std::to_string(d.mip_levels));
@@ -390,10 +391,8 @@ void verbose_geometry(const Layout& l, const std::string& what) {
     const Pattern& p = l.patterns()[k];
     std::string text = to_text(p);
     if (text.empty()) continue;
-    const auto e = p.block_extent();
-    verbose("  pattern " + std::to_string(k) + ": " + text + " (block " +
-            std::to_string(uint64_t{1} << p.block_bits()) + " bytes: " + std::to_string(e[0]) + " bytes x " +
-            std::to_string(e[1]) + " rows" + (e[2] > 1 ? " x " + std::to_string(e[2]) + " slices" : "") + ")");
+    verbose("  pattern " + std::to_string(k) + ": " + text + " (" +
+            block_extent_text(p, l.desc().format.planes > 1 ? 0 : l.desc().format.element_bytes) + ")");
   }
   const uint32_t n = l.subresource_count();
   for (uint32_t i = 0; i < n && i < 16; ++i) {

@@ -45,9 +45,17 @@ struct CommonOptions {
               *depth_pitch_B_opt = nullptr, *stack_rows_opt = nullptr, *mip_tail_opt = nullptr;
 };
 
+/// What one command does with the common options: their help texts say what
+/// holds for that command, and options it ignores are not added.
+struct CommonOptionUse {
+  const char* format_help;              ///< --format: how the command defaults it, or that it is required
+  bool copies = false;                  ///< copies texels: --backend, --threads, --device
+  const char* offset_help = nullptr;    ///< --offset into IN; nullptr for a command without IN
+};
+
 /// Adds the common options to a subcommand. --layout (or --pattern) is
 /// mandatory.
-void add_common_options(CLI::App* app, CommonOptions* o);
+void add_common_options(CLI::App* app, CommonOptions* o, const CommonOptionUse& use);
 
 /// Points the "given" checks of `o` at the options of `parsed`, the
 /// subcommand that ran (several subcommands share one CommonOptions, and each

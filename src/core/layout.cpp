@@ -141,7 +141,11 @@ static Status check_desc(const TextureDesc& d) {
             "array_size = " + std::to_string(d.array_size) + " for a 3D texture (3D textures have no arrays)"};
   if (d.dimension == Dimension::Texture3D && d.samples != 1)
     return {Code::invalid_argument, "samples = " + std::to_string(d.samples) + " for a 3D texture"};
-  if (d.mip_levels == 0) return {Code::invalid_argument, "mip_levels = 0"};
+  if (d.mip_levels == 0)
+    return {Code::invalid_argument,
+            "mip_levels = 0 (swz::TextureDesc takes the level count: swz::full_mip_count(" + std::to_string(d.width) +
+                ", " + std::to_string(d.height) + ", depth) for the full chain, which the C API, Python and the CLI "
+                "spell 0)"};
   uint32_t full = full_mip_count(d.width, d.height, d.dimension == Dimension::Texture3D ? d.depth : 1);
   if (d.mip_levels > full)
     return {Code::invalid_argument,

@@ -307,21 +307,21 @@ std::vector<std::string> closest_layout_names(std::string_view name, size_t max_
   return out;
 }
 
-namespace {
-
-std::string extent_text(const Pattern& p, uint32_t element_bytes) {
+std::string block_extent_text(const Pattern& p, uint32_t element_bytes) {
   const std::array<uint64_t, 4> e = p.block_extent();
-  std::string s = std::to_string(uint64_t{1} << p.block_bits()) + "-byte block: " + std::to_string(e[0]) + " bytes (" +
-                  std::to_string(e[0] / (element_bytes ? element_bytes : 1)) + " elements) x " + std::to_string(e[1]) +
-                  " rows";
+  std::string s = std::to_string(uint64_t{1} << p.block_bits()) + "-byte block: " + std::to_string(e[0]) + " bytes";
+  if (element_bytes && e[0] % element_bytes == 0) s += " (" + std::to_string(e[0] / element_bytes) + " elements)";
+  s += " x " + std::to_string(e[1]) + " rows";
   if (e[2] > 1) s += " x " + std::to_string(e[2]) + " slices";
   if (e[3] > 1) s += " x " + std::to_string(e[3]) + " samples";
   return s;
 }
 
+namespace {
+
 std::string pattern_lines(const Pattern& p, uint32_t element_bytes, const std::string& label) {
   std::string out = label + to_text(p) + "\n";
-  out += std::string(label.size(), ' ') + extent_text(p, element_bytes) + "\n";
+  out += std::string(label.size(), ' ') + block_extent_text(p, element_bytes) + "\n";
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "hw/hw_internal.hpp"
+#include "swz/layout_names.hpp"
 
 namespace swz::vendor {
 namespace {
@@ -671,17 +672,13 @@ Status describe_data(const VendorData&, const DataFamily& f, Params& p, uint32_t
     if (has_pb && f.placement == "amd") SWZ_TRY(amd_effective_pbxor(f, dp, pat.block_bits(), &eff, &pb_note));
     if (has_pb && pat.block_bits() > 8 && eff < (uint64_t{1} << (pat.block_bits() - 8)))
       pat.immediate = static_cast<uint32_t>(eff << 8);
-    const auto e = extents_log2(pat);
     s += to_text(pat) + "\n";
     s += "  " + dim_name(dp.dim) + (dp.samples > 1 ? std::string(" ") + std::to_string(dp.samples) + "x MSAA" : std::string()) +
          (dp.compressed == 1   ? " block-compressed"
           : dp.compressed == 0 ? " uncompressed"
                                : "") +
-         (dp.config.empty() ? "" : " " + dp.config) + (dp.variant.empty() ? "" : " " + dp.variant) + "; block " +
-         std::to_string(uint64_t{1} << e[0]) + " bytes x " + std::to_string(uint64_t{1} << e[1]) + " rows" +
-         (e[2] ? " x " + std::to_string(uint64_t{1} << e[2]) + " slices" : "") +
-         (e[3] ? " x " + std::to_string(uint64_t{1} << e[3]) + " samples" : "") + " (" +
-         std::to_string(uint64_t{1} << pat.block_bits()) + " bytes)\n";
+         (dp.config.empty() ? "" : " " + dp.config) + (dp.variant.empty() ? "" : " " + dp.variant) + "; " +
+         block_extent_text(pat, eb) + "\n";
     if (dp.raw) s += "  addrlib order: " + dp.bits_text + " (canonicalized for block " + to_string(dp.block) + ")\n";
     if (!dp.config_text.empty()) s += "  configuration: " + dp.config_text + "\n";
     if (!dp.origin.empty()) s += "  from: " + dp.origin + "\n";

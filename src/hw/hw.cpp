@@ -3,8 +3,10 @@
 #include "swz/vendor.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "core/plan.hpp"
+#include "swz/format.hpp"
 #include "hw/hw_internal.hpp"
 
 namespace swz {
@@ -460,7 +462,24 @@ Status describe_layout(std::string_view spec, uint32_t element_bytes, std::strin
     SWZ_TRY(describe_data(*os.data, *f, params, element_bytes, &s));
     s = f->name + ": " + f->description + "\n" + s + "source: " + f->source + "\n";
   }
-  // Common parameters are accepted (they do not change the equation).
+  // Parameters get the check a texture's layout gets (make_named_layout: the
+  // family's own and the common ones, else "unknown parameter" listing what
+  // this family takes), on a probe texture of element_bytes elements when the
+  // family lays one out.
+  if (std::has_single_bit(element_bytes)) {
+    static constexpr const char* kProbeFormats[] = {"R8_UINT", "R16_UINT", "R32_UINT", "R32G32_UINT",
+                                                    "R32G32B32A32_UINT"};
+    TextureDesc probe;
+    probe.width = 256;
+    probe.height = 256;
+    if (find_format(kProbeFormats[std::countr_zero(element_bytes)], &probe.format).ok()) {
+      Layout L;
+      Status st = make_named_layout(spec, probe, &L);
+      if (!st.ok() && st.message().find("unknown parameter") != std::string::npos) return st;
+    }
+  }
+  // Parameters that only place levels, slices or pitches are accepted (they do
+  // not change the equation).
   std::vector<LevelPlacement> ignore_list;
   uint64_t ignore;
   bool present;

@@ -20,6 +20,7 @@
 
 #include "core/json_strict.hpp"
 #include "hw/hw_internal.hpp"
+#include "swz/layout_names.hpp"
 
 namespace swz::vendor {
 namespace {
@@ -167,8 +168,7 @@ Status describe_nvidia(const VendorData& d, Params& p, uint32_t element_bytes, s
   const uint32_t bd = n.bd_given ? static_cast<uint32_t>(n.bd) : 1;
   Pattern pat = make_pattern(*n.gob, bh, bd);
   std::string s = to_text(pat) + "\n";
-  s += "block: 64 bytes x " + std::to_string(8 * bh) + " rows x " + std::to_string(bd) + " slices (" +
-       std::to_string(512u * bh * bd) + " bytes), gob=" + n.gob->gob + " (" + n.gob->note +
+  s += block_extent_text(pat, element_bytes) + ", gob=" + n.gob->gob + " (" + n.gob->note +
        "), bh=" + std::to_string(bh) +
        (n.bh_given ? "" : " (default shown; omitted bh is inferred from the surface height)") +
        ", bd=" + std::to_string(bd) + "\n";

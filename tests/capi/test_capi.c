@@ -118,6 +118,7 @@ static swz_texture_desc desc2d(const char* format, uint32_t w, uint32_t h) {
   d.format = format;
   d.width = w;
   d.height = h;
+  d.mip_levels = 1;
   return d;
 }
 
@@ -418,6 +419,34 @@ static void test_surfaces(void) {
   surface_case("std4k", d);
 }
 
+/* mip_levels = 0 is the full chain (D3D12_RESOURCE_DESC), the same as
+   SWZ_MIPS_FULL, for 2D and 3D; the README's "zeros" desc gets it too. */
+static void test_zero_mips_is_full_chain(void) {
+  swz_texture_desc d = desc2d("R8G8B8A8_UNORM", 600, 400);
+  swz_layout *L0 = NULL, *Lf = NULL;
+  swz_layout_info i0, f;
+  d.mip_levels = 0;
+  CHECK_OK(swz_layout_create("std64k", &d, NULL, &L0));
+  d.mip_levels = SWZ_MIPS_FULL;
+  CHECK_OK(swz_layout_create("std64k", &d, NULL, &Lf));
+  if (!L0 || !Lf) return;
+  CHECK_OK(swz_layout_get_info(L0, &i0));
+  CHECK_OK(swz_layout_get_info(Lf, &f));
+  CHECK(i0.mip_levels == 10 && f.mip_levels == 10 && i0.size_B == f.size_B && i0.subresource_count == 10);
+  swz_layout_destroy(L0);
+  swz_layout_destroy(Lf);
+  d = desc2d("R16_UNORM", 40, 24);
+  d.dimension = SWZ_TEXTURE_3D;
+  d.depth = 70;
+  d.mip_levels = 0;
+  L0 = NULL;
+  CHECK_OK(swz_layout_create("row-major", &d, NULL, &L0));
+  if (!L0) return;
+  CHECK_OK(swz_layout_get_info(L0, &i0));
+  CHECK(i0.mip_levels == 7); /* 70 -> 35 -> 17 -> 8 -> 4 -> 2 -> 1 */
+  swz_layout_destroy(L0);
+}
+
 static void test_bad_input(void) {
   swz_texture_desc d = desc2d("R8G8B8A8_UNORM", 64, 64);
   swz_layout* L = (swz_layout*)&d; /* must stay untouched on failure */
@@ -541,6 +570,7 @@ int main(void) {
   test_std64k_against_documented_formula();
   test_row_major_formula();
   test_surfaces();
+  test_zero_mips_is_full_chain();
   test_bad_input();
   test_info_members();
   if (g_failures) {

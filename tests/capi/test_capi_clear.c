@@ -38,6 +38,7 @@ static swz_layout* make(const char* name, const char* format, uint32_t w, uint32
   d.width = w;
   d.height = h;
   d.samples = samples;
+  d.mip_levels = 1;
   if (swz_layout_create(name, &d, NULL, &L) != SWZ_OK) {
     fprintf(stderr, "layout %s: %s\n", name, swz_last_error());
     exit(1);

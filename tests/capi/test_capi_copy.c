@@ -103,6 +103,7 @@ static swz_texture_desc desc2d(const char* format, uint32_t w, uint32_t h) {
   d.format = format;
   d.width = w;
   d.height = h;
+  d.mip_levels = 1;
   return d;
 }
 

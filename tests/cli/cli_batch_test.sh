@@ -44,6 +44,10 @@ cmp -s out/a.bin single.bin && cmp -s out/d.jpg.bin single.bin && pass "batch ou
 "$SWZ" swizzle -q --layout std64k b.dds single_b.bin && cmp -s out/b.bin single_b.bin && pass "batch DDS input" || failed "batch DDS output differs"
 expect_err "an existing output needs -y, naming it" "output 'out/a.bin' \(for 'a.png'\) exists; pass -y" "$SWZ" swizzle --layout std64k -o out a.png
 touch -d '2000-01-01' out/a.bin
+expect_err "a rerun without -y names every existing output" \
+  "3 of 3 outputs exist: 'out/a.bin' \(for 'a.png'\), 'out/b.bin' \(for 'b.dds'\), 'out/d.jpg.bin' \(for 'sub/d.jpg.png'\); pass -y" \
+  "$SWZ" swizzle --layout std64k -o out a.png b.dds sub/d.jpg.png
+[ out/a.bin -nt b.dds ] && failed "a refused rerun touched out/a.bin" || pass "a refused rerun writes nothing"
 expect_ok "-y overwrites" "$SWZ" swizzle -q -y --layout std64k -o out a.png
 [ out/a.bin -nt b.dds ] && cmp -s out/a.bin single.bin && pass "-y replaced the output" || failed "-y did not replace out/a.bin"
 expect_err "two inputs with one output name" "would both be written to 'out/a.bin'" "$SWZ" swizzle -y --layout std64k -o out a.png sub/../a.png

@@ -57,7 +57,7 @@ done
 [ $quiet_ok = 1 ] && pass "--quiet: conversions, notes, warnings and compare print nothing"
 expect_err "--quiet still prints errors" "disagrees|unknown layout" "$SWZ" info -q --layout nope --format R8_UNORM --size 4x4
 "$SWZ" swizzle -v --layout std64k --mips 3 "$PHOTO" v.bin >out.txt 2>err.txt
-grep -q "^swz: layout std64k .*1835008 bytes" err.txt && grep -q "pattern 0: X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5 Y4 X6 Y5 X7 Y6 X8 (block 65536 bytes: 512 bytes x 128 rows)" err.txt \
+grep -q "^swz: layout std64k .*1835008 bytes" err.txt && grep -q "pattern 0: X0 X1 X2 X3 Y0 Y1 Y2 X4 Y3 X5 Y4 X6 Y5 X7 Y6 X8 (65536-byte block: 512 bytes (128 elements) x 128 rows)" err.txt \
   && pass "--verbose: the layout's geometry" || failed "--verbose geometry: $(cat err.txt)"
 grep -q "^swz: time: convert [0-9.]* s" err.txt && grep -q "^swz: time: write" err.txt && pass "--verbose: timings" || failed "--verbose timings: $(cat err.txt)"
 grep -q "^swizzled" out.txt && pass "--verbose keeps the summary on stdout" || failed "--verbose summary: $(cat out.txt)"
@@ -80,6 +80,12 @@ head -c 100 "$PHOTO" >cut.png
 "$SWZ" compare "$PHOTO" >/dev/null 2>&1; f=$?
 [ "$a$b$c$d$e$f" = 001222 ] && pass "compare exits 0 identical, 1 different, 2 trouble (missing, corrupt, bad arguments)" \
   || failed "compare exit statuses: identical $a, same image $b, different $c, missing $d, corrupt $e, usage $f"
+# '-' is standard input, for A or B; not for both.
+"$SWZ" compare -q "$PHOTO" - <"$PHOTO"; a=$?
+"$SWZ" compare -q - pm11.png <"$PHOTO"; b=$?
+"$SWZ" compare -q - - <"$PHOTO" 2>err.txt; c=$?
+[ "$a$b$c" = 012 ] && grep -q "both standard input" err.txt && pass "compare reads '-' as standard input" \
+  || failed "compare with '-': identical $a, different $b, both '-' $c ($(cat err.txt))"
 
 # --- --help: examples for that command only ------------------------------------------------
 bad=""
@@ -113,8 +119,41 @@ fi
 [ "$(sed -n 4p grid.txt | cut -d' ' -f18)" = 525 ] && pass "plot --print std64k: (17,3) is 525" || failed "plot std64k (17,3): $(sed -n 4p grid.txt | cut -d' ' -f18)"
 [ "$(wc -l <grid.txt)" = 128 ] && pass "plot without --size draws one 128x128 block" || failed "plot std64k rows: $(wc -l <grid.txt)"
 expect_ok "plot a 3D block (panels per slice)" "$SWZ" plot --layout std64k --format R8G8B8A8_UNORM --size 32x32x16 z.png
-grep -q "32x32x16-element block" out.txt && pass "plot 3D summary" || failed "plot 3D: $(cat out.txt)"
+grep -q "65536-byte block: 128 bytes (32 elements) x 32 rows x 16 slices" out.txt && pass "plot 3D summary" || failed "plot 3D: $(cat out.txt)"
 expect_ok "plot a hardware family" "$SWZ" plot -q --layout nv-block-linear:bh=2 n.png
+# plot and layouts --show describe a block in the same words, and plot draws the block the name asks for.
+"$SWZ" plot --layout nv-block-linear:bh=2 n.png >plot.txt 2>&1
+"$SWZ" layouts --show nv-block-linear:bh=2 >show.txt 2>&1
+block=$(grep -o '[0-9]*-byte block: [^)]*) x [0-9]* rows' show.txt | head -1)
+[ -n "$block" ] && grep -qF "$block" plot.txt && grep -qF "64 bytes (16 elements) x 16 rows" plot.txt \
+  && pass "plot and layouts --show: one description of the bh=2 block ($block)" \
+  || failed "plot / layouts --show block: '$block' vs $(cat plot.txt)"
+# layouts --show checks parameters as deswizzle does.
+expect_err "layouts --show: another family's parameter is refused" "unknown parameter 'halign'" \
+  "$SWZ" layouts --show nv-block-linear:halign=4
+grep -q "qpitch" err.txt && failed "layouts --show lists other families' parameters: $(cat err.txt)" \
+  || pass "layouts --show: the message lists only this family's parameters"
+"$SWZ" deswizzle --layout nv-block-linear:halign=4 --format R8_UNORM --size 64x64 /dev/null x.raw 2>de.txt
+[ "$(sed 's/.*unknown parameter/unknown parameter/' de.txt)" = "$(sed 's/.*unknown parameter/unknown parameter/' err.txt)" ] \
+  && pass "layouts --show and deswizzle: the same parameter message" || failed "parameter messages: $(cat de.txt) / $(cat err.txt)"
+expect_ok "layouts --show takes placement parameters" "$SWZ" layouts --show nv-block-linear:bh=4,offsets=0/4096
+# Each command's help is true for it: --format's default, and only options the command reads.
+opt_lines() { grep -E -- "^ +(-[a-z],)?--($1)\b" h.txt; }
+help_ok=1
+for c in info offset locate; do
+  "$SWZ" $c --help >h.txt
+  grep -q "image input defaults" h.txt && { help_ok=0; failed "$c --help claims an image default for --format"; }
+  [ -n "$(opt_lines 'backend|threads|device')" ] && { help_ok=0; failed "$c --help lists copy options it ignores: $(opt_lines 'backend|threads|device')"; }
+  grep -q -- "--device" h.txt && { help_ok=0; failed "$c --help mentions --device: $(grep -- --device h.txt)"; }
+done
+"$SWZ" plot --help >h.txt
+[ -n "$(opt_lines 'backend|threads|device|offset')" ] && { help_ok=0; failed "plot --help lists options it ignores: $(opt_lines 'backend|threads|device|offset')"; }
+[ $help_ok = 1 ] && pass "help: info/offset/locate/plot list only options they read"
+"$SWZ" swizzle --help >h.txt; sw_dev=$(opt_lines device)
+"$SWZ" deswizzle --help >h.txt; de_thr=$(opt_lines threads)
+[ -n "$sw_dev" ] && [ -n "$de_thr" ] && pass "help: copy options on swizzle/deswizzle" || failed "help: swizzle/deswizzle lost copy options"
+expect_err "info without --format says it is required" "--format is required" "$SWZ" info --layout nv-block-linear --size 600x400
+"$SWZ" info --help >h.txt; grep -q "format.*required" h.txt && pass "info --help: --format is required" || failed "info --help --format: $(grep -- --format h.txt)"
 expect_err "plot of row-major" "no swizzle pattern" "$SWZ" plot --layout row-major r.png
 [ -e r.png ] && failed "plot left a file after an error" || pass "plot leaves nothing after an error"
 "$SWZ" plot -q --pattern 'X0 Y0 X1 Y1' - | "$SWZ" swizzle -q --layout std4k - p.bin && pass "plot to standard output is a PNG" || failed "plot to stdout"

@@ -23,8 +23,10 @@ for L in row-major row-major:pitch=4096 std64k "nv-block-linear:gob=tegra,bh=4" 
   else failed "identify $L -> $best: does not decode the photo ($(cat err.txt))"; fi
 done
 "$SWZ" swizzle -q --layout std4k "$PHOTO" dump.bin
-if "$SWZ" identify "${rgba[@]}" --top 2 --thumbnails thumbs dump.bin >out.txt 2>err.txt && [ -s thumbs/1.png ] && [ -s thumbs/2.png ]; then
-  pass "--thumbnails writes 1.png and 2.png"; else failed "--thumbnails: $(ls thumbs 2>&1) $(cat err.txt)"; fi
+if "$SWZ" identify "${rgba[@]}" --top 2 --thumbnails thumbs dump.bin >out.txt 2>err.txt &&
+  first=$(sed -n 1p out.txt | awk '{print $2}' | tr ':/ ' '___') && second=$(sed -n 2p out.txt | awk '{print $2}' | tr ':/ ' '___') &&
+  [ -s "thumbs/1-$first.png" ] && [ -s "thumbs/2-$second.png" ] && [ "$(ls thumbs | wc -l)" = 2 ]; then
+  pass "--thumbnails writes RANK-LAYOUT.png for each candidate (1-$first.png, 2-$second.png)"; else failed "--thumbnails: $(ls thumbs 2>&1) $(cat err.txt)"; fi
 # --offset: the same dump behind 100 bytes of junk.
 { head -c 100 /dev/urandom; cat dump.bin; } >shifted.bin
 best=$("$SWZ" identify "${rgba[@]}" --top 1 --offset 100 shifted.bin 2>err.txt)

@@ -104,7 +104,7 @@ slow() { echo "{ head -c 1048576 $1; sleep 1; tail -c +1048577 $1; }"; }
 if command -v script >/dev/null; then
   run_pty() { script -q -e -c "$*" pty.txt >/dev/null 2>&1; }
   run_pty "$(slow big.raw) | '$SWZ' swizzle ${big[*]} - big.bin"
-  grep -q 'swz swizzle \[.*100% 12.0 MiB / 12.0 MiB .*/s  ETA' pty.txt && pass "progress: swizzle on a pty" \
+  grep -q 'swz swizzle \[.*100% 4.0 MiB / 4.0 MiB .*/s  ETA' pty.txt && pass "progress: swizzle on a pty" \
     || failed "progress: no swizzle progress line: $(cat -v pty.txt)"
   grep -q "swizzled - " pty.txt && pass "progress: the summary still prints" || failed "progress: summary lost"
   run_pty "$(slow big.bin) | '$SWZ' deswizzle ${big[*]} - big.back"
@@ -118,6 +118,37 @@ if command -v script >/dev/null; then
 fi
 eval "$(slow big.raw)" | "$SWZ" swizzle "${big[@]}" - big.bin 2>err.txt >/dev/null
 grep -q 'ETA' err.txt && failed "progress: shown when stderr is a file" || pass "progress: none when stderr is not a terminal"
+
+# --- locate / offset '-': answers are written in large writes, not one per line ---------------
+q=(--layout std64k --format R8G8B8A8_UNORM --size 600x400)
+seq 0 7 699999 >offs.txt   # 100,000 offsets
+"$SWZ" locate "${q[@]}" - <offs.txt | cat >locs.txt
+[ "$(wc -l <locs.txt)" = 100000 ] && [ "$(sed -n 301p locs.txt)" = "$("$SWZ" locate "${q[@]}" 2100)" ] \
+  && pass "locate -: 100000 answers, the same as one at a time" || failed "locate -: $(wc -l <locs.txt) answers, line 301 '$(sed -n 301p locs.txt)'"
+awk '{ print $1 % 600, int($1 / 600) % 400 }' offs.txt >coords.txt
+"$SWZ" offset "${q[@]}" - <coords.txt | cat >offsets.txt
+[ "$(wc -l <offsets.txt)" = 100000 ] && [ "$(sed -n 4p offsets.txt)" = "$("$SWZ" offset "${q[@]}" 21 0)" ] \
+  && pass "offset -: 100000 answers, the same as one at a time" || failed "offset -: $(wc -l <offsets.txt) answers"
+if command -v strace >/dev/null && ! strace -o /dev/null true 2>/dev/null; then
+  echo "skip locate -: write count (strace cannot trace here, e.g. ptrace is not allowed)"
+elif command -v strace >/dev/null; then
+  strace -f -e trace=write -o trace.txt "$SWZ" locate "${q[@]}" - <offs.txt | cat >/dev/null
+  writes=$(grep -c '^[0-9]* *write(1,' trace.txt || true)
+  [ -n "$writes" ] && [ "$writes" -ge 1 ] && [ "$writes" -le 200 ] && pass "locate -: 100000 answers in $writes writes" \
+    || failed "locate -: '$writes' writes for 100000 answers"
+else
+  failed "strace is not installed (.ci/install-deps.sh installs it): cannot count locate's writes"
+fi
+# A stream: each answer comes before swz waits for the next line.
+coproc LOC { "$SWZ" locate "${q[@]}" -; }
+echo 2100 >&"${LOC[1]}"
+if read -r -t 10 got <&"${LOC[0]}" && [ "$got" = "$("$SWZ" locate "${q[@]}" 2100)" ]; then
+  pass "locate -: an answer comes while standard input stays open"
+else
+  failed "locate -: no answer within 10 s while standard input stays open"
+fi
+eval "exec ${LOC[1]}>&-"
+wait "$LOC_PID" 2>/dev/null
 
 [ $fails -eq 0 ] && echo "all cli_io checks passed" || echo "$fails cli_io check(s) FAILED"
 exit $((fails > 0))

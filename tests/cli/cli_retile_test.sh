@@ -32,6 +32,10 @@ retile_case row-major std64k --format R8G8B8A8_UNORM --size 300x200 --mips 3 --a
 retile_case std4k amd-gfx10-sw64k-s --format R16G16B16A16_FLOAT --size 100x70 --array 3
 retile_case nv-block-linear row-major --format R32_FLOAT --size 64x32x8 --mips 2
 retile_case 'pattern:X0 X1 Y0 X2 Y1 X3 Y2 X4' std64k --format R8G8B8A8_UNORM --size 50x40
+# --mips 0 is the full chain here too (D3D12_RESOURCE_DESC, texconv), as in the other commands.
+retile_case std64k row-major --format R8_UNORM --size 40x24 --mips 0
+"$SWZ" retile -q --from std64k --to row-major --format R8_UNORM --size 40x24 --mips full a.bin full.bin
+cmp -s b.bin full.bin && pass "retile --mips 0 = --mips full" || failed "retile --mips 0 differs from --mips full"
 
 # The summary line names both layouts.
 head -c $((64 * 64)) /dev/urandom >l64.raw

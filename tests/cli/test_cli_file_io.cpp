@@ -215,7 +215,7 @@ TEST(CliProgress, DrawsAfterItsDelayOnly) {
   std::FILE* f = std::tmpfile();
   ASSERT_NE(f, nullptr);
   {
-    swz::cli::Progress p("swizzle", 100, true, f, 0.0);
+    swz::cli::Progress p("swizzle", 100, 0, true, f, 0.0);
     p.add(50);
     p.add(50);
   }
@@ -231,7 +231,7 @@ TEST(CliProgress, DrawsAfterItsDelayOnly) {
 
   f = std::tmpfile();
   {
-    swz::cli::Progress p("swizzle", 100, true, f, 60.0);
+    swz::cli::Progress p("swizzle", 100, 0, true, f, 60.0);
     p.add(100);
   }
   EXPECT_EQ(std::ftell(f), 0) << "drawn before its delay";

@@ -17,6 +17,7 @@ int main(void) {
   desc.format = "BC7_UNORM";
   desc.width = 100;
   desc.height = 60;
+  desc.mip_levels = 1; /* 0 would be the full chain, as in D3D12_RESOURCE_DESC */
   if (swz_layout_create("std4k", &desc, NULL, &layout) != SWZ_OK || swz_layout_get_info(layout, &info) != SWZ_OK ||
       swz_layout_get_subresource(layout, 0, &sub) != SWZ_OK) {
     fprintf(stderr, "consumer_c: %s\n", swz_last_error());

@@ -82,7 +82,7 @@ TEST(AmdPbxor, PitchWithOffsetsIsKept) {
 TEST(AmdPbxor, Gfx103Sw256kWithEightPipesIs128KiB) {
   std::string eq;
   ASSERT_TRUE(describe_layout("amd-gfx10.3-sw256k-r-x:pipes=8", 4, &eq).ok());
-  EXPECT_NE(eq.find("(131072 bytes)"), std::string::npos) << eq;
+  EXPECT_NE(eq.find("131072-byte block"), std::string::npos) << eq;
   EXPECT_NE(eq.find("128 KiB"), std::string::npos) << eq;
 }
 
