@@ -104,7 +104,7 @@ def swizzle(array: Any, layout: Layout, subresource: int = 0, box: Optional[BoxL
 
     Returns ``out`` (or the new uint8 array). The GIL is released during the copy.
     Raises ValueError (shape/dtype mismatch, buffer too small, read-only out,
-    MSAA, non-power-of-two elements), IndexError (subresource or box out of
+    out sharing memory with the subresource's input bytes, MSAA, non-power-of-two elements), IndexError (subresource or box out of
     range), TypeError (not an array / buffer).
     """
     return _swz.swizzle(array, layout, subresource, box, out, backend, threads, write_combined)
@@ -137,7 +137,8 @@ def deswizzle(buffer: Any, layout: Layout, subresource: int = 0, box: Optional[B
     Returns an array of shape (H, W, C) for 2D or (D, H, W, C) for 3D, in
     elements (``layout.subresource_layout(i).shape``), C included even where
     it is 1 (R8: (H, W, 1)), or ``out`` in its own shape. The GIL is
-    released during the copy. Raises ValueError (buffer too small, bad out),
+    released during the copy. Raises ValueError (buffer too small, bad out, out sharing memory
+    with the subresource),
     IndexError (subresource or box out of range), TypeError.
     """
     return _swz.deswizzle(buffer, layout, subresource, box, out, dtype, backend, threads, write_combined)

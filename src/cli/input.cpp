@@ -77,6 +77,20 @@ struct StreamPeek {
   uint64_t offset_B = 0;
   std::vector<uint8_t> bytes;
 };
+/// Opens IN ('-': standard input, which must not have been closed at start)
+/// into *fd and stats it into *st; errors name IN.
+void open_input(const std::string& path, Fd* fd, struct stat* st) {
+  if (is_stdin(path)) {
+    if (closed_at_start(STDIN_FILENO)) fail("cannot read standard input: it is closed");
+    fd->fd = STDIN_FILENO;
+  } else {
+    fd->fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd->fd < 0) fail("cannot read '" + path + "': " + errno_text());
+    fd->owned = true;
+  }
+  if (fstat(fd->fd, st) != 0) fail("cannot read " + input_name(path) + ": " + errno_text());
+}
+
 StreamPeek& stream_peek() {
   thread_local StreamPeek p;  // batch jobs set up their inputs in parallel
   return p;
@@ -146,16 +160,8 @@ std::vector<uint8_t> peek_input(const std::string& path, uint64_t offset_B, size
     return std::vector<uint8_t>(peek.bytes.begin(), peek.bytes.begin() + std::min(n, peek.bytes.size()));
   }
   Fd fd;
-  if (is_stdin(path)) {
-    if (closed_at_start(STDIN_FILENO)) fail("cannot read standard input: it is closed");
-    fd.fd = STDIN_FILENO;
-  } else {
-    fd.fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd.fd < 0) fail("cannot read '" + path + "': " + errno_text());
-    fd.owned = true;
-  }
   struct stat st {};
-  if (fstat(fd.fd, &st) != 0) fail("cannot read " + input_name(path) + ": " + errno_text());
+  open_input(path, &fd, &st);
   if (S_ISDIR(st.st_mode)) fail(is_stdin(path) ? "cannot read standard input: it is a directory"
                                                : "'" + path + "' is a directory, not a file");
   if (S_ISREG(st.st_mode)) {  // read in place later: nothing to keep
@@ -192,16 +198,8 @@ InputBytes read_input(const std::string& path, uint64_t offset_B, uint64_t want_
     sp.owned = false;
     return read_stream(fd.fd, path, offset_B, want_B, pad_to_want, progress);
   }
-  if (is_stdin(path)) {
-    if (closed_at_start(STDIN_FILENO)) fail("cannot read standard input: it is closed");
-    fd.fd = STDIN_FILENO;
-  } else {
-    fd.fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd.fd < 0) fail("cannot read '" + path + "': " + errno_text());
-    fd.owned = true;
-  }
   struct stat st {};
-  if (fstat(fd.fd, &st) != 0) fail("cannot read " + input_name(path) + ": " + errno_text());
+  open_input(path, &fd, &st);
   if (S_ISDIR(st.st_mode)) fail("'" + path + "' is a directory, not a file");
   if (!S_ISREG(st.st_mode)) return read_stream(fd.fd, path, offset_B, want_B, pad_to_want, progress);
 

@@ -30,13 +30,13 @@ constexpr size_t kMaxLine = 4096;
 
 void write_out(std::string* out) {
   if (out->empty()) return;
-  if (std::fflush(stdout) != 0) fail(std::string("cannot write the answers to standard output: ") + std::strerror(errno));
+  if (std::fflush(stdout) != 0) fail(std::string("cannot write standard output: ") + std::strerror(errno));
   const char* p = out->data();
   size_t left = out->size();
   while (left > 0) {
     const ssize_t put = write(STDOUT_FILENO, p, left);
     if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) fail(std::string("cannot write the answers to standard output: ") + std::strerror(errno));
+    if (put <= 0) fail(std::string("cannot write standard output: ") + std::strerror(errno));
     p += put;
     left -= static_cast<size_t>(put);
   }

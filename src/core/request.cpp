@@ -2,6 +2,7 @@
 #include "core/request.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -46,13 +47,9 @@ const Capability& row_of(Operation op) {
 }
 
 std::string hex(uint64_t v) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  do {
-    s.insert(s.begin(), digits[v & 15]);
-    v >>= 4;
-  } while (v);
-  return "0x" + s;
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
 }
 
 }  // namespace
