@@ -280,3 +280,36 @@ TEST(PlacementOracle, PatternLayoutsRandomPatterns) {
   EXPECT_GE(exact, swz_test::scaled(300) / 2);
   EXPECT_GE(bytes_checked, swz_test::scaled(300) / 10);
 }
+
+// D3D12_PACKED_MIP_INFO: the packed mips of each array slice share
+// NumTilesForPackedMips whole tiles (64 KB for std64k, 4 KB for std4k) right
+// after that slice's standard mips; the next slice starts after them.
+TEST(PlacementOracle, PackedMipTailTiles) {
+  int checked = 0;
+  for (LayoutKind kind : {LayoutKind::Std64K, LayoutKind::Std4K})
+    for (uint32_t standard : {0u, 1u, 3u})
+      for (uint32_t tiles : {1u, 2u, 5u}) {
+        TextureDesc d = swz_test::tex2d("R8G8B8A8_UNORM", 300, 200, 9, 3);
+        LayoutSpec spec;
+        spec.kind = kind;
+        spec.mip_tail = MipTail::D3D12;
+        spec.packed.num_standard_mips = standard;
+        spec.packed.num_packed_mips = 9 - standard;
+        spec.packed.num_tiles_for_packed_mips = tiles;
+        Layout L;
+        const Status st = make_layout(d, spec, &L);
+        ASSERT_TRUE(st.ok()) << st.message();
+        const swz_oracle::Resource o = swz_oracle::standard_swizzle(d, kind == LayoutKind::Std64K, standard, tiles);
+        ASSERT_EQ(L.subresource_count(), o.subs.size());
+        for (uint32_t i = 0; i < L.subresource_count(); ++i) {
+          EXPECT_EQ(L.sub(i).packed, i % 9 >= standard) << i;
+          EXPECT_EQ(L.sub(i).offset, o.subs[i].offset) << L.name() << " standard " << standard << " tiles " << tiles
+                                                       << " sub " << i;
+          EXPECT_EQ(L.sub(i).size, o.subs[i].size) << L.name() << " standard " << standard << " tiles " << tiles
+                                                   << " sub " << i;
+        }
+        EXPECT_EQ(L.size(), o.size) << L.name() << " standard " << standard << " tiles " << tiles;
+        ++checked;
+      }
+  EXPECT_EQ(checked, 18);
+}

@@ -113,7 +113,11 @@ inline bool std_tile(bool is64k, bool is3d, uint32_t eb, uint32_t* tx, uint32_t*
 }
 
 /// std64k / std4k: whole tiles, row-major, no gaps; each subresource on a tile.
-inline Resource standard_swizzle(const swz::TextureDesc& d, bool is64k) {
+/// With a packed mip tail (D3D12_PACKED_MIP_INFO: mips from `standard_mips`
+/// on are packed), each array slice's packed mips share `tail_tiles` whole
+/// tiles right after that slice's standard mips.
+inline Resource standard_swizzle(const swz::TextureDesc& d, bool is64k, uint32_t standard_mips = ~0u,
+                                 uint32_t tail_tiles = 0) {
   Resource r;
   const uint32_t eb = d.format.element_bytes;
   const uint64_t T = is64k ? 65536 : 4096;
@@ -134,6 +138,15 @@ inline Resource standard_swizzle(const swz::TextureDesc& d, bool is64k) {
       level_dims(d, m, &p.width_el, &p.height_el, &p.depth);
       p.element_bytes = eb;
       const uint64_t nx = cdiv(p.width_el, tx), ny = cdiv(p.height_el, ty), nz = cdiv(p.depth, tz);
+      if (m >= standard_mips) {  // the packed tail: opaque, tail_tiles tiles
+        if (m == standard_mips) running = up(running, T) + uint64_t{tail_tiles} * T;
+        p.offset = running - uint64_t{tail_tiles} * T;
+        p.size = uint64_t{tail_tiles} * T;
+        p.row_pitch = nx * T;
+        p.depth_pitch = nx * ny * T;
+        r.subs.push_back(p);
+        continue;
+      }
       p.row_pitch = nx * T;
       p.depth_pitch = nx * ny * T;
       p.size = nx * ny * nz * T;
