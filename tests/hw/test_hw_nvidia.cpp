@@ -260,6 +260,38 @@ TEST(VendorNvidia, InferredBlockHeightVectors) {
   }
 }
 
+// tegra_swizzle block_height_mip0 at each threshold of h + h/2 (16, 32, 64,
+// 128), one below and at it: heights in elements 10/11, 21/22, 42/43, 85/86
+// (h + h/2 = 15/16, 31/33, 63/64, 127/129). Expected block heights by hand;
+// level 0 of a 16-texel R8G8B8A8 surface (one GOB across) shows it as its
+// row pitch, 512 bytes per GOB of block height.
+TEST(VendorNvidia, InferredBlockHeightAtEachThreshold) {
+  const struct {
+    uint32_t h, bh;
+  } v[] = {{10, 1}, {11, 2}, {21, 2}, {22, 4}, {42, 4}, {43, 8}, {85, 8}, {86, 16}};
+  for (const auto& c : v) {
+    EXPECT_EQ(swz_oracle::tegra_block_height_mip0(c.h), c.bh) << c.h;
+    Layout L = named("nv-block-linear", tex2d("R8G8B8A8_UNORM", 16, c.h));
+    EXPECT_EQ(L.sub(0).row_pitch, 512u * c.bh) << "height " << c.h;
+    Layout B = named("nv-block-linear", tex2d("BC7_UNORM", 16, 4 * c.h));  // the same in 4x4 blocks
+    EXPECT_EQ(B.sub(0).row_pitch, 512u * c.bh) << "BC7 height " << 4 * c.h;
+  }
+}
+
+// A 3D level with a partial block of slices takes a whole block: depths one
+// past a multiple of the block depth (17 slices, bd 16: two blocks; 9, bd 8).
+TEST(VendorNvidia, PartialBlockOfSlicesIsWholeBlock) {
+  const struct {
+    uint32_t depth, bd, blocks;
+  } v[] = {{16, 16, 1}, {17, 16, 2}, {31, 16, 2}, {33, 16, 3}, {8, 8, 1}, {9, 8, 2}, {3, 2, 2}};
+  for (const auto& c : v) {
+    const TextureDesc d = tex3d("R8G8B8A8_UNORM", 16, 8, c.depth);
+    Layout L = named("nv-block-linear:gob=tegra,bh=1,bd=" + std::to_string(c.bd), d);
+    EXPECT_EQ(L.size(), uint64_t{512} * c.bd * c.blocks) << c.depth << " slices, bd " << c.bd;
+    EXPECT_EQ(swz_oracle::nv_block_linear(d, 1, c.bd).size, uint64_t{512} * c.bd * c.blocks) << c.depth;
+  }
+}
+
 // A level's block height at every boundary of "the level fits in half a
 // block": heights 8k and 8k + 1 rows for each block height, from an explicit
 // level-0 bh of 32. Expected values by hand: the smallest power of two of GOB
