@@ -42,8 +42,9 @@ DEFAULT_FILTER = ":".join([
     "PlacementOracle.*", "SpecOracle.*", "Boundaries.*", "BoundaryValidation.*",
     "CopyProperty.RandomPatternsMatchReference", "CopyRoundTrip.*", "CopyErrors.*", "Layout.*", "LayoutErrors.*",
     "Surface.*", "Pattern*.*", "Reference*.*", "Region*.*", "TileCopy.*", "DeviceLayout*.*", "Transitions.*",
-    "PackedMips.*", "RowMajor.*", "VendorNvidia.*", "Footprint*.*", "SharedBytes.*", "LocateOracle.*", "Hostile.*",
-    "CopyResources.*",
+    "PackedMips.*", "RowMajor.*", "Footprint*.*", "SharedBytes.*", "LocateOracle.*", "Hostile.*", "CopyResources.*",
+    # the hardware families (tests/hw)
+    "Vendor*.*", "Amd*.*", "AdrenoLayout.*", "MaliLayout.*", "Xbox360Layout.*", "IntelAlign.*",
 ])
 
 
