@@ -418,6 +418,40 @@ TEST(BoundaryValidation, EachRuleAtItsLimit) {
     z2.flags |= kFlagStackDepthSlices;
     rows.push_back({"stacked with Z0 as bit 2", z2, 1, false});
   }
+  // The in-block map must be invertible: an XOR term (any of the four) or an
+  // in-block postamble term (either of the two) naming its own bit's primary
+  // cancels it. The same term naming another bit's source is fine.
+  {
+    Pattern p = from_text("X0 X1 Y0 Y1");
+    for (int j = 0; j < 4; ++j) {
+      Pattern self = p, other = p;
+      self.xors[j][1] = BitEntry::make(Channel::X, 1);
+      other.xors[j][1] = BitEntry::make(Channel::X, 7);
+      rows.push_back({"XOR term cancelling its primary", self, 1, false});
+      rows.push_back({"XOR term from above the block", other, 1, true});
+    }
+    Pattern q = from_text("X0 X1 X2 X3 Y0 Y1 Y2 Y3 X4 Y4");
+    for (int j = 0; j < 2; ++j) {
+      Pattern self = q, other = q;
+      self.postamble[j][8] = BitEntry::make(Channel::X, 4);
+      other.postamble[j][8] = BitEntry::make(Channel::Y, 4);
+      rows.push_back({"in-block postamble term cancelling its primary", self, 1, false});
+      rows.push_back({"in-block postamble term from another in-block bit", other, 1, true});
+    }
+  }
+  // Valid entries form a prefix: an entry right after the first invalid one.
+  {
+    Pattern p = from_text("X0 X1 Y0 Y1");
+    Pattern gap = p;
+    gap.interleave[5] = BitEntry::make(Channel::Y, 2);
+    Pattern next = p;
+    next.interleave[4] = BitEntry::make(Channel::Y, 2);
+    Pattern last = p;
+    last.interleave[31] = BitEntry::make(Channel::Y, 2);
+    rows.push_back({"entry after a gap of one", gap, 1, false});
+    rows.push_back({"entry 31 after a gap", last, 1, false});
+    rows.push_back({"entry right after the last", next, 1, true});
+  }
   // A primary used twice is not a bijection, whichever channel; the message says so.
   for (const char* t : {"X0 X0", "X0 Y0 Y0", "X0 Z0 Z0", "X0 S0 S0"}) {
     rows.push_back({t, from_text(t), 1, false});
