@@ -122,7 +122,8 @@ def main():
     if args.check:
         bad = 0
         for m in muts:
-            n = open(os.path.join(ROOT, m["file"])).read().count(m["original"])
+            path = os.path.join(ROOT, m["file"])
+            n = open(path).read().count(m["original"]) if os.path.exists(path) else 0
             if n != 1:
                 print(f"{m['id']}: original text found {n} times in {m['file']}")
                 bad += 1
@@ -173,8 +174,10 @@ def main():
             results.append({"id": m["id"], "rule": m["rule"], "result": "not run (budget)"})
             continue
         path = os.path.join(tree, m["file"])
-        with open(path) as f:
-            orig = f.read()
+        orig = ""
+        if os.path.exists(path):
+            with open(path) as f:
+                orig = f.read()
         if orig.count(m["original"]) != 1:
             results.append({"id": m["id"], "rule": m["rule"], "result": "stale"})
             print(f"[{i + 1}/{len(muts)}] {m['id']}: stale", flush=True)
