@@ -515,3 +515,24 @@ TEST(BoundaryValidation, RowPitchAtItsLimits) {
     }
   }
 }
+
+// CONDITIONAL_POSTAMBLE_XORS is imported but its meaning is unspecified:
+// every copy refuses a layout whose pattern has it, and writes nothing.
+TEST(BoundaryValidation, ConditionalPostambleRefusedByCopies) {
+  for (const char* t : {"X0 X1 Y0 Y1 cond-post", "X0 X1 X2 X3 Y0 Y1 Y2 Y3 X4 post8=Y5 cond-post"}) {
+    LayoutSpec spec;
+    spec.kind = LayoutKind::Pattern;
+    spec.pattern = from_text(t);
+    Layout L;
+    ASSERT_TRUE(make_layout(swz_test::tex2d("R8_UNORM", 16, 16), spec, &L).ok()) << t;
+    std::vector<uint8_t> res(L.size(), kGuard), lin(256, 1), back(256, 2);
+    EXPECT_EQ(write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), 16, 256).code(),
+              Code::unsupported)
+        << t;
+    EXPECT_EQ(read_from_subresource(back.data(), back.size(), 16, 256, L, res.data(), res.size(), 0, nullptr).code(),
+              Code::unsupported)
+        << t;
+    for (uint8_t v : res) ASSERT_EQ(v, kGuard) << t;
+    for (uint8_t v : back) ASSERT_EQ(v, 2) << t;
+  }
+}
