@@ -19,12 +19,14 @@ FORMAT_FOR_BYTES = {1: "R8_UNORM", 2: "R8G8_UNORM", 4: "R8G8B8A8_UNORM", 8: "R16
 
 
 def random_pattern(rng: random.Random, element_log2: int = 2, max_block_bits: int = 14, allow_z: bool = True,
-                   allow_stack: bool = True, allow_samples: bool = False) -> swz.Pattern:
+                   allow_stack: bool = True, allow_samples: bool = False, four_xor: bool = True) -> swz.Pattern:
     """A random pattern valid for 2**element_log2-byte elements: a random
     interleave of the channels' bits (in order or shuffled), random XOR terms
-    from any coordinate bit above an element's bytes, postamble terms inside
-    the block, an immediate, sometimes STACK_DEPTH_SLICES. Retries until
-    Pattern.validate accepts it."""
+    (up to the four a bit entry holds) from any coordinate bit above an
+    element's bytes, postamble terms inside the block, an immediate,
+    sometimes STACK_DEPTH_SLICES. With four_xor, one address bit above the
+    element carries all four XOR terms. Retries until Pattern.validate
+    accepts it."""
     k = element_log2
     for _ in range(1000):
         n = rng.randint(max(k, 1), max(k, max_block_bits))
@@ -60,8 +62,12 @@ def random_pattern(rng: random.Random, element_log2: int = 2, max_block_bits: in
                 if lo <= 31:
                     return f"{c}{rng.randint(lo, min(31, lo + 10))}"
 
+        four_at = rng.randrange(k, n) if four_xor and n > k else None
         for i in range(k, n):
-            for _ in range(rng.randint(0, 3)):
+            if i == four_at:
+                tokens[i] += "".join("^" + term(False) for _ in range(4))
+                continue
+            for _ in range(rng.randint(0, 4)):
                 if rng.random() < 0.5:
                     tokens[i] += "^" + term(rng.random() < 0.25)
         extra = []

@@ -52,10 +52,11 @@ def check_layout_against_oracles(rng, L, n=300):
 
 def test_random_patterns_agree_with_reference_and_spec():
     rng = random.Random(11)
-    done = 0
+    done = fourth = 0
     while done < 60:
         k = rng.randint(0, 4)
         p = random_pattern(rng, k, max_block_bits=rng.choice([6, 10, 16]), allow_samples=done % 4 == 0)
+        has_fourth = any(e.valid for e in decode_ddi(p.to_ddi_bytes()).xors[3])
         eb = 1 << k
         samples = p.block_extent[3]
         d = None if samples > 1 else rng.choice([None, None, rng.randint(1, 9)])
@@ -67,6 +68,9 @@ def test_random_patterns_agree_with_reference_and_spec():
             continue
         check_layout_against_oracles(rng, L, 150)
         done += 1
+        fourth += has_fourth
+    # The fourth XOR term of an address bit is exercised, not just parsed.
+    assert fourth >= 30, fourth
 
 
 def test_explicit_pitches_and_stacking():

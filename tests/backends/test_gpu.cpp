@@ -447,6 +447,18 @@ bool import_unavailable(const Status& s) {
   return s.code() == Code::unsupported && s.message().find("does not offer") != std::string::npos;
 }
 
+// Every test of the import path skips through this one guard: a device
+// without VK_EXT_external_memory_host skips, except lavapipe (which offers
+// it) and runs with SWZ_REQUIRE_VULKAN=1, where a skip is a failure.
+#define SWZ_SKIP_IF_NO_IMPORT(ctx_, s_)                                                                  \
+  do {                                                                                                  \
+    if (import_unavailable(s_)) {                                                                       \
+      ASSERT_NE((ctx_).device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host"; \
+      if (require_vulkan()) FAIL() << "SWZ_REQUIRE_VULKAN=1 but the import path is missing: " << (s_).message(); \
+      GTEST_SKIP() << (s_).message();                                                                   \
+    }                                                                                                   \
+  } while (0)
+
 TEST(Gpu, ContextReportsDevice) {
   SWZ_NEED_GPU();
   EXPECT_FALSE(shared().ctx.device_name().empty());
@@ -646,10 +658,7 @@ TEST(Gpu, AdoptedDeviceWorks) {
   t.host_path = gpu::HostPath::import;
   adopted.set_tuning(t);
   s = adopted.write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), 256, 0);
-  if (import_unavailable(s)) {
-    ASSERT_NE(adopted.device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host";
-    GTEST_SKIP() << s.message();
-  }
+  SWZ_SKIP_IF_NO_IMPORT(adopted, s);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(adopted.last_host_stats().path, gpu::HostPath::import);
   ASSERT_TRUE(write_to_subresource(L, cpu.data(), cpu.size(), 0, nullptr, lin.data(), lin.size(), 256, 0).ok());
@@ -798,10 +807,7 @@ TEST(Gpu, SurfaceLargerThanLavapipeBinding) {
   std::vector<uint8_t> back(lin_bytes, 0);
   s = ctx.read_from_subresource(back.data(), back.size(), rp, 0, L, gpu_res.data(), gpu_res.size(), 0, nullptr);
   ctx.set_tuning(gpu::DispatchTuning{});
-  if (import_unavailable(s)) {
-    ASSERT_NE(ctx.device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host";
-    GTEST_SKIP() << s.message();
-  }
+  SWZ_SKIP_IF_NO_IMPORT(ctx, s);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(ctx.last_host_stats().path, gpu::HostPath::import);
   if (ctx.device_name().find("llvmpipe") == 0) {
@@ -955,7 +961,7 @@ TEST(Gpu, HostPathsOddPointersAndPartialCoverage) {
               write_to_subresource(L, cpu_res.data() + guard + roff, L.size(), 0, box, lin, lin_B, rp, 0, scalar())
                   .ok());
           Status s = ctx.write_to_subresource(L, res, L.size(), 0, box, lin, lin_B, rp, 0);
-          if (path == gpu::HostPath::import && import_unavailable(s)) GTEST_SKIP() << s.message();
+          if (path == gpu::HostPath::import) SWZ_SKIP_IF_NO_IMPORT(ctx, s);
           ASSERT_TRUE(s.ok()) << path_name(path) << ": " << s.message();
           const gpu::HostPathStats st = ctx.last_host_stats();
           EXPECT_EQ(st.path, path) << path_name(path) << " ran " << path_name(st.path);
@@ -1004,10 +1010,7 @@ TEST(Gpu, RegisteredHostMemory) {
   uint8_t* lin = lin_mem.data() + 4096 + 3;
   uint8_t* res = res_mem.data() + 4096 + 1000;
   Status s = ctx.register_host_memory(lin, lin_B);
-  if (import_unavailable(s)) {
-    ASSERT_NE(ctx.device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host";
-    GTEST_SKIP() << s.message();
-  }
+  SWZ_SKIP_IF_NO_IMPORT(ctx, s);
   ASSERT_TRUE(s.ok()) << s.message();
   ASSERT_TRUE(ctx.register_host_memory(res, L.size()).ok());
   EXPECT_EQ(ctx.register_host_memory(lin + 8, 16).code(), Code::invalid_argument);  // overlaps
@@ -1058,10 +1061,7 @@ TEST(Gpu, ImportOfSpansSharingAPage) {
       write_to_subresource(L, cpu.data() + res_at, L.size(), 0, nullptr, cpu.data() + lin_at, lin_B, rp, 0, scalar())
           .ok());
   Status s = ctx.write_to_subresource(L, mem.data() + res_at, L.size(), 0, nullptr, mem.data() + lin_at, lin_B, rp, 0);
-  if (import_unavailable(s)) {
-    ASSERT_NE(ctx.device_name().find("llvmpipe"), 0u) << "lavapipe offers VK_EXT_external_memory_host";
-    GTEST_SKIP() << s.message();
-  }
+  SWZ_SKIP_IF_NO_IMPORT(ctx, s);
   ASSERT_TRUE(s.ok()) << s.message();
   EXPECT_EQ(ctx.last_host_stats().path, gpu::HostPath::import);
   ASSERT_EQ(first_diff(cpu, mem), mem.size());
@@ -1188,7 +1188,7 @@ TEST(Gpu, BandedImportMatchesScalarEveryByte) {
     if (reg == 2) to_register = {{A.data(), A.size()}, {B.data(), B.size()}};
     for (auto [p, n] : to_register) {
       const Status s = ctx.register_host_memory(p, n);
-      if (import_unavailable(s)) GTEST_SKIP() << s.message();
+      SWZ_SKIP_IF_NO_IMPORT(ctx, s);
       if (s.code() == Code::unsupported) {
         // A driver may refuse a page registered twice (spans sharing a
         // page; lavapipe accepts): imported per call instead.
@@ -1373,7 +1373,7 @@ TEST(Gpu, ImportBandFromTheEnvironment) {
     std::vector<uint8_t> res(L.size(), 0);
     Status s = ctx.write_to_subresource(L, res.data(), res.size(), 0, nullptr, lin.data(), lin.size(), rp, 0);
     unsetenv("SWZ_GPU_IMPORT_BAND");
-    if (import_unavailable(s)) GTEST_SKIP() << s.message();
+    SWZ_SKIP_IF_NO_IMPORT(ctx, s);
     ASSERT_TRUE(s.ok()) << w.value << ": " << s.message();
     const gpu::HostPathStats st = ctx.last_host_stats();
     EXPECT_EQ(st.path, gpu::HostPath::import) << w.value;
@@ -1514,7 +1514,7 @@ TEST(Gpu, BandedImportOddShapes) {
           // One byte short: refused, nothing written.
           auto R0 = R;
           Status s = ctx.write_to_subresource(L, res, rs - 1, sub, box, lin, ls, rp, dp);
-          if (import_unavailable(s)) GTEST_SKIP() << s.message();
+          SWZ_SKIP_IF_NO_IMPORT(ctx, s);
           EXPECT_FALSE(s.ok()) << what;
           s = ctx.write_to_subresource(L, res, rs, sub, box, lin, ls - 1, rp, dp);
           EXPECT_FALSE(s.ok()) << what;

@@ -409,7 +409,7 @@ void run_random_regions(uint64_t seed, int iterations, Family fam, Walk walk = W
   iterations = swz_test::scaled(iterations);
   std::mt19937_64 rng(seed);
   TuningScope tune;
-  int failures = 0;
+  int failures = 0, checked = 0;
   for (int it = 0; it < iterations && failures < 5; ++it) {
     tune.randomize(rng);
     if (walk != Walk::Tuned) {
@@ -458,7 +458,10 @@ void run_random_regions(uint64_t seed, int iterations, Family fam, Walk walk = W
     std::string why;
     if (!make_region(rng, p, 1u << k, &s, &why)) continue;
     check_region(s, &failures);
+    ++checked;
   }
+  // Patterns or regions that are skipped must not empty the test.
+  if (failures < 5) EXPECT_GE(checked, iterations / 2) << "cases checked of " << iterations;
 }
 
 // The streaming threshold follows the level-3 cache (geometry.hpp): 12 MiB
@@ -522,7 +525,7 @@ TEST(SimdRegion, EveryHighwayTarget) {
 // line kernels' main case.
 TEST(SimdRegion, Std64kWholeSurfaces) {
   std::mt19937_64 rng(3);
-  int failures = 0;
+  int failures = 0, checked = 0;
   for (unsigned k = 0; k < 5; ++k)
     for (bool is3d : {false, true}) {
       const swz::Pattern p = parse(is3d ? std64k3d_text(k) : std64k_text(k));
@@ -531,8 +534,10 @@ TEST(SimdRegion, Std64kWholeSurfaces) {
         std::string why;
         if (!make_region(rng, p, 1u << k, &s, &why)) continue;
         check_region(s, &failures);
+        ++checked;
       }
     }
+  EXPECT_GE(checked, 10 * swz_test::scaled(12) / 2);
 }
 
 // ---- Part 2: the public API ------------------------------------------------

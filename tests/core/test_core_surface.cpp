@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "swz/swz.hpp"
+#include "placement_oracle.hpp"
 #include "test_util.hpp"
 
 using namespace swz;
@@ -35,16 +36,41 @@ Layout make(const char* format, uint32_t w, uint32_t h, uint32_t mips, uint32_t 
   return L;
 }
 
-// The resource bytes swizzle_surface must produce, per byte from reference_offset.
+// The placement oracle's description of a layout made by make() (row-major,
+// std64k, std4k), written from the D3D12 rules, never from the Layout.
+swz_oracle::Resource oracle_of(const Layout& L) {
+  const TextureDesc& d = L.desc();
+  switch (L.kind()) {
+    case LayoutKind::RowMajor:
+      return swz_oracle::row_major(d);
+    case LayoutKind::Std64K:
+      return swz_oracle::standard_swizzle(d, true);
+    case LayoutKind::Std4K:
+      return swz_oracle::standard_swizzle(d, false);
+    default:
+      ADD_FAILURE() << "no oracle for " << L.name();
+      return {};
+  }
+}
+
+// The resource bytes swizzle_surface must produce, per byte from
+// reference_offset at the oracle's places; the Layout's own placement must
+// equal the oracle's.
 std::vector<uint8_t> reference_surface(const Layout& L, const std::vector<uint8_t>& lin,
                                        const std::vector<uint64_t>& offs, uint8_t fill) {
-  std::vector<uint8_t> res(L.size(), fill);
-  for (uint32_t i = 0; i < L.subresource_count(); ++i) {
-    const SubresourceLayout& s = L.sub(i);
-    const Pattern& p = L.patterns()[s.pattern_slot];
+  const swz_oracle::Resource o = oracle_of(L);
+  EXPECT_EQ(o.subs.size(), L.subresource_count()) << L.name();
+  EXPECT_EQ(o.size, L.size()) << L.name();
+  std::vector<uint8_t> res(o.size, fill);
+  for (uint32_t i = 0; i < L.subresource_count() && i < o.subs.size(); ++i) {
+    const swz_oracle::Place& s = o.subs[i];
+    EXPECT_EQ(L.sub(i).offset, s.offset) << L.name() << " sub " << i;
+    EXPECT_EQ(L.sub(i).row_pitch, s.row_pitch) << L.name() << " sub " << i;
+    EXPECT_EQ(L.sub(i).size, s.size) << L.name() << " sub " << i;
+    const Pattern& p = L.patterns()[L.sub(i).pattern_slot];
     AddressParams a;
     a.row_pitch = s.row_pitch;
-    a.depth_pitch_B = s.depth_pitch_B;
+    a.depth_pitch_B = s.depth_pitch;
     a.stack_rows = s.stack_rows;
     const uint64_t eb = s.element_bytes;
     uint64_t k = offs[i];

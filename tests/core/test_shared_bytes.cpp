@@ -4,7 +4,6 @@
 // check counted, not timed, on two large inputs (fuzz/regressions/fuzz_copy_tiles).
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -37,15 +36,12 @@ TextureDesc tex(const char* format, uint32_t w, uint32_t h, uint32_t array_size,
 // 6 M byte runs per slice to mark. One frame: the check compares boxes and
 // marks no run.
 TEST(SharedBytes, MipTailOfOneFrameComparesBoxes) {
-  const auto t0 = std::chrono::steady_clock::now();
   Layout L;
   const Status st = make_named_layout("xbox360-tiled", tex("BC4_UNORM", 47, 33554432, 8, 17), &L);
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(L.subresource_count(), 136u);
   EXPECT_EQ(detail::last_shared_bytes_work().marked_runs, 0u);
   EXPECT_EQ(detail::last_shared_bytes_work().box_groups, 8u);  // one tail per slice
-  EXPECT_LT(s, 5.0) << "a DoS guard, not a benchmark: the old check took 12 s";
 }
 
 // fuzz/regressions/fuzz_copy_tiles/shared-bytes-intel-tile64-mip-chain: R8

@@ -137,3 +137,22 @@ TEST(AmdMips, RefusalsAndOverrides) {
   Layout S = named("amd-gfx10-sw64k-s-x:slice_size=0x100000", tex2d("R8G8B8A8_UNORM", 300, 200, 9, 2));
   EXPECT_EQ(S.sub(9).depth_pitch_B, 0x100000u);
 }
+
+// addrlib Gfx10Lib IsInMipTail / GetMipTailDim: a thin level is in the mip
+// tail when it is at most half a block wide and at most a block tall (the
+// 64 KB block of 4-byte elements is 128 x 128). A 64 x 128 texture is all in
+// the tail from level 0: one block. One texel more on either side puts level
+// 0 outside the tail: more than one block.
+TEST(AmdMips, Gfx10TailLimitsAtTheirEdges) {
+  const struct {
+    uint32_t w, h;
+    bool one_block;
+  } v[] = {{64, 128, true}, {64, 127, true}, {63, 128, true}, {65, 128, false}, {64, 129, false}};
+  for (const auto& c : v) {
+    Layout L = named("amd-gfx10-sw64k-s", tex2d("R8G8B8A8_UNORM", c.w, c.h, 2));
+    if (c.one_block)
+      EXPECT_EQ(L.size(), 65536u) << c.w << "x" << c.h;
+    else
+      EXPECT_GT(L.size(), 65536u) << c.w << "x" << c.h;
+  }
+}

@@ -16,6 +16,7 @@
 #include "swz/vendor.hpp"
 
 #include "hw_whole.hpp"
+#include "placement_oracle.hpp"
 #include "test_util.hpp"
 
 using namespace swz;
@@ -96,14 +97,15 @@ void round_trip(const Layout& L) {
   }
 }
 
+bool i_small(uint64_t size) { return size <= (uint64_t{4} << 20); }
+
 }  // namespace
 
 TEST(VendorNvidia, TegraGobMatchesTheTrmFormula) {
   for (uint64_t bh : {1, 2, 4, 8, 16, 32}) {
     Layout L = named("nv-block-linear:gob=tegra,bh=" + std::to_string(bh), tex2d("R8G8B8A8_UNORM", 200, 300));
-    uint64_t bh_eff = bh;
-    while (bh_eff > 1 && 300 <= (bh_eff / 2) * 8) bh_eff /= 2;
-    expect_formula(L, 0, bh_eff, 1, gob_tegra);
+    // 300 rows = 38 GOB rows: no block height up to 32 fits it in half a block.
+    expect_formula(L, 0, bh, 1, gob_tegra);
   }
 }
 
@@ -218,25 +220,180 @@ TEST(VendorNvidia, LayerSizesFromNutexbFooters) {
   }
 }
 
-// Levels: block height shrinks per level, levels packed, each level against the formula.
+// Levels: block height shrinks per level, levels packed, each level against
+// the formula; the placement from the oracle (tests/support/placement_oracle.hpp).
 TEST(VendorNvidia, MipChainPerLevelBlockHeight) {
   TextureDesc d = tex2d("R8G8B8A8_UNORM", 300, 200, 9, 2);
   Layout L = named("nv-block-linear", d);  // bh0 = 16 (200 + 100 >= 128)
-  uint64_t off = 0;
+  const swz_oracle::NvResource o = swz_oracle::nv_block_linear(d);
+  // Level heights 200 100 50 25 12 6 3 1 1: 25 GOB rows -> 16, 13 -> 16, 7 -> 8, 4 -> 4, 2 -> 2, then 1.
+  const uint32_t want_bh[9] = {16, 16, 8, 4, 2, 1, 1, 1, 1};
   for (uint32_t m = 0; m < 9; ++m) {
-    const SubresourceLayout& s = L.sub(m);
-    uint64_t bh = 16;
-    while (bh > 1 && s.height_el <= (bh / 2) * 8) bh /= 2;
-    EXPECT_EQ(s.offset, off) << "mip " << m;
-    expect_formula(L, m, bh, 1, gob_tegra, off);
-    const uint64_t gobs = (uint64_t{s.width_el} * 4 + 63) / 64, rows = (s.height_el + 8 * bh - 1) / (8 * bh);
-    off += gobs * rows * 512 * bh;
+    EXPECT_EQ(o.subs[m].bh, want_bh[m]) << "mip " << m;
+    EXPECT_EQ(L.sub(m).offset, o.subs[m].offset) << "mip " << m;
+    EXPECT_EQ(L.sub(m).row_pitch, o.subs[m].row_pitch) << "mip " << m;
+    expect_formula(L, m, o.subs[m].bh, 1, gob_tegra, o.subs[m].offset);
   }
   // Layer 1 starts at the layer size aligned to the level-0 block (16 GOBs = 8 KiB).
-  const uint64_t layer = (off + 8191) / 8192 * 8192;
-  EXPECT_EQ(L.sub(9).offset, layer);
-  EXPECT_EQ(L.size(), 2 * layer);
+  EXPECT_EQ(o.layer_stride % 8192, 0u);
+  EXPECT_EQ(L.sub(9).offset, o.layer_stride);
+  EXPECT_EQ(L.size(), o.size);
   round_trip(L);
+}
+
+// tegra_swizzle src/blockheight.rs tests block_heights_mip0_bcn (nutexb
+// textures of Smash Ultimate; heights in texels, BC 4x4 blocks): the inferred
+// level-0 block height, seen as the level-0 row pitch of a 64-byte-wide surface.
+TEST(VendorNvidia, InferredBlockHeightVectors) {
+  const struct {
+    uint32_t texels, bh;
+  } v[] = {{36, 1},  {40, 1},  {48, 2},  {64, 2},  {72, 2},  {80, 2},  {84, 2},   {96, 4},   {100, 4},
+           {120, 4}, {124, 4}, {128, 4}, {132, 4}, {140, 4}, {168, 4}, {176, 8},  {180, 8},  {184, 8},
+           {192, 8}, {200, 8}, {220, 8}, {256, 8}, {260, 8}, {292, 8}, {300, 8},  {320, 8},  {340, 8},
+           {360, 16}, {384, 16}, {400, 16}, {500, 16}, {560, 16}, {640, 16}, {720, 16}, {768, 16}, {1088, 16},
+           {1152, 16}, {1408, 16}};
+  for (const auto& c : v) {
+    EXPECT_EQ(swz_oracle::tegra_block_height_mip0(c.texels / 4), c.bh) << c.texels;
+    // BC7: 16 texels = 4 blocks of 16 bytes = one GOB across.
+    Layout L = named("nv-block-linear", tex2d("BC7_UNORM", 16, c.texels));
+    EXPECT_EQ(L.sub(0).row_pitch, 512u * c.bh) << c.texels;
+  }
+}
+
+// tegra_swizzle block_height_mip0 at each threshold of h + h/2 (16, 32, 64,
+// 128), one below and at it: heights in elements 10/11, 21/22, 42/43, 85/86
+// (h + h/2 = 15/16, 31/33, 63/64, 127/129). Expected block heights by hand;
+// level 0 of a 16-texel R8G8B8A8 surface (one GOB across) shows it as its
+// row pitch, 512 bytes per GOB of block height.
+TEST(VendorNvidia, InferredBlockHeightAtEachThreshold) {
+  const struct {
+    uint32_t h, bh;
+  } v[] = {{10, 1}, {11, 2}, {21, 2}, {22, 4}, {42, 4}, {43, 8}, {85, 8}, {86, 16}};
+  for (const auto& c : v) {
+    EXPECT_EQ(swz_oracle::tegra_block_height_mip0(c.h), c.bh) << c.h;
+    Layout L = named("nv-block-linear", tex2d("R8G8B8A8_UNORM", 16, c.h));
+    EXPECT_EQ(L.sub(0).row_pitch, 512u * c.bh) << "height " << c.h;
+    Layout B = named("nv-block-linear", tex2d("BC7_UNORM", 16, 4 * c.h));  // the same in 4x4 blocks
+    EXPECT_EQ(B.sub(0).row_pitch, 512u * c.bh) << "BC7 height " << 4 * c.h;
+  }
+}
+
+// A 3D level with a partial block of slices takes a whole block: depths one
+// past a multiple of the block depth (17 slices, bd 16: two blocks; 9, bd 8).
+TEST(VendorNvidia, PartialBlockOfSlicesIsWholeBlock) {
+  const struct {
+    uint32_t depth, bd, blocks;
+  } v[] = {{16, 16, 1}, {17, 16, 2}, {31, 16, 2}, {33, 16, 3}, {8, 8, 1}, {9, 8, 2}, {3, 2, 2}};
+  for (const auto& c : v) {
+    const TextureDesc d = tex3d("R8G8B8A8_UNORM", 16, 8, c.depth);
+    Layout L = named("nv-block-linear:gob=tegra,bh=1,bd=" + std::to_string(c.bd), d);
+    EXPECT_EQ(L.size(), uint64_t{512} * c.bd * c.blocks) << c.depth << " slices, bd " << c.bd;
+    EXPECT_EQ(swz_oracle::nv_block_linear(d, 1, c.bd).size, uint64_t{512} * c.bd * c.blocks) << c.depth;
+  }
+}
+
+// A level's block height at every boundary of "the level fits in half a
+// block": heights 8k and 8k + 1 rows for each block height, from an explicit
+// level-0 bh of 32. Expected values by hand: the smallest power of two of GOB
+// rows that holds the level, at most 32.
+TEST(VendorNvidia, LevelBlockHeightAtEveryBoundary) {
+  const struct {
+    uint32_t h, bh;
+  } v[] = {{1, 1},   {8, 1},   {9, 2},    {16, 2},   {17, 4},   {32, 4},   {33, 8},
+           {64, 8},  {65, 16}, {128, 16}, {129, 32}, {256, 32}, {257, 32}, {1000, 32}};
+  for (const auto& c : v) {
+    EXPECT_EQ(swz_oracle::level_block_height(32, c.h), c.bh) << c.h;
+    // Level 1 of a surface twice as tall: its block height and row pitch.
+    Layout L = named("nv-block-linear:gob=tegra,bh=32", tex2d("R8G8B8A8_UNORM", 16, 2 * c.h, 2));
+    EXPECT_EQ(L.sub(1).row_pitch, 512u * c.bh) << "level 1 of height " << c.h;
+    EXPECT_EQ(L.sub(1).offset, swz_oracle::nv_block_linear(L.desc(), 32).subs[1].offset) << c.h;
+    expect_formula(L, 1, c.bh, 1, gob_tegra, L.sub(1).offset);
+  }
+}
+
+// tegra_swizzle src/surface.rs swizzle_surface_nutexb_length (Smash Ultimate
+// nutexb footers): whole mip chains, one layer, block height inferred.
+// Format by bytes per element: 8 = BC1, 16 = BC7, 4 = R8G8B8A8 (uncompressed).
+TEST(VendorNvidia, MipChainSizesFromNutexbFooters) {
+  const struct {
+    uint32_t w, h;
+    bool bc;
+    uint32_t eb, mips;
+    uint64_t size;
+  } v[] = {
+      {100, 100, true, 8, 7, 12800},      {1028, 256, true, 16, 11, 360960},  {128, 32, false, 4, 8, 24064},
+      {1536, 1024, true, 16, 11, 2099712}, {180, 180, true, 8, 8, 35328},     {2048, 1344, true, 16, 12, 4546048},
+      {256, 32, true, 16, 9, 17920},      {320, 128, true, 16, 9, 58368},     {340, 340, true, 8, 9, 125440},
+      {400, 400, true, 8, 9, 147968},     {4, 24, false, 4, 1, 2048},         {512, 384, true, 16, 10, 351744},
+      {640, 640, true, 8, 10, 440832},    {64, 512, true, 8, 10, 26624},      {800, 400, true, 8, 10, 280064},
+      {8192, 2048, true, 16, 1, 16777216},
+  };
+  for (const auto& c : v) {
+    const char* f = !c.bc ? "R8G8B8A8_UNORM" : c.eb == 8 ? "BC1_UNORM" : "BC7_UNORM";
+    const TextureDesc d = tex2d(f, c.w, c.h, c.mips);
+    EXPECT_EQ(swz_oracle::nv_block_linear(d).size, c.size) << f << " " << c.w << "x" << c.h;
+    Layout L = named("nv-block-linear", d);
+    EXPECT_EQ(L.size(), c.size) << f << " " << c.w << "x" << c.h << " mips " << c.mips;
+  }
+}
+
+// Every subresource of random 2D, array and 3D mip chains against the oracle
+// (offset, pitches, size), with explicit and inferred block heights and depths.
+TEST(VendorNvidia, PlacementMatchesOracle) {
+  std::mt19937_64 rng(3404);
+  const char* formats[] = {"R8_UNORM", "R8G8_UNORM", "R8G8B8A8_UNORM", "R32G32B32A32_FLOAT", "BC1_UNORM", "BC7_UNORM"};
+  int checked = 0;
+  for (int it = 0; it < 300; ++it) {
+    TextureDesc d;
+    const bool is3d = it % 2 == 1;
+    d.format = fmt(formats[rng() % 6]);
+    d.width = 1 + static_cast<uint32_t>(rng() % 300);
+    d.height = 1 + static_cast<uint32_t>(rng() % 300);
+    if (is3d) {
+      d.dimension = Dimension::Texture3D;
+      d.depth = 1 + static_cast<uint32_t>(rng() % 70);
+    } else {
+      d.array_size = 1 + static_cast<uint32_t>(rng() % 3);
+    }
+    d.mip_levels = 1 + static_cast<uint32_t>(rng() % full_mip_count(d.width, d.height, d.depth));
+    uint32_t bh = 0, bd = 0;
+    std::string spec = "nv-block-linear";
+    if (rng() % 2) {
+      bh = 1u << (rng() % 6);
+      spec += ":gob=tegra,bh=" + std::to_string(bh);
+      if (is3d) {
+        bd = 1u << (rng() % 6);
+        spec += ",bd=" + std::to_string(bd);
+      }
+    }
+    Layout L = named(spec, d);
+    const swz_oracle::NvResource o = swz_oracle::nv_block_linear(d, bh, bd);
+    ASSERT_EQ(L.subresource_count(), o.subs.size()) << spec;
+    for (uint32_t i = 0; i < L.subresource_count(); ++i) {
+      const SubresourceLayout& s = L.sub(i);
+      const swz_oracle::NvPlace& p = o.subs[i];
+      ASSERT_EQ(s.offset, p.offset) << spec << " " << d.width << "x" << d.height << "x" << d.depth << " sub " << i;
+      ASSERT_EQ(s.row_pitch, p.row_pitch) << spec << " sub " << i;
+      if (p.depth > 1) ASSERT_EQ(s.depth_pitch_B, p.depth_pitch) << spec << " sub " << i;
+      ASSERT_EQ(s.size, p.size) << spec << " " << d.width << "x" << d.height << "x" << d.depth << " sub " << i;
+    }
+    ASSERT_EQ(L.size(), o.size) << spec << " " << d.width << "x" << d.height << "x" << d.depth;
+    if (i_small(o.size)) {
+      const uint32_t last = L.subresource_count() - 1;
+      expect_formula(L, last, o.subs[last].bh, o.subs[last].bd, gob_tegra, o.subs[last].offset);
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 300);
+}
+
+// tegra_swizzle surface.rs swizzle_surface_rgba_16_16_16 (its not-enough-data
+// test names the size): RGBA8 16x16x16 is 16384 bytes (bh 1, bd 16).
+TEST(VendorNvidia, Rgba8_16Cubed3DIs16384Bytes) {
+  TextureDesc d = tex3d("R8G8B8A8_UNORM", 16, 16, 16);
+  Layout L = named("nv-block-linear", d);
+  EXPECT_EQ(L.size(), 16384u);
+  expect_formula(L, 0, 1, 16, gob_tegra);
 }
 
 // 3D levels: block depth shrinks with the level depth (tegra_swizzle
@@ -313,29 +470,24 @@ TEST(VendorNvidia, DescribeShowsTheEquation) {
 
 // Block-compressed mips whose texel size is not a multiple of 4: level dims
 // round up to whole 4x4 blocks (100x70 -> 25x18 blocks; 50x35 -> 13x9; 25x17 -> 7x5;
-// 12x8 -> 3x2; 6x4 -> 2x1; 3x2, 1x1 -> 1x1); every level against the formula, then a round trip.
+// 12x8 -> 3x2; 6x4 -> 2x1; 3x2, 1x1 -> 1x1); every level against the formula
+// at the oracle's place (block heights by hand: 18 rows -> bh0 2 (18 + 9 >= 16), then 2 2 1 1 1 1 1), then a round trip.
 TEST(VendorNvidia, BlockCompressedMipsNotMultiplesOfFour) {
   for (const char* f : {"BC1_UNORM", "BC7_UNORM"}) {
     TextureDesc d = tex2d(f, 100, 70, 7, 2);
     Layout L = named("nv-block-linear", d);
-    const uint32_t eb = d.format.element_bytes;
-    uint64_t bh0 = 1;
-    {
-      const uint64_t h = 18, hh = h + h / 2;
-      bh0 = hh >= 128 ? 16 : hh >= 64 ? 8 : hh >= 32 ? 4 : hh >= 16 ? 2 : 1;
-    }
+    const swz_oracle::NvResource o = swz_oracle::nv_block_linear(d);
     const uint32_t want_w[7] = {25, 13, 7, 3, 2, 1, 1}, want_h[7] = {18, 9, 5, 2, 1, 1, 1};
-    uint64_t off = 0;
+    const uint32_t want_bh[7] = {2, 2, 1, 1, 1, 1, 1};
     for (uint32_t m = 0; m < 7; ++m) {
       const SubresourceLayout& s = L.sub(m);
       EXPECT_EQ(s.width_el, want_w[m]) << f << " mip " << m;
       EXPECT_EQ(s.height_el, want_h[m]) << f << " mip " << m;
-      uint64_t bh = bh0;
-      while (bh > 1 && s.height_el <= (bh / 2) * 8) bh /= 2;
-      EXPECT_EQ(s.offset, off);
-      expect_formula(L, m, bh, 1, gob_tegra, off);
-      off += (uint64_t{s.width_el} * eb + 63) / 64 * ((s.height_el + 8 * bh - 1) / (8 * bh)) * 512 * bh;
+      EXPECT_EQ(o.subs[m].bh, want_bh[m]) << f << " mip " << m;
+      EXPECT_EQ(s.offset, o.subs[m].offset) << f << " mip " << m;
+      expect_formula(L, m, want_bh[m], 1, gob_tegra, o.subs[m].offset);
     }
+    EXPECT_EQ(L.size(), o.size) << f;
     round_trip(L);
   }
 }

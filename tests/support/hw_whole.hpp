@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -13,12 +14,17 @@
 
 namespace swz_test {
 
-/// A hardware-family layout by name (make_named_layout); a failure is a test
-/// failure naming the spec, and the empty layout comes back.
+/// A hardware-family layout by name (make_named_layout). A refusal is a
+/// failure of the calling test naming the spec, and it ends that test by an
+/// exception (GoogleTest reports it and runs the next test): an empty layout
+/// handed back would make the caller read subresources it does not have.
 inline swz::Layout named(const std::string& spec, const swz::TextureDesc& d) {
   swz::Layout L;
   const swz::Status st = swz::make_named_layout(spec, d, &L);
-  EXPECT_TRUE(st.ok()) << spec << ": " << st.message();
+  if (!st.ok()) {
+    ADD_FAILURE() << spec << ": " << st.message();
+    throw std::runtime_error("named(\"" + spec + "\") refused: " + st.message());
+  }
   return L;
 }
 
