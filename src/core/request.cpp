@@ -90,8 +90,12 @@ bool memory_overlaps(const void* a, uint64_t na, const void* b, uint64_t nb) {
 
 std::string MemoryRange::name() const {
   std::string n = what;
-  if (index != kNoIndex) n += " " + std::to_string(index);
-  return n + suffix;
+  if (index != kNoIndex) {
+    n += ' ';
+    n += std::to_string(index);
+  }
+  n += suffix;
+  return n;
 }
 
 namespace {

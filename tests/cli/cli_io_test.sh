@@ -141,14 +141,15 @@ else
 fi
 # A stream: each answer comes before swz waits for the next line.
 coproc LOC { "$SWZ" locate "${q[@]}" -; }
+loc_pid=$LOC_PID  # bash unsets LOC_PID once the coprocess has ended
 echo 2100 >&"${LOC[1]}"
 if read -r -t 10 got <&"${LOC[0]}" && [ "$got" = "$("$SWZ" locate "${q[@]}" 2100)" ]; then
   pass "locate -: an answer comes while standard input stays open"
 else
   failed "locate -: no answer within 10 s while standard input stays open"
 fi
-eval "exec ${LOC[1]}>&-"
-wait "$LOC_PID" 2>/dev/null
+[ -n "${LOC[1]:-}" ] && eval "exec ${LOC[1]}>&-"
+wait "$loc_pid" 2>/dev/null || true
 
 [ $fails -eq 0 ] && echo "all cli_io checks passed" || echo "$fails cli_io check(s) FAILED"
 exit $((fails > 0))
