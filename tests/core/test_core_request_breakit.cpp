@@ -2,7 +2,9 @@
 // pitch 0 = tight, and the cost of the region overlap check.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <random>
 #include <cstring>
 #include <vector>
 
@@ -230,6 +232,184 @@ TEST(RequestBreakit, HugeBufferSizeDoesNotHideOneBuffer) {
     EXPECT_EQ(st.code(), Code::invalid_argument) << st.message();
   }
   EXPECT_EQ(buf, before);
+}
+
+}  // namespace
+
+namespace {
+using namespace swz;
+
+// (1)/(2) Differential: random batches of regions between random
+// subresources (mips and array slices of vendor layouts, whose mip tails
+// share blocks) in ONE buffer. Whenever the call is accepted, its bytes must
+// equal the same batch run from a separate copy of the source; whenever the
+// one-buffer call is refused, the batch must really touch a written element
+// twice (checked through element_offset), or write a byte the same batch reads.
+TEST(RequestBreakit, OneBufferRegionsMatchSeparateBuffers) {
+  std::mt19937 g(77);
+  auto r = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(g); };
+  size_t accepted = 0, refused = 0;
+  for (const char* name : {"std64k", "std4k", "nv-block-linear", "amd-gfx9-sw64k-s", "amd-gfx10-sw4k-d-x",
+                           "amd-gfx10.3-sw64k-s-x", "row-major"}) {
+    TextureDesc d;
+    ASSERT_TRUE(find_format("R8G8B8A8_UNORM", &d.format).ok());
+    d.width = 96;
+    d.height = 40;
+    d.mip_levels = 7;
+    d.array_size = 2;
+    Layout L;
+    const Status ms = make_layout_from_name(name, d, LayoutOptions{}, &L);
+    if (!ms.ok()) continue;
+    std::vector<uint8_t> orig(L.size());
+    for (size_t i = 0; i < orig.size(); ++i) orig[i] = static_cast<uint8_t>(g());
+    for (int it = 0; it < 150; ++it) {
+      std::vector<RegionCopy> rs(r(1, 4));
+      for (RegionCopy& rc : rs) {
+        rc.src_subresource = r(0, L.subresource_count() - 1);
+        rc.dst_subresource = r(0, L.subresource_count() - 1);
+        const SubresourceLayout &ss = L.sub(rc.src_subresource), &ds = L.sub(rc.dst_subresource);
+        const uint32_t w = r(0, std::min(ss.width, ds.width)), h = r(0, std::min(ss.height, ds.height));
+        rc.whole_source = false;
+        const uint32_t sx = r(0, ss.width - w), sy = r(0, ss.height - h);
+        rc.src_box = Box{sx, sy, 0, sx + w, sy + h, 1};
+        rc.dst_x = r(0, ds.width - w);
+        rc.dst_y = r(0, ds.height - h);
+      }
+      std::vector<uint8_t> one = orig, two = orig;
+      const std::vector<uint8_t> src = orig;
+      const Status s1 = copy_regions(L, one.data(), one.size(), L, one.data(), one.size(), rs.data(), rs.size());
+      const Status s2 = copy_regions(L, two.data(), two.size(), L, src.data(), src.size(), rs.data(), rs.size());
+      if (s2.code() != Code::ok) {
+        EXPECT_EQ(s1.code(), s2.code()) << name << ": " << s1.message() << " | " << s2.message();
+        continue;
+      }
+      // Brute force: bytes written and read, through element_offset.
+      std::vector<int> wr(L.size()), rd(L.size());
+      bool clash = false;
+      for (const RegionCopy& rc : rs)
+        for (uint32_t y = 0; y < rc.src_box.bottom - rc.src_box.top; ++y)
+          for (uint32_t x = 0; x < rc.src_box.right - rc.src_box.left; ++x) {
+            uint64_t so = 0, dof = 0;
+            ASSERT_TRUE(element_offset(L, rc.src_subresource, rc.src_box.left + x, rc.src_box.top + y, 0, 0, &so).ok());
+            ASSERT_TRUE(element_offset(L, rc.dst_subresource, rc.dst_x + x, rc.dst_y + y, 0, 0, &dof).ok());
+            for (int k = 0; k < 4; ++k) {
+              if (wr[dof + k]++) clash = true;
+              rd[so + k] = 1;
+            }
+          }
+      for (size_t i = 0; i < wr.size() && !clash; ++i)
+        if (wr[i] && rd[i]) clash = true;
+      if (s1.ok()) {
+        ++accepted;
+        EXPECT_FALSE(clash) << name << " iteration " << it << ": accepted a batch that reads/writes a byte twice";
+        EXPECT_EQ(one, two) << name << " iteration " << it;
+      } else {
+        ++refused;
+        EXPECT_EQ(s1.code(), Code::invalid_argument) << s1.message();
+        EXPECT_TRUE(clash) << name << " iteration " << it << ": refused a disjoint batch: " << s1.message();
+        EXPECT_EQ(one, orig);
+      }
+    }
+  }
+  EXPECT_GT(accepted, 100u);
+  EXPECT_GT(refused, 50u);
+}
+
+}  // namespace
+
+namespace {
+using namespace swz;
+
+// (4) The brief's sizes end to end, in one buffer (read and written boxes):
+// 1000 regions of depth 2048, and 100k one-texel regions.
+TEST(RequestBreakit, BriefSizesInOneBuffer) {
+  {
+    const Layout L = named("row-major", "R8_UNORM", 2000, 1, 2048);
+    std::vector<uint8_t> buf(L.size());
+    for (size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<uint8_t>(i * 31 + 7);
+    std::vector<RegionCopy> rs(1000);
+    for (uint32_t i = 0; i < 1000; ++i) {
+      rs[i].whole_source = false;
+      rs[i].src_box = Box{i, 0, 0, i + 1, 1, 2048};
+      rs[i].dst_x = 1000 + i;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const Status st = copy_regions(L, buf.data(), buf.size(), L, buf.data(), buf.size(), rs.data(), rs.size());
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_TRUE(st.ok()) << st.message();
+    EXPECT_LT(s, 2.0);
+    // One more region reading a destination column in its last slice is refused.
+    RegionCopy bad;
+    bad.whole_source = false;
+    bad.src_box = Box{1999, 0, 2047, 2000, 1, 2048};
+    bad.dst_x = 0;
+    bad.dst_z = 0;
+    rs.push_back(bad);
+    const auto t1 = std::chrono::steady_clock::now();
+    EXPECT_EQ(copy_regions(L, buf.data(), buf.size(), L, buf.data(), buf.size(), rs.data(), rs.size()).code(),
+              Code::invalid_argument);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count(), 2.0);
+  }
+  {
+    const Layout L = named("std4k", "R8_UNORM", 512, 512);
+    std::vector<uint8_t> buf(L.size(), 3);
+    std::vector<RegionCopy> rs;
+    for (uint32_t i = 0; i < 100000; ++i) {
+      RegionCopy r;
+      r.whole_source = false;
+      const uint32_t x = i % 256, y = i / 256;  // 256 x 391 sources on the left, destinations on the right
+      r.src_box = Box{x, y, 0, x + 1, y + 1, 1};
+      r.dst_x = 256 + x;
+      r.dst_y = y;
+      rs.push_back(r);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const Status st = copy_regions(L, buf.data(), buf.size(), L, buf.data(), buf.size(), rs.data(), rs.size());
+    EXPECT_TRUE(st.ok()) << st.message();
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 2.0);
+  }
+}
+
+// (2) Adjacent and other-subresource placements in one allocation are legal
+// for every call that takes two pointers.
+TEST(RequestBreakit, AdjacentPlacementsInOneAllocation) {
+  TextureDesc d;
+  ASSERT_TRUE(find_format("R8G8B8A8_UNORM", &d.format).ok());
+  d.width = 64;
+  d.height = 64;
+  d.mip_levels = 3;
+  Layout L;
+  ASSERT_TRUE(make_layout_from_name("std64k", d, LayoutOptions{}, &L).ok());
+  uint64_t lin_B = 0;
+  ASSERT_TRUE(surface_linear_bytes(L, &lin_B).ok());
+  std::vector<uint8_t> all(L.size() + std::max<uint64_t>(lin_B, 65536));
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint8_t>(i * 3 + 1);
+  uint8_t* res = all.data();
+  uint8_t* lin = all.data() + L.size();
+  EXPECT_TRUE(swizzle_surface(L, res, L.size(), lin, lin_B).ok());
+  EXPECT_TRUE(deswizzle_surface(L, lin, lin_B, res, L.size()).ok());
+  // The linear box of mip 1 inside mip 0's bytes: another subresource, legal.
+  const uint64_t m1 = uint64_t{32} * 32 * 4;
+  EXPECT_TRUE(write_to_subresource(L, res, L.size(), 1, nullptr, res + L.sub(0).offset, m1, 0, 0).ok());
+  EXPECT_TRUE(read_from_subresource(res + L.sub(0).offset, m1, 0, 0, L, res, L.size(), 1, nullptr).ok());
+  // ... and one byte into mip 1's span: refused.
+  EXPECT_EQ(write_to_subresource(L, res, L.size(), 1, nullptr, res + L.sub(1).offset - m1 + 1, m1, 0, 0).code(),
+            Code::invalid_argument);
+  // Tiles right after the subresource, and in another subresource's bytes.
+  TileRegionSize one;
+  one.num_tiles = 1;
+  EXPECT_TRUE(copy_tiles(L, res, L.size(), TileCoordinate{}, one, res, all.size(), L.size(),
+                         TileCopyDirection::SwizzledToLinearBuffer)
+                  .ok());
+  TileCoordinate m1t;
+  m1t.subresource = 1;
+  EXPECT_TRUE(copy_tiles(L, res, L.size(), m1t, one, res, all.size(), L.sub(0).offset,
+                         TileCopyDirection::LinearBufferToSwizzled)
+                  .ok());
+  // copy_resources: two copies of the resource back to back.
+  std::vector<uint8_t> two(2 * L.size());
+  EXPECT_TRUE(copy_resources(L, two.data() + L.size(), L.size(), L, two.data(), L.size()).ok());
+  EXPECT_EQ(copy_resources(L, two.data() + 1, L.size(), L, two.data(), L.size()).code(), Code::invalid_argument);
 }
 
 }  // namespace
