@@ -413,3 +413,60 @@ TEST(RequestBreakit, AdjacentPlacementsInOneAllocation) {
 }
 
 }  // namespace
+
+#include "swz/swz.h"
+
+namespace {
+
+// (3) The C API gives the C++ verdicts for the requests fixed above.
+TEST(RequestBreakit, CApiAgreesOnTheFixedRequests) {
+  swz_texture_desc d{};
+  d.format = "R8G8B8A8_UNORM";
+  d.width = 64;
+  d.height = 64;
+  swz_layout* L = nullptr;
+  ASSERT_EQ(swz_layout_create("std4k", &d, nullptr, &L), SWZ_OK);
+  const swz::Layout CL = named("std4k", "R8G8B8A8_UNORM", 64, 64);
+  std::vector<uint8_t> buf(CL.size());
+  for (size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<uint8_t>(i * 11 + 1);
+  const std::vector<uint8_t> before = buf;
+  // A region over its own source with a UINT64_MAX size: refused.
+  const swz_box box{0, 0, 0, 16, 16, 1};
+  const swz_texture_region r{0, 8, 8, 0, 0, &box};
+  EXPECT_EQ(swz_copy_regions(L, buf.data(), buf.size(), L, buf.data(), UINT64_MAX, &r, 1), SWZ_INVALID_ARGUMENT);
+  EXPECT_EQ(buf, before);
+  // An all-empty footprint copy over the resource's own bytes: accepted, nothing written.
+  swz_placed_footprint fp{};
+  fp.format = "R8G8B8A8_UNORM";
+  fp.width = 64;
+  fp.height = 64;
+  fp.row_pitch_B = 256;
+  const swz_box empty{4, 4, 0, 4, 8, 1};
+  swz_copy_region er{};
+  er.src_box = &empty;
+  EXPECT_EQ(swz_copy_placed_footprint(L, buf.data(), buf.size(), 0, buf.data(), buf.size(), &fp, SWZ_BUFFER_TO_TEXTURE,
+                                      &er, 1, nullptr),
+            SWZ_OK);
+  EXPECT_EQ(buf, before);
+  swz_layout_destroy(L);
+  // A one-row 3D box, unused row pitch, depth pitch 0: tight, as in C++.
+  swz_texture_desc d3{};
+  d3.dimension = SWZ_TEXTURE_3D;
+  d3.format = "R8G8B8A8_UNORM";
+  d3.width = 16;
+  d3.height = 16;
+  d3.depth = 8;
+  swz_layout* L3 = nullptr;
+  ASSERT_EQ(swz_layout_create("std64k", &d3, nullptr, &L3), SWZ_OK);
+  const swz::Layout C3 = named("std64k", "R8G8B8A8_UNORM", 16, 16, 8);
+  std::vector<uint8_t> lin(16 * 4 * 8), a(C3.size()), b(C3.size());
+  for (size_t i = 0; i < lin.size(); ++i) lin[i] = static_cast<uint8_t>(i * 7 + 1);
+  const swz_box row{0, 3, 0, 16, 4, 8};
+  EXPECT_EQ(swz_write_subresource(L3, a.data(), a.size(), 0, &row, lin.data(), lin.size(), 1, 0, nullptr), SWZ_OK);
+  const swz::Box cb{0, 3, 0, 16, 4, 8};
+  EXPECT_TRUE(swz::write_to_subresource(C3, b.data(), b.size(), 0, &cb, lin.data(), lin.size(), 0, 0).ok());
+  EXPECT_EQ(a, b);
+  swz_layout_destroy(L3);
+}
+
+}  // namespace
