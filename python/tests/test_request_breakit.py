@@ -58,3 +58,17 @@ def test_many_deep_regions_are_checked_quickly():
     assert time.perf_counter() - t < 2.0
     got = swz.deswizzle(buf, L)
     assert np.array_equal(got[:, :, 1000:2000], got[:, :, 0:1000])
+
+
+def test_all_empty_footprint_regions_share_nothing():
+    L = swz.Layout.std4k("R8G8B8A8_UNORM", 64, 64)
+    buf = np.arange(L.size, dtype=np.uint32).astype(np.uint8)
+    keep = buf.copy()
+    fp = {"offset": 0, "format": "R8G8B8A8_UNORM", "width": 64, "height": 64, "row_pitch": 256}
+    # The footprint lies in the resource's own bytes; the only region is empty: nothing moves, nothing shared.
+    swz.copy_buffer_to_texture(buf, L, buf, fp, regions=[{"box": (4, 4, 4, 8)}])
+    swz.copy_texture_to_buffer(buf, fp, buf, L, regions=[{"box": (4, 4, 4, 8)}])
+    assert np.array_equal(buf, keep)
+    with pytest.raises(ValueError, match="share memory"):
+        swz.copy_buffer_to_texture(buf, L, buf, fp, regions=[{"box": (4, 4, 8, 8)}])
+    assert np.array_equal(buf, keep)
