@@ -232,7 +232,9 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
   uint64_t slice, t;
   if (!mul_ok(r.h - 1, lin_row_pitch, &t) || !add_ok(t, row, &slice))
     return {Code::overflow, std::string(lin_name) + " slice size does not fit in 64 bits"};
-  if (lin_depth_pitch == 0 && !mul_ok(lin_row_pitch, r.h, &lin_depth_pitch))
+  // The tight depth pitch is h rows of the pitch in use: one row of a
+  // one-row box whatever its (unused) row pitch says.
+  if (lin_depth_pitch == 0 && !mul_ok(r.h > 1 ? lin_row_pitch : row, r.h, &lin_depth_pitch))
     return {Code::overflow, std::string(lin_name) + " tight depth pitch does not fit in 64 bits"};
   if (r.d > 1 && lin_depth_pitch < slice)
     return {Code::invalid_argument, std::string(lin_name) + " depth pitch = " + std::to_string(lin_depth_pitch) +

@@ -242,7 +242,10 @@ Status copy_placed_footprint(const Layout& layout, void* resource, uint64_t reso
                                         " overlap in the destination " + (to_texture ? "subresource" : "footprint")};
   if (!resource) return {Code::invalid_argument, "resource = null"};
   if (!buffer) return {Code::invalid_argument, "buffer = null"};
-  {
+  // The overlap rule applies to the bytes the call moves: when every region
+  // is empty nothing is read or written (empty ranges never overlap, as in
+  // write_to_subresource with an empty box).
+  if (!dst_boxes.empty()) {
     const detail::MemoryRange fp(static_cast<const uint8_t*>(buffer) + footprint.offset_B, g.bytes,
                                  "the footprint's bytes in the buffer");
     const detail::MemoryRange sub(static_cast<const uint8_t*>(resource) + s.offset, s.size, "subresource",

@@ -89,8 +89,10 @@ struct ElementSpan {
 
 /// The first pair of spans in the same subresource that overlap where at
 /// least one of the two is written (write-write or write-read), in
-/// O(S log S) for S = the spans' total depth in slices (the copy itself
-/// touches at least that many rows). Returns false when there is none;
+/// O(S log S) for S = the number of (span, slice range) pieces, where the
+/// slice ranges lie between consecutive fronts and backs of the spans of a
+/// subresource: at most a span's depth and at most 2 x the spans each (the
+/// copy itself touches at least that many rows). Returns false when there is none;
 /// else *a and *b are indices into `spans` (a written).
 bool find_span_overlap(const std::vector<ElementSpan>& spans, size_t* a, size_t* b);
 

@@ -117,7 +117,8 @@ Status box_linear_bytes(const Layout& layout, uint32_t subresource, const Box* b
   }
   const uint64_t rp = row_pitch_B ? row_pitch_B : e.row_B;
   uint64_t dp = depth_pitch_B;
-  if (dp == 0 && !mul_ok(rp, e.height_el, &dp)) return {Code::overflow, "linear slice size does not fit in 64 bits"};
+  // As resolve_region: a one-row box's tight slice is one row, whatever its unused row pitch.
+  if (dp == 0 && !mul_ok(e.height_el > 1 ? rp : e.row_B, e.height_el, &dp)) return {Code::overflow, "linear slice size does not fit in 64 bits"};
   detail::Resolved res;
   SWZ_TRY(detail::resolve_region(layout, kMax, subresource, box, kMax, rp, dp, "linear", &res));
   *out_B = res.lin_bytes;
