@@ -133,7 +133,7 @@ void for_each_query(const std::vector<std::string>& args, const F& each, const F
   } else {
     for (const std::string& a : args)
       if (a == "-") fail("'-' (read standard input) must be the only argument");
-    for (const std::string& a : args) answer(a, args.size() > 1 ? "argument " + quoted_for_message(a) : std::string());
+    for (const std::string& a : args) answer(a, std::string());  // the message quotes the argument itself
   }
   flush();
   if (bad) fail(std::to_string(bad) + " of " + std::to_string(total) + " queries could not be answered");

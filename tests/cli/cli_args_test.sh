@@ -19,7 +19,7 @@ tex=(--layout std64k --format R8_UNORM --size 64x64)
 expect_err "offset '3,,4' is refused" "'3,,4'.*field 2 is empty" "$SWZ" offset "${tex[@]}" 3,,4
 expect_err "offset '3,4,' is refused" "'3,4,'.*field 3 is empty" "$SWZ" offset "${tex[@]}" 3,4,
 expect_err "offset ',3,4' is refused" "',3,4'.*field 1 is empty" "$SWZ" offset "${tex[@]}" ,3,4
-expect_err "offset '3,,4' among several names the argument" "argument '3,,4'" "$SWZ" offset "${tex[@]}" 1,1 3,,4
+expect_err "offset '3,,4' among several names the argument" "'3,,4': coordinate field 2 is empty" "$SWZ" offset "${tex[@]}" 1,1 3,,4
 printf '1 2\n3,,4\n' >coords.txt
 expect_err "offset: an empty field on stdin names the line" "line 2 of standard input" \
   "$SWZ" offset "${tex[@]}" - <coords.txt
