@@ -57,29 +57,31 @@ std::string hex(uint64_t v) {
 const char* operation_name(Operation op) { return row_of(op).name; }
 
 Status check_operation(const Layout& layout, uint32_t subresource, Operation op, const char* side) {
-  SubresourceLayout s;
-  Status st = layout.subresource(subresource, &s);
-  const std::string at = side && *side ? std::string(side) + " " : std::string();
-  if (!st.ok()) return {st.code(), at + st.message()};
+  // Messages are built only on a refusal: this runs on every copy call.
+  auto at = [&] { return side && *side ? std::string(side) + " " : std::string(); };
+  if (subresource >= layout.subresource_count()) {
+    SubresourceLayout unused;
+    const Status st = layout.subresource(subresource, &unused);
+    return {st.code(), at() + st.message()};
+  }
+  const SubresourceLayout& s = layout.sub(subresource);
   const Capability& c = row_of(op);
-  const std::string sub = at + "subresource " + std::to_string(subresource);
+  auto sub = [&] { return at() + "subresource " + std::to_string(subresource); };
   if (layout.plan(subresource).conditional_postamble)
-    return {Code::unsupported, sub + ": its pattern has the conditional-postamble flag (CONDITIONAL_POSTAMBLE_XORS), "
-                                     "which the DDI leaves unspecified; swz will not guess its addresses (" +
-                                     c.name + " refused)"};
+    return {Code::unsupported, sub() + ": its pattern has the conditional-postamble flag (CONDITIONAL_POSTAMBLE_XORS), "
+                                       "which the DDI leaves unspecified; swz will not guess its addresses (" +
+                                       c.name + " refused)"};
   if (s.packed && !c.packed_tail)
-    return {Code::unsupported, sub + " is in the packed mip tail: its layout is adapter-specific, so swz will not " +
+    return {Code::unsupported, sub() + " is in the packed mip tail: its layout is adapter-specific, so swz will not " +
                                    (op == Operation::Address ? std::string("address it") : std::string(c.name) + " it")};
   const uint32_t samples = layout.desc().samples;
-  if (c.msaa == 0 && samples > 1)
-    return {c.msaa_code, at + "samples = " + std::to_string(samples) + ": " + c.msaa_note};
-  if (c.msaa == 2 && samples < 2)
-    return {c.msaa_code, at + "samples = " + std::to_string(samples) + ": " + c.msaa_note};
+  if ((c.msaa == 0 && samples > 1) || (c.msaa == 2 && samples < 2))
+    return {c.msaa_code, at() + "samples = " + std::to_string(samples) + ": " + c.msaa_note};
   if (s.stack_depth && !c.stacked_depth)
-    return {Code::unsupported, std::string(c.name) + ": " + sub + ": stacked-depth patterns have no 3D tile grid"};
+    return {Code::unsupported, std::string(c.name) + ": " + sub() + ": stacked-depth patterns have no 3D tile grid"};
   if ((s.pre_swizzle[0] || s.pre_swizzle[1] || s.pre_swizzle[2]) && !c.pre_swizzle)
     return {Code::unsupported,
-            std::string(c.name) + ": " + sub + " has pre-swizzle offsets (a mip tail): it has no whole-tile grid"};
+            std::string(c.name) + ": " + sub() + " has pre-swizzle offsets (a mip tail): it has no whole-tile grid"};
   return Status::Ok();
 }
 
