@@ -38,34 +38,34 @@ struct Checked {
   uint32_t dx, dy, dz;           // destination origin, elements
 };
 
-Status check_region(const Layout& dl, const Layout& sl, const RegionCopy& r, size_t idx, Checked* out) {
-  const std::string at = "region " + std::to_string(idx) + ": ";
+// Errors are prefixed "region N: " by the caller (built only on a refusal).
+Status check_region(const Layout& dl, const Layout& sl, const RegionCopy& r, Checked* out) {
   Status st = detail::check_operation(sl, r.src_subresource, detail::Operation::RegionCopy, "source");
-  if (!st.ok()) return {st.code(), at + st.message()};
+  if (!st.ok()) return st;
   st = detail::check_operation(dl, r.dst_subresource, detail::Operation::RegionCopy, "destination");
-  if (!st.ok()) return {st.code(), at + st.message()};
+  if (!st.ok()) return st;
   const SubresourceLayout& ss = sl.sub(r.src_subresource);
   const SubresourceLayout& ds = dl.sub(r.dst_subresource);
   const FormatInfo& sf = sl.desc().format;
   const FormatInfo& df = dl.desc().format;
   if (ss.element_bytes != ds.element_bytes || sf.block_width != df.block_width || sf.block_height != df.block_height)
     return {Code::invalid_argument,
-            at + std::string("formats ") + sf.name + " and " + df.name + " differ in element size or block shape"};
+            std::string("formats ") + sf.name + " and " + df.name + " differ in element size or block shape"};
   ElementBox e;
   st = to_element_box(sl, r.src_subresource, r.whole_source ? nullptr : &r.src_box, &e);
-  if (!st.ok()) return {st.code(), at + "source " + st.message()};
+  if (!st.ok()) return {st.code(), "source " + st.message()};
   if (e.empty) {
     *out = Checked{0, 0, 0, 0, 0, 0, 0, 0, 0};
     return Status::Ok();
   }
   const uint32_t bw = sf.block_width, bh = sf.block_height;
   if (r.dst_x % bw || r.dst_y % bh)
-    return {Code::invalid_argument, at + "dst_x/dst_y = " + std::to_string(r.dst_x) + "/" + std::to_string(r.dst_y) +
+    return {Code::invalid_argument, "dst_x/dst_y = " + std::to_string(r.dst_x) + "/" + std::to_string(r.dst_y) +
                                         " must be multiples of the " + std::to_string(bw) + "x" + std::to_string(bh) +
                                         " block of " + sf.name};
   const Checked c{e.x_el, e.y_el, e.z, e.width_el, e.height_el, e.depth, r.dst_x / bw, r.dst_y / bh, r.dst_z};
   if (uint64_t{c.dx} + c.w > ds.width_el || uint64_t{c.dy} + c.h > ds.height_el || uint64_t{c.dz} + c.d > ds.depth)
-    return {Code::out_of_range, at + "the region at (" + std::to_string(r.dst_x) + "," + std::to_string(r.dst_y) + "," +
+    return {Code::out_of_range, "the region at (" + std::to_string(r.dst_x) + "," + std::to_string(r.dst_y) + "," +
                                     std::to_string(r.dst_z) + ") does not fit in destination subresource " +
                                     std::to_string(r.dst_subresource)};
   *out = c;
@@ -124,7 +124,8 @@ Status copy_regions(const Layout& dl, void* dst, uint64_t dst_size, const Layout
   if (count && !regions) return {Code::invalid_argument, "regions = null with count = " + std::to_string(count)};
   std::vector<Checked> chk(count);
   for (size_t i = 0; i < count; ++i) {
-    SWZ_TRY(check_region(dl, sl, regions[i], i, &chk[i]));
+    if (Status st = check_region(dl, sl, regions[i], &chk[i]); !st.ok())
+      return {st.code(), "region " + std::to_string(i) + ": " + st.message()};
     const SubresourceLayout& ds = dl.sub(regions[i].dst_subresource);
     const SubresourceLayout& ss = sl.sub(regions[i].src_subresource);
     if (ds.offset + ds.size > dst_size)
