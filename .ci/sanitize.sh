@@ -40,7 +40,7 @@ build_s=$((SECONDS - start))
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 ASAN_BASE=${ASAN_OPTIONS:-strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1}
 echo "==> sanitize: whole suite under ASan + UBSan (ctest), leak checks on"
-ASAN_OPTIONS="$ASAN_BASE" ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" -LE 'gpu|cli'
+ASAN_OPTIONS="$ASAN_BASE" ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" --timeout 900 -LE 'gpu|cli'
 echo "==> sanitize: tests that load the Vulkan driver (lavapipe in CI), detect_leaks=0"
-ASAN_OPTIONS="$ASAN_BASE:detect_leaks=0" ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" -L 'gpu|cli'
+ASAN_OPTIONS="$ASAN_BASE:detect_leaks=0" ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" --timeout 900 -L 'gpu|cli'
 echo "==> sanitize: passed (build ${build_s} s, tests $((SECONDS - start - build_s)) s)"

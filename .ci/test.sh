@@ -23,7 +23,7 @@ echo "==> build"
 cmake --build "$BUILD_DIR" -j "$JOBS"
 
 echo "==> C++ tests (ctest)"
-ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS"
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" --timeout 600
 
 # The pytest suite (python/tests) runs inside ctest as the test python_tests.
 

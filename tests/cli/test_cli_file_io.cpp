@@ -133,10 +133,40 @@ void expect_all_removed_on(int sig, TempFile kind) {
   EXPECT_TRUE(d.names().empty()) << "signal " << sig << " left: " << joined(d.names());
 }
 
+// Whether this environment delivers SIG at all: a child with the default
+// disposition raises it and must die by it within 10 s. Linux always does;
+// qemu-user keeps the highest real-time signals for itself and never delivers
+// them to the emulated program.
+bool signal_is_deliverable(int sig) {
+  const pid_t pid = fork();
+  if (pid < 0) return false;
+  if (pid == 0) {
+    struct rlimit no_core {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    kill(getpid(), sig);
+    usleep(10'000'000);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFSIGNALED(status) && WTERMSIG(status) == sig;
+}
+
 TEST(CliFileIo, EveryTerminatingSignalRemovesEveryNamedTemporary) {
+  int tested = 0;
+  std::string undeliverable;
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGQUIT, SIGVTALRM, SIGPROF, SIGXCPU,
-                  SIGABRT, SIGRTMIN, SIGRTMAX})
+                  SIGABRT, SIGRTMIN, SIGRTMAX}) {
+    if (!signal_is_deliverable(sig)) {
+      undeliverable += " " + std::to_string(sig);
+      continue;
+    }
     expect_all_removed_on(sig, TempFile::named);
+    ++tested;
+  }
+  // Only the real-time signals may be missing, and only under an emulator.
+  EXPECT_GE(tested, 12) << "signals this environment does not deliver:" << undeliverable;
+  if (!undeliverable.empty()) std::printf("signals not delivered here, not tested:%s\n", undeliverable.c_str());
 }
 
 TEST(CliFileIo, UnnamedTemporariesHaveNoName) { expect_all_removed_on(SIGTERM, TempFile::unnamed_if_possible); }
