@@ -4,6 +4,7 @@
 #include "swz/canonicalize.hpp"
 #include "swz/clear.hpp"
 #include "swz/copy.hpp"
+#include "swz/decode.hpp"
 #include "swz/footprint.hpp"
 #include "swz/format.hpp"
 #include "swz/dds.hpp"

@@ -101,6 +101,7 @@ void register_identify(py::module_& m);          // identify_bindings.cpp
 void register_region_copies(py::module_& m);     // region_bindings.cpp: copy_regions, copy_tiles
 void register_footprint_copies(py::module_& m);  // footprint_bindings.cpp: placed footprints, copy_resources
 void register_clears(py::module_& m);            // clear_bindings.cpp: clear, fill, resolve, encode_clear_value
+void register_decodes(py::module_& m);           // decode_bindings.cpp: decode
 
 /// The Layout queries (properties, subresources, footprints, repr): layout_query_bindings.cpp.
 void add_layout_queries(py::class_<swz::Layout>& cls);

@@ -34,4 +34,5 @@ PYBIND11_MODULE(_swz, m) {
   swz_py::register_region_copies(m);
   swz_py::register_footprint_copies(m);
   swz_py::register_clears(m);
+  swz_py::register_decodes(m);
 }

@@ -40,6 +40,7 @@ from ._swz import (  # noqa: F401  (re-exported)
     SubresourceLayout,
     backends,
     clear,
+    decode,
     encode_clear_value,
     fill,
     format_info,

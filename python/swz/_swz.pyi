@@ -290,3 +290,6 @@ def resolve(src_buffer: Any, src_layout: Layout, dst_buffer: Any, dst_layout: La
             dst_y: int = 0, format: Optional[FormatLike] = None) -> Any:
     """ResolveSubresourceRegion (average, min, max) into dst_buffer (in place); returns dst_buffer. Raises ValueError, IndexError."""
 def encode_clear_value(format: FormatLike, value: ClearValueLike, plane: int = 0) -> bytes: ...
+def decode(data: Any, format: FormatLike, width: int, height: int, *, row_pitch: int = 0, float32: bool = False,
+           channel: str = "rgba", exposure: float = 0.0, tone_map: str = "clamp", yuv_matrix: str = "bt709",
+           yuv_full_range: bool = False, stencil: bool = False) -> np.ndarray: ...

@@ -223,39 +223,20 @@ Status resolve_region(const Layout& layout, uint64_t resource_size, uint32_t sub
   r.w = eb_box.width_el;
   r.h = eb_box.height_el;
   r.d = eb_box.depth;
-  // Linear side. A pitch of 0 is the box's tight pitch.
-  const uint64_t row = uint64_t{r.w} * eb;
-  if (lin_row_pitch == 0) lin_row_pitch = row;
-  if (r.h > 1 && lin_row_pitch < row)
-    return {Code::invalid_argument, std::string(lin_name) + " row pitch = " + std::to_string(lin_row_pitch) +
-                                        " is smaller than a row of the box (" + std::to_string(row) + " bytes)"};
-  uint64_t slice, t;
-  if (!mul_ok(r.h - 1, lin_row_pitch, &t) || !add_ok(t, row, &slice))
-    return {Code::overflow, std::string(lin_name) + " slice size does not fit in 64 bits"};
-  // The tight depth pitch is h rows of the pitch in use: one row of a
-  // one-row box whatever its (unused) row pitch says.
-  if (lin_depth_pitch == 0 && !mul_ok(r.h > 1 ? lin_row_pitch : row, r.h, &lin_depth_pitch))
-    return {Code::overflow, std::string(lin_name) + " tight depth pitch does not fit in 64 bits"};
-  if (r.d > 1 && lin_depth_pitch < slice)
-    return {Code::invalid_argument, std::string(lin_name) + " depth pitch = " + std::to_string(lin_depth_pitch) +
-                                        " is smaller than a slice of the box (" + std::to_string(slice) + " bytes)"};
-  uint64_t need;
-  if (!mul_ok(r.d - 1, lin_depth_pitch, &t) || !add_ok(t, slice, &need))
-    return {Code::overflow, std::string(lin_name) + " size does not fit in 64 bits"};
-  if (lin_size < need)
-    return {Code::buffer_too_small, std::string(lin_name) + " buffer is " + std::to_string(lin_size) +
-                                        " bytes; the box needs " + std::to_string(need)};
-  out->lin_bytes = need;
+  // Linear side: the one rule for linear buffers (pitch 0 = tight).
+  LinearExtent lin;
+  SWZ_TRY(resolve_linear(r.w, r.h, r.d, eb, lin_size, lin_row_pitch, lin_depth_pitch, lin_name, &lin));
+  out->lin_bytes = lin.used_B;
   out->sub_offset = s.offset;
   out->sub_size = s.size;
   out->subresource = subresource;
   // A pitch the box does not use (one row, one slice) may hold anything, as
   // in D3D12; kernels step their pointers by it past the last row or slice,
-  // so give them a harmless value (a depth pitch of 2^64-1 on a 2D box would
-  // make a walker's slice pointer wrap around the address space, undefined
-  // behaviour even though never read).
-  r.lin_row_pitch = r.h > 1 ? lin_row_pitch : row;
-  r.lin_depth_pitch = r.d > 1 ? lin_depth_pitch : slice;
+  // so they get the harmless value resolve_linear gives (a depth pitch of
+  // 2^64-1 on a 2D box would make a walker's slice pointer wrap around the
+  // address space, undefined behaviour even though never read).
+  r.lin_row_pitch = lin.row_pitch_B;
+  r.lin_depth_pitch = lin.depth_pitch_B;
   // Resource side: the layout keeps every offset of the subresource in [offset, offset + size).
   uint64_t end;
   if (!add_ok(s.offset, s.size, &end)) return {Code::overflow, "subresource end does not fit in 64 bits"};

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <utility>
 
+#include "core/checked_math.hpp"
 #include "core/plan.hpp"
 
 namespace swz::detail {
@@ -300,6 +301,34 @@ bool same_placement(const Layout& a, const Layout& b) {
     if (&a.plan(i) != &b.plan(i) && !(a.patterns()[s.pattern_slot] == b.patterns()[t.pattern_slot])) return false;
   }
   return true;
+}
+
+Status resolve_linear(uint64_t w_el, uint64_t h_el, uint64_t d, uint64_t element_B, uint64_t buffer_B,
+                      uint64_t row_pitch_B, uint64_t depth_pitch_B, const char* name, LinearExtent* out) {
+  uint64_t row, t, slice, need;
+  if (!mul_ok(w_el, element_B, &row)) return {Code::overflow, std::string(name) + " row size does not fit in 64 bits"};
+  if (row_pitch_B == 0) row_pitch_B = row;
+  if (h_el > 1 && row_pitch_B < row)
+    return {Code::invalid_argument, std::string(name) + " row pitch = " + std::to_string(row_pitch_B) +
+                                        " is smaller than a row of the box (" + std::to_string(row) + " bytes)"};
+  if (!mul_ok(h_el - 1, row_pitch_B, &t) || !add_ok(t, row, &slice))
+    return {Code::overflow, std::string(name) + " slice size does not fit in 64 bits"};
+  if (depth_pitch_B == 0 && !mul_ok(h_el > 1 ? row_pitch_B : row, h_el, &depth_pitch_B))
+    return {Code::overflow, std::string(name) + " tight depth pitch does not fit in 64 bits"};
+  if (d > 1 && depth_pitch_B < slice)
+    return {Code::invalid_argument, std::string(name) + " depth pitch = " + std::to_string(depth_pitch_B) +
+                                        " is smaller than a slice of the box (" + std::to_string(slice) + " bytes)"};
+  if (!mul_ok(d - 1, depth_pitch_B, &t) || !add_ok(t, slice, &need))
+    return {Code::overflow, std::string(name) + " size does not fit in 64 bits"};
+  if (buffer_B < need)
+    return {Code::buffer_too_small,
+            std::string(name) + " buffer is " + std::to_string(buffer_B) + " bytes; the box needs " + std::to_string(need)};
+  out->row_B = row;
+  out->row_pitch_B = h_el > 1 ? row_pitch_B : row;
+  out->slice_B = slice;
+  out->depth_pitch_B = d > 1 ? depth_pitch_B : slice;
+  out->used_B = need;
+  return Status::Ok();
 }
 
 }  // namespace swz::detail

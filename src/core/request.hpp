@@ -101,4 +101,22 @@ bool find_span_overlap(const std::vector<ElementSpan>& spans, size_t* a, size_t*
 /// seen through either holds each subresource at the same bytes.
 bool same_placement(const Layout& a, const Layout& b);
 
+/// The linear side of a request: d slices of h_el rows of w_el elements of
+/// element_B bytes, in a buffer of buffer_B bytes, rows row_pitch_B apart and
+/// slices depth_pitch_B apart (0: tight; the tight depth pitch is h_el rows of
+/// the pitch in use). A pitch is checked only where it is used (more than one
+/// row, more than one slice), as in D3D12. The one rule for every linear
+/// buffer (copies, footprints, decodes). Errors, with `name` leading the
+/// message: invalid_argument (a pitch smaller than what it steps over),
+/// overflow, buffer_too_small.
+struct LinearExtent {
+  uint64_t row_B = 0;          ///< bytes of one row of elements
+  uint64_t row_pitch_B = 0;    ///< the row pitch in use (row_B for one row)
+  uint64_t slice_B = 0;        ///< bytes from a slice's first byte to one past its last
+  uint64_t depth_pitch_B = 0;  ///< the depth pitch in use (slice_B for one slice)
+  uint64_t used_B = 0;         ///< bytes from the first byte used to one past the last
+};
+Status resolve_linear(uint64_t w_el, uint64_t h_el, uint64_t d, uint64_t element_B, uint64_t buffer_B,
+                      uint64_t row_pitch_B, uint64_t depth_pitch_B, const char* name, LinearExtent* out);
+
 }  // namespace swz::detail

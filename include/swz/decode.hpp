@@ -1,0 +1,98 @@
+// swz — decode texels of any supported format into pixels to look at
+// (RGBA8) or to compute with (RGBA32F).
+//
+// Input is linear: rows of elements (texels, or 4x4 blocks for BC formats)
+// at a row pitch, as read_from_subresource and the deswizzle commands leave
+// them. decode_subresource reads a subresource (or a box of one) of a
+// swizzled resource first.
+//
+// Formats: every uncompressed format of the table with a component map
+// (UNORM, SNORM, UINT, SINT, FLOAT, sRGB, packed 5:6:5, 5:5:5:1, 4:4:4:4,
+// 10:10:10:2, 10:10:10 XR bias, 11:11:10 float, 9:9:9:E5, the 2-texel
+// R8G8_B8G8 / G8R8_G8B8), BC1-BC7 (BC6H signed and unsigned; TYPELESS BC
+// formats decode as their UNORM or UF16 member), depth and stencil, and the
+// packed YUV formats AYUV, Y410, Y416, YUY2, Y210, Y216. Refused with
+// Code::unsupported, naming the format: other TYPELESS formats (give a typed
+// member of the family), planar video (NV12, P010, ...), palette formats
+// (P8, A8P8, AI44, IA44) and 420_OPAQUE.
+//
+// RGBA8, the view mapping:
+//  * UNORM, and values in [0, 1]: round(v x 255);
+//  * sRGB formats keep their stored values (a PNG holds sRGB);
+//  * SNORM: round((v + 1) / 2 x 255), so 0 is mid-grey;
+//  * UINT and SINT: read as UNORM and SNORM of the same width;
+//  * FLOAT, half, 11/10-bit float, 9:9:9:E5 and BC6H: v x 2^exposure_ev,
+//    then the tone map (clamp to [0, 1] by default, or Reinhard v / (1 + v)),
+//    then round(x 255), with no transfer curve (as texconv converts float
+//    data to 8 bits); alpha is clamped, not exposed;
+//  * depth: normalised to the image's own range [min, max] of its finite
+//    values (a constant image keeps its value, clamped to [0, 1]); stencil:
+//    its value as a grey level;
+//  * YUV: to R'G'B' with the BT.601 or BT.709 matrix, limited (16-235,
+//    16-240 scaled to the width) or full range;
+//  * a format with only red (R8, BC4, R32_FLOAT, depth) is shown grey
+//    (R, R, R); one without blue is (R, G, 0); a missing alpha is opaque;
+//    A8_UNORM is (0, 0, 0, A).
+// A channel view (r, g, b or a) shows that component alone as grey, opaque;
+// rgb shows the colour opaque.
+//
+// RGBA32F gives the values a shader reads: sRGB decoded to linear light,
+// UNORM in [0, 1], SNORM in [-1, 1], integers as their values, floats as
+// stored; missing components are 0 and a missing alpha 1 (single-component
+// formats and channel views are replicated to R, G and B as above). No
+// exposure or tone map.
+#pragma once
+#include <cstdint>
+
+#include "swz/format.hpp"
+#include "swz/copy.hpp"
+#include "swz/layout.hpp"
+#include "swz/status.hpp"
+
+namespace swz {
+
+enum class ViewChannel : uint8_t { rgba, rgb, r, g, b, a };
+enum class ToneMap : uint8_t { clamp, reinhard };
+enum class YuvMatrix : uint8_t { bt601, bt709 };
+
+struct DecodeOptions {
+  ViewChannel channel = ViewChannel::rgba;
+  double exposure_ev = 0.0;           ///< RGBA8 of float formats: values are scaled by 2^exposure_ev
+  ToneMap tone_map = ToneMap::clamp;  ///< RGBA8 of float formats
+  YuvMatrix yuv_matrix = YuvMatrix::bt709;
+  bool yuv_full_range = false;  ///< YUV code values span the full range instead of 16-235 (8-bit)
+  bool stencil = false;         ///< depth-stencil formats: show the stencil (D24_UNORM_S8_UINT's top byte)
+};
+
+/// A 2D image of linear elements.
+struct LinearImage {
+  FormatInfo format;
+  uint32_t width_px = 0, height_px = 0;  ///< texels (a BC image holds ceil(w/4) x ceil(h/4) blocks)
+  const void* data = nullptr;
+  uint64_t size_B = 0;       ///< bytes readable at data
+  uint64_t row_pitch_B = 0;  ///< bytes from one element row to the next; 0: tight
+};
+
+/// Whether `format` decodes; if not, why (the message decode gives).
+Status check_decodable(const FormatInfo& format);
+
+/// Decodes `in` into width_px x height_px RGBA8 pixels at out (4 bytes a
+/// pixel, rows out_row_pitch_B apart; 0: tight). Errors, before any byte is
+/// written: unsupported (format), invalid_argument (a zero size, a pitch
+/// smaller than a row, the output sharing memory with the input, an option
+/// out of range), buffer_too_small (either side), overflow.
+Status decode_rgba8(const LinearImage& in, const DecodeOptions& options, uint8_t* out, uint64_t out_size_B,
+                    uint64_t out_row_pitch_B = 0);
+/// The same into RGBA32F (16 bytes a pixel).
+Status decode_rgba32f(const LinearImage& in, const DecodeOptions& options, float* out, uint64_t out_size_B,
+                      uint64_t out_row_pitch_B = 0);
+
+/// Subresource `subresource` of a swizzled resource (the box `box`, or all of
+/// it when null), read as read_from_subresource does, then decoded as above
+/// into a tight image of the box's size. Errors: those of
+/// read_from_subresource and of decode_rgba8.
+Status decode_subresource_rgba8(const Layout& layout, const void* resource, uint64_t resource_size_B,
+                                uint32_t subresource, const Box* box, const DecodeOptions& options, uint8_t* out,
+                                uint64_t out_size_B);
+
+}  // namespace swz

@@ -1,0 +1,95 @@
+// swz._swz.decode (swz/decode.hpp): texels of any decodable format to an
+// (H, W, 4) numpy array of RGBA8 view pixels or RGBA32F shader values.
+#include <string>
+
+#include "py_common.hpp"
+#include "swz/decode.hpp"
+
+namespace swz_py {
+using namespace swz;
+
+namespace {
+
+template <class E>
+E pick(const std::string& v, const char* what, std::initializer_list<std::pair<const char*, E>> names) {
+  std::string list;
+  for (const auto& [n, e] : names) {
+    if (v == n) return e;
+    list += list.empty() ? std::string("'") + n + "'" : std::string(", '") + n + "'";
+  }
+  raise_py(PyExc_ValueError, std::string(what) + " = '" + v + "' is not one of " + list);
+}
+
+}  // namespace
+
+void register_decodes(py::module_& m) {
+  m.def(
+      "decode",
+      [](py::handle data, py::handle format, py::handle width, py::handle height, py::handle row_pitch,
+         bool float32, const std::string& channel, double exposure, const std::string& tone_map,
+         const std::string& yuv_matrix, bool yuv_full_range, bool stencil) {
+        LinearImage img;
+        img.format = to_format(format);
+        img.width_px = as_u32(width, "width", 1);
+        img.height_px = as_u32(height, "height", 1);
+        img.row_pitch_B = as_u64(row_pitch, "row_pitch");
+        DecodeOptions o;
+        o.channel = pick<ViewChannel>(channel, "channel",
+                                      {{"rgba", ViewChannel::rgba}, {"rgb", ViewChannel::rgb}, {"r", ViewChannel::r},
+                                       {"g", ViewChannel::g}, {"b", ViewChannel::b}, {"a", ViewChannel::a}});
+        o.exposure_ev = exposure;
+        o.tone_map = pick<ToneMap>(tone_map, "tone_map", {{"clamp", ToneMap::clamp}, {"reinhard", ToneMap::reinhard}});
+        o.yuv_matrix = pick<YuvMatrix>(yuv_matrix, "yuv_matrix", {{"bt601", YuvMatrix::bt601}, {"bt709", YuvMatrix::bt709}});
+        o.yuv_full_range = yuv_full_range;
+        o.stencil = stencil;
+        check(check_decodable(img.format));
+        Buffer in;
+        in.acquire(data, false, "data");
+        img.data = in.data();
+        img.size_B = in.size();
+        const py::ssize_t h = img.height_px, w = img.width_px;
+        if (float32) {
+          py::array_t<float> out({h, w, py::ssize_t{4}});
+          float* dst = out.mutable_data();
+          const uint64_t n = static_cast<uint64_t>(out.nbytes());
+          Status s;
+          {
+            py::gil_scoped_release nogil;
+            s = decode_rgba32f(img, o, dst, n);
+          }
+          check(s);
+          return py::object(out);
+        }
+        py::array_t<uint8_t> out({h, w, py::ssize_t{4}});
+        uint8_t* dst = out.mutable_data();
+        const uint64_t n = static_cast<uint64_t>(out.nbytes());
+        Status s;
+        {
+          py::gil_scoped_release nogil;
+          s = decode_rgba8(img, o, dst, n);
+        }
+        check(s);
+        return py::object(out);
+      },
+      py::arg("data"), py::arg("format"), py::arg("width"), py::arg("height"), py::kw_only(),
+      py::arg("row_pitch") = 0, py::arg("float32") = false, py::arg("channel") = "rgba", py::arg("exposure") = 0.0,
+      py::arg("tone_map") = "clamp", py::arg("yuv_matrix") = "bt709", py::arg("yuv_full_range") = false,
+      py::arg("stencil") = false,
+      R"doc(decode(data, format, width, height, *, row_pitch=0, float32=False, channel='rgba', exposure=0.0,
+       tone_map='clamp', yuv_matrix='bt709', yuv_full_range=False, stencil=False) -> numpy.ndarray
+
+Decodes a linear image (rows of elements: texels, or 4x4 blocks for BC
+formats, row_pitch bytes apart, 0 for tight rows) into pixels, shape
+(height, width, 4):
+- float32=False: uint8 RGBA to look at. UNORM maps to round(v * 255), sRGB
+  formats keep their stored values, SNORM maps -1..1 to 0..255, float data is
+  scaled by 2**exposure then tone-mapped ('clamp' or 'reinhard'), depth is
+  normalised to the image's own range, YUV goes through the BT.601 or
+  BT.709 matrix; single-channel formats are grey.
+- float32=True: float32 RGBA as a shader reads it (sRGB decoded to linear).
+channel: 'rgba', 'rgb' (opaque), or 'r', 'g', 'b', 'a' (that component as grey).
+Formats: everything but TYPELESS (except BC), planar video and palettes.
+Raises ValueError for a format swz cannot decode or a buffer too small.)doc");
+}
+
+}  // namespace swz_py

@@ -1,0 +1,145 @@
+"""swz.decode against an independent decoder: Pillow's BCn decoder (Debian
+python3-pil), on random blocks, which reach every mode, partition and index
+of each format. Values may differ by one step of 8 bits: the D3D
+specification leaves BC1-BC3 interpolation rounding to the implementation
+(Pillow truncates, swz rounds to nearest) and Pillow truncates BC6H halves.
+
+Formats Pillow does not decode, or decodes to other conventions (signed
+BC4/BC5 and BC6H), are checked in tests/core/test_core_decode.cpp against
+hand-computed vectors."""
+import io
+import struct
+
+import numpy as np
+import pytest
+
+import swz
+
+Image = pytest.importorskip("PIL.Image")
+
+
+def dds_file(width: int, height: int, data: bytes, fourcc: bytes, dxgi: int = 0) -> bytes:
+    """A DDS file (Microsoft's DDS_HEADER, and DDS_HEADER_DXT10 when fourcc is DX10)."""
+    flags = 0x1 | 0x2 | 0x4 | 0x1000 | 0x80000  # CAPS, HEIGHT, WIDTH, PIXELFORMAT, LINEARSIZE
+    pixel_format = struct.pack("<II4sIIIII", 32, 0x4, fourcc, 0, 0, 0, 0, 0)
+    header = (struct.pack("<IIIIIII", 124, flags, height, width, len(data), 0, 1) + b"\0" * 44 + pixel_format +
+              struct.pack("<IIIII", 0x1000, 0, 0, 0, 0))
+    dx10 = struct.pack("<IIIII", dxgi, 3, 0, 1, 0) if fourcc == b"DX10" else b""
+    return b"DDS " + header + dx10 + data
+
+
+# (swz format, FourCC, DXGI value for DX10 files, block bytes, channels Pillow returns)
+CASES = [
+    ("BC1_UNORM", b"DXT1", 0, 8, 4),
+    ("BC2_UNORM", b"DXT3", 0, 16, 4),
+    ("BC3_UNORM", b"DXT5", 0, 16, 4),
+    ("BC4_UNORM", b"ATI1", 0, 8, 1),
+    ("BC5_UNORM", b"ATI2", 0, 16, 2),
+    ("BC6H_UF16", b"DX10", 95, 16, 3),
+    ("BC7_UNORM", b"DX10", 98, 16, 4),
+]
+
+
+@pytest.mark.parametrize("name,fourcc,dxgi,block_bytes,channels", CASES, ids=[c[0] for c in CASES])
+def test_blocks_match_pillow(name, fourcc, dxgi, block_bytes, channels):
+    rng = np.random.default_rng(dxgi + block_bytes)
+    width, height = 128, 64
+    blocks = rng.integers(0, 256, size=(width // 4) * (height // 4) * block_bytes, dtype=np.uint8)
+    if name.startswith("BC7"):
+        blocks[::16][blocks[::16] == 0] = 1  # the reserved mode 8 is checked below
+    data = blocks.tobytes()
+    image = Image.open(io.BytesIO(dds_file(width, height, data, fourcc, dxgi)))
+    image.load()
+    ref = np.asarray(image.convert("RGBA")).astype(int)
+    got = swz.decode(data, name, width, height).astype(int)
+    assert got.shape == (height, width, 4)
+    diff = np.abs(got[..., :channels] - ref[..., :channels])
+    assert diff.max() <= 1, f"{name}: {int((diff > 1).sum())} components differ by more than 1"
+    # Exact agreement on most texels: the one-step latitude is rounding only.
+    assert (diff == 0).mean() > 0.5
+    if channels == 1:  # BC4: grey
+        assert (got[..., 0] == got[..., 1]).all() and (got[..., 0] == got[..., 2]).all()
+    if channels < 4:
+        assert (got[..., 3] == 255).all()
+
+
+def test_bc7_reserved_mode_is_transparent_black():
+    # D3D11 "BC7 format": mode 8 (a zero low byte) is reserved; the hardware
+    # returns an all-zero block.
+    block = bytes([0]) + bytes(range(1, 16))
+    assert (swz.decode(block, "BC7_UNORM", 4, 4) == 0).all()
+
+
+def test_odd_sizes_are_the_crop_of_whole_blocks():
+    rng = np.random.default_rng(5)
+    data = rng.integers(1, 256, size=4 * 2 * 16, dtype=np.uint8).tobytes()  # 4x2 blocks
+    whole = swz.decode(data, "BC7_UNORM", 16, 8)
+    part = swz.decode(data, "BC7_UNORM", 13, 7, row_pitch=64)
+    assert (part == whole[:7, :13]).all()
+
+
+def test_srgb_variants_keep_stored_values_and_float32_linearises():
+    rng = np.random.default_rng(6)
+    data = rng.integers(1, 256, size=16 * 4, dtype=np.uint8).tobytes()
+    unorm = swz.decode(data, "BC7_UNORM", 16, 4)
+    srgb = swz.decode(data, "BC7_UNORM_SRGB", 16, 4)
+    assert (unorm == srgb).all()
+    lin = swz.decode(data, "BC7_UNORM_SRGB", 16, 4, float32=True)
+    v = unorm[..., :3] / 255.0
+    expect = np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4)  # IEC 61966-2-1
+    assert np.abs(lin[..., :3] - expect).max() < 1e-5
+    assert np.abs(lin[..., 3] - unorm[..., 3] / 255.0).max() < 1e-6
+
+
+def test_uncompressed_formats_through_their_component_maps():
+    # B5G6R5: blue in bits 0-4, green 5-10, red 11-15 (DXGI_FORMAT docs).
+    # 0x8410: red 16/31, green 32/63, blue 16/31 -> round(x * 255) = 132, 130, 132.
+    px = np.array([0xF800, 0x07E0, 0x001F, 0x8410], dtype="<u2").tobytes()
+    got = swz.decode(px, "B5G6R5_UNORM", 4, 1)
+    assert got[0].tolist() == [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [132, 130, 132, 255]]
+    # R16G16B16A16_FLOAT: 2.0, 0.5, -1, 1 (halves 0x4000, 0x3800, 0xBC00, 0x3C00); exposure -1 halves.
+    h = np.array([0x4000, 0x3800, 0xBC00, 0x3C00], dtype="<u2").tobytes()
+    assert swz.decode(h, "R16G16B16A16_FLOAT", 1, 1)[0, 0].tolist() == [255, 128, 0, 255]
+    assert swz.decode(h, "R16G16B16A16_FLOAT", 1, 1, exposure=-1.0)[0, 0].tolist() == [255, 64, 0, 255]
+    assert swz.decode(h, "R16G16B16A16_FLOAT", 1, 1, tone_map="reinhard")[0, 0].tolist() == [170, 85, 0, 255]
+    assert swz.decode(h, "R16G16B16A16_FLOAT", 1, 1, float32=True)[0, 0].tolist() == [2.0, 0.5, -1.0, 1.0]
+    # R8_SNORM: -127 -> 0, 0 -> 128 (mid-grey), 127 -> 255.
+    assert swz.decode(bytes([0x81, 0, 0x7F]), "R8_SNORM", 3, 1)[0, :, 0].tolist() == [0, 128, 255]
+    # Channel views.
+    rgba = bytes([10, 20, 30, 40])
+    assert swz.decode(rgba, "R8G8B8A8_UNORM", 1, 1, channel="g")[0, 0].tolist() == [20, 20, 20, 255]
+    assert swz.decode(rgba, "R8G8B8A8_UNORM", 1, 1, channel="rgb")[0, 0].tolist() == [10, 20, 30, 255]
+    assert swz.decode(rgba, "B8G8R8A8_UNORM", 1, 1)[0, 0].tolist() == [30, 20, 10, 40]
+
+
+def test_depth_is_normalised_to_the_image_range():
+    d = np.array([0.25, 0.5, 0.75], dtype="<f4").tobytes()
+    assert swz.decode(d, "D32_FLOAT", 3, 1)[0, :, 0].tolist() == [0, 128, 255]
+    assert swz.decode(np.array([1.0], dtype="<f4").tobytes(), "D32_FLOAT", 1, 1)[0, 0].tolist() == [255] * 4
+    # D24_UNORM_S8_UINT: depth in bits 0-23, stencil in the top byte.
+    ds = np.array([0x07000000, 0x09FFFFFF], dtype="<u4").tobytes()
+    assert swz.decode(ds, "D24_UNORM_S8_UINT", 2, 1, stencil=True)[0, :, 0].tolist() == [7, 9]
+
+
+def test_yuy2_bt709_limited_range():
+    # Y0 U Y1 V: black (16) and white (235) with neutral chroma (128).
+    data = bytes([16, 128, 235, 128])
+    assert swz.decode(data, "YUY2", 2, 1)[0].tolist() == [[0, 0, 0, 255], [255, 255, 255, 255]]
+    # Full range: 0 and 255.
+    data = bytes([0, 128, 255, 128])
+    assert swz.decode(data, "YUY2", 2, 1, yuv_full_range=True)[0].tolist() == [[0, 0, 0, 255], [255, 255, 255, 255]]
+
+
+def test_refusals_name_the_problem():
+    with pytest.raises(Exception, match="TYPELESS"):
+        swz.decode(bytes(4), "R8G8B8A8_TYPELESS", 1, 1)
+    with pytest.raises(Exception, match="planar"):
+        swz.decode(bytes(16), "NV12", 4, 4)
+    with pytest.raises(Exception, match="input buffer is 15 bytes; the box needs 16"):
+        swz.decode(bytes(15), "BC7_UNORM", 4, 4)
+    with pytest.raises(Exception, match="row pitch = 8"):
+        swz.decode(bytes(64), "R8G8B8A8_UNORM", 4, 2, row_pitch=8)
+    with pytest.raises(ValueError, match="channel = 'x'"):
+        swz.decode(bytes(4), "R8G8B8A8_UNORM", 1, 1, channel="x")
+    with pytest.raises(ValueError):
+        swz.decode(bytes(4), "R8G8B8A8_UNORM", 0, 1)

@@ -1,0 +1,508 @@
+// swz — decoding texels into RGBA8 / RGBA32F pixels. The view mapping and
+// the formats covered: swz/decode.hpp. Component maps come from the one
+// format table of conversions (core/format_convert.cpp); block formats from
+// core/decode_bc.cpp; the linear buffers' sizes and pitches from the one
+// linear rule (core/request.cpp, resolve_linear).
+//
+// YUV: the Y'CbCr equations of ITU-R BT.601 (Kr = 0.299, Kb = 0.114) and
+// BT.709 (Kr = 0.2126, Kb = 0.0722); limited range puts black at 16 and
+// white at 235 (chroma 16-240) times 2^(bits-8). XR_BIAS: (v - 384) / 510
+// for the 10-bit colour fields (DXGI_FORMAT_R10G10B10_XR_BIAS_A2_UNORM).
+#include "swz/decode.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/decode_bc.hpp"
+#include "core/format_convert.hpp"
+#include "core/request.hpp"
+
+namespace swz {
+namespace {
+
+using detail::BlockKind;
+using detail::Codec;
+using detail::Field;
+using detail::Num;
+using detail::Special;
+
+// How each of R, G, B, A of a decoded texel maps to 8 bits.
+enum class Domain : uint8_t { Absent, Unorm, Srgb, Snorm, Uint, Sint, Float, Depth, Stencil };
+
+// How one format's texels are read.
+enum class Reading : uint8_t { Fields, Block, TwoTexel, Yuv422, Yuv444, XrBias };
+
+struct Reader {
+  FormatInfo format;
+  Reading reading = Reading::Fields;
+  Codec codec;
+  BlockKind block = BlockKind::BC1;
+  Domain domain[4] = {Domain::Absent, Domain::Absent, Domain::Absent, Domain::Absent};
+  unsigned bits[4] = {0, 0, 0, 0};  // integer and normalized widths (UINT/SINT views)
+  unsigned yuv_bits = 8;            // code value width of a YUV format
+  unsigned yuv_shift = 0;           // Y210: the 10 bits sit at the top of 16-bit words
+};
+
+Status refuse(const FormatInfo& f, const std::string& why) {
+  return {Code::unsupported, std::string("format ") + f.name + " cannot be decoded: " + why};
+}
+
+bool is_block_kind(uint32_t dxgi, BlockKind* out) {
+  switch (dxgi) {
+    case 70: case 71: case 72: *out = BlockKind::BC1; return true;
+    case 73: case 74: case 75: *out = BlockKind::BC2; return true;
+    case 76: case 77: case 78: *out = BlockKind::BC3; return true;
+    case 79: case 80: *out = BlockKind::BC4U; return true;
+    case 81: *out = BlockKind::BC4S; return true;
+    case 82: case 83: *out = BlockKind::BC5U; return true;
+    case 84: *out = BlockKind::BC5S; return true;
+    case 94: case 95: *out = BlockKind::BC6HU; return true;
+    case 96: *out = BlockKind::BC6HS; return true;
+    case 97: case 98: case 99: *out = BlockKind::BC7; return true;
+    default: return false;
+  }
+}
+
+Domain domain_of(Num n) {
+  switch (n) {
+    case Num::Unorm: return Domain::Unorm;
+    case Num::Srgb: return Domain::Srgb;
+    case Num::Snorm: return Domain::Snorm;
+    case Num::Uint: return Domain::Uint;
+    case Num::Sint: return Domain::Sint;
+    case Num::Float: return Domain::Float;
+    case Num::Zero: return Domain::Absent;
+  }
+  return Domain::Absent;
+}
+
+Status make_reader(const FormatInfo& f, bool stencil, Reader* out) {
+  Reader r;
+  r.format = f;
+  const FormatFacts facts = format_facts(f);
+  if (is_block_kind(f.dxgi, &r.block)) {
+    r.reading = Reading::Block;
+    const bool srgb = facts.srgb;
+    switch (r.block) {
+      case BlockKind::BC1: case BlockKind::BC2: case BlockKind::BC3: case BlockKind::BC7:
+        for (int c = 0; c < 4; ++c) r.domain[c] = (srgb && c < 3) ? Domain::Srgb : Domain::Unorm;
+        break;
+      case BlockKind::BC4U: r.domain[0] = Domain::Unorm; break;
+      case BlockKind::BC4S: r.domain[0] = Domain::Snorm; break;
+      case BlockKind::BC5U: r.domain[0] = r.domain[1] = Domain::Unorm; break;
+      case BlockKind::BC5S: r.domain[0] = r.domain[1] = Domain::Snorm; break;
+      case BlockKind::BC6HU: case BlockKind::BC6HS:
+        r.domain[0] = r.domain[1] = r.domain[2] = Domain::Float;
+        break;
+    }
+    *out = r;
+    return Status::Ok();
+  }
+  if (f.dxgi == 89) {  // R10G10B10_XR_BIAS_A2_UNORM
+    r.reading = Reading::XrBias;
+    r.domain[0] = r.domain[1] = r.domain[2] = Domain::Float;
+    r.domain[3] = Domain::Unorm;
+    *out = r;
+    return Status::Ok();
+  }
+  if (f.depth_stencil) {
+    // Depth in plane 0's element; D24_UNORM_S8_UINT's stencil in its top byte.
+    const std::string n = f.name;
+    const bool d24 = n.rfind("R24", 0) == 0 || n.rfind("D24", 0) == 0 || n.rfind("X24", 0) == 0;
+    const bool stencil_only = n.rfind("X24", 0) == 0 || n.rfind("X32", 0) == 0;
+    if (stencil || stencil_only) {
+      if (!d24)
+        return refuse(f, "its stencil is in plane 1, not in the depth elements; decode plane 1's bytes as R8_UINT");
+      r.codec.nfields = 1;
+      r.codec.f[0] = Field{0, 24, 8, Num::Uint};
+      r.domain[0] = Domain::Stencil;
+    } else if (d24) {
+      r.codec.nfields = 1;
+      r.codec.f[0] = Field{0, 0, 24, Num::Unorm};
+      r.domain[0] = Domain::Depth;
+    } else {
+      r.codec.nfields = 1;
+      r.codec.f[0] = n == "D16_UNORM" ? Field{0, 0, 16, Num::Unorm} : Field{0, 0, 32, Num::Float};
+      r.domain[0] = Domain::Depth;
+    }
+    *out = r;
+    return Status::Ok();
+  }
+  const std::string n = f.name;
+  if (n == "NV12" || n == "P010" || n == "P016" || n == "NV11" || n == "P208" || n == "V208" || n == "V408" ||
+      n == "420_OPAQUE")
+    return refuse(f, "planar video formats are not decoded yet; decode the luma plane as R8_UNORM or R16_UNORM");
+  if (n == "P8" || n == "A8P8" || n == "AI44" || n == "IA44")
+    return refuse(f, "palette formats need a palette, which swz does not take yet; decode the indices as R8_UINT");
+  if (facts.numeric == NumericKind::Typeless)
+    return refuse(f, "TYPELESS formats have no meaning of their own; give a typed member of the " +
+                         facts.cast_family + " family (e.g. its _UNORM, _UINT or _FLOAT format)");
+  SWZ_TRY(detail::codec_for(f, 0, &r.codec));
+  if (r.codec.video) {
+    r.reading = (n == "YUY2" || n == "Y210" || n == "Y216") ? Reading::Yuv422 : Reading::Yuv444;
+    r.yuv_bits = n == "AYUV" || n == "YUY2" ? 8 : (n == "Y410" || n == "Y210") ? 10 : 16;
+    r.yuv_shift = n == "Y210" ? 6 : 0;
+    r.domain[0] = r.domain[1] = r.domain[2] = Domain::Unorm;
+    if (n == "AYUV" || n == "Y410" || n == "Y416") r.domain[3] = Domain::Unorm;
+    *out = r;
+    return Status::Ok();
+  }
+  if (f.block_width == 2) r.reading = Reading::TwoTexel;  // R8G8_B8G8, G8R8_G8B8
+  if (r.codec.special == Special::R11G11B10 || r.codec.special == Special::Rgbe) {
+    r.domain[0] = r.domain[1] = r.domain[2] = Domain::Float;
+  } else {
+    for (int i = 0; i < r.codec.nfields; ++i) {
+      const Field& fl = r.codec.f[i];
+      if (fl.num == Num::Zero) continue;
+      r.domain[fl.src] = domain_of(fl.num);
+      r.bits[fl.src] = fl.bits;
+    }
+  }
+  *out = r;
+  return Status::Ok();
+}
+
+// ---- reading texels -------------------------------------------------------------------------------
+
+// The raw value of a field: UNORM / sRGB in [0, 1] (sRGB still encoded),
+// SNORM in [-1, 1], integers as numbers, floats as stored.
+float field_value(const Field& f, const uint8_t* e) {
+  const uint64_t b = detail::get_bits(e, f.offset, f.bits);
+  const int64_t sb = ((b >> (f.bits - 1)) & 1) ? static_cast<int64_t>(b) - (int64_t{1} << f.bits)
+                                               : static_cast<int64_t>(b);
+  switch (f.num) {
+    case Num::Unorm:
+    case Num::Srgb: return static_cast<float>(detail::unorm_to_float(static_cast<uint32_t>(b), f.bits));
+    case Num::Snorm: return static_cast<float>(detail::snorm_to_float(static_cast<int32_t>(sb), f.bits));
+    case Num::Uint: return static_cast<float>(b);
+    case Num::Sint: return static_cast<float>(sb);
+    case Num::Float:
+      if (f.bits == 32) {
+        const uint32_t u = static_cast<uint32_t>(b);
+        float x;
+        std::memcpy(&x, &u, 4);
+        return x;
+      }
+      return static_cast<float>(detail::half_to_double(static_cast<uint16_t>(b)));
+    case Num::Zero: return 0.0f;
+  }
+  return 0.0f;
+}
+
+struct Yuv {
+  double kr, kb;
+  bool full;
+  unsigned bits;
+};
+
+void yuv_to_rgb(const Yuv& m, double y, double u, double v, float* rgb) {
+  const double max = std::ldexp(1.0, static_cast<int>(m.bits)) - 1, s = std::ldexp(1.0, static_cast<int>(m.bits) - 8);
+  double yn, cb, cr;
+  if (m.full) {
+    yn = y / max;
+    cb = (u - std::ldexp(1.0, static_cast<int>(m.bits) - 1)) / max;
+    cr = (v - std::ldexp(1.0, static_cast<int>(m.bits) - 1)) / max;
+  } else {
+    yn = (y - 16 * s) / (219 * s);
+    cb = (u - 128 * s) / (224 * s);
+    cr = (v - 128 * s) / (224 * s);
+  }
+  const double kg = 1 - m.kr - m.kb;
+  rgb[0] = static_cast<float>(yn + 2 * (1 - m.kr) * cr);
+  rgb[1] = static_cast<float>(yn - 2 * m.kb * (1 - m.kb) / kg * cb - 2 * m.kr * (1 - m.kr) / kg * cr);
+  rgb[2] = static_cast<float>(yn + 2 * (1 - m.kb) * cb);
+  for (int c = 0; c < 3; ++c) rgb[c] = std::clamp(rgb[c], 0.0f, 1.0f);
+}
+
+// Decodes one row of elements (for block formats: one row of blocks, four
+// texel rows) into `rows` rows of width_px texels of four floats, rows
+// width_px * 4 floats apart.
+void read_row(const Reader& r, const Yuv& yuv, const uint8_t* src, uint32_t width_px, uint32_t rows, float* out) {
+  const uint32_t eb = r.reading == Reading::Block ? detail::block_bytes(r.block) : r.format.element_bytes;
+  const size_t stride = size_t{width_px} * 4;
+  auto px = [&](uint32_t row, uint32_t x) { return out + row * stride + size_t{x} * 4; };
+  switch (r.reading) {
+    case Reading::Block: {
+      float t[16][4];
+      for (uint32_t bx = 0; bx * 4 < width_px; ++bx) {
+        detail::decode_block(r.block, src + size_t{bx} * eb, t);
+        for (uint32_t j = 0; j < rows; ++j)
+          for (uint32_t i = 0; i < 4 && bx * 4 + i < width_px; ++i) std::memcpy(px(j, bx * 4 + i), t[j * 4 + i], 16);
+      }
+      return;
+    }
+    case Reading::XrBias:
+      for (uint32_t x = 0; x < width_px; ++x) {
+        const uint8_t* e = src + size_t{x} * 4;
+        float* p = px(0, x);
+        for (int c = 0; c < 3; ++c)
+          p[c] = (static_cast<float>(detail::get_bits(e, 10 * c, 10)) - 384.0f) / 510.0f;
+        p[3] = static_cast<float>(detail::get_bits(e, 30, 2)) / 3.0f;
+      }
+      return;
+    case Reading::Yuv444:
+    case Reading::Yuv422: {
+      // Fields hold Y (src 0), U (1), V (2) and A (3); a 4:2:2 element holds
+      // Y0, U, Y1, V for two texels.
+      for (uint32_t x = 0; x < width_px; ++x) {
+        const uint8_t* e = src + size_t{r.reading == Reading::Yuv422 ? x / 2 : x} * eb;
+        double c[4] = {0, 0, 0, -1};
+        int ys = 0;
+        for (int i = 0; i < r.codec.nfields; ++i) {
+          const Field& f = r.codec.f[i];
+          const double v = static_cast<double>(detail::get_bits(e, f.offset, f.bits) >> r.yuv_shift);
+          if (f.src == 0) {
+            if (ys++ == static_cast<int>(r.reading == Reading::Yuv422 ? x % 2 : 0)) c[0] = v;
+          } else {
+            c[f.src] = f.src == 3 ? v / (std::ldexp(1.0, f.bits) - 1) : v;
+          }
+        }
+        float* p = px(0, x);
+        yuv_to_rgb(yuv, c[0], c[1], c[2], p);
+        p[3] = c[3] < 0 ? 1.0f : static_cast<float>(c[3]);
+      }
+      return;
+    }
+    case Reading::TwoTexel:
+    case Reading::Fields:
+      for (uint32_t x = 0; x < width_px; ++x) {
+        const bool pair = r.reading == Reading::TwoTexel;
+        const uint8_t* e = src + size_t{pair ? x / 2 : x} * eb;
+        float* p = px(0, x);
+        p[0] = p[1] = p[2] = 0.0f;
+        p[3] = 1.0f;
+        if (r.codec.special == Special::R11G11B10 || r.codec.special == Special::Rgbe) {
+          double v[4];
+          detail::decode_fields(r.codec, e, v);
+          for (int c = 0; c < 3; ++c) p[c] = static_cast<float>(v[c]);
+          continue;
+        }
+        int greens = 0;
+        for (int i = 0; i < r.codec.nfields; ++i) {
+          const Field& f = r.codec.f[i];
+          if (f.num == Num::Zero) continue;
+          // A two-texel element holds two greens: texel x takes green number x % 2.
+          if (pair && f.src == 1 && greens++ != static_cast<int>(x % 2)) continue;
+          p[f.src] = field_value(f, e);
+        }
+      }
+      return;
+  }
+}
+
+// ---- the view mapping ----------------------------------------------------------------------------
+
+struct View {
+  const Reader* r;
+  DecodeOptions o;
+  double depth_lo = 0, depth_hi = 1;
+  bool depth_constant = false;
+  float exposure = 1.0f;
+};
+
+float tone(const View& v, float x) {
+  if (std::isnan(x)) return 0.0f;
+  x *= v.exposure;
+  if (v.o.tone_map == ToneMap::reinhard) x = x > 0 ? x / (1.0f + x) : 0.0f;
+  return std::clamp(x, 0.0f, 1.0f);
+}
+
+// A component in [0, 1] for display.
+float view_value(const View& v, int c, float x) {
+  const Reader& r = *v.r;
+  switch (r.domain[c]) {
+    case Domain::Absent: return c == 3 ? 1.0f : 0.0f;
+    case Domain::Unorm:
+    case Domain::Srgb: return std::isnan(x) ? 0.0f : std::clamp(x, 0.0f, 1.0f);
+    case Domain::Snorm: return std::clamp((x + 1.0f) * 0.5f, 0.0f, 1.0f);
+    case Domain::Uint: {
+      const double max = std::ldexp(1.0, static_cast<int>(r.bits[c])) - 1;
+      return static_cast<float>(std::clamp(x / max, 0.0, 1.0));
+    }
+    case Domain::Sint: {
+      const double max = std::ldexp(1.0, static_cast<int>(r.bits[c]) - 1) - 1;
+      return static_cast<float>(std::clamp((x / max + 1) * 0.5, 0.0, 1.0));
+    }
+    case Domain::Float: return c == 3 ? std::clamp(x, 0.0f, 1.0f) : tone(v, x);
+    case Domain::Depth:
+      if (!std::isfinite(x)) return x > 0 ? 1.0f : 0.0f;
+      if (v.depth_constant) return std::clamp(x, 0.0f, 1.0f);
+      return static_cast<float>(std::clamp((x - v.depth_lo) / (v.depth_hi - v.depth_lo), 0.0, 1.0));
+    case Domain::Stencil: return x / 255.0f;
+  }
+  return 0.0f;
+}
+
+// A component as a shader reads it (RGBA32F).
+float shader_value(const Reader& r, int c, float x) {
+  switch (r.domain[c]) {
+    case Domain::Absent: return c == 3 ? 1.0f : 0.0f;
+    case Domain::Srgb: return static_cast<float>(srgb_to_linear(x));
+    default: return x;
+  }
+}
+
+// Replicates single-component formats and channel views into grey; makes
+// channel views opaque.
+void arrange(const Reader& r, ViewChannel ch, float* p) {
+  const bool only_red = r.domain[0] != Domain::Absent && r.domain[1] == Domain::Absent &&
+                        r.domain[2] == Domain::Absent && r.domain[3] == Domain::Absent;
+  if (only_red && ch == ViewChannel::rgba) ch = ViewChannel::r;
+  switch (ch) {
+    case ViewChannel::rgba: return;
+    case ViewChannel::rgb: p[3] = 1.0f; return;
+    default: {
+      const float g = p[static_cast<int>(ch) - static_cast<int>(ViewChannel::r)];
+      p[0] = p[1] = p[2] = g;
+      p[3] = 1.0f;
+    }
+  }
+}
+
+Status check_options(const DecodeOptions& o) {
+  if (static_cast<unsigned>(o.channel) > static_cast<unsigned>(ViewChannel::a))
+    return {Code::invalid_argument, "options.channel = " + std::to_string(static_cast<unsigned>(o.channel)) +
+                                        " is not a channel view (rgba, rgb, r, g, b, a)"};
+  if (static_cast<unsigned>(o.tone_map) > static_cast<unsigned>(ToneMap::reinhard))
+    return {Code::invalid_argument, "options.tone_map = " + std::to_string(static_cast<unsigned>(o.tone_map)) +
+                                        " is not a tone map (clamp, reinhard)"};
+  if (static_cast<unsigned>(o.yuv_matrix) > static_cast<unsigned>(YuvMatrix::bt709))
+    return {Code::invalid_argument, "options.yuv_matrix = " + std::to_string(static_cast<unsigned>(o.yuv_matrix)) +
+                                        " is not a YUV matrix (bt601, bt709)"};
+  if (!std::isfinite(o.exposure_ev) || std::fabs(o.exposure_ev) > 64)
+    return {Code::invalid_argument, "options.exposure_ev = " + std::to_string(o.exposure_ev) +
+                                        " must be a finite number of stops in [-64, 64]"};
+  return Status::Ok();
+}
+
+// Everything decode checks before it writes: the options, the format, the
+// input's and the output's extents (the one linear rule) and their overlap.
+struct Job {
+  Reader reader;
+  detail::LinearExtent in, out;
+  uint32_t block_rows = 1;  // texel rows per element row
+};
+
+Status prepare(const LinearImage& in, const DecodeOptions& o, const void* out, uint64_t out_size_B,
+               uint64_t out_row_pitch_B, uint64_t out_pixel_B, Job* job) {
+  SWZ_TRY(check_options(o));
+  if (in.width_px == 0 || in.height_px == 0)
+    return {Code::invalid_argument, "image size = " + std::to_string(in.width_px) + "x" + std::to_string(in.height_px) +
+                                        " texels; both must be at least 1"};
+  if (!in.data) return {Code::invalid_argument, "input data is null"};
+  if (!out) return {Code::invalid_argument, "output buffer is null"};
+  SWZ_TRY(make_reader(in.format, o.stencil, &job->reader));
+  const Reader& r = job->reader;
+  const uint32_t bw = r.reading == Reading::Block ? 4 : in.format.block_width;
+  job->block_rows = r.reading == Reading::Block ? 4 : 1;
+  const uint64_t eb = r.reading == Reading::Block ? detail::block_bytes(r.block) : in.format.element_bytes;
+  const uint64_t w_el = (uint64_t{in.width_px} + bw - 1) / bw;
+  const uint64_t h_el = (uint64_t{in.height_px} + job->block_rows - 1) / job->block_rows;
+  SWZ_TRY(detail::resolve_linear(w_el, h_el, 1, eb, in.size_B, in.row_pitch_B, 0, "input", &job->in));
+  SWZ_TRY(detail::resolve_linear(in.width_px, in.height_px, 1, out_pixel_B, out_size_B, out_row_pitch_B, 0, "output",
+                                 &job->out));
+  return detail::check_memory_disjoint(detail::MemoryRange(in.data, job->in.used_B, "input"),
+                                       detail::MemoryRange(out, job->out.used_B, "output"));
+}
+
+// Runs the decode row by row, handing each texel row (width x 4 floats, view
+// or shader values) to put(y, row).
+template <class Put>
+void run(const LinearImage& in, const DecodeOptions& o, const Job& job, bool for_view, Put put) {
+  const Reader& r = job.reader;
+  const Yuv yuv{o.yuv_matrix == YuvMatrix::bt601 ? 0.299 : 0.2126, o.yuv_matrix == YuvMatrix::bt601 ? 0.114 : 0.0722,
+                o.yuv_full_range, r.yuv_bits};
+  const size_t stride = size_t{in.width_px} * 4;
+  std::vector<float> rows(stride * job.block_rows);
+  const auto* base = static_cast<const uint8_t*>(in.data);
+  const uint64_t h_el = (uint64_t{in.height_px} + job.block_rows - 1) / job.block_rows;
+  View v{&r, o};
+  v.exposure = static_cast<float>(std::exp2(o.exposure_ev));
+  if (for_view && r.domain[0] == Domain::Depth) {
+    // The image's own depth range (finite values).
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (uint64_t ye = 0; ye < h_el; ++ye) {
+      read_row(r, yuv, base + ye * job.in.row_pitch_B, in.width_px, 1, rows.data());
+      for (uint32_t x = 0; x < in.width_px; ++x)
+        if (std::isfinite(rows[size_t{x} * 4])) {
+          lo = std::min(lo, static_cast<double>(rows[size_t{x} * 4]));
+          hi = std::max(hi, static_cast<double>(rows[size_t{x} * 4]));
+        }
+    }
+    v.depth_lo = lo;
+    v.depth_hi = hi;
+    v.depth_constant = !(hi > lo);
+  }
+  for (uint64_t ye = 0; ye < h_el; ++ye) {
+    const uint32_t y0 = static_cast<uint32_t>(ye * job.block_rows);
+    const uint32_t n = std::min(job.block_rows, in.height_px - y0);
+    read_row(r, yuv, base + ye * job.in.row_pitch_B, in.width_px, job.block_rows == 1 ? 1 : 4, rows.data());
+    for (uint32_t j = 0; j < n; ++j) {
+      float* row = rows.data() + j * stride;
+      for (uint32_t x = 0; x < in.width_px; ++x) {
+        float* p = row + size_t{x} * 4;
+        for (int c = 0; c < 4; ++c) p[c] = for_view ? view_value(v, c, p[c]) : shader_value(r, c, p[c]);
+        arrange(r, o.channel, p);
+      }
+      put(y0 + j, row);
+    }
+  }
+}
+
+}  // namespace
+
+Status check_decodable(const FormatInfo& format) {
+  Reader r;
+  return make_reader(format, false, &r);
+}
+
+Status decode_rgba8(const LinearImage& in, const DecodeOptions& options, uint8_t* out, uint64_t out_size_B,
+                    uint64_t out_row_pitch_B) {
+  Job job;
+  SWZ_TRY(prepare(in, options, out, out_size_B, out_row_pitch_B, 4, &job));
+  run(in, options, job, true, [&](uint32_t y, const float* row) {
+    uint8_t* d = out + y * job.out.row_pitch_B;
+    for (size_t i = 0; i < size_t{in.width_px} * 4; ++i) d[i] = static_cast<uint8_t>(row[i] * 255.0f + 0.5f);
+  });
+  return Status::Ok();
+}
+
+Status decode_rgba32f(const LinearImage& in, const DecodeOptions& options, float* out, uint64_t out_size_B,
+                      uint64_t out_row_pitch_B) {
+  Job job;
+  SWZ_TRY(prepare(in, options, out, out_size_B, out_row_pitch_B, 16, &job));
+  run(in, options, job, false, [&](uint32_t y, const float* row) {
+    std::memcpy(reinterpret_cast<uint8_t*>(out) + y * job.out.row_pitch_B, row, size_t{in.width_px} * 16);
+  });
+  return Status::Ok();
+}
+
+Status decode_subresource_rgba8(const Layout& layout, const void* resource, uint64_t resource_size_B,
+                                uint32_t subresource, const Box* box, const DecodeOptions& options, uint8_t* out,
+                                uint64_t out_size_B) {
+  SubresourceLayout s;
+  SWZ_TRY(layout.subresource(subresource, &s));
+  SWZ_TRY(check_decodable(layout.desc().format));
+  const Box b = box ? *box : Box{0, 0, 0, s.width, s.height, 1};
+  ElementBox e;
+  SWZ_TRY(to_element_box(layout, subresource, &b, &e));  // the box lies inside the subresource
+  if (e.empty || e.depth != 1)
+    return {Code::invalid_argument, "box must hold at least one texel of exactly one depth slice to decode"};
+  const FormatInfo& f = layout.desc().format;
+  const uint64_t bytes = uint64_t{e.width_el} * e.height_el * s.element_bytes;  // within the subresource
+  std::vector<uint8_t> linear(bytes);
+  SWZ_TRY(read_from_subresource(linear.data(), bytes, 0, 0, layout, resource, resource_size_B, subresource, &b));
+  LinearImage img;
+  img.format = f;
+  img.width_px = b.right - b.left;
+  img.height_px = b.bottom - b.top;
+  img.data = linear.data();
+  img.size_B = bytes;
+  return decode_rgba8(img, options, out, out_size_B);
+}
+
+}  // namespace swz
