@@ -38,9 +38,8 @@
 //
 // RGBA32F gives the values a shader reads: sRGB decoded to linear light,
 // UNORM in [0, 1], SNORM in [-1, 1], integers as their values, floats as
-// stored; missing components are 0 and a missing alpha 1 (single-component
-// formats and channel views are replicated to R, G and B as above). No
-// exposure or tone map.
+// stored; missing components are 0 and a missing alpha 1, so R8 reads
+// (r, 0, 0, 1). Channel views apply as above. No exposure or tone map.
 #pragma once
 #include <cstdint>
 

@@ -346,12 +346,12 @@ float shader_value(const Reader& r, int c, float x) {
   }
 }
 
-// Replicates single-component formats and channel views into grey; makes
-// channel views opaque.
-void arrange(const Reader& r, ViewChannel ch, float* p) {
+// Channel views: one component as opaque grey, or the colour opaque. For
+// viewing (grey_single), a format with only red is shown grey.
+void arrange(const Reader& r, ViewChannel ch, bool grey_single, float* p) {
   const bool only_red = r.domain[0] != Domain::Absent && r.domain[1] == Domain::Absent &&
                         r.domain[2] == Domain::Absent && r.domain[3] == Domain::Absent;
-  if (only_red && ch == ViewChannel::rgba) ch = ViewChannel::r;
+  if (grey_single && only_red && ch == ViewChannel::rgba) ch = ViewChannel::r;
   switch (ch) {
     case ViewChannel::rgba: return;
     case ViewChannel::rgb: p[3] = 1.0f; return;
@@ -446,7 +446,7 @@ void run(const LinearImage& in, const DecodeOptions& o, const Job& job, bool for
       for (uint32_t x = 0; x < in.width_px; ++x) {
         float* p = row + size_t{x} * 4;
         for (int c = 0; c < 4; ++c) p[c] = for_view ? view_value(v, c, p[c]) : shader_value(r, c, p[c]);
-        arrange(r, o.channel, p);
+        arrange(r, o.channel, for_view, p);
       }
       put(y0 + j, row);
     }

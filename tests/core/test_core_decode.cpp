@@ -1,0 +1,315 @@
+// decode_rgba8 / decode_rgba32f on hand-computed vectors: the formats Pillow
+// does not decode, or decodes to other conventions (python/tests/test_decode.py
+// checks BC1-BC7 against Pillow). Every expected value is worked out here from
+// the format's public definition, not produced by swz:
+//  * BC4/BC5 SNORM: the D3D10 "Block Compression" page (8 or 6 interpolated
+//    values, -128 read as -127, values / 127);
+//  * BC6H: the ARB_texture_compression_bptc pseudocode (mode 3: ten-bit
+//    endpoints, unquantized ((x << 15) + 0x4000) >> 9, finished x 31/32 for
+//    the signed format);
+//  * packed formats: their DXGI_FORMAT bit layouts.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "swz/copy.hpp"
+#include "swz/decode.hpp"
+#include "swz/layout.hpp"
+#include "swz/layout_names.hpp"
+
+namespace {
+using namespace swz;
+
+FormatInfo fmt(const char* name) {
+  FormatInfo f;
+  EXPECT_TRUE(find_format(name, &f).ok()) << name;
+  return f;
+}
+
+std::vector<float> decode_f(const char* name, const std::vector<uint8_t>& data, uint32_t w, uint32_t h,
+                            DecodeOptions o = {}) {
+  LinearImage img;
+  img.format = fmt(name);
+  img.width_px = w;
+  img.height_px = h;
+  img.data = data.data();
+  img.size_B = data.size();
+  std::vector<float> out(size_t{w} * h * 4, -99.0f);
+  const Status s = decode_rgba32f(img, o, out.data(), out.size() * 4);
+  EXPECT_TRUE(s.ok()) << s.message();
+  return out;
+}
+
+std::vector<uint8_t> decode_8(const char* name, const std::vector<uint8_t>& data, uint32_t w, uint32_t h,
+                              DecodeOptions o = {}) {
+  LinearImage img;
+  img.format = fmt(name);
+  img.width_px = w;
+  img.height_px = h;
+  img.data = data.data();
+  img.size_B = data.size();
+  std::vector<uint8_t> out(size_t{w} * h * 4, 0xEE);
+  const Status s = decode_rgba8(img, o, out.data(), out.size());
+  EXPECT_TRUE(s.ok()) << s.message();
+  return out;
+}
+
+// Sets `bits` bits of a 128-bit block from bit `pos`, least significant first.
+void put(std::vector<uint8_t>& b, unsigned& pos, uint32_t v, unsigned bits) {
+  for (unsigned k = 0; k < bits; ++k, ++pos)
+    if ((v >> k) & 1) b[pos / 8] |= static_cast<uint8_t>(1u << (pos % 8));
+}
+
+double half_value(uint16_t h) {
+  const int e = (h >> 10) & 31, m = h & 1023;
+  const double v = e == 0 ? std::ldexp(m, -24) : std::ldexp(1.0 + m / 1024.0, e - 15);
+  return (h & 0x8000) ? -v : v;
+}
+
+TEST(Decode, Bc4SignedEightValuesAndSixValues) {
+  // e0 = 100 > e1 = -50: indices 0..7 give e0, e1, (6e0 + e1)/7 ... (e0 + 6e1)/7.
+  std::vector<uint8_t> b = {100, static_cast<uint8_t>(-50), 0, 0, 0, 0, 0, 0};
+  uint64_t idx = 0;
+  for (int i = 0; i < 8; ++i) idx |= uint64_t(i) << (3 * i);
+  for (int i = 0; i < 6; ++i) b[2 + i] = static_cast<uint8_t>(idx >> (8 * i));
+  std::vector<float> got = decode_f("BC4_SNORM", b, 4, 4);
+  const double want[8] = {100, -50, (600 - 50) / 7.0, (500 - 100) / 7.0, (400 - 150) / 7.0,
+                          (300 - 200) / 7.0, (200 - 250) / 7.0, (100 - 300) / 7.0};
+  for (int i = 0; i < 8; ++i) EXPECT_NEAR(got[size_t(i) * 4], want[i] / 127.0, 1e-6) << i;
+  // e0 = -128 (read as -127) <= e1 = 20: six values, then -1 and +1.
+  b[0] = 0x80;
+  b[1] = 20;
+  got = decode_f("BC4_SNORM", b, 4, 4);
+  const double want6[8] = {-127, 20, (-4 * 127 + 20) / 5.0, (-3 * 127 + 40) / 5.0, (-2 * 127 + 60) / 5.0,
+                           (-127 + 80) / 5.0, -127, 127};
+  for (int i = 0; i < 8; ++i) EXPECT_NEAR(got[size_t(i) * 4], want6[i] / 127.0, 1e-6) << i;
+  EXPECT_EQ(got[1], 0.0f);
+  EXPECT_EQ(got[3], 1.0f);
+  // The view maps -1..1 to 0..255: -127 -> 0, 127 -> 255.
+  const std::vector<uint8_t> v = decode_8("BC4_SNORM", b, 4, 4);
+  EXPECT_EQ(v[6 * 4], 0);
+  EXPECT_EQ(v[7 * 4], 255);
+  EXPECT_EQ(v[7 * 4 + 1], 255) << "single-channel formats are grey";
+}
+
+TEST(Decode, Bc5SignedReadsRedThenGreen) {
+  std::vector<uint8_t> b(16, 0);
+  b[0] = 127;
+  b[1] = 0x81;  // -127; every index 0: red = 1
+  b[8] = 0x81;
+  b[9] = 127;  // green = -1
+  const std::vector<float> got = decode_f("BC5_SNORM", b, 4, 4);
+  for (int i = 0; i < 16; ++i) {
+    EXPECT_FLOAT_EQ(got[size_t(i) * 4 + 0], 1.0f);
+    EXPECT_FLOAT_EQ(got[size_t(i) * 4 + 1], -1.0f);
+    EXPECT_EQ(got[size_t(i) * 4 + 2], 0.0f);
+  }
+}
+
+TEST(Decode, Bc6hMode3SignedAndUnsigned) {
+  // Mode 3 (m[4:0] = 00011): r0, g0, b0, r1, g1, b1 of ten bits, then
+  // sixteen 4-bit indices (the first 3 bits). Texel 0 uses e0, texel 15 e1.
+  auto block = [](int r0, int g0, int b0, int r1, int g1, int b1) {
+    std::vector<uint8_t> b(16, 0);
+    unsigned pos = 0;
+    put(b, pos, 3, 5);
+    for (int v : {r0, g0, b0, r1, g1, b1}) put(b, pos, static_cast<uint32_t>(v) & 1023u, 10);
+    EXPECT_EQ(pos, 65u);
+    for (int i = 0; i < 16; ++i) put(b, pos, i == 15 ? 15 : 0, i == 0 ? 3 : 4);
+    EXPECT_EQ(pos, 128u);
+    return b;
+  };
+  // Signed: unq = ((|x| << 15) + 0x4000) >> 9, |x| >= 511 -> 0x7FFF; then
+  // magnitude x 31 >> 5 with the sign in bit 15.
+  auto signed_half = [](int x) {
+    const int a = std::abs(x);
+    const int unq = a == 0 ? 0 : a >= 511 ? 0x7FFF : ((a << 15) + 0x4000) >> 9;
+    const int mag = (unq * 31) >> 5;
+    return static_cast<uint16_t>(x < 0 ? (mag | 0x8000) : mag);
+  };
+  std::vector<float> got = decode_f("BC6H_SF16", block(100, -100, 0, -300, 511, -512), 4, 4);
+  const int e0[3] = {100, -100, 0}, e1[3] = {-300, 511, -512};
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_FLOAT_EQ(got[c], static_cast<float>(half_value(signed_half(e0[c])))) << c;
+    EXPECT_FLOAT_EQ(got[15 * 4 + c], static_cast<float>(half_value(signed_half(e1[c])))) << c;
+  }
+  EXPECT_EQ(got[3], 1.0f);
+  // Unsigned: 0 -> 0, 1023 -> 0xFFFF, else ((x << 15) + 0x4000) >> 9; then x 31 >> 6.
+  got = decode_f("BC6H_UF16", block(0, 1023, 512, 1, 2, 3), 4, 4);
+  auto unsigned_half = [](int x) {
+    const int unq = x == 0 ? 0 : x == 1023 ? 0xFFFF : ((x << 15) + 0x4000) >> 9;
+    return static_cast<uint16_t>((unq * 31) >> 6);
+  };
+  const int u0[3] = {0, 1023, 512}, u1[3] = {1, 2, 3};
+  for (int c = 0; c < 3; ++c) {
+    EXPECT_FLOAT_EQ(got[c], static_cast<float>(half_value(unsigned_half(u0[c])))) << c;
+    EXPECT_FLOAT_EQ(got[15 * 4 + c], static_cast<float>(half_value(unsigned_half(u1[c])))) << c;
+  }
+  EXPECT_FLOAT_EQ(got[1], 65504.0f) << "1023 unquantizes to 0xFFFF, the largest finite half after x 31/64";
+}
+
+TEST(Decode, Bc6hReservedModesAreOpaqueBlack) {
+  for (uint8_t m : {19, 23, 27, 31}) {
+    std::vector<uint8_t> b(16, 0xFF);
+    b[0] = static_cast<uint8_t>(0xE0 | m);
+    const std::vector<float> got = decode_f("BC6H_UF16", b, 4, 4);
+    for (int i = 0; i < 16; ++i) {
+      EXPECT_EQ(got[size_t(i) * 4], 0.0f) << int(m);
+      EXPECT_EQ(got[size_t(i) * 4 + 3], 1.0f) << int(m);
+    }
+  }
+}
+
+TEST(Decode, PackedFormats) {
+  // R10G10B10A2_UNORM: R bits 0-9 = 1023, G = 0, B = 512, A bits 30-31 = 1.
+  const uint32_t rgb10 = 1023u | (0u << 10) | (512u << 20) | (1u << 30);
+  std::vector<uint8_t> d(4);
+  std::memcpy(d.data(), &rgb10, 4);
+  std::vector<float> f = decode_f("R10G10B10A2_UNORM", d, 1, 1);
+  EXPECT_FLOAT_EQ(f[0], 1.0f);
+  EXPECT_FLOAT_EQ(f[2], 512.0f / 1023.0f);
+  EXPECT_FLOAT_EQ(f[3], 1.0f / 3.0f);
+  // R11G11B10_FLOAT: 1.0 in each (exponent 15, mantissa 0): R 0x3C0, G 0x3C0, B 0x1E0.
+  const uint32_t r11 = 0x3C0u | (0x3C0u << 11) | (0x1E0u << 22);
+  std::memcpy(d.data(), &r11, 4);
+  f = decode_f("R11G11B10_FLOAT", d, 1, 1);
+  EXPECT_FLOAT_EQ(f[0], 1.0f);
+  EXPECT_FLOAT_EQ(f[1], 1.0f);
+  EXPECT_FLOAT_EQ(f[2], 1.0f);
+  // R9G9B9E5: mantissas 256, 128, 0 with exponent 16: m x 2^(16 - 15 - 9).
+  const uint32_t e5 = 256u | (128u << 9) | (0u << 18) | (16u << 27);
+  std::memcpy(d.data(), &e5, 4);
+  f = decode_f("R9G9B9E5_SHAREDEXP", d, 1, 1);
+  EXPECT_FLOAT_EQ(f[0], 1.0f);
+  EXPECT_FLOAT_EQ(f[1], 0.5f);
+  EXPECT_FLOAT_EQ(f[2], 0.0f);
+  // R10G10B10_XR_BIAS_A2_UNORM: (v - 384) / 510; 894 -> 1.0, 384 -> 0.
+  const uint32_t xr = 894u | (384u << 10) | (0u << 20) | (3u << 30);
+  std::memcpy(d.data(), &xr, 4);
+  f = decode_f("R10G10B10_XR_BIAS_A2_UNORM", d, 1, 1);
+  EXPECT_FLOAT_EQ(f[0], 1.0f);
+  EXPECT_FLOAT_EQ(f[1], 0.0f);
+  EXPECT_FLOAT_EQ(f[2], -384.0f / 510.0f);
+  EXPECT_FLOAT_EQ(f[3], 1.0f);
+  // B4G4R4A4_UNORM: B bits 0-3, G 4-7, R 8-11, A 12-15.
+  const std::vector<uint8_t> b4 = {0x21, 0x43};  // B 1, G 2, R 3, A 4
+  const std::vector<uint8_t> v = decode_8("B4G4R4A4_UNORM", b4, 1, 1);
+  EXPECT_EQ(v, (std::vector<uint8_t>{3 * 17, 2 * 17, 1 * 17, 4 * 17}));
+  // R8G8_B8G8_UNORM: one element R, G0, B, G1 is two texels.
+  const std::vector<uint8_t> rgbg = {200, 10, 100, 20};
+  EXPECT_EQ(decode_8("R8G8_B8G8_UNORM", rgbg, 2, 1), (std::vector<uint8_t>{200, 10, 100, 255, 200, 20, 100, 255}));
+  // UINT views as UNORM of the same width; SINT as SNORM.
+  const std::vector<uint8_t> u16 = {0xFF, 0xFF, 0x00, 0x80};  // R16G16_UINT 65535, 32768
+  const std::vector<uint8_t> uv = decode_8("R16G16_UINT", u16, 1, 1);
+  EXPECT_EQ(uv[0], 255);
+  EXPECT_EQ(uv[1], 128);
+  EXPECT_EQ(decode_f("R16G16_UINT", u16, 1, 1)[1], 32768.0f);
+}
+
+TEST(Decode, PackedYuvFormats) {
+  // AYUV bytes V, U, Y, A: Y 235, neutral chroma -> white; alpha 128.
+  const std::vector<uint8_t> ayuv = {128, 128, 235, 128};
+  EXPECT_EQ(decode_8("AYUV", ayuv, 1, 1), (std::vector<uint8_t>{255, 255, 255, 128}));
+  // BT.601 against BT.709 on pure red chroma: Y 81, U 90, V 240 is (255, 0, 0)
+  // in BT.601 limited range (the classic 8-bit red).
+  const std::vector<uint8_t> red = {240, 90, 81, 255};
+  DecodeOptions o;
+  o.yuv_matrix = YuvMatrix::bt601;
+  const std::vector<uint8_t> r = decode_8("AYUV", red, 1, 1, o);
+  EXPECT_NEAR(r[0], 255, 1);
+  EXPECT_NEAR(r[1], 0, 1);
+  EXPECT_NEAR(r[2], 0, 1);
+  // Y410: U bits 0-9, Y 10-19, V 20-29, A 30-31; 10-bit limited black is 64.
+  const uint32_t y410 = 512u | (64u << 10) | (512u << 20) | (3u << 30);
+  std::vector<uint8_t> d(4);
+  std::memcpy(d.data(), &y410, 4);
+  EXPECT_EQ(decode_8("Y410", d, 1, 1), (std::vector<uint8_t>{0, 0, 0, 255}));
+}
+
+TEST(Decode, RefusalsWriteNothing) {
+  std::vector<uint8_t> in(64, 1), out(64, 0xEE);
+  LinearImage img;
+  img.format = fmt("R8G8B8A8_UNORM");
+  img.width_px = 4;
+  img.height_px = 4;
+  img.data = in.data();
+  img.size_B = in.size();
+  // Output one byte short.
+  Status s = decode_rgba8(img, {}, out.data(), 63);
+  EXPECT_EQ(s.code(), Code::buffer_too_small) << s.message();
+  EXPECT_NE(s.message().find("output buffer is 63 bytes"), std::string::npos) << s.message();
+  // Output sharing the input's memory.
+  s = decode_rgba8(img, {}, in.data() + 16, 48);
+  EXPECT_EQ(s.code(), Code::buffer_too_small) << s.message();
+  s = decode_rgba8(img, {}, in.data(), 64);
+  EXPECT_EQ(s.code(), Code::invalid_argument) << s.message();
+  EXPECT_NE(s.message().find("share memory"), std::string::npos) << s.message();
+  // Options out of range.
+  DecodeOptions o;
+  o.exposure_ev = NAN;
+  s = decode_rgba8(img, o, out.data(), out.size());
+  EXPECT_NE(s.message().find("exposure_ev"), std::string::npos) << s.message();
+  o = {};
+  o.channel = static_cast<ViewChannel>(9);
+  s = decode_rgba8(img, o, out.data(), out.size());
+  EXPECT_NE(s.message().find("options.channel = 9"), std::string::npos) << s.message();
+  for (uint8_t c : out) ASSERT_EQ(c, 0xEE) << "a refused decode wrote to its output";
+  for (uint8_t c : in) ASSERT_EQ(c, 1);
+}
+
+TEST(Decode, EveryFormatDecodesOrSaysWhy) {
+  size_t n = 0;
+  const FormatInfo* all = all_formats(&n);
+  int decodable = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Status s = check_decodable(all[i]);
+    if (s.ok()) {
+      ++decodable;
+      // Any bytes decode without reading past the image: 5x3 texels of random content.
+      const uint32_t w = 5, h = 3;
+      const uint64_t eb = all[i].element_bytes;
+      const uint64_t bytes = ((w + all[i].block_width - 1) / all[i].block_width) *
+                             ((h + all[i].block_height - 1) / all[i].block_height) * eb;
+      std::vector<uint8_t> data(bytes);
+      for (size_t k = 0; k < data.size(); ++k) data[k] = static_cast<uint8_t>(k * 37 + 11);
+      std::vector<uint8_t> out(w * h * 4);
+      LinearImage img;
+      img.format = all[i];
+      img.width_px = w;
+      img.height_px = h;
+      img.data = data.data();
+      img.size_B = data.size();
+      EXPECT_TRUE(decode_rgba8(img, {}, out.data(), out.size()).ok()) << all[i].name;
+    } else {
+      EXPECT_EQ(s.code(), Code::unsupported) << all[i].name;
+      EXPECT_NE(s.message().find(all[i].name), std::string::npos) << s.message();
+    }
+  }
+  // Everything but the plain TYPELESS, planar video and palette formats.
+  EXPECT_GE(decodable, 90) << "of " << n;
+}
+
+TEST(Decode, SubresourceBoxEqualsReadThenDecode) {
+  TextureDesc desc;
+  desc.format = fmt("BC1_UNORM");
+  desc.width = 37;
+  desc.height = 21;
+  Layout layout;
+  ASSERT_TRUE(make_layout_from_name("std64k", desc, {}, &layout).ok());
+  std::vector<uint8_t> res(layout.size());
+  for (size_t k = 0; k < res.size(); ++k) res[k] = static_cast<uint8_t>((k * 2654435761u) >> 13);
+  const Box box{8, 4, 0, 37, 21, 1};
+  std::vector<uint8_t> got(29 * 17 * 4);
+  ASSERT_TRUE(decode_subresource_rgba8(layout, res.data(), res.size(), 0, &box, {}, got.data(), got.size()).ok());
+  // The same through the copy and decode_rgba8.
+  std::vector<uint8_t> lin(8 * 5 * 8);
+  ASSERT_TRUE(read_from_subresource(lin.data(), lin.size(), 0, 0, layout, res.data(), res.size(), 0, &box).ok());
+  EXPECT_EQ(got, decode_8("BC1_UNORM", lin, 29, 17));
+  // A box off the block grid is refused by the copy's rule.
+  const Box off{1, 0, 0, 8, 8, 1};
+  EXPECT_FALSE(decode_subresource_rgba8(layout, res.data(), res.size(), 0, &off, {}, got.data(), got.size()).ok());
+}
+
+}  // namespace
