@@ -27,6 +27,7 @@
 #include "plot.hpp"
 #include "progress.hpp"
 #include "retile_cli.hpp"
+#include "view_png.hpp"
 #include "query.hpp"
 #include "swz/layout_names.hpp"
 #include "swz/address.hpp"
@@ -208,7 +209,8 @@ void swizzle_raw(const CommonOptions& o, const std::string& in, const std::strin
 
 // ---- deswizzle -------------------------------------------------------------
 
-void deswizzle(CommonOptions o, const std::string& in, const std::string& out, bool have_sub, uint32_t sub, bool png) {
+void deswizzle(CommonOptions o, const std::string& in, const std::string& out, bool have_sub, uint32_t sub, bool png,
+               const ViewOptions& view) {
   const bool fixed = fixed_texture(o).has_value();
   if (o.format.empty() && !fixed) {
     if (!png) fail("--format is required (it defaults to R8G8B8A8_UNORM only for .png output)");
@@ -217,7 +219,11 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
   if (o.size.empty() && !fixed) fail("deswizzle needs --size (WxH or WxHxD)");
   Texture t = make_texture(o, parse_size(o.size));
   const Layout& layout = t.layout;
-  if (png) require_image_format(t.format, "PNG output");
+  const bool decoded_png = png && png_needs_decode(t.format, view);
+  if (decoded_png)
+    check(check_decodable(t.format), "PNG output");
+  else if (png)
+    require_image_format(t.format, "PNG output");
   if ((have_sub || png) && sub >= layout.subresource_count())
     fail("--subresource " + std::to_string(sub) + ": a " + t.describe() + " texture has " +
          std::to_string(layout.subresource_count()) + " subresource(s) (0.." +
@@ -281,11 +287,15 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     uint64_t rows = uint64_t(s.height_el) * s.depth;
     if (rows > UINT32_MAX) fail("the PNG would have more than 2^32 rows");
     AtomicOutput file(out);
-    write_png(file, linear, s.width_el, static_cast<uint32_t>(rows), t.format);
+    if (decoded_png)
+      write_decoded_png(file, linear, s, t.format, view);
+    else
+      write_png(file, linear, s.width_el, static_cast<uint32_t>(rows), t.format);
     file.commit();
     verbose_phase("encode and write the PNG");
     say("deswizzled " + sub_name(s, t.desc) + " of " + in + " (" + t.describe() + ", " + t.layout_arg + ") into " +
-        out + ": " + std::to_string(s.width) + "x" + std::to_string(rows) + " PNG" +
+        out + ": " + std::to_string(s.width) + "x" + std::to_string(decoded_png ? uint64_t{s.height} * s.depth : rows) +
+        " PNG" +
         (s.depth > 1 ? " (" + std::to_string(s.depth) + " depth slices stacked vertically)" : std::string()));
   } else {
     raw_linear->finish(&progress);
@@ -497,6 +507,7 @@ int run_main(int argc, char** argv) {
   std::string in, out, cmp_a, cmp_b, out_type;
   uint32_t sub = 0;
   bool cube = false, hex = false;
+  ViewOptions view;
   std::vector<std::string> query_args, files;
   std::string out_dir;
   bool overwrite = false;
@@ -556,7 +567,8 @@ int run_main(int argc, char** argv) {
       add_unsigned_option(de, "--subresource", sub, "Subresource index (mip + slice * mips); .png default 0");
   de->add_option("FILES", files,
                  "IN OUT, or several IN with -o DIR. IN: the swizzled resource memory (at least the layout's size from "
-                 "--offset on); '-' reads standard input. OUT.png: one subresource as an image (8-bit UNORM formats; "
+                 "--offset on); '-' reads standard input. OUT.png: one subresource as an image (every format swz "
+                 "decodes: BC1-BC7, float, packed, depth, YUV; see --channel and --exposure; "
                  "--format defaults to R8G8B8A8_UNORM; "
                  "a 3D subresource's depth slices are stacked vertically). OUT.dds: every subresource as a DDS file "
                  "(DX10 header; --cube marks cube maps). Anything else: raw, every subresource "
@@ -570,6 +582,7 @@ int run_main(int argc, char** argv) {
                "Decode a truncated dump: elements past the end of IN come out as zeros, and the missing byte count "
                "is reported (default: IN must hold the whole layout)");
   de->add_flag("--in-place", in_place, "Allow OUT to be IN (the same path or a hard link): IN is replaced");
+  add_view_options(de, &view);
   de->add_flag("--cube", cube,
                "OUT.dds (every subresource, DX10 header): mark the 2D array (--array 6*N) as cube maps");
 
@@ -679,7 +692,7 @@ int run_main(int argc, char** argv) {
         else if (type == "dds")
           say(deswizzle_dds(each, cube, have_sub, j.in, j.out, true));
         else
-          deswizzle(each, j.in, j.out, have_sub, sub, type == "png");
+          deswizzle(each, j.in, j.out, have_sub, sub, type == "png", view);
       });
       if (failed) {
         std::fprintf(stderr, "swz: error: %zu of %zu conversion(s) failed\n", failed, list.size());
@@ -701,7 +714,7 @@ int run_main(int argc, char** argv) {
       if (type == "dds" || cube)
         say(deswizzle_dds(o, cube, de_sub->count() > 0, in, out, type == "dds"));
       else
-        deswizzle(o, in, out, de_sub->count() > 0, sub, type == "png");
+        deswizzle(o, in, out, de_sub->count() > 0, sub, type == "png", view);
     } else if (*pl) {
       output_mode().summary_to_stderr = same_as_stdout(pla.out);
       run_plot(o, pla);

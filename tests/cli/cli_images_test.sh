@@ -152,6 +152,68 @@ for f in R8_UNORM A8_UNORM R8G8_UNORM R8G8B8A8_UNORM B8G8R8A8_UNORM B8G8R8X8_UNO
   expect_ok "$f: PNG out, swizzle it back, same resource" bash -c \
     "'$SWZ' swizzle -q --layout std64k -f $f '$SRC/examples/coffee.png' a.bin && '$SWZ' deswizzle -q --layout std64k -f $f --size 600x400 a.bin a.png && '$SWZ' swizzle -q --layout std64k -f $f a.png b.bin && cmp a.bin b.bin"
 done
+# --- PNG output of formats that are not 8-bit UNORM: decoded (swz/decode.hpp) ----------------------
+# BC1 and BC3 blocks written as DDS files (legacy FourCC DXT1/DXT5) and decoded by Pillow, the
+# independent oracle; swz's PNG of the same blocks, swizzled then deswizzled, must agree within the
+# one step of rounding the D3D specification leaves open.
+if "$PY" -c "import PIL, numpy" 2>/dev/null; then
+  for spec in BC1_UNORM:DXT1:8 BC3_UNORM:DXT5:16; do
+    IFS=: read -r fmt cc bb <<<"$spec"
+    "$PY" - "$cc" "$bb" <<'PY'
+import struct, sys, numpy as np
+cc, bb = sys.argv[1].encode(), int(sys.argv[2])
+w, h = 52, 36  # 13 x 9 blocks
+data = np.random.default_rng(bb).integers(0, 256, size=13 * 9 * bb, dtype=np.uint8).tobytes()
+open("blocks.bin", "wb").write(data)
+pf = struct.pack("<II4sIIIII", 32, 0x4, cc, 0, 0, 0, 0, 0)
+hdr = struct.pack("<IIIIIII", 124, 0x81007, h, w, len(data), 0, 1) + b"\0" * 44 + pf + struct.pack("<IIIII", 0x1000, 0, 0, 0, 0)
+open("blocks.dds", "wb").write(b"DDS " + hdr + data)
+PY
+    expect_ok "$fmt: raw blocks to std64k" "$SWZ" swizzle -q --layout std64k -f "$fmt" --size 52x36 blocks.bin bc.bin
+    expect_ok "$fmt: std64k to PNG" "$SWZ" deswizzle -q --layout std64k -f "$fmt" --size 52x36 bc.bin bc.png
+    if "$PY" - <<'PY'
+import numpy as np
+from PIL import Image
+a = np.asarray(Image.open("bc.png").convert("RGBA")).astype(int)
+b = np.asarray(Image.open("blocks.dds").convert("RGBA")).astype(int)
+raise SystemExit(0 if a.shape == b.shape and np.abs(a - b).max() <= 1 else 1)
+PY
+    then pass "$fmt: the PNG matches Pillow's decode of the same blocks"; else failed "$fmt: the PNG differs from Pillow's decode"; fi
+  done
+  # A channel view: BC3's alpha as grey, opaque.
+  expect_ok "BC3 --channel a" "$SWZ" deswizzle -q --layout std64k -f BC3_UNORM --size 52x36 --channel a bc.bin alpha.png
+  if "$PY" - <<'PY'
+import numpy as np
+from PIL import Image
+a = np.asarray(Image.open("alpha.png").convert("RGBA")).astype(int)
+b = np.asarray(Image.open("blocks.dds").convert("RGBA")).astype(int)
+ok = np.abs(a[..., 0] - b[..., 3]).max() <= 1 and (a[..., 0] == a[..., 2]).all() and (a[..., 3] == 255).all()
+raise SystemExit(0 if ok else 1)
+PY
+  then pass "--channel a shows the alpha as opaque grey"; else failed "--channel a"; fi
+fi
+# Float data: R32_FLOAT 0.5 -> 128; --exposure 1 doubles it to 1.0 -> 255.
+printf '\x00\x00\x00\x3f%.0s' 1 2 3 4 >half.bin
+expect_ok "R32_FLOAT to PNG" "$SWZ" deswizzle -q --layout row-major --row-pitch 8 -f R32_FLOAT --size 2x2 half.bin f.png
+expect_ok "R32_FLOAT to PNG at +1 EV" "$SWZ" deswizzle -q --layout row-major --row-pitch 8 -f R32_FLOAT --size 2x2 --exposure 1 half.bin f1.png
+if "$PY" -c "
+from PIL import Image
+a = Image.open('f.png').convert('RGBA').getpixel((1, 1)); b = Image.open('f1.png').convert('RGBA').getpixel((0, 0))
+raise SystemExit(0 if a == (128, 128, 128, 255) and b == (255, 255, 255, 255) else 1)" 2>/dev/null; then
+  pass "R32_FLOAT is grey 128, and 255 at +1 EV"
+else
+  failed "R32_FLOAT PNG values"
+fi
+expect_err "a TYPELESS format to PNG names the fix" "R8G8B8A8_TYPELESS cannot be decoded: TYPELESS.*give a typed member" \
+  "$SWZ" deswizzle -q --layout row-major --row-pitch 8 -f R8G8B8A8_TYPELESS --size 2x2 half.bin t.png
+[ ! -e t.png ] && pass "no PNG after the refusal" || failed "a PNG was written after the refusal"
+if ! "$SWZ" deswizzle -q --layout row-major -f R32_FLOAT --size 2x2 --channel q half.bin q.png 2>err.txt &&
+  grep -q -- "--channel: q not in {rgba,rgb,r,g,b,a}" err.txt; then
+  pass "an unknown --channel is refused, listing the choices"
+else
+  failed "--channel q: $(cat err.txt)"
+fi
+
 if [ "${SWZ_LARGE_TESTS:-0}" = 1 ]; then
   # 65536x32768 A8 = 2 GiB of texels, a 4 GiB grey+alpha PNG stream (past stb_image_write's int sizes).
   truncate -s $((65536 * 32768)) a8.bin

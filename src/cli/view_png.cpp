@@ -1,0 +1,77 @@
+// swz CLI — decoded PNG output (view_png.hpp).
+#include "view_png.hpp"
+
+#include <vector>
+
+#include "common.hpp"
+#include "image_io.hpp"
+
+namespace swz::cli {
+
+void add_view_options(CLI::App* app, ViewOptions* v) {
+  auto mark = [v](auto) { v->given = true; };
+  app->add_option("--channel", v->channel,
+                  "OUT.png: show one component as grey (r, g, b, a), the colour opaque (rgb), or all (rgba, default)")
+      ->check(CLI::IsMember({"rgba", "rgb", "r", "g", "b", "a"}))
+      ->each(mark);
+  app->add_option("--exposure", v->exposure_ev,
+                  "OUT.png of float data (FLOAT, BC6H, R11G11B10, R9G9B9E5): scale by 2^EV before the tone map "
+                  "(default 0)")
+      ->check(CLI::Range(-64.0, 64.0))
+      ->each(mark);
+  app->add_option("--tone-map", v->tone_map, "OUT.png of float data: clamp to [0, 1] (default) or reinhard (v / (1 + v))")
+      ->check(CLI::IsMember({"clamp", "reinhard"}))
+      ->each(mark);
+  app->add_option("--yuv", v->yuv, "OUT.png of YUV formats: the matrix, bt601 or bt709 (default)")
+      ->check(CLI::IsMember({"bt601", "bt709"}))
+      ->each(mark);
+  app->add_flag("--yuv-full-range", v->yuv_full_range,
+                "OUT.png of YUV formats: code values span the full range (default: limited, 16-235)")
+      ->each(mark);
+  app->add_flag("--stencil", v->stencil, "OUT.png of D24_UNORM_S8_UINT: show the stencil instead of the depth")
+      ->each(mark);
+}
+
+DecodeOptions ViewOptions::decode() const {
+  DecodeOptions d;
+  const std::string names[] = {"rgba", "rgb", "r", "g", "b", "a"};
+  for (int i = 0; i < 6; ++i)
+    if (channel == names[i]) d.channel = static_cast<ViewChannel>(i);
+  d.exposure_ev = exposure_ev;
+  d.tone_map = tone_map == "reinhard" ? ToneMap::reinhard : ToneMap::clamp;
+  d.yuv_matrix = yuv == "bt601" ? YuvMatrix::bt601 : YuvMatrix::bt709;
+  d.yuv_full_range = yuv_full_range;
+  d.stencil = stencil;
+  return d;
+}
+
+bool png_needs_decode(const FormatInfo& f, const ViewOptions& v) {
+  const std::string letters = image_channel_letters(f);
+  const bool image_format = f.unorm8 && !letters.empty() && letters.size() == f.element_bytes && letters.size() <= 4;
+  return v.given || !image_format;
+}
+
+void write_decoded_png(AtomicOutput& out, const uint8_t* linear, const SubresourceLayout& s, const FormatInfo& f,
+                       const ViewOptions& v) {
+  check(check_decodable(f), "cannot write " + std::string(f.name) + " as a PNG");
+  const uint64_t slice_B = uint64_t{s.width_el} * s.height_el * s.element_bytes;
+  const uint64_t rows = uint64_t{s.height} * s.depth;
+  if (rows > UINT32_MAX) fail("the PNG would have more than 2^32 rows");
+  const uint64_t slice_px = uint64_t{s.width} * s.height * 4;
+  std::vector<uint8_t> rgba = allocate(slice_px * s.depth, "the decoded PNG pixels");
+  const DecodeOptions opts = v.decode();
+  FormatInfo rgba8;
+  check(find_format("R8G8B8A8_UNORM", &rgba8), "R8G8B8A8_UNORM");
+  for (uint32_t z = 0; z < s.depth; ++z) {
+    LinearImage img;
+    img.format = f;
+    img.width_px = s.width;
+    img.height_px = s.height;
+    img.data = linear + z * slice_B;
+    img.size_B = slice_B;
+    check(decode_rgba8(img, opts, rgba.data() + z * slice_px, slice_px), "cannot decode " + std::string(f.name));
+  }
+  write_png(out, rgba.data(), s.width, static_cast<uint32_t>(rows), rgba8);
+}
+
+}  // namespace swz::cli

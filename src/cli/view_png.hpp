@@ -1,0 +1,40 @@
+// swz CLI — PNG output of any decodable format through swz::decode_rgba8,
+// with the view options (--channel, --exposure, --tone-map, --yuv,
+// --yuv-full-range, --stencil) that deswizzle takes.
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "file_io.hpp"
+#include "swz/decode.hpp"
+#include "swz/layout.hpp"
+
+namespace swz::cli {
+
+struct ViewOptions {
+  std::string channel = "rgba", tone_map = "clamp", yuv = "bt709";
+  double exposure_ev = 0.0;
+  bool yuv_full_range = false, stencil = false;
+  bool given = false;  ///< any view option was given
+  /// The options as the library takes them.
+  DecodeOptions decode() const;
+};
+
+/// Adds the view options to a command.
+void add_view_options(CLI::App* app, ViewOptions* v);
+
+/// Whether PNG output of `f` goes through the decoder: every format but the
+/// 8-bit UNORM image formats, which are written channel for channel (R8 as a
+/// grey PNG, R8G8 as RGB, ...) unless a view option is given.
+bool png_needs_decode(const FormatInfo& f, const ViewOptions& v);
+
+/// Writes subresource `s` (tight element rows, depth slices one after the
+/// other, as deswizzle reads it) decoded to an RGBA8 PNG; depth slices are
+/// stacked vertically. Throws Error, naming the format, when it cannot be
+/// decoded.
+void write_decoded_png(AtomicOutput& out, const uint8_t* linear, const SubresourceLayout& s, const FormatInfo& f,
+                       const ViewOptions& v);
+
+}  // namespace swz::cli
