@@ -422,6 +422,57 @@ SWZ_API swz_status swz_resolve_subresource(const swz_layout* dst_layout, void* d
                                            uint32_t src_subresource, const swz_rect* src_rect, uint32_t format_dxgi,
                                            uint32_t mode);
 
+/* ---- decoding texels into pixels (swz/decode.hpp states the mapping) ---- */
+
+typedef enum swz_view_channel {
+  SWZ_VIEW_RGBA = 0,
+  SWZ_VIEW_RGB = 1, /* the colour, opaque */
+  SWZ_VIEW_R = 2,   /* one component as opaque grey */
+  SWZ_VIEW_G = 3,
+  SWZ_VIEW_B = 4,
+  SWZ_VIEW_A = 5
+} swz_view_channel;
+typedef enum swz_tone_map { SWZ_TONE_MAP_CLAMP = 0, SWZ_TONE_MAP_REINHARD = 1 } swz_tone_map;
+typedef enum swz_yuv_matrix { SWZ_YUV_BT601 = 0, SWZ_YUV_BT709 = 1 } swz_yuv_matrix;
+
+/** How to decode. Zero-initialised is not the default: use
+ *  swz_decode_options_default (RGBA, 0 EV, clamp, BT.709 limited range). */
+typedef struct swz_decode_options {
+  uint32_t channel;        /* swz_view_channel */
+  double exposure_ev;      /* RGBA8 of float data: values x 2^exposure_ev, in [-64, 64] */
+  uint32_t tone_map;       /* swz_tone_map, RGBA8 of float data */
+  uint32_t yuv_matrix;     /* swz_yuv_matrix */
+  uint32_t yuv_full_range; /* nonzero: YUV code values span the full range */
+  uint32_t stencil;        /* nonzero: D24_UNORM_S8_UINT shows its stencil */
+} swz_decode_options;
+SWZ_API swz_decode_options swz_decode_options_default(void);
+
+/** A linear image: rows of elements (texels, or 4x4 blocks for BC formats)
+ *  row_pitch_B apart (0: tight), of `format` (by name, or by DXGI value when
+ *  `format` is NULL). */
+typedef struct swz_linear_image {
+  const char* format;
+  uint32_t dxgi_format;
+  uint32_t width_px, height_px;
+  const void* data;
+  uint64_t size_B;
+  uint64_t row_pitch_B;
+} swz_linear_image;
+
+/** Bytes the decoded image needs at a tight pitch: width x height x 4
+ *  (RGBA8) or x 16 (RGBA32F, float32 nonzero). Errors: SWZ_OVERFLOW. */
+SWZ_API swz_status swz_decoded_size(const swz_linear_image* image, uint32_t float32, uint64_t* out_B);
+/** Decodes `image` into RGBA8 view pixels (out_row_pitch_B 0: tight).
+ *  options NULL: the defaults. Errors, before any byte is written:
+ *  SWZ_UNSUPPORTED (the format cannot be decoded; the message says why),
+ *  SWZ_INVALID_ARGUMENT (sizes, pitches, options, out sharing memory with
+ *  the image), SWZ_BUFFER_TOO_SMALL, SWZ_OVERFLOW. */
+SWZ_API swz_status swz_decode_rgba8(const swz_linear_image* image, const swz_decode_options* options, uint8_t* out,
+                                    uint64_t out_size_B, uint64_t out_row_pitch_B);
+/** The same into RGBA32F shader values (16 bytes a pixel). */
+SWZ_API swz_status swz_decode_rgba32f(const swz_linear_image* image, const swz_decode_options* options, float* out,
+                                      uint64_t out_size_B, uint64_t out_row_pitch_B);
+
 #ifdef __cplusplus
 }
 #endif

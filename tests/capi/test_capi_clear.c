@@ -1,4 +1,4 @@
-/* Tests of the C API's clears, fills and resolves (include/swz/swz.h), in C99.
+/* Tests of the C API's clears, fills, resolves and decodes (include/swz/swz.h), in C99.
  * Oracles: values derived by hand from Microsoft's Direct3D "Data Conversion
  * Rules" (R8G8B8A8_UNORM: 0.5 -> 128, 1.0 -> 255), swz_element_offset for
  * where texels live, a byte loop for fills; guard bytes must stay untouched
@@ -181,7 +181,56 @@ static void test_resolve(void) {
   swz_layout_destroy(U);
 }
 
+/* Decoding: hand-computed values (B5G6R5's bit layout from the DXGI_FORMAT
+ * documentation; a BC1 block whose colours are pure red and pure blue). */
+static void test_decode(void) {
+  const uint8_t b565[4] = {0x00, 0xF8, 0x1F, 0x00}; /* 0xF800 red, 0x001F blue */
+  /* BC1: colour 0 = red (0xF800), colour 1 = blue (0x001F), c0 > c1: four
+   * colours; texel indices all 1 (0x55 per byte) = blue. */
+  const uint8_t bc1[8] = {0x00, 0xF8, 0x1F, 0x00, 0x55, 0x55, 0x55, 0x55};
+  swz_linear_image img;
+  swz_decode_options o = swz_decode_options_default();
+  uint8_t out[4 * 4 * 4 + 4];
+  float f[4 * 4];
+  uint64_t need = 0;
+  memset(&img, 0, sizeof img);
+  img.format = "B5G6R5_UNORM";
+  img.width_px = 2;
+  img.height_px = 1;
+  img.data = b565;
+  img.size_B = sizeof b565;
+  CHECK(swz_decoded_size(&img, 0, &need) == SWZ_OK && need == 8);
+  CHECK(swz_decoded_size(&img, 1, &need) == SWZ_OK && need == 32);
+  memset(out, 0xEE, sizeof out);
+  CHECK(swz_decode_rgba8(&img, NULL, out, 8, 0) == SWZ_OK);
+  CHECK(out[0] == 255 && out[1] == 0 && out[2] == 0 && out[3] == 255);
+  CHECK(out[4] == 0 && out[5] == 0 && out[6] == 255 && out[7] == 255);
+  CHECK(out[8] == 0xEE);
+  CHECK(swz_decode_rgba32f(&img, &o, f, sizeof f, 0) == SWZ_OK);
+  CHECK(f[0] == 1.0f && f[2] == 0.0f && f[6] == 1.0f);
+  /* By DXGI value, a channel view. */
+  img.format = NULL;
+  img.dxgi_format = 71; /* BC1_UNORM */
+  img.width_px = 4;
+  img.height_px = 4;
+  img.data = bc1;
+  img.size_B = sizeof bc1;
+  o.channel = SWZ_VIEW_B;
+  CHECK(swz_decode_rgba8(&img, &o, out, 64, 0) == SWZ_OK);
+  CHECK(out[60] == 255 && out[61] == 255 && out[62] == 255 && out[63] == 255);
+  /* Refusals: nothing written, the message names the problem. */
+  memset(out, 0xEE, sizeof out);
+  CHECK_FAILS(swz_decode_rgba8(&img, &o, out, 63, 0), SWZ_BUFFER_TOO_SMALL, "output buffer is 63 bytes");
+  o.channel = 77;
+  CHECK_FAILS(swz_decode_rgba8(&img, &o, out, 64, 0), SWZ_INVALID_ARGUMENT, "options.channel = ");
+  img.format = "R8G8B8A8_TYPELESS";
+  CHECK_FAILS(swz_decode_rgba8(&img, NULL, out, 64, 0), SWZ_UNSUPPORTED, "TYPELESS");
+  CHECK(out[0] == 0xEE && out[63] == 0xEE);
+  CHECK_FAILS(swz_decode_rgba8(NULL, NULL, out, 64, 0), SWZ_INVALID_ARGUMENT, "image");
+}
+
 int main(void) {
+  test_decode();
   test_clear();
   test_encode();
   test_fill();

@@ -1,0 +1,82 @@
+// The C API of decoding (include/swz/swz.h): forwards to swz/decode.hpp
+// through the guard of capi_internal.hpp.
+#include "capi_internal.hpp"
+#include <cstdint>
+
+#include "swz/decode.hpp"
+#include "swz/swz.h"
+
+namespace {
+
+using swz_capi::null_arg;
+
+swz::Status to_image(const swz_linear_image* c, swz::LinearImage* out) {
+  if (!c) return null_arg("image");
+  SWZ_TRY(swz_capi::find_format(c->format, c->dxgi_format, &out->format));
+  out->width_px = c->width_px;
+  out->height_px = c->height_px;
+  out->data = c->data;
+  out->size_B = c->size_B;
+  out->row_pitch_B = c->row_pitch_B;
+  return swz::Status::Ok();
+}
+
+swz::DecodeOptions to_options(const swz_decode_options* c) {
+  swz::DecodeOptions o;
+  if (!c) return o;
+  // Out-of-range enum values travel as they are: decode refuses them, naming the field.
+  o.channel = static_cast<swz::ViewChannel>(c->channel > 255 ? 255 : c->channel);
+  o.exposure_ev = c->exposure_ev;
+  o.tone_map = static_cast<swz::ToneMap>(c->tone_map > 255 ? 255 : c->tone_map);
+  o.yuv_matrix = c->yuv_matrix == SWZ_YUV_BT601   ? swz::YuvMatrix::bt601
+                 : c->yuv_matrix == SWZ_YUV_BT709 ? swz::YuvMatrix::bt709
+                                                  : static_cast<swz::YuvMatrix>(c->yuv_matrix > 255 ? 255 : c->yuv_matrix);
+  o.yuv_full_range = c->yuv_full_range != 0;
+  o.stencil = c->stencil != 0;
+  return o;
+}
+
+}  // namespace
+
+extern "C" {
+
+swz_decode_options swz_decode_options_default(void) {
+  swz_decode_options o{};
+  o.channel = SWZ_VIEW_RGBA;
+  o.exposure_ev = 0.0;
+  o.tone_map = SWZ_TONE_MAP_CLAMP;
+  o.yuv_matrix = SWZ_YUV_BT709;
+  return o;
+}
+
+swz_status swz_decoded_size(const swz_linear_image* image, uint32_t float32, uint64_t* out_B) {
+  return swz_capi::run([&]() -> swz::Status {
+    if (!image) return null_arg("image");
+    if (!out_B) return null_arg("out_B");
+    const uint64_t px = uint64_t{image->width_px} * image->height_px;  // < 2^64: two 32-bit factors
+    const uint64_t per = float32 ? 16 : 4;
+    if (px > UINT64_MAX / per) return {swz::Code::overflow, "decoded size does not fit in 64 bits"};
+    *out_B = px * per;
+    return swz::Status::Ok();
+  });
+}
+
+swz_status swz_decode_rgba8(const swz_linear_image* image, const swz_decode_options* options, uint8_t* out,
+                            uint64_t out_size_B, uint64_t out_row_pitch_B) {
+  return swz_capi::run([&]() -> swz::Status {
+    swz::LinearImage img;
+    SWZ_TRY(to_image(image, &img));
+    return swz::decode_rgba8(img, to_options(options), out, out_size_B, out_row_pitch_B);
+  });
+}
+
+swz_status swz_decode_rgba32f(const swz_linear_image* image, const swz_decode_options* options, float* out,
+                              uint64_t out_size_B, uint64_t out_row_pitch_B) {
+  return swz_capi::run([&]() -> swz::Status {
+    swz::LinearImage img;
+    SWZ_TRY(to_image(image, &img));
+    return swz::decode_rgba32f(img, to_options(options), out, out_size_B, out_row_pitch_B);
+  });
+}
+
+}  // extern "C"
