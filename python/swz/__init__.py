@@ -113,7 +113,7 @@ def swizzle(array: Any, layout: Layout, subresource: int = 0, box: Optional[BoxL
 
 def deswizzle(buffer: Any, layout: Layout, subresource: int = 0, box: Optional[BoxLike] = None, out: Any = None,
               dtype: Any = None, backend: Optional[str] = None, threads: Optional[int] = None,
-              write_combined: bool = False) -> Any:
+              write_combined: bool = False, decode: bool = False, **decode_options: Any) -> Any:
     """Read one subresource of a swizzled resource into a linear numpy array.
 
     buffer:      the resource: any buffer-protocol object (bytes, bytearray,
@@ -141,8 +141,31 @@ def deswizzle(buffer: Any, layout: Layout, subresource: int = 0, box: Optional[B
     released during the copy. Raises ValueError (buffer too small, bad out, out sharing memory
     with the subresource),
     IndexError (subresource or box out of range), TypeError.
+
+    decode=True returns pixels instead of texels: swz.decode of the result,
+    (H, W, 4) uint8 for 2D or (D, H, W, 4) for 3D, in texels; decode_options
+    are decode's keywords (float32, channel, exposure, tone_map, yuv_matrix,
+    yuv_full_range, stencil). out and dtype do not apply then.
     """
-    return _swz.deswizzle(buffer, layout, subresource, box, out, dtype, backend, threads, write_combined)
+    if not decode:
+        if decode_options:
+            raise TypeError("deswizzle() takes decode options (" + ", ".join(sorted(decode_options)) +
+                            ") only with decode=True")
+        return _swz.deswizzle(buffer, layout, subresource, box, out, dtype, backend, threads, write_combined)
+    if out is not None or dtype is not None:
+        raise ValueError("deswizzle(decode=True) returns new pixels: out= and dtype= do not apply")
+    texels = _swz.deswizzle(buffer, layout, subresource, box, None, None, backend, threads, write_combined)
+    sub = layout.subresource_layout(subresource)
+    if box is None:
+        width, height = sub.width, sub.height
+    else:
+        b = tuple(box)
+        left, top, right, bottom = (b[0], b[1], b[3], b[4]) if len(b) == 6 else b
+        width, height = right - left, bottom - top
+    fmt = layout.format
+    if texels.ndim == 4:  # 3D: one image per depth slice
+        return np.stack([_swz.decode(np.ascontiguousarray(s), fmt, width, height, **decode_options) for s in texels])
+    return _swz.decode(texels, fmt, width, height, **decode_options)
 
 
 def swizzle_surface(linear: Any, layout: Layout, out: Any = None, linear_offsets: Optional[Sequence[int]] = None,

@@ -143,3 +143,19 @@ def test_refusals_name_the_problem():
         swz.decode(bytes(4), "R8G8B8A8_UNORM", 1, 1, channel="x")
     with pytest.raises(ValueError):
         swz.decode(bytes(4), "R8G8B8A8_UNORM", 0, 1)
+
+
+def test_deswizzle_decode_gives_pixels():
+    layout = swz.Layout.std64k("BC1_UNORM", 40, 20)
+    buf = np.random.default_rng(7).integers(0, 256, layout.size, dtype=np.uint8)
+    texels = swz.deswizzle(buf, layout)
+    px = swz.deswizzle(buf, layout, decode=True)
+    assert px.shape == (20, 40, 4) and px.dtype == np.uint8
+    assert (px == swz.decode(texels, "BC1_UNORM", 40, 20)).all()
+    part = swz.deswizzle(buf, layout, box=(8, 4, 36, 20), decode=True, channel="r")
+    assert part.shape == (16, 28, 4)
+    assert (part[..., 0] == px[4:20, 8:36, 0]).all() and (part[..., 3] == 255).all()
+    with pytest.raises(TypeError, match="only with decode=True"):
+        swz.deswizzle(buf, layout, channel="r")
+    with pytest.raises(ValueError, match="out= and dtype="):
+        swz.deswizzle(buf, layout, decode=True, dtype=np.uint8)
