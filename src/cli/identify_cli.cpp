@@ -14,6 +14,7 @@
 #include "file_io.hpp"
 #include "image_io.hpp"
 #include "input.hpp"
+#include "swz/decode.hpp"
 #include "swz/identify.hpp"
 #include "swz/layout_names.hpp"
 #include "texture.hpp"
@@ -81,6 +82,26 @@ void write_thumbnail(const std::string& path, const std::vector<uint8_t>& lin, u
                      const FormatInfo& f) {
   const uint32_t step = std::max(1u, (std::max(w, h) + 255) / 256);
   const uint32_t tw = (w + step - 1) / step, th = (h + step - 1) / step;
+  if (check_decodable(f).ok()) {  // every format swz decodes: its view pixels
+    std::vector<uint8_t> rgba = allocate(uint64_t{w} * h * 4, "the decoded thumbnail");
+    LinearImage img;
+    img.format = f;
+    img.width_px = w;
+    img.height_px = h;
+    img.data = lin.data();
+    img.size_B = lin.size();
+    check(decode_rgba8(img, {}, rgba.data(), rgba.size()), "cannot decode a thumbnail");
+    std::vector<uint8_t> px(size_t{tw} * th * 4);
+    for (uint32_t y = 0; y < th; ++y)
+      for (uint32_t x = 0; x < tw; ++x)
+        std::memcpy(&px[(size_t{y} * tw + x) * 4], &rgba[(size_t{y} * step * w + size_t{x} * step) * 4], 4);
+    FormatInfo rgba8;
+    (void)find_format("R8G8B8A8_UNORM", &rgba8);
+    AtomicOutput file(path);
+    write_png(file, px.data(), tw, th, rgba8);
+    file.commit();
+    return;
+  }
   FormatInfo out_f = f;
   uint32_t ch = f.element_bytes;
   uint32_t pick = 0;  // non-8-bit formats: the most significant byte of the first channel, as grey

@@ -9,6 +9,7 @@
 #include <map>
 #include <numeric>
 
+#include "core/decode_bc.hpp"
 #include "identify/internal.hpp"
 #include "swz/identify.hpp"
 
@@ -44,15 +45,66 @@ std::vector<uint32_t> feature_bytes(const FormatInfo& f) {
   return out;
 }
 
+// How unlike two elements at byte offsets a and b are: the summed absolute
+// differences of their feature bytes; for block-compressed formats, of the
+// mean decoded colour of the two blocks (RGBA, 8 bits), each block decoded
+// once, when first compared.
 struct Scorer {
   const uint8_t* data = nullptr;
   std::vector<uint32_t> feat;
+  bool blocks = false;
+  detail::BlockKind kind = detail::BlockKind::BC1;
+  uint32_t block_bytes = 8;
+  mutable std::vector<std::array<uint8_t, 4>> mean;  // per block of the dump
+  mutable std::vector<uint8_t> have;
+
+  void use_blocks(detail::BlockKind k, uint64_t avail_B) {
+    blocks = true;
+    kind = k;
+    block_bytes = detail::block_bytes(k);
+    mean.assign(avail_B / block_bytes, {});
+    have.assign(avail_B / block_bytes, 0);
+  }
+  const std::array<uint8_t, 4>& mean_of(uint64_t at) const {
+    const uint64_t i = at / block_bytes;
+    if (!have[i]) {
+      float t[16][4];
+      detail::decode_block(kind, data + i * block_bytes, t);
+      for (int c = 0; c < 4; ++c) {
+        float m = 0;
+        for (int k = 0; k < 16; ++k) m += std::clamp(t[k][c], 0.0f, 1.0f);  // BC6H: its [0, 1] part
+        mean[i][c] = static_cast<uint8_t>(m / 16.0f * 255.0f + 0.5f);
+      }
+      have[i] = 1;
+    }
+    return mean[i];
+  }
   uint32_t diff(uint64_t a, uint64_t b) const {
     uint32_t s = 0;
+    if (blocks) {
+      const std::array<uint8_t, 4>&ma = mean_of(a), &mb = mean_of(b);
+      for (int c = 0; c < 4; ++c) s += static_cast<uint32_t>(std::abs(int{ma[c]} - int{mb[c]}));
+      return s;
+    }
     for (uint32_t i : feat) s += static_cast<uint32_t>(std::abs(int{data[a + i]} - int{data[b + i]}));
     return s;
   }
 };
+
+// The block kind of a BC format (its TYPELESS member reads as UNORM / UF16).
+bool block_kind_of(const FormatInfo& f, detail::BlockKind* out) {
+  const std::string fam = format_facts(f).cast_family;
+  const bool snorm = std::string(f.name).find("SNORM") != std::string::npos;
+  if (fam == "BC1") *out = detail::BlockKind::BC1;
+  else if (fam == "BC2") *out = detail::BlockKind::BC2;
+  else if (fam == "BC3") *out = detail::BlockKind::BC3;
+  else if (fam == "BC4") *out = snorm ? detail::BlockKind::BC4S : detail::BlockKind::BC4U;
+  else if (fam == "BC5") *out = snorm ? detail::BlockKind::BC5S : detail::BlockKind::BC5U;
+  else if (fam == "BC6H") *out = std::string(f.name) == "BC6H_SF16" ? detail::BlockKind::BC6HS : detail::BlockKind::BC6HU;
+  else if (fam == "BC7") *out = detail::BlockKind::BC7;
+  else return false;
+  return true;
+}
 
 // One sampled neighbour pair: first texel (x, y), second (x+1, y) or (x, y+1).
 struct Pair {
@@ -105,7 +157,7 @@ struct Identification {
   Identification(const FormatInfo& f, uint32_t w, uint32_t h) : format(f), width(w), height(h) {}
 
   const FormatInfo& format;
-  uint32_t width = 0, height = 0;
+  uint32_t width = 0, height = 0;  // texels for collect_candidates, then elements (identify())
   uint64_t avail = 0;  // bytes of the dump after the offset
   uint32_t eb = 0;
   Scorer sc;
@@ -493,11 +545,6 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
   if (width == 0 || height == 0)
     return {Code::invalid_argument, "size = " + std::to_string(width) + "x" + std::to_string(height) +
                                         " (width and height must be at least 1)"};
-  if (format.block_compressed())
-    return {Code::unsupported,
-            std::string("format ") + format.name +
-                ": block-compressed dumps are not supported by identify yet "
-                "(identify them with an uncompressed format of the block size, e.g. R32G32_UINT for BC1)"};
   if (format.element_bytes == 0 || format.element_bytes > 16 || format.planes != 1)
     return {Code::invalid_argument,
             std::string("format ") + format.name + ": identify needs a single-plane format of 1..16 bytes per element"};
@@ -510,8 +557,14 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
   id.avail = dump.size() - opt.offset_B;
   id.eb = format.element_bytes;
   SWZ_TRY(id.collect_candidates());
+  // From here on, the texture is its grid of elements (4x4 blocks for BC,
+  // texel pairs for the 4:2:2 formats), as the address tables are.
+  id.width = (width + format.block_width - 1) / format.block_width;
+  id.height = (height + format.block_height - 1) / format.block_height;
   id.sc.data = dump.data() + opt.offset_B;
   id.sc.feat = feature_bytes(format);
+  detail::BlockKind kind;
+  if (format.block_compressed() && block_kind_of(format, &kind)) id.sc.use_blocks(kind, id.avail);
   id.draw_randoms();
   id.find_padding();
   id.pad.resize(id.cands.size());

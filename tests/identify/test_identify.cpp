@@ -119,11 +119,71 @@ struct Tally {
   std::vector<std::string> misses;
 };
 
+// A plain BC1 encoder (S3TC's rule, written for this test): per 4x4 block,
+// the two texels of least and greatest luma as the 5:6:5 endpoints (colour 0
+// the greater, so the block is in four-colour mode), each texel the nearest
+// of the four palette colours. Edge blocks repeat the last row and column.
+std::vector<uint8_t> encode_bc1(const std::vector<uint8_t>& rgba, uint32_t w, uint32_t h) {
+  const uint32_t bw = (w + 3) / 4, bh = (h + 3) / 4;
+  std::vector<uint8_t> out(size_t{bw} * bh * 8);
+  auto q565 = [](const uint8_t* c) {
+    return static_cast<uint16_t>(((c[0] >> 3) << 11) | ((c[1] >> 2) << 5) | (c[2] >> 3));
+  };
+  auto rgb_of = [](uint16_t v, int* c) {
+    c[0] = ((v >> 11) & 31) * 255 / 31;
+    c[1] = ((v >> 5) & 63) * 255 / 63;
+    c[2] = (v & 31) * 255 / 31;
+  };
+  for (uint32_t by = 0; by < bh; ++by)
+    for (uint32_t bx = 0; bx < bw; ++bx) {
+      const uint8_t* t[16];
+      for (uint32_t i = 0; i < 16; ++i) {
+        const uint32_t x = std::min(w - 1, bx * 4 + i % 4), y = std::min(h - 1, by * 4 + i / 4);
+        t[i] = &rgba[(size_t{y} * w + x) * 4];
+      }
+      auto luma = [](const uint8_t* c) { return c[0] * 2 + c[1] * 5 + c[2]; };
+      const uint8_t *lo = t[0], *hi = t[0];
+      for (const uint8_t* c : t) {
+        if (luma(c) < luma(lo)) lo = c;
+        if (luma(c) > luma(hi)) hi = c;
+      }
+      uint16_t c0 = q565(hi), c1 = q565(lo);
+      if (c0 < c1) std::swap(c0, c1);
+      uint32_t idx = 0;
+      if (c0 != c1) {
+        int p[4][3];
+        rgb_of(c0, p[0]);
+        rgb_of(c1, p[1]);
+        for (int k = 0; k < 3; ++k) {
+          p[2][k] = (2 * p[0][k] + p[1][k]) / 3;
+          p[3][k] = (p[0][k] + 2 * p[1][k]) / 3;
+        }
+        for (uint32_t i = 0; i < 16; ++i) {
+          int best = 0, best_d = INT32_MAX;
+          for (int k = 0; k < 4; ++k) {
+            int d = 0;
+            for (int c = 0; c < 3; ++c) d += (t[i][c] - p[k][c]) * (t[i][c] - p[k][c]);
+            if (d < best_d) best_d = d, best = k;
+          }
+          idx |= static_cast<uint32_t>(best) << (2 * i);
+        }
+      }
+      uint8_t* o = &out[(size_t{by} * bw + bx) * 8];
+      const uint8_t b[8] = {static_cast<uint8_t>(c0), static_cast<uint8_t>(c0 >> 8), static_cast<uint8_t>(c1),
+                            static_cast<uint8_t>(c1 >> 8), static_cast<uint8_t>(idx), static_cast<uint8_t>(idx >> 8),
+                            static_cast<uint8_t>(idx >> 16), static_cast<uint8_t>(idx >> 24)};
+      std::memcpy(o, b, 8);
+    }
+  return out;
+}
+
 // Swizzles a crop into every candidate layout and runs identify on it.
+// eb 0: the crop as BC1 blocks (encode_bc1).
 void run_accuracy(uint32_t w, uint32_t h, uint32_t eb, uint32_t x0, uint32_t y0, std::map<std::string, Tally>* tally,
                   double* seconds, size_t stride = 1, uint32_t amd_pbxor = 0) {
-  const FormatInfo f = fmt(format_name(eb));
-  const std::vector<uint8_t> lin = crop(w, h, x0, y0, eb);
+  const FormatInfo f = fmt(eb ? format_name(eb) : "BC1_UNORM");
+  const std::vector<uint8_t> lin = eb ? crop(w, h, x0, y0, eb) : encode_bc1(crop(w, h, x0, y0, 4), w, h);
+  const uint64_t lin_row_B = eb ? uint64_t{w} * eb : uint64_t{(w + 3) / 4} * 8;
   const std::vector<ident::CandidateName> names = ident::candidate_names(f, w, h);
   for (size_t i = 0; i < names.size(); i += stride) {
     ident::CandidateName n = names[i];
@@ -134,8 +194,8 @@ void run_accuracy(uint32_t w, uint32_t h, uint32_t eb, uint32_t x0, uint32_t y0,
     Layout truth;
     if (!ident::make_candidate(n, f, w, h, &truth).ok()) continue;
     std::vector<uint8_t> dump(truth.size(), 0);
-    ASSERT_TRUE(write_to_subresource(truth, dump.data(), dump.size(), 0, nullptr, lin.data(), lin.size(),
-                                     uint64_t{w} * eb, lin.size())
+    ASSERT_TRUE(write_to_subresource(truth, dump.data(), dump.size(), 0, nullptr, lin.data(), lin.size(), lin_row_B,
+                                     lin.size())
                     .ok())
         << n.name;
     std::vector<IdentifyCandidate> got;
@@ -195,6 +255,19 @@ TEST(IdentifyAccuracy, SubsetRanksTheTruthFirst) {
   std::printf("  identify: %.1f ms per dump\n", 1000 * secs / cases);
   // Candidates a size does not fit are skipped: the subset must still rank many.
   EXPECT_GE(cases, 100 / static_cast<int>(scaled_stride(1)));
+  EXPECT_GE(first * 100, cases * 95);
+}
+
+// Block-compressed dumps are ranked on their decoded blocks' colours.
+TEST(IdentifyAccuracy, Bc1DumpsRankTheTruthFirst) {
+  std::map<std::string, Tally> tally;
+  double secs = 0;
+  using swz_test::scaled_stride;
+  run_accuracy(256, 192, 0, 100, 80, &tally, &secs, scaled_stride(2));
+  run_accuracy(212, 140, 0, 31, 207, &tally, &secs, scaled_stride(3));
+  int cases, first;
+  report(tally, &cases, &first);
+  EXPECT_GE(cases, 40 / static_cast<int>(scaled_stride(1)));
   EXPECT_GE(first * 100, cases * 95);
 }
 
