@@ -11,10 +11,13 @@
 // 10:10:10:2, 10:10:10 XR bias, 11:11:10 float, 9:9:9:E5, the 2-texel
 // R8G8_B8G8 / G8R8_G8B8), BC1-BC7 (BC6H signed and unsigned; TYPELESS BC
 // formats decode as their UNORM or UF16 member), depth and stencil, and the
-// packed YUV formats AYUV, Y410, Y416, YUY2, Y210, Y216. Refused with
-// Code::unsupported, naming the format: other TYPELESS formats (give a typed
-// member of the family), planar video (NV12, P010, ...), palette formats
-// (P8, A8P8, AI44, IA44) and 420_OPAQUE.
+// packed YUV formats AYUV, Y410, Y416, YUY2, Y210, Y216, the 4:2:0 planar
+// NV12, P010, P016 (luma rows, then the chroma rows), and the palette formats
+// P8, A8P8 (byte 0 alpha, byte 1 index), AI44 (alpha in bits 0-3, index in
+// 4-7) and IA44 (index in bits 0-3) with a palette. Component order follows
+// the DXGI names, least significant first. Refused with Code::unsupported,
+// naming the format: other TYPELESS formats (give a typed member of the
+// family), NV11, P208, V208, V408 and 420_OPAQUE.
 //
 // RGBA8, the view mapping:
 //  * UNORM, and values in [0, 1]: round(v x 255);
@@ -51,6 +54,10 @@
 namespace swz {
 
 enum class ViewChannel : uint8_t { rgba, rgb, r, g, b, a };
+/// Big-endian sources (Xbox 360, GameCube/Wii, PS3): each 16- or 32-bit word
+/// of an element is byte-swapped before it is decoded.
+enum class ByteOrder : uint8_t { little, swap16, swap32 };
+struct LinearImage;
 enum class ToneMap : uint8_t { clamp, reinhard };
 enum class YuvMatrix : uint8_t { bt601, bt709 };
 
@@ -61,6 +68,11 @@ struct DecodeOptions {
   YuvMatrix yuv_matrix = YuvMatrix::bt709;
   bool yuv_full_range = false;  ///< YUV code values span the full range instead of 16-235 (8-bit)
   bool stencil = false;         ///< depth-stencil formats: show the stencil (D24_UNORM_S8_UINT's top byte)
+  ByteOrder byte_order = ByteOrder::little;  ///< the element size must be a multiple of the word
+  /// P8, A8P8, AI44, IA44: the palette, a width x 1 image of any decodable
+  /// format (R8G8B8A8_UNORM, B5G5R5A1_UNORM, B5G6R5_UNORM, ...), one entry a
+  /// texel. An index past its last entry decodes as transparent black.
+  const LinearImage* palette = nullptr;
 };
 
 /// A 2D image of linear elements.
@@ -70,6 +82,9 @@ struct LinearImage {
   const void* data = nullptr;
   uint64_t size_B = 0;       ///< bytes readable at data
   uint64_t row_pitch_B = 0;  ///< bytes from one element row to the next; 0: tight
+  /// NV12, P010, P016: where the chroma plane (ceil(h/2) rows of ceil(w/2)
+  /// U, V pairs, at row_pitch_B) starts; 0: right after the luma rows.
+  uint64_t chroma_offset_B = 0;
 };
 
 /// Whether `format` decodes; if not, why (the message decode gives).

@@ -434,6 +434,9 @@ typedef enum swz_view_channel {
 } swz_view_channel;
 typedef enum swz_tone_map { SWZ_TONE_MAP_CLAMP = 0, SWZ_TONE_MAP_REINHARD = 1 } swz_tone_map;
 typedef enum swz_yuv_matrix { SWZ_YUV_BT601 = 0, SWZ_YUV_BT709 = 1 } swz_yuv_matrix;
+/* Big-endian sources: each 16- or 32-bit word of an element is swapped first. */
+typedef enum swz_byte_order { SWZ_BYTE_ORDER_LITTLE = 0, SWZ_BYTE_ORDER_SWAP16 = 1, SWZ_BYTE_ORDER_SWAP32 = 2 } swz_byte_order;
+struct swz_linear_image;
 
 /** How to decode. Zero-initialised is not the default: use
  *  swz_decode_options_default (RGBA, 0 EV, clamp, BT.709 limited range). */
@@ -444,6 +447,10 @@ typedef struct swz_decode_options {
   uint32_t yuv_matrix;     /* swz_yuv_matrix */
   uint32_t yuv_full_range; /* nonzero: YUV code values span the full range */
   uint32_t stencil;        /* nonzero: D24_UNORM_S8_UINT shows its stencil */
+  uint32_t byte_order;     /* swz_byte_order */
+  /* P8, A8P8, AI44, IA44: the palette, width x 1 entries of any decodable
+   * format; NULL otherwise. An index past its entries is transparent black. */
+  const struct swz_linear_image* palette;
 } swz_decode_options;
 SWZ_API swz_decode_options swz_decode_options_default(void);
 
@@ -457,6 +464,7 @@ typedef struct swz_linear_image {
   const void* data;
   uint64_t size_B;
   uint64_t row_pitch_B;
+  uint64_t chroma_offset_B; /* NV12, P010, P016: the chroma rows; 0: right after the luma rows */
 } swz_linear_image;
 
 /** Bytes the decoded image needs at a tight pitch: width x height x 4

@@ -27,12 +27,14 @@ void register_decodes(py::module_& m) {
       "decode",
       [](py::handle data, py::handle format, py::handle width, py::handle height, py::handle row_pitch,
          bool float32, const std::string& channel, double exposure, const std::string& tone_map,
-         const std::string& yuv_matrix, bool yuv_full_range, bool stencil) {
+         const std::string& yuv_matrix, bool yuv_full_range, bool stencil, const std::string& byte_order,
+         py::handle palette, py::handle palette_format, py::handle chroma_offset) {
         LinearImage img;
         img.format = to_format(format);
         img.width_px = as_u32(width, "width", 1);
         img.height_px = as_u32(height, "height", 1);
         img.row_pitch_B = as_u64(row_pitch, "row_pitch");
+        img.chroma_offset_B = as_u64(chroma_offset, "chroma_offset");
         DecodeOptions o;
         o.channel = pick<ViewChannel>(channel, "channel",
                                       {{"rgba", ViewChannel::rgba}, {"rgb", ViewChannel::rgb}, {"r", ViewChannel::r},
@@ -42,7 +44,26 @@ void register_decodes(py::module_& m) {
         o.yuv_matrix = pick<YuvMatrix>(yuv_matrix, "yuv_matrix", {{"bt601", YuvMatrix::bt601}, {"bt709", YuvMatrix::bt709}});
         o.yuv_full_range = yuv_full_range;
         o.stencil = stencil;
+        o.byte_order = pick<ByteOrder>(byte_order, "byte_order", {{"little", ByteOrder::little},
+                                                                  {"swap16", ByteOrder::swap16},
+                                                                  {"swap32", ByteOrder::swap32}});
         check(check_decodable(img.format));
+        Buffer pal_buf;
+        LinearImage pal;
+        if (!palette.is_none()) {
+          pal.format = to_format(palette_format);
+          pal_buf.acquire(palette, false, "palette");
+          if (pal.format.element_bytes == 0 || pal_buf.size() % pal.format.element_bytes)
+            raise_py(PyExc_ValueError, "palette has " + std::to_string(pal_buf.size()) + " bytes, not a whole number of " +
+                                           pal.format.name + " entries");
+          const uint64_t n = pal_buf.size() / pal.format.element_bytes;
+          if (n == 0 || n > 65536) raise_py(PyExc_ValueError, "palette has " + std::to_string(n) + " entries; 1..65536 allowed");
+          pal.width_px = static_cast<uint32_t>(n);
+          pal.height_px = 1;
+          pal.data = pal_buf.data();
+          pal.size_B = pal_buf.size();
+          o.palette = &pal;
+        }
         Buffer in;
         in.acquire(data, false, "data");
         img.data = in.data();
@@ -74,9 +95,11 @@ void register_decodes(py::module_& m) {
       py::arg("data"), py::arg("format"), py::arg("width"), py::arg("height"), py::kw_only(),
       py::arg("row_pitch") = 0, py::arg("float32") = false, py::arg("channel") = "rgba", py::arg("exposure") = 0.0,
       py::arg("tone_map") = "clamp", py::arg("yuv_matrix") = "bt709", py::arg("yuv_full_range") = false,
-      py::arg("stencil") = false,
+      py::arg("stencil") = false, py::arg("byte_order") = "little", py::arg("palette") = py::none(),
+      py::arg("palette_format") = "R8G8B8A8_UNORM", py::arg("chroma_offset") = 0,
       R"doc(decode(data, format, width, height, *, row_pitch=0, float32=False, channel='rgba', exposure=0.0,
-       tone_map='clamp', yuv_matrix='bt709', yuv_full_range=False, stencil=False) -> numpy.ndarray
+       tone_map='clamp', yuv_matrix='bt709', yuv_full_range=False, stencil=False, byte_order='little',
+       palette=None, palette_format='R8G8B8A8_UNORM', chroma_offset=0) -> numpy.ndarray
 
 Decodes a linear image (rows of elements: texels, or 4x4 blocks for BC
 formats, row_pitch bytes apart, 0 for tight rows) into pixels, shape
@@ -88,7 +111,11 @@ formats, row_pitch bytes apart, 0 for tight rows) into pixels, shape
   BT.709 matrix; single-channel formats are grey.
 - float32=True: float32 RGBA as a shader reads it (sRGB decoded to linear).
 channel: 'rgba', 'rgb' (opaque), or 'r', 'g', 'b', 'a' (that component as grey).
-Formats: everything but TYPELESS (except BC), planar video and palettes.
+byte_order: 'swap16' or 'swap32' for big-endian data (Xbox 360, GameCube/Wii,
+PS3): each 16- or 32-bit word is swapped before decoding.
+palette: P8, A8P8, AI44, IA44: the palette's bytes, entries of palette_format.
+chroma_offset: NV12, P010, P016: where the chroma rows start (0: after the luma rows).
+Formats: everything but plain TYPELESS formats and NV11, P208, V208, V408.
 Raises ValueError for a format swz cannot decode or a buffer too small.)doc");
 }
 

@@ -133,8 +133,10 @@ def test_yuy2_bt709_limited_range():
 def test_refusals_name_the_problem():
     with pytest.raises(Exception, match="TYPELESS"):
         swz.decode(bytes(4), "R8G8B8A8_TYPELESS", 1, 1)
-    with pytest.raises(Exception, match="planar"):
-        swz.decode(bytes(16), "NV12", 4, 4)
+    with pytest.raises(Exception, match="planar video format is not decoded"):
+        swz.decode(bytes(16), "NV11", 4, 4)
+    with pytest.raises(Exception, match="needs options.palette"):
+        swz.decode(bytes(4), "P8", 2, 2)
     with pytest.raises(Exception, match="input buffer is 15 bytes; the box needs 16"):
         swz.decode(bytes(15), "BC7_UNORM", 4, 4)
     with pytest.raises(Exception, match="row pitch = 8"):
@@ -159,3 +161,18 @@ def test_deswizzle_decode_gives_pixels():
         swz.deswizzle(buf, layout, channel="r")
     with pytest.raises(ValueError, match="out= and dtype="):
         swz.deswizzle(buf, layout, decode=True, dtype=np.uint8)
+
+
+def test_palettes_byte_order_and_nv12():
+    # P8 with an RGB565-style palette given as B5G6R5_UNORM entries: red, blue.
+    pal = np.array([0xF800, 0x001F], dtype="<u2")
+    got = swz.decode(bytes([1, 0]), "P8", 2, 1, palette=pal, palette_format="B5G6R5_UNORM")
+    assert got[0].tolist() == [[0, 0, 255, 255], [255, 0, 0, 255]]
+    # Big-endian R16_UNORM (0xFFFF and 0x0000 read the same either way; 0x8000 does not).
+    assert swz.decode(bytes([0x80, 0x00]), "R16_UNORM", 1, 1, byte_order="swap16")[0, 0, 0] == 128
+    assert swz.decode(bytes([0x80, 0x00]), "R16_UNORM", 1, 1)[0, 0, 0] == 0
+    # NV12: black and white columns over neutral chroma.
+    px = swz.decode(bytes([16, 235, 16, 235, 128, 128]), "NV12", 2, 2)
+    assert px[:, 0, :3].max() == 0 and px[:, 1, :3].min() == 255
+    with pytest.raises(ValueError, match="byte_order = 'big'"):
+        swz.decode(bytes(2), "R16_UNORM", 1, 1, byte_order="big")

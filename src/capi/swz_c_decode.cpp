@@ -18,12 +18,13 @@ swz::Status to_image(const swz_linear_image* c, swz::LinearImage* out) {
   out->data = c->data;
   out->size_B = c->size_B;
   out->row_pitch_B = c->row_pitch_B;
+  out->chroma_offset_B = c->chroma_offset_B;
   return swz::Status::Ok();
 }
 
-swz::DecodeOptions to_options(const swz_decode_options* c) {
-  swz::DecodeOptions o;
-  if (!c) return o;
+swz::Status to_options(const swz_decode_options* c, swz::LinearImage* palette, swz::DecodeOptions* out) {
+  swz::DecodeOptions& o = *out;
+  if (!c) return swz::Status::Ok();
   // Out-of-range enum values travel as they are: decode refuses them, naming the field.
   o.channel = static_cast<swz::ViewChannel>(c->channel > 255 ? 255 : c->channel);
   o.exposure_ev = c->exposure_ev;
@@ -33,7 +34,12 @@ swz::DecodeOptions to_options(const swz_decode_options* c) {
                                                   : static_cast<swz::YuvMatrix>(c->yuv_matrix > 255 ? 255 : c->yuv_matrix);
   o.yuv_full_range = c->yuv_full_range != 0;
   o.stencil = c->stencil != 0;
-  return o;
+  o.byte_order = static_cast<swz::ByteOrder>(c->byte_order > 255 ? 255 : c->byte_order);
+  if (c->palette) {
+    SWZ_TRY(to_image(c->palette, palette));
+    o.palette = palette;
+  }
+  return swz::Status::Ok();
 }
 
 }  // namespace
@@ -64,18 +70,22 @@ swz_status swz_decoded_size(const swz_linear_image* image, uint32_t float32, uin
 swz_status swz_decode_rgba8(const swz_linear_image* image, const swz_decode_options* options, uint8_t* out,
                             uint64_t out_size_B, uint64_t out_row_pitch_B) {
   return swz_capi::run([&]() -> swz::Status {
-    swz::LinearImage img;
+    swz::LinearImage img, palette;
+    swz::DecodeOptions o;
     SWZ_TRY(to_image(image, &img));
-    return swz::decode_rgba8(img, to_options(options), out, out_size_B, out_row_pitch_B);
+    SWZ_TRY(to_options(options, &palette, &o));
+    return swz::decode_rgba8(img, o, out, out_size_B, out_row_pitch_B);
   });
 }
 
 swz_status swz_decode_rgba32f(const swz_linear_image* image, const swz_decode_options* options, float* out,
                               uint64_t out_size_B, uint64_t out_row_pitch_B) {
   return swz_capi::run([&]() -> swz::Status {
-    swz::LinearImage img;
+    swz::LinearImage img, palette;
+    swz::DecodeOptions o;
     SWZ_TRY(to_image(image, &img));
-    return swz::decode_rgba32f(img, to_options(options), out, out_size_B, out_row_pitch_B);
+    SWZ_TRY(to_options(options, &palette, &o));
+    return swz::decode_rgba32f(img, o, out, out_size_B, out_row_pitch_B);
   });
 }
 

@@ -5,6 +5,8 @@
 
 #include "common.hpp"
 #include "image_io.hpp"
+#include "input.hpp"
+#include "texture.hpp"
 
 namespace swz::cli {
 
@@ -30,6 +32,15 @@ void add_view_options(CLI::App* app, ViewOptions* v) {
       ->each(mark);
   app->add_flag("--stencil", v->stencil, "OUT.png of D24_UNORM_S8_UINT: show the stencil instead of the depth")
       ->each(mark);
+  app->add_option("--endian", v->endian,
+                  "OUT.png of big-endian data (Xbox 360, GameCube/Wii, PS3): big16 or big32 swaps each 16- or 32-bit "
+                  "word of an element before decoding (default little)")
+      ->check(CLI::IsMember({"little", "big16", "big32"}))
+      ->each(mark);
+  app->add_option("--palette", v->palette,
+                  "OUT.png of P8, A8P8, AI44, IA44: FILE[:FORMAT], the palette's entries (default format "
+                  "R8G8B8A8_UNORM; e.g. pal.bin:B5G5R5A1_UNORM)")
+      ->each(mark);
 }
 
 DecodeOptions ViewOptions::decode() const {
@@ -42,6 +53,7 @@ DecodeOptions ViewOptions::decode() const {
   d.yuv_matrix = yuv == "bt601" ? YuvMatrix::bt601 : YuvMatrix::bt709;
   d.yuv_full_range = yuv_full_range;
   d.stencil = stencil;
+  d.byte_order = endian == "big16" ? ByteOrder::swap16 : endian == "big32" ? ByteOrder::swap32 : ByteOrder::little;
   return d;
 }
 
@@ -59,7 +71,32 @@ void write_decoded_png(AtomicOutput& out, const uint8_t* linear, const Subresour
   if (rows > UINT32_MAX) fail("the PNG would have more than 2^32 rows");
   const uint64_t slice_px = uint64_t{s.width} * s.height * 4;
   std::vector<uint8_t> rgba = allocate(slice_px * s.depth, "the decoded PNG pixels");
-  const DecodeOptions opts = v.decode();
+  DecodeOptions opts = v.decode();
+  // --palette FILE[:FORMAT]: a format name never holds ':', a path may.
+  InputBytes pal_bytes;
+  LinearImage palette;
+  if (!v.palette.empty()) {
+    std::string path = v.palette, format = "R8G8B8A8_UNORM";
+    const size_t colon = path.rfind(':');
+    if (colon != std::string::npos && colon + 1 < path.size()) {
+      FormatInfo probe;
+      if (find_format(path.substr(colon + 1), &probe).ok()) {
+        format = path.substr(colon + 1);
+        path.resize(colon);
+      }
+    }
+    palette.format = lookup_format(format);
+    pal_bytes = read_input(path, 0, uint64_t{65536} * 16 + 1, false);
+    const uint64_t eb = palette.format.element_bytes;
+    if (eb == 0 || pal_bytes.size == 0 || pal_bytes.size % eb || pal_bytes.size / eb > 65536)
+      fail("--palette '" + path + "' has " + std::to_string(pal_bytes.size) + " bytes: not 1..65536 whole " +
+           palette.format.name + " entries (" + std::to_string(eb) + " bytes each)");
+    palette.width_px = static_cast<uint32_t>(pal_bytes.size / eb);
+    palette.height_px = 1;
+    palette.data = pal_bytes.data();
+    palette.size_B = pal_bytes.size;
+    opts.palette = &palette;
+  }
   FormatInfo rgba8;
   check(find_format("R8G8B8A8_UNORM", &rgba8), "R8G8B8A8_UNORM");
   for (uint32_t z = 0; z < s.depth; ++z) {

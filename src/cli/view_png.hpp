@@ -1,6 +1,6 @@
 // swz CLI — PNG output of any decodable format through swz::decode_rgba8,
 // with the view options (--channel, --exposure, --tone-map, --yuv,
-// --yuv-full-range, --stencil) that deswizzle takes.
+// --yuv-full-range, --stencil, --endian, --palette) that deswizzle takes.
 #pragma once
 #include <CLI/CLI.hpp>
 
@@ -14,7 +14,8 @@
 namespace swz::cli {
 
 struct ViewOptions {
-  std::string channel = "rgba", tone_map = "clamp", yuv = "bt709";
+  std::string channel = "rgba", tone_map = "clamp", yuv = "bt709", endian = "little";
+  std::string palette;  ///< FILE[:FORMAT] for palette formats (default format R8G8B8A8_UNORM)
   double exposure_ev = 0.0;
   bool yuv_full_range = false, stencil = false;
   bool given = false;  ///< any view option was given

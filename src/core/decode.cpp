@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checked_math.hpp"
 #include "core/decode_bc.hpp"
 #include "core/format_convert.hpp"
 #include "core/request.hpp"
@@ -34,7 +35,7 @@ using detail::Special;
 enum class Domain : uint8_t { Absent, Unorm, Srgb, Snorm, Uint, Sint, Float, Depth, Stencil };
 
 // How one format's texels are read.
-enum class Reading : uint8_t { Fields, Block, TwoTexel, Yuv422, Yuv444, XrBias };
+enum class Reading : uint8_t { Fields, Block, TwoTexel, Yuv422, Yuv444, XrBias, Yuv420, Palette };
 
 struct Reader {
   FormatInfo format;
@@ -133,11 +134,22 @@ Status make_reader(const FormatInfo& f, bool stencil, Reader* out) {
     return Status::Ok();
   }
   const std::string n = f.name;
-  if (n == "NV12" || n == "P010" || n == "P016" || n == "NV11" || n == "P208" || n == "V208" || n == "V408" ||
-      n == "420_OPAQUE")
-    return refuse(f, "planar video formats are not decoded yet; decode the luma plane as R8_UNORM or R16_UNORM");
-  if (n == "P8" || n == "A8P8" || n == "AI44" || n == "IA44")
-    return refuse(f, "palette formats need a palette, which swz does not take yet; decode the indices as R8_UINT");
+  if (n == "NV12" || n == "P010" || n == "P016") {
+    r.reading = Reading::Yuv420;
+    r.yuv_bits = n == "NV12" ? 8 : n == "P010" ? 10 : 16;
+    r.yuv_shift = n == "P010" ? 6 : 0;
+    r.domain[0] = r.domain[1] = r.domain[2] = Domain::Unorm;
+    *out = r;
+    return Status::Ok();
+  }
+  if (n == "NV11" || n == "P208" || n == "V208" || n == "V408" || n == "420_OPAQUE")
+    return refuse(f, "this planar video format is not decoded; decode its luma plane as R8_UNORM");
+  if (n == "P8" || n == "A8P8" || n == "AI44" || n == "IA44") {
+    r.reading = Reading::Palette;
+    for (auto& d : r.domain) d = Domain::Unorm;
+    *out = r;
+    return Status::Ok();
+  }
   if (facts.numeric == NumericKind::Typeless)
     return refuse(f, "TYPELESS formats have no meaning of their own; give a typed member of the " +
                          facts.cast_family + " family (e.g. its _UNORM, _UINT or _FLOAT format)");
@@ -218,6 +230,52 @@ void yuv_to_rgb(const Yuv& m, double y, double u, double v, float* rgb) {
   for (int c = 0; c < 3; ++c) rgb[c] = std::clamp(rgb[c], 0.0f, 1.0f);
 }
 
+// One row of a 4:2:0 image: luma bytes or 16-bit words at `luma`, the U, V
+// pairs of its chroma row at `chroma`.
+void read_yuv420_row(const Reader& r, const Yuv& yuv, const uint8_t* luma, const uint8_t* chroma, uint32_t width_px,
+                     float* out) {
+  const unsigned wb = r.yuv_bits == 8 ? 1 : 2;
+  auto word = [&](const uint8_t* p) {
+    return static_cast<double>((wb == 1 ? p[0] : static_cast<unsigned>(p[0] | (p[1] << 8))) >> r.yuv_shift);
+  };
+  for (uint32_t x = 0; x < width_px; ++x) {
+    const uint8_t* c = chroma + size_t{x / 2} * 2 * wb;
+    yuv_to_rgb(yuv, word(luma + size_t{x} * wb), word(c), word(c + wb), out + size_t{x} * 4);
+    out[size_t{x} * 4 + 3] = 1.0f;
+  }
+}
+
+// One row of palette indices: P8 (index), A8P8 (alpha, index), AI44 (alpha
+// low nibble), IA44 (index low nibble); colours from `palette` (RGBA8 view
+// values, `entries` of them).
+void read_palette_row(const Reader& r, const uint8_t* src, uint32_t width_px, const std::vector<uint8_t>& palette,
+                      float* out) {
+  const std::string n = r.format.name;
+  const size_t entries = palette.size() / 4;
+  for (uint32_t x = 0; x < width_px; ++x) {
+    unsigned index, alpha = 256;  // 256: the palette's own alpha
+    if (n == "P8") {
+      index = src[x];
+    } else if (n == "A8P8") {
+      alpha = src[size_t{x} * 2];
+      index = src[size_t{x} * 2 + 1];
+    } else if (n == "AI44") {
+      alpha = (src[x] & 15u) * 17u;
+      index = src[x] >> 4;
+    } else {
+      index = src[x] & 15u;
+      alpha = (src[x] >> 4) * 17u;
+    }
+    float* p = out + size_t{x} * 4;
+    if (index >= entries) {
+      p[0] = p[1] = p[2] = p[3] = 0.0f;
+      continue;
+    }
+    for (int c = 0; c < 4; ++c) p[c] = static_cast<float>(palette[size_t{index} * 4 + c]) / 255.0f;
+    if (alpha < 256) p[3] = static_cast<float>(alpha) / 255.0f;
+  }
+}
+
 // Decodes one row of elements (for block formats: one row of blocks, four
 // texel rows) into `rows` rows of width_px texels of four floats, rows
 // width_px * 4 floats apart.
@@ -267,6 +325,9 @@ void read_row(const Reader& r, const Yuv& yuv, const uint8_t* src, uint32_t widt
       }
       return;
     }
+    case Reading::Yuv420:
+    case Reading::Palette:
+      return;  // read by read_yuv420_row and read_palette_row
     case Reading::TwoTexel:
     case Reading::Fields:
       for (uint32_t x = 0; x < width_px; ++x) {
@@ -370,6 +431,9 @@ Status check_options(const DecodeOptions& o) {
   if (static_cast<unsigned>(o.tone_map) > static_cast<unsigned>(ToneMap::reinhard))
     return {Code::invalid_argument, "options.tone_map = " + std::to_string(static_cast<unsigned>(o.tone_map)) +
                                         " is not a tone map (clamp, reinhard)"};
+  if (static_cast<unsigned>(o.byte_order) > static_cast<unsigned>(ByteOrder::swap32))
+    return {Code::invalid_argument, "options.byte_order = " + std::to_string(static_cast<unsigned>(o.byte_order)) +
+                                        " is not a byte order (little, swap16, swap32)"};
   if (static_cast<unsigned>(o.yuv_matrix) > static_cast<unsigned>(YuvMatrix::bt709))
     return {Code::invalid_argument, "options.yuv_matrix = " + std::to_string(static_cast<unsigned>(o.yuv_matrix)) +
                                         " is not a YUV matrix (bt601, bt709)"};
@@ -384,8 +448,50 @@ Status check_options(const DecodeOptions& o) {
 struct Job {
   Reader reader;
   detail::LinearExtent in, out;
-  uint32_t block_rows = 1;  // texel rows per element row
+  uint32_t block_rows = 1;        // texel rows per element row
+  unsigned word_B = 0;            // byte swap: the word size (2 or 4), 0 for none
+  std::vector<uint8_t> palette;   // palette formats: RGBA8 entries
+  uint64_t chroma_at_B = 0;       // 4:2:0: where the chroma rows start
+  detail::LinearExtent chroma;    // 4:2:0: the chroma rows
 };
+
+// The palette of a palette format, decoded to RGBA8 view values.
+Status load_palette(const DecodeOptions& o, const FormatInfo& f, std::vector<uint8_t>* out) {
+  if (!o.palette)
+    return {Code::invalid_argument, std::string("format ") + f.name +
+                                        " needs options.palette, its colours (the command: --palette FILE[:FORMAT]; "
+                                        "Python: palette=)"};
+  const LinearImage& p = *o.palette;
+  Reader pr;
+  SWZ_TRY(make_reader(p.format, false, &pr));
+  if (pr.reading == Reading::Palette)
+    return {Code::invalid_argument, std::string("palette format ") + p.format.name + " is itself a palette format"};
+  const uint64_t entries = uint64_t{p.width_px} * p.height_px;
+  if (entries == 0 || entries > 65536)
+    return {Code::invalid_argument,
+            "palette = " + std::to_string(p.width_px) + "x" + std::to_string(p.height_px) + " entries; 1..65536 allowed"};
+  out->assign(entries * 4, 0);
+  return decode_rgba8(p, DecodeOptions{}, out->data(), out->size());
+}
+
+// The input's extent for a 4:2:0 format: the luma rows, then the chroma rows.
+Status resolve_yuv420(const LinearImage& in, const Reader& r, Job* job) {
+  const uint64_t wb = r.yuv_bits == 8 ? 1 : 2;
+  SWZ_TRY(detail::resolve_linear(in.width_px, in.height_px, 1, wb, in.size_B, in.row_pitch_B, 0, "input luma",
+                                 &job->in));
+  uint64_t at = in.chroma_offset_B;
+  if (at == 0 && !detail::mul_ok(job->in.row_pitch_B, in.height_px, &at))
+    return {Code::overflow, "input chroma offset does not fit in 64 bits"};
+  if (at > in.size_B)
+    return {Code::buffer_too_small, "input buffer is " + std::to_string(in.size_B) +
+                                        " bytes; its chroma rows start at byte " + std::to_string(at)};
+  const uint64_t cw = (uint64_t{in.width_px} + 1) / 2, ch = (uint64_t{in.height_px} + 1) / 2;
+  SWZ_TRY(detail::resolve_linear(cw, ch, 1, 2 * wb, in.size_B - at, in.row_pitch_B, 0, "input chroma",
+                                 &job->chroma));
+  job->chroma_at_B = at;
+  job->in.used_B = std::max(job->in.used_B, at + job->chroma.used_B);
+  return Status::Ok();
+}
 
 Status prepare(const LinearImage& in, const DecodeOptions& o, const void* out, uint64_t out_size_B,
                uint64_t out_row_pitch_B, uint64_t out_pixel_B, Job* job) {
@@ -400,9 +506,18 @@ Status prepare(const LinearImage& in, const DecodeOptions& o, const void* out, u
   const uint32_t bw = r.reading == Reading::Block ? 4 : in.format.block_width;
   job->block_rows = r.reading == Reading::Block ? 4 : 1;
   const uint64_t eb = r.reading == Reading::Block ? detail::block_bytes(r.block) : in.format.element_bytes;
-  const uint64_t w_el = (uint64_t{in.width_px} + bw - 1) / bw;
-  const uint64_t h_el = (uint64_t{in.height_px} + job->block_rows - 1) / job->block_rows;
-  SWZ_TRY(detail::resolve_linear(w_el, h_el, 1, eb, in.size_B, in.row_pitch_B, 0, "input", &job->in));
+  job->word_B = o.byte_order == ByteOrder::swap16 ? 2 : o.byte_order == ByteOrder::swap32 ? 4 : 0;
+  if (job->word_B && (r.reading == Reading::Yuv420 || eb % job->word_B))
+    return {Code::invalid_argument, std::string("options.byte_order swaps ") + std::to_string(job->word_B) +
+                                        "-byte words; " + in.format.name + " elements are not made of them"};
+  if (r.reading == Reading::Palette) SWZ_TRY(load_palette(o, in.format, &job->palette));
+  if (r.reading == Reading::Yuv420) {
+    SWZ_TRY(resolve_yuv420(in, r, job));
+  } else {
+    const uint64_t w_el = (uint64_t{in.width_px} + bw - 1) / bw;
+    const uint64_t h_el = (uint64_t{in.height_px} + job->block_rows - 1) / job->block_rows;
+    SWZ_TRY(detail::resolve_linear(w_el, h_el, 1, eb, in.size_B, in.row_pitch_B, 0, "input", &job->in));
+  }
   SWZ_TRY(detail::resolve_linear(in.width_px, in.height_px, 1, out_pixel_B, out_size_B, out_row_pitch_B, 0, "output",
                                  &job->out));
   return detail::check_memory_disjoint(detail::MemoryRange(in.data, job->in.used_B, "input"),
@@ -420,13 +535,32 @@ void run(const LinearImage& in, const DecodeOptions& o, const Job& job, bool for
   std::vector<float> rows(stride * job.block_rows);
   const auto* base = static_cast<const uint8_t*>(in.data);
   const uint64_t h_el = (uint64_t{in.height_px} + job.block_rows - 1) / job.block_rows;
+  std::vector<uint8_t> swapped(job.word_B ? job.in.row_B : 0);
+  // Element row ye into `rows` (four texel rows for block formats).
+  auto load = [&](uint64_t ye) {
+    const uint8_t* src = base + ye * job.in.row_pitch_B;
+    if (r.reading == Reading::Yuv420) {
+      read_yuv420_row(r, yuv, src, base + job.chroma_at_B + (ye / 2) * job.chroma.row_pitch_B, in.width_px,
+                      rows.data());
+      return;
+    }
+    if (job.word_B) {  // big-endian words: swap each into a copy of the row
+      for (uint64_t i = 0; i < job.in.row_B; i += job.word_B)
+        for (unsigned k = 0; k < job.word_B; ++k) swapped[i + k] = src[i + job.word_B - 1 - k];
+      src = swapped.data();
+    }
+    if (r.reading == Reading::Palette)
+      read_palette_row(r, src, in.width_px, job.palette, rows.data());
+    else
+      read_row(r, yuv, src, in.width_px, job.block_rows == 1 ? 1 : 4, rows.data());
+  };
   View v{&r, o};
   v.exposure = static_cast<float>(std::exp2(o.exposure_ev));
   if (for_view && r.domain[0] == Domain::Depth) {
     // The image's own depth range (finite values).
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (uint64_t ye = 0; ye < h_el; ++ye) {
-      read_row(r, yuv, base + ye * job.in.row_pitch_B, in.width_px, 1, rows.data());
+      load(ye);
       for (uint32_t x = 0; x < in.width_px; ++x)
         if (std::isfinite(rows[size_t{x} * 4])) {
           lo = std::min(lo, static_cast<double>(rows[size_t{x} * 4]));
@@ -440,7 +574,7 @@ void run(const LinearImage& in, const DecodeOptions& o, const Job& job, bool for
   for (uint64_t ye = 0; ye < h_el; ++ye) {
     const uint32_t y0 = static_cast<uint32_t>(ye * job.block_rows);
     const uint32_t n = std::min(job.block_rows, in.height_px - y0);
-    read_row(r, yuv, base + ye * job.in.row_pitch_B, in.width_px, job.block_rows == 1 ? 1 : 4, rows.data());
+    load(ye);
     for (uint32_t j = 0; j < n; ++j) {
       float* row = rows.data() + j * stride;
       for (uint32_t x = 0; x < in.width_px; ++x) {

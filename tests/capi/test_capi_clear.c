@@ -227,6 +227,35 @@ static void test_decode(void) {
   CHECK_FAILS(swz_decode_rgba8(&img, NULL, out, 64, 0), SWZ_UNSUPPORTED, "TYPELESS");
   CHECK(out[0] == 0xEE && out[63] == 0xEE);
   CHECK_FAILS(swz_decode_rgba8(NULL, NULL, out, 64, 0), SWZ_INVALID_ARGUMENT, "image");
+  {
+    /* P8 through a two-entry B5G6R5 palette (red, blue); big-endian R16. */
+    const uint8_t idx[2] = {1, 0};
+    const uint8_t be16[2] = {0x80, 0x00};
+    swz_linear_image pal;
+    memset(&pal, 0, sizeof pal);
+    pal.format = "B5G6R5_UNORM";
+    pal.width_px = 2;
+    pal.height_px = 1;
+    pal.data = b565;
+    pal.size_B = sizeof b565;
+    memset(&img, 0, sizeof img);
+    img.format = "P8";
+    img.width_px = 2;
+    img.height_px = 1;
+    img.data = idx;
+    img.size_B = sizeof idx;
+    o = swz_decode_options_default();
+    o.palette = &pal;
+    CHECK(swz_decode_rgba8(&img, &o, out, 8, 0) == SWZ_OK);
+    CHECK(out[0] == 0 && out[2] == 255 && out[4] == 255 && out[6] == 0);
+    img.format = "R16_UNORM";
+    img.width_px = 1;
+    img.data = be16;
+    img.size_B = 2;
+    o = swz_decode_options_default();
+    o.byte_order = SWZ_BYTE_ORDER_SWAP16;
+    CHECK(swz_decode_rgba8(&img, &o, out, 4, 0) == SWZ_OK && out[0] == 128);
+  }
 }
 
 int main(void) {

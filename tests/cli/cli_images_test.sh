@@ -204,6 +204,22 @@ raise SystemExit(0 if a == (128, 128, 128, 255) and b == (255, 255, 255, 255) el
 else
   failed "R32_FLOAT PNG values"
 fi
+# A palette format: P8 indices through a B5G6R5 palette file (red, blue); a big-endian R16 word.
+printf '\x01\x00\x01\x00' >idx.bin
+printf '\x00\xf8\x1f\x00' >pal.bin
+expect_ok "P8 with --palette FILE:FORMAT" "$SWZ" deswizzle -q --layout row-major --row-pitch 2 -f P8 --size 2x2 --palette pal.bin:B5G6R5_UNORM idx.bin p8.png
+expect_err "P8 without a palette names --palette" "P8 needs options.palette.*--palette FILE" \
+  "$SWZ" deswizzle -q --layout row-major --row-pitch 2 -f P8 --size 2x2 idx.bin p8x.png
+printf '\x80\x00\x80\x00' >be16.bin
+expect_ok "R16_UNORM --endian big16" "$SWZ" deswizzle -q --layout row-major --row-pitch 4 -f R16_UNORM --size 2x1 --endian big16 be16.bin be.png
+if "$PY" -c "
+from PIL import Image
+p = list(Image.open('p8.png').convert('RGBA').getdata()); b = Image.open('be.png').convert('RGBA').getpixel((0, 0))
+raise SystemExit(0 if p[0] == (0, 0, 255, 255) and p[1] == (255, 0, 0, 255) and b[0] == 128 else 1)" 2>/dev/null; then
+  pass "the palette's colours and the swapped word"
+else
+  failed "P8 palette or --endian values"
+fi
 expect_err "a TYPELESS format to PNG names the fix" "R8G8B8A8_TYPELESS cannot be decoded: TYPELESS.*give a typed member" \
   "$SWZ" deswizzle -q --layout row-major --row-pitch 8 -f R8G8B8A8_TYPELESS --size 2x2 half.bin t.png
 [ ! -e t.png ] && pass "no PNG after the refusal" || failed "a PNG was written after the refusal"
