@@ -9,6 +9,8 @@ PACKAGES=(
   cmake make g++ pkg-config ccache
   # library, CLI, tests, benchmarks
   libhwy-dev libxsimd-dev xtl-dev libgtest-dev libgmock-dev libbenchmark-dev
+  # bench/bench_decode.cpp: libsquish, the BC1-BC5 decoder baseline
+  libsquish-dev
   libstb-dev libcli11-dev nlohmann-json3-dev libpng-dev libjpeg62-turbo-dev
   # bench/cli_io.sh (peak RSS through /usr/bin/time -v); tests/cli/cli_io_test.sh (counts locate's writes)
   time strace

@@ -598,6 +598,24 @@ Status decode_rgba8(const LinearImage& in, const DecodeOptions& options, uint8_t
                     uint64_t out_row_pitch_B) {
   Job job;
   SWZ_TRY(prepare(in, options, out, out_size_B, out_row_pitch_B, 4, &job));
+  uint8_t t8[16][4];
+  const auto* base = static_cast<const uint8_t*>(in.data);
+  if (job.reader.reading == Reading::Block && options.channel == ViewChannel::rgba && !job.word_B &&
+      detail::decode_block_rgba8(job.reader.block, base, t8)) {
+    // BC1-BC3 and BC7 in full colour: their bytes are the view values.
+    const uint32_t bb = detail::block_bytes(job.reader.block);
+    for (uint32_t by = 0; by * 4 < in.height_px; ++by) {
+      const uint8_t* row = base + by * job.in.row_pitch_B;
+      const uint32_t rows = std::min(4u, in.height_px - by * 4);
+      for (uint32_t bx = 0; bx * 4 < in.width_px; ++bx) {
+        detail::decode_block_rgba8(job.reader.block, row + size_t{bx} * bb, t8);
+        const uint32_t cols = std::min(4u, in.width_px - bx * 4);
+        for (uint32_t j = 0; j < rows; ++j)
+          std::memcpy(out + (uint64_t{by} * 4 + j) * job.out.row_pitch_B + uint64_t{bx} * 16, t8[j * 4], cols * 4);
+      }
+    }
+    return Status::Ok();
+  }
   run(in, options, job, true, [&](uint32_t y, const float* row) {
     uint8_t* d = out + y * job.out.row_pitch_B;
     for (size_t i = 0; i < size_t{in.width_px} * 4; ++i) d[i] = static_cast<uint8_t>(row[i] * 255.0f + 0.5f);

@@ -56,10 +56,10 @@ void expand565(uint32_t c, int* rgb) {
   rgb[2] = (b << 3) | (b >> 2);
 }
 
-// The BC1 colour block at b (8 bytes). BC2 and BC3 always use the four-colour
-// palette; BC1 uses it when colour 0 > colour 1 as 16-bit numbers, else three
-// colours and transparent black.
-void color_block(const uint8_t* b, bool always_four, float out[16][4]) {
+// The BC1 colour block at b (8 bytes), as 8-bit RGBA. BC2 and BC3 always use
+// the four-colour palette; BC1 uses it when colour 0 > colour 1 as 16-bit
+// numbers, else three colours and transparent black.
+void color_block(const uint8_t* b, bool always_four, uint8_t out[16][4]) {
   const uint32_t c0 = b[0] | (b[1] << 8), c1 = b[2] | (b[3] << 8);
   const uint32_t idx = b[4] | (b[5] << 8) | (b[6] << 16) | (static_cast<uint32_t>(b[7]) << 24);
   int pal[4][4];
@@ -79,8 +79,23 @@ void color_block(const uint8_t* b, bool always_four, float out[16][4]) {
   if (!always_four && c0 <= c1) pal[3][3] = 0;
   for (int i = 0; i < 16; ++i) {
     const int* p = pal[(idx >> (2 * i)) & 3];
-    set_texel(out[i], unit(p[0]), unit(p[1]), unit(p[2]), unit(p[3]));
+    for (int c = 0; c < 4; ++c) out[i][c] = static_cast<uint8_t>(p[c]);
   }
+}
+
+// BC3's alpha block at b (8 bytes): the BC4 palette of two byte endpoints,
+// each interpolated value rounded to the nearest byte.
+void alpha_block(const uint8_t* b, uint8_t out[16]) {
+  const int e0 = b[0], e1 = b[1];
+  int pal[8] = {e0, e1, 0, 0, 0, 0, 0, 255};
+  if (e0 > e1) {
+    for (int k = 1; k <= 6; ++k) pal[k + 1] = ((7 - k) * e0 + k * e1 + 3) / 7;
+  } else {
+    for (int k = 1; k <= 4; ++k) pal[k + 1] = ((5 - k) * e0 + k * e1 + 2) / 5;
+  }
+  uint64_t idx = 0;
+  for (int i = 7; i >= 2; --i) idx = (idx << 8) | b[i];
+  for (int i = 0; i < 16; ++i) out[i] = static_cast<uint8_t>(pal[(idx >> (3 * i)) & 7]);
 }
 
 // An 8-byte BC4-style block (BC3 alpha, BC4, BC5 channels): two endpoints
@@ -118,10 +133,6 @@ void value_block(const uint8_t* b, bool is_signed, float out[16]) {
   for (int i = 7; i >= 2; --i) idx = (idx << 8) | b[i];
   for (int i = 0; i < 16; ++i) out[i] = pal[(idx >> (3 * i)) & 7];
 }
-
-// BC3 and BC4 palettes are exact means; a BC3 alpha is an 8-bit value, so it
-// is rounded to the nearest 1/255.
-float round_to_8bit(float v) { return static_cast<float>(static_cast<int>(v * 255.0f + 0.5f)) / 255.0f; }
 
 // ---- BC7 (ARB_texture_compression_bptc) ----------------------------------------------------------
 
@@ -204,9 +215,9 @@ bool is_anchor(unsigned ns, unsigned partition, int texel) {
 // An n-bit endpoint component (n <= 8) with its top bits replicated below it.
 int expand_bits(int v, unsigned n) { return n >= 8 ? v : (v << (8 - n)) | (v >> (2 * n - 8)); }
 
-void decode_bc7(const uint8_t* b, float out[16][4]) {
-  if (b[0] == 0) {  // reserved mode 8
-    for (int i = 0; i < 16; ++i) set_texel(out[i], 0, 0, 0, 0);
+void decode_bc7(const uint8_t* b, uint8_t out[16][4]) {
+  if (b[0] == 0) {  // reserved mode 8: an all-zero block (D3D11 "BC7 format")
+    std::memset(out, 0, 64);
     return;
   }
   unsigned mode = 0;
@@ -259,7 +270,7 @@ void decode_bc7(const uint8_t* b, float out[16][4]) {
     for (int c = 0; c < 3; ++c) px[c] = interpolate(ep[s][0][c], ep[s][1][c], wc[ci]);
     px[3] = interpolate(ep[s][0][3], ep[s][1][3], wa[ai]);
     if (rotation) std::swap(px[3], px[rotation - 1]);
-    set_texel(out[i], unit(px[0]), unit(px[1]), unit(px[2]), unit(px[3]));
+    for (int c = 0; c < 4; ++c) out[i][c] = static_cast<uint8_t>(px[c]);
   }
 }
 
@@ -423,21 +434,38 @@ unsigned block_bytes(BlockKind kind) {
   return kind == BlockKind::BC1 || kind == BlockKind::BC4U || kind == BlockKind::BC4S ? 8 : 16;
 }
 
-void decode_block(BlockKind kind, const uint8_t* b, float out[16][4]) {
-  float v[16], g[16];
+bool decode_block_rgba8(BlockKind kind, const uint8_t* b, uint8_t out[16][4]) {
+  uint8_t a[16];
   switch (kind) {
     case BlockKind::BC1:
       color_block(b, false, out);
-      return;
+      return true;
     case BlockKind::BC2:
       color_block(b + 8, true, out);
-      for (int i = 0; i < 16; ++i) out[i][3] = static_cast<float>((b[i / 2] >> (4 * (i % 2))) & 15) * 17.0f / 255.0f;
-      return;
+      for (int i = 0; i < 16; ++i) out[i][3] = static_cast<uint8_t>(((b[i / 2] >> (4 * (i % 2))) & 15) * 17);
+      return true;
     case BlockKind::BC3:
       color_block(b + 8, true, out);
-      value_block(b, false, v);
-      for (int i = 0; i < 16; ++i) out[i][3] = round_to_8bit(v[i]);
-      return;
+      alpha_block(b, a);
+      for (int i = 0; i < 16; ++i) out[i][3] = a[i];
+      return true;
+    case BlockKind::BC7:
+      decode_bc7(b, out);
+      return true;
+    default:
+      return false;
+  }
+}
+
+void decode_block(BlockKind kind, const uint8_t* b, float out[16][4]) {
+  uint8_t t8[16][4];
+  if (decode_block_rgba8(kind, b, t8)) {
+    for (int i = 0; i < 16; ++i)
+      for (int c = 0; c < 4; ++c) out[i][c] = unit(t8[i][c]);
+    return;
+  }
+  float v[16], g[16];
+  switch (kind) {
     case BlockKind::BC4U:
     case BlockKind::BC4S:
       value_block(b, kind == BlockKind::BC4S, v);
@@ -453,8 +481,7 @@ void decode_block(BlockKind kind, const uint8_t* b, float out[16][4]) {
     case BlockKind::BC6HS:
       decode_bc6h(b, kind == BlockKind::BC6HS, out);
       return;
-    case BlockKind::BC7:
-      decode_bc7(b, out);
+    default:
       return;
   }
 }

@@ -34,4 +34,9 @@ unsigned block_bytes(BlockKind kind);
 /// block_bytes(kind) bytes; any content is valid.
 void decode_block(BlockKind kind, const uint8_t* block, float out[16][4]);
 
+/// BC1, BC2, BC3 and BC7, whose values are bytes: the same texels as 8-bit
+/// RGBA (decode_block's values x 255). Returns false, writing nothing, for
+/// the other kinds.
+bool decode_block_rgba8(BlockKind kind, const uint8_t* block, uint8_t out[16][4]);
+
 }  // namespace swz::detail
