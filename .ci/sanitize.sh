@@ -38,6 +38,10 @@ build_s=$((SECONDS - start))
 # leaks of their own, so those run with detect_leaks=0 (python_tests sets it
 # itself, see python/CMakeLists.txt).
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# Half the random iterations (tests/support/test_scale.hpp): every path still
+# runs under the sanitizers; the Release suite runs them all. swz_test_simd and
+# IdentifyAccuracy.FullTable take most of this stage's time at full scale.
+export SWZ_TEST_SCALE=${SWZ_TEST_SCALE:-0.5}
 ASAN_BASE=${ASAN_OPTIONS:-strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1}
 echo "==> sanitize: whole suite under ASan + UBSan (ctest), leak checks on"
 ASAN_OPTIONS="$ASAN_BASE" ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$JOBS" --timeout 900 -LE 'gpu|cli'
