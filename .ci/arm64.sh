@@ -77,7 +77,7 @@ cmake -S . -B "$BUILD_DIR" -DCMAKE_TOOLCHAIN_FILE="$PWD/cmake/aarch64-linux-gnu.
 grep -E "^-- swz:" "$BUILD_DIR/configure.log" || true
 # Only what step 3 runs: ctest needs every target that registers a test.
 cmake --build "$BUILD_DIR" -j "$JOBS" --target swz_cli swz_tests swz_test_simd swz_test_capi swz_test_capi_copy \
-  swz_capi_readme_example swz_test_capi_clear swz_cli_unit_tests
+  swz_capi_readme_example swz_test_capi_clear swz_cli_unit_tests swz_conformance_tests
 aarch64-linux-gnu-readelf -h "$BUILD_DIR/bin/swz" | grep -q "Machine: *AArch64" ||
   { echo "arm64: $BUILD_DIR/bin/swz is not an AArch64 executable" >&2; exit 1; }
 

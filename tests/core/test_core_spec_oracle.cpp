@@ -13,6 +13,7 @@
 // are checked against them, byte by byte with guard bytes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -160,7 +161,7 @@ TEST(SpecOracle, PlanOffsetMatchesRoutine) {
     with_samples += g.s_bits != 0;
   }
   EXPECT_EQ(compared, 64 * swz_test::scaled(500));
-  EXPECT_GE(with_samples, swz_test::scaled(500) / 6);
+  EXPECT_GE(with_samples, std::max(1, swz_test::scaled(500) / 10));  // patterns with sample bits were drawn
 }
 
 // Layouts with pre-swizzle offsets, explicit pitches, stacked depth and
