@@ -424,6 +424,23 @@ void arrange(const Reader& r, ViewChannel ch, bool grey_single, float* p) {
   }
 }
 
+// Whether every component of a one-texel format is an 8-bit UNORM or sRGB
+// byte; if so, src_byte[c] is the byte of R, G, B, A (-1: absent), with a
+// red-only format's red shown grey as arrange() shows it.
+bool byte_view(const Reader& r, int src_byte[4]) {
+  if (r.reading != Reading::Fields || r.codec.special != Special::None) return false;
+  for (int c = 0; c < 4; ++c) src_byte[c] = -1;
+  for (int i = 0; i < r.codec.nfields; ++i) {
+    const Field& f = r.codec.f[i];
+    if (f.num == Num::Zero) continue;
+    if ((f.num != Num::Unorm && f.num != Num::Srgb) || f.bits != 8 || f.offset % 8) return false;
+    src_byte[f.src] = f.offset / 8;
+  }
+  const bool only_red = src_byte[0] >= 0 && src_byte[1] < 0 && src_byte[2] < 0 && src_byte[3] < 0;
+  if (only_red) src_byte[1] = src_byte[2] = src_byte[0];
+  return true;
+}
+
 Status check_options(const DecodeOptions& o) {
   if (static_cast<unsigned>(o.channel) > static_cast<unsigned>(ViewChannel::a))
     return {Code::invalid_argument, "options.channel = " + std::to_string(static_cast<unsigned>(o.channel)) +
@@ -613,6 +630,18 @@ Status decode_rgba8(const LinearImage& in, const DecodeOptions& options, uint8_t
         for (uint32_t j = 0; j < rows; ++j)
           std::memcpy(out + (uint64_t{by} * 4 + j) * job.out.row_pitch_B + uint64_t{bx} * 16, t8[j * 4], cols * 4);
       }
+    }
+    return Status::Ok();
+  }
+  int src_byte[4];
+  if (options.channel == ViewChannel::rgba && !job.word_B && byte_view(job.reader, src_byte)) {
+    // 8-bit UNORM / sRGB components on byte boundaries: their bytes are the view values.
+    const uint32_t eb = in.format.element_bytes;
+    for (uint32_t y = 0; y < in.height_px; ++y) {
+      const uint8_t* s = base + y * job.in.row_pitch_B;
+      uint8_t* d = out + y * job.out.row_pitch_B;
+      for (uint32_t x = 0; x < in.width_px; ++x, s += eb, d += 4)
+        for (int c = 0; c < 4; ++c) d[c] = src_byte[c] >= 0 ? s[src_byte[c]] : (c == 3 ? 255 : 0);
     }
     return Status::Ok();
   }

@@ -399,4 +399,32 @@ TEST(Decode, Planar420) {
   EXPECT_NE(st.message().find("input chroma"), std::string::npos) << st.message();
 }
 
+// The full-colour RGBA8 output of byte formats and of BC1-BC3 / BC7 takes a
+// shortcut; the channel views take the general path. They must agree.
+TEST(Decode, FullColourAgreesWithChannelViews) {
+  int checked = 0;
+  for (const char* name : {"R8G8B8A8_UNORM", "R8G8B8A8_UNORM_SRGB", "B8G8R8A8_UNORM", "B8G8R8X8_UNORM", "R8G8_UNORM",
+                           "R8_UNORM", "A8_UNORM", "BC1_UNORM", "BC2_UNORM", "BC3_UNORM_SRGB", "BC7_UNORM"}) {
+    const FormatInfo f = fmt(name);
+    const uint32_t w = 13, h = 9;
+    const size_t bytes = size_t{(w + f.block_width - 1) / f.block_width} * ((h + f.block_height - 1) / f.block_height) *
+                         f.element_bytes;
+    std::vector<uint8_t> data(bytes);
+    for (size_t k = 0; k < bytes; ++k) data[k] = static_cast<uint8_t>((k * 2654435761u) >> 11) | 1u;
+    const std::vector<uint8_t> full = decode_8(name, data, w, h);
+    const bool grey = std::string(name) == "R8_UNORM";
+    for (int c = 0; c < 4; ++c) {
+      DecodeOptions o;
+      o.channel = static_cast<ViewChannel>(static_cast<int>(ViewChannel::r) + (grey ? 0 : c));
+      const std::vector<uint8_t> one = decode_8(name, data, w, h, o);
+      for (size_t i = 0; i < size_t{w} * h; ++i) {
+        const uint8_t want = grey && c == 3 ? 255 : one[i * 4];
+        ASSERT_EQ(full[i * 4 + size_t(c)], want) << name << " texel " << i << " component " << c;
+      }
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 11);
+}
+
 }  // namespace
