@@ -34,12 +34,26 @@ def test_identify_ranks_the_truth_first(name):
 
 
 def test_identify_errors():
-    with pytest.raises(ValueError, match="not supported"):
-        swz.identify(bytes(4096), "BC1_UNORM", 64, 64)
+    with pytest.raises(ValueError, match="single-plane format"):
+        swz.identify(bytes(4096), "NV12", 64, 64)
     with pytest.raises(IndexError, match="no layout fits"):
         swz.identify(bytes(100), "R8G8B8A8_UNORM", 64, 64)
     with pytest.raises(TypeError):
         swz.identify(12, "R8G8B8A8_UNORM", 64, 64)
+
+
+def test_identify_block_compressed():
+    # BC1 blocks of a smooth image (one colour per block, a gradient), swizzled: ranked on decoded colours.
+    bw, bh = 32, 16
+    blocks = bytearray()
+    for by in range(bh):
+        for bx in range(bw):
+            c0 = ((bx * 31 // bw) << 11) | ((by * 63 // bh) << 5) | ((bx + by) % 32)
+            blocks += (max(c0, 1)).to_bytes(2, "little") + (0).to_bytes(2, "little") + bytes(4)
+    layout = swz.Layout.std64k("BC1_UNORM", bw * 4, bh * 4)
+    dump = swz.swizzle(np.frombuffer(bytes(blocks), np.uint8).reshape(bh, bw, 8), layout)
+    got = swz.identify(dump, "BC1_UNORM", bw * 4, bh * 4, top=3)
+    assert got[0][1] == "std64k"
 
 
 def probe_of(layout, w, h):

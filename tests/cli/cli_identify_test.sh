@@ -35,8 +35,11 @@ best=$("$SWZ" identify "${rgba[@]}" --top 1 --offset 100 shifted.bin 2>err.txt)
 head -c 1000 dump.bin >small.bin
 "$SWZ" identify "${rgba[@]}" small.bin >out.txt 2>err.txt
 [ $? -eq 1 ] && grep -q "^swz: error: .*no layout fits" err.txt && pass "identify: dump too small" || failed "identify small: $(cat err.txt)"
-"$SWZ" identify --format BC1_UNORM --size 600x400 dump.bin >out.txt 2>err.txt
-[ $? -eq 1 ] && grep -q "not supported" err.txt && pass "identify: BC refused clearly" || failed "identify BC: $(cat err.txt)"
+# Any format with one plane is ranked (BC on its blocks' decoded colours); planar ones are refused by name.
+"$SWZ" identify --format BC1_UNORM --size 600x400 --top 2 dump.bin >out.txt 2>err.txt
+[ $? -eq 0 ] && [ "$(grep -cE '^[0-9.]+ [a-z]' out.txt)" = 2 ] && pass "identify: a BC1 dump is ranked" || failed "identify BC: $(cat err.txt)"
+"$SWZ" identify --format NV12 --size 600x400 dump.bin >out.txt 2>err.txt
+[ $? -eq 1 ] && grep -q "NV12.*single-plane" err.txt && pass "identify: a planar format is refused by name" || failed "identify NV12: $(cat err.txt)"
 
 # infer: probes of several layouts; the printed options must reproduce the probe byte for byte.
 python3 -c "
