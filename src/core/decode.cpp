@@ -81,7 +81,23 @@ Domain domain_of(Num n) {
   return Domain::Absent;
 }
 
+// The caller's FormatInfo must be the table's entry for its DXGI value: the
+// readers take element sizes from the format, and its fields size the buffers.
+Status check_format_info(const FormatInfo& f) {
+  FormatInfo t;
+  if (find_format(f.dxgi, &t).ok() && f.name && std::strcmp(f.name, t.name) == 0 &&
+      f.element_bytes == t.element_bytes && f.block_width == t.block_width && f.block_height == t.block_height &&
+      f.planes == t.planes && f.depth_stencil == t.depth_stencil)
+    return Status::Ok();
+  return {Code::invalid_argument, std::string("format = ") + (f.name ? f.name : "(null name)") + " (DXGI_FORMAT " +
+                                      std::to_string(f.dxgi) + ", " + std::to_string(f.element_bytes) +
+                                      "-byte elements of " + std::to_string(f.block_width) + "x" +
+                                      std::to_string(f.block_height) +
+                                      " texels) is not swz's entry for that DXGI_FORMAT; take it from find_format"};
+}
+
 Status make_reader(const FormatInfo& f, bool stencil, Reader* out) {
+  SWZ_TRY(check_format_info(f));
   Reader r;
   r.format = f;
   const FormatFacts facts = format_facts(f);
@@ -388,7 +404,9 @@ float view_value(const View& v, int c, float x) {
       const double max = std::ldexp(1.0, static_cast<int>(r.bits[c]) - 1) - 1;
       return static_cast<float>(std::clamp((x / max + 1) * 0.5, 0.0, 1.0));
     }
-    case Domain::Float: return c == 3 ? std::clamp(x, 0.0f, 1.0f) : tone(v, x);
+    case Domain::Float:
+      if (c != 3) return tone(v, x);
+      return std::isnan(x) ? 0.0f : std::clamp(x, 0.0f, 1.0f);
     case Domain::Depth:
       if (!std::isfinite(x)) return x > 0 ? 1.0f : 0.0f;
       if (v.depth_constant) return std::clamp(x, 0.0f, 1.0f);
@@ -471,7 +489,10 @@ Status load_palette(const DecodeOptions& o, const FormatInfo& f, std::vector<uin
     return {Code::invalid_argument,
             "palette = " + std::to_string(p.width_px) + "x" + std::to_string(p.height_px) + " entries; 1..65536 allowed"};
   out->assign(entries * 4, 0);
-  return decode_rgba8(p, DecodeOptions{}, out->data(), out->size());
+  // Errors of the palette's own image name it, not the indices' input.
+  const Status st = decode_rgba8(p, DecodeOptions{}, out->data(), out->size());
+  if (!st.ok()) return {st.code(), "options.palette: " + st.message()};
+  return Status::Ok();
 }
 
 // The input's extent for a 4:2:0 format: the luma rows, then the chroma rows.
@@ -480,8 +501,16 @@ Status resolve_yuv420(const LinearImage& in, const Reader& r, Job* job) {
   SWZ_TRY(detail::resolve_linear(in.width_px, in.height_px, 1, wb, in.size_B, in.row_pitch_B, 0, "input luma",
                                  &job->in));
   uint64_t at = in.chroma_offset_B;
-  if (at == 0 && !detail::mul_ok(job->in.row_pitch_B, in.height_px, &at))
-    return {Code::overflow, "input chroma offset does not fit in 64 bits"};
+  if (at == 0) {
+    // Right after height_px luma rows at the row pitch, which the chroma rows
+    // follow: an explicit pitch is used, and checked, even for one luma row.
+    const uint64_t pitch = in.row_pitch_B ? in.row_pitch_B : job->in.row_pitch_B;
+    if (pitch < job->in.row_B)
+      return {Code::invalid_argument, "input row pitch = " + std::to_string(pitch) + " is smaller than a luma row (" +
+                                          std::to_string(job->in.row_B) + " bytes)"};
+    if (!detail::mul_ok(pitch, in.height_px, &at))
+      return {Code::overflow, "input chroma offset does not fit in 64 bits"};
+  }
   if (at > in.size_B)
     return {Code::buffer_too_small, "input buffer is " + std::to_string(in.size_B) +
                                         " bytes; its chroma rows start at byte " + std::to_string(at)};

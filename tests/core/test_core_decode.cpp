@@ -10,8 +10,10 @@
 //  * packed formats: their DXGI_FORMAT bit layouts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "swz/copy.hpp"
@@ -397,6 +399,92 @@ TEST(Decode, Planar420) {
   const Status st = decode_rgba8(img, {}, out, 16);
   EXPECT_EQ(st.code(), Code::buffer_too_small) << st.message();
   EXPECT_NE(st.message().find("input chroma"), std::string::npos) << st.message();
+}
+
+TEST(Decode, Planar420PitchAppliesToOneLumaRow) {
+  // NV12 4x1 at a 64-byte pitch: the chroma row follows one luma row of the
+  // pitch (byte 64), as it follows two at byte 128; the padding must not be
+  // read as chroma.
+  std::vector<uint8_t> buf(128, 0);
+  for (int i = 0; i < 4; ++i) buf[i] = 235;
+  for (int i = 64; i < 68; ++i) buf[i] = 128;
+  LinearImage img;
+  img.format = fmt("NV12");
+  img.width_px = 4;
+  img.height_px = 1;
+  img.data = buf.data();
+  img.size_B = buf.size();
+  img.row_pitch_B = 64;
+  std::vector<uint8_t> out(16, 0xEE);
+  ASSERT_TRUE(decode_rgba8(img, {}, out.data(), out.size()).ok());
+  for (int x = 0; x < 4; ++x)
+    EXPECT_EQ(std::vector<uint8_t>(out.begin() + x * 4, out.begin() + x * 4 + 4), (std::vector<uint8_t>{255, 255, 255, 255}))
+        << x;
+  // A pitch smaller than the luma row is refused even for one row: the chroma follows at it.
+  img.row_pitch_B = 3;
+  std::fill(out.begin(), out.end(), 0xEE);
+  const Status st = decode_rgba8(img, {}, out.data(), out.size());
+  EXPECT_EQ(st.code(), Code::invalid_argument) << st.message();
+  EXPECT_NE(st.message().find("row pitch = 3"), std::string::npos) << st.message();
+  EXPECT_EQ(out, std::vector<uint8_t>(16, 0xEE));
+}
+
+TEST(Decode, FloatAlphaNaNIsTransparent) {
+  const float px[4] = {0.5f, 0.5f, 0.5f, std::nanf("")};
+  std::vector<uint8_t> bytes(16);
+  std::memcpy(bytes.data(), px, 16);
+  EXPECT_EQ(decode_8("R32G32B32A32_FLOAT", bytes, 1, 1)[3], 0);
+}
+
+TEST(Decode, PaletteErrorsNameThePalette) {
+  const std::vector<uint8_t> pal = {255, 0, 0, 255, 0, 255, 0};  // one byte short of two entries
+  LinearImage p;
+  p.format = fmt("R8G8B8A8_UNORM");
+  p.width_px = 2;
+  p.height_px = 1;
+  p.data = pal.data();
+  p.size_B = pal.size();
+  DecodeOptions o;
+  o.palette = &p;
+  LinearImage img;
+  img.format = fmt("P8");
+  img.width_px = img.height_px = 1;
+  const uint8_t idx = 0;
+  img.data = &idx;
+  img.size_B = 1;
+  uint8_t out[4] = {0xEE, 0xEE, 0xEE, 0xEE};
+  const Status st = decode_rgba8(img, o, out, 4);
+  EXPECT_EQ(st.code(), Code::buffer_too_small) << st.message();
+  EXPECT_EQ(st.message().rfind("options.palette: ", 0), 0u) << st.message();
+  EXPECT_EQ(out[0], 0xEE);
+}
+
+TEST(Decode, FormatInfoMustBeTheTableEntry) {
+  // A FormatInfo whose fields disagree with its DXGI value would size the
+  // input by one element and read by another (R8G8B8A8 read 4 bytes from a
+  // 1-byte buffer; block_width 0 divided by zero): refused, naming the format.
+  const uint8_t in[1] = {7};
+  uint8_t out[4] = {0xEE, 0xEE, 0xEE, 0xEE};
+  LinearImage img;
+  img.width_px = img.height_px = 1;
+  img.data = in;
+  img.size_B = 1;
+  FormatInfo f = fmt("R8G8B8A8_UNORM");
+  f.element_bytes = 1;
+  img.format = f;
+  Status st = decode_rgba8(img, {}, out, 4);
+  EXPECT_EQ(st.code(), Code::invalid_argument) << st.message();
+  EXPECT_NE(st.message().find("R8G8B8A8_UNORM"), std::string::npos) << st.message();
+  f = fmt("R8_UNORM");
+  f.block_width = 0;
+  img.format = f;
+  EXPECT_EQ(decode_rgba8(img, {}, out, 4).code(), Code::invalid_argument);
+  f = fmt("R8_UNORM");
+  f.name = nullptr;
+  img.format = f;
+  EXPECT_EQ(decode_rgba8(img, {}, out, 4).code(), Code::invalid_argument);
+  EXPECT_EQ(check_decodable(f).code(), Code::invalid_argument);
+  EXPECT_EQ(out[0], 0xEE);
 }
 
 }  // namespace
