@@ -20,6 +20,7 @@
 #include "core/checked_math.hpp"
 #include "core/decode_bc.hpp"
 #include "core/format_convert.hpp"
+#include "core/kernel.hpp"
 #include "core/request.hpp"
 
 namespace swz {
@@ -522,14 +523,14 @@ Status resolve_yuv420(const LinearImage& in, const Reader& r, Job* job) {
   return Status::Ok();
 }
 
-Status prepare(const LinearImage& in, const DecodeOptions& o, const void* out, uint64_t out_size_B,
-               uint64_t out_row_pitch_B, uint64_t out_pixel_B, Job* job) {
+// The input side of prepare: the options, the format, the palette, the
+// input's extent.
+Status prepare_input(const LinearImage& in, const DecodeOptions& o, Job* job) {
   SWZ_TRY(check_options(o));
   if (in.width_px == 0 || in.height_px == 0)
     return {Code::invalid_argument, "image size = " + std::to_string(in.width_px) + "x" + std::to_string(in.height_px) +
                                         " texels; both must be at least 1"};
   if (!in.data) return {Code::invalid_argument, "input data is null"};
-  if (!out) return {Code::invalid_argument, "output buffer is null"};
   SWZ_TRY(make_reader(in.format, o.stencil, &job->reader));
   const Reader& r = job->reader;
   const uint32_t bw = r.reading == Reading::Block ? 4 : in.format.block_width;
@@ -547,6 +548,13 @@ Status prepare(const LinearImage& in, const DecodeOptions& o, const void* out, u
     const uint64_t h_el = (uint64_t{in.height_px} + job->block_rows - 1) / job->block_rows;
     SWZ_TRY(detail::resolve_linear(w_el, h_el, 1, eb, in.size_B, in.row_pitch_B, 0, "input", &job->in));
   }
+  return Status::Ok();
+}
+
+Status prepare(const LinearImage& in, const DecodeOptions& o, const void* out, uint64_t out_size_B,
+               uint64_t out_row_pitch_B, uint64_t out_pixel_B, Job* job) {
+  SWZ_TRY(prepare_input(in, o, job));
+  if (!out) return {Code::invalid_argument, "output buffer is null"};
   SWZ_TRY(detail::resolve_linear(in.width_px, in.height_px, 1, out_pixel_B, out_size_B, out_row_pitch_B, 0, "output",
                                  &job->out));
   return detail::check_memory_disjoint(detail::MemoryRange(in.data, job->in.used_B, "input"),
@@ -644,12 +652,33 @@ Status decode_rgba32f(const LinearImage& in, const DecodeOptions& options, float
   return Status::Ok();
 }
 
+Status check_decode_input(const LinearImage& in, const DecodeOptions& options) {
+  Job job;
+  return prepare_input(in, options, &job);
+}
+
+Status check_decodable(const Layout& layout, uint32_t subresource) {
+  SubresourceLayout s;
+  SWZ_TRY(layout.subresource(subresource, &s));
+  const FormatInfo& f = layout.desc().format;
+  Reader r;
+  SWZ_TRY(make_reader(f, false, &r));
+  if (r.reading == Reading::Yuv420)
+    return refuse(f, "subresource " + std::to_string(subresource) + " is plane " + std::to_string(s.plane) +
+                         " alone; its luma and chroma are planes 0 and 1: read both and decode them with "
+                         "decode_rgba8 (chroma_offset_B)");
+  if (f.depth_stencil && s.plane > 0)
+    return refuse(f, "subresource " + std::to_string(subresource) + " is plane " + std::to_string(s.plane) +
+                         ", the stencil: decode its bytes as R8_UINT");
+  return Status::Ok();
+}
+
 Status decode_subresource_rgba8(const Layout& layout, const void* resource, uint64_t resource_size_B,
                                 uint32_t subresource, const Box* box, const DecodeOptions& options, uint8_t* out,
                                 uint64_t out_size_B) {
   SubresourceLayout s;
   SWZ_TRY(layout.subresource(subresource, &s));
-  SWZ_TRY(check_decodable(layout.desc().format));
+  SWZ_TRY(check_decodable(layout, subresource));
   const Box b = box ? *box : Box{0, 0, 0, s.width, s.height, 1};
   ElementBox e;
   SWZ_TRY(to_element_box(layout, subresource, &b, &e));  // the box lies inside the subresource
@@ -657,6 +686,14 @@ Status decode_subresource_rgba8(const Layout& layout, const void* resource, uint
     return {Code::invalid_argument, "box must hold at least one texel of exactly one depth slice to decode"};
   const FormatInfo& f = layout.desc().format;
   const uint64_t bytes = uint64_t{e.width_el} * e.height_el * s.element_bytes;  // within the subresource
+  // The resource and the output are checked before the texels' temporary is
+  // allocated: its size follows the layout, not the buffers given.
+  if (!resource) return {Code::invalid_argument, "resource = null"};
+  if (!out) return {Code::invalid_argument, "output buffer is null"};
+  detail::LinearExtent out_extent;
+  SWZ_TRY(detail::resolve_linear(b.right - b.left, b.bottom - b.top, 1, 4, out_size_B, 0, 0, "output", &out_extent));
+  detail::Resolved region;
+  SWZ_TRY(detail::resolve_region(layout, resource_size_B, subresource, &b, bytes, 0, 0, "destination", &region));
   std::vector<uint8_t> linear(bytes);
   SWZ_TRY(read_from_subresource(linear.data(), bytes, 0, 0, layout, resource, resource_size_B, subresource, &b));
   LinearImage img;

@@ -459,6 +459,63 @@ TEST(Decode, PaletteErrorsNameThePalette) {
   EXPECT_EQ(out[0], 0xEE);
 }
 
+TEST(Decode, CheckDecodeInputBeforeTheOutput) {
+  // 100000 x 100000 texels from 16 bytes: refused on the input alone, so a
+  // caller can check before it allocates 40 GB of output.
+  const std::vector<uint8_t> tiny(16);
+  LinearImage img;
+  img.format = fmt("R8_UNORM");
+  img.width_px = img.height_px = 100000;
+  img.data = tiny.data();
+  img.size_B = tiny.size();
+  EXPECT_EQ(check_decode_input(img, {}).code(), Code::buffer_too_small);
+  img.width_px = img.height_px = 4;
+  EXPECT_TRUE(check_decode_input(img, {}).ok());
+}
+
+TEST(Decode, SubresourceChecksBuffersBeforeAllocating) {
+  // A 2^24 x 2^24 RGBA32F row-major layout (4 PiB): a 64-byte resource and a
+  // 4-byte output are refused before the 4 PiB temporary is allocated.
+  TextureDesc desc;
+  desc.format = fmt("R32G32B32A32_FLOAT");
+  desc.width = desc.height = 1u << 24;
+  Layout layout;
+  ASSERT_TRUE(make_layout_from_name("row-major", desc, {}, &layout).ok());
+  std::vector<uint8_t> res(64), out(4);
+  Status st = decode_subresource_rgba8(layout, res.data(), res.size(), 0, nullptr, {}, out.data(), out.size());
+  EXPECT_EQ(st.code(), Code::buffer_too_small) << st.message();
+  const Box box{0, 0, 0, 1, 1, 1};
+  st = decode_subresource_rgba8(layout, res.data(), res.size(), 0, &box, {}, out.data(), out.size());
+  EXPECT_EQ(st.code(), Code::buffer_too_small) << st.message();
+  EXPECT_NE(st.message().find("resource buffer is 64 bytes"), std::string::npos) << st.message();
+}
+
+TEST(Decode, SubresourcePlanesThatDoNotDecodeAlone) {
+  // NV12's planes decode only together; a depth-stencil format's stencil
+  // plane is not depth: both refused, naming the subresource.
+  for (const char* name : {"NV12", "P010", "D24_UNORM_S8_UINT"}) {
+    TextureDesc desc;
+    desc.format = fmt(name);
+    desc.width = desc.height = 16;
+    Layout layout;
+    ASSERT_TRUE(make_layout_from_name("row-major", desc, {}, &layout).ok()) << name;
+    std::vector<uint8_t> res(layout.size(), 128), out;
+    for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
+      out.assign(16 * 16 * 4, 0xEE);
+      const bool depth_plane = std::string(name) == "D24_UNORM_S8_UINT" && i == 0;
+      EXPECT_EQ(check_decodable(layout, i).ok(), depth_plane) << name << " " << i;
+      const Status st = decode_subresource_rgba8(layout, res.data(), res.size(), i, nullptr, {}, out.data(), out.size());
+      if (depth_plane) {
+        EXPECT_TRUE(st.ok()) << st.message();
+        continue;
+      }
+      EXPECT_EQ(st.code(), Code::unsupported) << name << " " << i;
+      EXPECT_NE(st.message().find("subresource " + std::to_string(i)), std::string::npos) << st.message();
+      EXPECT_EQ(out, std::vector<uint8_t>(out.size(), 0xEE));
+    }
+  }
+}
+
 TEST(Decode, FormatInfoMustBeTheTableEntry) {
   // A FormatInfo whose fields disagree with its DXGI value would size the
   // input by one element and read by another (R8G8B8A8 read 4 bytes from a
