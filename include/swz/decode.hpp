@@ -89,6 +89,17 @@ struct LinearImage {
 
 /// Whether `format` decodes; if not, why (the message decode gives).
 Status check_decodable(const FormatInfo& format);
+/// Whether subresource `subresource` of `layout` decodes on its own: its
+/// format decodes, and it is neither one plane of NV12, P010 or P016 (the
+/// luma and chroma planes decode together, through decode_rgba8) nor the
+/// stencil plane of a depth-stencil format (its bytes decode as R8_UINT).
+/// Errors: those of Layout::subresource, unsupported.
+Status check_decodable(const Layout& layout, uint32_t subresource);
+
+/// What decode_rgba8 and decode_rgba32f check before they look at the
+/// output: the options, the format, the palette, the input's size and pitch.
+/// A caller that allocates the output checks these first.
+Status check_decode_input(const LinearImage& in, const DecodeOptions& options);
 
 /// Decodes `in` into width_px x height_px RGBA8 pixels at out (4 bytes a
 /// pixel, rows out_row_pitch_B apart; 0: tight). Errors, before any byte is
@@ -103,8 +114,9 @@ Status decode_rgba32f(const LinearImage& in, const DecodeOptions& options, float
 
 /// Subresource `subresource` of a swizzled resource (the box `box`, or all of
 /// it when null), read as read_from_subresource does, then decoded as above
-/// into a tight image of the box's size. Errors: those of
-/// read_from_subresource and of decode_rgba8.
+/// into a tight image of the box's size. Errors: those of check_decodable
+/// (layout, subresource), read_from_subresource and decode_rgba8, before any
+/// byte is written or any temporary allocated.
 Status decode_subresource_rgba8(const Layout& layout, const void* resource, uint64_t resource_size_B,
                                 uint32_t subresource, const Box* box, const DecodeOptions& options, uint8_t* out,
                                 uint64_t out_size_B);

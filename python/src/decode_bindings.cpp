@@ -68,6 +68,7 @@ void register_decodes(py::module_& m) {
         in.acquire(data, false, "data");
         img.data = in.data();
         img.size_B = in.size();
+        check(check_decode_input(img, o));  // before the output is allocated
         const py::ssize_t h = img.height_px, w = img.width_px;
         if (float32) {
           py::array_t<float> out({h, w, py::ssize_t{4}});
@@ -117,6 +118,12 @@ palette: P8, A8P8, AI44, IA44: the palette's bytes, entries of palette_format.
 chroma_offset: NV12, P010, P016: where the chroma rows start (0: after the luma rows).
 Formats: everything but plain TYPELESS formats and NV11, P208, V208, V408.
 Raises ValueError for a format swz cannot decode or a buffer too small.)doc");
+  m.def(
+      "check_decodable",
+      [](const Layout& L, py::handle subresource) { check(check_decodable(L, as_subresource(L, subresource))); },
+      py::arg("layout"), py::arg("subresource"),
+      "check_decodable(layout, subresource): raises ValueError when the subresource does not decode on its own "
+      "(one plane of NV12, P010, P016; a stencil plane; a format swz cannot decode).");
 }
 
 }  // namespace swz_py

@@ -154,6 +154,7 @@ def deswizzle(buffer: Any, layout: Layout, subresource: int = 0, box: Optional[B
         return _swz.deswizzle(buffer, layout, subresource, box, out, dtype, backend, threads, write_combined)
     if out is not None or dtype is not None:
         raise ValueError("deswizzle(decode=True) returns new pixels: out= and dtype= do not apply")
+    _swz.check_decodable(layout, subresource)
     texels = _swz.deswizzle(buffer, layout, subresource, box, None, None, backend, threads, write_combined)
     sub = layout.subresource_layout(subresource)
     if box is None:

@@ -176,3 +176,19 @@ def test_palettes_byte_order_and_nv12():
     assert px[:, 0, :3].max() == 0 and px[:, 1, :3].min() == 255
     with pytest.raises(ValueError, match="byte_order = 'big'"):
         swz.decode(bytes(2), "R16_UNORM", 1, 1, byte_order="big")
+
+
+def test_tiny_input_is_refused_before_the_output_is_allocated():
+    # 16 bytes for 100000 x 100000 texels: the buffer is named, not a 37 GiB MemoryError.
+    with pytest.raises(ValueError, match="input buffer is 16 bytes"):
+        swz.decode(bytes(16), "R8_UNORM", 100000, 100000)
+    with pytest.raises(ValueError, match="input buffer is 16 bytes"):
+        swz.decode(bytes(16), "R8_UNORM", 2**32 - 1, 2**32 - 1, float32=True)
+
+
+def test_deswizzle_decode_refuses_one_plane_of_nv12():
+    layout = swz.Layout.row_major("NV12", 16, 16)
+    buf = bytes(layout.size)
+    for sub in (0, 1):
+        with pytest.raises(ValueError, match=f"subresource {sub} is plane {sub} alone"):
+            swz.deswizzle(buf, layout, sub, decode=True)

@@ -2,6 +2,7 @@
 // through the guard of capi_internal.hpp.
 #include "capi_internal.hpp"
 #include <cstdint>
+#include <string>
 
 #include "swz/decode.hpp"
 #include "swz/swz.h"
@@ -22,19 +23,27 @@ swz::Status to_image(const swz_linear_image* c, swz::LinearImage* out) {
   return swz::Status::Ok();
 }
 
+// An enum value for the 8-bit C++ enums. Values up to 255 travel as they are
+// (decode refuses those out of range, naming the field); larger ones cannot,
+// and are refused here with the value given.
+template <class E>
+swz::Status narrow(uint32_t v, const char* field, E* out) {
+  if (v > 255)
+    return {swz::Code::invalid_argument, std::string("options.") + field + " = " + std::to_string(v) + " is out of range"};
+  *out = static_cast<E>(v);
+  return swz::Status::Ok();
+}
+
 swz::Status to_options(const swz_decode_options* c, swz::LinearImage* palette, swz::DecodeOptions* out) {
   swz::DecodeOptions& o = *out;
   if (!c) return swz::Status::Ok();
-  // Out-of-range enum values travel as they are: decode refuses them, naming the field.
-  o.channel = static_cast<swz::ViewChannel>(c->channel > 255 ? 255 : c->channel);
+  SWZ_TRY(narrow(c->channel, "channel", &o.channel));
   o.exposure_ev = c->exposure_ev;
-  o.tone_map = static_cast<swz::ToneMap>(c->tone_map > 255 ? 255 : c->tone_map);
-  o.yuv_matrix = c->yuv_matrix == SWZ_YUV_BT601   ? swz::YuvMatrix::bt601
-                 : c->yuv_matrix == SWZ_YUV_BT709 ? swz::YuvMatrix::bt709
-                                                  : static_cast<swz::YuvMatrix>(c->yuv_matrix > 255 ? 255 : c->yuv_matrix);
+  SWZ_TRY(narrow(c->tone_map, "tone_map", &o.tone_map));
+  SWZ_TRY(narrow(c->yuv_matrix, "yuv_matrix", &o.yuv_matrix));  // SWZ_YUV_* are the C++ values
   o.yuv_full_range = c->yuv_full_range != 0;
   o.stencil = c->stencil != 0;
-  o.byte_order = static_cast<swz::ByteOrder>(c->byte_order > 255 ? 255 : c->byte_order);
+  SWZ_TRY(narrow(c->byte_order, "byte_order", &o.byte_order));
   if (c->palette) {
     SWZ_TRY(to_image(c->palette, palette));
     o.palette = palette;

@@ -82,7 +82,10 @@ void write_thumbnail(const std::string& path, const std::vector<uint8_t>& lin, u
                      const FormatInfo& f) {
   const uint32_t step = std::max(1u, (std::max(w, h) + 255) / 256);
   const uint32_t tw = (w + step - 1) / step, th = (h + step - 1) / step;
-  if (check_decodable(f).ok()) {  // every format swz decodes: its view pixels
+  // Palette formats have no palette here: their bytes are shown as grey below.
+  const std::string n = f.name;
+  const bool palette = n == "P8" || n == "A8P8" || n == "AI44" || n == "IA44";
+  if (!palette && check_decodable(f).ok()) {  // every other format swz decodes: its view pixels
     std::vector<uint8_t> rgba = allocate(uint64_t{w} * h * 4, "the decoded thumbnail");
     LinearImage img;
     img.format = f;

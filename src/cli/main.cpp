@@ -221,7 +221,7 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
   const Layout& layout = t.layout;
   const bool decoded_png = png && png_needs_decode(t.format, view);
   if (decoded_png)
-    check(check_decodable(t.format), "PNG output");
+    check(sub < layout.subresource_count() ? check_decodable(layout, sub) : check_decodable(t.format), "PNG output");
   else if (png)
     require_image_format(t.format, "PNG output");
   if ((have_sub || png) && sub >= layout.subresource_count())

@@ -20,6 +20,7 @@
 #include "core/checked_math.hpp"
 #include "core/decode_bc.hpp"
 #include "core/format_convert.hpp"
+#include "core/kernel.hpp"
 #include "core/request.hpp"
 
 namespace swz {
@@ -81,7 +82,23 @@ Domain domain_of(Num n) {
   return Domain::Absent;
 }
 
+// The caller's FormatInfo must be the table's entry for its DXGI value: the
+// readers take element sizes from the format, and its fields size the buffers.
+Status check_format_info(const FormatInfo& f) {
+  FormatInfo t;
+  if (find_format(f.dxgi, &t).ok() && f.name && std::strcmp(f.name, t.name) == 0 &&
+      f.element_bytes == t.element_bytes && f.block_width == t.block_width && f.block_height == t.block_height &&
+      f.planes == t.planes && f.depth_stencil == t.depth_stencil)
+    return Status::Ok();
+  return {Code::invalid_argument, std::string("format = ") + (f.name ? f.name : "(null name)") + " (DXGI_FORMAT " +
+                                      std::to_string(f.dxgi) + ", " + std::to_string(f.element_bytes) +
+                                      "-byte elements of " + std::to_string(f.block_width) + "x" +
+                                      std::to_string(f.block_height) +
+                                      " texels) is not swz's entry for that DXGI_FORMAT; take it from find_format"};
+}
+
 Status make_reader(const FormatInfo& f, bool stencil, Reader* out) {
+  SWZ_TRY(check_format_info(f));
   Reader r;
   r.format = f;
   const FormatFacts facts = format_facts(f);
@@ -388,7 +405,9 @@ float view_value(const View& v, int c, float x) {
       const double max = std::ldexp(1.0, static_cast<int>(r.bits[c]) - 1) - 1;
       return static_cast<float>(std::clamp((x / max + 1) * 0.5, 0.0, 1.0));
     }
-    case Domain::Float: return c == 3 ? std::clamp(x, 0.0f, 1.0f) : tone(v, x);
+    case Domain::Float:
+      if (c != 3) return tone(v, x);
+      return std::isnan(x) ? 0.0f : std::clamp(x, 0.0f, 1.0f);
     case Domain::Depth:
       if (!std::isfinite(x)) return x > 0 ? 1.0f : 0.0f;
       if (v.depth_constant) return std::clamp(x, 0.0f, 1.0f);
@@ -488,7 +507,10 @@ Status load_palette(const DecodeOptions& o, const FormatInfo& f, std::vector<uin
     return {Code::invalid_argument,
             "palette = " + std::to_string(p.width_px) + "x" + std::to_string(p.height_px) + " entries; 1..65536 allowed"};
   out->assign(entries * 4, 0);
-  return decode_rgba8(p, DecodeOptions{}, out->data(), out->size());
+  // Errors of the palette's own image name it, not the indices' input.
+  const Status st = decode_rgba8(p, DecodeOptions{}, out->data(), out->size());
+  if (!st.ok()) return {st.code(), "options.palette: " + st.message()};
+  return Status::Ok();
 }
 
 // The input's extent for a 4:2:0 format: the luma rows, then the chroma rows.
@@ -497,8 +519,16 @@ Status resolve_yuv420(const LinearImage& in, const Reader& r, Job* job) {
   SWZ_TRY(detail::resolve_linear(in.width_px, in.height_px, 1, wb, in.size_B, in.row_pitch_B, 0, "input luma",
                                  &job->in));
   uint64_t at = in.chroma_offset_B;
-  if (at == 0 && !detail::mul_ok(job->in.row_pitch_B, in.height_px, &at))
-    return {Code::overflow, "input chroma offset does not fit in 64 bits"};
+  if (at == 0) {
+    // Right after height_px luma rows at the row pitch, which the chroma rows
+    // follow: an explicit pitch is used, and checked, even for one luma row.
+    const uint64_t pitch = in.row_pitch_B ? in.row_pitch_B : job->in.row_pitch_B;
+    if (pitch < job->in.row_B)
+      return {Code::invalid_argument, "input row pitch = " + std::to_string(pitch) + " is smaller than a luma row (" +
+                                          std::to_string(job->in.row_B) + " bytes)"};
+    if (!detail::mul_ok(pitch, in.height_px, &at))
+      return {Code::overflow, "input chroma offset does not fit in 64 bits"};
+  }
   if (at > in.size_B)
     return {Code::buffer_too_small, "input buffer is " + std::to_string(in.size_B) +
                                         " bytes; its chroma rows start at byte " + std::to_string(at)};
@@ -510,14 +540,14 @@ Status resolve_yuv420(const LinearImage& in, const Reader& r, Job* job) {
   return Status::Ok();
 }
 
-Status prepare(const LinearImage& in, const DecodeOptions& o, const void* out, uint64_t out_size_B,
-               uint64_t out_row_pitch_B, uint64_t out_pixel_B, Job* job) {
+// The input side of prepare: the options, the format, the palette, the
+// input's extent.
+Status prepare_input(const LinearImage& in, const DecodeOptions& o, Job* job) {
   SWZ_TRY(check_options(o));
   if (in.width_px == 0 || in.height_px == 0)
     return {Code::invalid_argument, "image size = " + std::to_string(in.width_px) + "x" + std::to_string(in.height_px) +
                                         " texels; both must be at least 1"};
   if (!in.data) return {Code::invalid_argument, "input data is null"};
-  if (!out) return {Code::invalid_argument, "output buffer is null"};
   SWZ_TRY(make_reader(in.format, o.stencil, &job->reader));
   const Reader& r = job->reader;
   const uint32_t bw = r.reading == Reading::Block ? 4 : in.format.block_width;
@@ -535,6 +565,13 @@ Status prepare(const LinearImage& in, const DecodeOptions& o, const void* out, u
     const uint64_t h_el = (uint64_t{in.height_px} + job->block_rows - 1) / job->block_rows;
     SWZ_TRY(detail::resolve_linear(w_el, h_el, 1, eb, in.size_B, in.row_pitch_B, 0, "input", &job->in));
   }
+  return Status::Ok();
+}
+
+Status prepare(const LinearImage& in, const DecodeOptions& o, const void* out, uint64_t out_size_B,
+               uint64_t out_row_pitch_B, uint64_t out_pixel_B, Job* job) {
+  SWZ_TRY(prepare_input(in, o, job));
+  if (!out) return {Code::invalid_argument, "output buffer is null"};
   SWZ_TRY(detail::resolve_linear(in.width_px, in.height_px, 1, out_pixel_B, out_size_B, out_row_pitch_B, 0, "output",
                                  &job->out));
   return detail::check_memory_disjoint(detail::MemoryRange(in.data, job->in.used_B, "input"),
@@ -662,12 +699,33 @@ Status decode_rgba32f(const LinearImage& in, const DecodeOptions& options, float
   return Status::Ok();
 }
 
+Status check_decode_input(const LinearImage& in, const DecodeOptions& options) {
+  Job job;
+  return prepare_input(in, options, &job);
+}
+
+Status check_decodable(const Layout& layout, uint32_t subresource) {
+  SubresourceLayout s;
+  SWZ_TRY(layout.subresource(subresource, &s));
+  const FormatInfo& f = layout.desc().format;
+  Reader r;
+  SWZ_TRY(make_reader(f, false, &r));
+  if (r.reading == Reading::Yuv420)
+    return refuse(f, "subresource " + std::to_string(subresource) + " is plane " + std::to_string(s.plane) +
+                         " alone; its luma and chroma are planes 0 and 1: read both and decode them with "
+                         "decode_rgba8 (chroma_offset_B)");
+  if (f.depth_stencil && s.plane > 0)
+    return refuse(f, "subresource " + std::to_string(subresource) + " is plane " + std::to_string(s.plane) +
+                         ", the stencil: decode its bytes as R8_UINT");
+  return Status::Ok();
+}
+
 Status decode_subresource_rgba8(const Layout& layout, const void* resource, uint64_t resource_size_B,
                                 uint32_t subresource, const Box* box, const DecodeOptions& options, uint8_t* out,
                                 uint64_t out_size_B) {
   SubresourceLayout s;
   SWZ_TRY(layout.subresource(subresource, &s));
-  SWZ_TRY(check_decodable(layout.desc().format));
+  SWZ_TRY(check_decodable(layout, subresource));
   const Box b = box ? *box : Box{0, 0, 0, s.width, s.height, 1};
   ElementBox e;
   SWZ_TRY(to_element_box(layout, subresource, &b, &e));  // the box lies inside the subresource
@@ -675,6 +733,14 @@ Status decode_subresource_rgba8(const Layout& layout, const void* resource, uint
     return {Code::invalid_argument, "box must hold at least one texel of exactly one depth slice to decode"};
   const FormatInfo& f = layout.desc().format;
   const uint64_t bytes = uint64_t{e.width_el} * e.height_el * s.element_bytes;  // within the subresource
+  // The resource and the output are checked before the texels' temporary is
+  // allocated: its size follows the layout, not the buffers given.
+  if (!resource) return {Code::invalid_argument, "resource = null"};
+  if (!out) return {Code::invalid_argument, "output buffer is null"};
+  detail::LinearExtent out_extent;
+  SWZ_TRY(detail::resolve_linear(b.right - b.left, b.bottom - b.top, 1, 4, out_size_B, 0, 0, "output", &out_extent));
+  detail::Resolved region;
+  SWZ_TRY(detail::resolve_region(layout, resource_size_B, subresource, &b, bytes, 0, 0, "destination", &region));
   std::vector<uint8_t> linear(bytes);
   SWZ_TRY(read_from_subresource(linear.data(), bytes, 0, 0, layout, resource, resource_size_B, subresource, &b));
   LinearImage img;

@@ -154,9 +154,11 @@ uint64_t mix(uint64_t h, uint64_t v) {
 // signature. One generator feeds every random draw, in the order of the
 // steps, so that a dump gets the same answer on every run.
 struct Identification {
-  Identification(const FormatInfo& f, uint32_t w, uint32_t h) : format(f), width(w), height(h) {}
+  Identification(const FormatInfo& f, uint32_t w, uint32_t h)
+      : format(f), width_px(w), height_px(h), width(w), height(h) {}
 
   const FormatInfo& format;
+  const uint32_t width_px, height_px;  // texels: the size layouts are made for
   uint32_t width = 0, height = 0;  // texels for collect_candidates, then elements (identify())
   uint64_t avail = 0;  // bytes of the dump after the offset
   uint32_t eb = 0;
@@ -416,7 +418,7 @@ void Identification::sweep_pbxor() {
     c.name.params += 1;
     // addrlib keeps only the mode's pipe and bank bits (GFX10+): a value
     // with other bits set names a layout it would not build.
-    if (!ident::make_candidate(c.name, format, width, height, &c.layout).ok() || c.layout.size() > avail ||
+    if (!ident::make_candidate(c.name, format, width_px, height_px, &c.layout).ok() || c.layout.size() > avail ||
         c.layout.patterns().empty() || (c.layout.patterns()[0].immediate >> 8) != best_v ||
         !ident::make_tables(c.layout, &c.tab).ok())
       continue;

@@ -223,6 +223,13 @@ static void test_decode(void) {
   CHECK_FAILS(swz_decode_rgba8(&img, &o, out, 63, 0), SWZ_BUFFER_TOO_SMALL, "output buffer is 63 bytes");
   o.channel = 77;
   CHECK_FAILS(swz_decode_rgba8(&img, &o, out, 64, 0), SWZ_INVALID_ARGUMENT, "options.channel = ");
+  /* A value past 8 bits is named as given, not as the 255 it would narrow to. */
+  o.channel = 256;
+  CHECK_FAILS(swz_decode_rgba8(&img, &o, out, 64, 0), SWZ_INVALID_ARGUMENT, "options.channel = 256 ");
+  o.channel = SWZ_VIEW_RGBA;
+  o.byte_order = 0xFFFFFFFFu;
+  CHECK_FAILS(swz_decode_rgba8(&img, &o, out, 64, 0), SWZ_INVALID_ARGUMENT, "options.byte_order = 4294967295 ");
+  o.byte_order = SWZ_BYTE_ORDER_LITTLE;
   img.format = "R8G8B8A8_TYPELESS";
   CHECK_FAILS(swz_decode_rgba8(&img, NULL, out, 64, 0), SWZ_UNSUPPORTED, "TYPELESS");
   CHECK(out[0] == 0xEE && out[63] == 0xEE);

@@ -27,6 +27,13 @@ if "$SWZ" identify "${rgba[@]}" --top 2 --thumbnails thumbs dump.bin >out.txt 2>
   first=$(sed -n 1p out.txt | awk '{print $2}' | tr ':/ ' '___') && second=$(sed -n 2p out.txt | awk '{print $2}' | tr ':/ ' '___') &&
   [ -s "thumbs/1-$first.png" ] && [ -s "thumbs/2-$second.png" ] && [ "$(ls thumbs | wc -l)" = 2 ]; then
   pass "--thumbnails writes RANK-LAYOUT.png for each candidate (1-$first.png, 2-$second.png)"; else failed "--thumbnails: $(ls thumbs 2>&1) $(cat err.txt)"; fi
+# A palette format has no palette to decode a thumbnail with: its indices are drawn as grey, and
+# the command succeeds.
+"$SWZ" swizzle -q --layout std4k -f R8_UNORM "$PHOTO" p8.bin
+rm -rf p8thumbs
+if "$SWZ" identify --format P8 --size 600x400 --top 1 --thumbnails p8thumbs p8.bin >out.txt 2>err.txt &&
+  [ "$(ls p8thumbs | wc -l)" = 1 ]; then
+  pass "--thumbnails of P8 indices"; else failed "--thumbnails of P8: $(cat err.txt)"; fi
 # --offset: the same dump behind 100 bytes of junk.
 { head -c 100 /dev/urandom; cat dump.bin; } >shifted.bin
 best=$("$SWZ" identify "${rgba[@]}" --top 1 --offset 100 shifted.bin 2>err.txt)

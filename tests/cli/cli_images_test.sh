@@ -223,6 +223,12 @@ fi
 expect_err "a TYPELESS format to PNG names the fix" "R8G8B8A8_TYPELESS cannot be decoded: TYPELESS.*give a typed member" \
   "$SWZ" deswizzle -q --layout row-major --row-pitch 8 -f R8G8B8A8_TYPELESS --size 2x2 half.bin t.png
 [ ! -e t.png ] && pass "no PNG after the refusal" || failed "a PNG was written after the refusal"
+# One plane of NV12 does not decode alone: its chroma plane (subresource 1) is refused, not drawn as NV12.
+head -c 2564 /dev/zero >nv12.bin
+expect_err "NV12's chroma plane to PNG is refused, naming the subresource" \
+  "NV12 cannot be decoded: subresource 1 is plane 1 alone" \
+  "$SWZ" deswizzle -q --layout row-major -f NV12 --size 4x4 --subresource 1 nv12.bin nv12.png
+[ ! -e nv12.png ] && pass "no PNG after the NV12 plane refusal" || failed "a PNG of one NV12 plane was written"
 if ! "$SWZ" deswizzle -q --layout row-major -f R32_FLOAT --size 2x2 --channel q half.bin q.png 2>err.txt &&
   grep -q -- "--channel: q not in {rgba,rgb,r,g,b,a}" err.txt; then
   pass "an unknown --channel is refused, listing the choices"

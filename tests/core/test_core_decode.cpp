@@ -10,8 +10,10 @@
 //  * packed formats: their DXGI_FORMAT bit layouts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "swz/copy.hpp"
@@ -425,6 +427,149 @@ TEST(Decode, FullColourAgreesWithChannelViews) {
     ++checked;
   }
   EXPECT_EQ(checked, 11);
+}
+
+TEST(Decode, Planar420PitchAppliesToOneLumaRow) {
+  // NV12 4x1 at a 64-byte pitch: the chroma row follows one luma row of the
+  // pitch (byte 64), as it follows two at byte 128; the padding must not be
+  // read as chroma.
+  std::vector<uint8_t> buf(128, 0);
+  for (int i = 0; i < 4; ++i) buf[i] = 235;
+  for (int i = 64; i < 68; ++i) buf[i] = 128;
+  LinearImage img;
+  img.format = fmt("NV12");
+  img.width_px = 4;
+  img.height_px = 1;
+  img.data = buf.data();
+  img.size_B = buf.size();
+  img.row_pitch_B = 64;
+  std::vector<uint8_t> out(16, 0xEE);
+  ASSERT_TRUE(decode_rgba8(img, {}, out.data(), out.size()).ok());
+  for (int x = 0; x < 4; ++x)
+    EXPECT_EQ(std::vector<uint8_t>(out.begin() + x * 4, out.begin() + x * 4 + 4), (std::vector<uint8_t>{255, 255, 255, 255}))
+        << x;
+  // A pitch smaller than the luma row is refused even for one row: the chroma follows at it.
+  img.row_pitch_B = 3;
+  std::fill(out.begin(), out.end(), 0xEE);
+  const Status st = decode_rgba8(img, {}, out.data(), out.size());
+  EXPECT_EQ(st.code(), Code::invalid_argument) << st.message();
+  EXPECT_NE(st.message().find("row pitch = 3"), std::string::npos) << st.message();
+  EXPECT_EQ(out, std::vector<uint8_t>(16, 0xEE));
+}
+
+TEST(Decode, FloatAlphaNaNIsTransparent) {
+  const float px[4] = {0.5f, 0.5f, 0.5f, std::nanf("")};
+  std::vector<uint8_t> bytes(16);
+  std::memcpy(bytes.data(), px, 16);
+  EXPECT_EQ(decode_8("R32G32B32A32_FLOAT", bytes, 1, 1)[3], 0);
+}
+
+TEST(Decode, PaletteErrorsNameThePalette) {
+  const std::vector<uint8_t> pal = {255, 0, 0, 255, 0, 255, 0};  // one byte short of two entries
+  LinearImage p;
+  p.format = fmt("R8G8B8A8_UNORM");
+  p.width_px = 2;
+  p.height_px = 1;
+  p.data = pal.data();
+  p.size_B = pal.size();
+  DecodeOptions o;
+  o.palette = &p;
+  LinearImage img;
+  img.format = fmt("P8");
+  img.width_px = img.height_px = 1;
+  const uint8_t idx = 0;
+  img.data = &idx;
+  img.size_B = 1;
+  uint8_t out[4] = {0xEE, 0xEE, 0xEE, 0xEE};
+  const Status st = decode_rgba8(img, o, out, 4);
+  EXPECT_EQ(st.code(), Code::buffer_too_small) << st.message();
+  EXPECT_EQ(st.message().rfind("options.palette: ", 0), 0u) << st.message();
+  EXPECT_EQ(out[0], 0xEE);
+}
+
+TEST(Decode, CheckDecodeInputBeforeTheOutput) {
+  // 100000 x 100000 texels from 16 bytes: refused on the input alone, so a
+  // caller can check before it allocates 40 GB of output.
+  const std::vector<uint8_t> tiny(16);
+  LinearImage img;
+  img.format = fmt("R8_UNORM");
+  img.width_px = img.height_px = 100000;
+  img.data = tiny.data();
+  img.size_B = tiny.size();
+  EXPECT_EQ(check_decode_input(img, {}).code(), Code::buffer_too_small);
+  img.width_px = img.height_px = 4;
+  EXPECT_TRUE(check_decode_input(img, {}).ok());
+}
+
+TEST(Decode, SubresourceChecksBuffersBeforeAllocating) {
+  // A 2^24 x 2^24 RGBA32F row-major layout (4 PiB): a 64-byte resource and a
+  // 4-byte output are refused before the 4 PiB temporary is allocated.
+  TextureDesc desc;
+  desc.format = fmt("R32G32B32A32_FLOAT");
+  desc.width = desc.height = 1u << 24;
+  Layout layout;
+  ASSERT_TRUE(make_layout_from_name("row-major", desc, {}, &layout).ok());
+  std::vector<uint8_t> res(64), out(4);
+  Status st = decode_subresource_rgba8(layout, res.data(), res.size(), 0, nullptr, {}, out.data(), out.size());
+  EXPECT_EQ(st.code(), Code::buffer_too_small) << st.message();
+  const Box box{0, 0, 0, 1, 1, 1};
+  st = decode_subresource_rgba8(layout, res.data(), res.size(), 0, &box, {}, out.data(), out.size());
+  EXPECT_EQ(st.code(), Code::buffer_too_small) << st.message();
+  EXPECT_NE(st.message().find("resource buffer is 64 bytes"), std::string::npos) << st.message();
+}
+
+TEST(Decode, SubresourcePlanesThatDoNotDecodeAlone) {
+  // NV12's planes decode only together; a depth-stencil format's stencil
+  // plane is not depth: both refused, naming the subresource.
+  for (const char* name : {"NV12", "P010", "D24_UNORM_S8_UINT"}) {
+    TextureDesc desc;
+    desc.format = fmt(name);
+    desc.width = desc.height = 16;
+    Layout layout;
+    ASSERT_TRUE(make_layout_from_name("row-major", desc, {}, &layout).ok()) << name;
+    std::vector<uint8_t> res(layout.size(), 128), out;
+    for (uint32_t i = 0; i < layout.subresource_count(); ++i) {
+      out.assign(16 * 16 * 4, 0xEE);
+      const bool depth_plane = std::string(name) == "D24_UNORM_S8_UINT" && i == 0;
+      EXPECT_EQ(check_decodable(layout, i).ok(), depth_plane) << name << " " << i;
+      const Status st = decode_subresource_rgba8(layout, res.data(), res.size(), i, nullptr, {}, out.data(), out.size());
+      if (depth_plane) {
+        EXPECT_TRUE(st.ok()) << st.message();
+        continue;
+      }
+      EXPECT_EQ(st.code(), Code::unsupported) << name << " " << i;
+      EXPECT_NE(st.message().find("subresource " + std::to_string(i)), std::string::npos) << st.message();
+      EXPECT_EQ(out, std::vector<uint8_t>(out.size(), 0xEE));
+    }
+  }
+}
+
+TEST(Decode, FormatInfoMustBeTheTableEntry) {
+  // A FormatInfo whose fields disagree with its DXGI value would size the
+  // input by one element and read by another (R8G8B8A8 read 4 bytes from a
+  // 1-byte buffer; block_width 0 divided by zero): refused, naming the format.
+  const uint8_t in[1] = {7};
+  uint8_t out[4] = {0xEE, 0xEE, 0xEE, 0xEE};
+  LinearImage img;
+  img.width_px = img.height_px = 1;
+  img.data = in;
+  img.size_B = 1;
+  FormatInfo f = fmt("R8G8B8A8_UNORM");
+  f.element_bytes = 1;
+  img.format = f;
+  Status st = decode_rgba8(img, {}, out, 4);
+  EXPECT_EQ(st.code(), Code::invalid_argument) << st.message();
+  EXPECT_NE(st.message().find("R8G8B8A8_UNORM"), std::string::npos) << st.message();
+  f = fmt("R8_UNORM");
+  f.block_width = 0;
+  img.format = f;
+  EXPECT_EQ(decode_rgba8(img, {}, out, 4).code(), Code::invalid_argument);
+  f = fmt("R8_UNORM");
+  f.name = nullptr;
+  img.format = f;
+  EXPECT_EQ(decode_rgba8(img, {}, out, 4).code(), Code::invalid_argument);
+  EXPECT_EQ(check_decodable(f).code(), Code::invalid_argument);
+  EXPECT_EQ(out[0], 0xEE);
 }
 
 }  // namespace

@@ -292,6 +292,25 @@ TEST(IdentifyAccuracy, AmdPipeBankXor) {
   }
 }
 
+TEST(IdentifyAccuracy, AmdPipeBankXorOfTexelPairs) {
+  // The swept pbxor candidate is laid out for the texture's texels, not for
+  // its grid of elements: a 256x128 R8G8_B8G8 dump (128x128 two-texel
+  // elements) with a pipe/bank XOR ranks it first.
+  const FormatInfo f = fmt("R8G8_B8G8_UNORM");
+  const std::vector<uint8_t> lin = crop(128, 128, 150, 100, 4);
+  const char* name = "amd-gfx10.3-sw64k-r-x:pbxor=5";
+  Layout truth;
+  ASSERT_TRUE(ident::make_candidate({name, 0, 0}, f, 256, 128, &truth).ok()) << name;
+  std::vector<uint8_t> dump(truth.size(), 0);
+  ASSERT_TRUE(
+      write_to_subresource(truth, dump.data(), dump.size(), 0, nullptr, lin.data(), lin.size(), 512, lin.size()).ok());
+  std::vector<IdentifyCandidate> got;
+  ASSERT_TRUE(identify(dump, f, 256, 128, {}, &got).ok());
+  Layout best;
+  ASSERT_TRUE(ident::make_candidate({got[0].layout, 0, 0}, f, 256, 128, &best).ok()) << got[0].layout;
+  EXPECT_TRUE(same_offsets(best, truth)) << name << " -> " << got[0].layout;
+}
+
 // Every size and element size of the accuracy table; by default every 17th
 // candidate of each (a bounded run), all of them with SWZ_IDENTIFY_FULL_TABLE=1.
 TEST(IdentifyAccuracy, FullTable) {
