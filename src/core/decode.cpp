@@ -656,13 +656,15 @@ Status decode_rgba8(const LinearImage& in, const DecodeOptions& options, uint8_t
   const auto* base = static_cast<const uint8_t*>(in.data);
   if (job.reader.reading == Reading::Block && options.channel == ViewChannel::rgba && !job.word_B &&
       detail::decode_block_rgba8(job.reader.block, base, t8)) {
-    // BC1-BC3 and BC7 in full colour: their bytes are the view values.
+    // BC1-BC5 (unsigned) and BC7 in full colour: their bytes are the view values.
     const uint32_t bb = detail::block_bytes(job.reader.block);
     for (uint32_t by = 0; by * 4 < in.height_px; ++by) {
       const uint8_t* row = base + by * job.in.row_pitch_B;
       const uint32_t rows = std::min(4u, in.height_px - by * 4);
       for (uint32_t bx = 0; bx * 4 < in.width_px; ++bx) {
         detail::decode_block_rgba8(job.reader.block, row + size_t{bx} * bb, t8);
+        if (job.reader.block == detail::BlockKind::BC4U)  // single-channel: shown grey
+          for (auto& t : t8) t[1] = t[2] = t[0];
         const uint32_t cols = std::min(4u, in.width_px - bx * 4);
         for (uint32_t j = 0; j < rows; ++j)
           std::memcpy(out + (uint64_t{by} * 4 + j) * job.out.row_pitch_B + uint64_t{bx} * 16, t8[j * 4], cols * 4);

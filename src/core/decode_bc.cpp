@@ -83,8 +83,8 @@ void color_block(const uint8_t* b, bool always_four, uint8_t out[16][4]) {
   }
 }
 
-// BC3's alpha block at b (8 bytes): the BC4 palette of two byte endpoints,
-// each interpolated value rounded to the nearest byte.
+// BC3's alpha block, or an unsigned BC4 block, at b (8 bytes): the palette of
+// two byte endpoints, each interpolated value rounded to the nearest byte.
 void alpha_block(const uint8_t* b, uint8_t out[16]) {
   const int e0 = b[0], e1 = b[1];
   int pal[8] = {e0, e1, 0, 0, 0, 0, 0, 255};
@@ -435,8 +435,17 @@ unsigned block_bytes(BlockKind kind) {
 }
 
 bool decode_block_rgba8(BlockKind kind, const uint8_t* b, uint8_t out[16][4]) {
-  uint8_t a[16];
+  uint8_t a[16], g[16];
   switch (kind) {
+    case BlockKind::BC4U:
+      alpha_block(b, a);
+      for (int i = 0; i < 16; ++i) out[i][0] = a[i], out[i][1] = out[i][2] = 0, out[i][3] = 255;
+      return true;
+    case BlockKind::BC5U:
+      alpha_block(b, a);
+      alpha_block(b + 8, g);
+      for (int i = 0; i < 16; ++i) out[i][0] = a[i], out[i][1] = g[i], out[i][2] = 0, out[i][3] = 255;
+      return true;
     case BlockKind::BC1:
       color_block(b, false, out);
       return true;
@@ -459,7 +468,8 @@ bool decode_block_rgba8(BlockKind kind, const uint8_t* b, uint8_t out[16][4]) {
 
 void decode_block(BlockKind kind, const uint8_t* b, float out[16][4]) {
   uint8_t t8[16][4];
-  if (decode_block_rgba8(kind, b, t8)) {
+  const bool bytes = kind == BlockKind::BC1 || kind == BlockKind::BC2 || kind == BlockKind::BC3 || kind == BlockKind::BC7;
+  if (bytes && decode_block_rgba8(kind, b, t8)) {
     for (int i = 0; i < 16; ++i)
       for (int c = 0; c < 4; ++c) out[i][c] = unit(t8[i][c]);
     return;

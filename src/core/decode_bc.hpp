@@ -35,8 +35,9 @@ unsigned block_bytes(BlockKind kind);
 void decode_block(BlockKind kind, const uint8_t* block, float out[16][4]);
 
 /// BC1, BC2, BC3 and BC7, whose values are bytes: the same texels as 8-bit
-/// RGBA (decode_block's values x 255). Returns false, writing nothing, for
-/// the other kinds.
+/// RGBA (decode_block's values x 255); unsigned BC4 and BC5: decode_block's
+/// values rounded to the nearest 1/255, (r, 0, 0, 255) and (r, g, 0, 255).
+/// Returns false, writing nothing, for the other kinds.
 bool decode_block_rgba8(BlockKind kind, const uint8_t* block, uint8_t out[16][4]);
 
 }  // namespace swz::detail

@@ -406,7 +406,8 @@ TEST(Decode, Planar420) {
 TEST(Decode, FullColourAgreesWithChannelViews) {
   int checked = 0;
   for (const char* name : {"R8G8B8A8_UNORM", "R8G8B8A8_UNORM_SRGB", "B8G8R8A8_UNORM", "B8G8R8X8_UNORM", "R8G8_UNORM",
-                           "R8_UNORM", "A8_UNORM", "BC1_UNORM", "BC2_UNORM", "BC3_UNORM_SRGB", "BC7_UNORM"}) {
+                           "R8_UNORM", "A8_UNORM", "BC1_UNORM", "BC2_UNORM", "BC3_UNORM_SRGB", "BC7_UNORM",
+                           "BC4_UNORM", "BC5_UNORM"}) {
     const FormatInfo f = fmt(name);
     const uint32_t w = 13, h = 9;
     const size_t bytes = size_t{(w + f.block_width - 1) / f.block_width} * ((h + f.block_height - 1) / f.block_height) *
@@ -414,7 +415,7 @@ TEST(Decode, FullColourAgreesWithChannelViews) {
     std::vector<uint8_t> data(bytes);
     for (size_t k = 0; k < bytes; ++k) data[k] = static_cast<uint8_t>((k * 2654435761u) >> 11) | 1u;
     const std::vector<uint8_t> full = decode_8(name, data, w, h);
-    const bool grey = std::string(name) == "R8_UNORM";
+    const bool grey = std::string(name) == "R8_UNORM" || std::string(name) == "BC4_UNORM";
     for (int c = 0; c < 4; ++c) {
       DecodeOptions o;
       o.channel = static_cast<ViewChannel>(static_cast<int>(ViewChannel::r) + (grey ? 0 : c));
@@ -426,7 +427,7 @@ TEST(Decode, FullColourAgreesWithChannelViews) {
     }
     ++checked;
   }
-  EXPECT_EQ(checked, 11);
+  EXPECT_EQ(checked, 13);
 }
 
 TEST(Decode, Planar420PitchAppliesToOneLumaRow) {
