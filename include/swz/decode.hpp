@@ -70,8 +70,9 @@ struct DecodeOptions {
   bool stencil = false;         ///< depth-stencil formats: show the stencil (D24_UNORM_S8_UINT's top byte)
   ByteOrder byte_order = ByteOrder::little;  ///< the element size must be a multiple of the word
   /// P8, A8P8, AI44, IA44: the palette, a width x 1 image of any decodable
-  /// format (R8G8B8A8_UNORM, B5G5R5A1_UNORM, B5G6R5_UNORM, ...), one entry a
-  /// texel. An index past its last entry decodes as transparent black.
+  /// format of one texel an element (R8G8B8A8_UNORM, B5G5R5A1_UNORM,
+  /// B5G6R5_UNORM, ...; not BC, 4:2:2 or 4:2:0 formats), one entry a texel.
+  /// An index past its last entry decodes as transparent black.
   const LinearImage* palette = nullptr;
 };
 

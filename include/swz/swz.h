@@ -449,7 +449,8 @@ typedef struct swz_decode_options {
   uint32_t stencil;        /* nonzero: D24_UNORM_S8_UINT shows its stencil */
   uint32_t byte_order;     /* swz_byte_order */
   /* P8, A8P8, AI44, IA44: the palette, width x 1 entries of any decodable
-   * format; NULL otherwise. An index past its entries is transparent black. */
+   * format of one texel an element (not BC, 4:2:2 or 4:2:0); NULL
+   * otherwise. An index past its entries is transparent black. */
   const struct swz_linear_image* palette;
 } swz_decode_options;
 SWZ_API swz_decode_options swz_decode_options_default(void);

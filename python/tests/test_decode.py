@@ -192,3 +192,9 @@ def test_deswizzle_decode_refuses_one_plane_of_nv12():
     for sub in (0, 1):
         with pytest.raises(ValueError, match=f"subresource {sub} is plane {sub} alone"):
             swz.deswizzle(buf, layout, sub, decode=True)
+
+
+def test_palette_format_holds_one_texel_an_element():
+    # 4 bytes of R8G8_B8G8 are two palette entries, not one: refused rather than losing entry 1.
+    with pytest.raises(ValueError, match="one texel an element"):
+        swz.decode(bytes([0, 1]), "P8", 2, 1, palette=bytes([255, 0, 0, 255]), palette_format="R8G8_B8G8_UNORM")

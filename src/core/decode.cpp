@@ -502,6 +502,13 @@ Status load_palette(const DecodeOptions& o, const FormatInfo& f, std::vector<uin
   SWZ_TRY(make_reader(p.format, false, &pr));
   if (pr.reading == Reading::Palette)
     return {Code::invalid_argument, std::string("palette format ") + p.format.name + " is itself a palette format"};
+  // One entry a texel and a texel an element: the entries of palette bytes
+  // are their elements (as the command and Python count them).
+  if (pr.reading == Reading::Block || pr.reading == Reading::Yuv420 || p.format.block_width != 1 ||
+      p.format.block_height != 1)
+    return {Code::invalid_argument, std::string("palette format ") + p.format.name +
+                                        " does not hold one texel an element; give the palette as e.g. "
+                                        "R8G8B8A8_UNORM or B5G6R5_UNORM entries"};
   const uint64_t entries = uint64_t{p.width_px} * p.height_px;
   if (entries == 0 || entries > 65536)
     return {Code::invalid_argument,

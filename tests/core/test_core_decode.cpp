@@ -488,6 +488,34 @@ TEST(Decode, PaletteErrorsNameThePalette) {
   EXPECT_EQ(out[0], 0xEE);
 }
 
+TEST(Decode, PaletteFormatHoldsOneTexelAnElement) {
+  // 4 bytes of R8G8_B8G8 are one element but two texels: counted as bytes /
+  // element size (the command, Python), the second entry was lost and its
+  // index decoded as transparent black. Such palette formats are refused.
+  for (const char* name : {"R8G8_B8G8_UNORM", "YUY2", "BC1_UNORM", "NV12"}) {
+    const std::vector<uint8_t> pal(64, 200);
+    LinearImage p;
+    p.format = fmt(name);
+    p.width_px = 2;
+    p.height_px = 1;
+    p.data = pal.data();
+    p.size_B = pal.size();
+    DecodeOptions o;
+    o.palette = &p;
+    LinearImage img;
+    img.format = fmt("P8");
+    img.width_px = img.height_px = 1;
+    const uint8_t idx = 1;
+    img.data = &idx;
+    img.size_B = 1;
+    uint8_t out[4] = {0xEE, 0xEE, 0xEE, 0xEE};
+    const Status st = decode_rgba8(img, o, out, 4);
+    EXPECT_EQ(st.code(), Code::invalid_argument) << name << ": " << st.message();
+    EXPECT_NE(st.message().find("one texel an element"), std::string::npos) << st.message();
+    EXPECT_EQ(out[0], 0xEE);
+  }
+}
+
 TEST(Decode, CheckDecodeInputBeforeTheOutput) {
   // 100000 x 100000 texels from 16 bytes: refused on the input alone, so a
   // caller can check before it allocates 40 GB of output.
