@@ -137,7 +137,7 @@ def test_refusals_name_the_problem():
         swz.decode(bytes(16), "NV11", 4, 4)
     with pytest.raises(Exception, match="needs options.palette"):
         swz.decode(bytes(4), "P8", 2, 2)
-    with pytest.raises(Exception, match="input buffer is 15 bytes; the box needs 16"):
+    with pytest.raises(Exception, match="input buffer is 15 bytes; the image needs 16"):
         swz.decode(bytes(15), "BC7_UNORM", 4, 4)
     with pytest.raises(Exception, match="row pitch = 8"):
         swz.decode(bytes(64), "R8G8B8A8_UNORM", 4, 2, row_pitch=8)

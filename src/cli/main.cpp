@@ -679,6 +679,7 @@ int run_main(int argc, char** argv) {
       output_mode().batch = true;
       std::string type = output_type("", out_type);
       if (*de && cube && type == "raw") type = "dds";
+      if (*de) require_png_for_view_options(view, type);
       const std::string ext = *sw ? ".bin" : "." + type;
       std::vector<BatchJob> list = plan_batch(files, out_dir, ext, overwrite);
       const unsigned workers =
@@ -711,6 +712,7 @@ int run_main(int argc, char** argv) {
       swizzle_one(o, in, out);
     } else if (*de) {
       const std::string type = output_type(out, out_type);
+      require_png_for_view_options(view, cube && type == "raw" ? "dds" : type);
       if (type == "dds" || cube)
         say(deswizzle_dds(o, cube, de_sub->count() > 0, in, out, type == "dds"));
       else

@@ -57,6 +57,12 @@ DecodeOptions ViewOptions::decode() const {
   return d;
 }
 
+void require_png_for_view_options(const ViewOptions& v, const std::string& type) {
+  if (v.given && type != "png")
+    fail("--channel, --exposure, --tone-map, --yuv, --yuv-full-range, --stencil, --endian and --palette apply to "
+         "PNG output; this OUT is written as " + type + " (texels as stored)");
+}
+
 bool png_needs_decode(const FormatInfo& f, const ViewOptions& v) {
   const std::string letters = image_channel_letters(f);
   const bool image_format = f.unorm8 && !letters.empty() && letters.size() == f.element_bytes && letters.size() <= 4;

@@ -26,6 +26,10 @@ struct ViewOptions {
 /// Adds the view options to a command.
 void add_view_options(CLI::App* app, ViewOptions* v);
 
+/// Throws Error when a view option was given but OUT is not a PNG (`type`
+/// raw or dds), where it would be ignored.
+void require_png_for_view_options(const ViewOptions& v, const std::string& type);
+
 /// Whether PNG output of `f` goes through the decoder: every format but the
 /// 8-bit UNORM image formats, which are written channel for channel (R8 as a
 /// grey PNG, R8G8 as RGB, ...) unless a view option is given.

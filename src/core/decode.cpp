@@ -167,9 +167,18 @@ Status make_reader(const FormatInfo& f, bool stencil, Reader* out) {
     *out = r;
     return Status::Ok();
   }
-  if (facts.numeric == NumericKind::Typeless)
+  if (facts.numeric == NumericKind::Typeless) {
+    std::string members;
+    size_t n_all = 0;
+    const FormatInfo* all = all_formats(&n_all);
+    for (size_t i = 0; i < n_all; ++i) {
+      const FormatFacts g = format_facts(all[i]);
+      if (g.cast_family == facts.cast_family && g.numeric != NumericKind::Typeless)
+        members += (members.empty() ? "" : ", ") + std::string(all[i].name);
+    }
     return refuse(f, "TYPELESS formats have no meaning of their own; give a typed member of the " +
-                         facts.cast_family + " family (e.g. its _UNORM, _UINT or _FLOAT format)");
+                         facts.cast_family + " family" + (members.empty() ? std::string() : " (" + members + ")"));
+  }
   SWZ_TRY(detail::codec_for(f, 0, &r.codec));
   if (r.codec.video) {
     r.reading = (n == "YUY2" || n == "Y210" || n == "Y216") ? Reading::Yuv422 : Reading::Yuv444;
@@ -524,7 +533,7 @@ Status load_palette(const DecodeOptions& o, const FormatInfo& f, std::vector<uin
 Status resolve_yuv420(const LinearImage& in, const Reader& r, Job* job) {
   const uint64_t wb = r.yuv_bits == 8 ? 1 : 2;
   SWZ_TRY(detail::resolve_linear(in.width_px, in.height_px, 1, wb, in.size_B, in.row_pitch_B, 0, "input luma",
-                                 &job->in));
+                                 &job->in, "image"));
   uint64_t at = in.chroma_offset_B;
   if (at == 0) {
     // Right after height_px luma rows at the row pitch, which the chroma rows
@@ -541,7 +550,7 @@ Status resolve_yuv420(const LinearImage& in, const Reader& r, Job* job) {
                                         " bytes; its chroma rows start at byte " + std::to_string(at)};
   const uint64_t cw = (uint64_t{in.width_px} + 1) / 2, ch = (uint64_t{in.height_px} + 1) / 2;
   SWZ_TRY(detail::resolve_linear(cw, ch, 1, 2 * wb, in.size_B - at, in.row_pitch_B, 0, "input chroma",
-                                 &job->chroma));
+                                 &job->chroma, "image"));
   job->chroma_at_B = at;
   job->in.used_B = std::max(job->in.used_B, at + job->chroma.used_B);
   return Status::Ok();
@@ -570,7 +579,7 @@ Status prepare_input(const LinearImage& in, const DecodeOptions& o, Job* job) {
   } else {
     const uint64_t w_el = (uint64_t{in.width_px} + bw - 1) / bw;
     const uint64_t h_el = (uint64_t{in.height_px} + job->block_rows - 1) / job->block_rows;
-    SWZ_TRY(detail::resolve_linear(w_el, h_el, 1, eb, in.size_B, in.row_pitch_B, 0, "input", &job->in));
+    SWZ_TRY(detail::resolve_linear(w_el, h_el, 1, eb, in.size_B, in.row_pitch_B, 0, "input", &job->in, "image"));
   }
   return Status::Ok();
 }
@@ -580,7 +589,7 @@ Status prepare(const LinearImage& in, const DecodeOptions& o, const void* out, u
   SWZ_TRY(prepare_input(in, o, job));
   if (!out) return {Code::invalid_argument, "output buffer is null"};
   SWZ_TRY(detail::resolve_linear(in.width_px, in.height_px, 1, out_pixel_B, out_size_B, out_row_pitch_B, 0, "output",
-                                 &job->out));
+                                 &job->out, "image"));
   return detail::check_memory_disjoint(detail::MemoryRange(in.data, job->in.used_B, "input"),
                                        detail::MemoryRange(out, job->out.used_B, "output"));
 }
@@ -747,7 +756,7 @@ Status decode_subresource_rgba8(const Layout& layout, const void* resource, uint
   if (!resource) return {Code::invalid_argument, "resource = null"};
   if (!out) return {Code::invalid_argument, "output buffer is null"};
   detail::LinearExtent out_extent;
-  SWZ_TRY(detail::resolve_linear(b.right - b.left, b.bottom - b.top, 1, 4, out_size_B, 0, 0, "output", &out_extent));
+  SWZ_TRY(detail::resolve_linear(b.right - b.left, b.bottom - b.top, 1, 4, out_size_B, 0, 0, "output", &out_extent, "image"));
   detail::Resolved region;
   SWZ_TRY(detail::resolve_region(layout, resource_size_B, subresource, &b, bytes, 0, 0, "destination", &region));
   std::vector<uint8_t> linear(bytes);

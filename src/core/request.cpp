@@ -304,25 +304,29 @@ bool same_placement(const Layout& a, const Layout& b) {
 }
 
 Status resolve_linear(uint64_t w_el, uint64_t h_el, uint64_t d, uint64_t element_B, uint64_t buffer_B,
-                      uint64_t row_pitch_B, uint64_t depth_pitch_B, const char* name, LinearExtent* out) {
+                      uint64_t row_pitch_B, uint64_t depth_pitch_B, const char* name, LinearExtent* out,
+                      const char* extent) {
   uint64_t row, t, slice, need;
   if (!mul_ok(w_el, element_B, &row)) return {Code::overflow, std::string(name) + " row size does not fit in 64 bits"};
   if (row_pitch_B == 0) row_pitch_B = row;
   if (h_el > 1 && row_pitch_B < row)
     return {Code::invalid_argument, std::string(name) + " row pitch = " + std::to_string(row_pitch_B) +
-                                        " is smaller than a row of the box (" + std::to_string(row) + " bytes)"};
+                                        " is smaller than a row of the " + extent + " (" + std::to_string(row) +
+                                        " bytes)"};
   if (!mul_ok(h_el - 1, row_pitch_B, &t) || !add_ok(t, row, &slice))
     return {Code::overflow, std::string(name) + " slice size does not fit in 64 bits"};
   if (depth_pitch_B == 0 && !mul_ok(h_el > 1 ? row_pitch_B : row, h_el, &depth_pitch_B))
     return {Code::overflow, std::string(name) + " tight depth pitch does not fit in 64 bits"};
   if (d > 1 && depth_pitch_B < slice)
     return {Code::invalid_argument, std::string(name) + " depth pitch = " + std::to_string(depth_pitch_B) +
-                                        " is smaller than a slice of the box (" + std::to_string(slice) + " bytes)"};
+                                        " is smaller than a slice of the " + extent + " (" + std::to_string(slice) +
+                                        " bytes)"};
   if (!mul_ok(d - 1, depth_pitch_B, &t) || !add_ok(t, slice, &need))
     return {Code::overflow, std::string(name) + " size does not fit in 64 bits"};
   if (buffer_B < need)
     return {Code::buffer_too_small,
-            std::string(name) + " buffer is " + std::to_string(buffer_B) + " bytes; the box needs " + std::to_string(need)};
+            std::string(name) + " buffer is " + std::to_string(buffer_B) + " bytes; the " + extent + " needs " +
+                std::to_string(need)};
   out->row_B = row;
   out->row_pitch_B = h_el > 1 ? row_pitch_B : row;
   out->slice_B = slice;

@@ -117,6 +117,7 @@ struct LinearExtent {
   uint64_t used_B = 0;         ///< bytes from the first byte used to one past the last
 };
 Status resolve_linear(uint64_t w_el, uint64_t h_el, uint64_t d, uint64_t element_B, uint64_t buffer_B,
-                      uint64_t row_pitch_B, uint64_t depth_pitch_B, const char* name, LinearExtent* out);
+                      uint64_t row_pitch_B, uint64_t depth_pitch_B, const char* name, LinearExtent* out,
+                      const char* extent = "box");  ///< what the messages call the region: "box", "image"
 
 }  // namespace swz::detail

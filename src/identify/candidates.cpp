@@ -50,7 +50,7 @@ std::vector<CandidateName> candidate_names(const FormatInfo& format, uint32_t wi
   (void)height_px;
   std::vector<CandidateName> out;
   const uint64_t eb = format.element_bytes;
-  const uint64_t row_B = uint64_t{width_px} * eb;
+  const uint64_t row_B = uint64_t{(width_px + format.block_width - 1) / format.block_width} * eb;  // elements
   // Row-major: the D3D12 default pitch (256-aligned) and other plausible pitches.
   const uint64_t def_pitch = align_up(row_B, 256);
   out.push_back({"row-major", 0, 0});

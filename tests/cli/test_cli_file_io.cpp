@@ -158,7 +158,7 @@ TEST(CliFileIo, EveryTerminatingSignalRemovesEveryNamedTemporary) {
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGQUIT, SIGVTALRM, SIGPROF, SIGXCPU,
                   SIGABRT, SIGRTMIN, SIGRTMAX}) {
     if (!signal_is_deliverable(sig)) {
-      undeliverable += " " + std::to_string(sig);
+      undeliverable.append(" ").append(std::to_string(sig));
       continue;
     }
     expect_all_removed_on(sig, TempFile::named);
