@@ -110,10 +110,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     default:
       break;
   }
+  // The pitches the copy uses: 0 is the tight pitch (rp: a row; dp: the rows
+  // at the pitch in use, one row for a one-row box).
+  const uint64_t rp_used = rp ? rp : row;
+  uint64_t dp_used = dp;
+  if (!dp && __builtin_mul_overflow(e.h > 1 ? rp_used : row, e.h, &dp_used)) dp_used = UINT64_MAX;
   uint64_t need = 0;
-  bool need_ok = !__builtin_mul_overflow(e.d - 1, dp, &need);
+  bool need_ok = !__builtin_mul_overflow(e.d - 1, dp_used, &need);
   uint64_t t = 0;
-  need_ok = need_ok && !__builtin_mul_overflow(e.h - 1, rp, &t) && !__builtin_add_overflow(need, t, &need) &&
+  need_ok = need_ok && !__builtin_mul_overflow(e.h - 1, rp_used, &t) && !__builtin_add_overflow(need, t, &need) &&
             !__builtin_add_overflow(need, row, &need);
   uint64_t lin_size = need_ok ? need : f.ConsumeIntegralInRange<uint64_t>(0, 4096);
   switch (f.ConsumeIntegralInRange<int>(0, 7)) {
@@ -227,7 +232,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         SWZ_FUZZ_CHECK(off >= s.offset && off < s.offset + s.size, "reference offset outside the subresource span");
         SWZ_FUZZ_CHECK(!seen[off - s.offset], "two bytes of the box map to one resource byte");
         seen[off - s.offset] = 1;
-        const uint64_t l = z * dp + y * rp + x;
+        const uint64_t l = z * dp_used + y * rp_used + x;
         if (to_swizzled)
           sim_res[off] = lin0[l];
         else

@@ -394,7 +394,7 @@ struct View {
 float tone(const View& v, float x) {
   if (std::isnan(x)) return 0.0f;
   x *= v.exposure;
-  if (v.o.tone_map == ToneMap::reinhard) x = x > 0 ? x / (1.0f + x) : 0.0f;
+  if (v.o.tone_map == ToneMap::reinhard) x = std::isinf(x) ? (x > 0 ? 1.0f : 0.0f) : x > 0 ? x / (1.0f + x) : 0.0f;
   return std::clamp(x, 0.0f, 1.0f);
 }
 
