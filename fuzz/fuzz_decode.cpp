@@ -6,6 +6,7 @@
 // success every RGBA32F value of a UNORM-only format lies in [0, 1].
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "fuzz_common.hpp"
 #include "swz/decode.hpp"
@@ -52,9 +53,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // (R10G10B10_XR_BIAS_A2_UNORM, DXGI 89, holds values outside [0, 1] by design.)
   if (as_float && format_facts(img.format).numeric == NumericKind::Unorm && !img.format.depth_stencil &&
       img.format.dxgi != 89) {
-    const float* v = reinterpret_cast<const float*>(out.data());
-    for (uint64_t i = 0; i < px / 4; ++i)
-      if (!(v[i] >= 0.0f && v[i] <= 1.0f)) __builtin_trap();  // UNORM (and sRGB decoded) values stay in [0, 1]
+    for (uint64_t i = 0; i < px / 4; ++i) {
+      float v;  // the output may sit at any address: read it bytewise
+      std::memcpy(&v, out.data() + i * 4, 4);
+      if (!(v >= 0.0f && v <= 1.0f)) __builtin_trap();  // UNORM (and sRGB decoded) values stay in [0, 1]
+    }
   }
   return 0;
 }
