@@ -70,28 +70,21 @@ void register_decodes(py::module_& m) {
         img.size_B = in.size();
         check(check_decode_input(img, o));  // before the output is allocated
         const py::ssize_t h = img.height_px, w = img.width_px;
-        if (float32) {
-          py::array_t<float> out({h, w, py::ssize_t{4}});
-          float* dst = out.mutable_data();
+        // The (H, W, 4) array of T that decode fills, the GIL released meanwhile.
+        auto run = [&](auto tag, auto decode) {
+          using T = decltype(tag);
+          py::array_t<T> out({h, w, py::ssize_t{4}});
+          T* dst = out.mutable_data();
           const uint64_t n = static_cast<uint64_t>(out.nbytes());
           Status s;
           {
             py::gil_scoped_release nogil;
-            s = decode_rgba32f(img, o, dst, n);
+            s = decode(img, o, dst, n, 0);
           }
           check(s);
           return py::object(out);
-        }
-        py::array_t<uint8_t> out({h, w, py::ssize_t{4}});
-        uint8_t* dst = out.mutable_data();
-        const uint64_t n = static_cast<uint64_t>(out.nbytes());
-        Status s;
-        {
-          py::gil_scoped_release nogil;
-          s = decode_rgba8(img, o, dst, n);
-        }
-        check(s);
-        return py::object(out);
+        };
+        return float32 ? run(float{}, decode_rgba32f) : run(uint8_t{}, decode_rgba8);
       },
       py::arg("data"), py::arg("format"), py::arg("width"), py::arg("height"), py::kw_only(),
       py::arg("row_pitch") = 0, py::arg("float32") = false, py::arg("channel") = "rgba", py::arg("exposure") = 0.0,

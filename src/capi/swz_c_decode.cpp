@@ -51,6 +51,19 @@ swz::Status to_options(const swz_decode_options* c, swz::LinearImage* palette, s
   return swz::Status::Ok();
 }
 
+// One decode call: the image and options converted, then `decode`.
+template <class Out, class Decode>
+swz_status decode_into(const swz_linear_image* image, const swz_decode_options* options, Out* out,
+                       uint64_t out_size_B, uint64_t out_row_pitch_B, Decode decode) {
+  return swz_capi::run([&]() -> swz::Status {
+    swz::LinearImage img, palette;
+    swz::DecodeOptions o;
+    SWZ_TRY(to_image(image, &img));
+    SWZ_TRY(to_options(options, &palette, &o));
+    return decode(img, o, out, out_size_B, out_row_pitch_B);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -78,24 +91,12 @@ swz_status swz_decoded_size(const swz_linear_image* image, uint32_t float32, uin
 
 swz_status swz_decode_rgba8(const swz_linear_image* image, const swz_decode_options* options, uint8_t* out,
                             uint64_t out_size_B, uint64_t out_row_pitch_B) {
-  return swz_capi::run([&]() -> swz::Status {
-    swz::LinearImage img, palette;
-    swz::DecodeOptions o;
-    SWZ_TRY(to_image(image, &img));
-    SWZ_TRY(to_options(options, &palette, &o));
-    return swz::decode_rgba8(img, o, out, out_size_B, out_row_pitch_B);
-  });
+  return decode_into(image, options, out, out_size_B, out_row_pitch_B, swz::decode_rgba8);
 }
 
 swz_status swz_decode_rgba32f(const swz_linear_image* image, const swz_decode_options* options, float* out,
                               uint64_t out_size_B, uint64_t out_row_pitch_B) {
-  return swz_capi::run([&]() -> swz::Status {
-    swz::LinearImage img, palette;
-    swz::DecodeOptions o;
-    SWZ_TRY(to_image(image, &img));
-    SWZ_TRY(to_options(options, &palette, &o));
-    return swz::decode_rgba32f(img, o, out, out_size_B, out_row_pitch_B);
-  });
+  return decode_into(image, options, out, out_size_B, out_row_pitch_B, swz::decode_rgba32f);
 }
 
 }  // extern "C"

@@ -469,19 +469,20 @@ bool byte_view(const Reader& r, int src_byte[4]) {
   return true;
 }
 
+// An enum option past its last value: invalid_argument naming the field and
+// the values it takes.
+template <class E>
+Status check_enum(E v, E last, const char* field, const char* values) {
+  if (static_cast<unsigned>(v) <= static_cast<unsigned>(last)) return Status::Ok();
+  return {Code::invalid_argument,
+          std::string("options.") + field + " = " + std::to_string(static_cast<unsigned>(v)) + " is not " + values};
+}
+
 Status check_options(const DecodeOptions& o) {
-  if (static_cast<unsigned>(o.channel) > static_cast<unsigned>(ViewChannel::a))
-    return {Code::invalid_argument, "options.channel = " + std::to_string(static_cast<unsigned>(o.channel)) +
-                                        " is not a channel view (rgba, rgb, r, g, b, a)"};
-  if (static_cast<unsigned>(o.tone_map) > static_cast<unsigned>(ToneMap::reinhard))
-    return {Code::invalid_argument, "options.tone_map = " + std::to_string(static_cast<unsigned>(o.tone_map)) +
-                                        " is not a tone map (clamp, reinhard)"};
-  if (static_cast<unsigned>(o.byte_order) > static_cast<unsigned>(ByteOrder::swap32))
-    return {Code::invalid_argument, "options.byte_order = " + std::to_string(static_cast<unsigned>(o.byte_order)) +
-                                        " is not a byte order (little, swap16, swap32)"};
-  if (static_cast<unsigned>(o.yuv_matrix) > static_cast<unsigned>(YuvMatrix::bt709))
-    return {Code::invalid_argument, "options.yuv_matrix = " + std::to_string(static_cast<unsigned>(o.yuv_matrix)) +
-                                        " is not a YUV matrix (bt601, bt709)"};
+  SWZ_TRY(check_enum(o.channel, ViewChannel::a, "channel", "a channel view (rgba, rgb, r, g, b, a)"));
+  SWZ_TRY(check_enum(o.tone_map, ToneMap::reinhard, "tone_map", "a tone map (clamp, reinhard)"));
+  SWZ_TRY(check_enum(o.byte_order, ByteOrder::swap32, "byte_order", "a byte order (little, swap16, swap32)"));
+  SWZ_TRY(check_enum(o.yuv_matrix, YuvMatrix::bt709, "yuv_matrix", "a YUV matrix (bt601, bt709)"));
   if (!std::isfinite(o.exposure_ev) || std::fabs(o.exposure_ev) > 64)
     return {Code::invalid_argument, "options.exposure_ev = " + std::to_string(o.exposure_ev) +
                                         " must be a finite number of stops in [-64, 64]"};
@@ -671,7 +672,7 @@ Status decode_rgba8(const LinearImage& in, const DecodeOptions& options, uint8_t
   uint8_t t8[16][4];
   const auto* base = static_cast<const uint8_t*>(in.data);
   if (job.reader.reading == Reading::Block && options.channel == ViewChannel::rgba && !job.word_B &&
-      detail::decode_block_rgba8(job.reader.block, base, t8)) {
+      detail::decodes_to_bytes(job.reader.block)) {
     // BC1-BC5 (unsigned) and BC7 in full colour: their bytes are the view values.
     const uint32_t bb = detail::block_bytes(job.reader.block);
     for (uint32_t by = 0; by * 4 < in.height_px; ++by) {

@@ -466,6 +466,11 @@ bool decode_block_rgba8(BlockKind kind, const uint8_t* b, uint8_t out[16][4]) {
   }
 }
 
+bool decodes_to_bytes(BlockKind kind) {
+  return kind == BlockKind::BC1 || kind == BlockKind::BC2 || kind == BlockKind::BC3 || kind == BlockKind::BC7 ||
+         kind == BlockKind::BC4U || kind == BlockKind::BC5U;
+}
+
 void decode_block(BlockKind kind, const uint8_t* b, float out[16][4]) {
   uint8_t t8[16][4];
   const bool bytes = kind == BlockKind::BC1 || kind == BlockKind::BC2 || kind == BlockKind::BC3 || kind == BlockKind::BC7;

@@ -39,5 +39,7 @@ void decode_block(BlockKind kind, const uint8_t* block, float out[16][4]);
 /// values rounded to the nearest 1/255, (r, 0, 0, 255) and (r, g, 0, 255).
 /// Returns false, writing nothing, for the other kinds.
 bool decode_block_rgba8(BlockKind kind, const uint8_t* block, uint8_t out[16][4]);
+/// Whether decode_block_rgba8 decodes `kind`.
+bool decodes_to_bytes(BlockKind kind);
 
 }  // namespace swz::detail
