@@ -25,7 +25,7 @@ struct TextureDesc {
   uint32_t height = 1;
   uint32_t depth = 1;       ///< 3D only; 1 for 2D
   uint32_t array_size = 1;  ///< 2D only; 1 for 3D
-  uint32_t mip_levels = 1;  ///< 1..full chain
+  uint32_t mip_levels = 1;  ///< 1..full chain; 0 is the full chain (D3D12_RESOURCE_DESC::MipLevels)
   uint32_t samples = 1;
   FormatInfo format{};
 };

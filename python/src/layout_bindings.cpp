@@ -28,12 +28,10 @@ TextureDesc make_desc(py::handle format, py::handle width, py::handle height, py
   if (py::isinstance<py::str>(mips)) {
     if (mips.cast<std::string>() != "full")
       raise_py(PyExc_ValueError, "mips = '" + mips.cast<std::string>() + "' (an integer >= 1, or 0 or 'full')");
-    d.mip_levels = full_mip_count(d.width, d.height, d.dimension == Dimension::Texture3D ? d.depth : 1);
+    d.mip_levels = 0;  // TextureDesc's full chain
   } else {
     // 0 is the full chain, as D3D12_RESOURCE_DESC's MipLevels.
     d.mip_levels = as_u32(mips, "mips");
-    if (d.mip_levels == 0)
-      d.mip_levels = full_mip_count(d.width, d.height, d.dimension == Dimension::Texture3D ? d.depth : 1);
   }
   return d;
 }

@@ -83,11 +83,8 @@ swz::Status to_desc(const swz_texture_desc& c, swz::TextureDesc* d) {
   d->depth = c.depth ? c.depth : 1;
   d->array_size = c.array_size ? c.array_size : 1;
   d->samples = c.samples ? c.samples : 1;
-  // 0 is the full chain, as D3D12_RESOURCE_DESC's MipLevels.
-  if (c.mip_levels == SWZ_MIPS_FULL || c.mip_levels == 0)
-    d->mip_levels = swz::full_mip_count(d->width, d->height, d->dimension == swz::Dimension::Texture3D ? d->depth : 1);
-  else
-    d->mip_levels = c.mip_levels;
+  // SWZ_MIPS_FULL is TextureDesc's 0: the full chain, as D3D12_RESOURCE_DESC's MipLevels.
+  d->mip_levels = c.mip_levels == SWZ_MIPS_FULL ? 0 : c.mip_levels;
   return swz::Status::Ok();
 }
 

@@ -11,6 +11,7 @@
 #include "core/addresser.hpp"
 #include "core/no_coverage.hpp"
 #include "core/plan.hpp"
+#include "core/request.hpp"
 #include "core/checked_math.hpp"
 #include "core/enum_names.hpp"
 #include "core/layout_work.hpp"
@@ -105,6 +106,13 @@ uint32_t full_mip_count(uint32_t w, uint32_t h, uint32_t d) {
   return static_cast<uint32_t>(std::bit_width(m));
 }
 
+TextureDesc detail::with_mip_chain(const TextureDesc& desc) {
+  TextureDesc d = desc;
+  if (d.mip_levels == 0 && d.width != 0 && d.height != 0 && d.depth != 0)
+    d.mip_levels = full_mip_count(d.width, d.height, d.dimension == Dimension::Texture3D ? d.depth : 1);
+  return d;
+}
+
 Status Layout::subresource(uint32_t i, SubresourceLayout* out) const {
   if (i >= subs_.size())
     return {Code::out_of_range,
@@ -141,11 +149,6 @@ static Status check_desc(const TextureDesc& d) {
             "array_size = " + std::to_string(d.array_size) + " for a 3D texture (3D textures have no arrays)"};
   if (d.dimension == Dimension::Texture3D && d.samples != 1)
     return {Code::invalid_argument, "samples = " + std::to_string(d.samples) + " for a 3D texture"};
-  if (d.mip_levels == 0)
-    return {Code::invalid_argument,
-            "mip_levels = 0 (swz::TextureDesc takes the level count: swz::full_mip_count(" + std::to_string(d.width) +
-                ", " + std::to_string(d.height) + ", depth) for the full chain, which the C API, Python and the CLI "
-                "spell 0)"};
   uint32_t full = full_mip_count(d.width, d.height, d.dimension == Dimension::Texture3D ? d.depth : 1);
   if (d.mip_levels > full)
     return {Code::invalid_argument,
@@ -528,8 +531,9 @@ Status check_samples(const Plan& plan, uint32_t samples) {
 
 }  // namespace
 
-Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out) {
+Status make_layout(const TextureDesc& desc_in, const LayoutSpec& spec, Layout* out) {
   t_layout_work = {};
+  const TextureDesc desc = detail::with_mip_chain(desc_in);
   SWZ_TRY(check_desc(desc));
   const FormatInfo& fmt = desc.format;
   const uint32_t planes = fmt.planes;
@@ -677,9 +681,10 @@ Status make_layout(const TextureDesc& desc, const LayoutSpec& spec, Layout* out)
 
 // Layout::check_no_shared_bytes: src/core/shared_bytes.cpp.
 
-Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>& patterns,
+Status make_explicit_layout(const TextureDesc& desc_in, const std::vector<Pattern>& patterns,
                             const std::vector<SubresourcePlacement>& placements, const std::string& name,
                             uint64_t resource_size, Layout* out) {
+  const TextureDesc desc = detail::with_mip_chain(desc_in);
   SWZ_TRY(check_desc(desc));
   Layout L;
   L.desc_ = desc;
@@ -751,8 +756,9 @@ Status make_explicit_layout(const TextureDesc& desc, const std::vector<Pattern>&
   return Status::Ok();
 }
 
-Status copyable_footprints(const TextureDesc& desc, std::vector<Footprint>* out, uint64_t* total_bytes,
+Status copyable_footprints(const TextureDesc& desc_in, std::vector<Footprint>* out, uint64_t* total_bytes,
                            uint64_t base_offset) {
+  const TextureDesc desc = detail::with_mip_chain(desc_in);
   SWZ_TRY(check_desc(desc));
   std::vector<Footprint> v;
   uint64_t running = 0;

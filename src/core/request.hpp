@@ -32,6 +32,11 @@ enum class Operation {
   Locate,           ///< Locator / locate (bytes -> coordinates; packed tail bytes are reported as packed)
 };
 
+/// `desc` with D3D12's "MipLevels = 0 is the full chain" applied: every
+/// function that takes a TextureDesc reads its mip count through this, so that
+/// Layout::desc() and every size computed from it hold the real count.
+TextureDesc with_mip_chain(const TextureDesc& desc);
+
 /// The operation's name in messages ("copy", "region copy", ...).
 const char* operation_name(Operation op);
 

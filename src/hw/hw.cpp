@@ -6,6 +6,7 @@
 #include <bit>
 
 #include "core/plan.hpp"
+#include "core/request.hpp"
 #include "swz/format.hpp"
 #include "hw/hw_internal.hpp"
 
@@ -298,8 +299,9 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, Layout*
   return make_named_layout(spec, desc, NamedLayoutOptions{}, out);
 }
 
-Status make_named_layout(std::string_view spec, const TextureDesc& desc, const NamedLayoutOptions& options,
+Status make_named_layout(std::string_view spec, const TextureDesc& desc_in, const NamedLayoutOptions& options,
                          Layout* out) {
+  const TextureDesc desc = detail::with_mip_chain(desc_in);
   using namespace vendor;
   OpenSpec os;
   SWZ_TRY(open_spec(spec, &os));
@@ -422,7 +424,8 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc, const N
   return assemble(plan, params, options, desc, std::string(spec), out);
 }
 
-Status amd_surface_info(std::string_view spec, const TextureDesc& desc, AmdSurfaceInfo* out) {
+Status amd_surface_info(std::string_view spec, const TextureDesc& desc_in, AmdSurfaceInfo* out) {
+  const TextureDesc desc = detail::with_mip_chain(desc_in);
   using namespace vendor;
   // The layout itself first: every check make_named_layout makes (sizes, mip
   // count, parameters) applies.

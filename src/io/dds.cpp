@@ -16,6 +16,7 @@
 //   128 or 148: the texels, each array slice (cube face) with all its mips.
 #include "swz/dds.hpp"
 #include "core/checked_math.hpp"
+#include "core/request.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -276,7 +277,8 @@ Status check_desc(const TextureDesc& d, bool cube, const char* w_field, const ch
 
 }  // namespace
 
-Status dds_data_size(const TextureDesc& desc, uint64_t* bytes) {
+Status dds_data_size(const TextureDesc& desc_in, uint64_t* bytes) {
+  const TextureDesc desc = detail::with_mip_chain(desc_in);
   if (bytes == nullptr) return err(Code::invalid_argument, "output pointer is null");
   SWZ_TRY(check_desc(desc, false, "width", "height", "depth", "mip_levels", "array_size"));
   uint64_t per_slice;
@@ -438,7 +440,7 @@ bool dds_has_legacy_form(const FormatInfo& f) {
 
 Status write_dds_header(const TextureDesc& desc, bool cube, std::vector<uint8_t>* out, const DdsWriteOptions& options) {
   if (out == nullptr) return err(Code::invalid_argument, "output pointer is null");
-  const TextureDesc& d = desc;
+  const TextureDesc d = detail::with_mip_chain(desc);
   FormatInfo f;
   SWZ_TRY(format_by_dxgi(d.format.dxgi, "format", &f));
   TextureDesc dd = d;
@@ -530,7 +532,7 @@ Status write_dds(const DdsTexture& t, std::vector<uint8_t>* out, const DdsWriteO
   if (out == nullptr) return err(Code::invalid_argument, "output pointer is null");
   FormatInfo f;
   SWZ_TRY(format_by_dxgi(t.desc.format.dxgi, "format", &f));
-  TextureDesc dd = t.desc;
+  TextureDesc dd = detail::with_mip_chain(t.desc);
   dd.format = f;
   SWZ_TRY(check_desc(dd, t.cube, "width", "height", "depth", "mip_levels", "array_size"));
   uint64_t total;

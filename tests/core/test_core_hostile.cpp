@@ -439,6 +439,35 @@ TEST(Hostile, SizesOverflow64Bits) {
   // layout: no layout can hold such a subresource.
 }
 
+// D3D12_RESOURCE_DESC: MipLevels = 0 asks for the full chain, floor(log2(max
+// dimension)) + 1 levels (a 16x12 texture has 16, 8, 4, 2, 1: 5; a 3D
+// 4x4x32 has 6). Every function taking a TextureDesc reads it so.
+TEST(Hostile, MipLevelsZeroIsTheFullChain) {
+  for (LayoutKind k : {LayoutKind::RowMajor, LayoutKind::Std64K, LayoutKind::Std4K}) {
+    Layout L;
+    ASSERT_TRUE((make(tex2d("R8G8B8A8_UNORM", 16, 12, 0), k, {}, &L)).ok());
+    EXPECT_EQ(L.desc().mip_levels, 5u);
+    EXPECT_EQ(L.subresource_count(), 5u);
+  }
+  Layout L3;
+  ASSERT_TRUE((make(tex3d("R8G8B8A8_UNORM", 4, 4, 32, 0), LayoutKind::RowMajor, {}, &L3)).ok());
+  EXPECT_EQ(L3.desc().mip_levels, 6u);
+  Layout N;
+  ASSERT_TRUE((make_named_layout("nv-block-linear", tex2d("R8G8B8A8_UNORM", 16, 12, 0), &N)).ok());
+  EXPECT_EQ(N.desc().mip_levels, 5u);
+  Layout F;
+  ASSERT_TRUE((make_layout_from_name("std64k", tex2d("R8G8B8A8_UNORM", 16, 12, 0), LayoutOptions{}, &F)).ok());
+  EXPECT_EQ(F.subresource_count(), 5u);
+  std::vector<Footprint> fp;
+  ASSERT_TRUE((copyable_footprints(tex2d("R8_UNORM", 16, 12, 0), &fp, nullptr)).ok());
+  EXPECT_EQ(fp.size(), 5u);
+  uint64_t zero_B = 0, five_B = 0;
+  ASSERT_TRUE((dds_data_size(tex2d("R8_UNORM", 16, 12, 0), &zero_B)).ok());
+  ASSERT_TRUE((dds_data_size(tex2d("R8_UNORM", 16, 12, 5), &five_B)).ok());
+  EXPECT_EQ(zero_B, 16u * 12 + 8 * 6 + 4 * 3 + 2 * 1 + 1 * 1);
+  EXPECT_EQ(zero_B, five_B);
+}
+
 TEST(Hostile, WidthOrHeightZero) {
   Layout L = sentinel_layout();
   for (LayoutKind k : {LayoutKind::RowMajor, LayoutKind::Std64K, LayoutKind::Std4K}) {
@@ -449,8 +478,6 @@ TEST(Hostile, WidthOrHeightZero) {
                "depth = 0");
   EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 16, 16, 1, 0), LayoutKind::RowMajor, {}, &L), Code::invalid_argument,
                "array_size = 0");
-  EXPECT_ERROR(make(tex2d("R8G8B8A8_UNORM", 16, 16, 0), LayoutKind::RowMajor, {}, &L), Code::invalid_argument,
-               "mip_levels = 0");
   expect_sentinel(L);
   DeviceLayoutDesc dd;
   dd.texture = tex2d("R8_UNORM", 0, 64);
