@@ -95,6 +95,46 @@ BENCHMARK(BM_Identify)
     ->Repetitions(10)
     ->ReportAggregatesOnly(true);
 
+// A 1024x1024 texture 5 MiB + 20 KiB into a 16 MiB dump (noise before it,
+// zeros after), found with an offset search every 4 KiB.
+// Target: <= 2 s.
+void BM_IdentifyOffsetSearch(benchmark::State& state) {
+  const uint32_t w = 1024, h = w;
+  const std::string name = kLayouts[state.range(0)];
+  swz::FormatInfo f;
+  const std::vector<uint8_t> tex = swizzled(name, w, h, photo(w, h), &f);
+  if (tex.empty()) {
+    state.SkipWithError("layout");
+    return;
+  }
+  const uint64_t at_B = (uint64_t{5} << 20) + 20480;
+  std::vector<uint8_t> dump(uint64_t{16} << 20, 0);
+  uint64_t z = 1;
+  for (uint64_t i = 0; i < at_B; ++i) dump[i] = static_cast<uint8_t>((z = z * 6364136223846793005ull + 1) >> 56);
+  std::memcpy(dump.data() + at_B, tex.data(), std::min<size_t>(tex.size(), dump.size() - at_B));
+  bool right = false;
+  for (auto _ : state) {
+    std::vector<swz::IdentifyCandidate> got;
+    swz::IdentifyOptions o;
+    o.offset_step_B = 4096;
+    swz::Status st = swz::identify(dump, f, w, h, o, &got);
+    if (!st.ok() || got.empty()) {
+      state.SkipWithError(st.ok() ? "no candidate" : st.message().c_str());
+      return;
+    }
+    right = got[0].offset_B == at_B &&
+            (got[0].layout == name || (name == "nv-block-linear:gob=tegra,bh=16" && got[0].layout == "nv-block-linear"));
+    benchmark::DoNotOptimize(got.data());
+  }
+  state.SetLabel(name + (right ? " (ranked first, offset right)" : " (NOT first)"));
+}
+BENCHMARK(BM_IdentifyOffsetSearch)
+    ->DenseRange(0, 5)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1)
+    ->Repetitions(10)
+    ->ReportAggregatesOnly(true);
+
 void BM_Infer(benchmark::State& state) {
   const uint32_t w = static_cast<uint32_t>(state.range(1)), h = w;
   const std::string name = kLayouts[state.range(0)];

@@ -39,7 +39,11 @@ namespace swz {
 
 struct IdentifyOptions {
   uint32_t top = 5;           ///< candidates to return (1..1000)
-  uint64_t offset_B = 0;      ///< where the texture starts in the dump, bytes
+  uint64_t offset_B = 0;      ///< where the texture starts in the dump, bytes (with a search: where the search starts)
+  /// 0: the texture starts at offset_B. Otherwise the start is searched for at
+  /// offset_B + k * offset_step_B (a multiple of the element size; 4096 finds
+  /// textures placed at page alignment, the element size finds any start).
+  uint64_t offset_step_B = 0;
   uint32_t full_decode = 12;  ///< candidates re-scored over every texel (at least `top`)
 };
 
@@ -49,13 +53,20 @@ struct IdentifyCandidate {
   std::string layout;        ///< a name --layout / make_layout_from_name accepts verbatim
                              ///< (row-major with another pitch: "row-major:pitch=N")
   uint32_t equivalents = 0;  ///< other tried names that give the same bytes for this texture
+  uint64_t offset_B = 0;     ///< where this candidate's texture starts in the dump
+  uint64_t short_B = 0;      ///< bytes of the layout past the end of the dump (0: the dump holds it whole)
 };
 
-/// Ranks layouts for `dump`, best first, at most options.top of them.
-/// Errors: invalid_argument (zero size, a format that is not 1..16-byte
-/// uncompressed, offset past the dump), unsupported (block-compressed formats:
-/// not supported yet), out_of_range (no tried layout fits in the dump; the
-/// message gives the smallest size that a layout needs).
+/// Ranks layouts for `dump`, best first, at most options.top of them. A dump
+/// that ends early is ranked on the bytes it has: a layout is tried when at
+/// least half of it is present, and its missing bytes are reported (short_B).
+/// Formats: single-plane, 1..16 bytes per element; block-compressed ones
+/// (BC1-BC7) are scored on each block's mean decoded colour.
+/// Errors: invalid_argument (zero size, an unsupported format, an offset step
+/// that is not a multiple of the element size, a search over more offsets
+/// than the limit the message names), out_of_range (offset past the dump; no
+/// tried layout fits half in the dump: the message gives the smallest size
+/// that a layout needs).
 Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_t width_px, uint32_t height_px,
                 const IdentifyOptions& options, std::vector<IdentifyCandidate>* out);
 
@@ -82,7 +93,10 @@ Status infer(std::span<const uint8_t> probe, const FormatInfo& format, uint32_t 
 
 /// Decodes mip 0 of `layout` (a single 2D subresource) from `dump` +
 /// offset_B into tight rows (width_el * element_bytes per row). Used for
-/// thumbnails; errors when the layout does not fit in the dump.
-Status decode_linear(std::span<const uint8_t> dump, const Layout& layout, uint64_t offset_B, std::vector<uint8_t>* out);
+/// thumbnails. With missing_el null, errors when the layout does not fit in
+/// the dump; otherwise elements past the dump's end decode as zero bytes and
+/// their count is stored in *missing_el.
+Status decode_linear(std::span<const uint8_t> dump, const Layout& layout, uint64_t offset_B, std::vector<uint8_t>* out,
+                     uint64_t* missing_el = nullptr);
 
 }  // namespace swz

@@ -66,7 +66,7 @@ Input read_args(const IdentifyArgs& a) {
   const uint64_t texels = uint64_t{in.w} * in.h, eb = std::max<uint64_t>(1, in.f.element_bytes);
   const uint64_t tight = texels > UINT64_MAX / eb ? UINT64_MAX : texels * eb;
   uint64_t offset = 0;
-  if (!a.offset.empty()) offset = parse_u64(a.offset, "--offset");
+  if (!a.offset.empty() && a.offset != "auto") offset = parse_u64(a.offset, "--offset");
   const uint64_t limit = offset > UINT64_MAX / 2
                              ? UINT64_MAX
                              : offset + 16 * std::min<uint64_t>(tight, UINT64_MAX / 64) + (uint64_t{64} << 20);
@@ -135,15 +135,26 @@ void add_identify_commands(CLI::App& app, IdentifyArgs* a, CLI::App** identify, 
       "Rank the built-in layouts for a dump of an ordinary image (best first).\n"
       "Every layout family is tried, with parameter sweeps (NVIDIA block heights and GOB kinds, AMD pipes, Intel\n"
       "pitches, Adreno and Xbox 360 variants, row-major pitches); each decode is scored by how smooth neighbouring\n"
-      "texels are (1 = smooth, 0 = noise), block seams weighing as much as the interior. Prints '<score> <layout>'\n"
-      "per line; <layout> is accepted verbatim by --layout (row-major with another pitch: row-major:pitch=N). Layouts\n"
-      "that give the same bytes for this size are printed once, under the simplest name.\n"
+      "texels are (1 = smooth, 0 = noise), block seams weighing as much as the interior. Prints one line per\n"
+      "candidate: '<score> <layout>[ offset=<bytes>][ short=<bytes>]'. <layout> is accepted verbatim by --layout\n"
+      "(row-major with another pitch: row-major:pitch=N); offset= (when not 0) is where that candidate's texture\n"
+      "starts in DUMP, for --offset; short= says how many bytes of the layout lie past the end of DUMP (a dump that\n"
+      "ends early is ranked on the bytes it has, when at least half of a layout is present). Layouts that give the\n"
+      "same bytes for this size are printed once, under the simplest name.\n"
+      "Unknown offset: --offset auto searches every 4 KiB from the start of DUMP; --offset-step B searches every B\n"
+      "bytes from --offset; --scan searches every element.\n"
       "Exit status 1 when the dump cannot tell layouts apart: every element the same (nothing printed), or after\n"
       "the ranking when 99% of the elements hold one value, the best candidates tie, or the best score is below 0.1.");
   id->add_option("--format", a->format, "DXGI format of the texels (uncompressed, 1-16 bytes)")->required();
   id->add_option("--size", a->size, "WxH in texels")->required();
   add_unsigned_option(id, "--top", a->top, "Candidates to print (default 5)");
-  id->add_option("--offset", a->offset, "Byte offset of the texture in DUMP (decimal or 0x hex, default 0)");
+  id->add_option("--offset", a->offset,
+                 "Byte offset of the texture in DUMP (decimal or 0x hex, default 0), or 'auto': search for it every "
+                 "4 KiB");
+  id->add_option("--offset-step", a->offset_step,
+                 "Search for the texture's start every B bytes from --offset (a multiple of the element size; 256 "
+                 "to 65536 covers the alignments drivers use)");
+  id->add_flag("--scan", a->scan, "Search for the texture's start at every element from --offset");
   id->add_option("--thumbnails", a->thumbnails,
                  "Write a small PNG of each printed candidate's decode into DIR, named RANK-LAYOUT.png after its "
                  "rank and layout (1-nv-block-linear_gob=tegra,bh=8.png = best; ':' '/' and blanks in the name "
@@ -177,7 +188,17 @@ void run_identify(const IdentifyArgs& a) {
   const std::vector<uint8_t>& dump = in.dump;
   IdentifyOptions o;
   o.top = a.top;
-  o.offset_B = parse_u64(a.offset, "--offset");
+  const bool auto_offset = a.offset == "auto";
+  o.offset_B = auto_offset ? 0 : parse_u64(a.offset, "--offset");
+  if (!a.offset_step.empty()) {
+    o.offset_step_B = parse_u64(a.offset_step, "--offset-step");
+    if (o.offset_step_B == 0) fail("--offset-step 0: give a step of at least one element (" + std::to_string(f.element_bytes) + " bytes)");
+  }
+  if (a.scan) {
+    if (!a.offset_step.empty()) fail("--scan and --offset-step " + a.offset_step + ": give one of them");
+    o.offset_step_B = f.element_bytes;
+  }
+  if (auto_offset && o.offset_step_B == 0) o.offset_step_B = 4096;
   // A dump whose elements are all the same decodes to the same flat image in
   // every layout: every score is 1 and the ranking means nothing.
   const uint64_t eb = f.element_bytes;
@@ -222,7 +243,10 @@ void run_identify(const IdentifyArgs& a) {
   }
   for (size_t i = 0; i < got.size(); ++i) {
     const IdentifyCandidate& c = got[i];
-    std::printf("%.4f %s\n", c.score, c.layout.c_str());
+    std::printf("%.4f %s", c.score, c.layout.c_str());
+    if (c.offset_B) std::printf(" offset=%llu", static_cast<unsigned long long>(c.offset_B));
+    if (c.short_B) std::printf(" short=%llu", static_cast<unsigned long long>(c.short_B));
+    std::printf("\n");
     if (a.thumbnails.empty()) continue;
     TextureDesc d;
     d.width = w;
@@ -231,7 +255,8 @@ void run_identify(const IdentifyArgs& a) {
     Layout L;
     check(make_layout_from_name(c.layout, d, {}, &L), "layout " + c.layout);
     std::vector<uint8_t> lin;
-    check(decode_linear(dump, L, o.offset_B, &lin), "thumbnail");
+    uint64_t missing_el = 0;  // a short dump's missing elements decode as zero bytes
+    check(decode_linear(dump, L, c.offset_B, &lin, &missing_el), "thumbnail");
     // RANK-LAYOUT.png: the rank keeps them in order, the layout says which is which.
     std::string name = std::to_string(i + 1) + "-" + c.layout;
     for (char& ch : name)

@@ -11,7 +11,8 @@ class App;
 namespace swz::cli {
 
 struct IdentifyArgs {
-  std::string format, size, dump, thumbnails, offset = "0";
+  std::string format, size, dump, thumbnails, offset = "0", offset_step;
+  bool scan = false;
   uint32_t top = 5;
 };
 

@@ -9,187 +9,11 @@
 #include <map>
 #include <numeric>
 
-#include "core/decode_bc.hpp"
+#include "identify/identification.hpp"
 #include "identify/internal.hpp"
 #include "swz/identify.hpp"
 
-namespace swz {
-namespace {
-
-using ident::AddressTables;
-using ident::CandidateName;
-
-// Deterministic generator (splitmix64): identical samples on every run.
-struct Rng {
-  uint64_t s;
-  uint64_t next() {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  uint32_t below(uint64_t n) { return static_cast<uint32_t>(next() % n); }
-};
-
-// Bytes of an element that carry the image: every byte of 8-bit channels, the
-// most significant byte of each 16/32-bit channel (little-endian), all bytes
-// when channels are mixed.
-std::vector<uint32_t> feature_bytes(const FormatInfo& f) {
-  std::vector<uint32_t> out;
-  const uint32_t cb = f.channel_bits;
-  if ((cb == 16 || cb == 32) && f.channels > 0 && f.channels * cb / 8 == f.element_bytes) {
-    for (uint32_t c = 0; c < f.channels; ++c) out.push_back(c * cb / 8 + cb / 8 - 1);
-  } else {
-    for (uint32_t i = 0; i < f.element_bytes; ++i) out.push_back(i);
-  }
-  return out;
-}
-
-// How unlike two elements at byte offsets a and b are: the summed absolute
-// differences of their feature bytes; for block-compressed formats, of the
-// mean decoded colour of the two blocks (RGBA, 8 bits), each block decoded
-// once, when first compared.
-struct Scorer {
-  const uint8_t* data = nullptr;
-  std::vector<uint32_t> feat;
-  bool blocks = false;
-  detail::BlockKind kind = detail::BlockKind::BC1;
-  uint32_t block_bytes = 8;
-  mutable std::vector<std::array<uint8_t, 4>> mean;  // per block of the dump
-  mutable std::vector<uint8_t> have;
-
-  void use_blocks(detail::BlockKind k, uint64_t avail_B) {
-    blocks = true;
-    kind = k;
-    block_bytes = detail::block_bytes(k);
-    mean.assign(avail_B / block_bytes, {});
-    have.assign(avail_B / block_bytes, 0);
-  }
-  const std::array<uint8_t, 4>& mean_of(uint64_t at) const {
-    const uint64_t i = at / block_bytes;
-    if (!have[i]) {
-      float t[16][4];
-      detail::decode_block(kind, data + i * block_bytes, t);
-      for (int c = 0; c < 4; ++c) {
-        float m = 0;
-        for (int k = 0; k < 16; ++k) m += std::clamp(t[k][c], 0.0f, 1.0f);  // BC6H: its [0, 1] part
-        mean[i][c] = static_cast<uint8_t>(m / 16.0f * 255.0f + 0.5f);
-      }
-      have[i] = 1;
-    }
-    return mean[i];
-  }
-  uint32_t diff(uint64_t a, uint64_t b) const {
-    uint32_t s = 0;
-    if (blocks) {
-      const std::array<uint8_t, 4>&ma = mean_of(a), &mb = mean_of(b);
-      for (int c = 0; c < 4; ++c) s += static_cast<uint32_t>(std::abs(int{ma[c]} - int{mb[c]}));
-      return s;
-    }
-    for (uint32_t i : feat) s += static_cast<uint32_t>(std::abs(int{data[a + i]} - int{data[b + i]}));
-    return s;
-  }
-};
-
-// The block kind of a BC format (its TYPELESS member reads as UNORM / UF16).
-bool block_kind_of(const FormatInfo& f, detail::BlockKind* out) {
-  const std::string fam = format_facts(f).cast_family;
-  const bool snorm = std::string(f.name).find("SNORM") != std::string::npos;
-  if (fam == "BC1") *out = detail::BlockKind::BC1;
-  else if (fam == "BC2") *out = detail::BlockKind::BC2;
-  else if (fam == "BC3") *out = detail::BlockKind::BC3;
-  else if (fam == "BC4") *out = snorm ? detail::BlockKind::BC4S : detail::BlockKind::BC4U;
-  else if (fam == "BC5") *out = snorm ? detail::BlockKind::BC5S : detail::BlockKind::BC5U;
-  else if (fam == "BC6H") *out = std::string(f.name) == "BC6H_SF16" ? detail::BlockKind::BC6HS : detail::BlockKind::BC6HU;
-  else if (fam == "BC7") *out = detail::BlockKind::BC7;
-  else return false;
-  return true;
-}
-
-// One sampled neighbour pair: first texel (x, y), second (x+1, y) or (x, y+1).
-struct Pair {
-  uint32_t x, y;
-  uint16_t level;  // index into the level table
-  bool vertical;
-};
-
-unsigned ctz32(uint32_t v) { return v ? static_cast<unsigned>(__builtin_ctz(v)) : 32u; }
-
-struct Group {
-  std::vector<size_t> members;  // indices into candidates, simplest first
-  double score = 0;
-  bool full = false;
-};
-
-struct Cand {
-  CandidateName name;
-  Layout layout;
-  AddressTables tab;
-};
-
-double combine(const std::vector<double>& sum, const std::vector<uint64_t>& cnt, double norm) {
-  double acc = 0;
-  unsigned used = 0;
-  for (size_t l = 0; l < sum.size(); ++l) {
-    if (!cnt[l]) continue;
-    acc += std::min(2.0, sum[l] / static_cast<double>(cnt[l]) / norm);
-    ++used;
-  }
-  return used ? 1.0 - acc / used : 0.0;
-}
-
-// log2 of the block bytes of subresource 0's pattern.
-unsigned block_bits_of(const Layout& L) {
-  return L.patterns()[static_cast<size_t>(L.sub(0).pattern_slot)].block_bits();
-}
-
-uint64_t mix(uint64_t h, uint64_t v) {
-  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-  return h * 0xff51afd7ed558ccdull;
-}
-
-// identify()'s state, built step by step: the candidates that fit the dump,
-// the sample (random texel pairs, neighbour pairs per seam level), the
-// padding value and the normaliser, then each candidate's sampled score and
-// signature. One generator feeds every random draw, in the order of the
-// steps, so that a dump gets the same answer on every run.
-struct Identification {
-  Identification(const FormatInfo& f, uint32_t w, uint32_t h)
-      : format(f), width_px(w), height_px(h), width(w), height(h) {}
-
-  const FormatInfo& format;
-  const uint32_t width_px, height_px;  // texels: the size layouts are made for
-  uint32_t width = 0, height = 0;  // texels for collect_candidates, then elements (identify())
-  uint64_t avail = 0;  // bytes of the dump after the offset
-  uint32_t eb = 0;
-  Scorer sc;
-  Rng rng{0x5157A7E5ull};
-  std::vector<Cand> cands;
-  std::vector<std::array<uint32_t, 4>> randoms;
-  std::vector<uint8_t> pad_value;  // empty: no frequent element value
-  std::vector<double> pad;         // per candidate: padding fraction of its random texels
-  double pad_min = 0;
-  double norm = 1;
-  std::vector<Pair> pairs;
-  uint16_t levels = 0;
-  std::vector<double> lsum;
-  std::vector<uint64_t> lcnt;
-  std::vector<double> score;
-  std::vector<uint64_t> sig;
-
-  Status collect_candidates();
-  void draw_randoms();
-  double norm_of(const AddressTables& t) const;
-  void find_padding();
-  double padding_fraction(const AddressTables& t) const;
-  void find_norm();
-  void sample_pairs();
-  double sampled(const AddressTables& t, uint32_t xr, uint64_t* sig_out);
-  void score_sampled();
-  void sweep_pbxor();
-  std::vector<Group> group_by_signature() const;
-  std::vector<Group> full_decode(std::vector<Group>& groups, size_t full_n) const;
-};
+namespace swz::ident {
 
 // Candidates that hold the texture within the dump.
 Status Identification::collect_candidates() {
@@ -199,12 +23,15 @@ Status Identification::collect_candidates() {
     Cand c;
     c.name = n;
     if (!ident::make_candidate(n, format, width, height, &c.layout).ok()) continue;
+    // A dump that ends early still shows the layout in the bytes it has:
+    // layouts of which at least half is present are ranked on those bytes.
     if (c.layout.size() > avail) {
       if (c.layout.size() < smallest_need) {
         smallest_need = c.layout.size();
         smallest_name = n.name;
       }
-      continue;
+      if (c.layout.size() / 2 > avail) continue;
+      c.short_B = c.layout.size() - avail;
     }
     if (!ident::make_tables(c.layout, &c.tab).ok()) continue;
     cands.push_back(std::move(c));
@@ -212,7 +39,8 @@ Status Identification::collect_candidates() {
   if (cands.empty()) {
     std::string msg = "no layout fits: the dump has " + std::to_string(avail) + " bytes after the offset";
     if (smallest_need != UINT64_MAX)
-      msg += "; the smallest layout tried ('" + smallest_name + "') needs " + std::to_string(smallest_need);
+      msg += "; the smallest layout tried ('" + smallest_name + "') needs " + std::to_string(smallest_need) +
+             " (at least half of a layout must be present)";
     else
       msg += "; no built-in layout supports " + std::string(format.name) + " at " + std::to_string(width) + "x" +
              std::to_string(height);
@@ -230,8 +58,14 @@ void Identification::draw_randoms() {
 // Mean difference of the random texel pairs as candidate `t` decodes them.
 double Identification::norm_of(const AddressTables& t) const {
   uint64_t s = 0;
-  for (const auto& r : randoms) s += sc.diff(t.at(r[0], r[1]), t.at(r[2], r[3]));
-  return std::max(1.0, static_cast<double>(s) / static_cast<double>(randoms.size()));
+  uint64_t n = 0;
+  for (const auto& r : randoms) {
+    const uint64_t a = t.at(r[0], r[1]), b = t.at(r[2], r[3]);
+    if (!sc.has(a) || !sc.has(b)) continue;
+    s += sc.diff(a, b);
+    ++n;
+  }
+  return n ? std::max(1.0, static_cast<double>(s) / static_cast<double>(n)) : 1.0;
 }
 
 // Padding: the most frequent element value of the dump (zeros, usually),
@@ -263,11 +97,29 @@ void Identification::find_padding() {
 double Identification::padding_fraction(const AddressTables& t) const {
   if (pad_value.empty()) return 0.0;
   uint32_t hits = 0;
-  for (const auto& r : randoms) {
-    hits += std::memcmp(sc.data + t.at(r[0], r[1]), pad_value.data(), eb) == 0;
-    hits += std::memcmp(sc.data + t.at(r[2], r[3]), pad_value.data(), eb) == 0;
-  }
+  for (const auto& r : randoms)
+    for (uint64_t a : {t.at(r[0], r[1]), t.at(r[2], r[3])}) hits += sc.has(a) && std::memcmp(sc.data + a, pad_value.data(), eb) == 0;
   return hits / (2.0 * static_cast<double>(randoms.size()));
+}
+
+// Texels a short dump does not hold count against a layout: a decode is
+// judged only where it can be seen.
+double Identification::missing_fraction(const AddressTables& t) const {
+  uint32_t misses = 0;
+  for (const auto& r : randoms)
+    for (uint64_t a : {t.at(r[0], r[1]), t.at(r[2], r[3])}) misses += !sc.has(a);
+  return misses / (2.0 * static_cast<double>(randoms.size()));
+}
+
+void Identification::find_padding_and_missing() {
+  find_padding();
+  pad.resize(cands.size());
+  miss.resize(cands.size());
+  for (size_t i = 0; i < cands.size(); ++i) {
+    pad[i] = padding_fraction(cands[i].tab);
+    miss[i] = missing_fraction(cands[i].tab);
+  }
+  pad_min = *std::min_element(pad.begin(), pad.end());
 }
 
 // Normaliser: random pairs of the dump's elements that are not padding
@@ -325,6 +177,7 @@ double Identification::sampled(const AddressTables& t, uint32_t xr, uint64_t* si
     const uint64_t a = t.at(p.x, p.y) ^ xr;
     const uint64_t b = (p.vertical ? t.at(p.x, p.y + 1) : t.at(p.x + 1, p.y)) ^ xr;
     h = mix(mix(h, a), b);
+    if (!sc.has(a) || !sc.has(b)) continue;
     lsum[p.level] += sc.diff(a, b);
     ++lcnt[p.level];
   }
@@ -341,7 +194,7 @@ void Identification::score_sampled() {
   lcnt.assign(levels, 0);
   score.resize(cands.size());
   sig.resize(cands.size());
-  for (size_t i = 0; i < cands.size(); ++i) score[i] = sampled(cands[i].tab, 0, &sig[i]) - (pad[i] - pad_min);
+  for (size_t i = 0; i < cands.size(); ++i) score[i] = sampled(cands[i].tab, 0, &sig[i]) - penalty(i);
 }
 
 // AMD pipe/bank XOR (pbxor=N: N << 8 XORed into the block): swept for the
@@ -358,7 +211,7 @@ void Identification::sweep_pbxor() {
   std::vector<size_t> amd;
   for (size_t i = 0; i < cands.size(); ++i)
     if (cands[i].name.name.rfind("amd-", 0) == 0 && takes_pbxor(cands[i].name.name) &&
-        block_bits_of(cands[i].layout) > 8 && cands[i].tab.base == 0)
+        block_bits_of(cands[i].layout) > 8 && cands[i].tab.base == 0 && cands[i].short_B == 0)
       amd.push_back(i);
   std::stable_sort(amd.begin(), amd.end(), [&](size_t a, size_t b) { return score[a] > score[b]; });
   std::vector<uint64_t> seen_sig;
@@ -398,13 +251,13 @@ void Identification::sweep_pbxor() {
       return hits / static_cast<double>(texels.size());
     };
     const double pad0 = pad_of(0);
-    double best = score[i] + 0.002;
+    double best = score[i] + 0.002;  // (a layout with the whole texture present: no XOR moves a texel out)
     uint32_t best_v = 0;
     for (uint32_t v = 1; v < (1u << (nb - 8)); ++v) {
       const uint32_t xr = v << 8;
       lsum = fixed_sum;
       for (const Cross& c : cross) lsum[c.level] += sc.diff(c.a ^ xr, c.b ^ xr);
-      const double sv = combine(lsum, fixed_cnt, norm) - (pad[i] - pad_min) - (pad_of(xr) - pad0);
+      const double sv = combine(lsum, fixed_cnt, norm) - penalty(i) - (pad_of(xr) - pad0);
       if (sv > best) {
         best = sv;
         best_v = v;
@@ -423,11 +276,12 @@ void Identification::sweep_pbxor() {
         !ident::make_tables(c.layout, &c.tab).ok())
       continue;
     uint64_t sg;
-    const double pc = padding_fraction(c.tab);
-    score.push_back(sampled(c.tab, 0, &sg) - (pc - pad_min));
-    sig.push_back(sg);
-    pad.push_back(pc);
+    pad.push_back(padding_fraction(c.tab));
+    const double miss_i = miss[i];
+    miss.push_back(miss_i);
     cands.push_back(std::move(c));
+    score.push_back(sampled(cands.back().tab, 0, &sg) - penalty(cands.size() - 1));
+    sig.push_back(sg);
   }
 }
 
@@ -454,19 +308,53 @@ std::vector<Group> Identification::group_by_signature() const {
 // Full decode of the best `full_n` groups: split members that differ
 // outside the sample, then score every texel pair. The groups past the full
 // decode follow, with their sampled scores.
-std::vector<Group> Identification::full_decode(std::vector<Group>& groups, size_t full_n) const {
-  std::vector<Group> finals;
+// Textures past 2^21 texels are scored on every row_step-th row (odd, so
+// that every seam level of y still appears) and the row below it.
+uint32_t Identification::row_step() const { return static_cast<uint32_t>(((uint64_t{width} * height) >> 21) | 1); }
+
+double Identification::decode_score(const AddressTables& t, double* lost_fraction) const {
   std::vector<uint16_t> xl(width), yl(height);
   uint16_t lv = 0;
   std::vector<uint16_t> xlev(32, 0), ylev(32, 0);
-  for (unsigned t = 0; t < 31 && (1u << t) < width; ++t) xlev[t] = lv++;
-  for (unsigned t = 0; t < 31 && (1u << t) < height; ++t) ylev[t] = lv++;
+  for (unsigned b = 0; b < 31 && (1u << b) < width; ++b) xlev[b] = lv++;
+  for (unsigned b = 0; b < 31 && (1u << b) < height; ++b) ylev[b] = lv++;
   for (uint32_t x = 0; x + 1 < width; ++x) xl[x] = xlev[ctz32(x + 1)];
   for (uint32_t y = 0; y + 1 < height; ++y) yl[y] = ylev[ctz32(y + 1)];
   std::vector<uint64_t> rowa(width), rowb(width);
-  // Textures past 2^21 texels: every row_step-th row (odd, so that every seam
-  // level of y still appears) and the row below it.
-  const uint32_t row_step = static_cast<uint32_t>(((uint64_t{width} * height) >> 21) | 1);
+  std::vector<double> sum(lv);
+  std::vector<uint64_t> cnt(lv);
+  double lost = 0;
+  uint64_t texels = 0;
+  const uint32_t step = row_step();
+  for (uint32_t y = 0; y < height; y += step) {
+    const bool last = y + 1 == height;
+    for (uint32_t x = 0; x < width; ++x) rowa[x] = t.at(x, y);
+    if (!last)
+      for (uint32_t x = 0; x < width; ++x) rowb[x] = t.at(x, y + 1);
+    for (uint32_t x = 0; x < width; ++x) {
+      ++texels;
+      if (!sc.has(rowa[x])) {
+        lost += kMissingWeight;
+        continue;
+      }
+      lost += !pad_value.empty() && std::memcmp(sc.data + rowa[x], pad_value.data(), eb) == 0;
+      if (x + 1 < width && sc.has(rowa[x + 1])) {
+        sum[xl[x]] += sc.diff(rowa[x], rowa[x + 1]);
+        ++cnt[xl[x]];
+      }
+      if (!last && sc.has(rowb[x])) {
+        sum[yl[y]] += sc.diff(rowa[x], rowb[x]);
+        ++cnt[yl[y]];
+      }
+    }
+  }
+  if (lost_fraction) *lost_fraction = lost / static_cast<double>(std::max<uint64_t>(1, texels));
+  return combine(sum, cnt, norm);
+}
+
+std::vector<Group> Identification::full_decode(std::vector<Group>& groups, size_t full_n) const {
+  std::vector<Group> finals;
+  const uint32_t step = row_step();
   for (size_t gi = 0; gi < full_n; ++gi) {
     Group& g = groups[gi];
     std::map<uint64_t, size_t> sub;  // full hash -> index into finals
@@ -476,7 +364,7 @@ std::vector<Group> Identification::full_decode(std::vector<Group>& groups, size_
       uint64_t h = 0;
       if (g.members.size() > 1 && k < cap) {
         const AddressTables& t = cands[i].tab;
-        for (uint32_t y = 0; y < height; y += row_step)
+        for (uint32_t y = 0; y < height; y += step)
           for (uint32_t x = 0; x < width; ++x) h = mix(h, t.at(x, y));
       }
       auto [it, fresh] = sub.emplace(h, finals.size());
@@ -488,44 +376,71 @@ std::vector<Group> Identification::full_decode(std::vector<Group>& groups, size_
       finals[it->second].members.push_back(i);
     }
   }
-  std::vector<double> sum(lv);
-  std::vector<uint64_t> cnt(lv);
-  for (Group& g : finals) {
-    std::fill(sum.begin(), sum.end(), 0.0);
-    std::fill(cnt.begin(), cnt.end(), 0);
-    const AddressTables& t = cands[g.members.front()].tab;
-    for (uint32_t y = 0; y < height; y += row_step) {
-      const bool last = y + 1 == height;
-      for (uint32_t x = 0; x < width; ++x) rowa[x] = t.at(x, y);
-      if (!last)
-        for (uint32_t x = 0; x < width; ++x) rowb[x] = t.at(x, y + 1);
-      for (uint32_t x = 0; x < width; ++x) {
-        if (x + 1 < width) {
-          sum[xl[x]] += sc.diff(rowa[x], rowa[x + 1]);
-          ++cnt[xl[x]];
-        }
-        if (!last) {
-          sum[yl[y]] += sc.diff(rowa[x], rowb[x]);
-          ++cnt[yl[y]];
-        }
-      }
-    }
-    g.score = combine(sum, cnt, norm) - (pad[g.members.front()] - pad_min);
-  }
+  for (Group& g : finals) g.score = decode_score(cands[g.members.front()].tab, nullptr) - penalty(g.members.front());
   std::stable_sort(finals.begin(), finals.end(), [](const Group& a, const Group& b) { return a.score > b.score; });
   // Groups past the full decode keep their sampled score, below the decoded ones.
   for (size_t gi = full_n; gi < groups.size(); ++gi) finals.push_back(groups[gi]);
   return finals;
 }
 
-}  // namespace
+Status Identification::prepare(std::span<const uint8_t> dump, uint64_t at_B) {
+  offset_B = at_B;
+  avail = dump.size() - at_B;
+  eb = format.element_bytes;
+  SWZ_TRY(collect_candidates());
+  // From here on, the texture is its grid of elements (4x4 blocks for BC,
+  // texel pairs for the 4:2:2 formats), as the address tables are.
+  width = (width_px + format.block_width - 1) / format.block_width;
+  height = (height_px + format.block_height - 1) / format.block_height;
+  sc.at(dump.data() + at_B, avail);
+  sc.span = eb;
+  sc.feat = feature_bytes(format);
+  detail::BlockKind kind;
+  if (format.block_compressed() && block_kind_of(format, &kind)) sc.use_blocks(kind, dump.data() + at_B, avail);
+  draw_randoms();
+  find_padding_and_missing();
+  find_norm();
+  sample_pairs();
+  return Status::Ok();
+}
+
+Status rank_at(std::span<const uint8_t> dump, const FormatInfo& format, uint32_t width_px, uint32_t height_px,
+               uint64_t offset_B, const IdentifyOptions& opt, std::vector<IdentifyCandidate>* out,
+               double* pad_min) {
+  Identification id(format, width_px, height_px);
+  SWZ_TRY(id.prepare(dump, offset_B));
+  if (pad_min) *pad_min = id.pad_min;
+  id.score_sampled();
+  id.sweep_pbxor();
+  std::vector<Group> groups = id.group_by_signature();
+  const size_t full_n = std::min(groups.size(), static_cast<size_t>(std::max(opt.full_decode, opt.top)));
+  const std::vector<Group> finals = id.full_decode(groups, full_n);
+  for (const Group& g : finals) {
+    if (out->size() >= opt.top) break;
+    const Cand& c = id.cands[g.members.front()];
+    IdentifyCandidate r;
+    r.score = g.score;
+    r.layout = c.name.name;
+    r.equivalents = static_cast<uint32_t>(g.members.size() - 1);
+    r.offset_B = offset_B;
+    r.short_B = c.short_B;
+    out->push_back(std::move(r));
+  }
+  return Status::Ok();
+}
+
+}  // namespace swz::ident
+
+namespace swz {
+
+using ident::AddressTables;
 
 Status decode_linear(std::span<const uint8_t> dump, const Layout& layout, uint64_t offset_B,
-                     std::vector<uint8_t>* out) {
+                     std::vector<uint8_t>* out, uint64_t* missing_el) {
   if (offset_B > dump.size())
     return {Code::out_of_range, "offset = " + std::to_string(offset_B) + " is past the end of the dump (" +
                                     std::to_string(dump.size()) + " bytes)"};
-  if (layout.size() > dump.size() - offset_B)
+  if (!missing_el && layout.size() > dump.size() - offset_B)
     return {Code::buffer_too_small, "layout '" + layout.name() + "' needs " + std::to_string(layout.size()) +
                                         " bytes after the offset; the dump has " +
                                         std::to_string(dump.size() - offset_B)};
@@ -535,8 +450,20 @@ Status decode_linear(std::span<const uint8_t> dump, const Layout& layout, uint64
   const uint32_t w = layout.sub(0).width_el, h = layout.sub(0).height_el;
   out->resize(size_t{w} * h * eb);
   const uint8_t* src = dump.data() + offset_B;
+  const uint64_t avail = dump.size() - offset_B;
+  uint64_t missing = 0;
   for (uint32_t y = 0; y < h; ++y)
-    for (uint32_t x = 0; x < w; ++x) std::memcpy(out->data() + (size_t{y} * w + x) * eb, src + t.at(x, y), eb);
+    for (uint32_t x = 0; x < w; ++x) {
+      uint8_t* to = out->data() + (size_t{y} * w + x) * eb;
+      const uint64_t a = t.at(x, y);
+      if (a < avail && avail - a >= eb) {
+        std::memcpy(to, src + a, eb);
+      } else {
+        std::memset(to, 0, eb);
+        ++missing;
+      }
+    }
+  if (missing_el) *missing_el = missing;
   return Status::Ok();
 }
 
@@ -555,40 +482,36 @@ Status identify(std::span<const uint8_t> dump, const FormatInfo& format, uint32_
   if (opt.offset_B >= dump.size())
     return {Code::out_of_range, "offset = " + std::to_string(opt.offset_B) + " is at or past the end of the dump (" +
                                     std::to_string(dump.size()) + " bytes)"};
-  Identification id(format, width, height);
-  id.avail = dump.size() - opt.offset_B;
-  id.eb = format.element_bytes;
-  SWZ_TRY(id.collect_candidates());
-  // From here on, the texture is its grid of elements (4x4 blocks for BC,
-  // texel pairs for the 4:2:2 formats), as the address tables are.
-  id.width = (width + format.block_width - 1) / format.block_width;
-  id.height = (height + format.block_height - 1) / format.block_height;
-  id.sc.data = dump.data() + opt.offset_B;
-  id.sc.feat = feature_bytes(format);
-  detail::BlockKind kind;
-  if (format.block_compressed() && block_kind_of(format, &kind)) id.sc.use_blocks(kind, id.avail);
-  id.draw_randoms();
-  id.find_padding();
-  id.pad.resize(id.cands.size());
-  for (size_t i = 0; i < id.cands.size(); ++i) id.pad[i] = id.padding_fraction(id.cands[i].tab);
-  id.pad_min = *std::min_element(id.pad.begin(), id.pad.end());
-  id.find_norm();
-  id.sample_pairs();
-  id.score_sampled();
-  id.sweep_pbxor();
-  std::vector<Group> groups = id.group_by_signature();
-  const size_t full_n = std::min(groups.size(), static_cast<size_t>(std::max(opt.full_decode, opt.top)));
-  const std::vector<Group> finals = id.full_decode(groups, full_n);
-
-  for (const Group& g : finals) {
-    if (out->size() >= opt.top) break;
-    const Cand& c = id.cands[g.members.front()];
-    IdentifyCandidate r;
-    r.score = g.score;
-    r.layout = c.name.name;
-    r.equivalents = static_cast<uint32_t>(g.members.size() - 1);
-    out->push_back(std::move(r));
+  if (opt.offset_step_B == 0) return ident::rank_at(dump, format, width, height, opt.offset_B, opt, out, nullptr);
+  std::vector<uint64_t> offsets;
+  SWZ_TRY(ident::search_offsets(dump, format, width, height, opt, &offsets));
+  // The best few offsets, each ranked in full; one line per layout, at its
+  // best offset. Each ranking charges padding beyond the least any of its
+  // candidates decodes; across offsets the least of all rankings is the
+  // reference, so that an offset whose every decode reads padding loses.
+  std::vector<IdentifyCandidate> all;
+  std::vector<std::pair<size_t, double>> runs;  // (first index in all, the ranking's least padding)
+  for (uint64_t o : offsets) {
+    std::vector<IdentifyCandidate> at;
+    double pad_min = 0;
+    if (!ident::rank_at(dump, format, width, height, o, opt, &at, &pad_min).ok()) continue;
+    runs.emplace_back(all.size(), pad_min);
+    all.insert(all.end(), at.begin(), at.end());
   }
+  double least = 1;
+  for (const auto& r : runs) least = std::min(least, r.second);
+  for (size_t k = 0; k < runs.size(); ++k) {
+    const size_t end = k + 1 < runs.size() ? runs[k + 1].first : all.size();
+    for (size_t i = runs[k].first; i < end; ++i) all[i].score -= runs[k].second - least;
+  }
+  std::stable_sort(all.begin(), all.end(),
+                   [](const IdentifyCandidate& a, const IdentifyCandidate& b) { return a.score > b.score; });
+  for (IdentifyCandidate& c : all) {
+    if (out->size() >= opt.top) break;
+    const bool seen = std::any_of(out->begin(), out->end(), [&](const IdentifyCandidate& o) { return o.layout == c.layout; });
+    if (!seen) out->push_back(std::move(c));
+  }
+  if (out->empty()) return ident::rank_at(dump, format, width, height, opt.offset_B, opt, out, nullptr);
   return Status::Ok();
 }
 

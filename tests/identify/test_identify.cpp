@@ -177,10 +177,19 @@ std::vector<uint8_t> encode_bc1(const std::vector<uint8_t>& rgba, uint32_t w, ui
   return out;
 }
 
+// Where a texture sits in its dump: after lead_B bytes of noise (found with
+// an offset search every step_B bytes) and before as many zero bytes, or
+// with only the first `keep` of its layout present (the dump ends there).
+struct Placement {
+  uint64_t lead_B = 0;
+  uint64_t step_B = 0;
+  double keep = 1.0;
+};
+
 // Swizzles a crop into every candidate layout and runs identify on it.
 // eb 0: the crop as BC1 blocks (encode_bc1).
 void run_accuracy(uint32_t w, uint32_t h, uint32_t eb, uint32_t x0, uint32_t y0, std::map<std::string, Tally>* tally,
-                  double* seconds, size_t stride = 1, uint32_t amd_pbxor = 0) {
+                  double* seconds, size_t stride = 1, uint32_t amd_pbxor = 0, Placement at = {}) {
   const FormatInfo f = fmt(eb ? format_name(eb) : "BC1_UNORM");
   const std::vector<uint8_t> lin = eb ? crop(w, h, x0, y0, eb) : encode_bc1(crop(w, h, x0, y0, 4), w, h);
   const uint64_t lin_row_B = eb ? uint64_t{w} * eb : uint64_t{(w + 3) / 4} * 8;
@@ -198,9 +207,18 @@ void run_accuracy(uint32_t w, uint32_t h, uint32_t eb, uint32_t x0, uint32_t y0,
                                      lin.size())
                     .ok())
         << n.name;
+    if (at.keep < 1.0) dump.resize(static_cast<size_t>(static_cast<double>(dump.size()) * at.keep));
+    if (at.lead_B) {
+      std::vector<uint8_t> noise(at.lead_B);
+      uint64_t z = 0x9E3779B97F4A7C15ull * (i + 1);
+      for (uint8_t& b : noise) b = static_cast<uint8_t>((z = z * 6364136223846793005ull + 1442695040888963407ull) >> 56);
+      dump.insert(dump.begin(), noise.begin(), noise.end());
+      if (at.keep == 1.0) dump.resize(dump.size() + at.lead_B, 0);  // zeros after it, as a heap's free space
+    }
     std::vector<IdentifyCandidate> got;
     IdentifyOptions o;
     o.top = 3;
+    o.offset_step_B = at.step_B;
     auto t0 = std::chrono::steady_clock::now();
     Status st = identify(dump, f, w, h, o, &got);
     *seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -211,12 +229,13 @@ void run_accuracy(uint32_t w, uint32_t h, uint32_t eb, uint32_t x0, uint32_t y0,
     ASSERT_TRUE(ident::make_candidate(bn, f, w, h, &best).ok()) << got[0].layout;
     Tally& t = (*tally)[family_of(n.name)];
     ++t.cases;
-    if (same_offsets(best, truth))
+    if (same_offsets(best, truth) && got[0].offset_B == at.lead_B)
       ++t.first;
     else
       t.misses.push_back(n.name + (n.row_pitch_B ? " pitch " + std::to_string(n.row_pitch_B) : "") + " @" +
                          std::to_string(w) + "x" + std::to_string(h) + "x" + std::to_string(eb) + "B -> " +
-                         got[0].layout + " (" + std::to_string(got[0].score) + ")");
+                         got[0].layout + " at " + std::to_string(got[0].offset_B) + " (" +
+                         std::to_string(got[0].score) + ")");
   }
 }
 
@@ -268,6 +287,50 @@ TEST(IdentifyAccuracy, Bc1DumpsRankTheTruthFirst) {
   int cases, first;
   report(tally, &cases, &first);
   EXPECT_GE(cases, 30 / static_cast<int>(scaled_stride(1)));
+  EXPECT_GE(first * 100, cases * 95);
+}
+
+// A texture inside a larger dump, 12 KiB in, found by searching every 4 KiB:
+// the right layout first, at the right offset.
+TEST(IdentifyAccuracy, UnknownOffsetFindsTheStart) {
+  std::map<std::string, Tally> tally;
+  double secs = 0;
+  using swz_test::scaled_stride;
+  const Placement at{12288, 4096, 1.0};
+  run_accuracy(128, 128, 4, 200, 100, &tally, &secs, scaled_stride(3), 0, at);
+  run_accuracy(157, 93, 2, 31, 207, &tally, &secs, scaled_stride(4), 0, at);
+  run_accuracy(212, 140, 0, 31, 207, &tally, &secs, scaled_stride(4), 0, at);
+  int cases, first;
+  report(tally, &cases, &first);
+  std::printf("  identify with an offset search: %.1f ms per dump\n", 1000 * secs / cases);
+  EXPECT_GE(cases, 60 / static_cast<int>(scaled_stride(1)));
+  EXPECT_GE(first * 100, cases * 95);
+}
+
+// Dumps cut 10% short: ranked on the bytes present, the right layout first.
+TEST(IdentifyAccuracy, ShortDumpsRankTheTruthFirst) {
+  std::map<std::string, Tally> tally;
+  double secs = 0;
+  using swz_test::scaled_stride;
+  const Placement at{0, 0, 0.9};
+  run_accuracy(128, 128, 4, 200, 100, &tally, &secs, scaled_stride(2), 0, at);
+  run_accuracy(157, 93, 4, 31, 207, &tally, &secs, scaled_stride(3), 0, at);
+  run_accuracy(256, 192, 0, 100, 80, &tally, &secs, scaled_stride(3), 0, at);
+  int cases, first;
+  report(tally, &cases, &first);
+  EXPECT_GE(cases, 60 / static_cast<int>(scaled_stride(1)));
+  EXPECT_GE(first * 100, cases * 95);
+}
+
+// Both at once: 12 KiB in and cut 10% short.
+TEST(IdentifyAccuracy, UnknownOffsetOfAShortDump) {
+  std::map<std::string, Tally> tally;
+  double secs = 0;
+  using swz_test::scaled_stride;
+  run_accuracy(128, 128, 4, 200, 100, &tally, &secs, scaled_stride(3), 0, Placement{12288, 4096, 0.9});
+  int cases, first;
+  report(tally, &cases, &first);
+  EXPECT_GE(cases, 20 / static_cast<int>(scaled_stride(1)));
   EXPECT_GE(first * 100, cases * 95);
 }
 
