@@ -13,14 +13,10 @@
 #include <cstdlib>
 #include <string>
 
+#include "fuzz_common.hpp"
 #include "view_request.hpp"
 
-namespace {
-[[noreturn]] void fail(const char* what, const std::string& detail) {
-  std::fprintf(stderr, "swz fuzz property failed: %s %s\n", what, detail.c_str());
-  std::abort();
-}
-}  // namespace
+using swz_fuzz::fail;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

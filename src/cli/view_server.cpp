@@ -220,7 +220,7 @@ CLI::App* add_view_command(CLI::App& app, ViewArgs* a) {
   c->add_option("--mips", t.mips, "Mip levels (default 1; 0 or full: the full chain)");
   add_unsigned_option(c, "--array", t.array, "Array slices (default 1)");
   c->add_option("--palette", a->defaults.view.palette,
-                "P8, A8P8, AI44, IA44: FILE[:FORMAT], the palette (read when the page turns it on)");
+                "P8, A8P8, AI44, IA44: FILE[:FORMAT], the palette (checked at start; the page turns it on)");
   c->add_option("--listen", a->listen,
                 "Listen on ADDR instead of 127.0.0.1 and ::1 (prints a warning: anyone who can reach ADDR and has "
                 "the token can read DUMP); the Host header must then be ADDR:PORT");
