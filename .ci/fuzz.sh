@@ -22,7 +22,8 @@ CC_BIN=$(command -v clang-14 || command -v clang)
 CXX_BIN=$(command -v clang++-14 || command -v clang++)
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 HARNESSES=(fuzz_pattern_text fuzz_pattern_json fuzz_pattern_ddi fuzz_resource_layout fuzz_dds
-           fuzz_copy_subresource fuzz_copy_regions fuzz_copy_tiles fuzz_copy_footprint fuzz_image_input fuzz_cli_args fuzz_clear fuzz_decode)
+           fuzz_copy_subresource fuzz_copy_regions fuzz_copy_tiles fuzz_copy_footprint fuzz_image_input fuzz_cli_args fuzz_clear fuzz_decode
+           fuzz_view_request)
 [ -n "${SWZ_FUZZ_ONLY:-}" ] && read -r -a HARNESSES <<< "$SWZ_FUZZ_ONLY"
 start=$SECONDS
 

@@ -79,4 +79,15 @@ uint64_t parse_u64(std::string_view text, std::string_view what) {
   return v;
 }
 
+std::string shell_word(const std::string& s) {
+  bool safe = !s.empty();
+  for (char c : s)
+    safe &=
+        std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_.,:=/+@%").find(c) != std::string_view::npos;
+  if (safe) return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 }  // namespace swz::cli

@@ -39,4 +39,8 @@ std::string extension_of(std::string_view path);
 /// Parses an unsigned decimal or 0x-hex integer; throws Error naming `what`.
 uint64_t parse_u64(std::string_view text, std::string_view what);
 
+/// `s` as one POSIX shell word: as is when it holds only safe characters
+/// (letters, digits and -_.,:=/+@%), else single-quoted.
+std::string shell_word(const std::string& s);
+
 }  // namespace swz::cli

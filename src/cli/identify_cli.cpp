@@ -37,18 +37,6 @@ std::vector<uint8_t> read_all(const std::string& path, uint64_t stream_limit_B) 
   return data;
 }
 
-// Single-quoted for a POSIX shell when it holds anything but safe characters.
-std::string shell_word(const std::string& s) {
-  bool safe = !s.empty();
-  for (char c : s)
-    safe &=
-        std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_.,:=/+@%").find(c) != std::string_view::npos;
-  if (safe) return s;
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 // What identify and infer both read: --size (one 2D texture), --format and the dump.
 struct Input {
   uint32_t w = 0, h = 0;

@@ -9,7 +9,9 @@
 // PNG output converts back: R8 -> grey, A8 -> grey+alpha (grey 255),
 // R8G8 -> RGB (blue 0), *X8 -> RGB, the others -> RGBA.
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -91,6 +93,11 @@ class AtomicOutput;
 /// Writes tightly packed pixels (the format's byte order) to `out` as a PNG,
 /// row by row through libpng (png_write.cpp). Throws Error.
 void write_png(AtomicOutput& out, const uint8_t* pixels, uint32_t width, uint32_t height, const FormatInfo& f);
+/// Receives encoded bytes in order; throws Error when it cannot take them.
+using ByteSink = std::function<void(const uint8_t* data, size_t bytes)>;
+/// write_png into `out`; `name` names the PNG in messages.
+void write_png(const ByteSink& out, const std::string& name, const uint8_t* pixels, uint32_t width, uint32_t height,
+               const FormatInfo& f);
 
 /// `swz compare`: decodes both files as RGBA8 and compares them. Returns true
 /// when equal; `report` gets "identical: N pixels" or the first difference.

@@ -28,6 +28,7 @@
 #include "progress.hpp"
 #include "retile_cli.hpp"
 #include "view_png.hpp"
+#include "view_server.hpp"
 #include "query.hpp"
 #include "swz/layout_names.hpp"
 #include "swz/address.hpp"
@@ -287,10 +288,8 @@ void deswizzle(CommonOptions o, const std::string& in, const std::string& out, b
     uint64_t rows = uint64_t(s.height_el) * s.depth;
     if (rows > UINT32_MAX) fail("the PNG would have more than 2^32 rows");
     AtomicOutput file(out);
-    if (decoded_png)
-      write_decoded_png(file, linear, s, t.format, view);
-    else
-      write_png(file, linear, s.width_el, static_cast<uint32_t>(rows), t.format);
+    write_subresource_png([&file](const uint8_t* data, size_t n) { file.write(data, n); }, out, linear, s, t.format,
+                          view);
     file.commit();
     verbose_phase("encode and write the PNG");
     say("deswizzled " + sub_name(s, t.desc) + " of " + in + " (" + t.describe() + ", " + t.layout_arg + ") into " +
@@ -623,6 +622,10 @@ int run_main(int argc, char** argv) {
   set_examples(id_cmd, "identify");
   set_examples(inf_cmd, "infer");
 
+  ViewArgs vwa;
+  CLI::App* vw_cmd = add_view_command(app, &vwa);
+  set_examples(vw_cmd, "view");
+
   RetileArgs rta;
   CLI::App* rt_cmd = add_retile_command(app, &rta);
 
@@ -738,6 +741,8 @@ int run_main(int argc, char** argv) {
       run_identify(ida);
     } else if (*inf_cmd) {
       run_infer(ida);
+    } else if (*vw_cmd) {
+      run_view(vwa);
     } else if (*rt_cmd) {
       say(run_retile(rta, !output_mode().quiet));
     } else if (*cm) {

@@ -18,14 +18,14 @@ namespace swz::cli {
 namespace {
 
 struct PngSink : PngErrors {
-  AtomicOutput* out = nullptr;
+  const ByteSink* out = nullptr;
 };
 
 void on_png_write(png_structp png, png_bytep data, size_t n) {
   auto* s = static_cast<PngSink*>(png_get_io_ptr(png));
   bool ok = true;
   try {
-    s->out->write(data, n);
+    (*s->out)(data, n);
   } catch (const std::exception& e) {
     s->error = e.what();
     ok = false;
@@ -38,6 +38,12 @@ void on_png_flush(png_structp) {}
 }  // namespace
 
 void write_png(AtomicOutput& out, const uint8_t* pixels, uint32_t width, uint32_t height, const FormatInfo& f) {
+  const ByteSink sink = [&out](const uint8_t* data, size_t n) { out.write(data, n); };
+  write_png(sink, out.path(), pixels, width, height, f);
+}
+
+void write_png(const ByteSink& out, const std::string& name, const uint8_t* pixels, uint32_t width, uint32_t height,
+               const FormatInfo& f) {
   require_image_format(f, "PNG output");
   const std::string letters = image_channel_letters(f);
   const uint32_t in_c = static_cast<uint32_t>(letters.size());
@@ -75,7 +81,7 @@ void write_png(AtomicOutput& out, const uint8_t* pixels, uint32_t width, uint32_
   }
   if (setjmp(png_jmpbuf(png))) {
     png_destroy_write_struct(&png, &info);
-    fail("cannot write the PNG '" + out.path() + "': " + sink.error);
+    fail("cannot write the PNG '" + name + "': " + sink.error);
   }
   png_set_write_fn(png, &sink, on_png_write, on_png_flush);
   png_set_user_limits(png, 0x7fffffffu, 0x7fffffffu);  // libpng's default cap is 10^6 pixels a side

@@ -216,6 +216,26 @@ bool quick_numbers(std::string_view text, uint64_t* v, size_t max, size_t* count
 
 }  // namespace
 
+uint64_t resource_offset(const Texture& t, uint64_t base, uint64_t file_offset, const std::string& what) {
+  if (file_offset < base)
+    fail("offset " + what + " is before the resource, which starts at --offset " + std::to_string(base));
+  const uint64_t off = file_offset - base;
+  if (off >= t.layout.size())
+    fail("offset " + what + " is at or past the end of the resource (" + bytes_text(t.layout.size()) +
+         (base ? " from --offset " + std::to_string(base) : std::string()) + ", a " + t.describe() +
+         " texture in layout " + t.layout_arg + ")");
+  return off;
+}
+
+uint64_t element_file_offset(const Texture& t, uint64_t base, uint32_t sub, uint32_t x, uint32_t y, uint32_t z,
+                             uint32_t sample) {
+  uint64_t off = 0;
+  check(element_offset(t.layout, sub, x, y, z, sample, &off),
+        "element (" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ") sample " +
+            std::to_string(sample) + " of subresource " + std::to_string(sub));
+  return off + base;
+}
+
 void run_offset(const CommonOptions& o, uint32_t sub, const std::vector<std::string>& args, bool hex) {
   Texture t = make_texture(o, parse_size(o.size));
   const uint64_t base = resource_base(o, t.layout.size());
@@ -319,15 +339,7 @@ void run_locate(const CommonOptions& o, const std::vector<std::string>& args) {
           if (v.size() != 1) fail(quoted_for_message(text) + at(where) + " is not one byte offset");
           off = v[0];
         }
-        if (off < base)
-          fail("offset " + quoted_for_message(text) + at(where) + " is before the resource, which starts at --offset " +
-               std::to_string(base));
-        off -= base;
-        if (off >= t.layout.size())
-          fail("offset " + quoted_for_message(text) + at(where) + " is at or past the end of the resource (" +
-               bytes_text(t.layout.size()) + (base ? " from --offset " + std::to_string(base) : std::string()) +
-               ", a " + t.describe() + " texture in layout " + t.layout_arg + ")");
-        pending.push_back(off);
+        pending.push_back(resource_offset(t, base, off, quoted_for_message(text) + at(where)));
         if (pending.size() == kBatch) finish(answer);
       },
       finish);

@@ -20,4 +20,14 @@ void run_offset(const CommonOptions& o, uint32_t subresource, const std::vector<
 /// (--offset is subtracted). Prints one answer per line.
 void run_locate(const CommonOptions& o, const std::vector<std::string>& args);
 
+/// A file offset as an offset into the resource that starts `base` bytes
+/// into the file (resource_base). Throws Error naming `what` when it lies
+/// before the resource or at or past its end.
+uint64_t resource_offset(const Texture& t, uint64_t base, uint64_t file_offset, const std::string& what);
+
+/// The file offset of element (x, y, z) and sample of subresource `sub`
+/// (element_offset plus `base`). Throws Error naming the element.
+uint64_t element_file_offset(const Texture& t, uint64_t base, uint32_t sub, uint32_t x, uint32_t y, uint32_t z,
+                             uint32_t sample);
+
 }  // namespace swz::cli
