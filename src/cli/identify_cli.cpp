@@ -251,9 +251,6 @@ void run_identify(const IdentifyArgs& a) {
       if (ch == ':' || ch == '/' || ch == ' ' || ch == '\t' || ch == '\'') ch = '_';
     write_thumbnail((std::filesystem::path(a.thumbnails) / (name + ".png")).string(), lin, w, h, f);
   }
-  if (tied > 1)
-    fail("identify " + a.dump + ": the best " + std::to_string(tied) + " candidates score the same (" + best_text +
-         "): the dump cannot tell them apart (nearly uniform data; dump a texture with detail)");
   if (elements > 0 && (elements - common) * 100 < elements) {
     char pct[32];
     std::snprintf(pct, sizeof pct, "%.2f", 100.0 * static_cast<double>(common) / static_cast<double>(elements));
@@ -261,6 +258,9 @@ void run_identify(const IdentifyArgs& a) {
          " elements hold the same bytes): the ranking rests on " + std::to_string(elements - common) +
          " elements and cannot tell layouts apart (dump a texture with detail)");
   }
+  if (tied > 1)
+    fail("identify " + a.dump + ": the best " + std::to_string(tied) + " candidates score the same (" + best_text +
+         "): the dump cannot tell them apart (nearly uniform data; dump a texture with detail)");
   if (got[0].score < kNoiseScore)
     fail("identify " + a.dump + ": no candidate decodes to a smooth image (best score " + best_text +
          ", noise scores about 0): the ranking means nothing; check --format, --size and --offset, or the dump is "

@@ -82,6 +82,8 @@ void set_field(ViewRequest* r, const std::string& name, const std::string& value
     r->count_B = number32(name, value, 1, kMaxCount_B);
   } else if (name == "top") {
     r->top = number32(name, value, 1, kMaxTop);
+  } else if (name == "offset-step") {
+    r->offset_step_B = number(name, value, std::numeric_limits<uint64_t>::max());
   } else if (name == "channel") {
     r->view.channel = value;
   } else if (name == "tone-map") {

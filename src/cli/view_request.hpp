@@ -24,6 +24,7 @@ struct ViewRequest {
   uint64_t at_B = 0;                               ///< a byte offset in the dump file
   uint32_t count_B = 256;                          ///< bytes of the dump to show from at_B (1..kMaxCount_B)
   uint32_t top = 5;                                ///< identify candidates (1..kMaxTop)
+  uint64_t offset_step_B = 0;                      ///< identify: search the start every this many bytes (0: no search)
 };
 
 /// Bounds on single values (a request names at most this much work).

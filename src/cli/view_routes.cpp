@@ -102,12 +102,17 @@ ViewReply identify_route(const ViewSession& s, const ViewRequest& r) {
   IdentifyOptions o;
   o.top = r.top;
   o.offset_B = input_offset(r.texture);
+  o.offset_step_B = r.offset_step_B;
   std::vector<IdentifyCandidate> got;
   check(identify({s.dump.data(), s.dump.size}, lookup_format(r.texture.format), size.width, size.height, o, &got),
         "identify");
   json list = json::array();
   for (const IdentifyCandidate& c : got)
-    list.push_back(json{{"layout", c.layout}, {"score", c.score}, {"equivalents", c.equivalents}});
+    list.push_back(json{{"layout", c.layout},
+                        {"score", c.score},
+                        {"equivalents", c.equivalents},
+                        {"offset", c.offset_B},
+                        {"short", c.short_B}});
   return json_reply(json{{"candidates", list}, {"offset", o.offset_B}});
 }
 

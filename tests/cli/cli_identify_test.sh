@@ -37,7 +37,7 @@ if "$SWZ" identify --format P8 --size 600x400 --top 1 --thumbnails p8thumbs p8.b
 # --offset: the same dump behind 100 bytes of junk.
 { head -c 100 /dev/urandom; cat dump.bin; } >shifted.bin
 best=$("$SWZ" identify "${rgba[@]}" --top 1 --offset 100 shifted.bin 2>err.txt)
-[ "${best#* }" = std4k ] && pass "--offset 100" || failed "--offset 100: '$best' $(cat err.txt)"
+[ "${best#* }" = "std4k offset=100" ] && pass "--offset 100 (printed as offset=100)" || failed "--offset 100: '$best' $(cat err.txt)"
 # Errors: exit 1 with a message.
 head -c 1000 dump.bin >small.bin
 "$SWZ" identify "${rgba[@]}" small.bin >out.txt 2>err.txt
