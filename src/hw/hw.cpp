@@ -59,7 +59,7 @@ std::string params_for(const DataFamily& f) {
   } else if (f.placement == "mali") {
     s += "pitch=N (elements, level 0), crc (Panfrost's checksum buffer after each level)";
   } else if (f.placement == "morton" || f.placement == "vita" || f.placement == "dreamcast" || f.placement == "3ds") {
-    s += "no family parameters (each level is one block over its power-of-two extent)";
+    s += "no family parameters";
   } else if (f.placement == "xbox360") {
     s += "pitch=N (elements, level 0: the fetch constant's pitch), packed=0|1 (packed mip tail, default 1), "
          "mip_offset=N (bytes from the base "
