@@ -11,14 +11,15 @@
 namespace swz::vendor {
 namespace {
 
-// Refuses a size the family cannot place: width / height (and depth for 3D)
-// must be powers of two of at least `min` texels.
+// Refuses (unsupported: a valid texture the platform does not lay out) a size
+// the family cannot place: width / height (and depth for 3D) must be powers of
+// two of at least `min` texels.
 Status need_pow2_sizes(const DataFamily& f, const TextureDesc& desc, uint32_t min, const char* why) {
   const std::pair<uint32_t, const char*> fields[] = {
       {desc.width, "width"}, {desc.height, "height"}, {desc.dimension == Dimension::Texture3D ? desc.depth : 1u, "depth"}};
   for (const auto& [v, name] : fields)
     if (!is_pow2(v) || (v < min && std::string(name) != "depth"))
-      return {Code::invalid_argument, "layout '" + f.name + "': " + name + " = " + std::to_string(v) +
+      return {Code::unsupported, "layout '" + f.name + "': " + name + " = " + std::to_string(v) +
                                           (is_pow2(v) ? " is below " + std::to_string(min) : " is not a power of two") +
                                           " (" + why + ")"};
   return Status::Ok();
@@ -116,14 +117,14 @@ Status build_vita(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   const bool tiled = dp->tile_w != 0;
   const uint32_t max_levels = static_cast<uint32_t>(std::bit_width(std::min(desc.width, desc.height)));
   if (desc.mip_levels > max_levels)
-    return {Code::invalid_argument, "layout '" + f.name + "': mip_levels = " + std::to_string(desc.mip_levels) +
+    return {Code::unsupported, "layout '" + f.name + "': mip_levels = " + std::to_string(desc.mip_levels) +
                                         ": GXM keeps at most bit_width(min(width, height)) = " +
                                         std::to_string(max_levels) + " levels"};
   if (!tiled && desc.mip_levels > 1 && (!is_pow2(desc.width) || !is_pow2(desc.height)))
     return {Code::unsupported, "layout '" + f.name + "': mip_levels = " + std::to_string(desc.mip_levels) +
                                    " on a " + std::to_string(desc.width) + "x" + std::to_string(desc.height) +
                                    " texture: the level extents of padded (non-power-of-two) swizzled chains are not "
-                                   "modelled; pass offsets="};
+                                   "modelled"};
   FamilyPlan plan;
   uint64_t offset = 0;
   const uint64_t pw = next_pow2(desc.width), ph = next_pow2(desc.height);
@@ -156,7 +157,7 @@ Status build_dreamcast(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   const TextureDesc& desc = c.desc;
   SWZ_TRY(need_pow2_sizes(f, desc, 1, "twiddled textures have power-of-two sizes"));
   if (desc.mip_levels > 1 && desc.width != desc.height)
-    return {Code::invalid_argument, "layout '" + f.name + "': mip_levels = " + std::to_string(desc.mip_levels) +
+    return {Code::unsupported, "layout '" + f.name + "': mip_levels = " + std::to_string(desc.mip_levels) +
                                         " needs a square texture (width = " + std::to_string(desc.width) +
                                         ", height = " + std::to_string(desc.height) + ")"};
   const DataPattern* dp = nullptr;
@@ -192,7 +193,7 @@ Status build_3ds(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   for (uint32_t m = 0; m < desc.mip_levels; ++m) {
     const LevelDims L = level_dims(desc, m);
     if (L.w < 8 || L.h < 8)
-      return {Code::invalid_argument, "layout '" + f.name + "': mip_levels = " + std::to_string(desc.mip_levels) +
+      return {Code::unsupported, "layout '" + f.name + "': mip_levels = " + std::to_string(desc.mip_levels) +
                                           ": level " + std::to_string(m) + " would be " + std::to_string(L.w) + "x" +
                                           std::to_string(L.h) + " (3DS levels stop at 8x8)"};
     Pattern p = dp->pattern;

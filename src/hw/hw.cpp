@@ -374,9 +374,12 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc_in, cons
     for (const auto& b : kBuilders)
       if (f->placement == b.placement) st = b.build(ctx, *f, &plan);
     if (!st.ok()) {
-      // Offsets given from outside replace the level placement a family lacks.
+      // Offsets given from outside replace the level placement an AMD or
+      // Intel family lacks.
       bool outside = !options.levels.empty() || params.has("offsets");
-      if (!(outside && st.code() == Code::unsupported && st.message().find("mip_levels") != std::string::npos))
+      const bool amd_or_intel = f->placement == "amd" || f->placement == "intel";
+      if (!(outside && amd_or_intel && st.code() == Code::unsupported &&
+            st.message().find("mip_levels") != std::string::npos))
         return st;
       TextureDesc one = desc;
       one.mip_levels = 1;
