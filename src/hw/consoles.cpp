@@ -177,7 +177,7 @@ Status build_dreamcast(BuildContext& c, const DataFamily& f, FamilyPlan* out) {
   return Status::Ok();
 }
 
-// Nintendo 3DS (Citra / Azahar MortonCopy): 8x8 Morton tiles row-major with
+// Nintendo 3DS (Citra MortonCopy, MortonCopyTile; Azahar inherits them): 8x8 Morton tiles row-major with
 // the rows stored bottom-up, memory row = height - 1 - y. For power-of-two
 // heights that is y XOR (height - 1): each level is one block (tile bits, the
 // tile-column X bits, the tile-row Y bits) whose immediate flips every Y bit.

@@ -5,8 +5,8 @@
 //   vita-swizzled   Vita3K encode_morton (min-square Morton, y bit first)
 //   vita-tiled      Vita3K tiled_texture_to_linear_texture (32x32 tiles)
 //   dreamcast       Flycast twiddle_slow and its OtherMipPoint table
-//   psp-swizzled    PPSSPP UnswizzleFromMem (16-byte x 8-row blocks)
-//   3ds-tiled       Citra MortonCopy / MortonInterleave (bottom-up 8x8 tiles)
+//   psp-swizzled    PPSSPP UnswizzleFromMem / DoUnswizzleTex16 (16-byte x 8-row blocks)
+//   3ds-tiled       Citra MortonCopy / MortonCopyTile / MortonInterleave (bottom-up 8x8 tiles)
 //   ps3-swizzled    RPCS3 convert_linear_swizzle's masks (2D), xemu's
 //                   generate_swizzle_masks (3D)
 //   xbox-swizzled   xemu generate_swizzle_masks / fill_pattern
