@@ -320,6 +320,19 @@ Status load_file(const char* file, VendorData* d) {
         f.description = fj.value("description", std::string());
         f.source = fj.value("source", std::string());
         f.placement = fj.value("placement", std::string("tiles"));
+        if (fj.contains("alias")) {
+          // The same rule under another platform's name: the placement and the
+          // rows of a family loaded before it.
+          const DataFamily* target = find_family(*d, fj["alias"].get<std::string>());
+          if (!target || fj.contains("patterns") || fj.contains("placement"))
+            return bad(file, f.name + ": alias of '" + fj["alias"].get<std::string>() +
+                                 "' needs that family earlier and no patterns or placement of its own");
+          f.placement = target->placement;
+          f.patterns = target->patterns;
+          f.alias_of = target->name;
+          d->families.push_back(std::move(f));
+          continue;
+        }
         for (const auto& e : fj["patterns"]) {
           DataPattern p;
           SWZ_TRY(load_pattern(file, f.name, e, &p));
@@ -341,7 +354,7 @@ const VendorData& data(Status* status) {
   static VendorData d;
   static Status st;
   std::call_once(once, [] {
-    for (const char* f : {"nvidia.json", "amd.json", "intel.json", "other.json"}) {
+    for (const char* f : {"nvidia.json", "amd.json", "intel.json", "other.json", "consoles.json"}) {
       st = load_file(f, &d);
       if (!st.ok()) break;
     }

@@ -5,6 +5,7 @@ target_sources(swz PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/amd_gfx9_mips.cpp
   ${CMAKE_CURRENT_LIST_DIR}/amd_mips.cpp
   ${CMAKE_CURRENT_LIST_DIR}/canonicalize.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/consoles.cpp
   ${CMAKE_CURRENT_LIST_DIR}/data.cpp
   ${CMAKE_CURRENT_LIST_DIR}/families.cpp
   ${CMAKE_CURRENT_LIST_DIR}/nvidia.cpp

@@ -58,6 +58,8 @@ std::string params_for(const DataFamily& f) {
     s += "pitch=N (elements, level 0)";
   } else if (f.placement == "mali") {
     s += "pitch=N (elements, level 0), crc (Panfrost's checksum buffer after each level)";
+  } else if (f.placement == "morton" || f.placement == "vita" || f.placement == "dreamcast" || f.placement == "3ds") {
+    s += "no family parameters";
   } else if (f.placement == "xbox360") {
     s += "pitch=N (elements, level 0: the fetch constant's pitch), packed=0|1 (packed mip tail, default 1), "
          "mip_offset=N (bytes from the base "
@@ -366,14 +368,18 @@ Status make_named_layout(std::string_view spec, const TextureDesc& desc_in, cons
       Status (*build)(BuildContext&, const DataFamily&, FamilyPlan*);
     } kBuilders[] = {{"amd", build_amd},       {"intel", build_intel}, {"tiles", build_tiles},
                      {"adreno", build_adreno}, {"apple", build_apple}, {"xbox360", build_xbox360},
-                     {"mali", build_mali}};
+                     {"mali", build_mali},     {"morton", build_morton}, {"vita", build_vita},
+                     {"dreamcast", build_dreamcast}, {"3ds", build_3ds}};
     st = {Code::internal, "layout '" + f->name + "': unknown placement '" + f->placement + "'"};
     for (const auto& b : kBuilders)
       if (f->placement == b.placement) st = b.build(ctx, *f, &plan);
     if (!st.ok()) {
-      // Offsets given from outside replace the level placement a family lacks.
+      // Offsets given from outside replace the level placement an AMD or
+      // Intel family lacks.
       bool outside = !options.levels.empty() || params.has("offsets");
-      if (!(outside && st.code() == Code::unsupported && st.message().find("mip_levels") != std::string::npos))
+      const bool amd_or_intel = f->placement == "amd" || f->placement == "intel";
+      if (!(outside && amd_or_intel && st.code() == Code::unsupported &&
+            st.message().find("mip_levels") != std::string::npos))
         return st;
       TextureDesc one = desc;
       one.mip_levels = 1;

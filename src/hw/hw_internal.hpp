@@ -63,6 +63,7 @@ struct DataPattern {
 
 struct DataFamily {
   std::string name, description, source, placement;
+  std::string alias_of;  ///< "alias": the family whose rule this one is under another name ("" when none)
   std::vector<DataPattern> patterns;
 };
 
@@ -130,6 +131,12 @@ Status build_adreno(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_apple(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_xbox360(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 Status build_mali(BuildContext& c, const DataFamily& f, FamilyPlan* out);
+/// Console families (src/hw/consoles.cpp): Morton levels ("morton", "vita",
+/// "dreamcast") and bottom-up 3DS tiles ("3ds").
+Status build_morton(BuildContext& c, const DataFamily& f, FamilyPlan* out);
+Status build_vita(BuildContext& c, const DataFamily& f, FamilyPlan* out);
+Status build_dreamcast(BuildContext& c, const DataFamily& f, FamilyPlan* out);
+Status build_3ds(BuildContext& c, const DataFamily& f, FamilyPlan* out);
 /// AMD GFX10/GFX10.3 2D mip chain (src/hw/amd_mips.cpp); slice_size 0 = addrlib's.
 Status build_amd_gfx10_mips(const std::string& fam, const Pattern& pat, const TextureDesc& desc, uint64_t slice_size,
                             FamilyPlan* out);

@@ -273,7 +273,7 @@ TEST(PatternFiles, EveryFileUnderPatternsLoads) {
       ADD_FAILURE() << "a JSON file under patterns/ that no reader of the library loads";
     }
   }
-  EXPECT_EQ(files, 6);  // std64k, std4k, vendor/{amd,intel,nvidia,other}
+  EXPECT_EQ(files, 7);  // std64k, std4k, vendor/{amd,intel,nvidia,other,consoles}
 }
 
 struct BadCase {
