@@ -407,9 +407,13 @@ void layouts() {
 }
 
 // swz layouts --show NAME: what a listed name means (bit equations, blocks).
+// Element size 0: 4 bytes, or the first of 1, 2, 8, 16 the layout has.
 void show_layout(const std::string& name, uint32_t element_bytes) {
   std::string text;
-  check(describe_layout_name(name, element_bytes, &text), "layouts --show " + name);
+  Status st = describe_layout_name(name, element_bytes ? element_bytes : 4, &text);
+  for (uint32_t eb : {1u, 2u, 8u, 16u})
+    if (!element_bytes && !st.ok() && describe_layout_name(name, eb, &text).ok()) st = Status::Ok();
+  check(st, "layouts --show " + name);
   std::printf("%s", text.c_str());
 }
 
@@ -605,10 +609,10 @@ int run_main(int argc, char** argv) {
 
   auto* ly = command("layouts", "List the built-in layouts", nullptr);
   std::string show_name, canon_block, canon_text;
-  uint32_t show_bytes = 4;
+  uint32_t show_bytes = 0;
   ly->add_option("--show", show_name,
                  "Print the bit equation of a layout family, e.g. 'nv-block-linear:gob=tegra,bh=16'");
-  add_unsigned_option(ly, "--element-bytes", show_bytes, "Element size for --show (default 4)");
+  add_unsigned_option(ly, "--element-bytes", show_bytes, "Element size for --show (default 4, or the smallest the layout has)");
   auto* cz = command("canonicalize",
                      "Reorder a pattern's XOR terms so the primaries are the in-block bits (addrlib equations)", nullptr);
   cz->add_option("--block", canon_block, "Block extents WxH[xD[xS]], W in bytes (e.g. 512x128)")->required();

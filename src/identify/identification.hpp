@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
@@ -168,6 +169,9 @@ inline uint64_t mix(uint64_t h, uint64_t v) {
 // shifted back (noise at its start, less of it past the end).
 constexpr double kMissingWeight = 0.5;
 
+// Texels a full decode scores at most (more: a subsample of rows).
+constexpr uint64_t kFullDecodeTexels = uint64_t{1} << 21;
+
 struct Identification {
   Identification(const FormatInfo& f, uint32_t w, uint32_t h)
       : format(f), width_px(w), height_px(h), width(w), height(h) {}
@@ -216,12 +220,32 @@ struct Identification {
   void sweep_pbxor();
   std::vector<Group> group_by_signature() const;
   std::vector<Group> full_decode(std::vector<Group>& groups, size_t full_n) const;
-  uint32_t row_step() const;
-  /// The score of decode `t` over every texel (every row_step()-th row and
-  /// the next), without penalties; *lost_fraction (if not null): the share
-  /// of those texels equal to the padding value, plus kMissingWeight times
-  /// the share past the dump's end.
-  double decode_score(const AddressTables& t, double* lost_fraction) const;
+  uint32_t row_step(uint64_t texels) const;
+  /// The score of decode `t` over about texels_max texels at most (every
+  /// texel of a smaller texture; else every row_step()-th row and the next),
+  /// without penalties; *lost_fraction (if not null): the share of those
+  /// texels equal to the padding value, plus kMissingWeight times the share
+  /// past the dump's end.
+  double decode_score(const AddressTables& t, double* lost_fraction, uint64_t texels_max) const;
+  // Whether the element at `element` holds the padding value (fixed-size
+  // compares for the usual sizes: this runs for every sampled texel).
+  bool is_padding(const uint8_t* element) const {
+    if (pad_value.empty()) return false;
+    auto same = [&](auto word) {
+      decltype(word) a, b;
+      std::memcpy(&a, element, sizeof a);
+      std::memcpy(&b, pad_value.data(), sizeof b);
+      return a == b;
+    };
+    switch (eb) {
+      case 1: return element[0] == pad_value[0];
+      case 2: return same(uint16_t{});
+      case 4: return same(uint32_t{});
+      case 8: return same(uint64_t{});
+      case 16: return same(uint64_t{}) && std::memcmp(element + 8, pad_value.data() + 8, 8) == 0;
+      default: return std::memcmp(element, pad_value.data(), eb) == 0;
+    }
+  }
 };
 
 /// The best options.top candidates with the texture at `offset_B` of `dump`

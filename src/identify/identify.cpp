@@ -98,7 +98,7 @@ double Identification::padding_fraction(const AddressTables& t) const {
   if (pad_value.empty()) return 0.0;
   uint32_t hits = 0;
   for (const auto& r : randoms)
-    for (uint64_t a : {t.at(r[0], r[1]), t.at(r[2], r[3])}) hits += sc.has(a) && std::memcmp(sc.data + a, pad_value.data(), eb) == 0;
+    for (uint64_t a : {t.at(r[0], r[1]), t.at(r[2], r[3])}) hits += sc.has(a) && is_padding(sc.data + a);
   return hits / (2.0 * static_cast<double>(randoms.size()));
 }
 
@@ -308,11 +308,13 @@ std::vector<Group> Identification::group_by_signature() const {
 // Full decode of the best `full_n` groups: split members that differ
 // outside the sample, then score every texel pair. The groups past the full
 // decode follow, with their sampled scores.
-// Textures past 2^21 texels are scored on every row_step-th row (odd, so
-// that every seam level of y still appears) and the row below it.
-uint32_t Identification::row_step() const { return static_cast<uint32_t>(((uint64_t{width} * height) >> 21) | 1); }
+// Textures past `texels` texels are scored on every row_step-th row (odd,
+// so that every seam level of y still appears) and the row below it.
+uint32_t Identification::row_step(uint64_t texels) const {
+  return static_cast<uint32_t>((uint64_t{width} * height / texels) | 1);
+}
 
-double Identification::decode_score(const AddressTables& t, double* lost_fraction) const {
+double Identification::decode_score(const AddressTables& t, double* lost_fraction, uint64_t texels_max) const {
   std::vector<uint16_t> xl(width), yl(height);
   uint16_t lv = 0;
   std::vector<uint16_t> xlev(32, 0), ylev(32, 0);
@@ -325,7 +327,7 @@ double Identification::decode_score(const AddressTables& t, double* lost_fractio
   std::vector<uint64_t> cnt(lv);
   double lost = 0;
   uint64_t texels = 0;
-  const uint32_t step = row_step();
+  const uint32_t step = row_step(texels_max);
   for (uint32_t y = 0; y < height; y += step) {
     const bool last = y + 1 == height;
     for (uint32_t x = 0; x < width; ++x) rowa[x] = t.at(x, y);
@@ -337,7 +339,7 @@ double Identification::decode_score(const AddressTables& t, double* lost_fractio
         lost += kMissingWeight;
         continue;
       }
-      lost += !pad_value.empty() && std::memcmp(sc.data + rowa[x], pad_value.data(), eb) == 0;
+      lost += is_padding(sc.data + rowa[x]);
       if (x + 1 < width && sc.has(rowa[x + 1])) {
         sum[xl[x]] += sc.diff(rowa[x], rowa[x + 1]);
         ++cnt[xl[x]];
@@ -354,7 +356,7 @@ double Identification::decode_score(const AddressTables& t, double* lost_fractio
 
 std::vector<Group> Identification::full_decode(std::vector<Group>& groups, size_t full_n) const {
   std::vector<Group> finals;
-  const uint32_t step = row_step();
+  const uint32_t step = row_step(kFullDecodeTexels);
   for (size_t gi = 0; gi < full_n; ++gi) {
     Group& g = groups[gi];
     std::map<uint64_t, size_t> sub;  // full hash -> index into finals
@@ -376,7 +378,7 @@ std::vector<Group> Identification::full_decode(std::vector<Group>& groups, size_
       finals[it->second].members.push_back(i);
     }
   }
-  for (Group& g : finals) g.score = decode_score(cands[g.members.front()].tab, nullptr) - penalty(g.members.front());
+  for (Group& g : finals) g.score = decode_score(cands[g.members.front()].tab, nullptr, kFullDecodeTexels) - penalty(g.members.front());
   std::stable_sort(finals.begin(), finals.end(), [](const Group& a, const Group& b) { return a.score > b.score; });
   // Groups past the full decode keep their sampled score, below the decoded ones.
   for (size_t gi = full_n; gi < groups.size(); ++gi) finals.push_back(groups[gi]);

@@ -32,7 +32,9 @@ constexpr size_t kOffsetsRanked = 3;   // offsets ranked in full
 // larger of kEarlyBar (identify's noise level) and the best quick score so
 // far less kEarlyMargin: such a decode is noise or padding at that offset.
 constexpr double kEarlyBar = 0.1;
-constexpr double kEarlyMargin = 0.4;
+constexpr double kEarlyMargin = 0.3;
+// Texels of each tier-3 decode (a subsample of rows past it).
+constexpr uint64_t kEdgeDecodeTexels = uint64_t{1} << 18;
 // Bound on the quick scores' element reads (offsets x distinct decodes x
 // reads per decode): a few seconds of work at most.
 constexpr uint64_t kMaxReads = uint64_t{1} << 31;
@@ -107,7 +109,7 @@ Status search_offsets(std::span<const uint8_t> dump, const FormatInfo& format, u
         if (!id.sc.has(a))
           lost += kMissingWeight;
         else
-          lost += !id.pad_value.empty() && std::memcmp(id.sc.data + a, id.pad_value.data(), id.eb) == 0;
+          lost += id.is_padding(id.sc.data + a);
       }
     lost /= static_cast<double>(std::max<size_t>(1, 2 * texels));
     std::fill(sum.begin(), sum.end(), 0.0);
@@ -163,7 +165,7 @@ Status search_offsets(std::span<const uint8_t> dump, const FormatInfo& format, u
     for (const Best& b : kept[refined[i].rep]) {
       id.sc.at(dump.data() + b.offset_B, dump.size() - b.offset_B);
       double lost = 0;
-      const double s = id.decode_score(id.cands[reps[refined[i].rep]].tab, &lost) - lost;
+      const double s = id.decode_score(id.cands[reps[refined[i].rep]].tab, &lost, kEdgeDecodeTexels) - lost;
       if (s > best_d.score) best_d = {s, b.offset_B};
     }
     decoded.push_back(best_d);
