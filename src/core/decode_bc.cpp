@@ -1,5 +1,6 @@
 // swz — BC1-BC7 block decoders. Sources and the rounding rule: decode_bc.hpp.
 #include "core/decode_bc.hpp"
+#include "core/decode_etc.hpp"
 
 #include <cstring>
 #include <string_view>
@@ -431,7 +432,12 @@ void decode_bc6h(const uint8_t* b, bool is_signed, float out[16][4]) {
 }  // namespace
 
 unsigned block_bytes(BlockKind kind) {
-  return kind == BlockKind::BC1 || kind == BlockKind::BC4U || kind == BlockKind::BC4S ? 8 : 16;
+  switch (kind) {
+    case BlockKind::BC1: case BlockKind::BC4U: case BlockKind::BC4S:
+    case BlockKind::EtcRgb: case BlockKind::EtcRgbA1: case BlockKind::EacR11U: case BlockKind::EacR11S:
+      return 8;
+    default: return 16;
+  }
 }
 
 bool decode_block_rgba8(BlockKind kind, const uint8_t* b, uint8_t out[16][4]) {
@@ -472,6 +478,10 @@ bool decodes_to_bytes(BlockKind kind) {
 }
 
 void decode_block(BlockKind kind, const uint8_t* b, float out[16][4]) {
+  if (is_etc_kind(kind)) {
+    decode_etc_block(kind, b, out);
+    return;
+  }
   uint8_t t8[16][4];
   const bool bytes = kind == BlockKind::BC1 || kind == BlockKind::BC2 || kind == BlockKind::BC3 || kind == BlockKind::BC7;
   if (bytes && decode_block_rgba8(kind, b, t8)) {
