@@ -12,6 +12,8 @@ PACKAGES=(
   # bench/bench_decode.cpp: libsquish, the BC1-BC5 decoder baseline
   libsquish-dev
   libstb-dev libcli11-dev nlohmann-json3-dev libpng-dev libjpeg62-turbo-dev
+  # ASTC decoding (optional: without it swz refuses ASTC formats)
+  libastcenc-dev
   # bench/cli_io.sh (peak RSS through /usr/bin/time -v); tests/cli/cli_io_test.sh (counts locate's writes)
   time strace
   # Python module
