@@ -57,29 +57,6 @@ Status refuse(const FormatInfo& f, const std::string& why) {
   return {Code::unsupported, std::string("format ") + f.name + " cannot be decoded: " + why};
 }
 
-bool is_block_kind(uint32_t dxgi, BlockKind* out) {
-  switch (dxgi) {
-    case 70: case 71: case 72: *out = BlockKind::BC1; return true;
-    case 73: case 74: case 75: *out = BlockKind::BC2; return true;
-    case 76: case 77: case 78: *out = BlockKind::BC3; return true;
-    case 79: case 80: *out = BlockKind::BC4U; return true;
-    case 81: *out = BlockKind::BC4S; return true;
-    case 82: case 83: *out = BlockKind::BC5U; return true;
-    case 84: *out = BlockKind::BC5S; return true;
-    case 94: case 95: *out = BlockKind::BC6HU; return true;
-    case 96: *out = BlockKind::BC6HS; return true;
-    case 97: case 98: case 99: *out = BlockKind::BC7; return true;
-    case 0x8D64: case 0x9274: case 0x9275: *out = BlockKind::EtcRgb; return true;  // ETC1 is RGB ETC2's subset
-    case 0x9276: case 0x9277: *out = BlockKind::EtcRgbA1; return true;
-    case 0x9278: case 0x9279: *out = BlockKind::EtcRgba; return true;
-    case 0x9270: *out = BlockKind::EacR11U; return true;
-    case 0x9271: *out = BlockKind::EacR11S; return true;
-    case 0x9272: *out = BlockKind::EacRg11U; return true;
-    case 0x9273: *out = BlockKind::EacRg11S; return true;
-    default: return false;
-  }
-}
-
 Domain domain_of(Num n) {
   switch (n) {
     case Num::Unorm: return Domain::Unorm;
@@ -113,7 +90,7 @@ Status make_reader(const FormatInfo& f, bool stencil, Reader* out) {
   Reader r;
   r.format = f;
   const FormatFacts facts = format_facts(f);
-  if (is_block_kind(f.dxgi, &r.block)) {
+  if (detail::block_kind_of(f.dxgi, &r.block)) {
     r.reading = Reading::Block;
     const bool srgb = facts.srgb;
     switch (r.block) {

@@ -26,6 +26,11 @@ enum class BlockKind : uint8_t {
   EtcRgb, EtcRgbA1, EtcRgba, EacR11U, EacR11S, EacRg11U, EacRg11S
 };
 
+/// The 4x4 block kind of the format with FormatInfo::dxgi `format_value`
+/// (TYPELESS BC formats as their UNORM or UF16 member, ETC1 as RGB ETC2);
+/// false for other formats.
+bool block_kind_of(uint32_t format_value, BlockKind* out);
+
 /// Bytes in one block of `kind` (8 or 16).
 unsigned block_bytes(BlockKind kind);
 

@@ -27,6 +27,7 @@
 #include "swz/decode.hpp"
 #include "swz/layout.hpp"
 #include "swz/layout_names.hpp"
+#include "decode_util.hpp"
 
 #if defined(SWZ_TESTS_HAVE_ASTCENC)
 #include <astcenc.h>
@@ -35,35 +36,10 @@
 namespace {
 using namespace swz;
 
-FormatInfo fmt(const char* name) {
-  FormatInfo f;
-  EXPECT_TRUE(find_format(name, &f).ok()) << name;
-  return f;
-}
-
-LinearImage image(const char* name, const std::vector<uint8_t>& data, uint32_t w, uint32_t h) {
-  LinearImage img;
-  img.format = fmt(name);
-  img.width_px = w;
-  img.height_px = h;
-  img.data = data.data();
-  img.size_B = data.size();
-  return img;
-}
-
-std::vector<float> decode_f(const char* name, const std::vector<uint8_t>& data, uint32_t w, uint32_t h) {
-  std::vector<float> out(size_t{w} * h * 4, -99.0f);
-  const Status s = decode_rgba32f(image(name, data, w, h), {}, out.data(), out.size() * 4);
-  EXPECT_TRUE(s.ok()) << name << ": " << s.message();
-  return out;
-}
-
-std::vector<uint8_t> decode_8(const char* name, const std::vector<uint8_t>& data, uint32_t w, uint32_t h) {
-  std::vector<uint8_t> out(size_t{w} * h * 4, 0xEE);
-  const Status s = decode_rgba8(image(name, data, w, h), {}, out.data(), out.size());
-  EXPECT_TRUE(s.ok()) << name << ": " << s.message();
-  return out;
-}
+using swz_test::decode_8;
+using swz_test::decode_f;
+using swz_test::fmt;
+using swz_test::tight_image;
 
 // ---- assembling ETC blocks from the specification's bit layouts ------------------------------------
 
@@ -148,13 +124,17 @@ TEST(DecodeEtc, IndividualModeExample) {
 }
 
 // The differential-mode example: (29, 26, 8) with table 2, plus (-4, -3, +3)
-// with table 3; flipped (subblocks on top of each other).
-TEST(DecodeEtc, DifferentialModeExample) {
+// with table 3; flipped (subblocks on top of each other); index x in column x.
+// Bit 33: differential (RGB ETC2), opaque (punch-through).
+Word differential_block(int bit33) {
   Word w;
   w.set(63, 59, 29).set(58, 56, 4).set(55, 51, 26).set(50, 48, 5).set(47, 43, 8).set(42, 40, 3);
-  w.set(39, 37, 2).set(36, 34, 3).set(33, 33, 1).set(32, 32, 1);
-  w.indices([](int x, int) { return x; });
-  const std::vector<uint8_t> px = decode_8("ETC2_R8G8B8_UNORM", w.bytes(), 4, 4);
+  w.set(39, 37, 2).set(36, 34, 3).set(33, 33, bit33).set(32, 32, 1);
+  return w.indices([](int x, int) { return x; });
+}
+
+TEST(DecodeEtc, DifferentialModeExample) {
+  const std::vector<uint8_t> px = decode_8("ETC2_R8G8B8_UNORM", differential_block(1).bytes(), 4, 4);
   // Top (y 0-1): table 2 on (239, 214, 66); the +29 row clamps to 255.
   EXPECT_RGBA(px, 0, 0, 248, 223, 75, 255);
   EXPECT_RGBA(px, 1, 1, 255, 243, 95, 255);
@@ -228,18 +208,13 @@ TEST(DecodeEtc, PlanarModeExample) {
 // transparent black, index 0 keeps the base colour (modifier 0), 1 and 3 add
 // and subtract the large modifier; with the bit set, the block is RGB ETC2's.
 TEST(DecodeEtc, PunchThroughAlpha) {
-  Word w;
-  w.set(63, 59, 29).set(58, 56, 4).set(55, 51, 26).set(50, 48, 5).set(47, 43, 8).set(42, 40, 3);
-  w.set(39, 37, 2).set(36, 34, 3).set(33, 33, 0).set(32, 32, 1);
-  w.indices([](int x, int) { return x; });
-  const std::vector<uint8_t> px = decode_8("ETC2_R8G8B8A1_UNORM", w.bytes(), 4, 4);
+  const std::vector<uint8_t> px = decode_8("ETC2_R8G8B8A1_UNORM", differential_block(0).bytes(), 4, 4);
   EXPECT_RGBA(px, 0, 0, 239, 214, 66, 255);  // modifier 0
   EXPECT_RGBA(px, 1, 0, 255, 243, 95, 255);  // +29, clamped
   EXPECT_RGBA(px, 2, 0, 0, 0, 0, 0);         // transparent
   EXPECT_RGBA(px, 3, 0, 210, 185, 37, 255);  // -29
   EXPECT_RGBA(px, 2, 3, 0, 0, 0, 0);
-  Word o = w;
-  o.set(33, 33, 1);
+  const Word o = differential_block(1);
   const std::vector<uint8_t> opaque = decode_8("ETC2_R8G8B8A1_UNORM", o.bytes(), 4, 4);
   EXPECT_EQ(opaque, decode_8("ETC2_R8G8B8_UNORM", o.bytes(), 4, 4));
   EXPECT_RGBA(opaque, 2, 0, 230, 205, 57, 255);
@@ -338,8 +313,7 @@ TEST(DecodeEtc, PartialBlocksAtTheEdges) {
     for (int x = 0; x < 6; ++x) EXPECT_EQ(at(px, x, y, 6).g, base[(y / 4) * 2 + x / 4] * 17 + 2) << x << "," << y;
 }
 
-// Every new format is in the one table with its facts, copies through a
-// layout and decodes through decode_subresource_rgba8.
+// Every new format is in the one table with its facts.
 TEST(DecodeEtc, TableFactsAndCopies) {
   struct Want {
     const char* name;
@@ -369,22 +343,8 @@ TEST(DecodeEtc, TableFactsAndCopies) {
   ASSERT_TRUE(find_format(0x9274u, &g).ok());
   EXPECT_STREQ(g.name, "ETC2_R8G8B8_UNORM");
   EXPECT_TRUE(fmt("BC7_UNORM").has_dxgi());
-  // ETC2 through a swizzled layout: the box's texels equal read-then-decode.
-  TextureDesc desc;
-  desc.format = fmt("ETC2_R8G8B8A8_UNORM");
-  desc.width = 37;
-  desc.height = 21;
-  Layout layout;
-  ASSERT_TRUE(make_layout_from_name("std64k", desc, {}, &layout).ok());
-  std::vector<uint8_t> res(layout.size());
-  for (size_t k = 0; k < res.size(); ++k) res[k] = static_cast<uint8_t>((k * 2654435761u) >> 13);
-  const Box box{8, 4, 0, 37, 21, 1};
-  std::vector<uint8_t> got(29 * 17 * 4);
-  ASSERT_TRUE(decode_subresource_rgba8(layout, res.data(), res.size(), 0, &box, {}, got.data(), got.size()).ok());
-  std::vector<uint8_t> lin(8 * 5 * 16);
-  ASSERT_TRUE(read_from_subresource(lin.data(), lin.size(), 0, 0, layout, res.data(), res.size(), 0, &box).ok());
-  EXPECT_EQ(got, decode_8("ETC2_R8G8B8A8_UNORM", lin, 29, 17));
 }
+// (Copies of ETC2 blocks through a layout: Decode.SubresourceBoxEqualsReadThenDecode.)
 
 // ---- ASTC -----------------------------------------------------------------------------------------
 
@@ -448,7 +408,7 @@ TEST(DecodeAstc, FootprintEdgesOfANonMultipleImage) {
   // Too few bytes for the 3 x 2 blocks is refused, not read past.
   const std::vector<uint8_t> short_data(data.begin(), data.end() - 1);
   std::vector<uint8_t> out(13 * 7 * 4);
-  EXPECT_EQ(decode_rgba8(image("ASTC_6x6_UNORM", short_data, 13, 7), {}, out.data(), out.size()).code(),
+  EXPECT_EQ(decode_rgba8(tight_image("ASTC_6x6_UNORM", short_data, 13, 7), {}, out.data(), out.size()).code(),
             Code::buffer_too_small);
 }
 
