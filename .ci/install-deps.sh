@@ -14,6 +14,8 @@ PACKAGES=(
   libstb-dev libcli11-dev nlohmann-json3-dev libpng-dev libjpeg62-turbo-dev
   # swz view's HTTP server; its browser test (tests/cli/view_browser_test.py): headless chromium over DevTools
   libcpp-httplib-dev chromium python3-websocket
+  # ASTC decoding (optional: without it swz refuses ASTC formats)
+  libastcenc-dev
   # bench/cli_io.sh (peak RSS through /usr/bin/time -v); tests/cli/cli_io_test.sh (counts locate's writes)
   time strace
   # Python module

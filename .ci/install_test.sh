@@ -11,7 +11,7 @@
 #   - each: the installed CMake package names none of the private
 #     dependencies; tests/consumer (C++ and C) is configured with
 #     -DCMAKE_DISABLE_FIND_PACKAGE_<dep>=ON for each of them (hwy, xsimd, xtl,
-#     nlohmann_json, Vulkan, VulkanHeaders), built and run; the README's CMake
+#     nlohmann_json, Vulkan, VulkanHeaders, astcenc), built and run; the README's CMake
 #     recipe (find_package + swz::swz, no C++ standard set by the project) and
 #     its pkg-config recipe (the same command for static and shared, run
 #     without LD_LIBRARY_PATH) are run verbatim, and the pkg-config one must
@@ -32,7 +32,7 @@ if command -v ccache >/dev/null 2>&1; then
   LAUNCH=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 DISABLE=()
-for dep in hwy xsimd xtl nlohmann_json Vulkan VulkanHeaders; do
+for dep in hwy xsimd xtl nlohmann_json Vulkan VulkanHeaders astcenc; do
   DISABLE+=("-DCMAKE_DISABLE_FIND_PACKAGE_${dep}=ON")
 done
 CFLAGS_STRICT=(-std=c99 -Wall -Wextra -pedantic -Werror)
@@ -86,8 +86,8 @@ for kind in readme static shared; do
   fi
   LIBDIR=$(dirname "$(find "$P" -name 'swz.pc' -path '*pkgconfig*' | head -1)")/..
   LIBDIR=$(cd "$LIBDIR" && pwd)
-  # (comments aside; the runtime files libhwy.so.1 / libvulkan.so.1 are fine)
-  if grep -nE 'hwy::|xsimd|xtl|nlohmann|Vulkan::|find_dependency\((hwy|Vulkan)' "$LIBDIR"/cmake/swz/*.cmake | grep -vE '^[^:]*:[0-9]+: *#'; then
+  # (comments aside; the runtime files libhwy.so.1 / libvulkan.so.1 / libastcenc.so.3d are fine)
+  if grep -nE 'hwy::|xsimd|xtl|nlohmann|Vulkan::|astcenc::|find_dependency\((hwy|Vulkan|astcenc)' "$LIBDIR"/cmake/swz/*.cmake | grep -vE '^[^:]*:[0-9]+: *#'; then
     fail "[$kind] the installed CMake package names a private dependency (above)"
   fi
 

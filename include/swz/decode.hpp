@@ -1,7 +1,7 @@
 // swz — decode texels of any supported format into pixels to look at
 // (RGBA8) or to compute with (RGBA32F).
 //
-// Input is linear: rows of elements (texels, or 4x4 blocks for BC formats)
+// Input is linear: rows of elements (texels, or blocks for block formats)
 // at a row pitch, as read_from_subresource and the deswizzle commands leave
 // them. decode_subresource reads a subresource (or a box of one) of a
 // swizzled resource first.
@@ -10,7 +10,10 @@
 // (UNORM, SNORM, UINT, SINT, FLOAT, sRGB, packed 5:6:5, 5:5:5:1, 4:4:4:4,
 // 10:10:10:2, 10:10:10 XR bias, 11:11:10 float, 9:9:9:E5, the 2-texel
 // R8G8_B8G8 / G8R8_G8B8), BC1-BC7 (BC6H signed and unsigned; TYPELESS BC
-// formats decode as their UNORM or UF16 member), depth and stencil, and the
+// formats decode as their UNORM or UF16 member), ETC1, ETC2 (RGB, RGB with
+// punch-through alpha, RGBA, each also sRGB) and EAC R11 / RG11 (unsigned
+// and signed), ASTC (LDR, UNORM and sRGB, every 2D footprint from 4x4 to
+// 12x12; only when swz was built with libastcenc), depth and stencil, and the
 // packed YUV formats AYUV, Y410, Y416, YUY2, Y210, Y216, the 4:2:0 planar
 // NV12, P010, P016 (luma rows, then the chroma rows), and the palette formats
 // P8, A8P8 (byte 0 alpha, byte 1 index), AI44 (alpha in bits 0-3, index in
@@ -90,6 +93,9 @@ struct LinearImage {
 
 /// Whether `format` decodes; if not, why (the message decode gives).
 Status check_decodable(const FormatInfo& format);
+/// Whether this build decodes `format` (check_decodable's answer): the ASTC
+/// formats decode only when swz was built with libastcenc.
+bool decode_supports(const FormatInfo& format);
 /// Whether subresource `subresource` of `layout` decodes on its own: its
 /// format decodes, and it is neither one plane of NV12, P010 or P016 (the
 /// luma and chroma planes decode together, through decode_rgba8) nor the

@@ -1,6 +1,8 @@
-// swz — DXGI format table: element size, block-compressed block shape, planes.
+// swz — format table: element size, block-compressed block shape, planes.
 // Source: the DXGI_FORMAT enumeration (dxgiformat.h) and the D3D12 format
-// properties (DirectX-Headers d3dx12_property_format_table.cpp).
+// properties (DirectX-Headers d3dx12_property_format_table.cpp); for the
+// block formats DXGI lacks (ETC1, ETC2, EAC, ASTC), the Khronos Data Format
+// Specification and their OpenGL internal-format values.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -10,10 +12,14 @@
 
 namespace swz {
 
-/// One format. An *element* is a texel, or a 4x4 block for BC formats.
+/// One format. An *element* is a texel, or a block (4x4 for BC, ETC and EAC;
+/// 4x4 to 12x12 for ASTC) for block-compressed formats.
 struct FormatInfo {
-  const char* name = "UNKNOWN";  ///< DXGI name without the "DXGI_FORMAT_" prefix
-  uint32_t dxgi = 0;             ///< DXGI_FORMAT enum value
+  const char* name = "UNKNOWN";  ///< DXGI name without the "DXGI_FORMAT_" prefix (ETC2_R8G8B8_UNORM,
+                                 ///< ASTC_6x6_UNORM_SRGB, ... for formats DXGI lacks)
+  uint32_t dxgi = 0;             ///< DXGI_FORMAT enum value; a format DXGI lacks carries its OpenGL
+                                 ///< internal-format value (GL_COMPRESSED_RGB8_ETC2 = 0x9274, ...), above
+                                 ///< every DXGI value (see has_dxgi)
   uint32_t element_bytes = 0;    ///< bytes per element (per texel, per BC block; plane 0 for planar)
   uint32_t block_width = 1;      ///< texels per element horizontally (4 for BC)
   uint32_t block_height = 1;     ///< texels per element vertically (4 for BC)
@@ -23,11 +29,16 @@ struct FormatInfo {
   bool unorm8 = false;           ///< 8-bit UNORM with 1..4 channels (image I/O allowed)
   bool depth_stencil = false;
   bool block_compressed() const { return block_width > 1; }
+  /// Whether `dxgi` is a DXGI_FORMAT value (false for ETC, EAC and ASTC).
+  bool has_dxgi() const { return dxgi < kFirstNonDxgiValue; }
+  /// The smallest format value that is not a DXGI_FORMAT (GL_ETC1_RGB8_OES).
+  static constexpr uint32_t kFirstNonDxgiValue = 0x8D64;
 };
 
-/// Looks up a format by DXGI name, with or without "DXGI_FORMAT_", any case.
+/// Looks up a format by name (DXGI's, with or without "DXGI_FORMAT_", or
+/// swz's for ETC, EAC and ASTC formats), any case.
 Status find_format(std::string_view name, FormatInfo* out);
-/// Looks up by enum value.
+/// Looks up by value (FormatInfo::dxgi).
 Status find_format(uint32_t dxgi, FormatInfo* out);
 /// One plane of a (possibly planar) format, as D3D12's
 /// GetPlaneSubsampledSizeAndFormatForCopyableLayout (DirectX-Headers) gives it:

@@ -80,7 +80,8 @@ typedef struct swz_texture_desc {
   uint32_t dimension;   /**< a swz_dimension value (other values: SWZ_INVALID_ARGUMENT) */
   const char* format;   /**< DXGI format name ("R8G8B8A8_UNORM", "DXGI_FORMAT_BC7_UNORM"; any case),
                              or NULL to use dxgi_format */
-  uint32_t dxgi_format; /**< DXGI_FORMAT value, used when format is NULL */
+  uint32_t dxgi_format; /**< DXGI_FORMAT value, used when format is NULL (ETC, EAC and ASTC formats,
+                             which DXGI lacks: their OpenGL internal-format value, e.g. 0x9274) */
   uint32_t width, height;
   uint32_t depth;      /**< 3D only */
   uint32_t array_size; /**< 2D only */
@@ -455,7 +456,7 @@ typedef struct swz_decode_options {
 } swz_decode_options;
 SWZ_API swz_decode_options swz_decode_options_default(void);
 
-/** A linear image: rows of elements (texels, or 4x4 blocks for BC formats)
+/** A linear image: rows of elements (texels, or blocks for block formats)
  *  row_pitch_B apart (0: tight), of `format` (by name, or by DXGI value when
  *  `format` is NULL). */
 typedef struct swz_linear_image {
@@ -473,7 +474,8 @@ typedef struct swz_linear_image {
 SWZ_API swz_status swz_decoded_size(const swz_linear_image* image, uint32_t float32, uint64_t* out_B);
 /** Decodes `image` into RGBA8 view pixels (out_row_pitch_B 0: tight).
  *  options NULL: the defaults. Errors, before any byte is written:
- *  SWZ_UNSUPPORTED (the format cannot be decoded; the message says why),
+ *  SWZ_UNSUPPORTED (the format cannot be decoded, as ASTC in a build without
+ *  libastcenc; the message says why),
  *  SWZ_INVALID_ARGUMENT (sizes, pitches, options, out sharing memory with
  *  the image), SWZ_BUFFER_TOO_SMALL, SWZ_OVERFLOW. */
 SWZ_API swz_status swz_decode_rgba8(const swz_linear_image* image, const swz_decode_options* options, uint8_t* out,

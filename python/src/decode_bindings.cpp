@@ -109,8 +109,13 @@ byte_order: 'swap16' or 'swap32' for big-endian data (Xbox 360, GameCube/Wii,
 PS3): each 16- or 32-bit word is swapped before decoding.
 palette: P8, A8P8, AI44, IA44: the palette's bytes, entries of palette_format.
 chroma_offset: NV12, P010, P016: where the chroma rows start (0: after the luma rows).
-Formats: everything but plain TYPELESS formats and NV11, P208, V208, V408.
+Formats: everything but plain TYPELESS formats and NV11, P208, V208, V408
+(ASTC only when decode_supports says so).
 Raises ValueError for a format swz cannot decode or a buffer too small.)doc");
+  m.def(
+      "decode_supports", [](py::handle format) { return decode_supports(to_format(format)); }, py::arg("format"),
+      "decode_supports(format): whether this build decodes the format (the ASTC formats need libastcenc at build "
+      "time; swz.decode raises ValueError saying so).");
   m.def(
       "check_decodable",
       [](const Layout& L, py::handle subresource) { check(check_decodable(L, as_subresource(L, subresource))); },

@@ -41,6 +41,7 @@ from ._swz import (  # noqa: F401  (re-exported)
     backends,
     clear,
     decode,
+    decode_supports,
     encode_clear_value,
     fill,
     format_info,

@@ -294,5 +294,7 @@ def decode(data: Any, format: FormatLike, width: int, height: int, *, row_pitch:
            channel: str = "rgba", exposure: float = 0.0, tone_map: str = "clamp", yuv_matrix: str = "bt709",
            yuv_full_range: bool = False, stencil: bool = False, byte_order: str = "little", palette: Any = None,
            palette_format: FormatLike = "R8G8B8A8_UNORM", chroma_offset: int = 0) -> np.ndarray: ...
+def decode_supports(format: FormatLike) -> bool:
+    """Whether this build decodes the format (ASTC needs libastcenc at build time)."""
 def check_decodable(layout: Layout, subresource: int) -> None:
     """Raises ValueError when the subresource does not decode on its own (one plane of NV12, P010, P016; a stencil plane)."""

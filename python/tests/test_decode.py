@@ -198,3 +198,36 @@ def test_palette_format_holds_one_texel_an_element():
     # 4 bytes of R8G8_B8G8 are two palette entries, not one: refused rather than losing entry 1.
     with pytest.raises(ValueError, match="one texel an element"):
         swz.decode(bytes([0, 1]), "P8", 2, 1, palette=bytes([255, 0, 0, 255]), palette_format="R8G8_B8G8_UNORM")
+
+
+def etc2_planar_block() -> bytes:
+    """The planar-mode example of the Khronos Data Format Specification's ETC2
+    chapter: origin (12, 64, 62), horizontal (50, 5, 37), vertical (40, 112, 45),
+    assembled from its bit layout (g); big-endian, byte q0 first."""
+    fields = [(63, 63, 0), (62, 57, 12), (56, 56, 1), (55, 55, 0), (54, 49, 0), (48, 48, 1), (47, 45, 7),
+              (44, 43, 3), (42, 42, 0), (41, 39, 6), (38, 34, 25), (33, 33, 1), (32, 32, 0), (31, 25, 5),
+              (24, 19, 37), (18, 13, 40), (12, 6, 112), (5, 0, 45)]
+    w = 0
+    for hi, lo, v in fields:
+        w |= (v & ((1 << (hi - lo + 1)) - 1)) << lo
+    return w.to_bytes(8, "big")
+
+
+def test_etc2_eac_and_astc_through_decode():
+    # The ETC2 planar example's texels (x, y) = (0, 0), (3, 0), (0, 3), (3, 3).
+    got = swz.decode(etc2_planar_block(), "ETC2_R8G8B8_UNORM", 4, 4)
+    assert got[0, 0].tolist() == [48, 129, 251, 255]
+    assert got[0, 3].tolist() == [164, 40, 175, 255]
+    assert got[3, 0].tolist() == [134, 201, 199, 255]
+    assert got[3, 3].tolist() == [250, 112, 124, 255]
+    # The unsigned R11 EAC example: base 103, multiplier 2, table 13, every index 3 -> 668 / 2047.
+    r11 = ((103 << 56) | (2 << 52) | (13 << 48) | int("011" * 16, 2)).to_bytes(8, "big")
+    red = swz.decode(r11, "EAC_R11_UNORM", 4, 4, float32=True)[..., 0]
+    assert np.allclose(red, 668 / 2047, atol=1e-7)
+    # ASTC: a void-extent block is its UNORM16 colour (ASTC specification, "Void-Extent Blocks").
+    block = bytes([0xFC, 0xFD] + [0xFF] * 6) + struct.pack("<4H", 10 * 257, 200 * 257, 77 * 257, 65535)
+    if not swz.decode_supports("ASTC_5x4_UNORM"):
+        with pytest.raises(ValueError, match="built without libastcenc"):
+            swz.decode(block, "ASTC_5x4_UNORM", 5, 4)
+        pytest.skip("swz was built without libastcenc")
+    assert (swz.decode(block, "ASTC_5x4_UNORM", 3, 2) == [10, 200, 77, 255]).all()

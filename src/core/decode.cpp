@@ -1,8 +1,9 @@
 // swz — decoding texels into RGBA8 / RGBA32F pixels. The view mapping and
 // the formats covered: swz/decode.hpp. Component maps come from the one
 // format table of conversions (core/format_convert.cpp); block formats from
-// core/decode_bc.cpp; the linear buffers' sizes and pitches from the one
-// linear rule (core/request.cpp, resolve_linear).
+// core/decode_bc.cpp (BC), core/decode_etc.cpp (ETC2, EAC) and
+// core/decode_astc.cpp (ASTC, through libastcenc); the linear buffers' sizes
+// and pitches from the one linear rule (core/request.cpp, resolve_linear).
 //
 // YUV: the Y'CbCr equations of ITU-R BT.601 (Kr = 0.299, Kb = 0.114) and
 // BT.709 (Kr = 0.2126, Kb = 0.0722); limited range puts black at 16 and
@@ -14,10 +15,12 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/checked_math.hpp"
+#include "core/decode_astc.hpp"
 #include "core/decode_bc.hpp"
 #include "core/format_convert.hpp"
 #include "core/kernel.hpp"
@@ -36,7 +39,7 @@ using detail::Special;
 enum class Domain : uint8_t { Absent, Unorm, Srgb, Snorm, Uint, Sint, Float, Depth, Stencil };
 
 // How one format's texels are read.
-enum class Reading : uint8_t { Fields, Block, TwoTexel, Yuv422, Yuv444, XrBias, Yuv420, Palette };
+enum class Reading : uint8_t { Fields, Block, Astc, TwoTexel, Yuv422, Yuv444, XrBias, Yuv420, Palette };
 
 struct Reader {
   FormatInfo format;
@@ -47,26 +50,11 @@ struct Reader {
   unsigned bits[4] = {0, 0, 0, 0};  // integer and normalized widths (UINT/SINT views)
   unsigned yuv_bits = 8;            // code value width of a YUV format
   unsigned yuv_shift = 0;           // Y210: the 10 bits sit at the top of 16-bit words
+  detail::AstcRows* astc = nullptr;  // ASTC: the decoder of the decode in progress (Job::astc)
 };
 
 Status refuse(const FormatInfo& f, const std::string& why) {
   return {Code::unsupported, std::string("format ") + f.name + " cannot be decoded: " + why};
-}
-
-bool is_block_kind(uint32_t dxgi, BlockKind* out) {
-  switch (dxgi) {
-    case 70: case 71: case 72: *out = BlockKind::BC1; return true;
-    case 73: case 74: case 75: *out = BlockKind::BC2; return true;
-    case 76: case 77: case 78: *out = BlockKind::BC3; return true;
-    case 79: case 80: *out = BlockKind::BC4U; return true;
-    case 81: *out = BlockKind::BC4S; return true;
-    case 82: case 83: *out = BlockKind::BC5U; return true;
-    case 84: *out = BlockKind::BC5S; return true;
-    case 94: case 95: *out = BlockKind::BC6HU; return true;
-    case 96: *out = BlockKind::BC6HS; return true;
-    case 97: case 98: case 99: *out = BlockKind::BC7; return true;
-    default: return false;
-  }
 }
 
 Domain domain_of(Num n) {
@@ -102,21 +90,32 @@ Status make_reader(const FormatInfo& f, bool stencil, Reader* out) {
   Reader r;
   r.format = f;
   const FormatFacts facts = format_facts(f);
-  if (is_block_kind(f.dxgi, &r.block)) {
+  if (detail::block_kind_of(f.dxgi, &r.block)) {
     r.reading = Reading::Block;
     const bool srgb = facts.srgb;
     switch (r.block) {
       case BlockKind::BC1: case BlockKind::BC2: case BlockKind::BC3: case BlockKind::BC7:
+      case BlockKind::EtcRgbA1: case BlockKind::EtcRgba:
         for (int c = 0; c < 4; ++c) r.domain[c] = (srgb && c < 3) ? Domain::Srgb : Domain::Unorm;
         break;
-      case BlockKind::BC4U: r.domain[0] = Domain::Unorm; break;
-      case BlockKind::BC4S: r.domain[0] = Domain::Snorm; break;
-      case BlockKind::BC5U: r.domain[0] = r.domain[1] = Domain::Unorm; break;
-      case BlockKind::BC5S: r.domain[0] = r.domain[1] = Domain::Snorm; break;
+      case BlockKind::EtcRgb:
+        for (int c = 0; c < 3; ++c) r.domain[c] = srgb ? Domain::Srgb : Domain::Unorm;
+        break;
+      case BlockKind::BC4U: case BlockKind::EacR11U: r.domain[0] = Domain::Unorm; break;
+      case BlockKind::BC4S: case BlockKind::EacR11S: r.domain[0] = Domain::Snorm; break;
+      case BlockKind::BC5U: case BlockKind::EacRg11U: r.domain[0] = r.domain[1] = Domain::Unorm; break;
+      case BlockKind::BC5S: case BlockKind::EacRg11S: r.domain[0] = r.domain[1] = Domain::Snorm; break;
       case BlockKind::BC6HU: case BlockKind::BC6HS:
         r.domain[0] = r.domain[1] = r.domain[2] = Domain::Float;
         break;
     }
+    *out = r;
+    return Status::Ok();
+  }
+  if ((f.dxgi >= 0x93B0 && f.dxgi <= 0x93BD) || (f.dxgi >= 0x93D0 && f.dxgi <= 0x93DD)) {  // ASTC, 2D LDR
+    SWZ_TRY(detail::check_astc_built(f.name));
+    r.reading = Reading::Astc;
+    for (int c = 0; c < 4; ++c) r.domain[c] = (facts.srgb && c < 3) ? Domain::Srgb : Domain::Unorm;
     *out = r;
     return Status::Ok();
   }
@@ -302,14 +301,17 @@ void read_palette_row(const Reader& r, const uint8_t* src, uint32_t width_px, co
   }
 }
 
-// Decodes one row of elements (for block formats: one row of blocks, four
-// texel rows) into `rows` rows of width_px texels of four floats, rows
-// width_px * 4 floats apart.
+// Decodes one row of elements (for block formats: one row of blocks, a
+// block's height of texel rows) into `rows` rows of width_px texels of four
+// floats, rows width_px * 4 floats apart.
 void read_row(const Reader& r, const Yuv& yuv, const uint8_t* src, uint32_t width_px, uint32_t rows, float* out) {
   const uint32_t eb = r.reading == Reading::Block ? detail::block_bytes(r.block) : r.format.element_bytes;
   const size_t stride = size_t{width_px} * 4;
   auto px = [&](uint32_t row, uint32_t x) { return out + row * stride + size_t{x} * 4; };
   switch (r.reading) {
+    case Reading::Astc:
+      r.astc->decode_row(src, width_px, rows, out);
+      return;
     case Reading::Block: {
       float t[16][4];
       for (uint32_t bx = 0; bx * 4 < width_px; ++bx) {
@@ -499,6 +501,7 @@ struct Job {
   std::vector<uint8_t> palette;   // palette formats: RGBA8 entries
   uint64_t chroma_at_B = 0;       // 4:2:0: where the chroma rows start
   detail::LinearExtent chroma;    // 4:2:0: the chroma rows
+  std::unique_ptr<detail::AstcRows> astc;  // ASTC: the decoder (made by prepare, not prepare_input)
 };
 
 // The palette of a palette format, decoded to RGBA8 view values.
@@ -567,8 +570,9 @@ Status prepare_input(const LinearImage& in, const DecodeOptions& o, Job* job) {
   if (!in.data) return {Code::invalid_argument, "input data is null"};
   SWZ_TRY(make_reader(in.format, o.stencil, &job->reader));
   const Reader& r = job->reader;
-  const uint32_t bw = r.reading == Reading::Block ? 4 : in.format.block_width;
-  job->block_rows = r.reading == Reading::Block ? 4 : 1;
+  const bool blocks = r.reading == Reading::Block || r.reading == Reading::Astc;
+  const uint32_t bw = in.format.block_width;
+  job->block_rows = blocks ? in.format.block_height : 1;
   const uint64_t eb = r.reading == Reading::Block ? detail::block_bytes(r.block) : in.format.element_bytes;
   job->word_B = o.byte_order == ByteOrder::swap16 ? 2 : o.byte_order == ByteOrder::swap32 ? 4 : 0;
   if (job->word_B && (r.reading == Reading::Yuv420 || eb % job->word_B))
@@ -591,8 +595,14 @@ Status prepare(const LinearImage& in, const DecodeOptions& o, const void* out, u
   if (!out) return {Code::invalid_argument, "output buffer is null"};
   SWZ_TRY(detail::resolve_linear(in.width_px, in.height_px, 1, out_pixel_B, out_size_B, out_row_pitch_B, 0, "output",
                                  &job->out, "image"));
-  return detail::check_memory_disjoint(detail::MemoryRange(in.data, job->in.used_B, "input"),
-                                       detail::MemoryRange(out, job->out.used_B, "output"));
+  SWZ_TRY(detail::check_memory_disjoint(detail::MemoryRange(in.data, job->in.used_B, "input"),
+                                        detail::MemoryRange(out, job->out.used_B, "output")));
+  if (job->reader.reading == Reading::Astc) {
+    const FormatInfo& f = in.format;
+    SWZ_TRY(detail::AstcRows::create(f.name, f.block_width, f.block_height, format_facts(f).srgb, &job->astc));
+    job->reader.astc = job->astc.get();
+  }
+  return Status::Ok();
 }
 
 // Runs the decode row by row, handing each texel row (width x 4 floats, view
@@ -623,7 +633,7 @@ void run(const LinearImage& in, const DecodeOptions& o, const Job& job, bool for
     if (r.reading == Reading::Palette)
       read_palette_row(r, src, in.width_px, job.palette, rows.data());
     else
-      read_row(r, yuv, src, in.width_px, job.block_rows == 1 ? 1 : 4, rows.data());
+      read_row(r, yuv, src, in.width_px, job.block_rows, rows.data());
   };
   View v{&r, o};
   v.exposure = static_cast<float>(std::exp2(o.exposure_ev));
@@ -664,6 +674,8 @@ Status check_decodable(const FormatInfo& format) {
   Reader r;
   return make_reader(format, false, &r);
 }
+
+bool decode_supports(const FormatInfo& format) { return check_decodable(format).ok(); }
 
 Status decode_rgba8(const LinearImage& in, const DecodeOptions& options, uint8_t* out, uint64_t out_size_B,
                     uint64_t out_row_pitch_B) {

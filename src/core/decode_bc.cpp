@@ -1,5 +1,6 @@
 // swz — BC1-BC7 block decoders. Sources and the rounding rule: decode_bc.hpp.
 #include "core/decode_bc.hpp"
+#include "core/decode_etc.hpp"
 
 #include <cstring>
 #include <string_view>
@@ -430,8 +431,36 @@ void decode_bc6h(const uint8_t* b, bool is_signed, float out[16][4]) {
 
 }  // namespace
 
+bool block_kind_of(uint32_t format_value, BlockKind* out) {
+  switch (format_value) {
+    case 70: case 71: case 72: *out = BlockKind::BC1; return true;
+    case 73: case 74: case 75: *out = BlockKind::BC2; return true;
+    case 76: case 77: case 78: *out = BlockKind::BC3; return true;
+    case 79: case 80: *out = BlockKind::BC4U; return true;
+    case 81: *out = BlockKind::BC4S; return true;
+    case 82: case 83: *out = BlockKind::BC5U; return true;
+    case 84: *out = BlockKind::BC5S; return true;
+    case 94: case 95: *out = BlockKind::BC6HU; return true;
+    case 96: *out = BlockKind::BC6HS; return true;
+    case 97: case 98: case 99: *out = BlockKind::BC7; return true;
+    case 0x8D64: case 0x9274: case 0x9275: *out = BlockKind::EtcRgb; return true;  // ETC1 is RGB ETC2's subset
+    case 0x9276: case 0x9277: *out = BlockKind::EtcRgbA1; return true;
+    case 0x9278: case 0x9279: *out = BlockKind::EtcRgba; return true;
+    case 0x9270: *out = BlockKind::EacR11U; return true;
+    case 0x9271: *out = BlockKind::EacR11S; return true;
+    case 0x9272: *out = BlockKind::EacRg11U; return true;
+    case 0x9273: *out = BlockKind::EacRg11S; return true;
+    default: return false;
+  }
+}
+
 unsigned block_bytes(BlockKind kind) {
-  return kind == BlockKind::BC1 || kind == BlockKind::BC4U || kind == BlockKind::BC4S ? 8 : 16;
+  switch (kind) {
+    case BlockKind::BC1: case BlockKind::BC4U: case BlockKind::BC4S:
+    case BlockKind::EtcRgb: case BlockKind::EtcRgbA1: case BlockKind::EacR11U: case BlockKind::EacR11S:
+      return 8;
+    default: return 16;
+  }
 }
 
 bool decode_block_rgba8(BlockKind kind, const uint8_t* b, uint8_t out[16][4]) {
@@ -472,6 +501,10 @@ bool decodes_to_bytes(BlockKind kind) {
 }
 
 void decode_block(BlockKind kind, const uint8_t* b, float out[16][4]) {
+  if (is_etc_kind(kind)) {
+    decode_etc_block(kind, b, out);
+    return;
+  }
   uint8_t t8[16][4];
   const bool bytes = kind == BlockKind::BC1 || kind == BlockKind::BC2 || kind == BlockKind::BC3 || kind == BlockKind::BC7;
   if (bytes && decode_block_rgba8(kind, b, t8)) {

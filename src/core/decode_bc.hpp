@@ -18,8 +18,18 @@
 
 namespace swz::detail {
 
-/// The block formats.
-enum class BlockKind : uint8_t { BC1, BC2, BC3, BC4U, BC4S, BC5U, BC5S, BC6HU, BC6HS, BC7 };
+/// The 4x4 block formats: BC1-BC7 (decoded here), then the ETC2 and EAC ones
+/// (core/decode_etc.cpp; decode_block hands them on): RGB (ETC1 too), RGB
+/// with punch-through alpha, RGBA with EAC alpha, R11 and RG11 unsigned and signed.
+enum class BlockKind : uint8_t {
+  BC1, BC2, BC3, BC4U, BC4S, BC5U, BC5S, BC6HU, BC6HS, BC7,
+  EtcRgb, EtcRgbA1, EtcRgba, EacR11U, EacR11S, EacRg11U, EacRg11S
+};
+
+/// The 4x4 block kind of the format with FormatInfo::dxgi `format_value`
+/// (TYPELESS BC formats as their UNORM or UF16 member, ETC1 as RGB ETC2);
+/// false for other formats.
+bool block_kind_of(uint32_t format_value, BlockKind* out);
 
 /// Bytes in one block of `kind` (8 or 16).
 unsigned block_bytes(BlockKind kind);
@@ -31,7 +41,8 @@ unsigned block_bytes(BlockKind kind);
 /// [-1, 1] (red, or red and green; the other components 0 and alpha 1),
 /// BC6H the half-float values (alpha 1). Reserved BC7 and BC6H modes give
 /// (0, 0, 0, 0) and (0, 0, 0, 1) as the specifications say. Reads exactly
-/// block_bytes(kind) bytes; any content is valid.
+/// block_bytes(kind) bytes; any content is valid. ETC2 and EAC kinds: as
+/// decode_etc_block (core/decode_etc.hpp) gives them.
 void decode_block(BlockKind kind, const uint8_t* block, float out[16][4]);
 
 /// BC1, BC2, BC3 and BC7, whose values are bytes: the same texels as 8-bit

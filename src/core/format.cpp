@@ -1,4 +1,4 @@
-// swz — the DXGI format table.
+// swz — the format table: DXGI's formats, then the ETC, EAC and ASTC formats.
 //
 // Enum values: dxgiformat.h (DXGI_FORMAT). Sizes, block shapes and plane
 // counts: the D3D12 format table in DirectX-Headers
@@ -36,7 +36,7 @@ namespace {
 // A row is a FormatInfo: {name, dxgi, element_bytes, block_width,
 // block_height, planes, channels, channel_bits, unorm8, depth_stencil}.
 // Shorthands: plain texel formats, 8-bit UNORM image formats, depth-stencil,
-// block-compressed, video / palette formats.
+// BC (4x4 blocks), other block-compressed formats, video / palette formats.
 constexpr FormatInfo T(const char* n, uint32_t v, uint32_t bytes, uint32_t ch, uint32_t bits) {
   return FormatInfo{n, v, bytes, 1, 1, 1, ch, bits, false, false};
 }
@@ -48,6 +48,9 @@ constexpr FormatInfo DS(const char* n, uint32_t v, uint32_t bytes, uint32_t plan
 }
 constexpr FormatInfo BC(const char* n, uint32_t v, uint32_t bytes) {
   return FormatInfo{n, v, bytes, 4, 4, 1, 0, 0, false, false};
+}
+constexpr FormatInfo BLK(const char* n, uint32_t v, uint32_t bytes, uint32_t bw, uint32_t bh) {
+  return FormatInfo{n, v, bytes, bw, bh, 1, 0, 0, false, false};
 }
 constexpr FormatInfo VID(const char* n, uint32_t v, uint32_t bytes, uint32_t bw, uint32_t planes) {
   return FormatInfo{n, v, bytes, bw, 1, planes, 0, 0, false, false};
@@ -174,6 +177,52 @@ constexpr FormatInfo kFormats[] = {
     VID("V408", 132, 1, 1, 3),
     // 189, 190: sampler-feedback formats, opaque; left out.
     T("A4B4G4R4_UNORM", 191, 2, 4, 4),
+    // Formats DXGI lacks, under their OpenGL internal-format values (OpenGL
+    // ES 3.0 Table 3.19; OES_compressed_ETC1_RGB8_texture;
+    // KHR_texture_compression_astc_ldr), named in DXGI's manner. Block shapes
+    // and sizes: the Khronos Data Format Specification's ETC1, ETC2 and ASTC
+    // chapters (ETC1/ETC2 RGB, punch-through and EAC R11: 8 bytes a 4x4 block;
+    // ETC2 with EAC alpha and EAC RG11: 16; ASTC: 16 bytes a block of any
+    // footprint).
+    BLK("ETC1_R8G8B8_UNORM", 0x8D64, 8, 4, 4),
+    BLK("EAC_R11_UNORM", 0x9270, 8, 4, 4),
+    BLK("EAC_R11_SNORM", 0x9271, 8, 4, 4),
+    BLK("EAC_R11G11_UNORM", 0x9272, 16, 4, 4),
+    BLK("EAC_R11G11_SNORM", 0x9273, 16, 4, 4),
+    BLK("ETC2_R8G8B8_UNORM", 0x9274, 8, 4, 4),
+    BLK("ETC2_R8G8B8_UNORM_SRGB", 0x9275, 8, 4, 4),
+    BLK("ETC2_R8G8B8A1_UNORM", 0x9276, 8, 4, 4),
+    BLK("ETC2_R8G8B8A1_UNORM_SRGB", 0x9277, 8, 4, 4),
+    BLK("ETC2_R8G8B8A8_UNORM", 0x9278, 16, 4, 4),
+    BLK("ETC2_R8G8B8A8_UNORM_SRGB", 0x9279, 16, 4, 4),
+    BLK("ASTC_4x4_UNORM", 0x93B0, 16, 4, 4),
+    BLK("ASTC_5x4_UNORM", 0x93B1, 16, 5, 4),
+    BLK("ASTC_5x5_UNORM", 0x93B2, 16, 5, 5),
+    BLK("ASTC_6x5_UNORM", 0x93B3, 16, 6, 5),
+    BLK("ASTC_6x6_UNORM", 0x93B4, 16, 6, 6),
+    BLK("ASTC_8x5_UNORM", 0x93B5, 16, 8, 5),
+    BLK("ASTC_8x6_UNORM", 0x93B6, 16, 8, 6),
+    BLK("ASTC_8x8_UNORM", 0x93B7, 16, 8, 8),
+    BLK("ASTC_10x5_UNORM", 0x93B8, 16, 10, 5),
+    BLK("ASTC_10x6_UNORM", 0x93B9, 16, 10, 6),
+    BLK("ASTC_10x8_UNORM", 0x93BA, 16, 10, 8),
+    BLK("ASTC_10x10_UNORM", 0x93BB, 16, 10, 10),
+    BLK("ASTC_12x10_UNORM", 0x93BC, 16, 12, 10),
+    BLK("ASTC_12x12_UNORM", 0x93BD, 16, 12, 12),
+    BLK("ASTC_4x4_UNORM_SRGB", 0x93D0, 16, 4, 4),
+    BLK("ASTC_5x4_UNORM_SRGB", 0x93D1, 16, 5, 4),
+    BLK("ASTC_5x5_UNORM_SRGB", 0x93D2, 16, 5, 5),
+    BLK("ASTC_6x5_UNORM_SRGB", 0x93D3, 16, 6, 5),
+    BLK("ASTC_6x6_UNORM_SRGB", 0x93D4, 16, 6, 6),
+    BLK("ASTC_8x5_UNORM_SRGB", 0x93D5, 16, 8, 5),
+    BLK("ASTC_8x6_UNORM_SRGB", 0x93D6, 16, 8, 6),
+    BLK("ASTC_8x8_UNORM_SRGB", 0x93D7, 16, 8, 8),
+    BLK("ASTC_10x5_UNORM_SRGB", 0x93D8, 16, 10, 5),
+    BLK("ASTC_10x6_UNORM_SRGB", 0x93D9, 16, 10, 6),
+    BLK("ASTC_10x8_UNORM_SRGB", 0x93DA, 16, 10, 8),
+    BLK("ASTC_10x10_UNORM_SRGB", 0x93DB, 16, 10, 10),
+    BLK("ASTC_12x10_UNORM_SRGB", 0x93DC, 16, 12, 10),
+    BLK("ASTC_12x12_UNORM_SRGB", 0x93DD, 16, 12, 12),
 };
 
 constexpr size_t kCount = sizeof(kFormats) / sizeof(kFormats[0]);
@@ -215,7 +264,8 @@ Status find_format(std::string_view name, FormatInfo* out) {
   }
   return Status(Code::invalid_argument,
                 "format: unknown DXGI format name " + detail::quoted_for_message(name) +
-                    " (expected a DXGI_FORMAT name such as R8G8B8A8_UNORM or BC7_UNORM, prefix optional)");
+                    " (expected a DXGI_FORMAT name such as R8G8B8A8_UNORM or BC7_UNORM, prefix optional, or "
+                    "an ETC, EAC or ASTC name such as ETC2_R8G8B8_UNORM, EAC_R11_SNORM or ASTC_6x6_UNORM_SRGB)");
 }
 
 Status find_format(uint32_t dxgi, FormatInfo* out) {
@@ -233,7 +283,8 @@ Status find_format(uint32_t dxgi, FormatInfo* out) {
     *out = kFormats[lo];
     return Status::Ok();
   }
-  return Status(Code::invalid_argument, "format: unknown or unsupported DXGI_FORMAT value " + std::to_string(dxgi));
+  return Status(Code::invalid_argument, "format: unknown or unsupported DXGI_FORMAT (or ETC/ASTC OpenGL) value " +
+                                            std::to_string(dxgi));
 }
 
 const FormatInfo* all_formats(size_t* count) {

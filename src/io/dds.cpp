@@ -118,6 +118,9 @@ Status format_by_dxgi(uint32_t dxgi, const char* field, FormatInfo* f) {
   if (!find_format(dxgi, f).ok())
     return err(Code::unsupported,
                std::string(field) + " = " + std::to_string(dxgi) + " is not a DXGI format swz knows");
+  if (!f->has_dxgi())
+    return err(Code::unsupported, std::string(field) + " = " + f->name +
+                                      ", which has no DXGI_FORMAT: a DDS file cannot hold it (write raw bytes)");
   return Status::Ok();
 }
 

@@ -20,43 +20,14 @@
 #include "swz/decode.hpp"
 #include "swz/layout.hpp"
 #include "swz/layout_names.hpp"
+#include "decode_util.hpp"
 
 namespace {
 using namespace swz;
 
-FormatInfo fmt(const char* name) {
-  FormatInfo f;
-  EXPECT_TRUE(find_format(name, &f).ok()) << name;
-  return f;
-}
-
-std::vector<float> decode_f(const char* name, const std::vector<uint8_t>& data, uint32_t w, uint32_t h,
-                            DecodeOptions o = {}) {
-  LinearImage img;
-  img.format = fmt(name);
-  img.width_px = w;
-  img.height_px = h;
-  img.data = data.data();
-  img.size_B = data.size();
-  std::vector<float> out(size_t{w} * h * 4, -99.0f);
-  const Status s = decode_rgba32f(img, o, out.data(), out.size() * 4);
-  EXPECT_TRUE(s.ok()) << s.message();
-  return out;
-}
-
-std::vector<uint8_t> decode_8(const char* name, const std::vector<uint8_t>& data, uint32_t w, uint32_t h,
-                              DecodeOptions o = {}) {
-  LinearImage img;
-  img.format = fmt(name);
-  img.width_px = w;
-  img.height_px = h;
-  img.data = data.data();
-  img.size_B = data.size();
-  std::vector<uint8_t> out(size_t{w} * h * 4, 0xEE);
-  const Status s = decode_rgba8(img, o, out.data(), out.size());
-  EXPECT_TRUE(s.ok()) << s.message();
-  return out;
-}
+using swz_test::decode_8;
+using swz_test::decode_f;
+using swz_test::fmt;
 
 // Sets `bits` bits of a 128-bit block from bit `pos`, least significant first.
 void put(std::vector<uint8_t>& b, unsigned& pos, uint32_t v, unsigned bits) {
@@ -299,24 +270,27 @@ TEST(Decode, EveryFormatDecodesOrSaysWhy) {
 }
 
 TEST(Decode, SubresourceBoxEqualsReadThenDecode) {
-  TextureDesc desc;
-  desc.format = fmt("BC1_UNORM");
-  desc.width = 37;
-  desc.height = 21;
-  Layout layout;
-  ASSERT_TRUE(make_layout_from_name("std64k", desc, {}, &layout).ok());
-  std::vector<uint8_t> res(layout.size());
-  for (size_t k = 0; k < res.size(); ++k) res[k] = static_cast<uint8_t>((k * 2654435761u) >> 13);
-  const Box box{8, 4, 0, 37, 21, 1};
-  std::vector<uint8_t> got(29 * 17 * 4);
-  ASSERT_TRUE(decode_subresource_rgba8(layout, res.data(), res.size(), 0, &box, {}, got.data(), got.size()).ok());
-  // The same through the copy and decode_rgba8.
-  std::vector<uint8_t> lin(8 * 5 * 8);
-  ASSERT_TRUE(read_from_subresource(lin.data(), lin.size(), 0, 0, layout, res.data(), res.size(), 0, &box).ok());
-  EXPECT_EQ(got, decode_8("BC1_UNORM", lin, 29, 17));
-  // A box off the block grid is refused by the copy's rule.
-  const Box off{1, 0, 0, 8, 8, 1};
-  EXPECT_FALSE(decode_subresource_rgba8(layout, res.data(), res.size(), 0, &off, {}, got.data(), got.size()).ok());
+  // BC1, and ETC2 with EAC alpha (a block format of another table range).
+  for (const char* name : {"BC1_UNORM", "ETC2_R8G8B8A8_UNORM"}) {
+    TextureDesc desc;
+    desc.format = fmt(name);
+    desc.width = 37;
+    desc.height = 21;
+    Layout layout;
+    ASSERT_TRUE(make_layout_from_name("std64k", desc, {}, &layout).ok());
+    std::vector<uint8_t> res(layout.size());
+    for (size_t k = 0; k < res.size(); ++k) res[k] = static_cast<uint8_t>((k * 2654435761u) >> 13);
+    const Box box{8, 4, 0, 37, 21, 1};
+    std::vector<uint8_t> got(29 * 17 * 4);
+    ASSERT_TRUE(decode_subresource_rgba8(layout, res.data(), res.size(), 0, &box, {}, got.data(), got.size()).ok());
+    // The same through the copy and decode_rgba8.
+    std::vector<uint8_t> lin(8 * 5 * desc.format.element_bytes);
+    ASSERT_TRUE(read_from_subresource(lin.data(), lin.size(), 0, 0, layout, res.data(), res.size(), 0, &box).ok());
+    EXPECT_EQ(got, decode_8(name, lin, 29, 17)) << name;
+    // A box off the block grid is refused by the copy's rule.
+    const Box off{1, 0, 0, 8, 8, 1};
+    EXPECT_FALSE(decode_subresource_rgba8(layout, res.data(), res.size(), 0, &off, {}, got.data(), got.size()).ok());
+  }
 }
 
 TEST(Decode, BigEndianWords) {
