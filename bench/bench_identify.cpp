@@ -113,6 +113,7 @@ void BM_IdentifyOffsetSearch(benchmark::State& state) {
   for (uint64_t i = 0; i < at_B; ++i) dump[i] = static_cast<uint8_t>((z = z * 6364136223846793005ull + 1) >> 56);
   std::memcpy(dump.data() + at_B, tex.data(), std::min<size_t>(tex.size(), dump.size() - at_B));
   bool right = false;
+  std::string top;
   for (auto _ : state) {
     std::vector<swz::IdentifyCandidate> got;
     swz::IdentifyOptions o;
@@ -124,9 +125,10 @@ void BM_IdentifyOffsetSearch(benchmark::State& state) {
     }
     right = got[0].offset_B == at_B &&
             (got[0].layout == name || (name == "nv-block-linear:gob=tegra,bh=16" && got[0].layout == "nv-block-linear"));
+    top = got[0].layout + " at " + std::to_string(got[0].offset_B);
     benchmark::DoNotOptimize(got.data());
   }
-  state.SetLabel(name + (right ? " (ranked first, offset right)" : " (NOT first)"));
+  state.SetLabel(name + (right ? " (ranked first, offset right)" : " (NOT first: " + top + ")"));
 }
 BENCHMARK(BM_IdentifyOffsetSearch)
     ->DenseRange(0, 5)

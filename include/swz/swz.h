@@ -484,6 +484,34 @@ SWZ_API swz_status swz_decode_rgba8(const swz_linear_image* image, const swz_dec
 SWZ_API swz_status swz_decode_rgba32f(const swz_linear_image* image, const swz_decode_options* options, float* out,
                                       uint64_t out_size_B, uint64_t out_row_pitch_B);
 
+/* ---- Finding an unknown layout (include/swz/identify.hpp) --------------- */
+
+typedef struct swz_identify_options {
+  uint32_t top;           /* candidates wanted (0: 5; at most the caller's capacity) */
+  uint64_t offset_B;      /* where the texture starts in the dump (with a search: where the search starts) */
+  uint64_t offset_step_B; /* 0: no search; else search for the start every this many bytes (a multiple of the
+                             element size; 4096 finds page-aligned textures) */
+} swz_identify_options;
+
+typedef struct swz_identify_candidate {
+  double score;         /* 1 = a perfectly smooth decode, about 0 = noise */
+  char layout[256];     /* the layout's name, NUL-terminated, for swz_layout_create */
+  uint64_t offset_B;    /* where this candidate's texture starts in the dump */
+  uint64_t short_B;     /* bytes of the layout past the dump's end (a short dump is ranked on the bytes it has) */
+  uint32_t equivalents; /* other names that give the same bytes for this texture */
+} swz_identify_candidate;
+
+/** Ranks the built-in layouts for `dump`, one width x height 2D texture of
+ *  `format` (by name, or by DXGI value when `format` is NULL), best first,
+ *  into out[0 .. *count) with *count <= capacity. options NULL: the 5 best,
+ *  the texture at byte 0. Errors: SWZ_INVALID_ARGUMENT (sizes, a format of
+ *  several planes or over 16 bytes an element, an offset step that is not a
+ *  multiple of the element size, capacity 0), SWZ_OUT_OF_RANGE (the offset
+ *  is past the dump, or no layout fits half in it). */
+SWZ_API swz_status swz_identify(const void* dump, uint64_t dump_size_B, const char* format, uint32_t dxgi_format,
+                                uint32_t width_px, uint32_t height_px, const swz_identify_options* options,
+                                swz_identify_candidate* out, uint32_t capacity, uint32_t* count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -78,38 +79,65 @@ uint32_t dim(py::handle h, const char* what) {
 }  // namespace
 
 void register_identify(py::module_& m) {
+  using swz::IdentifyCandidate;
+  py::class_<IdentifyCandidate>(m, "IdentifyCandidate",
+                                "One ranked layout. Unpacks as the pair (score, layout); also has offset (where its "
+                                "texture starts in the dump, bytes), short (bytes of the layout past the dump's "
+                                "end) and equivalents (other names giving the same bytes).")
+      .def_readonly("score", &IdentifyCandidate::score)
+      .def_readonly("layout", &IdentifyCandidate::layout)
+      .def_readonly("offset", &IdentifyCandidate::offset_B)
+      .def_readonly("short", &IdentifyCandidate::short_B)
+      .def_readonly("equivalents", &IdentifyCandidate::equivalents)
+      .def("__len__", [](const IdentifyCandidate&) { return 2; })
+      .def("__getitem__",
+           [](const IdentifyCandidate& c, int i) -> py::object {
+             if (i == 0 || i == -2) return py::float_(c.score);
+             if (i == 1 || i == -1) return py::str(c.layout);
+             throw py::index_error("IdentifyCandidate index " + std::to_string(i) + " (0: score, 1: layout)");
+           })
+      .def("__repr__", [](const IdentifyCandidate& c) {
+        return "IdentifyCandidate(score=" + std::to_string(c.score) + ", layout='" + c.layout +
+               "', offset=" + std::to_string(c.offset_B) + ", short=" + std::to_string(c.short_B) + ")";
+      });
   m.def(
       "identify",
-      [](arg::Buffer dump, arg::Format format, arg::Int width, arg::Int height, uint32_t top, uint64_t offset) {
+      [](arg::Buffer dump, arg::Format format, arg::Int width, arg::Int height, uint32_t top,
+         std::optional<uint64_t> offset, uint64_t offset_step) {
         Bytes b(dump, "dump");
         const swz::FormatInfo f = format_of(format);
         const uint32_t w = dim(width, "width"), h = dim(height, "height");
         swz::IdentifyOptions o;
         o.top = top;
-        o.offset_B = offset;
-        std::vector<swz::IdentifyCandidate> got;
+        o.offset_B = offset.value_or(0);
+        o.offset_step_B = offset_step ? offset_step : offset ? 0 : 4096;
+        std::vector<IdentifyCandidate> got;
         swz::Status st;
         {
           py::gil_scoped_release nogil;
           st = swz::identify(b.span, f, w, h, o, &got);
         }
         if (!st.ok()) raise(st);
-        std::vector<std::pair<double, std::string>> out;
-        for (auto& c : got) out.emplace_back(c.score, c.layout);
-        return out;
+        return got;
       },
       py::arg("dump"), py::arg("format"), py::arg("width"), py::arg("height"), py::arg("top") = 5,
-      py::arg("offset") = 0,
+      py::arg("offset") = 0, py::arg("offset_step") = 0,
       R"doc(Rank the built-in layouts for a dump of an ordinary image, best first.
 
 dump:   buffer (bytes, bytearray, numpy array, mmap) holding one 2D texture in
         an unknown layout, starting `offset` bytes in.
-format: DXGI name, value or swz.Format (uncompressed, 1-16 bytes per element).
-Returns up to `top` (score, layout) pairs; score 1 = smooth decode, ~0 = noise;
-layout is a name Layout.from_name accepts verbatim. Layouts that give the same
-bytes for this size are reported once, under the simplest name.
-Raises ValueError (bad format or size; BC formats are not supported yet),
-IndexError (offset past the dump, or no layout fits in the dump).)doc");
+format: DXGI name, value or swz.Format (1-16 bytes per element, or BC1-BC7).
+offset: where the texture starts; None: unknown, searched every 4096 bytes
+        (or every `offset_step`). offset_step (a multiple of the element
+        size): search every that many bytes from `offset`.
+Returns up to `top` IdentifyCandidate, each unpacking as (score, layout);
+score 1 = smooth decode, ~0 = noise; layout is a name Layout.from_name
+accepts verbatim; .offset is where that texture starts, .short how many bytes
+of it lie past the dump's end (a short dump is ranked on the bytes it has).
+Layouts that give the same bytes for this size are reported once, under the
+simplest name.
+Raises ValueError (bad format, size or offset_step), IndexError (offset past
+the dump, or no layout fits half in the dump).)doc");
   m.def(
       "infer",
       [](arg::Buffer probe, arg::Format format, arg::Int width, arg::Int height, uint64_t offset) {

@@ -35,6 +35,7 @@ from ._swz import (  # noqa: F401  (re-exported)
     ALL_SUBRESOURCES,
     Footprint,
     Format,
+    IdentifyCandidate,
     Layout,
     Pattern,
     SubresourceLayout,
@@ -58,7 +59,7 @@ from ._copy_engine import (  # noqa: F401  (re-exported)
 from . import _copy_engine
 
 __all__ = [
-    "Footprint", "Format", "Layout", "Pattern", "SubresourceLayout", "LOCATION_DTYPE",
+    "Footprint", "Format", "IdentifyCandidate", "Layout", "Pattern", "SubresourceLayout", "LOCATION_DTYPE",
     "backends", "format_info", "formats", "identify", "infer", "layout_families", "layout_names", "swizzle", "deswizzle",
     "swizzle_surface", "deswizzle_surface", "offsets", "locate",
     "order_image", "plot_pattern",

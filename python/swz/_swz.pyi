@@ -252,8 +252,25 @@ def deswizzle_surface(buffer: Any, layout: Layout, out: Any = None, linear_offse
 def backends() -> List[str]: ...
 def layout_names() -> List[str]: ...
 def layout_families() -> List[Dict[str, str]]: ...
-def identify(dump: Any, format: FormatLike, width: int, height: int, top: int = 5, offset: int = 0) -> List[Tuple[float, str]]:
-    """Rank the built-in layouts for a dump of an ordinary image: (score, layout name) pairs, best first."""
+class IdentifyCandidate:
+    """One ranked layout; unpacks as (score, layout)."""
+    @property
+    def score(self) -> float: ...
+    @property
+    def layout(self) -> str: ...
+    @property
+    def offset(self) -> int:
+        """Where this candidate's texture starts in the dump, bytes."""
+    @property
+    def short(self) -> int:
+        """Bytes of the layout past the dump's end (0: the dump holds it whole)."""
+    @property
+    def equivalents(self) -> int: ...
+    def __len__(self) -> int: ...
+    def __getitem__(self, i: int) -> Union[float, str]: ...
+def identify(dump: Any, format: FormatLike, width: int, height: int, top: int = 5, offset: Optional[int] = 0,
+             offset_step: int = 0) -> List[IdentifyCandidate]:
+    """Rank the built-in layouts for a dump of an ordinary image, best first; offset=None searches for the start."""
 def infer(probe: Any, format: FormatLike, width: int, height: int, offset: int = 0) -> Layout:
     """Solve a probe dump (element (x, y) holds y*width+x as u32) for its layout."""
 def _offsets(layout: Layout, subresource: int, x: npt.NDArray[np.int64], y: npt.NDArray[np.int64],

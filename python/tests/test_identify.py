@@ -33,6 +33,24 @@ def test_identify_ranks_the_truth_first(name):
     np.testing.assert_array_equal(back, img)
 
 
+def test_identify_searches_the_offset_and_reports_short_dumps():
+    img = smooth_image(200, 120)
+    truth = swz.Layout.from_name("std4k", "R8G8B8A8_UNORM", 200, 120)
+    tex = bytes(swz.swizzle(img, truth))
+    noise = np.random.default_rng(5).integers(0, 256, 8192, dtype=np.uint8).tobytes()
+    got = swz.identify(noise + tex + bytes(8192), "R8G8B8A8_UNORM", 200, 120, top=3, offset=None)
+    assert got[0].layout == "std4k" and got[0].offset == 8192 and got[0].short == 0
+    score, layout = got[0]  # still the (score, layout) pair
+    assert layout == "std4k" and score == got[0].score
+    stepped = swz.identify(noise + tex, "R8G8B8A8_UNORM", 200, 120, offset=4096, offset_step=4096)
+    assert (stepped[0].layout, stepped[0].offset) == ("std4k", 8192)
+    cut = len(tex) * 9 // 10
+    short = swz.identify(tex[:cut], "R8G8B8A8_UNORM", 200, 120)
+    assert short[0].layout == "std4k" and short[0].short == truth.size - cut
+    with pytest.raises(ValueError, match="offset_step = 3"):
+        swz.identify(tex, "R8G8B8A8_UNORM", 200, 120, offset_step=3)
+
+
 def test_identify_errors():
     with pytest.raises(ValueError, match="single-plane format"):
         swz.identify(bytes(4096), "NV12", 64, 64)

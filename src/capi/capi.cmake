@@ -5,6 +5,7 @@ target_sources(swz PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/swz_c_copy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/swz_c_clear.cpp
   ${CMAKE_CURRENT_LIST_DIR}/swz_c_decode.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/swz_c_identify.cpp
   ${PROJECT_SOURCE_DIR}/src/core/surface.cpp)
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/swz_c.cpp ${CMAKE_CURRENT_LIST_DIR}/swz_c_copy.cpp PROPERTIES
   COMPILE_DEFINITIONS "SWZ_VERSION_STRING=\"${PROJECT_VERSION}\";SWZ_BUILDING_LIBRARY=1")

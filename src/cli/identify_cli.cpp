@@ -260,7 +260,8 @@ void run_identify(const IdentifyArgs& a) {
   }
   if (tied > 1)
     fail("identify " + a.dump + ": the best " + std::to_string(tied) + " candidates score the same (" + best_text +
-         "): the dump cannot tell them apart (nearly uniform data; dump a texture with detail)");
+         "): the dump cannot tell them apart (their decodes are the same picture flipped or transposed, as 3DS "
+         "and PS4 tiles or X-first and Y-first Morton orders are, or the data is nearly uniform)");
   if (got[0].score < kNoiseScore)
     fail("identify " + a.dump + ": no candidate decodes to a smooth image (best score " + best_text +
          ", noise scores about 0): the ranking means nothing; check --format, --size and --offset, or the dump is "

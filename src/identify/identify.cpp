@@ -309,7 +309,8 @@ std::vector<Group> Identification::group_by_signature() const {
 // outside the sample, then score every texel pair. The groups past the full
 // decode follow, with their sampled scores.
 // Textures past `texels` texels are scored on every row_step-th row (odd,
-// so that every seam level of y still appears) and the row below it.
+// so that every seam level of y still appears) and the row below it, and on
+// the last row.
 uint32_t Identification::row_step(uint64_t texels) const {
   return static_cast<uint32_t>((uint64_t{width} * height / texels) | 1);
 }
@@ -328,7 +329,9 @@ double Identification::decode_score(const AddressTables& t, double* lost_fractio
   double lost = 0;
   uint64_t texels = 0;
   const uint32_t step = row_step(texels_max);
-  for (uint32_t y = 0; y < height; y += step) {
+  // The rows y = 0, step, 2 * step, ... and the last row: the image's edges
+  // tell a decode at the right offset from one shifted by whole rows.
+  for (uint32_t y = 0; y < height; y = y + step < height || y + 1 == height ? y + step : height - 1) {
     const bool last = y + 1 == height;
     for (uint32_t x = 0; x < width; ++x) rowa[x] = t.at(x, y);
     if (!last)

@@ -1,4 +1,4 @@
-/* Tests of the C API's clears, fills, resolves and decodes (include/swz/swz.h), in C99.
+/* Tests of the C API's clears, fills, resolves, decodes and identify (include/swz/swz.h), in C99.
  * Oracles: values derived by hand from Microsoft's Direct3D "Data Conversion
  * Rules" (R8G8B8A8_UNORM: 0.5 -> 128, 1.0 -> 255), swz_element_offset for
  * where texels live, a byte loop for fills; guard bytes must stay untouched
@@ -265,7 +265,55 @@ static void test_decode(void) {
   }
 }
 
+/* identify: a smooth 96x64 RGBA8 image swizzled into std4k with swz_write_subresource,
+ * 8 KiB into a dump (noise before it), found by searching every 4 KiB; then the
+ * same dump cut 10% short of its layout. */
+static void test_identify(void) {
+  const uint32_t w = 96, h = 64;
+  swz_layout* L = make("std4k", "R8G8B8A8_UNORM", w, h, 1);
+  swz_layout_info info;
+  uint8_t *img = malloc((size_t)w * h * 4), *dump;
+  uint64_t i, noise = 0x12345;
+  uint32_t x, y, count = 99;
+  swz_identify_options o;
+  swz_identify_candidate got[3];
+  CHECK(swz_layout_get_info(L, &info) == SWZ_OK);
+  for (y = 0; y < h; ++y)
+    for (x = 0; x < w; ++x) {
+      uint8_t* p = img + ((size_t)y * w + x) * 4;
+      p[0] = (uint8_t)(x * 2);
+      p[1] = (uint8_t)(y * 3);
+      p[2] = (uint8_t)((x + y) & 255);
+      p[3] = 255;
+    }
+  dump = calloc(8192 + info.size_B, 1);
+  for (i = 0; i < 8192; ++i) dump[i] = (uint8_t)((noise = noise * 6364136223846793005ull + 1) >> 56);
+  CHECK(swz_write_subresource(L, dump + 8192, info.size_B, 0, NULL, img, (uint64_t)w * h * 4, 0, 0, NULL) == SWZ_OK);
+  memset(&o, 0, sizeof o);
+  o.top = 3;
+  o.offset_step_B = 4096;
+  CHECK(swz_identify(dump, 8192 + info.size_B, "R8G8B8A8_UNORM", 0, w, h, &o, got, 3, &count) == SWZ_OK);
+  CHECK(count >= 1 && count <= 3 && strcmp(got[0].layout, "std4k") == 0 && got[0].offset_B == 8192 &&
+        got[0].short_B == 0);
+  o.offset_B = 8192;
+  o.offset_step_B = 0;
+  CHECK(swz_identify(dump, 8192 + info.size_B * 9 / 10, NULL, 28 /* R8G8B8A8_UNORM */, w, h, &o, got, 1, &count) ==
+        SWZ_OK);
+  CHECK(count == 1 && strcmp(got[0].layout, "std4k") == 0 && got[0].short_B == info.size_B - info.size_B * 9 / 10);
+  o.offset_step_B = 6;
+  CHECK_FAILS(swz_identify(dump, 8192 + info.size_B, "R8G8B8A8_UNORM", 0, w, h, &o, got, 3, &count),
+              SWZ_INVALID_ARGUMENT, "offset_step = 6");
+  CHECK_FAILS(swz_identify(dump, 100, "R8G8B8A8_UNORM", 0, w, h, NULL, got, 3, &count), SWZ_OUT_OF_RANGE,
+              "no layout fits");
+  CHECK_FAILS(swz_identify(dump, 100, "R8G8B8A8_UNORM", 0, w, h, NULL, got, 0, &count), SWZ_INVALID_ARGUMENT,
+              "capacity = 0");
+  free(dump);
+  free(img);
+  swz_layout_destroy(L);
+}
+
 int main(void) {
+  test_identify();
   test_decode();
   test_clear();
   test_encode();
