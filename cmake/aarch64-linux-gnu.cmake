@@ -22,6 +22,9 @@ set(CMAKE_C_COMPILER ${SWZ_ARM64_TRIPLE}-gcc)
 set(CMAKE_CXX_COMPILER ${SWZ_ARM64_TRIPLE}-g++)
 set(CMAKE_LIBRARY_ARCHITECTURE ${SWZ_ARM64_TRIPLE})
 
+# pkg-config (cpp-httplib for swz view) reads the aarch64 .pc files only.
+set(ENV{PKG_CONFIG_LIBDIR} "/usr/lib/${SWZ_ARM64_TRIPLE}/pkgconfig:/usr/share/pkgconfig")
+
 # Programs (glslc, bash, qemu) come from the host.
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 
