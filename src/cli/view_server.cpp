@@ -118,6 +118,7 @@ struct Gate {
 
   // An empty string when the request may go on, else why not.
   std::string refuse(const httplib::Request& req) {
+    if (req.get_header_value_count("Host") != 1) return "forbidden: Host header not accepted";
     std::string host = req.get_header_value("Host");
     std::transform(host.begin(), host.end(), host.begin(), [](unsigned char c) { return std::tolower(c); });
     if (!hosts.count(host)) return "forbidden: Host header not accepted";

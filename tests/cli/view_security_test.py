@@ -65,6 +65,17 @@ with tempfile.TemporaryDirectory() as tmp:
             check(srv.get("/api/info", host=host)[0] == 200, "Host %r: 200" % host)
         st, _ = raw(p, b"GET /api/info?token=%s HTTP/1.1\r\nConnection: close\r\n\r\n" % srv.token.encode())
         check(st in (400, 403), "no Host header: %d" % st)
+        for hosts in (("127.0.0.1:%d" % p, "evil.example"), ("evil.example", "127.0.0.1:%d" % p)):
+            head = "".join("Host: %s\r\n" % h for h in hosts)
+            st, _ = raw(p, ("GET /api/info?token=%s HTTP/1.1\r\n%sConnection: close\r\n\r\n"
+                            % (srv.token, head)).encode())
+            check(st in (400, 403), "two Host headers %r: %d" % (hosts, st))
+        for ev in ("nan", "inf", "-inf", "1e308", "64.5"):
+            for route in ("/api/command", "/api/decode"):
+                st, body = srv.get(route, {"exposure": ev})
+                check(st == 400 and b"exposure" in body, "exposure=%s on %s: %d naming exposure" % (ev, route, st))
+        st, body = srv.get("/api/command", {"exposure": "-64"})
+        check(st == 200 and b"--exposure -64" in body, "exposure=-64 (the range's end): %d" % st)
 
         # Paths: nothing but the page and the API; no file is ever served.
         for path in ("/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fetc%2fpasswd",
