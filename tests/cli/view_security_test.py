@@ -126,6 +126,35 @@ with tempfile.TemporaryDirectory() as tmp:
         if srv.proc.poll() is None:
             srv.proc.kill()
 
+    # Connections that trickle a request a byte at a time do not keep the
+    # server from exiting on SIGTERM.
+    srv = Server(SWZ, ["--size", "600x400", dump], tmp)
+    slow = []
+    try:
+        for _ in range(12):
+            s = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+            s.sendall(b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % srv.port)
+            slow.append(s)
+        srv.proc.send_signal(signal.SIGTERM)
+        code = None
+        for _ in range(20):  # keep trickling while it stops
+            for s in slow:
+                try:
+                    s.sendall(b"a")
+                except OSError:
+                    pass
+            try:
+                code = srv.proc.wait(timeout=0.5)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+        check(code == 0, "SIGTERM with 12 trickling connections: exit status %s (0) within 10 s" % code)
+    finally:
+        for s in slow:
+            s.close()
+        if srv.proc.poll() is None:
+            srv.proc.kill()
+
     srv = Server(SWZ, ["--size", "600x400", "--listen", "0.0.0.0", dump], tmp)
     try:
         check(srv.get("/api/info", host="0.0.0.0:%d" % srv.port)[0] == 200, "--listen 0.0.0.0: Host 0.0.0.0:PORT")
