@@ -101,7 +101,9 @@ void set_field(ViewRequest* r, const std::string& name, const std::string& value
     const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), ev);
     if (value.empty() || ec != std::errc() || p != value.data() + value.size())
       fail("exposure: " + quoted_for_message(value) + " is not a number (EV, e.g. -2.5)");
-    r->view.exposure_ev = ev;  // the range is the decoder's to check
+    if (!(ev >= -64.0 && ev <= 64.0))  // the command line's range; NaN fails too
+      fail("exposure: " + quoted_for_message(value) + " is not in [-64, 64]");
+    r->view.exposure_ev = ev;
   } else if (name == "palette") {
     // On: the command line's --palette FILE[:FORMAT]; a request never names a file.
     if (!flag(name, value))

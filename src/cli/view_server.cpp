@@ -15,6 +15,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -118,6 +119,7 @@ struct Gate {
 
   // An empty string when the request may go on, else why not.
   std::string refuse(const httplib::Request& req) {
+    if (req.get_header_value_count("Host") != 1) return "forbidden: Host header not accepted";
     std::string host = req.get_header_value("Host");
     std::transform(host.begin(), host.end(), host.begin(), [](unsigned char c) { return std::tolower(c); });
     if (!hosts.count(host)) return "forbidden: Host header not accepted";
@@ -283,6 +285,14 @@ void run_view(const ViewArgs& a) {
   if (a.open) open_in_browser(url);
   int sig = 0;
   sigwait(&stop_signals, &sig);
+  // A client that keeps a connection alive (a request trickled byte by byte)
+  // holds its worker, and the joins below, as long as it likes: the process
+  // exits after a grace period whatever the connections do.
+  std::thread([] {
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    std::fprintf(stderr, "swz view: stopped (open connections dropped)\n");
+    std::_Exit(0);
+  }).detach();
   for (auto& s : servers) s->stop();
   for (std::thread& t : listeners) t.join();
   std::fprintf(stderr, "swz view: stopped\n");

@@ -80,6 +80,15 @@ void AstcRows::decode_row(const uint8_t* blocks, uint32_t width_px, uint32_t row
       for (size_t i = 0; i < size_t{width_px} * 4; ++i) d[i] = static_cast<float>(s[i]) / 255.0f;
     } else {
       std::memcpy(d, m.f32.data() + size_t{y} * w * 4, size_t{width_px} * 16);
+      // libastcenc's float output marks an error block's texels NaN; the
+      // LDR profile's error colour is opaque magenta.
+      for (size_t i = 0; i < size_t{width_px} * 4; i += 4)
+        if (d[i] != d[i] || d[i + 1] != d[i + 1] || d[i + 2] != d[i + 2] || d[i + 3] != d[i + 3]) {
+          d[i] = 1.0f;
+          d[i + 1] = 0.0f;
+          d[i + 2] = 1.0f;
+          d[i + 3] = 1.0f;
+        }
     }
   }
 }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_strict.hpp"
+#include "core/request.hpp"
 
 namespace swz {
 
@@ -34,7 +35,7 @@ Status device_pattern_slot(const DeviceLayoutDesc& d, uint32_t mip, uint32_t pla
 }
 
 Status make_device_layout(const DeviceLayoutDesc& d, Layout* out) {
-  const TextureDesc& t = d.texture;
+  const TextureDesc t = detail::with_mip_chain(d.texture);  // mip_levels 0: the full chain
   const uint64_t count = uint64_t{t.mip_levels} * t.array_size * std::max(1u, t.format.planes);
   if (d.subresources.size() != count)
     return {Code::invalid_argument, "subresources: " + std::to_string(d.subresources.size()) + " entries for " +
@@ -132,7 +133,7 @@ Status get_u8_array(const json& j, const char* key, std::array<uint8_t, N>* out)
 // one-number "depth_stride" is read). False when no slot can be found:
 // make_device_layout reports that.
 bool stacks_depth(const DeviceLayoutDesc& d, size_t i) {
-  const TextureDesc& t = d.texture;
+  const TextureDesc t = detail::with_mip_chain(d.texture);
   const uint64_t per_plane = uint64_t{t.mip_levels} * t.array_size;
   if (per_plane == 0 || i >= d.subresources.size()) return false;
   int slot = -1;

@@ -65,6 +65,17 @@ with tempfile.TemporaryDirectory() as tmp:
             check(srv.get("/api/info", host=host)[0] == 200, "Host %r: 200" % host)
         st, _ = raw(p, b"GET /api/info?token=%s HTTP/1.1\r\nConnection: close\r\n\r\n" % srv.token.encode())
         check(st in (400, 403), "no Host header: %d" % st)
+        for hosts in (("127.0.0.1:%d" % p, "evil.example"), ("evil.example", "127.0.0.1:%d" % p)):
+            head = "".join("Host: %s\r\n" % h for h in hosts)
+            st, _ = raw(p, ("GET /api/info?token=%s HTTP/1.1\r\n%sConnection: close\r\n\r\n"
+                            % (srv.token, head)).encode())
+            check(st in (400, 403), "two Host headers %r: %d" % (hosts, st))
+        for ev in ("nan", "inf", "-inf", "1e308", "64.5"):
+            for route in ("/api/command", "/api/decode"):
+                st, body = srv.get(route, {"exposure": ev})
+                check(st == 400 and b"exposure" in body, "exposure=%s on %s: %d naming exposure" % (ev, route, st))
+        st, body = srv.get("/api/command", {"exposure": "-64"})
+        check(st == 200 and b"--exposure -64" in body, "exposure=-64 (the range's end): %d" % st)
 
         # Paths: nothing but the page and the API; no file is ever served.
         for path in ("/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fetc%2fpasswd",
@@ -112,6 +123,35 @@ with tempfile.TemporaryDirectory() as tmp:
         code = srv.stop(signal.SIGINT)
         check(code == 0, "SIGINT: exit status %s (0)" % code)
     finally:
+        if srv.proc.poll() is None:
+            srv.proc.kill()
+
+    # Connections that trickle a request a byte at a time do not keep the
+    # server from exiting on SIGTERM.
+    srv = Server(SWZ, ["--size", "600x400", dump], tmp)
+    slow = []
+    try:
+        for _ in range(12):
+            s = socket.create_connection(("127.0.0.1", srv.port), timeout=5)
+            s.sendall(b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % srv.port)
+            slow.append(s)
+        srv.proc.send_signal(signal.SIGTERM)
+        code = None
+        for _ in range(20):  # keep trickling while it stops
+            for s in slow:
+                try:
+                    s.sendall(b"a")
+                except OSError:
+                    pass
+            try:
+                code = srv.proc.wait(timeout=0.5)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+        check(code == 0, "SIGTERM with 12 trickling connections: exit status %s (0) within 10 s" % code)
+    finally:
+        for s in slow:
+            s.close()
         if srv.proc.poll() is None:
             srv.proc.kill()
 

@@ -395,6 +395,27 @@ TEST(DecodeAstc, VoidExtentBlockIsItsColour) {
   EXPECT_NEAR(sf[3], 128.0 / 255.0, 1e-6);
 }
 
+// Error blocks (ASTC specification, "Error Handling"): a reserved block mode
+// (all-zero bits) and an HDR void extent in the LDR profile decode as the
+// error colour, opaque magenta, in every output and channel view.
+TEST(DecodeAstc, ErrorBlocksAreMagenta) {
+  std::vector<uint8_t> hdr_void = void_extent(0, 0, 0, 0xFFFF);
+  hdr_void[1] |= 0x02;  // bit 9: the HDR flag of a void-extent block
+  for (const std::vector<uint8_t>& blk : {std::vector<uint8_t>(16, 0), hdr_void})
+    for (const char* name : {"ASTC_4x4_UNORM", "ASTC_4x4_UNORM_SRGB"}) {
+      SCOPED_TRACE(name);
+      const std::vector<uint8_t> px = decode_8(name, blk, 4, 4);
+      for (int i = 0; i < 16; ++i) EXPECT_RGBA(px, i % 4, i / 4, 255, 0, 255, 255);
+      const std::vector<float> f = decode_f(name, blk, 4, 4);
+      for (int i = 0; i < 16; ++i) {
+        EXPECT_EQ(f[i * 4 + 0], 1.0f) << i;
+        EXPECT_EQ(f[i * 4 + 1], 0.0f) << i;
+        EXPECT_EQ(f[i * 4 + 2], 1.0f) << i;
+        EXPECT_EQ(f[i * 4 + 3], 1.0f) << i;
+      }
+    }
+}
+
 // 6x6 blocks on a 13x7 image: 3 x 2 blocks, each texel from its own block.
 TEST(DecodeAstc, FootprintEdgesOfANonMultipleImage) {
   std::vector<uint8_t> data;

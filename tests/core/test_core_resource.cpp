@@ -169,6 +169,27 @@ TEST(DeviceLayout, JsonErrorsNameTheField) {
   EXPECT_EQ(L.sub(0).row_pitch, 16u);  // 4 blocks (1 byte x 4 rows each) per block row
 }
 
+// "mip_levels": 0 is the full chain, as in every TextureDesc: a 4x4 texture
+// takes 3 subresources, and the layout equals the one with "mip_levels": 3.
+TEST(DeviceLayout, MipLevelsZeroIsTheFullChain) {
+  auto text = [](const char* mips) {
+    return std::string("{\"format\": \"R8G8B8A8_UNORM\", \"width\": 4, \"height\": 4, \"mip_levels\": ") + mips +
+           ", \"patterns\": [\"X0 X1 Y0 Y1\"], \"subresources\": [{\"offset\": 0}, {\"offset\": 64},"
+           " {\"offset\": 128}]}";
+  };
+  DeviceLayoutDesc zero, three;
+  ASSERT_TRUE(parse_resource_layout_json(text("0"), &zero).ok());
+  ASSERT_TRUE(parse_resource_layout_json(text("3"), &three).ok());
+  Layout a, b;
+  const Status st = make_device_layout(zero, &a);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_TRUE(make_device_layout(three, &b).ok());
+  EXPECT_EQ(a.desc().mip_levels, 3u);
+  ASSERT_EQ(a.subresource_count(), b.subresource_count());
+  EXPECT_EQ(a.size(), b.size());
+  for (uint32_t i = 0; i < a.subresource_count(); ++i) EXPECT_EQ(a.sub(i).offset, b.sub(i).offset) << i;
+}
+
 // The depth stride of a subresource: "depth_stride_B" (bytes) or "stack_rows"
 // (rows, stacked-depth patterns), and the older one-number "depth_stride",
 // read as rows when the subresource's pattern stacks and as bytes otherwise.

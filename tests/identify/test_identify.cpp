@@ -343,6 +343,23 @@ TEST(IdentifyAccuracy, UnknownOffsetOfAShortDump) {
   EXPECT_GE(first * 100, cases * 95);
 }
 
+// An offset search's work is bounded before it starts: on a smooth 16 MiB
+// dump (no decode stops early), a 1024x1024 search every 328 bytes (51150
+// offsets) is refused, naming the step, instead of running for tens of seconds.
+TEST(IdentifyOffsetSearch, WorkIsBoundedOnALargeSmoothDump) {
+  std::vector<uint8_t> dump(size_t{16} << 20);
+  for (size_t i = 0; i < dump.size(); ++i) dump[i] = static_cast<uint8_t>((i / 4) % 2048 / 8 + (i % 4) * 40);
+  IdentifyOptions o;
+  o.offset_step_B = 328;
+  std::vector<IdentifyCandidate> got;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Status st = identify(dump, fmt("R8G8B8A8_UNORM"), 1024, 1024, o, &got);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(st.code(), Code::invalid_argument) << st.message() << " (" << secs << " s)";
+  EXPECT_NE(st.message().find("offset_step = 328"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("search's bound"), std::string::npos) << st.message();
+}
+
 TEST(IdentifyAccuracy, AmdPipeBankXor) {
   // pbxor=N (the pipe/bank XOR) is swept for the best AMD candidates (XOR
   // modes only: addrlib refuses it on GFX9 SW_64KB_S, ignores it on GFX10+ non-XOR modes).
