@@ -83,12 +83,17 @@ Status search_offsets(std::span<const uint8_t> dump, const FormatInfo& format, u
   const uint64_t span_B = dump.size() - opt.offset_B;
   const uint64_t offsets_n = (span_B - 1) / step + 1;
   const uint64_t reads_per_decode = 2 * quick.size() + 2 * texels_n;
-  if (offsets_n > kMaxReads / std::max<uint64_t>(1, reps.size() * reads_per_decode))
+  const uint64_t max_offsets = std::max<uint64_t>(1, kMaxReads / std::max<uint64_t>(1, reps.size() * reads_per_decode));
+  if (offsets_n > max_offsets) {
+    // The smallest step, in whole elements, that the bound accepts from this start.
+    const uint64_t fits = (span_B - 1) / max_offsets + 1;
+    const uint64_t step_ok = (fits + el_B - 1) / el_B * el_B;
     return {Code::invalid_argument,
             "offset_step = " + std::to_string(step) + " gives " + std::to_string(offsets_n) + " offsets for " +
                 std::to_string(reps.size()) + " distinct layouts, more than the search's bound of " +
-                std::to_string(kMaxReads / std::max<uint64_t>(1, reps.size() * reads_per_decode)) +
-                " offsets: give a larger step or a start offset nearer the texture"};
+                std::to_string(max_offsets) + " offsets: give a step of at least " + std::to_string(step_ok) +
+                ", or a start offset nearer the texture"};
+  }
 
   // Tier 1: the quick score of every distinct decode at every offset; each
   // keeps its kKeptPerDecode best offsets.

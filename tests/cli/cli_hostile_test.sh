@@ -158,6 +158,11 @@ cp zero.bin one.bin && printf '\377' | dd of=one.bin bs=1 seek=5000 conv=notrunc
 "$SWZ" identify --format R8G8B8A8_UNORM --size 64x64 one.bin >out.txt 2>err.txt && rc=0 || rc=$?
 [ $rc -eq 1 ] && [ -s out.txt ] && grep -q "nearly uniform (99.98% of its 4096 elements" err.txt &&
   pass "identify of a dump with one non-zero byte: ranked, then 'nearly uniform', exit 1" || failed "identify one byte: rc=$rc $(cat err.txt)"
+head -c 4194304 /dev/urandom >noise4m.bin
+"$SWZ" identify --format BC1_UNORM --size 64x64 --offset auto noise4m.bin >out.txt 2>err.txt && rc=0 || rc=$?
+[ $rc -eq 1 ] && grep -q "no candidate decodes to a smooth image" err.txt &&
+  pass "identify --offset auto over noise: the best of many offsets is still noise, exit 1" ||
+  failed "identify --offset auto over noise: rc=$rc $(cat out.txt err.txt)"
 head -c 16384 /dev/urandom >noise.bin
 "$SWZ" identify --format R8G8B8A8_UNORM --size 64x64 noise.bin >out.txt 2>err.txt && rc=0 || rc=$?
 [ $rc -eq 1 ] && grep -q "no candidate decodes to a smooth image" err.txt && pass "identify of noise: exit 1" ||
