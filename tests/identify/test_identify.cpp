@@ -299,65 +299,45 @@ TEST(IdentifyAccuracy, Bc1DumpsRankTheTruthFirst) {
   EXPECT_GE(first * 100, cases * 95);
 }
 
+// One crop of the photograph for run_accuracy: its size, element bytes (0:
+// BC1), top-left corner, and the stride over the candidate list (before
+// SWZ_TEST_SCALE).
+struct Crop {
+  uint32_t w, h, eb, x0, y0;
+  size_t stride;
+};
+
+// run_accuracy over `crops` placed as `at`: at least min_cases cases (at
+// full scale), and the truth first in 95% of them.
+void expect_accuracy(std::initializer_list<Crop> crops, Placement at, int min_cases, const char* what) {
+  std::map<std::string, Tally> tally;
+  double secs = 0;
+  for (const Crop& c : crops)
+    run_accuracy(c.w, c.h, c.eb, c.x0, c.y0, &tally, &secs, swz_test::scaled_stride(c.stride), 0, at);
+  int cases, first;
+  report(tally, &cases, &first);
+  std::printf("  %s: %.1f ms per dump\n", what, cases ? 1000 * secs / cases : 0.0);
+  EXPECT_GE(cases, min_cases / static_cast<int>(swz_test::scaled_stride(1)));
+  EXPECT_GE(first * 100, cases * 95);
+}
+
 // A texture inside a larger dump, 12 KiB in, found by searching every 4 KiB:
 // the right layout first, at the right offset.
 TEST(IdentifyAccuracy, UnknownOffsetFindsTheStart) {
-  std::map<std::string, Tally> tally;
-  double secs = 0;
-  using swz_test::scaled_stride;
-  const Placement at{12288, 4096, 1.0};
-  run_accuracy(128, 128, 4, 200, 100, &tally, &secs, scaled_stride(3), 0, at);
-  run_accuracy(157, 93, 2, 31, 207, &tally, &secs, scaled_stride(4), 0, at);
-  run_accuracy(212, 140, 0, 31, 207, &tally, &secs, scaled_stride(4), 0, at);
-  int cases, first;
-  report(tally, &cases, &first);
-  std::printf("  identify with an offset search: %.1f ms per dump\n", 1000 * secs / cases);
-  EXPECT_GE(cases, 60 / static_cast<int>(scaled_stride(1)));
-  EXPECT_GE(first * 100, cases * 95);
+  expect_accuracy({{128, 128, 4, 200, 100, 3}, {157, 93, 2, 31, 207, 4}, {212, 140, 0, 31, 207, 4}},
+                  Placement{12288, 4096, 1.0}, 60, "identify with an offset search");
 }
 
 // Dumps cut 10% short: ranked on the bytes present, the right layout first.
 TEST(IdentifyAccuracy, ShortDumpsRankTheTruthFirst) {
-  std::map<std::string, Tally> tally;
-  double secs = 0;
-  using swz_test::scaled_stride;
-  const Placement at{0, 0, 0.9};
-  run_accuracy(128, 128, 4, 200, 100, &tally, &secs, scaled_stride(2), 0, at);
-  run_accuracy(157, 93, 4, 31, 207, &tally, &secs, scaled_stride(3), 0, at);
-  run_accuracy(256, 192, 0, 100, 80, &tally, &secs, scaled_stride(3), 0, at);
-  int cases, first;
-  report(tally, &cases, &first);
-  EXPECT_GE(cases, 60 / static_cast<int>(scaled_stride(1)));
-  EXPECT_GE(first * 100, cases * 95);
+  expect_accuracy({{128, 128, 4, 200, 100, 2}, {157, 93, 4, 31, 207, 3}, {256, 192, 0, 100, 80, 3}},
+                  Placement{0, 0, 0.9}, 60, "identify of a short dump");
 }
 
 // Both at once: 12 KiB in and cut 10% short.
 TEST(IdentifyAccuracy, UnknownOffsetOfAShortDump) {
-  std::map<std::string, Tally> tally;
-  double secs = 0;
-  using swz_test::scaled_stride;
-  run_accuracy(128, 128, 4, 200, 100, &tally, &secs, scaled_stride(3), 0, Placement{12288, 4096, 0.9});
-  int cases, first;
-  report(tally, &cases, &first);
-  EXPECT_GE(cases, 20 / static_cast<int>(scaled_stride(1)));
-  EXPECT_GE(first * 100, cases * 95);
-}
-
-// An offset search's work is bounded before it starts: on a smooth 16 MiB
-// dump (no decode stops early), a 1024x1024 search every 328 bytes (51150
-// offsets) is refused, naming the step, instead of running for tens of seconds.
-TEST(IdentifyOffsetSearch, WorkIsBoundedOnALargeSmoothDump) {
-  std::vector<uint8_t> dump(size_t{16} << 20);
-  for (size_t i = 0; i < dump.size(); ++i) dump[i] = static_cast<uint8_t>((i / 4) % 2048 / 8 + (i % 4) * 40);
-  IdentifyOptions o;
-  o.offset_step_B = 328;
-  std::vector<IdentifyCandidate> got;
-  const auto t0 = std::chrono::steady_clock::now();
-  const Status st = identify(dump, fmt("R8G8B8A8_UNORM"), 1024, 1024, o, &got);
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  EXPECT_EQ(st.code(), Code::invalid_argument) << st.message() << " (" << secs << " s)";
-  EXPECT_NE(st.message().find("offset_step = 328"), std::string::npos) << st.message();
-  EXPECT_NE(st.message().find("search's bound"), std::string::npos) << st.message();
+  expect_accuracy({{128, 128, 4, 200, 100, 3}}, Placement{12288, 4096, 0.9}, 20,
+                  "identify of a short dump with an offset search");
 }
 
 TEST(IdentifyAccuracy, AmdPipeBankXor) {
