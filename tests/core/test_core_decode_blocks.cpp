@@ -367,6 +367,19 @@ TEST(DecodeBlocks, SrgbFloatOutputIsLinear) {
   EXPECT_EQ(decode_8("R8G8B8A8_UNORM_SRGB", {128, 10, 255, 128}, 1, 1), (Rgba{128, 10, 255, 128}));
 }
 
+TEST(DecodeBlocks, SnormViewMapsMinusOneToOneOntoTheByteRange) {
+  // The RGBA8 view of SNORM: (x + 1) / 2, so -1 -> 0, 0 -> 128 (127.5 rounded up), +1 -> 255.
+  const std::vector<uint8_t> px = decode_8("R8_SNORM", {0x81, 0x00, 0x7F}, 3, 1);
+  EXPECT_EQ(texel(px, 0), (Rgba{0, 0, 0, 255}));
+  EXPECT_EQ(texel(px, 1), (Rgba{128, 128, 128, 255}));
+  EXPECT_EQ(texel(px, 2), (Rgba{255, 255, 255, 255}));
+  // BC5_SNORM: red 0, green -1 (both endpoints, index 0).
+  const int zero[16] = {};
+  std::vector<uint8_t> b5 = bc4(0, 0, zero);
+  for (uint8_t byte : bc4(0x81, 0x81, zero)) b5.push_back(byte);
+  EXPECT_EQ(texel(decode_8("BC5_SNORM", b5, 4, 4), 5), (Rgba{128, 0, 0, 255}));
+}
+
 // Y'CbCr -> R'G'B' with the inverse matrices as BT.709 and BT.601 publish
 // them, 8-bit limited range, in 0..255.
 Rgba yuv_expected(bool bt709, int y, int u, int v) {
