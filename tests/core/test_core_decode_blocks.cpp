@@ -139,8 +139,8 @@ TEST(DecodeBlocks, Bc3AndBc4UnsignedEightAndSixValuePalettes) {
     int want[8];
   };
   const Case cases[] = {
-      {70, 0, {70, 0, 60, 50, 40, 30, 20, 10}},    // 70 > 0: six interpolated values of 70/7
-      {0, 50, {0, 50, 10, 20, 30, 40, 0, 255}},    // 0 <= 50: four of 50/5, then 0 and 255
+      {70, 0, {70, 0, 60, 50, 40, 30, 20, 10}},            // 70 > 0: six interpolated values of 70/7
+      {0, 50, {0, 50, 10, 20, 30, 40, 0, 255}},            // 0 <= 50: four of 50/5, then 0 and 255
       {100, 100, {100, 100, 100, 100, 100, 100, 0, 255}},  // equal endpoints: the six-value palette
   };
   int checked = 0;
@@ -256,7 +256,8 @@ TEST(DecodeBlocks, Bc7Mode5Rotation) {
     w.put(0, 31);
     ASSERT_EQ(w.pos, 128u);
     const std::vector<uint8_t> px = decode_8("BC7_UNORM", w.b, 4, 4);
-    for (size_t i = 0; i < 16; ++i) EXPECT_EQ(texel(px, i), want[rotation]) << "rotation " << rotation << " texel " << i;
+    for (size_t i = 0; i < 16; ++i)
+      EXPECT_EQ(texel(px, i), want[rotation]) << "rotation " << rotation << " texel " << i;
     ++checked;
   }
   EXPECT_EQ(checked, 4);
@@ -428,8 +429,7 @@ TEST(DecodeBlocks, Nv12LumaRowsShareTheirChromaRow) {
   buf.resize(buf.size() + 16, 0);
   const std::vector<uint8_t> px = decode_8("NV12", buf, 2, 4);
   const Rgba grey = yuv_expected(true, 126, 128, 128), colour = yuv_expected(true, 126, 100, 184);
-  for (size_t i = 0; i < 8; ++i)
-    expect_near(texel(px, i), i < 4 ? grey : colour, 1, "texel " + std::to_string(i));
+  for (size_t i = 0; i < 8; ++i) expect_near(texel(px, i), i < 4 ? grey : colour, 1, "texel " + std::to_string(i));
 }
 
 TEST(DecodeBlocks, PartialBlocksAtTheRightAndBottomEdges) {
