@@ -63,6 +63,46 @@ def test_blocks_match_pillow(name, fourcc, dxgi, block_bytes, channels):
         assert (got[..., 3] == 255).all()
 
 
+def _pillow_rgba(data: bytes, fourcc: bytes, width: int = 4, height: int = 4) -> np.ndarray:
+    image = Image.open(io.BytesIO(dds_file(width, height, data, fourcc)))
+    image.load()
+    return np.asarray(image.convert("RGBA")).astype(int)
+
+
+def _indices(bits: int, values) -> bytes:
+    """Sixteen indices of `bits` bits packed from the least significant bit up."""
+    v = 0
+    for i, x in enumerate(values):
+        v |= x << (bits * i)
+    return v.to_bytes(2 * bits, "little")
+
+
+def test_palette_mode_edges_match_pillow():
+    # Random blocks almost never have equal endpoints: BC1 colour 0 == colour 1
+    # selects three colours and transparent black, and BC3/BC4 alpha 0 ==
+    # alpha 1 the six-value palette with 0 and 255. Every value here is exact
+    # (no rounding latitude), so the two decoders must agree bit for bit.
+    every = list(range(4)) * 4
+    red, blue, dark = struct.pack("<H", 0xF800), struct.pack("<H", 0x001F), struct.pack("<H", 5 << 11)
+    bc1_blocks = [red + red + _indices(2, every),  # equal: index 3 transparent black
+                  dark + red + _indices(2, every),  # 0x2800 < 0xF800: three colours, midpoint (41 + 255) / 2
+                  red + blue + _indices(2, every)]  # four colours: 2/3 and 1/3 of 255
+    checked = 0
+    for block in bc1_blocks:
+        assert (swz.decode(block, "BC1_UNORM", 4, 4).astype(int) == _pillow_rgba(block, b"DXT1")).all(), block.hex()
+        checked += 1
+    alpha_every = list(range(8)) * 2
+    white = struct.pack("<HH", 0xFFFF, 0xFFFF) + bytes(4)
+    for a0, a1 in ((100, 100), (0, 70), (70, 0)):
+        alpha = bytes([a0, a1]) + _indices(3, alpha_every)
+        bc3 = alpha + white
+        assert (swz.decode(bc3, "BC3_UNORM", 4, 4).astype(int) == _pillow_rgba(bc3, b"DXT5")).all(), (a0, a1)
+        got4 = swz.decode(alpha, "BC4_UNORM", 4, 4).astype(int)
+        assert (got4[..., 0] == _pillow_rgba(alpha, b"ATI1")[..., 0]).all(), (a0, a1)
+        checked += 1
+    assert checked == 6
+
+
 def test_bc7_reserved_mode_is_transparent_black():
     # D3D11 "BC7 format": mode 8 (a zero low byte) is reserved; the hardware
     # returns an all-zero block.

@@ -671,6 +671,7 @@ TEST(Gpu, StandardSwizzleAllElementSizesFullAndBoxed) {
   SWZ_NEED_GPU();
   gpu::Context& ctx = shared().ctx;
   std::mt19937 g(11);
+  int ran = 0;
   for (LayoutKind kind : {LayoutKind::Std64K, LayoutKind::Std4K})
     for (uint32_t e : {1u, 2u, 4u, 8u, 16u})
       for (bool is3d : {false, true}) {
@@ -702,7 +703,10 @@ TEST(Gpu, StandardSwizzleAllElementSizesFullAndBoxed) {
           ASSERT_TRUE(s.ok()) << s.message();
           EXPECT_EQ(back, lin) << L.name() << " e=" << e << " round trip";
         }
+        ++ran;
       }
+  // 64KB standard swizzle has 2D and 3D shapes for every element size.
+  EXPECT_GE(ran, 10) << "layouts checked";
 }
 
 // The host conveniences on a Context told (SWZ_GPU_MAX_BINDING) that one
@@ -1471,6 +1475,7 @@ TEST(Gpu, BandedImportOddShapes) {
   const Shape shapes[] = {{1, 1, 1, 1, 1, 4, false},  {3, 5, 1, 1, 1, 16, false}, {17, 9, 1, 1, 1, 4, false},
                           {17, 9, 1, 3, 2, 16, false}, {17, 9, 5, 1, 2, 16, true}, {1, 1, 3, 1, 1, 1, true},
                           {300, 70, 1, 2, 1, 16, false}, {65, 129, 9, 1, 1, 8, true}};
+  int ran = 0;
   for (const Shape& sh : shapes)
     for (LayoutKind kind : {LayoutKind::Std4K, LayoutKind::Std64K})
       for (int boxmode = 0; boxmode < 2; ++boxmode)
@@ -1536,7 +1541,10 @@ TEST(Gpu, BandedImportOddShapes) {
           s = ctx.read_from_subresource(lin, ls, rp, dp, L, res, rs, sub, box);
           ASSERT_TRUE(s.ok()) << what << ": " << s.message();
           ASSERT_EQ(first_diff(cL, Lb), Lb.size()) << "read differs at " << first_diff(cL, Lb) << " " << what;
+          ++ran;
         }
+  // Every 64KB layout here holds its last subresource outside a packed tail.
+  EXPECT_GE(ran, 48) << "subresources checked";
 }
 
 // Malformed environment numbers are ignored (the default chunk), not read

@@ -301,6 +301,7 @@ TEST(Amd3d, RandomChainsClaimAndRoundTrip) {
   std::vector<const nlohmann::json*> rows;
   for (const auto& r : j["rows"]) rows.push_back(&r);
   std::mt19937 rng(15);
+  int ran = 0;
   for (int it = 0; it < 40; ++it) {
     const auto& r = *rows[rng() % rows.size()];
     std::string spec = r["family"].get<std::string>() + ":" + r["config"].get<std::string>();
@@ -325,7 +326,9 @@ TEST(Amd3d, RandomChainsClaimAndRoundTrip) {
     EXPECT_EQ(L.size(), ai.surf_size_B) << what;
     ASSERT_TRUE(swz_test::claim_bytes(L)) << what;
     swz_test::round_trip_all(L, static_cast<uint32_t>(it));
+    ++ran;
   }
+  EXPECT_GE(ran, 30) << "chains checked";
 }
 
 TEST(Amd3d, SurfaceInfoRefusals) {

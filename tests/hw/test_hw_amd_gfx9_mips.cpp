@@ -239,6 +239,7 @@ TEST(AmdGfx9Mips, AddressRuleAndRoundTrips) {
                         {"amd-gfx9-sw4k-d", "R8G8B8A8_UNORM"},
                         {"amd-gfx9-sw64k-s-t", "R8G8B8A8_UNORM"}};
   const size_t nc = sizeof(cases) / sizeof(cases[0]);
+  int ran = 0;
   for (int it = 0; it < 42; ++it) {
     const Case& c = cases[it % nc];
     const std::string spec = c.spec;
@@ -287,7 +288,9 @@ TEST(AmdGfx9Mips, AddressRuleAndRoundTrips) {
     }
     ASSERT_TRUE(swz_test::claim_bytes(L)) << what;
     swz_test::round_trip_all(L, static_cast<uint32_t>(it));
+    ++ran;
   }
+  EXPECT_GE(ran, 40) << "surfaces checked";
 }
 
 // 256-byte modes. GFX10+ (Gfx10Lib::ComputeSurfaceInfoMicroTiled): no tail;
@@ -524,6 +527,7 @@ TEST(AmdGfx9Mips, Thick3dAddressRuleAndRoundTrips) {
   std::mt19937 rng(33);
   const char* specs[] = {"amd-gfx9-sw64k-s", "amd-gfx9-sw4k-s"};
   const char* formats[] = {"R8_UNORM", "R16_UNORM", "R8G8B8A8_UNORM", "R32G32_UINT", "R32G32B32A32_UINT", "BC1_UNORM"};
+  int ran = 0;
   for (int it = 0; it < 30; ++it) {
     const std::string spec = specs[it % 2];
     const char* fmt = formats[(it / 2) % 6];
@@ -571,7 +575,9 @@ TEST(AmdGfx9Mips, Thick3dAddressRuleAndRoundTrips) {
     }
     ASSERT_TRUE(swz_test::claim_bytes(L)) << what;
     swz_test::round_trip_all(L, static_cast<uint32_t>(it));
+    ++ran;
   }
+  EXPECT_GE(ran, 20) << "surfaces checked";
 }
 
 // GFX10 3D in SW_64KB_S (thick, the S3 pattern of gfx10SwizzlePattern.h):
@@ -609,6 +615,7 @@ TEST(AmdGfx9Mips, Gfx10Thick3dAddressRuleAndRoundTrips) {
   std::mt19937 rng(310);
   const char* specs[] = {"amd-gfx10-sw64k-s", "amd-gfx10-sw4k-s"};
   const char* formats[] = {"R8_UNORM", "R16_UNORM", "R8G8B8A8_UNORM", "R32G32_UINT", "R32G32B32A32_UINT"};
+  int ran = 0;
   for (int it = 0; it < 24; ++it) {
     const std::string spec = specs[it % 2];
     const char* fmt = formats[(it / 2) % 5];
@@ -647,5 +654,7 @@ TEST(AmdGfx9Mips, Gfx10Thick3dAddressRuleAndRoundTrips) {
     }
     ASSERT_TRUE(swz_test::claim_bytes(L)) << what;
     swz_test::round_trip_all(L, static_cast<uint32_t>(it));
+    ++ran;
   }
+  EXPECT_GE(ran, 16) << "surfaces checked";
 }
