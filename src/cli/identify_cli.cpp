@@ -222,6 +222,17 @@ void run_identify(const IdentifyArgs& a) {
   std::vector<IdentifyCandidate> got;
   check(identify(dump, f, w, h, o, &got), "identify " + a.dump);
   if (got.empty()) fail("identify " + a.dump + ": no layout can hold the dump");
+  // Fewer bytes than the texture's elements packed tight: every layout is
+  // short, and those needing more than twice the dump were not tried.
+  const uint64_t tight_B = uint64_t{(w + f.block_width - 1) / f.block_width} *
+                           ((h + f.block_height - 1) / f.block_height) * f.element_bytes;
+  if (o.offset_step_B == 0 && dump.size() - o.offset_B < tight_B)
+    std::fprintf(stderr,
+                 "swz: warning: identify %s: the dump holds %llu bytes from --offset on, less than the texture's "
+                 "%llu bytes packed tight; layouts needing more than twice that were not tried, so the right one "
+                 "may be missing\n",
+                 a.dump.c_str(), static_cast<unsigned long long>(dump.size() - o.offset_B),
+                 static_cast<unsigned long long>(tight_B));
   // The candidates whose printed score equals the best one's.
   char best_text[32], text[32];
   std::snprintf(best_text, sizeof best_text, "%.4f", got[0].score);

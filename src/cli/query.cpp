@@ -216,12 +216,13 @@ bool quick_numbers(std::string_view text, uint64_t* v, size_t max, size_t* count
 
 }  // namespace
 
-uint64_t resource_offset(const Texture& t, uint64_t base, uint64_t file_offset, const std::string& what) {
+uint64_t resource_offset(const Texture& t, uint64_t base, uint64_t file_offset,
+                         const std::function<std::string()>& what) {
   if (file_offset < base)
-    fail("offset " + what + " is before the resource, which starts at --offset " + std::to_string(base));
+    fail("offset " + what() + " is before the resource, which starts at --offset " + std::to_string(base));
   const uint64_t off = file_offset - base;
   if (off >= t.layout.size())
-    fail("offset " + what + " is at or past the end of the resource (" + bytes_text(t.layout.size()) +
+    fail("offset " + what() + " is at or past the end of the resource (" + bytes_text(t.layout.size()) +
          (base ? " from --offset " + std::to_string(base) : std::string()) + ", a " + t.describe() +
          " texture in layout " + t.layout_arg + ")");
   return off;
@@ -339,7 +340,7 @@ void run_locate(const CommonOptions& o, const std::vector<std::string>& args) {
           if (v.size() != 1) fail(quoted_for_message(text) + at(where) + " is not one byte offset");
           off = v[0];
         }
-        pending.push_back(resource_offset(t, base, off, quoted_for_message(text) + at(where)));
+        pending.push_back(resource_offset(t, base, off, [&] { return quoted_for_message(text) + at(where); }));
         if (pending.size() == kBatch) finish(answer);
       },
       finish);

@@ -1,6 +1,7 @@
 // swz CLI — `swz offset` and `swz locate` for one or many queries.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,8 @@ void run_locate(const CommonOptions& o, const std::vector<std::string>& args);
 /// A file offset as an offset into the resource that starts `base` bytes
 /// into the file (resource_base). Throws Error naming `what` when it lies
 /// before the resource or at or past its end.
-uint64_t resource_offset(const Texture& t, uint64_t base, uint64_t file_offset, const std::string& what);
+uint64_t resource_offset(const Texture& t, uint64_t base, uint64_t file_offset,
+                         const std::function<std::string()>& what);
 
 /// The file offset of element (x, y, z) and sample of subresource `sub`
 /// (element_offset plus `base`). Throws Error naming the element.

@@ -172,7 +172,7 @@ ViewReply texel_route(const ViewRequest& r) {
 ViewReply locate_route(const ViewRequest& r) {
   const Texture t = texture_of(r);
   const uint64_t base = resource_base(r.texture, t.layout.size());
-  const uint64_t off = resource_offset(t, base, r.at_B, std::to_string(r.at_B));
+  const uint64_t off = resource_offset(t, base, r.at_B, [&] { return std::to_string(r.at_B); });
   Location l;
   check(locate(t.layout, off, &l), "locate " + std::to_string(r.at_B));
   const SubresourceLayout& sub = t.layout.sub(l.subresource);

@@ -158,6 +158,12 @@ cp zero.bin one.bin && printf '\377' | dd of=one.bin bs=1 seek=5000 conv=notrunc
 "$SWZ" identify --format R8G8B8A8_UNORM --size 64x64 one.bin >out.txt 2>err.txt && rc=0 || rc=$?
 [ $rc -eq 1 ] && [ -s out.txt ] && grep -q "nearly uniform (99.98% of its 4096 elements" err.txt &&
   pass "identify of a dump with one non-zero byte: ranked, then 'nearly uniform', exit 1" || failed "identify one byte: rc=$rc $(cat err.txt)"
+# A dump with less than the texture's tight bytes: ranked, with a warning that the truth may be missing.
+head -c 9000 /dev/urandom >cut.bin
+"$SWZ" identify --format R8G8B8A8_UNORM --size 64x64 cut.bin >out.txt 2>err.txt || true
+grep -q "less than the texture's 16384 bytes packed tight" err.txt &&
+  pass "identify of a dump under the texture's tight size warns that the truth may be missing" ||
+  failed "identify of a cut dump: $(cat out.txt err.txt)"
 head -c 4194304 /dev/urandom >noise4m.bin
 "$SWZ" identify --format BC1_UNORM --size 64x64 --offset auto noise4m.bin >out.txt 2>err.txt && rc=0 || rc=$?
 [ $rc -eq 1 ] && grep -q "no candidate decodes to a smooth image" err.txt &&
