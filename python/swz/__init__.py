@@ -58,6 +58,51 @@ from ._copy_engine import (  # noqa: F401  (re-exported)
     copy_buffer_to_texture, copy_regions, copy_resources, copy_texture_to_buffer, copy_tiles)
 from . import _copy_engine
 
+
+def _signed(f):
+    """`f`, a compiled function, as a Python function whose signature help()
+    and inspect.signature show: the one pybind11 writes on the first line of
+    its docstring (names, defaults and annotations as text). `f` itself when
+    that line does not parse."""
+    import ast
+    import functools
+    import inspect
+
+    first = (f.__doc__ or "").split("\n", 1)[0]
+    try:
+        node = ast.parse("def " + first + ": pass").body[0]
+        a = node.args
+        params = []
+        positional = a.posonlyargs + a.args
+        defaults = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
+        for arg, d in zip(positional, defaults):
+            params.append(inspect.Parameter(
+                arg.arg, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                default=inspect.Parameter.empty if d is None else ast.literal_eval(d),
+                annotation=ast.unparse(arg.annotation) if arg.annotation else inspect.Parameter.empty))
+        for arg, d in zip(a.kwonlyargs, a.kw_defaults):
+            params.append(inspect.Parameter(
+                arg.arg, inspect.Parameter.KEYWORD_ONLY,
+                default=inspect.Parameter.empty if d is None else ast.literal_eval(d),
+                annotation=ast.unparse(arg.annotation) if arg.annotation else inspect.Parameter.empty))
+        signature = inspect.Signature(
+            params, return_annotation=ast.unparse(node.returns) if node.returns else inspect.Signature.empty)
+    except (SyntaxError, ValueError, IndexError, AttributeError):
+        return f
+
+    @functools.wraps(f)
+    def wrapper(*args, **kwargs):
+        return f(*args, **kwargs)
+
+    wrapper.__signature__ = signature
+    return wrapper
+
+
+(identify, infer, decode, decode_supports, clear, fill, resolve, encode_clear_value, formats, format_info,
+ layout_families, layout_names, backends) = (
+    _signed(f) for f in (identify, infer, decode, decode_supports, clear, fill, resolve, encode_clear_value,
+                         formats, format_info, layout_families, layout_names, backends))
+
 __all__ = [
     "Footprint", "Format", "IdentifyCandidate", "Layout", "Pattern", "SubresourceLayout", "LOCATION_DTYPE",
     "backends", "format_info", "formats", "identify", "infer", "layout_families", "layout_names", "swizzle", "deswizzle",

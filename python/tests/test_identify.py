@@ -51,6 +51,18 @@ def test_identify_searches_the_offset_and_reports_short_dumps():
         swz.identify(tex, "R8G8B8A8_UNORM", 200, 120, offset_step=3)
 
 
+def test_compiled_functions_show_their_signatures():
+    import inspect
+    for f, names in [(swz.identify, ["dump", "format", "width", "height", "top", "offset", "offset_step"]),
+                     (swz.decode, ["data", "format", "width", "height", "row_pitch", "float32"]),
+                     (swz.clear, ["buffer", "layout", "value", "subresource", "box", "format"]),
+                     (swz.formats, [])]:
+        params = list(inspect.signature(f).parameters)
+        assert params[:len(names)] == names, (f.__name__, params)
+    assert inspect.signature(swz.identify).parameters["top"].default == 5
+    assert "offset_step" in (swz.identify.__doc__ or "")
+
+
 def test_identify_errors():
     with pytest.raises(ValueError, match="single-plane format"):
         swz.identify(bytes(4096), "NV12", 64, 64)
