@@ -99,38 +99,39 @@ std::vector<uint64_t> parse_origin(const std::string& text) {
   return v;
 }
 
-}  // namespace
-
-void run_plot(CommonOptions o, const PlotArgs& a) {
+// The texture whose block run_plot draws: the one --size gives, or, without
+// --size, one block (the pattern read from a 1024x1024 texture, large enough
+// that no family shrinks its block to the texture, then the texture rebuilt
+// at the block's size, for layouts whose pattern depends on it).
+Texture plot_texture(CommonOptions o, const PlotArgs& a) {
   const bool pattern_layout = !o.pattern.empty() || o.layout.rfind("pattern:", 0) == 0;
   const bool fixed = fixed_texture(o).has_value();
   if (o.format.empty() && !fixed) o.format = pattern_layout ? "R8_UNORM" : "R8G8B8A8_UNORM";
-  // Without --size: one block (the pattern read from a 1024x1024 texture, large
-  // enough that no family shrinks its block to the texture, then the texture
-  // rebuilt at the block's size, for layouts whose pattern depends on it).
-  Texture t;
-  if (!o.size.empty() || fixed) {
-    t = make_texture(o, parse_size(o.size));
-  } else {
-    CommonOptions probe = o;
-    probe.size = "1024x1024";
-    for (int round = 0; round < 2; ++round) {
-      Texture p = make_texture(probe, parse_size(probe.size));
-      if (a.subresource >= p.layout.subresource_count())
-        fail("--subresource " + std::to_string(a.subresource) + ": the texture has " +
-             std::to_string(p.layout.subresource_count()));
-      const SubresourceLayout& s = p.layout.sub(a.subresource);
-      const Pattern& pat = p.layout.patterns().at(static_cast<size_t>(std::max(0, s.pattern_slot)));
-      const auto e = pat.block_extent();
-      const uint64_t bw = p.format.block_compressed() ? p.format.block_width : 1,
-                     bh = p.format.block_compressed() ? p.format.block_height : 1;
-      const uint64_t w = std::max<uint64_t>(1, e[0] / s.element_bytes) * bw, h = e[1] * bh;
-      if (w > 65536 || h > 65536 || e[2] > 4096) fail("the block of layout " + p.layout_arg + " is too large to plot");
-      probe.size = std::to_string(w) + "x" + std::to_string(h) + (e[2] > 1 ? "x" + std::to_string(e[2]) : "");
-      if (e[3] > 1 && o.samples == 1) probe.samples = static_cast<uint32_t>(e[3]);
-    }
-    t = make_texture(probe, parse_size(probe.size));
+  if (!o.size.empty() || fixed) return make_texture(o, parse_size(o.size));
+  CommonOptions probe = o;
+  probe.size = "1024x1024";
+  for (int round = 0; round < 2; ++round) {
+    Texture p = make_texture(probe, parse_size(probe.size));
+    if (a.subresource >= p.layout.subresource_count())
+      fail("--subresource " + std::to_string(a.subresource) + ": the texture has " +
+           std::to_string(p.layout.subresource_count()));
+    const SubresourceLayout& s = p.layout.sub(a.subresource);
+    const Pattern& pat = p.layout.patterns().at(static_cast<size_t>(std::max(0, s.pattern_slot)));
+    const auto e = pat.block_extent();
+    const uint64_t bw = p.format.block_compressed() ? p.format.block_width : 1,
+                   bh = p.format.block_compressed() ? p.format.block_height : 1;
+    const uint64_t w = std::max<uint64_t>(1, e[0] / s.element_bytes) * bw, h = e[1] * bh;
+    if (w > 65536 || h > 65536 || e[2] > 4096) fail("the block of layout " + p.layout_arg + " is too large to plot");
+    probe.size = std::to_string(w) + "x" + std::to_string(h) + (e[2] > 1 ? "x" + std::to_string(e[2]) : "");
+    if (e[3] > 1 && o.samples == 1) probe.samples = static_cast<uint32_t>(e[3]);
   }
+  return make_texture(probe, parse_size(probe.size));
+}
+
+}  // namespace
+
+void run_plot(CommonOptions o, const PlotArgs& a) {
+  const Texture t = plot_texture(o, a);
   const Layout& L = t.layout;
   if (a.subresource >= L.subresource_count())
     fail("--subresource " + std::to_string(a.subresource) + ": a " + t.describe() + " texture has " +
