@@ -74,6 +74,9 @@ uint64_t parse_u64(std::string_view text, std::string_view what) {
     case NumberText::out_of_range:
       fail(std::string(what) + " " + quoted_for_message(text) + " is out of range (0 .. 18446744073709551615)");
     case NumberText::malformed:
+      if (what == "--offset" && text == "auto")
+        fail("--offset auto: only identify and view search for the texture's start; run swz identify --offset auto "
+             "and pass the offset= it prints to --offset");
       fail(std::string(what) + " " + quoted_for_message(text) + " is not a decimal or 0x-hex number");
   }
   return v;

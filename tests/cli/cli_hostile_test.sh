@@ -164,6 +164,9 @@ head -c 9000 /dev/urandom >cut.bin
 grep -q "less than the texture's 16384 bytes packed tight" err.txt &&
   pass "identify of a dump under the texture's tight size warns that the truth may be missing" ||
   failed "identify of a cut dump: $(cat out.txt err.txt)"
+"$SWZ" deswizzle --layout std64k --format R8G8B8A8_UNORM --size 64x64 --offset auto cut.bin x.png 2>err.txt && rc=0 || rc=$?
+[ $rc -eq 1 ] && grep -q "run swz identify --offset auto" err.txt && pass "deswizzle --offset auto points at identify" ||
+  failed "deswizzle --offset auto: rc=$rc $(cat err.txt)"
 head -c 4194304 /dev/urandom >noise4m.bin
 "$SWZ" identify --format BC1_UNORM --size 64x64 --offset auto noise4m.bin >out.txt 2>err.txt && rc=0 || rc=$?
 [ $rc -eq 1 ] && grep -q "no candidate decodes to a smooth image" err.txt &&
