@@ -27,7 +27,7 @@ box or offset out of range), OverflowError (sizes past 64 bits), TypeError
 from __future__ import annotations
 
 import os
-from typing import Any, Optional, Sequence, Tuple, Union
+from typing import Any as _Any, Optional as _Optional, Sequence as _Sequence, Tuple as _Tuple, Union as _Union
 
 import numpy as np
 
@@ -123,11 +123,11 @@ LOCATION_DTYPE = np.dtype({
 })
 assert LOCATION_DTYPE.itemsize == _swz.LOCATION_ITEMSIZE
 
-BoxLike = Sequence[int]
+_BoxLike = _Sequence[int]
 
 
-def swizzle(array: Any, layout: Layout, subresource: int = 0, box: Optional[BoxLike] = None, out: Any = None,
-            backend: Optional[str] = None, threads: Optional[int] = None, write_combined: bool = False) -> Any:
+def swizzle(array: _Any, layout: Layout, subresource: int = 0, box: _Optional[_BoxLike] = None, out: _Any = None,
+            backend: _Optional[str] = None, threads: _Optional[int] = None, write_combined: bool = False) -> _Any:
     """Write a linear array into one subresource of a swizzled resource.
 
     array:       numpy array (or anything ``np.asarray`` takes) of shape (H, W, C)
@@ -158,9 +158,9 @@ def swizzle(array: Any, layout: Layout, subresource: int = 0, box: Optional[BoxL
     return _swz.swizzle(array, layout, subresource, box, out, backend, threads, write_combined)
 
 
-def deswizzle(buffer: Any, layout: Layout, subresource: int = 0, box: Optional[BoxLike] = None, out: Any = None,
-              dtype: Any = None, backend: Optional[str] = None, threads: Optional[int] = None,
-              write_combined: bool = False, decode: bool = False, **decode_options: Any) -> Any:
+def deswizzle(buffer: _Any, layout: Layout, subresource: int = 0, box: _Optional[_BoxLike] = None, out: _Any = None,
+              dtype: _Any = None, backend: _Optional[str] = None, threads: _Optional[int] = None,
+              write_combined: bool = False, decode: bool = False, **decode_options: _Any) -> _Any:
     """Read one subresource of a swizzled resource into a linear numpy array.
 
     buffer:      the resource: any buffer-protocol object (bytes, bytearray,
@@ -216,8 +216,8 @@ def deswizzle(buffer: Any, layout: Layout, subresource: int = 0, box: Optional[B
     return _swz.decode(texels, fmt, width, height, **decode_options)
 
 
-def swizzle_surface(linear: Any, layout: Layout, out: Any = None, linear_offsets: Optional[Sequence[int]] = None,
-                    backend: Optional[str] = None, threads: Optional[int] = None, write_combined: bool = False) -> Any:
+def swizzle_surface(linear: _Any, layout: Layout, out: _Any = None, linear_offsets: _Optional[_Sequence[int]] = None,
+                    backend: _Optional[str] = None, threads: _Optional[int] = None, write_combined: bool = False) -> _Any:
     """Write every subresource of a texture in one call (all mips and array slices).
 
     linear:      any buffer (bytes, bytearray, memoryview, numpy array, mmap)
@@ -240,9 +240,9 @@ def swizzle_surface(linear: Any, layout: Layout, out: Any = None, linear_offsets
     return _swz.swizzle_surface(linear, layout, out, linear_offsets, backend, threads, write_combined)
 
 
-def deswizzle_surface(buffer: Any, layout: Layout, out: Any = None, linear_offsets: Optional[Sequence[int]] = None,
-                      backend: Optional[str] = None, threads: Optional[int] = None,
-                      write_combined: bool = False) -> Any:
+def deswizzle_surface(buffer: _Any, layout: Layout, out: _Any = None, linear_offsets: _Optional[_Sequence[int]] = None,
+                      backend: _Optional[str] = None, threads: _Optional[int] = None,
+                      write_combined: bool = False) -> _Any:
     """Read every subresource of a texture in one call; the mirror of swizzle_surface.
 
     buffer:      the resource, any buffer-protocol object, read in place.
@@ -264,7 +264,7 @@ def deswizzle_surface(buffer: Any, layout: Layout, out: Any = None, linear_offse
 _INT64_MAX = np.iinfo(np.int64).max
 
 
-def _as_int64(v: Any, name: str, label: str) -> np.ndarray:
+def _as_int64(v: _Any, name: str, label: str) -> np.ndarray:
     """v as int64; values outside int64 raise IndexError naming the value given (label = value)."""
     a = np.asarray(v)
     if a.dtype.kind == "O":
@@ -287,7 +287,7 @@ def _as_int64(v: Any, name: str, label: str) -> np.ndarray:
     return np.asarray(a.astype(np.int64, copy=False))
 
 
-def _as_int_array(v: Any, name: str, label: str) -> np.ndarray:
+def _as_int_array(v: _Any, name: str, label: str) -> np.ndarray:
     """v as a native-order integer array, read in place when it is one (int8..int64,
     uint8..uint64 up to 2^63 - 1: the C++ loop reads each type), else as _as_int64."""
     a = np.asarray(v)
@@ -300,7 +300,7 @@ def _as_int_array(v: Any, name: str, label: str) -> np.ndarray:
     return _as_int64(v, name, label)
 
 
-def offsets(layout: Layout, x: Any, y: Any, z: Any = 0, sample: Any = 0, subresource: int = 0) -> Any:
+def offsets(layout: Layout, x: _Any, y: _Any, z: _Any = 0, sample: _Any = 0, subresource: int = 0) -> _Any:
     """Byte offsets in the resource of elements, vectorised with numpy broadcasting.
 
     x, y, z, sample: ints or integer arrays, broadcast together. ELEMENT
@@ -319,7 +319,7 @@ def offsets(layout: Layout, x: Any, y: Any, z: Any = 0, sample: Any = 0, subreso
     return r[()] if r.ndim == 0 else r
 
 
-def locate(layout: Layout, offsets: Any) -> Any:
+def locate(layout: Layout, offsets: _Any) -> _Any:
     """What each byte of the resource holds (the inverse of swz.offsets).
 
     offsets: int or integer array of byte offsets from the start of the resource.
@@ -340,8 +340,8 @@ def locate(layout: Layout, offsets: Any) -> Any:
     return r.reshape(1)[0] if r.ndim == 0 else r
 
 
-def _pattern_and_element(source: Union[Layout, Pattern, str], subresource: int,
-                         element_bytes: Optional[int]) -> Tuple[Pattern, int]:
+def _pattern_and_element(source: _Union[Layout, Pattern, str], subresource: int,
+                         element_bytes: _Optional[int]) -> _Tuple[Pattern, int]:
     if isinstance(source, Layout):
         s = source.subresource_layout(subresource)
         if element_bytes is not None and element_bytes != s.element_bytes:
@@ -354,8 +354,8 @@ def _pattern_and_element(source: Union[Layout, Pattern, str], subresource: int,
     return source, 1 if element_bytes is None else int(element_bytes)
 
 
-def order_image(source: Union[Layout, Pattern, str], subresource: int = 0, *, element_bytes: Optional[int] = None,
-                origin: Sequence[int] = (0, 0, 0)) -> np.ndarray:
+def order_image(source: _Union[Layout, Pattern, str], subresource: int = 0, *, element_bytes: _Optional[int] = None,
+                origin: _Sequence[int] = (0, 0, 0)) -> np.ndarray:
     """The address order of one block: where each element of a block lands.
 
     source:        swz.Layout (uses the subresource's pattern and element size),
@@ -388,9 +388,9 @@ def order_image(source: Union[Layout, Pattern, str], subresource: int = 0, *, el
     return order
 
 
-def plot_pattern(source: Union[Layout, Pattern, str], path: Union[str, "os.PathLike[str]"], subresource: int = 0, *,
-                 element_bytes: Optional[int] = None, origin: Sequence[int] = (0, 0, 0), annotate: Optional[bool] = None,
-                 cmap: str = "viridis", title: Optional[str] = None, dpi: int = 100) -> str:
+def plot_pattern(source: _Union[Layout, Pattern, str], path: _Union[str, "os.PathLike[str]"], subresource: int = 0, *,
+                 element_bytes: _Optional[int] = None, origin: _Sequence[int] = (0, 0, 0), annotate: _Optional[bool] = None,
+                 cmap: str = "viridis", title: _Optional[str] = None, dpi: int = 100) -> str:
     """Save a PNG heat map of one block's address order (swz.order_image).
 
     Each cell is an element of the block (x to the right, y down) coloured by
@@ -449,6 +449,6 @@ def plot_pattern(source: Union[Layout, Pattern, str], path: Union[str, "os.PathL
     return os.fspath(path)
 
 
-def _has_samples(source: Union[Layout, Pattern, str], subresource: int) -> bool:
+def _has_samples(source: _Union[Layout, Pattern, str], subresource: int) -> bool:
     pattern, _ = _pattern_and_element(source, subresource, None)
     return pattern.block_extent[3] > 1
