@@ -23,41 +23,14 @@
 #include <vector>
 
 #include "swz/decode.hpp"
+#include "decode_util.hpp"
 
 namespace {
 using namespace swz;
 
-FormatInfo fmt(const char* name) {
-  FormatInfo f;
-  EXPECT_TRUE(find_format(name, &f).ok()) << name;
-  return f;
-}
-
-LinearImage image(const char* name, const std::vector<uint8_t>& data, uint32_t w, uint32_t h) {
-  LinearImage img;
-  img.format = fmt(name);
-  img.width_px = w;
-  img.height_px = h;
-  img.data = data.data();
-  img.size_B = data.size();
-  return img;
-}
-
-std::vector<float> decode_f(const char* name, const std::vector<uint8_t>& data, uint32_t w, uint32_t h,
-                            DecodeOptions o = {}) {
-  std::vector<float> out(size_t{w} * h * 4, -99.0f);
-  const Status s = decode_rgba32f(image(name, data, w, h), o, out.data(), out.size() * 4);
-  EXPECT_TRUE(s.ok()) << s.message();
-  return out;
-}
-
-std::vector<uint8_t> decode_8(const char* name, const std::vector<uint8_t>& data, uint32_t w, uint32_t h,
-                              DecodeOptions o = {}) {
-  std::vector<uint8_t> out(size_t{w} * h * 4, 0xEE);
-  const Status s = decode_rgba8(image(name, data, w, h), o, out.data(), out.size());
-  EXPECT_TRUE(s.ok()) << s.message();
-  return out;
-}
+using swz_test::decode_8;
+using swz_test::decode_f;
+using swz_test::tight_image;
 
 using Rgba = std::vector<uint8_t>;
 Rgba texel(const std::vector<uint8_t>& px, size_t i) { return Rgba(px.begin() + i * 4, px.begin() + i * 4 + 4); }
