@@ -273,16 +273,16 @@ void run_identify(const IdentifyArgs& a) {
          " elements hold the same bytes): the ranking rests on " + std::to_string(elements - common) +
          " elements and cannot tell layouts apart (dump a texture with detail)");
   }
-  if (tied > 1)
-    fail("identify " + a.dump + ": the best " + std::to_string(tied) + " candidates score the same (" + best_text +
-         "): the dump cannot tell them apart (their decodes are the same picture flipped or transposed, as 3DS "
-         "and PS4 tiles or X-first and Y-first Morton orders are, or the data is nearly uniform)");
   // The best of many offsets lifts noise: a search asks for more.
   const double noise_bar = o.offset_step_B ? kSearchNoiseScore : kNoiseScore;
   if (got[0].score < noise_bar)
     fail("identify " + a.dump + ": no candidate decodes to a smooth image (best score " + best_text +
          ", noise scores about 0, up to 0.25 with an offset search): the ranking means nothing; check --format, --size and --offset, or the dump is "
          "compressed or not an image");
+  if (tied > 1)
+    fail("identify " + a.dump + ": the best " + std::to_string(tied) + " candidates score the same (" + best_text +
+         "): the dump cannot tell them apart (their decodes are the same picture flipped or transposed, as 3DS "
+         "and PS4 tiles or X-first and Y-first Morton orders are, or the data is nearly uniform)");
 }
 
 void run_infer(const IdentifyArgs& a) {
