@@ -87,12 +87,20 @@ add_case() {  # LAYOUT FORMAT SIZE OPTIONS...
   fi
 }
 for l in "${layouts[@]}"; do
+  before=$n
   add_case "$l" R8G8B8A8_UNORM photo --mips 1
   add_case "$l" R8G8B8A8_UNORM 37x23 --mips full --array 2
   add_case "$l" R8G8B8A8_UNORM 19x7x5 --mips full || add_case "$l" R8G8B8A8_UNORM 19x7x5 --mips 1
   for f in R8_UNORM R32G32B32A32_FLOAT BC7_UNORM; do
     add_case "$l" "$f" 61x9 --mips full
   done
+  # Families that place only power-of-two sizes (the consoles' Morton orders)
+  # or only 1- and 2-byte elements: sizes and formats they take.
+  if [ "$n" -eq "$before" ]; then
+    add_case "$l" R8G8B8A8_UNORM 64x32 --mips 1
+    add_case "$l" B5G6R5_UNORM 32x32 --mips 1
+    add_case "$l" R8_UNORM 64x64 --mips 3
+  fi
 done
 results="$T/results.txt"
 # One case per line, its arguments separated by tabs.
