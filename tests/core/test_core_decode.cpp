@@ -323,12 +323,7 @@ TEST(Decode, BigEndianWords) {
 TEST(Decode, PaletteFormats) {
   // Palette: two B5G6R5 entries, red and blue.
   const std::vector<uint8_t> pal = {0x00, 0xF8, 0x1F, 0x00};
-  LinearImage p;
-  p.format = fmt("B5G6R5_UNORM");
-  p.width_px = 2;
-  p.height_px = 1;
-  p.data = pal.data();
-  p.size_B = pal.size();
+  const LinearImage p = swz_test::tight_image("B5G6R5_UNORM", pal, 2, 1);
   DecodeOptions o;
   o.palette = &p;
   // P8: indices 1, 0, 7 (past the palette: transparent black).
@@ -441,20 +436,11 @@ TEST(Decode, FloatAlphaNaNIsTransparent) {
 
 TEST(Decode, PaletteErrorsNameThePalette) {
   const std::vector<uint8_t> pal = {255, 0, 0, 255, 0, 255, 0};  // one byte short of two entries
-  LinearImage p;
-  p.format = fmt("R8G8B8A8_UNORM");
-  p.width_px = 2;
-  p.height_px = 1;
-  p.data = pal.data();
-  p.size_B = pal.size();
+  const LinearImage p = swz_test::tight_image("R8G8B8A8_UNORM", pal, 2, 1);
   DecodeOptions o;
   o.palette = &p;
-  LinearImage img;
-  img.format = fmt("P8");
-  img.width_px = img.height_px = 1;
-  const uint8_t idx = 0;
-  img.data = &idx;
-  img.size_B = 1;
+  const std::vector<uint8_t> idx = {0};
+  const LinearImage img = swz_test::tight_image("P8", idx, 1, 1);
   uint8_t out[4] = {0xEE, 0xEE, 0xEE, 0xEE};
   const Status st = decode_rgba8(img, o, out, 4);
   EXPECT_EQ(st.code(), Code::buffer_too_small) << st.message();
@@ -468,20 +454,11 @@ TEST(Decode, PaletteFormatHoldsOneTexelAnElement) {
   // index decoded as transparent black. Such palette formats are refused.
   for (const char* name : {"R8G8_B8G8_UNORM", "YUY2", "BC1_UNORM", "NV12"}) {
     const std::vector<uint8_t> pal(64, 200);
-    LinearImage p;
-    p.format = fmt(name);
-    p.width_px = 2;
-    p.height_px = 1;
-    p.data = pal.data();
-    p.size_B = pal.size();
+    const LinearImage p = swz_test::tight_image(name, pal, 2, 1);
     DecodeOptions o;
     o.palette = &p;
-    LinearImage img;
-    img.format = fmt("P8");
-    img.width_px = img.height_px = 1;
-    const uint8_t idx = 1;
-    img.data = &idx;
-    img.size_B = 1;
+    const std::vector<uint8_t> idx = {1};
+    const LinearImage img = swz_test::tight_image("P8", idx, 1, 1);
     uint8_t out[4] = {0xEE, 0xEE, 0xEE, 0xEE};
     const Status st = decode_rgba8(img, o, out, 4);
     EXPECT_EQ(st.code(), Code::invalid_argument) << name << ": " << st.message();
