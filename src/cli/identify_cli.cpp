@@ -14,6 +14,7 @@
 #include "file_io.hpp"
 #include "image_io.hpp"
 #include "input.hpp"
+#include "swz/dds.hpp"
 #include "swz/decode.hpp"
 #include "swz/identify.hpp"
 #include "swz/layout_names.hpp"
@@ -224,9 +225,12 @@ void run_identify(const IdentifyArgs& a) {
   if (got.empty()) fail("identify " + a.dump + ": no layout can hold the dump");
   // Fewer bytes than the texture's elements packed tight: every layout is
   // short, and those needing more than twice the dump were not tried.
-  const uint64_t tight_B = uint64_t{(w + f.block_width - 1) / f.block_width} *
-                           ((h + f.block_height - 1) / f.block_height) * f.element_bytes;
-  if (o.offset_step_B == 0 && dump.size() - o.offset_B < tight_B)
+  TextureDesc one;
+  one.width = w;
+  one.height = h;
+  one.format = f;
+  uint64_t tight_B = 0;
+  if (o.offset_step_B == 0 && dds_data_size(one, &tight_B).ok() && dump.size() - o.offset_B < tight_B)
     std::fprintf(stderr,
                  "swz: warning: identify %s: the dump holds %llu bytes from --offset on, less than the texture's "
                  "%llu bytes packed tight; layouts needing more than twice that were not tried, so the right one "
