@@ -10,6 +10,10 @@ L = {
   "rowmajor_mips": {"name": "row-major", "format": "R8G8B8A8_UNORM", "width": 20, "height": 12, "mips": 3},
   "std64k_3d": {"name": "std64k", "format": "R8G8B8A8_UNORM", "width": 16, "height": 16, "depth": 8, "dim": "3d"},
   "r8_pattern": {"name": "pattern:X0 Y0 X1 Y1 X2^Y3 Y2 X3 Y3", "format": "R8_UNORM", "width": 40, "height": 24},
+  "rgba32f_ps3": {"name": "ps3-swizzled", "format": "R32G32B32A32_FLOAT", "width": 16, "height": 16},
+  "rgba8_3ds": {"name": "3ds-tiled", "format": "R8G8B8A8_UNORM", "width": 32, "height": 16},
+  "etc2_std4k": {"name": "std4k", "format": "ETC2_R8G8B8A8_UNORM", "width": 13, "height": 7},
+  "astc8x5_std4k": {"name": "std4k", "format": "ASTC_8x5_UNORM", "width": 20, "height": 10},
 }
 C = []
 def case(name, layout, op, expect, **kw):
@@ -52,6 +56,16 @@ for op in ("write", "read"):
     case(f"{op}: XOR pattern, R8, odd box", "r8_pattern", op, "ok", box=[3, 5, 0, 37, 23, 1], row_pitch=41, lin_size=17*41 + 34, gpu=True)
     case(f"{op}: row-major mip 2", "rowmajor_mips", op, "ok", sub=2, lin_size=5*3*4, gpu=True)
     case(f"{op}: row-major mip 3 of 3", "rowmajor_mips", op, "out_of_range", sub=3, lin_size=64)
+    case(f"{op}: PS3 Morton, 16-byte elements, whole", "rgba32f_ps3", op, "ok", lin_size=16*16*16, cli=True)
+    case(f"{op}: PS3 Morton, odd box at the far corner", "rgba32f_ps3", op, "ok", box=[5, 9, 0, 16, 16, 1], lin_size=7*11*16)
+    case(f"{op}: PS3 Morton, resource one byte short", "rgba32f_ps3", op, "buffer_too_small", lin_size=16*16*16, res_delta=-1)
+    case(f"{op}: 3DS tiles, box touching the bottom edge", "rgba8_3ds", op, "ok", box=[8, 8, 0, 32, 16, 1], lin_size=24*8*4)
+    case(f"{op}: 3DS tiles, {side} one byte short", "rgba8_3ds", op, "buffer_too_small", lin_size=32*16*4 - 1)
+    case(f"{op}: ETC2 box to the subresource edge", "etc2_std4k", op, "ok", box=[4, 4, 0, 13, 7, 1], lin_size=3*16)
+    case(f"{op}: ETC2 right neither a block edge nor the subresource edge", "etc2_std4k", op, "invalid_argument", box=[0, 0, 0, 10, 4, 1], lin_size=4096)
+    case(f"{op}: ETC2 whole", "etc2_std4k", op, "ok", lin_size=4*2*16, cli=True)
+    case(f"{op}: ASTC 8x5 box on its block grid", "astc8x5_std4k", op, "ok", box=[8, 5, 0, 20, 10, 1], lin_size=2*16)
+    case(f"{op}: ASTC 8x5 left not on an 8-texel edge", "astc8x5_std4k", op, "invalid_argument", box=[4, 0, 0, 16, 5, 1], lin_size=4096)
 RM = 960 + 240 + 60
 for op in ("swizzle_surface", "deswizzle_surface"):
     case(f"{op}: row-major mips", "rowmajor_mips", op, "ok", lin_size=RM, cli=True)
@@ -88,7 +102,8 @@ case("locate: byte 4100", "rgba8_std4k", "locate", "ok", offset_B=4100, cli=True
 case("locate: conditional postamble refused", "cond_post", "locate", "unsupported", offset_B=4, cli=True)
 doc = {
   "about": "One table of good, bad and borderline requests, run through every entry point (C++ API, C API, Python, the swz command, the GPU path). Each entry point must give the expected verdict, and where it accepts, the bytes of the spec's reference routine. Sizes in bytes; boxes are [left, top, front, right, bottom, back] in texels; lin_at / src_at / buf_at place that buffer at this byte offset from the resource (or destination) buffer, so that the two overlap or touch; res_delta is added to the layout's size. cli / gpu: the case is expressible through that entry point.",
-  "formats": {"R8G8B8A8_UNORM": [4, 1, 1], "BC1_UNORM": [8, 4, 4], "R8_UNORM": [1, 1, 1]},
+  "formats": {"R8G8B8A8_UNORM": [4, 1, 1], "BC1_UNORM": [8, 4, 4], "R8_UNORM": [1, 1, 1], "R32G32B32A32_FLOAT": [16, 1, 1],
+              "ETC2_R8G8B8A8_UNORM": [16, 4, 4], "ASTC_8x5_UNORM": [16, 8, 5]},
   "layouts": L,
   "cases": C,
 }
