@@ -392,6 +392,11 @@ Status Identification::prepare(std::span<const uint8_t> dump, uint64_t at_B) {
   offset_B = at_B;
   avail = dump.size() - at_B;
   eb = format.element_bytes;
+  // Every sample is drawn from the dump's whole elements: there must be one.
+  if (avail < eb)
+    return {Code::out_of_range, "the dump holds " + std::to_string(avail) + " bytes after offset " +
+                                    std::to_string(at_B) + ", less than one element of " + format.name + " (" +
+                                    std::to_string(eb) + " bytes)"};
   SWZ_TRY(collect_candidates());
   // From here on, the texture is its grid of elements (4x4 blocks for BC,
   // texel pairs for the 4:2:2 formats), as the address tables are.

@@ -342,6 +342,31 @@ TEST(IdentifyAccuracy, UnknownOffsetOfAShortDump) {
                   "identify of a short dump with an offset search");
 }
 
+// A dump with less than one element after the offset is refused, not
+// sampled (for a 1x1 texture, every layout fits half in a few bytes).
+TEST(Identify, LessThanOneElementIsRefused) {
+  const std::vector<uint8_t> dump(60, 7);
+  struct Case {
+    const char* format;
+    size_t bytes;
+    uint64_t offset_B;
+  };
+  int cases = 0;
+  for (const Case& c : {Case{"R8G8B8A8_UNORM", 3, 0}, Case{"BC7_UNORM", 15, 0}, Case{"BC1_UNORM", 7, 0},
+                        Case{"R32G32B32A32_FLOAT", 60, 48}}) {
+    std::vector<IdentifyCandidate> got;
+    IdentifyOptions o;
+    o.offset_B = c.offset_B;
+    const Status st = identify(std::span<const uint8_t>(dump.data(), c.bytes), fmt(c.format), 1, 1, o, &got);
+    EXPECT_EQ(st.code(), Code::out_of_range) << c.format << ": " << st.message();
+    EXPECT_NE(st.message().find("less than one element"), std::string::npos) << st.message();
+    o.offset_step_B = fmt(c.format).element_bytes;
+    EXPECT_FALSE(identify(std::span<const uint8_t>(dump.data(), c.bytes), fmt(c.format), 1, 1, o, &got).ok());
+    ++cases;
+  }
+  EXPECT_EQ(cases, 4);
+}
+
 TEST(IdentifyAccuracy, AmdPipeBankXor) {
   // pbxor=N (the pipe/bank XOR) is swept for the best AMD candidates (XOR
   // modes only: addrlib refuses it on GFX9 SW_64KB_S, ignores it on GFX10+ non-XOR modes).
