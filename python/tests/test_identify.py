@@ -66,6 +66,8 @@ def test_compiled_functions_show_their_signatures():
 def test_identify_errors():
     with pytest.raises(ValueError, match="single-plane format"):
         swz.identify(bytes(4096), "NV12", 64, 64)
+    with pytest.raises(IndexError, match="less than one element"):
+        swz.identify(b"abc", "R8G8B8A8_UNORM", 1, 1)
     with pytest.raises(IndexError, match="no layout fits"):
         swz.identify(bytes(100), "R8G8B8A8_UNORM", 64, 64)
     with pytest.raises(TypeError):
